@@ -1,0 +1,41 @@
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <atomic>
+#include <string>
+
+namespace creditlab::cli {
+
+/// Set by SIGINT; long commands poll it through their progress callback and roll back.
+extern std::atomic<bool> g_interrupted;
+
+/// Options shared by the commands that touch a database.
+struct DbOption {
+    std::string path; ///< empty: the default database
+    std::string resolved() const;
+};
+
+/// Each function adds one subcommand to `app` and installs its callback.
+/// Callbacks throw std::exception on failure; main() turns that into one line on stderr.
+void addImportCommand(CLI::App& app);
+void addExportCommand(CLI::App& app);
+void addRunsCommand(CLI::App& app);
+void addMethodsCommand(CLI::App& app);
+void addDoctorCommand(CLI::App& app);
+
+/// A progress line on stderr (only when it is a terminal): percent, counts, ETA.
+class ProgressLine {
+public:
+    explicit ProgressLine(std::string label);
+    ~ProgressLine();
+    /// Returns false when the user pressed Ctrl+C.
+    bool update(double fraction, const std::string& counts, double etaSeconds);
+    void clear();
+
+private:
+    std::string m_label;
+    bool m_tty;
+    bool m_shown = false;
+};
+
+} // namespace creditlab::cli

@@ -1,0 +1,163 @@
+// import, export and runs: the commands that move trajectories in and out of a database.
+#include "commands.h"
+
+#include "core/jsonltransfer.h"
+#include "core/jsonscanner.h"
+#include "core/paths.h"
+#include "core/store.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <spdlog/spdlog.h>
+
+namespace creditlab::cli {
+
+std::string DbOption::resolved() const { return path.empty() ? defaultDatabasePath() : path; }
+
+namespace {
+
+    void addDbOption(CLI::App* cmd, DbOption& db)
+    {
+        cmd->add_option("--db", db.path, "Database file (default: " + defaultDatabasePath() + ")");
+    }
+
+    std::string withThousands(std::uint64_t n)
+    {
+        std::string s = std::to_string(n);
+        for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3)
+            s.insert(static_cast<std::size_t>(i), ",");
+        return s;
+    }
+
+    /// Read-only commands refuse a missing database instead of creating an empty one.
+    Store openExisting(const DbOption& db)
+    {
+        const std::string path = db.resolved();
+        if (!std::filesystem::exists(path))
+            throw StoreError(path + ": no such database (import something first, or pass --db)");
+        spdlog::debug("opening {}", path);
+        return Store(path, Store::Access::ReadOnly);
+    }
+
+} // namespace
+
+void addImportCommand(CLI::App& app)
+{
+    struct Options {
+        DbOption db;
+        std::vector<std::string> files;
+        std::string name;
+    };
+    auto opt = std::make_shared<Options>();
+    CLI::App* cmd = app.add_subcommand("import", "Import trajectories from JSONL files, one run per file");
+    addDbOption(cmd, opt->db);
+    cmd->add_option("--name", opt->name, "Run name (default: the file name); only with one file");
+    cmd->add_option("files", opt->files, "JSONL files in the DESIGN.md interchange format")->required();
+    cmd->footer("Each file is imported in one transaction: a bad line (reported with file, line and field)\n"
+                "imports nothing from that file. Ctrl+C cancels and rolls back the file in progress.");
+    cmd->callback([opt] {
+        if (!opt->name.empty() && opt->files.size() > 1)
+            throw CLI::ValidationError("--name", "can only be used with a single file");
+        const std::string path = opt->db.resolved();
+        spdlog::debug("opening {}", path);
+        Store store(path);
+        for (const std::string& file : opt->files) {
+            ProgressLine line("importing " + std::filesystem::path(file).filename().string());
+            const ImportResult r = importJsonl(
+                store, file,
+                [&](const Progress& p) {
+                    return line.update(p.fraction(),
+                        withThousands(p.items) + " trajectories, " + withThousands(p.subItems) + " turns",
+                        p.etaSeconds());
+                },
+                opt->name);
+            line.clear();
+            std::printf("imported %s as run %lld: %s trajectories, %s turns in %.2f s\n", file.c_str(),
+                static_cast<long long>(r.runId), withThousands(r.trajectories).c_str(),
+                withThousands(r.turns).c_str(), r.seconds);
+            std::fflush(stdout);
+        }
+    });
+}
+
+void addExportCommand(CLI::App& app)
+{
+    struct Options {
+        DbOption db;
+        std::int64_t run = 0;
+        std::int64_t iteration = -1;
+        std::string output;
+    };
+    auto opt = std::make_shared<Options>();
+    CLI::App* cmd = app.add_subcommand("export", "Export the trajectories of a run as JSONL");
+    addDbOption(cmd, opt->db);
+    cmd->add_option("--run", opt->run, "Run id (see 'runs')")->required();
+    cmd->add_option("--iteration", opt->iteration, "Only this iteration")->check(CLI::NonNegativeNumber);
+    cmd->add_option("--output,-o", opt->output, "Output file, or - for standard output")->required();
+    cmd->callback([opt] {
+        Store store = openExisting(opt->db);
+        std::optional<std::int64_t> iteration;
+        if (opt->iteration >= 0)
+            iteration = opt->iteration;
+        ProgressLine line("exporting run " + std::to_string(opt->run));
+        const ExportResult r = exportJsonl(store, opt->run, iteration, opt->output, [&](const Progress& p) {
+            return line.update(p.fraction(), withThousands(p.items) + " trajectories", p.etaSeconds());
+        });
+        line.clear();
+        if (opt->output != "-")
+            std::printf("exported run %lld to %s: %s trajectories, %s turns\n", static_cast<long long>(opt->run),
+                opt->output.c_str(), withThousands(r.trajectories).c_str(), withThousands(r.turns).c_str());
+    });
+}
+
+void addRunsCommand(CLI::App& app)
+{
+    struct Options {
+        DbOption db;
+        bool json = false;
+    };
+    auto opt = std::make_shared<Options>();
+    CLI::App* cmd = app.add_subcommand("runs", "List the runs of a database");
+    addDbOption(cmd, opt->db);
+    cmd->add_flag("--json", opt->json, "One JSON object per run, for scripts");
+    cmd->callback([opt] {
+        Store store = openExisting(opt->db);
+        const auto runs = store.runs();
+        if (opt->json) {
+            std::string out;
+            for (const RunInfo& r : runs) {
+                out = "{\"id\":" + std::to_string(r.id) + ",\"name\":";
+                appendJsonString(out, r.name);
+                out += ",\"kind\":";
+                appendJsonString(out, r.kind);
+                out += ",\"status\":";
+                appendJsonString(out, r.status);
+                out += ",\"trajectories\":" + std::to_string(r.trajectoryCount)
+                    + ",\"turns\":" + std::to_string(r.turnCount) + ",\"created_at\":";
+                appendJsonString(out, r.createdAt);
+                out += ",\"source\":";
+                if (r.source)
+                    appendJsonString(out, *r.source);
+                else
+                    out += "null";
+                out += "}\n";
+                std::fputs(out.c_str(), stdout);
+            }
+            return;
+        }
+        if (runs.empty()) {
+            std::printf("no runs in %s\n", store.path().c_str());
+            return;
+        }
+        std::printf("%6s  %-28s  %-7s  %-9s  %12s  %12s  %s\n", "ID", "NAME", "KIND", "STATUS", "TRAJECTORIES",
+            "TURNS", "CREATED");
+        for (const RunInfo& r : runs) {
+            std::string name = r.name.size() > 28 ? r.name.substr(0, 27) + "~" : r.name;
+            std::printf("%6lld  %-28s  %-7s  %-9s  %12s  %12s  %s\n", static_cast<long long>(r.id), name.c_str(),
+                r.kind.c_str(), r.status.c_str(), withThousands(static_cast<std::uint64_t>(r.trajectoryCount)).c_str(),
+                withThousands(static_cast<std::uint64_t>(r.turnCount)).c_str(), r.createdAt.c_str());
+        }
+    });
+}
+
+} // namespace creditlab::cli

@@ -1,0 +1,74 @@
+// creditlab-cli: the headless twin of the workbench. Links no Qt.
+#include "commands.h"
+
+#include "core/learn/runtime.h"
+#include "core/progress.h"
+#include "core/version.h"
+
+#include <csignal>
+#include <cstdio>
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+namespace {
+
+void onInterrupt(int)
+{
+    // A second Ctrl+C ends the process at once.
+    if (creditlab::cli::g_interrupted.exchange(true))
+        std::_Exit(130);
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    creditlab::learn::prepareProcess();
+    std::signal(SIGINT, onInterrupt);
+
+    auto logger = spdlog::stderr_color_mt("cli");
+    spdlog::set_default_logger(logger);
+    spdlog::set_level(spdlog::level::warn);
+
+    CLI::App app { "CreditLab: credit assignment for agentic reinforcement learning, headless.\n"
+                   "Every command that touches a database takes --db; the default is the per-user\n"
+                   "data folder's creditlab/runs.db.",
+        "creditlab-cli" };
+    app.set_version_flag("--version", std::string("creditlab-cli ") + creditlab::kVersion);
+    bool verbose = false;
+    app.add_flag("-v,--verbose", verbose, "Log what is being done to stderr");
+    app.require_subcommand(1);
+    app.fallthrough();
+    app.footer("Run 'creditlab-cli COMMAND --help' for the options of one command.");
+
+    creditlab::cli::addImportCommand(app);
+    creditlab::cli::addExportCommand(app);
+    creditlab::cli::addRunsCommand(app);
+    creditlab::cli::addMethodsCommand(app);
+    creditlab::cli::addDoctorCommand(app);
+
+    app.parse_complete_callback([&] {
+        if (verbose)
+            spdlog::set_level(spdlog::level::debug);
+    });
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        std::fprintf(stderr, "creditlab-cli: error: %s (see --help)\n", e.what());
+        return e.get_exit_code() != 0 ? e.get_exit_code() : 2;
+    } catch (const creditlab::Cancelled&) {
+        std::fprintf(stderr, "creditlab-cli: cancelled; nothing was written\n");
+        return 130;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "creditlab-cli: error: %s\n", e.what());
+        return 1;
+    }
+    return 0;
+}

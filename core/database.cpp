@@ -1,0 +1,206 @@
+#include "core/database.h"
+
+#include <filesystem>
+#include <sqlite3.h>
+
+namespace creditlab {
+
+Statement::Statement(sqlite3* db, std::string_view sql)
+    : m_db(db)
+{
+    const int rc = sqlite3_prepare_v3(db, sql.data(), static_cast<int>(sql.size()), SQLITE_PREPARE_PERSISTENT,
+        &m_stmt, nullptr);
+    if (rc != SQLITE_OK)
+        raise(rc);
+}
+
+Statement::~Statement() { sqlite3_finalize(m_stmt); }
+
+Statement::Statement(Statement&& other) noexcept
+    : m_db(other.m_db)
+    , m_stmt(other.m_stmt)
+{
+    other.m_stmt = nullptr;
+}
+
+Statement& Statement::operator=(Statement&& other) noexcept
+{
+    if (this != &other) {
+        sqlite3_finalize(m_stmt);
+        m_db = other.m_db;
+        m_stmt = other.m_stmt;
+        other.m_stmt = nullptr;
+    }
+    return *this;
+}
+
+void Statement::raise(int rc) const
+{
+    const char* file = m_db ? sqlite3_db_filename(m_db, "main") : nullptr;
+    std::string where = file && *file ? std::string(file) : std::string("database");
+    throw StoreError(where + ": " + (m_db ? sqlite3_errmsg(m_db) : sqlite3_errstr(rc)));
+}
+
+Statement& Statement::bind(int index, std::int64_t value)
+{
+    if (const int rc = sqlite3_bind_int64(m_stmt, index, value); rc != SQLITE_OK)
+        raise(rc);
+    return *this;
+}
+
+Statement& Statement::bind(int index, double value)
+{
+    if (const int rc = sqlite3_bind_double(m_stmt, index, value); rc != SQLITE_OK)
+        raise(rc);
+    return *this;
+}
+
+Statement& Statement::bind(int index, std::string_view value)
+{
+    // SQLITE_STATIC: callers keep the text alive until the statement is stepped.
+    if (const int rc = sqlite3_bind_text64(m_stmt, index, value.data(), value.size(), SQLITE_STATIC, SQLITE_UTF8);
+        rc != SQLITE_OK)
+        raise(rc);
+    return *this;
+}
+
+Statement& Statement::bindNull(int index)
+{
+    if (const int rc = sqlite3_bind_null(m_stmt, index); rc != SQLITE_OK)
+        raise(rc);
+    return *this;
+}
+
+bool Statement::step()
+{
+    const int rc = sqlite3_step(m_stmt);
+    if (rc == SQLITE_ROW)
+        return true;
+    if (rc == SQLITE_DONE)
+        return false;
+    sqlite3_reset(m_stmt);
+    raise(rc);
+}
+
+void Statement::exec()
+{
+    while (step()) { }
+    reset();
+}
+
+void Statement::reset()
+{
+    sqlite3_reset(m_stmt);
+    sqlite3_clear_bindings(m_stmt);
+}
+
+bool Statement::isNull(int column) const { return sqlite3_column_type(m_stmt, column) == SQLITE_NULL; }
+std::int64_t Statement::columnInt(int column) const { return sqlite3_column_int64(m_stmt, column); }
+double Statement::columnDouble(int column) const { return sqlite3_column_double(m_stmt, column); }
+
+std::string_view Statement::columnTextView(int column) const
+{
+    const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(m_stmt, column));
+    const int n = sqlite3_column_bytes(m_stmt, column);
+    return p ? std::string_view(p, static_cast<std::size_t>(n)) : std::string_view();
+}
+
+std::string Statement::columnText(int column) const { return std::string(columnTextView(column)); }
+
+std::optional<std::int64_t> Statement::columnOptInt(int column) const
+{
+    if (isNull(column))
+        return std::nullopt;
+    return columnInt(column);
+}
+
+std::optional<double> Statement::columnOptDouble(int column) const
+{
+    if (isNull(column))
+        return std::nullopt;
+    return columnDouble(column);
+}
+
+std::optional<std::string> Statement::columnOptText(int column) const
+{
+    if (isNull(column))
+        return std::nullopt;
+    return columnText(column);
+}
+
+Database::Database(const std::string& path, Access access)
+    : m_path(path)
+    , m_access(access)
+{
+    int flags = SQLITE_OPEN_NOMUTEX;
+    if (access == Access::ReadOnly) {
+        flags |= SQLITE_OPEN_READONLY;
+        std::error_code ec;
+        if (!std::filesystem::exists(path, ec))
+            throw StoreError(path + ": no such database");
+    } else {
+        flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+        const auto parent = std::filesystem::path(path).parent_path();
+        std::error_code ec;
+        if (!parent.empty())
+            std::filesystem::create_directories(parent, ec);
+    }
+    const int rc = sqlite3_open_v2(path.c_str(), &m_db, flags, nullptr);
+    if (rc != SQLITE_OK) {
+        std::string msg = m_db ? sqlite3_errmsg(m_db) : sqlite3_errstr(rc);
+        sqlite3_close(m_db);
+        m_db = nullptr;
+        throw StoreError(path + ": cannot open database: " + msg);
+    }
+    sqlite3_extended_result_codes(m_db, 1);
+    // Writers hold the lock briefly (one transaction per file or iteration); wait rather than fail.
+    sqlite3_busy_timeout(m_db, 10000);
+}
+
+Database::~Database() { sqlite3_close_v2(m_db); }
+
+void Database::exec(std::string_view sql)
+{
+    char* err = nullptr;
+    const std::string text(sql);
+    if (sqlite3_exec(m_db, text.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
+        std::string msg = err ? err : sqlite3_errmsg(m_db);
+        sqlite3_free(err);
+        throw StoreError(m_path + ": " + msg);
+    }
+}
+
+std::int64_t Database::scalarInt(std::string_view sql)
+{
+    Statement st = prepare(sql);
+    if (!st.step())
+        return 0;
+    return st.columnInt(0);
+}
+
+std::int64_t Database::lastInsertId() const { return sqlite3_last_insert_rowid(m_db); }
+
+Transaction::Transaction(Database& db)
+    : m_db(db)
+{
+    m_db.exec("BEGIN IMMEDIATE");
+}
+
+Transaction::~Transaction()
+{
+    if (!m_done) {
+        try {
+            m_db.exec("ROLLBACK");
+        } catch (...) {
+            // The connection may already have rolled back (e.g. after SQLITE_FULL); nothing to undo.
+        }
+    }
+}
+
+void Transaction::commit()
+{
+    m_db.exec("COMMIT");
+    m_done = true;
+}
+
+} // namespace creditlab

@@ -1,0 +1,105 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace creditlab {
+
+/// A storage failure; `what()` names the database file and the SQLite message.
+class StoreError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+/// RAII prepared statement. Bind indices are 1-based, column indices 0-based. Same thread as its Database.
+class Statement {
+public:
+    Statement() = default;
+    Statement(sqlite3* db, std::string_view sql);
+    ~Statement();
+    Statement(Statement&& other) noexcept;
+    Statement& operator=(Statement&& other) noexcept;
+    Statement(const Statement&) = delete;
+    Statement& operator=(const Statement&) = delete;
+
+    Statement& bind(int index, std::int64_t value);
+    Statement& bind(int index, int value) { return bind(index, static_cast<std::int64_t>(value)); }
+    Statement& bind(int index, double value);
+    Statement& bind(int index, std::string_view value);
+    Statement& bind(int index, const std::string& value) { return bind(index, std::string_view(value)); }
+    Statement& bind(int index, const char* value) { return bind(index, std::string_view(value)); }
+    Statement& bindNull(int index);
+    template <typename T> Statement& bind(int index, const std::optional<T>& value)
+    {
+        return value ? bind(index, *value) : bindNull(index);
+    }
+
+    /// Steps once; true while a row is available.
+    bool step();
+    /// Steps to completion (for statements that return no rows) and resets.
+    void exec();
+    void reset();
+
+    bool isNull(int column) const;
+    std::int64_t columnInt(int column) const;
+    double columnDouble(int column) const;
+    std::string columnText(int column) const;
+    std::string_view columnTextView(int column) const;
+    std::optional<std::int64_t> columnOptInt(int column) const;
+    std::optional<double> columnOptDouble(int column) const;
+    std::optional<std::string> columnOptText(int column) const;
+
+private:
+    [[noreturn]] void raise(int rc) const;
+
+    sqlite3* m_db = nullptr;
+    sqlite3_stmt* m_stmt = nullptr;
+};
+
+/// One SQLite connection. Open, use and close it on one thread (STYLE rule 9).
+class Database {
+public:
+    enum class Access { ReadWrite, ReadOnly };
+
+    /// Opens (ReadWrite creates the file and its folder when missing). Throws StoreError naming the file.
+    Database(const std::string& path, Access access);
+    ~Database();
+    Database(const Database&) = delete;
+    Database& operator=(const Database&) = delete;
+
+    sqlite3* handle() const { return m_db; }
+    const std::string& path() const { return m_path; }
+    bool readOnly() const { return m_access == Access::ReadOnly; }
+
+    void exec(std::string_view sql);
+    Statement prepare(std::string_view sql) const { return Statement(m_db, sql); }
+    std::int64_t scalarInt(std::string_view sql);
+    std::int64_t lastInsertId() const;
+
+private:
+    std::string m_path;
+    Access m_access;
+    sqlite3* m_db = nullptr;
+};
+
+/// BEGIN IMMEDIATE on construction; rolls back on destruction unless committed. Same thread.
+class Transaction {
+public:
+    explicit Transaction(Database& db);
+    ~Transaction();
+    Transaction(const Transaction&) = delete;
+    Transaction& operator=(const Transaction&) = delete;
+    void commit();
+
+private:
+    Database& m_db;
+    bool m_done = false;
+};
+
+} // namespace creditlab

@@ -1,0 +1,247 @@
+#include "core/jsonltransfer.h"
+
+#include "core/jsonl.h"
+#include "core/jsonlfile.h"
+#include "core/store.h"
+
+#include <cerrno>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <cstring>
+#include <deque>
+#include <exception>
+#include <filesystem>
+#include <mutex>
+#include <thread>
+#include <unistd.h>
+
+namespace creditlab {
+
+namespace {
+
+    using Clock = std::chrono::steady_clock;
+    constexpr auto kProgressInterval = std::chrono::milliseconds(100);
+    constexpr std::size_t kChunkTrajectories = 256;
+    constexpr std::size_t kMaxQueuedChunks = 16;
+
+    struct Chunk {
+        std::vector<Trajectory> trajectories;
+        std::uint64_t bytesRead = 0;
+    };
+
+    /// Bounded hand-over from the parsing thread to the writing thread. Parsing (JSON) and writing
+    /// (SQLite) each take about half the time per turn, so on two cores they overlap.
+    class ChunkQueue {
+    public:
+        /// Producer: blocks while full; false when the consumer gave up.
+        bool push(Chunk&& chunk)
+        {
+            std::unique_lock lock(m_mutex);
+            m_notFull.wait(lock, [&] { return m_queue.size() < kMaxQueuedChunks || m_abandoned; });
+            if (m_abandoned)
+                return false;
+            m_queue.push_back(std::move(chunk));
+            m_notEmpty.notify_one();
+            return true;
+        }
+        void finish(std::exception_ptr error)
+        {
+            std::lock_guard lock(m_mutex);
+            m_finished = true;
+            m_error = error;
+            m_notEmpty.notify_one();
+        }
+        /// Consumer: false at the end; rethrows the producer's error.
+        bool pop(Chunk& out)
+        {
+            std::unique_lock lock(m_mutex);
+            m_notEmpty.wait(lock, [&] { return !m_queue.empty() || m_finished; });
+            if (m_queue.empty()) {
+                if (m_error)
+                    std::rethrow_exception(m_error);
+                return false;
+            }
+            out = std::move(m_queue.front());
+            m_queue.pop_front();
+            m_notFull.notify_one();
+            return true;
+        }
+        void abandon()
+        {
+            std::lock_guard lock(m_mutex);
+            m_abandoned = true;
+            m_notFull.notify_all();
+        }
+
+    private:
+        std::mutex m_mutex;
+        std::condition_variable m_notEmpty;
+        std::condition_variable m_notFull;
+        std::deque<Chunk> m_queue;
+        bool m_finished = false;
+        bool m_abandoned = false;
+        std::exception_ptr m_error;
+    };
+
+    /// Calls the progress callback at most every kProgressInterval (and always at the end).
+    class ProgressThrottle {
+    public:
+        explicit ProgressThrottle(const ProgressCallback& cb)
+            : m_cb(cb)
+        {
+        }
+        void report(Progress p, bool force = false)
+        {
+            if (!m_cb)
+                return;
+            const auto now = Clock::now();
+            if (!force && now - m_last < kProgressInterval)
+                return;
+            m_last = now;
+            p.elapsedSeconds = std::chrono::duration<double>(now - m_start).count();
+            if (!m_cb(p))
+                throw Cancelled();
+        }
+        double elapsed() const { return std::chrono::duration<double>(Clock::now() - m_start).count(); }
+
+    private:
+        const ProgressCallback& m_cb;
+        Clock::time_point m_start = Clock::now();
+        Clock::time_point m_last = Clock::now();
+    };
+
+} // namespace
+
+ImportResult importJsonl(Store& store, const std::string& path, const ProgressCallback& progress,
+    const std::string& runName)
+{
+    // Open before the transaction so that a missing file fails fast with its own message.
+    auto reader = std::make_unique<JsonlFileReader>(path);
+    const std::uint64_t total = reader->size();
+    ProgressThrottle throttle(progress);
+
+    auto tx = store.begin();
+    NewRun run;
+    run.name = runName.empty() ? std::filesystem::path(path).filename().string() : runName;
+    run.kind = "import";
+    std::error_code ec;
+    const auto absolute = std::filesystem::absolute(path, ec);
+    run.source = ec ? path : absolute.string();
+    ImportResult result;
+    result.runId = store.createRun(run);
+
+    ChunkQueue queue;
+    std::thread parser([&queue, r = reader.get()] {
+        try {
+            Chunk chunk;
+            chunk.trajectories.reserve(kChunkTrajectories);
+            Trajectory t;
+            while (r->next(t)) {
+                chunk.trajectories.push_back(std::move(t));
+                if (chunk.trajectories.size() == kChunkTrajectories) {
+                    chunk.bytesRead = r->bytesRead();
+                    if (!queue.push(std::move(chunk)))
+                        return;
+                    chunk = Chunk {};
+                    chunk.trajectories.reserve(kChunkTrajectories);
+                }
+            }
+            chunk.bytesRead = r->bytesRead();
+            if (!chunk.trajectories.empty() && !queue.push(std::move(chunk)))
+                return;
+            queue.finish(nullptr);
+        } catch (...) {
+            queue.finish(std::current_exception());
+        }
+    });
+    struct Join {
+        ChunkQueue& q;
+        std::thread& t;
+        ~Join()
+        {
+            q.abandon();
+            t.join();
+        }
+    } join { queue, parser };
+
+    Chunk chunk;
+    std::int64_t ord = 0;
+    while (queue.pop(chunk)) {
+        for (const Trajectory& t : chunk.trajectories) {
+            store.insertTrajectory(result.runId, ord++, t);
+            result.turns += t.turns.size();
+        }
+        result.trajectories += chunk.trajectories.size();
+        throttle.report(Progress { chunk.bytesRead, total, result.trajectories, result.turns, 0.0 });
+    }
+    throttle.report(Progress { total, total, result.trajectories, result.turns, 0.0 }, true);
+    tx->commit();
+    result.seconds = throttle.elapsed();
+    return result;
+}
+
+ExportResult exportJsonl(Store& store, std::int64_t runId, std::optional<std::int64_t> iteration,
+    const std::string& outputPath, const ProgressCallback& progress)
+{
+    const auto info = store.run(runId);
+    if (!info)
+        throw StoreError(store.path() + ": no run with id " + std::to_string(runId));
+    const std::uint64_t total = static_cast<std::uint64_t>(info->trajectoryCount);
+
+    const bool toStdout = outputPath == "-";
+    std::string tmpPath;
+    std::FILE* out = stdout;
+    if (!toStdout) {
+        const auto target = std::filesystem::path(outputPath);
+        tmpPath = (target.parent_path() / ("." + target.filename().string() + ".part-" + std::to_string(::getpid())))
+                      .string();
+        out = std::fopen(tmpPath.c_str(), "wb");
+        if (!out)
+            throw std::runtime_error(outputPath + ": cannot write: " + std::strerror(errno));
+    }
+    struct Cleanup {
+        std::FILE*& f;
+        std::string& tmp;
+        bool toStdout;
+        bool done = false;
+        ~Cleanup()
+        {
+            if (!toStdout && !done) {
+                if (f)
+                    std::fclose(f);
+                std::remove(tmp.c_str());
+            }
+        }
+    } cleanup { out, tmpPath, toStdout };
+
+    ProgressThrottle throttle(progress);
+    ExportResult result;
+    std::string line;
+    store.forEachTrajectory(runId, iteration, [&](const Trajectory& t) {
+        line.clear();
+        formatTrajectory(t, line);
+        line.push_back('\n');
+        if (std::fwrite(line.data(), 1, line.size(), out) != line.size())
+            throw std::runtime_error((toStdout ? std::string("standard output") : outputPath)
+                + ": write failed: " + std::strerror(errno));
+        ++result.trajectories;
+        result.turns += t.turns.size();
+        throttle.report(Progress { result.trajectories, total, result.trajectories, result.turns, 0.0 });
+        return true;
+    });
+    throttle.report(Progress { total, total, result.trajectories, result.turns, 0.0 }, true);
+    if (std::fflush(out) != 0)
+        throw std::runtime_error(outputPath + ": write failed: " + std::strerror(errno));
+    if (!toStdout) {
+        const int rc = std::fclose(out);
+        out = nullptr;
+        if (rc != 0)
+            throw std::runtime_error(outputPath + ": write failed: " + std::strerror(errno));
+        std::filesystem::rename(tmpPath, outputPath);
+        cleanup.done = true;
+    }
+    return result;
+}
+
+} // namespace creditlab

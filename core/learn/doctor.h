@@ -1,0 +1,35 @@
+#pragma once
+
+// No torch headers here.
+
+#include <string>
+#include <vector>
+
+namespace creditlab::learn {
+
+struct GpuInfo {
+    int index = 0;
+    std::string name;
+    double memoryGiB = 0.0;
+};
+
+/// What `creditlab-cli doctor` prints: the compute environment as plain data.
+struct DoctorReport {
+    std::string torchVersion;
+    bool cudaBuild = false; ///< LibTorch was built with CUDA
+    std::vector<GpuInfo> gpus;
+    std::string defaultDevice;
+    int intraOpThreads = 0;
+    int interOpThreads = 0;
+    int hardwareThreads = 0;
+    std::string ompWaitPolicy;
+    std::string blasLibrary; ///< the BLAS shared object actually loaded (from /proc/self/maps)
+    int blasThreads = 0; ///< OpenBLAS's pool size, 0 when not OpenBLAS
+    double matmulGflops = 0.0; ///< measured on a 512x512 float32 matmul on the CPU
+    std::string parallelInfo; ///< at::get_parallel_info()
+};
+
+/// Collects the report; takes about a tenth of a second for the matmul probe. Any thread.
+DoctorReport collectDoctorReport();
+
+} // namespace creditlab::learn

@@ -1,0 +1,185 @@
+#include "core/schema.h"
+
+#include "core/database.h"
+
+#include <string>
+
+namespace creditlab::schema {
+
+namespace {
+
+    // Version 1. Turn rows hold the text of the interchange format; optional JSONL fields are
+    // NULL when absent so that export reproduces the file. `extra` keeps unknown JSONL members.
+    constexpr std::string_view kV1 = R"sql(
+CREATE TABLE run (
+    id          INTEGER PRIMARY KEY,
+    name        TEXT NOT NULL,
+    kind        TEXT NOT NULL CHECK (kind IN ('import', 'train', 'trial')),
+    status      TEXT NOT NULL DEFAULT 'finished',
+    source      TEXT,
+    created_at  TEXT NOT NULL,
+    finished_at TEXT,
+    tags        TEXT NOT NULL DEFAULT '',
+    notes       TEXT NOT NULL DEFAULT ''
+);
+
+CREATE TABLE run_config (
+    run_id INTEGER PRIMARY KEY REFERENCES run(id) ON DELETE CASCADE,
+    format TEXT NOT NULL DEFAULT 'yaml',
+    text   TEXT NOT NULL
+);
+
+CREATE TABLE metric (
+    run_id    INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,
+    iteration INTEGER NOT NULL,
+    name      TEXT NOT NULL,
+    value     REAL,
+    PRIMARY KEY (run_id, name, iteration)
+) WITHOUT ROWID;
+
+CREATE TABLE checkpoint (
+    run_id     INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,
+    iteration  INTEGER NOT NULL,
+    path       TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (run_id, iteration)
+);
+
+CREATE TABLE trajectory (
+    id         INTEGER PRIMARY KEY,
+    run_id     INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,
+    ord        INTEGER NOT NULL,
+    ext_id     TEXT NOT NULL,
+    group_key  TEXT NOT NULL,
+    iteration  INTEGER,
+    task       TEXT,
+    env        TEXT,
+    goal       TEXT,
+    reward     REAL NOT NULL,
+    success    INTEGER,
+    turn_count INTEGER NOT NULL,
+    extra      TEXT NOT NULL DEFAULT '',
+    UNIQUE (run_id, ext_id)
+);
+CREATE INDEX trajectory_by_run ON trajectory(run_id, iteration, ord);
+
+CREATE TABLE turn (
+    trajectory_id INTEGER NOT NULL REFERENCES trajectory(id) ON DELETE CASCADE,
+    idx           INTEGER NOT NULL,
+    observation   TEXT NOT NULL,
+    action        TEXT NOT NULL,
+    feedback      TEXT,
+    reward        REAL,
+    valid         INTEGER,
+    state         TEXT,
+    progress      REAL,
+    role          TEXT CHECK (role IN ('D', 'E', 'N', 'R')),
+    role_source   TEXT,
+    score         REAL,
+    token_begin   INTEGER,
+    token_end     INTEGER,
+    extra         TEXT NOT NULL DEFAULT '',
+    PRIMARY KEY (trajectory_id, idx)
+);
+
+CREATE TABLE credit (
+    trajectory_id INTEGER NOT NULL REFERENCES trajectory(id) ON DELETE CASCADE,
+    idx           INTEGER NOT NULL,
+    method        TEXT NOT NULL,
+    advantage     REAL NOT NULL,
+    details       TEXT NOT NULL DEFAULT '{}',
+    PRIMARY KEY (trajectory_id, method, idx)
+);
+
+CREATE TABLE judge_label (
+    trajectory_id INTEGER NOT NULL REFERENCES trajectory(id) ON DELETE CASCADE,
+    idx           INTEGER NOT NULL,
+    judge         TEXT NOT NULL,
+    role          TEXT NOT NULL CHECK (role IN ('D', 'E', 'N', 'R')),
+    confidence    REAL,
+    rationale     TEXT,
+    created_at    TEXT NOT NULL,
+    PRIMARY KEY (trajectory_id, idx, judge)
+);
+
+CREATE TABLE human_label (
+    trajectory_id INTEGER NOT NULL REFERENCES trajectory(id) ON DELETE CASCADE,
+    idx           INTEGER NOT NULL,
+    annotator     TEXT NOT NULL,
+    role          TEXT NOT NULL CHECK (role IN ('D', 'E', 'N', 'R')),
+    created_at    TEXT NOT NULL,
+    PRIMARY KEY (trajectory_id, idx, annotator)
+);
+
+CREATE TABLE sweep (
+    id         INTEGER PRIMARY KEY,
+    name       TEXT NOT NULL,
+    config     TEXT NOT NULL,
+    status     TEXT NOT NULL DEFAULT 'pending',
+    created_at TEXT NOT NULL
+);
+
+CREATE TABLE trial (
+    id        INTEGER PRIMARY KEY,
+    sweep_id  INTEGER NOT NULL REFERENCES sweep(id) ON DELETE CASCADE,
+    run_id    INTEGER REFERENCES run(id) ON DELETE SET NULL,
+    params    TEXT NOT NULL,
+    status    TEXT NOT NULL DEFAULT 'pending',
+    objective REAL
+);
+CREATE INDEX trial_by_sweep ON trial(sweep_id);
+)sql";
+
+} // namespace
+
+std::string_view migrationSql(int toVersion)
+{
+    switch (toVersion) {
+    case 1:
+        return kV1;
+    default:
+        return {};
+    }
+}
+
+void prepare(Database& db)
+{
+    const std::string& path = db.path();
+    std::int64_t version = 0;
+    std::int64_t appId = 0;
+    std::int64_t objects = 0;
+    try {
+        version = db.scalarInt("PRAGMA user_version");
+        appId = db.scalarInt("PRAGMA application_id");
+        objects = db.scalarInt("SELECT count(*) FROM sqlite_master");
+    } catch (const StoreError&) {
+        throw StoreError(path + ": not a CreditLab database (the file is not an SQLite database)");
+    }
+    if (appId != kApplicationId && (appId != 0 || objects != 0))
+        throw StoreError(path + ": not a CreditLab database (it holds other data); the file was not modified");
+    if (version > kVersion)
+        throw StoreError(path + ": written by a newer CreditLab (schema version " + std::to_string(version)
+            + ", this build knows up to " + std::to_string(kVersion)
+            + "); open it with a newer CreditLab. The file was not modified.");
+
+    if (db.readOnly()) {
+        if (version < kVersion)
+            throw StoreError(path + ": schema version " + std::to_string(version)
+                + " needs an upgrade; open it once for writing");
+        db.exec("PRAGMA query_only = ON");
+        return;
+    }
+
+    db.exec("PRAGMA journal_mode = WAL");
+    db.exec("PRAGMA synchronous = NORMAL");
+    db.exec("PRAGMA foreign_keys = ON");
+    for (int v = static_cast<int>(version) + 1; v <= kVersion; ++v) {
+        Transaction tx(db);
+        db.exec(migrationSql(v));
+        db.exec("PRAGMA application_id = " + std::to_string(kApplicationId));
+        db.exec("PRAGMA user_version = " + std::to_string(v));
+        tx.commit();
+    }
+}
+
+} // namespace creditlab::schema

@@ -1,0 +1,241 @@
+#include "core/store.h"
+
+#include "core/schema.h"
+#include "core/store_p.h"
+
+#include <chrono>
+#include <ctime>
+#include <sqlite3.h>
+
+namespace creditlab {
+
+std::string currentTimestamp()
+{
+    const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+    std::tm tm {};
+    gmtime_r(&now, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return buf;
+}
+
+namespace {
+    /// Runs `fn` in its own transaction unless the connection is already inside one.
+    template <typename Fn> auto inTransaction(Database& db, Fn&& fn)
+    {
+        if (!sqlite3_get_autocommit(db.handle()))
+            return fn();
+        Transaction tx(db);
+        if constexpr (std::is_void_v<decltype(fn())>) {
+            fn();
+            tx.commit();
+        } else {
+            auto result = fn();
+            tx.commit();
+            return result;
+        }
+    }
+
+    RunInfo readRun(const Statement& st)
+    {
+        RunInfo r;
+        r.id = st.columnInt(0);
+        r.name = st.columnText(1);
+        r.kind = st.columnText(2);
+        r.status = st.columnText(3);
+        r.source = st.columnOptText(4);
+        r.createdAt = st.columnText(5);
+        r.finishedAt = st.columnOptText(6);
+        r.tags = st.columnText(7);
+        r.notes = st.columnText(8);
+        r.trajectoryCount = st.columnInt(9);
+        r.turnCount = st.columnInt(10);
+        return r;
+    }
+
+    constexpr std::string_view kRunSelect = "SELECT r.id, r.name, r.kind, r.status, r.source, r.created_at, "
+                                            "r.finished_at, r.tags, r.notes, "
+                                            "(SELECT count(*) FROM trajectory t WHERE t.run_id = r.id), "
+                                            "(SELECT coalesce(sum(turn_count), 0) FROM trajectory t "
+                                            " WHERE t.run_id = r.id) FROM run r";
+} // namespace
+
+Store::Store(const std::string& path, Access access)
+    : m_db(path, access)
+    , m_cache(std::make_unique<Cache>())
+{
+    schema::prepare(m_db);
+}
+
+Store::~Store() = default;
+
+int Store::schemaVersion() { return static_cast<int>(m_db.scalarInt("PRAGMA user_version")); }
+
+std::int64_t Store::createRun(const NewRun& run)
+{
+    Statement st = m_db.prepare("INSERT INTO run (name, kind, status, source, created_at, finished_at) "
+                                "VALUES (?, ?, ?, ?, ?, ?)");
+    const std::string now = currentTimestamp();
+    st.bind(1, run.name).bind(2, run.kind).bind(3, run.status).bind(4, run.source).bind(5, now);
+    if (run.status == "finished")
+        st.bind(6, now);
+    st.exec();
+    return m_db.lastInsertId();
+}
+
+std::vector<RunInfo> Store::runs()
+{
+    Statement st = m_db.prepare(std::string(kRunSelect) + " ORDER BY r.id");
+    std::vector<RunInfo> out;
+    while (st.step())
+        out.push_back(readRun(st));
+    return out;
+}
+
+std::optional<RunInfo> Store::run(std::int64_t id)
+{
+    Statement st = m_db.prepare(std::string(kRunSelect) + " WHERE r.id = ?");
+    st.bind(1, id);
+    if (!st.step())
+        return std::nullopt;
+    return readRun(st);
+}
+
+void Store::renameRun(std::int64_t id, const std::string& name)
+{
+    m_db.prepare("UPDATE run SET name = ? WHERE id = ?").bind(1, name).bind(2, id).exec();
+}
+
+void Store::setRunStatus(std::int64_t id, const std::string& status)
+{
+    const bool ended = status == "finished" || status == "failed" || status == "cancelled";
+    Statement st = m_db.prepare("UPDATE run SET status = ?, finished_at = ? WHERE id = ?");
+    const std::string now = currentTimestamp();
+    st.bind(1, status);
+    if (ended)
+        st.bind(2, now);
+    st.bind(3, id).exec();
+}
+
+void Store::setRunTags(std::int64_t id, const std::string& tags)
+{
+    m_db.prepare("UPDATE run SET tags = ? WHERE id = ?").bind(1, tags).bind(2, id).exec();
+}
+
+void Store::deleteRun(std::int64_t id)
+{
+    inTransaction(m_db, [&] { m_db.prepare("DELETE FROM run WHERE id = ?").bind(1, id).exec(); });
+}
+
+void Store::setRunConfig(std::int64_t runId, const std::string& format, const std::string& text)
+{
+    m_db.prepare("INSERT INTO run_config (run_id, format, text) VALUES (?, ?, ?) "
+                 "ON CONFLICT (run_id) DO UPDATE SET format = excluded.format, text = excluded.text")
+        .bind(1, runId)
+        .bind(2, format)
+        .bind(3, text)
+        .exec();
+}
+
+std::optional<std::string> Store::runConfig(std::int64_t runId)
+{
+    Statement st = m_db.prepare("SELECT text FROM run_config WHERE run_id = ?");
+    st.bind(1, runId);
+    if (!st.step())
+        return std::nullopt;
+    return st.columnText(0);
+}
+
+void Store::writeMetrics(std::int64_t runId, std::int64_t iteration,
+    std::span<const std::pair<std::string, double>> values)
+{
+    inTransaction(m_db, [&] {
+        Statement st = m_db.prepare("INSERT OR REPLACE INTO metric (run_id, iteration, name, value) "
+                                    "VALUES (?, ?, ?, ?)");
+        for (const auto& [name, value] : values) {
+            st.bind(1, runId).bind(2, iteration).bind(3, name).bind(4, value);
+            st.exec();
+        }
+    });
+}
+
+std::vector<MetricPoint> Store::metrics(std::int64_t runId)
+{
+    Statement st = m_db.prepare("SELECT iteration, name, value FROM metric WHERE run_id = ? ORDER BY name, iteration");
+    st.bind(1, runId);
+    std::vector<MetricPoint> out;
+    while (st.step())
+        out.push_back(MetricPoint { st.columnInt(0), st.columnText(1), st.columnDouble(2) });
+    return out;
+}
+
+void Store::addCheckpoint(std::int64_t runId, std::int64_t iteration, const std::string& path)
+{
+    m_db.prepare("INSERT OR REPLACE INTO checkpoint (run_id, iteration, path, created_at) VALUES (?, ?, ?, ?)")
+        .bind(1, runId)
+        .bind(2, iteration)
+        .bind(3, path)
+        .bind(4, currentTimestamp())
+        .exec();
+}
+
+std::optional<std::pair<std::int64_t, std::string>> Store::lastCheckpoint(std::int64_t runId)
+{
+    Statement st = m_db.prepare(
+        "SELECT iteration, path FROM checkpoint WHERE run_id = ? ORDER BY iteration DESC LIMIT 1");
+    st.bind(1, runId);
+    if (!st.step())
+        return std::nullopt;
+    return std::make_pair(st.columnInt(0), st.columnText(1));
+}
+
+std::int64_t Store::createSweep(const std::string& name, const std::string& config)
+{
+    m_db.prepare("INSERT INTO sweep (name, config, created_at) VALUES (?, ?, ?)")
+        .bind(1, name)
+        .bind(2, config)
+        .bind(3, currentTimestamp())
+        .exec();
+    return m_db.lastInsertId();
+}
+
+std::vector<SweepInfo> Store::sweeps()
+{
+    Statement st = m_db.prepare("SELECT id, name, config, status, created_at FROM sweep ORDER BY id");
+    std::vector<SweepInfo> out;
+    while (st.step())
+        out.push_back(SweepInfo { st.columnInt(0), st.columnText(1), st.columnText(2), st.columnText(3),
+            st.columnText(4) });
+    return out;
+}
+
+std::int64_t Store::addTrial(std::int64_t sweepId, const std::string& params)
+{
+    m_db.prepare("INSERT INTO trial (sweep_id, params) VALUES (?, ?)").bind(1, sweepId).bind(2, params).exec();
+    return m_db.lastInsertId();
+}
+
+void Store::finishTrial(std::int64_t trialId, std::optional<std::int64_t> runId, const std::string& status,
+    std::optional<double> objective)
+{
+    m_db.prepare("UPDATE trial SET run_id = ?, status = ?, objective = ? WHERE id = ?")
+        .bind(1, runId)
+        .bind(2, status)
+        .bind(3, objective)
+        .bind(4, trialId)
+        .exec();
+}
+
+std::vector<TrialInfo> Store::trials(std::int64_t sweepId)
+{
+    Statement st = m_db.prepare(
+        "SELECT id, sweep_id, run_id, params, status, objective FROM trial WHERE sweep_id = ? ORDER BY id");
+    st.bind(1, sweepId);
+    std::vector<TrialInfo> out;
+    while (st.step())
+        out.push_back(TrialInfo { st.columnInt(0), st.columnInt(1), st.columnOptInt(2), st.columnText(3),
+            st.columnText(4), st.columnOptDouble(5) });
+    return out;
+}
+
+} // namespace creditlab

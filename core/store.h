@@ -1,0 +1,174 @@
+#pragma once
+
+#include "core/database.h"
+#include "core/model.h"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace creditlab {
+
+/// A run as the browser lists it.
+struct RunInfo {
+    std::int64_t id = 0;
+    std::string name;
+    std::string kind; ///< "import", "train" or "trial"
+    std::string status; ///< "running", "paused", "finished", "failed", "cancelled"
+    std::optional<std::string> source; ///< the imported file, for imports
+    std::string createdAt; ///< ISO 8601 UTC
+    std::optional<std::string> finishedAt;
+    std::string tags;
+    std::string notes;
+    std::int64_t trajectoryCount = 0;
+    std::int64_t turnCount = 0;
+};
+
+struct NewRun {
+    std::string name;
+    std::string kind = "import";
+    std::string status = "finished";
+    std::optional<std::string> source;
+};
+
+/// One trajectory without its turns, for lists.
+struct TrajectoryInfo {
+    std::int64_t rowId = 0; ///< the store's key
+    std::string id; ///< the JSONL id
+    std::string group;
+    std::optional<std::int64_t> iteration;
+    Task task;
+    double reward = 0.0;
+    std::optional<bool> success;
+    std::int64_t turnCount = 0;
+
+    bool successOrDefault() const { return success.value_or(reward > 0.0); }
+};
+
+struct MetricPoint {
+    std::int64_t iteration = 0;
+    std::string name;
+    double value = 0.0;
+};
+
+struct HumanLabel {
+    std::int64_t trajectoryRowId = 0;
+    int turn = 0;
+    std::string annotator;
+    Role role = Role::N;
+    std::string createdAt;
+};
+
+struct JudgeLabel {
+    std::int64_t trajectoryRowId = 0;
+    int turn = 0;
+    std::string judge;
+    Role role = Role::N;
+    std::optional<double> confidence;
+    std::optional<std::string> rationale;
+    std::string createdAt;
+};
+
+struct SweepInfo {
+    std::int64_t id = 0;
+    std::string name;
+    std::string config;
+    std::string status;
+    std::string createdAt;
+};
+
+struct TrialInfo {
+    std::int64_t id = 0;
+    std::int64_t sweepId = 0;
+    std::optional<std::int64_t> runId;
+    std::string params;
+    std::string status;
+    std::optional<double> objective;
+};
+
+/// The current time as ISO 8601 UTC with seconds, e.g. "2026-11-22T03:40:00Z".
+std::string currentTimestamp();
+
+/// The CreditLab workspace database: runs, configs, metrics, trajectories, turns, credits, labels,
+/// sweeps and trials. One Store per thread (it owns one SQLite connection); readers on other
+/// connections never see half a write, because every write path runs in one transaction.
+/// Opening refuses a newer or foreign file with a StoreError and leaves it untouched.
+class Store {
+public:
+    using Access = Database::Access;
+
+    explicit Store(const std::string& path, Access access = Access::ReadWrite);
+    ~Store();
+    Store(const Store&) = delete;
+    Store& operator=(const Store&) = delete;
+
+    Database& database() { return m_db; }
+    const std::string& path() const { return m_db.path(); }
+    int schemaVersion();
+
+    /// Starts a write transaction (BEGIN IMMEDIATE); the returned object rolls back unless committed.
+    std::unique_ptr<Transaction> begin() { return std::make_unique<Transaction>(m_db); }
+
+    // Runs. Writes below run in the caller's transaction when there is one, else in their own.
+    std::int64_t createRun(const NewRun& run);
+    std::vector<RunInfo> runs();
+    std::optional<RunInfo> run(std::int64_t id);
+    void renameRun(std::int64_t id, const std::string& name);
+    void setRunStatus(std::int64_t id, const std::string& status);
+    void setRunTags(std::int64_t id, const std::string& tags);
+    /// Deletes the run and everything that belongs to it.
+    void deleteRun(std::int64_t id);
+    void setRunConfig(std::int64_t runId, const std::string& format, const std::string& text);
+    std::optional<std::string> runConfig(std::int64_t runId);
+
+    // Metrics per iteration.
+    void writeMetrics(std::int64_t runId, std::int64_t iteration, std::span<const std::pair<std::string, double>> values);
+    std::vector<MetricPoint> metrics(std::int64_t runId);
+    void addCheckpoint(std::int64_t runId, std::int64_t iteration, const std::string& path);
+    std::optional<std::pair<std::int64_t, std::string>> lastCheckpoint(std::int64_t runId);
+
+    // Trajectories and turns.
+    /// Inserts one trajectory with its turns; `ord` is its position in the run. Returns its row id.
+    std::int64_t insertTrajectory(std::int64_t runId, std::int64_t ord, const Trajectory& trajectory);
+    std::vector<TrajectoryInfo> trajectories(std::int64_t runId, std::optional<std::int64_t> iteration = {});
+    std::vector<std::int64_t> iterations(std::int64_t runId);
+    /// Throws StoreError when there is no such trajectory.
+    Trajectory loadTrajectory(std::int64_t rowId);
+    /// Calls `visit` for every trajectory of the run in order; stops early when it returns false.
+    /// Reads in one read transaction, so it sees one consistent state. Returns false when stopped.
+    bool forEachTrajectory(std::int64_t runId, std::optional<std::int64_t> iteration,
+        const std::function<bool(const Trajectory&)>& visit);
+
+    // Credits per method and turn.
+    void writeCredits(std::int64_t trajectoryRowId, const std::string& method, std::span<const double> advantages,
+        std::span<const std::string> detailsJson = {});
+    std::vector<double> credits(std::int64_t trajectoryRowId, const std::string& method);
+    std::vector<std::string> creditMethods(std::int64_t runId);
+
+    // Labels.
+    void setHumanLabel(std::int64_t trajectoryRowId, int turn, const std::string& annotator, Role role);
+    void clearHumanLabel(std::int64_t trajectoryRowId, int turn, const std::string& annotator);
+    std::vector<HumanLabel> humanLabels(std::int64_t trajectoryRowId);
+    void setJudgeLabel(const JudgeLabel& label);
+    std::vector<JudgeLabel> judgeLabels(std::int64_t trajectoryRowId);
+
+    // Sweeps and trials.
+    std::int64_t createSweep(const std::string& name, const std::string& config);
+    std::vector<SweepInfo> sweeps();
+    std::int64_t addTrial(std::int64_t sweepId, const std::string& params);
+    void finishTrial(std::int64_t trialId, std::optional<std::int64_t> runId, const std::string& status,
+        std::optional<double> objective);
+    std::vector<TrialInfo> trials(std::int64_t sweepId);
+
+private:
+    struct Cache;
+    Database m_db;
+    std::unique_ptr<Cache> m_cache;
+};
+
+} // namespace creditlab

@@ -1,0 +1,309 @@
+// Store: trajectories, turns, credits and labels.
+#include "core/store.h"
+#include "core/store_p.h"
+
+#include <sqlite3.h>
+
+namespace creditlab {
+
+namespace {
+    constexpr std::string_view kTrajectoryColumns
+        = "id, ext_id, group_key, iteration, task, env, goal, reward, success, turn_count";
+
+    TrajectoryInfo readInfo(const Statement& st)
+    {
+        TrajectoryInfo t;
+        t.rowId = st.columnInt(0);
+        t.id = st.columnText(1);
+        t.group = st.columnText(2);
+        t.iteration = st.columnOptInt(3);
+        t.task.key = st.columnOptText(4);
+        t.task.env = st.columnOptText(5);
+        t.task.goal = st.columnOptText(6);
+        t.reward = st.columnDouble(7);
+        if (auto s = st.columnOptInt(8))
+            t.success = *s != 0;
+        t.turnCount = st.columnInt(9);
+        return t;
+    }
+
+    std::optional<std::int64_t> optBool(const std::optional<bool>& b)
+    {
+        if (!b)
+            return std::nullopt;
+        return *b ? 1 : 0;
+    }
+
+    void readTurn(const Statement& st, int c, Turn& u)
+    {
+        u.observation = st.columnText(c + 0);
+        u.action = st.columnText(c + 1);
+        u.feedback = st.columnOptText(c + 2);
+        u.reward = st.columnOptDouble(c + 3);
+        if (auto v = st.columnOptInt(c + 4))
+            u.valid = *v != 0;
+        u.state = st.columnOptText(c + 5);
+        u.progress = st.columnOptDouble(c + 6);
+        if (!st.isNull(c + 7))
+            u.role = parseRole(st.columnTextView(c + 7));
+        u.roleSource = st.columnOptText(c + 8);
+        u.score = st.columnOptDouble(c + 9);
+        if (!st.isNull(c + 10))
+            u.tokens = TokenSpan { static_cast<std::int32_t>(st.columnInt(c + 10)),
+                static_cast<std::int32_t>(st.columnInt(c + 11)) };
+        u.extra = st.columnText(c + 12);
+    }
+
+    constexpr std::string_view kTurnColumns = "observation, action, feedback, reward, valid, state, progress, role, "
+                                              "role_source, score, token_begin, token_end, extra";
+} // namespace
+
+std::int64_t Store::insertTrajectory(std::int64_t runId, std::int64_t ord, const Trajectory& t)
+{
+    Cache& c = *m_cache;
+    if (!c.ready) {
+        c.insertTrajectory = m_db.prepare(
+            "INSERT INTO trajectory (run_id, ord, ext_id, group_key, iteration, task, env, goal, reward, success, "
+            "turn_count, extra) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        c.insertTurn = m_db.prepare("INSERT INTO turn (trajectory_id, idx, " + std::string(kTurnColumns)
+            + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        c.ready = true;
+    }
+    Statement& st = c.insertTrajectory;
+    st.bind(1, runId)
+        .bind(2, ord)
+        .bind(3, t.id)
+        .bind(4, t.group)
+        .bind(5, t.iteration)
+        .bind(6, t.task.key)
+        .bind(7, t.task.env)
+        .bind(8, t.task.goal)
+        .bind(9, t.reward)
+        .bind(10, optBool(t.success))
+        .bind(11, static_cast<std::int64_t>(t.turns.size()))
+        .bind(12, t.extra);
+    st.exec();
+    const std::int64_t rowId = m_db.lastInsertId();
+
+    Statement& tu = c.insertTurn;
+    for (std::size_t i = 0; i < t.turns.size(); ++i) {
+        const Turn& u = t.turns[i];
+        tu.bind(1, rowId)
+            .bind(2, static_cast<std::int64_t>(i))
+            .bind(3, u.observation)
+            .bind(4, u.action)
+            .bind(5, u.feedback)
+            .bind(6, u.reward)
+            .bind(7, optBool(u.valid))
+            .bind(8, u.state)
+            .bind(10, u.role ? std::optional<std::string_view>(roleName(*u.role)) : std::nullopt)
+            .bind(9, u.progress)
+            .bind(11, u.roleSource)
+            .bind(12, u.score)
+            .bind(15, u.extra);
+        if (u.tokens) {
+            tu.bind(13, static_cast<std::int64_t>(u.tokens->begin)).bind(14, static_cast<std::int64_t>(u.tokens->end));
+        }
+        tu.exec();
+    }
+    return rowId;
+}
+
+std::vector<TrajectoryInfo> Store::trajectories(std::int64_t runId, std::optional<std::int64_t> iteration)
+{
+    std::string sql = "SELECT " + std::string(kTrajectoryColumns) + " FROM trajectory WHERE run_id = ?";
+    if (iteration)
+        sql += " AND coalesce(iteration, 0) = ?";
+    sql += " ORDER BY ord";
+    Statement st = m_db.prepare(sql);
+    st.bind(1, runId);
+    if (iteration)
+        st.bind(2, *iteration);
+    std::vector<TrajectoryInfo> out;
+    while (st.step())
+        out.push_back(readInfo(st));
+    return out;
+}
+
+std::vector<std::int64_t> Store::iterations(std::int64_t runId)
+{
+    Statement st = m_db.prepare(
+        "SELECT DISTINCT coalesce(iteration, 0) AS it FROM trajectory WHERE run_id = ? ORDER BY it");
+    st.bind(1, runId);
+    std::vector<std::int64_t> out;
+    while (st.step())
+        out.push_back(st.columnInt(0));
+    return out;
+}
+
+Trajectory Store::loadTrajectory(std::int64_t rowId)
+{
+    Statement st = m_db.prepare("SELECT " + std::string(kTrajectoryColumns) + ", extra FROM trajectory WHERE id = ?");
+    st.bind(1, rowId);
+    if (!st.step())
+        throw StoreError(path() + ": no trajectory with row id " + std::to_string(rowId));
+    const TrajectoryInfo info = readInfo(st);
+    Trajectory t;
+    t.id = info.id;
+    t.group = info.group;
+    t.task = info.task;
+    t.reward = info.reward;
+    t.success = info.success;
+    t.iteration = info.iteration;
+    t.extra = st.columnText(10);
+    Statement tu = m_db.prepare("SELECT " + std::string(kTurnColumns) + " FROM turn WHERE trajectory_id = ? ORDER BY idx");
+    tu.bind(1, rowId);
+    while (tu.step()) {
+        t.turns.emplace_back();
+        readTurn(tu, 0, t.turns.back());
+    }
+    return t;
+}
+
+bool Store::forEachTrajectory(std::int64_t runId, std::optional<std::int64_t> iteration,
+    const std::function<bool(const Trajectory&)>& visit)
+{
+    // One read transaction: a concurrent writer's commit in the middle is not seen.
+    const bool ownTx = sqlite3_get_autocommit(m_db.handle()) != 0;
+    if (ownTx)
+        m_db.exec("BEGIN");
+    struct End {
+        Database& db;
+        bool own;
+        ~End()
+        {
+            if (own) {
+                try {
+                    db.exec("COMMIT");
+                } catch (...) {
+                }
+            }
+        }
+    } end { m_db, ownTx };
+
+    std::string sql = "SELECT " + std::string(kTrajectoryColumns) + ", extra FROM trajectory WHERE run_id = ?";
+    if (iteration)
+        sql += " AND coalesce(iteration, 0) = ?";
+    sql += " ORDER BY ord";
+    Statement st = m_db.prepare(sql);
+    st.bind(1, runId);
+    if (iteration)
+        st.bind(2, *iteration);
+    Statement tu = m_db.prepare("SELECT " + std::string(kTurnColumns) + " FROM turn WHERE trajectory_id = ? ORDER BY idx");
+    Trajectory t;
+    while (st.step()) {
+        const TrajectoryInfo info = readInfo(st);
+        t.id = info.id;
+        t.group = info.group;
+        t.task = info.task;
+        t.reward = info.reward;
+        t.success = info.success;
+        t.iteration = info.iteration;
+        t.extra = st.columnText(10);
+        t.turns.clear();
+        tu.bind(1, info.rowId);
+        while (tu.step()) {
+            t.turns.emplace_back();
+            readTurn(tu, 0, t.turns.back());
+        }
+        tu.reset();
+        if (!visit(t))
+            return false;
+    }
+    return true;
+}
+
+void Store::writeCredits(std::int64_t trajectoryRowId, const std::string& method, std::span<const double> advantages,
+    std::span<const std::string> detailsJson)
+{
+    Statement st = m_db.prepare(
+        "INSERT OR REPLACE INTO credit (trajectory_id, idx, method, advantage, details) VALUES (?, ?, ?, ?, ?)");
+    for (std::size_t i = 0; i < advantages.size(); ++i) {
+        st.bind(1, trajectoryRowId).bind(2, static_cast<std::int64_t>(i)).bind(3, method).bind(4, advantages[i]);
+        st.bind(5, i < detailsJson.size() ? std::string_view(detailsJson[i]) : std::string_view("{}"));
+        st.exec();
+    }
+}
+
+std::vector<double> Store::credits(std::int64_t trajectoryRowId, const std::string& method)
+{
+    Statement st = m_db.prepare("SELECT advantage FROM credit WHERE trajectory_id = ? AND method = ? ORDER BY idx");
+    st.bind(1, trajectoryRowId).bind(2, method);
+    std::vector<double> out;
+    while (st.step())
+        out.push_back(st.columnDouble(0));
+    return out;
+}
+
+std::vector<std::string> Store::creditMethods(std::int64_t runId)
+{
+    Statement st = m_db.prepare("SELECT DISTINCT c.method FROM credit c JOIN trajectory t ON t.id = c.trajectory_id "
+                                "WHERE t.run_id = ? ORDER BY c.method");
+    st.bind(1, runId);
+    std::vector<std::string> out;
+    while (st.step())
+        out.push_back(st.columnText(0));
+    return out;
+}
+
+void Store::setHumanLabel(std::int64_t trajectoryRowId, int turn, const std::string& annotator, Role role)
+{
+    m_db.prepare("INSERT OR REPLACE INTO human_label (trajectory_id, idx, annotator, role, created_at) "
+                 "VALUES (?, ?, ?, ?, ?)")
+        .bind(1, trajectoryRowId)
+        .bind(2, turn)
+        .bind(3, annotator)
+        .bind(4, roleName(role))
+        .bind(5, currentTimestamp())
+        .exec();
+}
+
+void Store::clearHumanLabel(std::int64_t trajectoryRowId, int turn, const std::string& annotator)
+{
+    m_db.prepare("DELETE FROM human_label WHERE trajectory_id = ? AND idx = ? AND annotator = ?")
+        .bind(1, trajectoryRowId)
+        .bind(2, turn)
+        .bind(3, annotator)
+        .exec();
+}
+
+std::vector<HumanLabel> Store::humanLabels(std::int64_t trajectoryRowId)
+{
+    Statement st = m_db.prepare("SELECT idx, annotator, role, created_at FROM human_label WHERE trajectory_id = ? "
+                                "ORDER BY idx, annotator");
+    st.bind(1, trajectoryRowId);
+    std::vector<HumanLabel> out;
+    while (st.step())
+        out.push_back(HumanLabel { trajectoryRowId, static_cast<int>(st.columnInt(0)), st.columnText(1),
+            parseRole(st.columnTextView(2)).value_or(Role::N), st.columnText(3) });
+    return out;
+}
+
+void Store::setJudgeLabel(const JudgeLabel& l)
+{
+    m_db.prepare("INSERT OR REPLACE INTO judge_label (trajectory_id, idx, judge, role, confidence, rationale, "
+                 "created_at) VALUES (?, ?, ?, ?, ?, ?, ?)")
+        .bind(1, l.trajectoryRowId)
+        .bind(2, l.turn)
+        .bind(3, l.judge)
+        .bind(4, roleName(l.role))
+        .bind(5, l.confidence)
+        .bind(6, l.rationale)
+        .bind(7, l.createdAt.empty() ? currentTimestamp() : l.createdAt)
+        .exec();
+}
+
+std::vector<JudgeLabel> Store::judgeLabels(std::int64_t trajectoryRowId)
+{
+    Statement st = m_db.prepare("SELECT idx, judge, role, confidence, rationale, created_at FROM judge_label "
+                                "WHERE trajectory_id = ? ORDER BY idx, judge");
+    st.bind(1, trajectoryRowId);
+    std::vector<JudgeLabel> out;
+    while (st.step())
+        out.push_back(JudgeLabel { trajectoryRowId, static_cast<int>(st.columnInt(0)), st.columnText(1),
+            parseRole(st.columnTextView(2)).value_or(Role::N), st.columnOptDouble(3), st.columnOptText(4),
+            st.columnText(5) });
+    return out;
+}
+
+} // namespace creditlab

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Installs every Debian package CreditLab needs to build, test and run its GUI.
+# Non-interactive and idempotent: packages already present are left alone.
+set -euo pipefail
+
+packages=(
+    build-essential cmake ninja-build pkg-config git
+    libtorch-dev
+    # Without this, Debian's LibTorch falls back to reference BLAS (~30x slower matmuls).
+    libopenblas0-pthread
+    qt6-base-dev qt6-charts-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
+    qt6-translations-l10n
+    libgl-dev
+    libspdlog-dev libsqlite3-dev sqlite3
+    nlohmann-json3-dev libcli11-dev libyaml-cpp-dev libcurl4-openssl-dev libcpp-httplib-dev
+    xvfb xauth
+)
+# The SVG module is packaged under two names depending on the Debian release.
+if apt-cache show libqt6svg6-dev >/dev/null 2>&1 && apt-cache policy libqt6svg6-dev | grep -q 'Candidate: [0-9]'; then
+    packages+=(libqt6svg6-dev)
+else
+    packages+=(qt6-svg-dev)
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q '^install ok installed$'; then
+        missing+=("$p")
+    fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+    echo "install-deps: all ${#packages[@]} packages already installed"
+    exit 0
+fi
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+    SUDO="sudo"
+fi
+
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -q
+$SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+echo "install-deps: done"
