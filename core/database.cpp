@@ -132,6 +132,12 @@ Database::Database(const std::string& path, Access access)
     : m_path(path)
     , m_access(access)
 {
+    // SQLite's allocation statistics take a global mutex on every malloc; nothing here reads them.
+    static const bool configured = [] {
+        sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+        return true;
+    }();
+    (void)configured;
     int flags = SQLITE_OPEN_NOMUTEX;
     if (access == Access::ReadOnly) {
         flags |= SQLITE_OPEN_READONLY;

@@ -58,10 +58,24 @@ namespace {
 
         std::string readString()
         {
-            expectKind(Kind::String, "a string");
             std::string s;
-            m_scanner.readString(s);
+            readStringInto(s);
             return s;
+        }
+
+        /// Reads into an existing string, reusing its capacity: the importer recycles trajectories,
+        /// so in steady state parsing allocates nothing.
+        void readStringInto(std::string& s)
+        {
+            expectKind(Kind::String, "a string");
+            m_scanner.readString(s);
+        }
+
+        void readStringInto(std::optional<std::string>& s)
+        {
+            if (!s)
+                s.emplace();
+            readStringInto(*s);
         }
 
         double readNumber()
@@ -106,7 +120,14 @@ namespace {
 
         void parseTrajectory(Trajectory& out)
         {
-            out = Trajectory {};
+            // Reset in place, keeping string and vector capacity (see readStringInto).
+            out.id.clear();
+            out.group.clear();
+            out.reward = 0.0;
+            out.success.reset();
+            out.iteration.reset();
+            out.extra.clear();
+            bool haveTaskKey = false, haveEnv = false, haveGoal = false;
             m_field.clear();
             if (m_scanner.peek() != Kind::Object)
                 throw JsonlFieldError { "", std::string("a line must hold one JSON object, got ")
@@ -115,23 +136,20 @@ namespace {
             m_scanner.expect('{');
             enum Seen : unsigned { kId = 1, kGroup = 2, kReward = 4, kTurns = 8 };
             unsigned required = 0;
-            std::vector<std::string> seenKeys;
-            std::string key;
+            m_unknownKeys.clear();
+            std::uint32_t seen = 0;
+            std::string& key = m_key;
             std::string_view rawKey;
             for (bool first = true; m_scanner.nextMember(key, &rawKey, first); first = false) {
-                if (std::find(seenKeys.begin(), seenKeys.end(), key) != seenKeys.end()) {
-                    m_field = key;
-                    fieldError("appears twice");
-                }
-                seenKeys.push_back(key);
                 m_field = key;
+                checkDuplicate(key, kTrajectoryKeys, seen);
                 if (key == "id") {
-                    out.id = readString();
+                    readStringInto(out.id);
                     if (out.id.empty())
                         fieldError("must not be empty");
                     required |= kId;
                 } else if (key == "group") {
-                    out.group = readString();
+                    readStringInto(out.group);
                     required |= kGroup;
                 } else if (key == "reward") {
                     out.reward = readNumber();
@@ -139,11 +157,14 @@ namespace {
                 } else if (key == "success") {
                     out.success = readBoolOrNumber();
                 } else if (key == "task") {
-                    out.task.key = readString();
+                    readStringInto(out.task.key);
+                    haveTaskKey = true;
                 } else if (key == "env") {
-                    out.task.env = readString();
+                    readStringInto(out.task.env);
+                    haveEnv = true;
                 } else if (key == "goal") {
-                    out.task.goal = readString();
+                    readStringInto(out.task.goal);
+                    haveGoal = true;
                 } else if (key == "iteration") {
                     const double v = readNumber();
                     if (v < 0 || v != std::floor(v) || v > 9.0e15)
@@ -158,6 +179,14 @@ namespace {
             }
             m_scanner.expectEnd();
             m_field.clear();
+            if (!haveTaskKey)
+                out.task.key.reset();
+            if (!haveEnv)
+                out.task.env.reset();
+            if (!haveGoal)
+                out.task.goal.reset();
+            if (!(required & kTurns))
+                out.turns.clear();
             if (!(required & kId))
                 missing("id");
             if (!(required & kGroup))
@@ -178,12 +207,15 @@ namespace {
         {
             expectKind(Kind::Array, "an array");
             m_scanner.expect('[');
+            std::size_t n = 0;
             for (bool first = true; m_scanner.nextElement(first); first = false) {
-                m_prefix = "turns[" + std::to_string(turns.size()) + "].";
+                m_prefix = "turns[" + std::to_string(n) + "].";
                 m_field.assign(m_prefix.data(), m_prefix.size() - 1);
-                turns.emplace_back();
-                parseTurn(turns.back());
+                if (n == turns.size())
+                    turns.emplace_back();
+                parseTurn(turns[n++]);
             }
+            turns.resize(n);
         }
 
         void parseTurn(Turn& turn)
@@ -192,28 +224,37 @@ namespace {
             m_scanner.expect('{');
             bool haveObservation = false;
             bool haveAction = false;
-            std::vector<std::string> seenKeys;
-            std::string key;
+            bool haveFeedback = false, haveState = false, haveRoleSource = false;
+            turn.reward.reset();
+            turn.valid.reset();
+            turn.progress.reset();
+            turn.role.reset();
+            turn.score.reset();
+            turn.tokens.reset();
+            turn.extra.clear();
+            m_unknownKeys.clear();
+            std::uint32_t seen = 0;
+            std::string& key = m_key;
             std::string_view rawKey;
             for (bool first = true; m_scanner.nextMember(key, &rawKey, first); first = false) {
                 setField(m_prefix, key);
-                if (std::find(seenKeys.begin(), seenKeys.end(), key) != seenKeys.end())
-                    fieldError("appears twice");
-                seenKeys.push_back(key);
+                checkDuplicate(key, kTurnKeys, seen);
                 if (key == "observation") {
-                    turn.observation = readString();
+                    readStringInto(turn.observation);
                     haveObservation = true;
                 } else if (key == "action") {
-                    turn.action = readString();
+                    readStringInto(turn.action);
                     haveAction = true;
                 } else if (key == "feedback") {
-                    turn.feedback = readString();
+                    readStringInto(turn.feedback);
+                    haveFeedback = true;
                 } else if (key == "reward") {
                     turn.reward = readNumber();
                 } else if (key == "valid") {
                     turn.valid = readBoolOrNumber();
                 } else if (key == "state") {
-                    turn.state = readString();
+                    readStringInto(turn.state);
+                    haveState = true;
                 } else if (key == "progress") {
                     turn.progress = readUnitNumber();
                 } else if (key == "role") {
@@ -222,13 +263,20 @@ namespace {
                     if (!turn.role)
                         fieldError("expected one of \"D\", \"E\", \"N\", \"R\", got \"" + text + "\"");
                 } else if (key == "role_source") {
-                    turn.roleSource = readString();
+                    readStringInto(turn.roleSource);
+                    haveRoleSource = true;
                 } else if (key == "score") {
                     turn.score = readUnitNumber();
                 } else {
                     keepUnknown(turn.extra, rawKey);
                 }
             }
+            if (!haveFeedback)
+                turn.feedback.reset();
+            if (!haveState)
+                turn.state.reset();
+            if (!haveRoleSource)
+                turn.roleSource.reset();
             if (!haveObservation) {
                 setField(m_prefix, "observation");
                 fieldError("is required but missing");
@@ -239,7 +287,31 @@ namespace {
             }
         }
 
+        /// Refuses a member that appears twice: known names through a bit mask, others by lookup.
+        template <std::size_t N>
+        void checkDuplicate(const std::string& key, const std::string_view (&known)[N], std::uint32_t& seen)
+        {
+            for (std::size_t i = 0; i < N; ++i) {
+                if (key == known[i]) {
+                    if (seen & (1u << i))
+                        fieldError("appears twice");
+                    seen |= 1u << i;
+                    return;
+                }
+            }
+            if (std::find(m_unknownKeys.begin(), m_unknownKeys.end(), key) != m_unknownKeys.end())
+                fieldError("appears twice");
+            m_unknownKeys.push_back(key);
+        }
+
+        static constexpr std::string_view kTrajectoryKeys[]
+            = { "id", "group", "reward", "success", "task", "env", "goal", "iteration", "turns" };
+        static constexpr std::string_view kTurnKeys[] = { "observation", "action", "feedback", "reward", "valid",
+            "state", "progress", "role", "role_source", "score" };
+
         JsonScanner m_scanner;
+        std::vector<std::string> m_unknownKeys;
+        std::string m_key;
         std::string m_field;
         std::string m_prefix;
     };

@@ -1,0 +1,187 @@
+// Benchmark: import a generated JSONL file of 1,000,000 turns into SQLite and print turns/s.
+// Target (TARGETS.md): >= 300k turns/s including JSON parsing, on the 2-core reference machine.
+// Also runs the anchor: a raw sqlite3 insert loop of the same turn rows (prepared statement,
+// one transaction, WAL), so both figures come from the same machine and moment.
+//
+// Usage: bench_import [turns=1000000] [repeats=3]
+#include "core/jsonl.h"
+#include "core/jsonlfile.h"
+#include "core/jsonltransfer.h"
+#include "core/store.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <random>
+#include <sqlite3.h>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace fs = std::filesystem;
+using namespace creditlab;
+
+namespace {
+
+constexpr int kTurnsPerTrajectory = 10;
+
+std::vector<Trajectory> generate(std::size_t turns)
+{
+    static const char* kPlaces[] = { "countertop 1", "cabinet 3", "fridge 1", "sinkbasin 1", "drawer 2", "shelf 4" };
+    static const char* kVerbs[] = { "go to", "open", "take mug 1 from", "clean mug 1 with", "put mug 1 in/on" };
+    std::mt19937 rng(7);
+    std::vector<Trajectory> out;
+    const std::size_t n = turns / kTurnsPerTrajectory;
+    for (std::size_t i = 0; i < n; ++i) {
+        Trajectory t;
+        t.id = "it0-task" + std::to_string(i / 8) + "-r" + std::to_string(i % 8);
+        t.group = "it0-task" + std::to_string(i / 8);
+        t.task.key = "household:seed=" + std::to_string(i / 8);
+        t.task.env = "household";
+        t.task.goal = "put a clean mug in coffeemachine.";
+        t.reward = (rng() % 2) ? 1.0 : 0.0;
+        for (int k = 0; k < kTurnsPerTrajectory; ++k) {
+            Turn u;
+            const char* place = kPlaces[rng() % 6];
+            u.observation = std::string("You are in the middle of a room. Looking quickly around you, you see a ")
+                + place + ", a cabinet 2, a coffeemachine 1 and a toaster 1. Step " + std::to_string(k) + ".";
+            u.action = std::string(kVerbs[rng() % 5]) + " " + place;
+            u.feedback = rng() % 4 == 0 ? std::string("Nothing happens.")
+                                        : std::string("On the ") + place + ", you see a mug 1 and a spoon 2.";
+            u.reward = 0.0;
+            u.valid = rng() % 4 != 0;
+            u.state = std::string("loc=") + place + "|holding=-|step=" + std::to_string(k);
+            u.progress = (k + 1) / static_cast<double>(kTurnsPerTrajectory);
+            t.turns.push_back(std::move(u));
+        }
+        out.push_back(std::move(t));
+    }
+    return out;
+}
+
+double anchorRawInsert(const std::vector<Trajectory>& trajs, const fs::path& dbPath)
+{
+    fs::remove(dbPath);
+    sqlite3* db = nullptr;
+    sqlite3_open(dbPath.c_str(), &db);
+    sqlite3_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
+                     "CREATE TABLE turn (trajectory_id INTEGER, idx INTEGER, observation TEXT, action TEXT, "
+                     "feedback TEXT, reward REAL, valid INTEGER, state TEXT, progress REAL)",
+        nullptr, nullptr, nullptr);
+    sqlite3_stmt* st = nullptr;
+    sqlite3_prepare_v2(db, "INSERT INTO turn VALUES (?,?,?,?,?,?,?,?,?)", -1, &st, nullptr);
+    const auto t0 = std::chrono::steady_clock::now();
+    sqlite3_exec(db, "BEGIN", nullptr, nullptr, nullptr);
+    std::int64_t tid = 0;
+    for (const Trajectory& t : trajs) {
+        ++tid;
+        int idx = 0;
+        for (const Turn& u : t.turns) {
+            sqlite3_bind_int64(st, 1, tid);
+            sqlite3_bind_int(st, 2, idx++);
+            sqlite3_bind_text(st, 3, u.observation.data(), static_cast<int>(u.observation.size()), SQLITE_STATIC);
+            sqlite3_bind_text(st, 4, u.action.data(), static_cast<int>(u.action.size()), SQLITE_STATIC);
+            sqlite3_bind_text(st, 5, u.feedback->data(), static_cast<int>(u.feedback->size()), SQLITE_STATIC);
+            sqlite3_bind_double(st, 6, *u.reward);
+            sqlite3_bind_int(st, 7, *u.valid);
+            sqlite3_bind_text(st, 8, u.state->data(), static_cast<int>(u.state->size()), SQLITE_STATIC);
+            sqlite3_bind_double(st, 9, *u.progress);
+            sqlite3_step(st);
+            sqlite3_reset(st);
+        }
+    }
+    sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr);
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return s;
+}
+
+double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    const std::size_t turns = argc > 1 ? std::stoul(argv[1]) : 1000000;
+    const int repeats = argc > 2 ? std::stoi(argv[2]) : 3;
+    const fs::path dir = fs::temp_directory_path() / ("creditlab-bench-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    const fs::path jsonl = dir / "turns.jsonl";
+
+    const auto trajs = generate(turns);
+    {
+        std::FILE* f = std::fopen(jsonl.c_str(), "wb");
+        std::string line;
+        for (const auto& t : trajs) {
+            line.clear();
+            formatTrajectory(t, line);
+            line.push_back('\n');
+            std::fwrite(line.data(), 1, line.size(), f);
+        }
+        std::fclose(f);
+    }
+    const std::size_t total = trajs.size() * kTurnsPerTrajectory;
+    std::printf("bench_import: %zu turns (%zu trajectories x %d), file %.1f MiB, %u hardware threads, "
+                "1 parser thread + 1 writer thread\n",
+        total, trajs.size(), kTurnsPerTrajectory, static_cast<double>(fs::file_size(jsonl)) / (1 << 20),
+        std::thread::hardware_concurrency());
+
+    std::vector<double> parseOnly, imports, anchors, storeOnly;
+    for (int r = 0; r < repeats; ++r) {
+        {
+            const auto t0 = std::chrono::steady_clock::now();
+            JsonlFileReader reader(jsonl.string());
+            Trajectory t;
+            std::size_t n = 0;
+            while (reader.next(t))
+                n += t.turns.size();
+            parseOnly.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+        }
+        {
+            const fs::path db = dir / "import.db";
+            fs::remove(db);
+            fs::remove(dir / "import.db-wal");
+            Store store(db.string());
+            const auto t0 = std::chrono::steady_clock::now();
+            const ImportResult res = importJsonl(store, jsonl.string());
+            imports.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+            if (res.turns != total) {
+                std::fprintf(stderr, "imported %llu turns, expected %zu\n",
+                    static_cast<unsigned long long>(res.turns), total);
+                return 1;
+            }
+        }
+        {
+            const fs::path db = dir / "store.db";
+            fs::remove(db);
+            fs::remove(dir / "store.db-wal");
+            Store store(db.string());
+            const auto t0 = std::chrono::steady_clock::now();
+            auto tx = store.begin();
+            const std::int64_t run = store.createRun(NewRun { "bench", "import", "finished", {} });
+            std::int64_t ord = 0;
+            for (const auto& t : trajs)
+                store.insertTrajectory(run, ord++, t);
+            tx->commit();
+            storeOnly.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+        }
+        anchors.push_back(anchorRawInsert(trajs, dir / "anchor.db"));
+    }
+    const double tParse = median(parseOnly), tImport = median(imports), tAnchor = median(anchors);
+    std::printf("parse only (1 thread):       %9.0f turns/s  (median of %d, %.3f s)\n", total / tParse, repeats, tParse);
+    const double tStore = median(storeOnly);
+    std::printf("store insert only (1 thread): %8.0f turns/s  (median of %d, %.3f s)\n", total / tStore, repeats,
+        tStore);
+    std::printf("anchor raw sqlite3 insert:   %9.0f turns/s  (median of %d, %.3f s)\n", total / tAnchor, repeats,
+        tAnchor);
+    std::printf("creditlab import (JSONL->DB): %8.0f turns/s  (median of %d, %.3f s)  target >= 300000\n",
+        total / tImport, repeats, tImport);
+    fs::remove_all(dir);
+    return 0;
+}
