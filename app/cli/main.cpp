@@ -52,6 +52,25 @@ int main(int argc, char** argv)
             spdlog::set_level(spdlog::level::debug);
     });
 
+    // Name a mistyped command instead of CLI11's "A subcommand is required".
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg.empty() || arg[0] == '-')
+            continue;
+        std::string known;
+        bool found = false;
+        for (const CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
+            known += (known.empty() ? "" : ", ") + sub->get_name();
+            found = found || sub->get_name() == arg;
+        }
+        if (!found) {
+            std::fprintf(stderr, "creditlab-cli: error: unknown command '%s' (commands: %s)\n", arg.c_str(),
+                known.c_str());
+            return 2;
+        }
+        break;
+    }
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

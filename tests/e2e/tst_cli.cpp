@@ -1,0 +1,246 @@
+// End-to-end tests of creditlab-cli: exit codes, stderr lines, files and databases it leaves.
+#include "core/jsonl.h"
+#include "core/schema.h"
+
+#include <QCryptographicHash>
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+namespace {
+
+struct Result {
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+const char* kGood = R"({"id":"t1","group":"g1","task":"household:seed=1","env":"household","goal":"put a mug in the sink.","reward":1,"success":true,"turns":[{"observation":"You are in a room.","action":"go to sink 1","feedback":"Nothing happens.","reward":0,"valid":false,"state":"loc=start","progress":0,"role":"N","role_source":"judge:oracle","score":0.1},{"observation":"You see <b>a mug</b>.\ttab","action":"put mug 1 in sink 1","reward":0.5,"progress":1,"note":{"k":[1,2,3]}}],"meta":"kept"}
+{"id":"t2","group":"g1","reward":0,"turns":[{"observation":"日本語 \u0000 ctl","action":"look"}]}
+{"id":"t3","group":"g2","reward":-0.25,"iteration":2,"turns":[]}
+)";
+
+} // namespace
+
+class TestCli : public QObject {
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+
+    QString path(const QString& name) const { return m_dir.filePath(name); }
+
+    Result run(const QStringList& args, const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment())
+    {
+        QProcess p;
+        p.setProcessEnvironment(env);
+        p.start(QStringLiteral(CREDITLAB_CLI_PATH), args);
+        if (!p.waitForFinished(120000))
+            qFatal("creditlab-cli did not finish: %s", qPrintable(args.join(' ')));
+        return Result { p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
+            p.readAllStandardError() };
+    }
+
+    void write(const QString& file, const QByteArray& text)
+    {
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(text);
+    }
+
+    static QByteArray hashOf(const QString& file)
+    {
+        QFile f(file);
+        if (!f.open(QIODevice::ReadOnly))
+            return {};
+        return QCryptographicHash::hash(f.readAll(), QCryptographicHash::Sha256);
+    }
+
+    static QByteArray canonical(const QByteArray& jsonl)
+    {
+        QByteArray out;
+        for (const QByteArray& line : jsonl.split('\n')) {
+            if (line.trimmed().isEmpty())
+                continue;
+            creditlab::Trajectory t;
+            creditlab::parseTrajectory(std::string_view(line.constData(), line.size()), t);
+            std::string s;
+            creditlab::formatTrajectory(t, s);
+            out += QByteArray::fromStdString(s) + '\n';
+        }
+        return out;
+    }
+
+private Q_SLOTS:
+    void initTestCase() { QVERIFY(m_dir.isValid()); }
+
+    void helpListsCommands()
+    {
+        const Result r = run({ "--help" });
+        QCOMPARE(r.exitCode, 0);
+        for (const char* cmd : { "import", "export", "runs", "methods", "doctor" })
+            QVERIFY2(r.out.contains(cmd), cmd);
+        const Result sub = run({ "import", "--help" });
+        QCOMPARE(sub.exitCode, 0);
+        QVERIFY(sub.out.contains("--db"));
+    }
+
+    void badArgumentsGiveOneLine_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QByteArray>("expected");
+        QTest::newRow("no command") << QStringList {} << QByteArray("error");
+        QTest::newRow("unknown command") << QStringList { "frobnicate" } << QByteArray("frobnicate");
+        QTest::newRow("export without run") << QStringList { "export", "--output", "x" } << QByteArray("--run");
+        QTest::newRow("import without files") << QStringList { "import" } << QByteArray("files");
+        QTest::newRow("bad number") << QStringList { "export", "--run", "abc", "-o", "x" } << QByteArray("abc");
+    }
+
+    void badArgumentsGiveOneLine()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QByteArray, expected);
+        const Result r = run(args);
+        QVERIFY(r.exitCode != 0);
+        QCOMPARE(r.err.count('\n'), 1);
+        QVERIFY2(r.err.contains(expected), r.err.constData());
+    }
+
+    void importRunsExportRoundTrip()
+    {
+        const QString db = path("roundtrip.db");
+        const QString in = path("good.jsonl");
+        write(in, kGood);
+        const Result imp = run({ "import", "--db", db, in });
+        QCOMPARE(imp.exitCode, 0);
+        QVERIFY2(imp.out.contains("as run 1: 3 trajectories, 3 turns"), imp.out.constData());
+
+        const Result runs = run({ "runs", "--db", db });
+        QCOMPARE(runs.exitCode, 0);
+        QVERIFY(runs.out.contains("good.jsonl"));
+        const Result json = run({ "runs", "--db", db, "--json" });
+        QCOMPARE(json.exitCode, 0);
+        QVERIFY2(json.out.startsWith(R"({"id":1,"name":"good.jsonl","kind":"import","status":"finished","trajectories":3,"turns":3,)"),
+            json.out.constData());
+
+        const QString out = path("out.jsonl");
+        const Result exp = run({ "export", "--db", db, "--run", "1", "--output", out });
+        QCOMPARE(exp.exitCode, 0);
+        QFile f(out);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray exported = f.readAll();
+        QCOMPARE(exported, canonical(kGood));
+        // Exporting the export gives the same bytes again.
+        QCOMPARE(canonical(exported), exported);
+
+        const Result toStdout = run({ "export", "--db", db, "--run", "1", "-o", "-" });
+        QCOMPARE(toStdout.exitCode, 0);
+        QCOMPARE(toStdout.out, exported);
+
+        const Result iter = run({ "export", "--db", db, "--run", "1", "--iteration", "2", "-o", "-" });
+        QCOMPARE(iter.exitCode, 0);
+        QCOMPARE(iter.out.count('\n'), 1);
+        QVERIFY(iter.out.startsWith(R"({"id":"t3")"));
+    }
+
+    void badJsonlIsRefusedAndDatabaseUnchanged_data()
+    {
+        QTest::addColumn<QByteArray>("line3");
+        QTest::addColumn<QByteArray>("expected");
+        QTest::newRow("bad role") << QByteArray(R"({"id":"x","group":"g","reward":1,"turns":[{"observation":"o","action":"a","role":"Q"}]})")
+                                  << QByteArray(R"(bad.jsonl:3: field "turns[0].role": expected one of)");
+        QTest::newRow("missing action") << QByteArray(R"({"id":"x","group":"g","reward":1,"turns":[{"observation":"o"}]})")
+                                        << QByteArray(R"(bad.jsonl:3: field "turns[0].action": is required)");
+        QTest::newRow("truncated") << QByteArray(R"({"id":"x","group":"g","reward":1,"turns":[)")
+                                   << QByteArray("bad.jsonl:3:");
+        QTest::newRow("duplicate id") << QByteArray(R"({"id":"t1","group":"g","reward":1,"turns":[]})")
+                                      << QByteArray(R"(bad.jsonl:3: field "id": duplicate id "t1" (first on line 1))");
+    }
+
+    void badJsonlIsRefusedAndDatabaseUnchanged()
+    {
+        QFETCH(QByteArray, line3);
+        QFETCH(QByteArray, expected);
+        const QString db = path("bad.db");
+        QFile::remove(db);
+        const QString good = path("first.jsonl");
+        write(good, R"({"id":"a","group":"g","reward":1,"turns":[]})" "\n");
+        QCOMPARE(run({ "import", "--db", db, good }).exitCode, 0);
+        const QByteArray before = run({ "export", "--db", db, "--run", "1", "-o", "-" }).out;
+
+        const QString bad = path("bad.jsonl");
+        write(bad,
+            QByteArray(R"({"id":"t1","group":"g","reward":1,"turns":[]})") + "\n"
+                + R"({"id":"t2","group":"g","reward":1,"turns":[]})" + "\n" + line3 + "\n");
+        const Result r = run({ "import", "--db", db, bad });
+        QVERIFY(r.exitCode != 0);
+        QCOMPARE(r.err.count('\n'), 1);
+        QVERIFY2(r.err.contains(expected), r.err.constData());
+
+        const Result runs = run({ "runs", "--db", db, "--json" });
+        QCOMPARE(runs.out.count('\n'), 1); // still only the first run
+        QCOMPARE(run({ "export", "--db", db, "--run", "1", "-o", "-" }).out, before);
+        QVERIFY(run({ "export", "--db", db, "--run", "2", "-o", "-" }).exitCode != 0);
+    }
+
+    void missingThingsAreErrors()
+    {
+        const Result noDb = run({ "runs", "--db", path("nope.db") });
+        QVERIFY(noDb.exitCode != 0);
+        QVERIFY(noDb.err.contains("no such database"));
+        QVERIFY(!QFile::exists(path("nope.db")));
+
+        const Result noFile = run({ "import", "--db", path("x.db"), path("missing.jsonl") });
+        QVERIFY(noFile.exitCode != 0);
+        QVERIFY2(noFile.err.contains("missing.jsonl: cannot open"), noFile.err.constData());
+
+        const QString db = path("roundtrip.db");
+        const Result noRun = run({ "export", "--db", db, "--run", "42", "-o", path("never.jsonl") });
+        QVERIFY(noRun.exitCode != 0);
+        QVERIFY(noRun.err.contains("no run with id 42"));
+        QVERIFY(!QFile::exists(path("never.jsonl")));
+    }
+
+    void newerDatabaseIsRefusedUntouched()
+    {
+        const QString db = path("newer.db");
+        QCOMPARE(run({ "import", "--db", db, path("first.jsonl") }).exitCode, 0);
+        {
+            QProcess p; // bump the version with the sqlite3 shell when present, else skip
+            p.start("sqlite3", { db, QString("PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode=DELETE; PRAGMA user_version=%1;").arg(creditlab::schema::kVersion + 1) });
+            if (!p.waitForStarted() || !p.waitForFinished() || p.exitCode() != 0)
+                QSKIP("sqlite3 shell not available");
+        }
+        const QByteArray before = hashOf(db);
+        for (const QStringList& args : { QStringList { "runs", "--db", db }, QStringList { "import", "--db", db, path("first.jsonl") } }) {
+            const Result r = run(args);
+            QVERIFY(r.exitCode != 0);
+            QVERIFY2(r.err.contains("newer CreditLab"), r.err.constData());
+            QCOMPARE(r.err.count('\n'), 1);
+        }
+        QCOMPARE(hashOf(db), before);
+    }
+
+    void defaultDatabaseLivesInDataFolder()
+    {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("XDG_DATA_HOME", path("xdg"));
+        const Result r = run({ "import", path("first.jsonl") }, env);
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(QFile::exists(path("xdg/creditlab/runs.db")));
+        QVERIFY(run({ "runs" }, env).out.contains("first.jsonl"));
+    }
+
+    void doctorAndMethods()
+    {
+        const Result d = run({ "doctor", "--threads", "1" });
+        QCOMPARE(d.exitCode, 0);
+        for (const char* key : { "LibTorch", "intra-op threads 1", "BLAS", "devices", "SQLite" })
+            QVERIFY2(d.out.contains(key), key);
+        QCOMPARE(run({ "methods" }).exitCode, 0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"
