@@ -106,6 +106,9 @@ bool JsonlFileReader::next(Trajectory& out)
     for (;;) {
         if (!m_lines.next(line))
             return false;
+        // Some editors start UTF-8 files with a byte-order mark; it is not part of the JSON.
+        if (m_lines.lineNumber() == 1 && line.substr(0, 3) == "\xEF\xBB\xBF")
+            line.remove_prefix(3);
         if (line.find_first_not_of(" \t") != std::string_view::npos)
             break;
     }

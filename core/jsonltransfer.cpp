@@ -223,6 +223,8 @@ ImportResult importJsonl(Store& store, const std::string& path, const ProgressCa
         queue.recycle(std::move(chunk));
         throttle.report(Progress { bytesRead, total, result.trajectories, result.turns, 0.0 });
     }
+    if (result.trajectories == 0)
+        throw std::runtime_error(path + ": holds no trajectories; nothing imported");
     throttle.report(Progress { total, total, result.trajectories, result.turns, 0.0 }, true);
     tx->commit();
     result.seconds = throttle.elapsed();

@@ -29,6 +29,11 @@ namespace {
         return s;
     }
 
+    std::string counted(std::uint64_t n, const char* one, const char* many)
+    {
+        return withThousands(n) + " " + (n == 1 ? one : many);
+    }
+
     /// Read-only commands refuse a missing database instead of creating an empty one.
     Store openExisting(const DbOption& db)
     {
@@ -72,9 +77,9 @@ void addImportCommand(CLI::App& app)
                 },
                 opt->name);
             line.clear();
-            std::printf("imported %s as run %lld: %s trajectories, %s turns in %.2f s\n", file.c_str(),
-                static_cast<long long>(r.runId), withThousands(r.trajectories).c_str(),
-                withThousands(r.turns).c_str(), r.seconds);
+            std::printf("imported %s as run %lld: %s, %s in %.2f s\n", file.c_str(), static_cast<long long>(r.runId),
+                counted(r.trajectories, "trajectory", "trajectories").c_str(),
+                counted(r.turns, "turn", "turns").c_str(), r.seconds);
             std::fflush(stdout);
         }
     });
@@ -105,8 +110,8 @@ void addExportCommand(CLI::App& app)
         });
         line.clear();
         if (opt->output != "-")
-            std::printf("exported run %lld to %s: %s trajectories, %s turns\n", static_cast<long long>(opt->run),
-                opt->output.c_str(), withThousands(r.trajectories).c_str(), withThousands(r.turns).c_str());
+            std::printf("exported run %lld to %s: %s, %s\n", static_cast<long long>(opt->run), opt->output.c_str(),
+                counted(r.trajectories, "trajectory", "trajectories").c_str(), counted(r.turns, "turn", "turns").c_str());
     });
 }
 
