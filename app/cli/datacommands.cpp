@@ -18,7 +18,7 @@ namespace {
 
     void addDbOption(CLI::App* cmd, DbOption& db)
     {
-        cmd->add_option("--db", db.path, "Database file (default: " + defaultDatabasePath() + ")");
+        cmd->add_option("--db", db.path, "Database file (default: " + defaultDatabasePath() + ")")->type_name("FILE");
     }
 
     std::string withThousands(std::uint64_t n)
@@ -56,8 +56,8 @@ void addImportCommand(CLI::App& app)
     auto opt = std::make_shared<Options>();
     CLI::App* cmd = app.add_subcommand("import", "Import trajectories from JSONL files, one run per file");
     addDbOption(cmd, opt->db);
-    cmd->add_option("--name", opt->name, "Run name (default: the file name); only with one file");
-    cmd->add_option("files", opt->files, "JSONL files in the DESIGN.md interchange format")->required();
+    cmd->add_option("--name", opt->name, "Run name (default: the file name); only with one file")->type_name("NAME");
+    cmd->add_option("files", opt->files, "JSONL files in the DESIGN.md interchange format")->required()->type_name("FILE");
     cmd->footer("Each file is imported in one transaction: a bad line (reported with file, line and field)\n"
                 "imports nothing from that file. Ctrl+C cancels and rolls back the file in progress.");
     cmd->callback([opt] {
@@ -96,9 +96,9 @@ void addExportCommand(CLI::App& app)
     auto opt = std::make_shared<Options>();
     CLI::App* cmd = app.add_subcommand("export", "Export the trajectories of a run as JSONL");
     addDbOption(cmd, opt->db);
-    cmd->add_option("--run", opt->run, "Run id (see 'runs')")->required();
-    cmd->add_option("--iteration", opt->iteration, "Only this iteration")->check(CLI::NonNegativeNumber);
-    cmd->add_option("--output,-o", opt->output, "Output file, or - for standard output")->required();
+    cmd->add_option("--run", opt->run, "Run id (see 'runs')")->required()->type_name("ID");
+    cmd->add_option("--iteration", opt->iteration, "Only this iteration")->check(CLI::NonNegativeNumber)->type_name("N");
+    cmd->add_option("--output,-o", opt->output, "Output file, or - for standard output")->required()->type_name("FILE");
     cmd->callback([opt] {
         Store store = openExisting(opt->db);
         std::optional<std::int64_t> iteration;
