@@ -1,0 +1,337 @@
+// The main window end to end, offscreen: import in the background, browse, read a turn in full as
+// plain text, refuse bad input and newer databases, cancel.
+#include "core/database.h"
+#include "core/store.h"
+#include "ui/importjob.h"
+#include "ui/importstatuswidget.h"
+#include "ui/itemroles.h"
+#include "ui/mainwindow.h"
+#include "ui/runbrowserpage.h"
+#include "ui/runmodel.h"
+#include "ui/settings.h"
+#include "ui/sortfilterproxymodel.h"
+#include "ui/trajectorymodel.h"
+#include "ui/trajectoryviewerpage.h"
+#include "ui/turnmodel.h"
+#include "ui/workspace.h"
+
+#include <QFile>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace creditlab::ui;
+
+namespace {
+
+constexpr int kWaitMs = 60000;
+
+const char* const kGoodLines[] = {
+    R"({"id":"t1","group":"g1","task":"household:seed=1","goal":"put a clean mug in coffeemachine.","reward":1.0,)"
+    R"("turns":[{"observation":"You see a <b>mug</b> 1.\nAnd a sink 1.","action":"take mug 1 from countertop 1",)"
+    R"("feedback":"You pick up the mug 1.","reward":0.0,"valid":true,"state":"loc=countertop1|holding=mug1",)"
+    R"("progress":0.5,"role":"D","role_source":"human:alice","score":0.81},)"
+    R"({"observation":"You hold the mug 1.","action":"dance","feedback":"Nothing happens.","valid":false,"role":"N",)"
+    R"("role_source":"judge:oracle"}]})",
+    R"({"id":"t2","group":"g1","task":"household:seed=1","reward":0.0,)"
+    R"("turns":[{"observation":"You are in the middle of a room.","action":"look"}]})",
+};
+
+bool writeFile(const QString& path, const QByteArray& contents)
+{
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly | QIODevice::Truncate) && file.write(contents) == contents.size();
+}
+
+QByteArray goodJsonl()
+{
+    QByteArray out;
+    for (const char* line : kGoodLines)
+        out += QByteArray(line) + '\n';
+    return out;
+}
+
+/// The non-blocking message box the window opened for an error; closes it and returns its text.
+QString takeErrorBox(MainWindow& window)
+{
+    const auto boxes = window.findChildren<QMessageBox*>(QStringLiteral("errorBox"));
+    if (boxes.isEmpty() || !boxes.last()->isVisible())
+        return {};
+    if (boxes.last()->textFormat() != Qt::PlainText)
+        return QStringLiteral("(not plain text)");
+    const QString text = boxes.last()->text();
+    for (QMessageBox* box : boxes)
+        box->close();
+    return text;
+}
+
+} // namespace
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void init();
+    void cleanup();
+    void importBrowseAndRead();
+    void badImportNamesLineAndImportsNothing();
+    void importsSeveralFilesInOrder();
+    void newerDatabaseIsRefused();
+    void reopeningShowsNewestRun();
+    void cancelImportsNothing();
+
+private:
+    QString path(const QString& name) const { return m_dir->filePath(name); }
+    int runCount() const { return m_window->runBrowser()->runModel()->rowCount(); }
+
+    std::unique_ptr<QTemporaryDir> m_dir;
+    std::unique_ptr<MainWindow> m_window;
+};
+
+void TestMainWindow::init()
+{
+    m_dir = std::make_unique<QTemporaryDir>();
+    QVERIFY(m_dir->isValid());
+    m_window = std::make_unique<MainWindow>(std::make_unique<Settings>(path(QStringLiteral("settings.ini"))));
+    m_window->show();
+    QSignalSpy opened(m_window.get(), &MainWindow::databaseOpened);
+    QVERIFY(m_window->openDatabase(path(QStringLiteral("runs.db"))));
+    QCOMPARE(opened.count(), 1);
+    QVERIFY(m_window->windowTitle().contains(QStringLiteral("runs.db")));
+    QCOMPARE(runCount(), 0);
+}
+
+void TestMainWindow::cleanup()
+{
+    m_window.reset();
+    m_dir.reset();
+}
+
+void TestMainWindow::importBrowseAndRead()
+{
+    QVERIFY(writeFile(path(QStringLiteral("good.jsonl")), goodJsonl()));
+    QSignalSpy finished(m_window.get(), &MainWindow::importFinished);
+    QSignalSpy failed(m_window.get(), &MainWindow::importFailed);
+    m_window->importFiles({ path(QStringLiteral("good.jsonl")) });
+    QVERIFY(m_window->importJob()->isRunning());
+    QVERIFY(finished.wait(kWaitMs));
+    QCOMPARE(failed.count(), 0);
+    const qint64 runId = finished.first().first().toLongLong();
+    QVERIFY(runId > 0);
+
+    // The run is listed, selected, and its trajectories are shown.
+    RunBrowserPage* browser = m_window->runBrowser();
+    QCOMPARE(runCount(), 1);
+    const auto& run = browser->runModel()->runs().front();
+    QCOMPARE(run.id, runId);
+    QCOMPARE(run.trajectoryCount, 2);
+    QCOMPARE(run.turnCount, 3);
+    QCOMPARE(browser->currentRunId(), runId);
+    QCOMPARE(browser->trajectoryModel()->rowCount(), 2);
+
+    // Select trajectory t1: the viewer shows its turns.
+    const auto& infos = browser->trajectoryModel()->trajectories();
+    const auto it = std::find_if(infos.begin(), infos.end(), [](const auto& i) { return i.id == "t1"; });
+    QVERIFY(it != infos.end());
+    const qint64 t1 = it->rowId; // the model's snapshot is replaced on reload
+    QVERIFY(browser->selectTrajectory(t1));
+    TrajectoryViewerPage* viewer = m_window->trajectoryViewer();
+    QCOMPARE(viewer->trajectoryRowId(), t1);
+    QCOMPARE(viewer->turnModel()->rowCount(), 2);
+    const QModelIndex observation = viewer->turnProxy()->index(0, int(TurnModel::Column::Observation));
+    QCOMPARE(observation.data().toString(), QString::fromUtf8("You see a <b>mug</b> 1. \u23CE And a sink 1."));
+    QCOMPARE(viewer->summaryLabel()->textFormat(), Qt::PlainText);
+    QVERIFY(viewer->summaryLabel()->text().contains(QStringLiteral("put a clean mug in coffeemachine.")));
+
+    // The first turn is selected; the detail pane holds the full text, markup and newline verbatim.
+    QCOMPARE(viewer->currentTurn(), 0);
+    const QString detail = viewer->detailView()->toPlainText();
+    QVERIFY2(detail.contains(QStringLiteral("You see a <b>mug</b> 1.\nAnd a sink 1.")), qPrintable(detail));
+    QVERIFY(detail.contains(QStringLiteral("take mug 1 from countertop 1")));
+    QVERIFY(detail.contains(QStringLiteral("You pick up the mug 1.")));
+    QVERIFY(detail.contains(QStringLiteral("loc=countertop1|holding=mug1")));
+    QVERIFY(detail.contains(QStringLiteral("human:alice")));
+    QVERIFY(detail.contains(QStringLiteral("0.81")));
+    QVERIFY(detail.contains(QStringLiteral("0.5")));
+    QVERIFY(viewer->detailView()->isReadOnly());
+
+    // The invalid turn.
+    QVERIFY(viewer->selectTurn(1));
+    const QString invalid = viewer->detailView()->toPlainText();
+    QVERIFY(invalid.contains(QStringLiteral("Nothing happens.")));
+    QVERIFY(invalid.contains(QStringLiteral("Valid: no")));
+    QVERIFY(invalid.contains(QStringLiteral("judge:oracle")));
+
+    // The filter narrows the list; the viewer no longer shows the filtered-out trajectory.
+    browser->filterEdit()->setText(QStringLiteral("t2"));
+    QCOMPARE(browser->trajectoryProxy()->rowCount(), 1);
+    QVERIFY(viewer->trajectoryRowId() != t1);
+    QCOMPARE(viewer->trajectoryRowId(), browser->currentTrajectoryRowId());
+    browser->filterEdit()->clear();
+    QCOMPARE(browser->trajectoryProxy()->rowCount(), 2);
+
+    // Refresh keeps the selection.
+    QVERIFY(browser->selectTrajectory(t1));
+    m_window->workspace()->notifyRunsChanged();
+    QCOMPARE(browser->currentRunId(), runId);
+    QCOMPARE(browser->currentTrajectoryRowId(), t1);
+    QCOMPARE(viewer->trajectoryRowId(), t1);
+}
+
+void TestMainWindow::badImportNamesLineAndImportsNothing()
+{
+    // Line 3 lacks the required "reward".
+    QByteArray bad = goodJsonl();
+    bad += R"({"id":"t3","group":"g1","turns":[]})"
+           "\n";
+    QVERIFY(writeFile(path(QStringLiteral("bad.jsonl")), bad));
+    QSignalSpy failed(m_window.get(), &MainWindow::importFailed);
+    QSignalSpy finished(m_window.get(), &MainWindow::importFinished);
+    QSignalSpy idle(m_window->importJob(), &ImportJob::finished);
+    m_window->importFiles({ path(QStringLiteral("bad.jsonl")) });
+    QVERIFY(failed.wait(kWaitMs));
+    const QString message = failed.first().first().toString();
+    QVERIFY2(message.contains(QStringLiteral("bad.jsonl:3")), qPrintable(message));
+    QVERIFY2(message.contains(QStringLiteral("reward")), qPrintable(message));
+    const QString shown = takeErrorBox(*m_window);
+    QVERIFY2(shown.startsWith(QStringLiteral("Nothing of bad.jsonl was imported.")), qPrintable(shown));
+    QVERIFY2(shown.endsWith(message), qPrintable(shown));
+    QVERIFY(idle.count() == 1 || idle.wait(kWaitMs));
+    QCOMPARE(finished.count(), 0);
+    QCOMPARE(runCount(), 0);
+    creditlab::Store check(path(QStringLiteral("runs.db")).toStdString());
+    QVERIFY(check.runs().empty());
+    QVERIFY(!m_window->importJob()->isRunning());
+}
+
+void TestMainWindow::importsSeveralFilesInOrder()
+{
+    QVERIFY(writeFile(path(QStringLiteral("a.jsonl")), goodJsonl()));
+    QVERIFY(writeFile(path(QStringLiteral("b.jsonl")), QByteArray(kGoodLines[1]) + '\n'));
+    QSignalSpy finished(m_window.get(), &MainWindow::importFinished);
+    QSignalSpy idle(m_window->importJob(), &ImportJob::finished);
+    m_window->importFiles({ path(QStringLiteral("a.jsonl")), path(QStringLiteral("b.jsonl")) });
+    QVERIFY(idle.wait(kWaitMs));
+    QCOMPARE(finished.count(), 2);
+    QCOMPARE(runCount(), 2);
+    // The last imported run is the selected one.
+    const qint64 last = finished.at(1).first().toLongLong();
+    QCOMPARE(m_window->runBrowser()->currentRunId(), last);
+    QCOMPARE(m_window->runBrowser()->trajectoryModel()->rowCount(), 1);
+    QCOMPARE(m_window->settings().lastImportDirectory(), m_dir->path());
+}
+
+void TestMainWindow::newerDatabaseIsRefused()
+{
+    QVERIFY(writeFile(path(QStringLiteral("good.jsonl")), goodJsonl()));
+    QSignalSpy finished(m_window.get(), &MainWindow::importFinished);
+    m_window->importFiles({ path(QStringLiteral("good.jsonl")) });
+    QVERIFY(finished.wait(kWaitMs));
+
+    const QString newer = path(QStringLiteral("newer.db"));
+    {
+        creditlab::Database db(newer.toStdString(), creditlab::Database::Access::ReadWrite);
+        db.exec("PRAGMA user_version = 99");
+    }
+    QSignalSpy refused(m_window.get(), &MainWindow::databaseOpenFailed);
+    QSignalSpy opened(m_window.get(), &MainWindow::databaseOpened);
+    QString error;
+    QVERIFY(!m_window->openDatabase(newer, &error));
+    QVERIFY2(error.contains(QStringLiteral("newer.db")), qPrintable(error));
+    QVERIFY2(error.contains(QStringLiteral("newer")), qPrintable(error));
+    QCOMPARE(refused.count(), 1);
+    QCOMPARE(opened.count(), 0);
+
+    // Without an out-parameter the window says so in a message box.
+    QVERIFY(!m_window->openDatabase(newer));
+    const QString shown = takeErrorBox(*m_window);
+    QVERIFY2(shown.contains(QStringLiteral("runs.db stays open")), qPrintable(shown));
+    QVERIFY2(shown.endsWith(error), qPrintable(shown));
+
+    // The previous database stays open and listed.
+    QCOMPARE(m_window->workspace()->path(), path(QStringLiteral("runs.db")));
+    QVERIFY(m_window->windowTitle().contains(QStringLiteral("runs.db")));
+    QCOMPARE(runCount(), 1);
+    QVERIFY(m_window->workspace()->store() != nullptr);
+    QCOMPARE(m_window->workspace()->store()->runs().size(), std::size_t(1));
+    QVERIFY(!m_window->settings().recentDatabases().contains(newer));
+
+    // The refused file was not modified.
+    creditlab::Database check(newer.toStdString(), creditlab::Database::Access::ReadOnly);
+    QCOMPARE(check.scalarInt("PRAGMA user_version"), 99);
+}
+
+void TestMainWindow::reopeningShowsNewestRun()
+{
+    QVERIFY(writeFile(path(QStringLiteral("good.jsonl")), goodJsonl()));
+    QSignalSpy finished(m_window.get(), &MainWindow::importFinished);
+    m_window->importFiles({ path(QStringLiteral("good.jsonl")) });
+    QVERIFY(finished.wait(kWaitMs));
+    const qint64 runId = finished.first().first().toLongLong();
+    TrajectoryViewerPage* viewer = m_window->trajectoryViewer();
+    QVERIFY(viewer->trajectoryRowId() != 0);
+
+    // Another database: nothing of the first one stays on screen.
+    QVERIFY(m_window->openDatabase(path(QStringLiteral("other.db"))));
+    QCOMPARE(runCount(), 0);
+    QCOMPARE(m_window->runBrowser()->trajectoryModel()->rowCount(), 0);
+    QCOMPARE(viewer->trajectoryRowId(), 0);
+    QCOMPARE(viewer->turnModel()->rowCount(), 0);
+    QVERIFY(viewer->detailView()->toPlainText().isEmpty());
+    QVERIFY(m_window->windowTitle().contains(QStringLiteral("other.db")));
+
+    // Back to the first: its newest run and first trajectory are shown at once.
+    QVERIFY(m_window->openDatabase(path(QStringLiteral("runs.db"))));
+    QCOMPARE(m_window->runBrowser()->currentRunId(), runId);
+    const qint64 first = m_window->runBrowser()->trajectoryProxy()->index(0, 0).data(IdRole).toLongLong();
+    QCOMPARE(m_window->runBrowser()->currentTrajectoryRowId(), first);
+    QCOMPARE(viewer->trajectoryRowId(), first);
+    QVERIFY(viewer->detailView()->toPlainText().contains(QStringLiteral("Observation")));
+    QCOMPARE(m_window->settings().recentDatabases().first(), path(QStringLiteral("runs.db")));
+}
+
+void TestMainWindow::cancelImportsNothing()
+{
+    // Big enough that an import takes well over one progress interval.
+    QByteArray big;
+    const QByteArray turn = R"({"observation":"You are in the middle of a room. Looking quickly around you, you see )"
+                            R"(a cabinet 1, a countertop 1, a drawer 2, a fridge 1.","action":"go to fridge 1",)"
+                            R"("feedback":"The fridge 1 is closed.","reward":0.0,"valid":true})";
+    for (int i = 0; i < 40000; ++i) {
+        big += R"({"id":"big-)" + QByteArray::number(i) + R"(","group":"g)" + QByteArray::number(i / 8)
+            + R"(","reward":0.0,"turns":[)" + turn + ',' + turn + ',' + turn + "]}\n";
+    }
+    QVERIFY(writeFile(path(QStringLiteral("big.jsonl")), big));
+
+    QSignalSpy cancelled(m_window.get(), &MainWindow::importCancelled);
+    QSignalSpy finished(m_window.get(), &MainWindow::importFinished);
+    QSignalSpy idle(m_window->importJob(), &ImportJob::finished);
+    m_window->importFiles({ path(QStringLiteral("big.jsonl")) });
+    QVERIFY(m_window->importStatus()->isVisible());
+    // Cancel through the status bar's button, as a user would.
+    QTest::mouseClick(m_window->importStatus()->cancelButton(), Qt::LeftButton);
+    QVERIFY(cancelled.wait(kWaitMs));
+    QVERIFY(idle.count() == 1 || idle.wait(kWaitMs));
+    QCOMPARE(finished.count(), 0);
+    QVERIFY(!m_window->importStatus()->isVisible());
+    QCOMPARE(runCount(), 0);
+    creditlab::Store check(path(QStringLiteral("runs.db")).toStdString());
+    QVERIFY(check.runs().empty());
+
+    // Cancel after progress has been shown: still nothing lands, and the next import works.
+    QSignalSpy progress(m_window->importJob(), &ImportJob::progressChanged);
+    m_window->importFiles({ path(QStringLiteral("big.jsonl")) });
+    while (m_window->importStatus()->progressBar()->value() == 0 && m_window->importJob()->isRunning())
+        QVERIFY(progress.wait(kWaitMs));
+    m_window->cancelImport();
+    QVERIFY(idle.wait(kWaitMs));
+    QCOMPARE(cancelled.count() + finished.count(), 2); // a very fast machine may finish first
+    QCOMPARE(runCount(), finished.count());
+}
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_ui_mainwindow.moc"

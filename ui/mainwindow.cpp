@@ -1,0 +1,287 @@
+#include "ui/mainwindow.h"
+
+#include "core/version.h"
+#include "ui/importjob.h"
+#include "ui/importstatuswidget.h"
+#include "ui/runbrowserpage.h"
+#include "ui/settings.h"
+#include "ui/trajectoryviewerpage.h"
+#include "ui/workspace.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QKeySequence>
+#include <QLocale>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSplitter>
+#include <QStatusBar>
+
+namespace creditlab::ui {
+
+namespace {
+constexpr int kStatusTimeoutMs = 10000;
+const QString kMainSplitter = QStringLiteral("mainSplitter");
+} // namespace
+
+MainWindow::MainWindow(std::unique_ptr<Settings> settings, QWidget* parent)
+    : QMainWindow(parent)
+    , m_settings(settings ? std::move(settings) : std::make_unique<Settings>())
+    , m_workspace(new Workspace(this))
+    , m_importJob(new ImportJob(this))
+    , m_browser(new RunBrowserPage(m_workspace, this))
+    , m_viewer(new TrajectoryViewerPage(m_workspace, this))
+    , m_importStatus(new ImportStatusWidget(m_importJob, this))
+{
+    setObjectName(QStringLiteral("mainWindow"));
+    auto* splitter = new QSplitter(Qt::Horizontal, this);
+    splitter->setObjectName(kMainSplitter);
+    splitter->setChildrenCollapsible(false);
+    splitter->addWidget(m_browser);
+    splitter->addWidget(m_viewer);
+    splitter->setStretchFactor(0, 2);
+    splitter->setStretchFactor(1, 3);
+    splitter->setContentsMargins(6, 6, 6, 0);
+    setCentralWidget(splitter);
+    statusBar()->addPermanentWidget(m_importStatus);
+
+    createMenus();
+
+    connect(m_browser, &RunBrowserPage::trajectorySelected, m_viewer, &TrajectoryViewerPage::showTrajectory);
+    const auto showReadError = [this](const QString& message) {
+        statusBar()->showMessage(tr("Could not read the database: %1").arg(message), kStatusTimeoutMs);
+    };
+    connect(m_browser, &RunBrowserPage::errorOccurred, this, showReadError);
+    connect(m_viewer, &TrajectoryViewerPage::errorOccurred, this, showReadError);
+
+    connect(m_importJob, &ImportJob::fileImported, this, &MainWindow::onFileImported);
+    connect(m_importJob, &ImportJob::failed, this, [this](const QString& file, const QString& message) {
+        statusBar()->showMessage(tr("Import of %1 failed").arg(QFileInfo(file).fileName()), kStatusTimeoutMs);
+        showError(tr("Import failed"), tr("Nothing of %1 was imported.").arg(QFileInfo(file).fileName()), message);
+        Q_EMIT importFailed(message);
+    });
+    connect(m_importJob, &ImportJob::cancelled, this, [this](const QString& file) {
+        statusBar()->showMessage(
+            tr("Import of %1 cancelled; nothing of it was kept.").arg(QFileInfo(file).fileName()), kStatusTimeoutMs);
+        Q_EMIT importCancelled();
+    });
+    connect(m_importJob, &ImportJob::started, this, &MainWindow::updateActions);
+    connect(m_importJob, &ImportJob::finished, this, &MainWindow::updateActions);
+
+    restoreLayout();
+    updateTitle();
+    updateActions();
+}
+
+MainWindow::~MainWindow()
+{
+    // The job's destructor waits for its worker; cancel first so that it ends soon.
+    m_importJob->cancel();
+}
+
+bool MainWindow::openDatabase(const QString& path, QString* errorMessage)
+{
+    QString error;
+    if (m_importJob->isRunning())
+        error = tr("An import is running. Wait for it to finish or cancel it, then open another database.");
+    else if (!m_workspace->open(path, &error) && error.isEmpty())
+        error = tr("%1: cannot open the database").arg(path);
+
+    if (!error.isEmpty()) {
+        if (errorMessage)
+            *errorMessage = error;
+        else
+            showError(tr("Cannot open database"),
+                m_workspace->isOpen()
+                    ? tr("The database was not opened; %1 stays open.").arg(QFileInfo(m_workspace->path()).fileName())
+                    : tr("The database was not opened."),
+                error);
+        Q_EMIT databaseOpenFailed(error);
+        return false;
+    }
+    m_settings->setLastDatabasePath(m_workspace->path());
+    m_settings->addRecentDatabase(m_workspace->path());
+    rebuildRecentMenu();
+    updateTitle();
+    updateActions();
+    statusBar()->showMessage(tr("Opened %1").arg(QDir::toNativeSeparators(m_workspace->path())), kStatusTimeoutMs);
+    Q_EMIT databaseOpened(m_workspace->path());
+    return true;
+}
+
+void MainWindow::importFiles(const QStringList& files)
+{
+    if (files.isEmpty())
+        return;
+    if (!m_workspace->isOpen()) {
+        const QString message = tr("Open a database before importing.");
+        showError(tr("Import failed"), message, {});
+        Q_EMIT importFailed(message);
+        return;
+    }
+    m_settings->setLastImportDirectory(QFileInfo(files.constLast()).absolutePath());
+    m_importJob->start(m_workspace->path(), files);
+}
+
+void MainWindow::cancelImport() { m_importJob->cancel(); }
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    m_importJob->cancel();
+    saveLayout();
+    QMainWindow::closeEvent(event);
+}
+
+void MainWindow::createMenus()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    m_openAction = file->addAction(tr("&Open Database…"), this, &MainWindow::chooseDatabase);
+    m_openAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_O));
+    m_importAction = file->addAction(tr("&Import JSONL…"), this, &MainWindow::chooseImportFiles);
+    m_importAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
+    m_recentMenu = file->addMenu(tr("&Recent Databases"));
+    rebuildRecentMenu();
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
+    quit->setMenuRole(QAction::QuitRole);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    m_refreshAction = view->addAction(tr("&Refresh"), m_workspace, &Workspace::notifyRunsChanged);
+    m_refreshAction->setShortcut(QKeySequence(Qt::Key_F5));
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    QAction* about = help->addAction(tr("&About CreditLab"), this, &MainWindow::showAbout);
+    about->setMenuRole(QAction::AboutRole);
+}
+
+void MainWindow::rebuildRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList recent = m_settings->recentDatabases();
+    for (int i = 0; i < recent.size(); ++i) {
+        const QString path = recent.at(i);
+        // '&' in a path would otherwise become a mnemonic.
+        QString label = QDir::toNativeSeparators(path).replace(u'&', QStringLiteral("&&"));
+        if (i < 9)
+            label = QStringLiteral("&%1 %2").arg(i + 1).arg(label);
+        m_recentMenu->addAction(label, this, [this, path] { openDatabase(path); });
+    }
+    if (!recent.isEmpty()) {
+        m_recentMenu->addSeparator();
+        m_recentMenu->addAction(tr("&Clear Menu"), this, [this] {
+            m_settings->clearRecentDatabases();
+            rebuildRecentMenu();
+        });
+    }
+    m_recentMenu->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::updateTitle()
+{
+    if (m_workspace->isOpen())
+        setWindowTitle(tr("%1 – CreditLab").arg(QFileInfo(m_workspace->path()).fileName()));
+    else
+        setWindowTitle(tr("CreditLab"));
+}
+
+void MainWindow::updateActions()
+{
+    const bool importing = m_importJob->isRunning();
+    m_openAction->setEnabled(!importing);
+    m_recentMenu->setEnabled(!importing && !m_settings->recentDatabases().isEmpty());
+    m_importAction->setEnabled(m_workspace->isOpen());
+    m_refreshAction->setEnabled(m_workspace->isOpen());
+}
+
+void MainWindow::saveLayout()
+{
+    m_settings->setMainWindowGeometry(saveGeometry());
+    m_settings->setMainWindowState(saveState());
+    if (auto* splitter = findChild<QSplitter*>(kMainSplitter))
+        m_settings->setSplitterState(Settings::Splitter::Main, splitter->saveState());
+    m_settings->setSplitterState(Settings::Splitter::Browser, m_browser->saveSplitterState());
+    m_settings->setSplitterState(Settings::Splitter::Viewer, m_viewer->saveSplitterState());
+    m_settings->sync();
+}
+
+void MainWindow::restoreLayout()
+{
+    if (!restoreGeometry(m_settings->mainWindowGeometry()))
+        resize(1360, 860);
+    restoreState(m_settings->mainWindowState());
+    if (auto* splitter = findChild<QSplitter*>(kMainSplitter);
+        !splitter->restoreState(m_settings->splitterState(Settings::Splitter::Main)))
+        splitter->setSizes({ 620, 740 });
+    m_browser->restoreSplitterState(m_settings->splitterState(Settings::Splitter::Browser));
+    m_viewer->restoreSplitterState(m_settings->splitterState(Settings::Splitter::Viewer));
+}
+
+void MainWindow::chooseDatabase()
+{
+    const QString start = m_workspace->isOpen() ? QFileInfo(m_workspace->path()).absolutePath() : QDir::homePath();
+    const QString path = QFileDialog::getSaveFileName(this, tr("Open Database"), start,
+        tr("CreditLab databases (*.db *.sqlite);;All files (*)"), nullptr, QFileDialog::DontConfirmOverwrite);
+    if (!path.isEmpty())
+        openDatabase(path);
+}
+
+void MainWindow::chooseImportFiles()
+{
+    QString start = m_settings->lastImportDirectory();
+    if (start.isEmpty())
+        start = QDir::homePath();
+    const QStringList files = QFileDialog::getOpenFileNames(
+        this, tr("Import Trajectories"), start, tr("JSON Lines (*.jsonl *.json);;All files (*)"));
+    importFiles(files);
+}
+
+void MainWindow::showAbout()
+{
+    const QString database = m_workspace->isOpen() ? QDir::toNativeSeparators(m_workspace->path()) : tr("none");
+    const QString text = tr("CreditLab %1\n"
+                            "A workbench for credit assignment in agentic reinforcement learning.\n\n"
+                            "Qt %2 (built with %3)\n"
+                            "Database: %4\n"
+                            "Schema version: %5")
+                             .arg(QString::fromLatin1(kVersion), QString::fromLatin1(qVersion()),
+                                 QStringLiteral(QT_VERSION_STR), database)
+                             .arg(m_workspace->schemaVersion());
+    auto* box = new QMessageBox(QMessageBox::Information, tr("About CreditLab"), text, QMessageBox::Ok, this);
+    box->setObjectName(QStringLiteral("aboutBox"));
+    box->setTextFormat(Qt::PlainText); // the path is data
+    box->setIconPixmap(windowIcon().pixmap(64, 64));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
+}
+
+void MainWindow::showError(const QString& title, const QString& text, const QString& detail)
+{
+    // Window-modal and non-blocking: the event loop (and tests) keep running. One plain-text label,
+    // because the detail quotes file contents.
+    auto* box = new QMessageBox(QMessageBox::Warning, title,
+        detail.isEmpty() ? text : text + QStringLiteral("\n\n") + detail, QMessageBox::Ok, this);
+    box->setObjectName(QStringLiteral("errorBox"));
+    box->setTextFormat(Qt::PlainText);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
+}
+
+void MainWindow::onFileImported(qint64 runId, const QString& file, quint64 trajectories, quint64 turns, double seconds)
+{
+    m_workspace->notifyRunsChanged();
+    m_browser->selectRun(runId);
+    const QLocale locale;
+    statusBar()->showMessage(tr("Imported %1: %2 trajectories, %3 turns in %4 s")
+                                 .arg(QFileInfo(file).fileName(), locale.toString(trajectories), locale.toString(turns),
+                                     locale.toString(seconds, 'f', 1)),
+        kStatusTimeoutMs);
+    Q_EMIT importFinished(runId);
+}
+
+} // namespace creditlab::ui

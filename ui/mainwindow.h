@@ -1,0 +1,84 @@
+#pragma once
+
+#include "ui/settings.h"
+
+#include <QMainWindow>
+#include <QStringList>
+
+#include <memory>
+
+class QAction;
+class QMenu;
+
+namespace creditlab::ui {
+
+class ImportJob;
+class ImportStatusWidget;
+class RunBrowserPage;
+class TrajectoryViewerPage;
+class Workspace;
+
+/// The CreditLab main window: assembles the run browser and the trajectory viewer side by side,
+/// the menus, and the import status in the status bar. The pages wire themselves; this class
+/// connects them to each other and to the workspace. Lives on the GUI thread.
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    /// `settings` defaults to the per-user CreditLab settings; tests pass an INI file.
+    explicit MainWindow(std::unique_ptr<Settings> settings = {}, QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    /// Opens (creating when missing) the database at `path`. On failure the previous database stays
+    /// open and the reason goes to `errorMessage` when given, else into a message box.
+    /// Refused while an import runs.
+    bool openDatabase(const QString& path, QString* errorMessage = nullptr);
+    /// Imports JSONL files into the open database in the background, one after another.
+    void importFiles(const QStringList& files);
+    /// Cancels a running import; importCancelled() follows.
+    void cancelImport();
+
+    Workspace* workspace() const { return m_workspace; }
+    ImportJob* importJob() const { return m_importJob; }
+    RunBrowserPage* runBrowser() const { return m_browser; }
+    TrajectoryViewerPage* trajectoryViewer() const { return m_viewer; }
+    ImportStatusWidget* importStatus() const { return m_importStatus; }
+    Settings& settings() const { return *m_settings; }
+
+Q_SIGNALS:
+    void databaseOpened(const QString& path);
+    void databaseOpenFailed(const QString& message);
+    /// One file was imported as the run `runId`, which is now listed and selected.
+    void importFinished(qint64 runId);
+    /// An import failed; `message` names file, line and field where known. Nothing of it was kept.
+    void importFailed(const QString& message);
+    void importCancelled();
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void createMenus();
+    void rebuildRecentMenu();
+    void updateTitle();
+    void updateActions();
+    void saveLayout();
+    void restoreLayout();
+    void chooseDatabase();
+    void chooseImportFiles();
+    void showAbout();
+    void showError(const QString& title, const QString& text, const QString& detail);
+    void onFileImported(qint64 runId, const QString& file, quint64 trajectories, quint64 turns, double seconds);
+
+    std::unique_ptr<Settings> m_settings;
+    Workspace* m_workspace;
+    ImportJob* m_importJob;
+    RunBrowserPage* m_browser;
+    TrajectoryViewerPage* m_viewer;
+    ImportStatusWidget* m_importStatus;
+    QMenu* m_recentMenu = nullptr;
+    QAction* m_openAction = nullptr;
+    QAction* m_importAction = nullptr;
+    QAction* m_refreshAction = nullptr;
+};
+
+} // namespace creditlab::ui

@@ -1,0 +1,186 @@
+#include "ui/runmodel.h"
+
+#include "ui/itemroles.h"
+#include "ui/textutil.h"
+
+#include <QDateTime>
+#include <QFileInfo>
+#include <QLocale>
+
+namespace creditlab::ui {
+
+RunModel::RunModel(QObject* parent)
+    : QAbstractTableModel(parent)
+{
+}
+
+void RunModel::setRuns(std::vector<RunInfo> runs)
+{
+    beginResetModel();
+    m_runs = std::move(runs);
+    endResetModel();
+}
+
+int RunModel::rowOfRun(qint64 runId) const
+{
+    for (std::size_t i = 0; i < m_runs.size(); ++i) {
+        if (m_runs[i].id == runId)
+            return static_cast<int>(i);
+    }
+    return -1;
+}
+
+int RunModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_runs.size());
+}
+
+int RunModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(Column::Count);
+}
+
+QVariant RunModel::data(const QModelIndex& index, int role) const
+{
+    if (!index.isValid() || index.model() != this || index.row() >= rowCount())
+        return {};
+    const RunInfo& run = m_runs[static_cast<std::size_t>(index.row())];
+    const auto column = static_cast<Column>(index.column());
+
+    if (role == IdRole)
+        return QVariant::fromValue<qint64>(run.id);
+    if (role == Qt::TextAlignmentRole) {
+        switch (column) {
+        case Column::Id:
+        case Column::Trajectories:
+        case Column::Turns:
+            return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+        default:
+            return QVariant::fromValue(Qt::AlignLeft | Qt::AlignVCenter);
+        }
+    }
+    if (role == SortRole) {
+        switch (column) {
+        case Column::Id:
+            return QVariant::fromValue<qint64>(run.id);
+        case Column::Trajectories:
+            return QVariant::fromValue<qint64>(run.trajectoryCount);
+        case Column::Turns:
+            return QVariant::fromValue<qint64>(run.turnCount);
+        case Column::Created:
+            return toQString(run.createdAt); // ISO 8601 sorts as text
+        default:
+            return data(index, Qt::DisplayRole);
+        }
+    }
+    if (role == Qt::ToolTipRole) {
+        switch (column) {
+        case Column::Name:
+            return run.notes.empty() ? plainTooltip(toQString(run.name))
+                                     : plainTooltip(toQString(run.name + "\n\n" + run.notes));
+        case Column::Source:
+            return run.source ? plainTooltip(toQString(*run.source)) : QVariant();
+        case Column::Created:
+            return toQString(run.createdAt);
+        default:
+            return {};
+        }
+    }
+    if (role == FullTextRole) {
+        switch (column) {
+        case Column::Name:
+            return toQString(run.name);
+        case Column::Source:
+            return run.source ? toQString(*run.source) : QString();
+        default:
+            return data(index, Qt::DisplayRole);
+        }
+    }
+    if (role != Qt::DisplayRole)
+        return {};
+
+    switch (column) {
+    case Column::Id:
+        return QVariant::fromValue<qint64>(run.id);
+    case Column::Name:
+        return previewText(toQString(run.name));
+    case Column::Kind:
+        return displayKind(toQString(run.kind));
+    case Column::Status:
+        return displayStatus(toQString(run.status));
+    case Column::Trajectories:
+        return QLocale().toString(run.trajectoryCount);
+    case Column::Turns:
+        return QLocale().toString(run.turnCount);
+    case Column::Created:
+        return displayTime(toQString(run.createdAt));
+    case Column::Source:
+        return run.source ? QFileInfo(toQString(*run.source)).fileName() : QString();
+    case Column::Count:
+        break;
+    }
+    return {};
+}
+
+QVariant RunModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    switch (static_cast<Column>(section)) {
+    case Column::Id:
+        return tr("Id");
+    case Column::Name:
+        return tr("Name");
+    case Column::Kind:
+        return tr("Kind");
+    case Column::Status:
+        return tr("Status");
+    case Column::Trajectories:
+        return tr("Trajectories");
+    case Column::Turns:
+        return tr("Turns");
+    case Column::Created:
+        return tr("Created");
+    case Column::Source:
+        return tr("Source");
+    case Column::Count:
+        break;
+    }
+    return {};
+}
+
+QString RunModel::displayKind(const QString& kind)
+{
+    if (kind == u"import")
+        return tr("import");
+    if (kind == u"train")
+        return tr("train");
+    if (kind == u"trial")
+        return tr("trial");
+    return kind;
+}
+
+QString RunModel::displayStatus(const QString& status)
+{
+    if (status == u"running")
+        return tr("running");
+    if (status == u"paused")
+        return tr("paused");
+    if (status == u"finished")
+        return tr("finished");
+    if (status == u"failed")
+        return tr("failed");
+    if (status == u"cancelled")
+        return tr("cancelled");
+    return status;
+}
+
+QString RunModel::displayTime(const QString& iso)
+{
+    const QDateTime time = QDateTime::fromString(iso, Qt::ISODate);
+    if (!time.isValid())
+        return iso;
+    return time.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm"));
+}
+
+} // namespace creditlab::ui

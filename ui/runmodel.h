@@ -1,0 +1,42 @@
+#pragma once
+
+#include "core/store.h"
+
+#include <QAbstractTableModel>
+
+#include <vector>
+
+namespace creditlab::ui {
+
+/// The runs of a database as a table. Holds a value snapshot set by setRuns(); IdRole (=
+/// Qt::UserRole) gives the run id, SortRole a sortable value. Lives on the GUI thread.
+class RunModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum class Column { Id, Name, Kind, Status, Trajectories, Turns, Created, Source, Count };
+
+    explicit RunModel(QObject* parent = nullptr);
+
+    /// Replaces the snapshot (a model reset).
+    void setRuns(std::vector<RunInfo> runs);
+    const std::vector<RunInfo>& runs() const { return m_runs; }
+    /// The row of the run with this id, or -1.
+    int rowOfRun(qint64 runId) const;
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+    /// The translated display name of a run kind ("import", "train", "trial") or status.
+    static QString displayKind(const QString& kind);
+    static QString displayStatus(const QString& status);
+    /// An ISO 8601 UTC time as local "yyyy-MM-dd HH:mm" (the tooltip has the exact time); the input itself when it does
+    /// not parse.
+    static QString displayTime(const QString& iso);
+
+private:
+    std::vector<RunInfo> m_runs;
+};
+
+} // namespace creditlab::ui

@@ -1,0 +1,49 @@
+#pragma once
+
+#include "core/store.h"
+
+#include <QObject>
+#include <QString>
+
+#include <memory>
+
+namespace creditlab::ui {
+
+/// The database the GUI works on: owns the GUI thread's own Store (one SQLite connection per
+/// thread) and tells the pages when it changes. Background jobs open their own Store on path().
+/// Lives on the GUI thread.
+class Workspace : public QObject {
+    Q_OBJECT
+public:
+    explicit Workspace(QObject* parent = nullptr);
+    ~Workspace() override;
+
+    /// Opens (and creates, when missing) the database at `path`. On failure the previous database
+    /// stays open, nothing is emitted, and `errorMessage` (when given) receives the reason.
+    bool open(const QString& path, QString* errorMessage = nullptr);
+    bool isOpen() const { return m_store != nullptr; }
+    /// The open store, or nullptr.
+    Store* store() const { return m_store.get(); }
+    /// The absolute path of the open database; empty when none.
+    QString path() const { return m_path; }
+    /// The schema version of the open database; 0 when none.
+    int schemaVersion() const;
+
+    /// Tells the pages that runs were added, changed or removed (e.g. by an import).
+    void notifyRunsChanged();
+
+Q_SIGNALS:
+    /// A new database was opened and is about to replace the current one: drop what was read
+    /// from it. Emitted before opened(), so that every page has let go before any reloads.
+    void aboutToReplace();
+    /// A database was opened and replaced the previous one.
+    void opened(const QString& path);
+    /// The runs in the open database changed; lists should reload.
+    void runsChanged();
+
+private:
+    std::unique_ptr<Store> m_store;
+    QString m_path;
+};
+
+} // namespace creditlab::ui
