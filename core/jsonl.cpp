@@ -142,7 +142,7 @@ namespace {
             std::string_view rawKey;
             for (bool first = true; m_scanner.nextMember(key, &rawKey, first); first = false) {
                 m_field = key;
-                checkDuplicate(key, kTrajectoryKeys, seen);
+                checkDuplicate(key, kTrajectoryKeys, seen, m_unknownKeys);
                 if (key == "id") {
                     readStringInto(out.id);
                     if (out.id.empty())
@@ -176,6 +176,7 @@ namespace {
                 } else {
                     keepUnknown(out.extra, rawKey);
                 }
+                m_field.clear();
             }
             m_scanner.expectEnd();
             m_field.clear();
@@ -222,6 +223,7 @@ namespace {
         {
             expectKind(Kind::Object, "an object");
             m_scanner.expect('{');
+            m_field.clear();
             bool haveObservation = false;
             bool haveAction = false;
             bool haveFeedback = false, haveState = false, haveRoleSource = false;
@@ -232,13 +234,13 @@ namespace {
             turn.score.reset();
             turn.tokens.reset();
             turn.extra.clear();
-            m_unknownKeys.clear();
+            m_turnUnknownKeys.clear();
             std::uint32_t seen = 0;
             std::string& key = m_key;
             std::string_view rawKey;
             for (bool first = true; m_scanner.nextMember(key, &rawKey, first); first = false) {
                 setField(m_prefix, key);
-                checkDuplicate(key, kTurnKeys, seen);
+                checkDuplicate(key, kTurnKeys, seen, m_turnUnknownKeys);
                 if (key == "observation") {
                     readStringInto(turn.observation);
                     haveObservation = true;
@@ -270,6 +272,8 @@ namespace {
                 } else {
                     keepUnknown(turn.extra, rawKey);
                 }
+                // Past the value: a syntax error from here on is not about this member.
+                m_field.clear();
             }
             if (!haveFeedback)
                 turn.feedback.reset();
@@ -289,7 +293,8 @@ namespace {
 
         /// Refuses a member that appears twice: known names through a bit mask, others by lookup.
         template <std::size_t N>
-        void checkDuplicate(const std::string& key, const std::string_view (&known)[N], std::uint32_t& seen)
+        void checkDuplicate(const std::string& key, const std::string_view (&known)[N], std::uint32_t& seen,
+            std::vector<std::string>& unknownKeys)
         {
             for (std::size_t i = 0; i < N; ++i) {
                 if (key == known[i]) {
@@ -299,9 +304,9 @@ namespace {
                     return;
                 }
             }
-            if (std::find(m_unknownKeys.begin(), m_unknownKeys.end(), key) != m_unknownKeys.end())
+            if (std::find(unknownKeys.begin(), unknownKeys.end(), key) != unknownKeys.end())
                 fieldError("appears twice");
-            m_unknownKeys.push_back(key);
+            unknownKeys.push_back(key);
         }
 
         static constexpr std::string_view kTrajectoryKeys[]
@@ -310,7 +315,8 @@ namespace {
             "state", "progress", "role", "role_source", "score" };
 
         JsonScanner m_scanner;
-        std::vector<std::string> m_unknownKeys;
+        std::vector<std::string> m_unknownKeys; ///< unknown members of the trajectory object
+        std::vector<std::string> m_turnUnknownKeys; ///< unknown members of the current turn
         std::string m_key;
         std::string m_field;
         std::string m_prefix;

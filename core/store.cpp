@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <ctime>
+#include <limits>
 #include <sqlite3.h>
 
 namespace creditlab {
@@ -20,44 +21,28 @@ std::string currentTimestamp()
 }
 
 namespace {
-    /// Runs `fn` in its own transaction unless the connection is already inside one.
-    template <typename Fn> auto inTransaction(Database& db, Fn&& fn)
-    {
-        if (!sqlite3_get_autocommit(db.handle()))
-            return fn();
-        Transaction tx(db);
-        if constexpr (std::is_void_v<decltype(fn())>) {
-            fn();
-            tx.commit();
-        } else {
-            auto result = fn();
-            tx.commit();
-            return result;
-        }
-    }
+RunInfo readRun(const Statement& st)
+{
+    RunInfo r;
+    r.id = st.columnInt(0);
+    r.name = st.columnText(1);
+    r.kind = st.columnText(2);
+    r.status = st.columnText(3);
+    r.source = st.columnOptText(4);
+    r.createdAt = st.columnText(5);
+    r.finishedAt = st.columnOptText(6);
+    r.tags = st.columnText(7);
+    r.notes = st.columnText(8);
+    r.trajectoryCount = st.columnInt(9);
+    r.turnCount = st.columnInt(10);
+    return r;
+}
 
-    RunInfo readRun(const Statement& st)
-    {
-        RunInfo r;
-        r.id = st.columnInt(0);
-        r.name = st.columnText(1);
-        r.kind = st.columnText(2);
-        r.status = st.columnText(3);
-        r.source = st.columnOptText(4);
-        r.createdAt = st.columnText(5);
-        r.finishedAt = st.columnOptText(6);
-        r.tags = st.columnText(7);
-        r.notes = st.columnText(8);
-        r.trajectoryCount = st.columnInt(9);
-        r.turnCount = st.columnInt(10);
-        return r;
-    }
-
-    constexpr std::string_view kRunSelect = "SELECT r.id, r.name, r.kind, r.status, r.source, r.created_at, "
-                                            "r.finished_at, r.tags, r.notes, "
-                                            "(SELECT count(*) FROM trajectory t WHERE t.run_id = r.id), "
-                                            "(SELECT coalesce(sum(turn_count), 0) FROM trajectory t "
-                                            " WHERE t.run_id = r.id) FROM run r";
+constexpr std::string_view kRunSelect = "SELECT r.id, r.name, r.kind, r.status, r.source, r.created_at, "
+                                        "r.finished_at, r.tags, r.notes, "
+                                        "(SELECT count(*) FROM trajectory t WHERE t.run_id = r.id), "
+                                        "(SELECT coalesce(sum(turn_count), 0) FROM trajectory t "
+                                        " WHERE t.run_id = r.id) FROM run r";
 } // namespace
 
 Store::Store(const std::string& path, Access access)
@@ -124,7 +109,7 @@ void Store::setRunTags(std::int64_t id, const std::string& tags)
 
 void Store::deleteRun(std::int64_t id)
 {
-    inTransaction(m_db, [&] { m_db.prepare("DELETE FROM run WHERE id = ?").bind(1, id).exec(); });
+    detail::inTransaction(m_db, [&] { m_db.prepare("DELETE FROM run WHERE id = ?").bind(1, id).exec(); });
 }
 
 void Store::setRunConfig(std::int64_t runId, const std::string& format, const std::string& text)
@@ -146,10 +131,10 @@ std::optional<std::string> Store::runConfig(std::int64_t runId)
     return st.columnText(0);
 }
 
-void Store::writeMetrics(std::int64_t runId, std::int64_t iteration,
-    std::span<const std::pair<std::string, double>> values)
+void Store::writeMetrics(
+    std::int64_t runId, std::int64_t iteration, std::span<const std::pair<std::string, double>> values)
 {
-    inTransaction(m_db, [&] {
+    detail::inTransaction(m_db, [&] {
         Statement st = m_db.prepare("INSERT OR REPLACE INTO metric (run_id, iteration, name, value) "
                                     "VALUES (?, ?, ?, ?)");
         for (const auto& [name, value] : values) {
@@ -164,8 +149,11 @@ std::vector<MetricPoint> Store::metrics(std::int64_t runId)
     Statement st = m_db.prepare("SELECT iteration, name, value FROM metric WHERE run_id = ? ORDER BY name, iteration");
     st.bind(1, runId);
     std::vector<MetricPoint> out;
-    while (st.step())
-        out.push_back(MetricPoint { st.columnInt(0), st.columnText(1), st.columnDouble(2) });
+    while (st.step()) {
+        // SQLite stores NaN as NULL; a diverged loss must read back as NaN, not 0.
+        const double value = st.isNull(2) ? std::numeric_limits<double>::quiet_NaN() : st.columnDouble(2);
+        out.push_back(MetricPoint { st.columnInt(0), st.columnText(1), value });
+    }
     return out;
 }
 
@@ -181,8 +169,8 @@ void Store::addCheckpoint(std::int64_t runId, std::int64_t iteration, const std:
 
 std::optional<std::pair<std::int64_t, std::string>> Store::lastCheckpoint(std::int64_t runId)
 {
-    Statement st = m_db.prepare(
-        "SELECT iteration, path FROM checkpoint WHERE run_id = ? ORDER BY iteration DESC LIMIT 1");
+    Statement st
+        = m_db.prepare("SELECT iteration, path FROM checkpoint WHERE run_id = ? ORDER BY iteration DESC LIMIT 1");
     st.bind(1, runId);
     if (!st.step())
         return std::nullopt;
@@ -204,8 +192,8 @@ std::vector<SweepInfo> Store::sweeps()
     Statement st = m_db.prepare("SELECT id, name, config, status, created_at FROM sweep ORDER BY id");
     std::vector<SweepInfo> out;
     while (st.step())
-        out.push_back(SweepInfo { st.columnInt(0), st.columnText(1), st.columnText(2), st.columnText(3),
-            st.columnText(4) });
+        out.push_back(
+            SweepInfo { st.columnInt(0), st.columnText(1), st.columnText(2), st.columnText(3), st.columnText(4) });
     return out;
 }
 
@@ -215,8 +203,8 @@ std::int64_t Store::addTrial(std::int64_t sweepId, const std::string& params)
     return m_db.lastInsertId();
 }
 
-void Store::finishTrial(std::int64_t trialId, std::optional<std::int64_t> runId, const std::string& status,
-    std::optional<double> objective)
+void Store::finishTrial(
+    std::int64_t trialId, std::optional<std::int64_t> runId, const std::string& status, std::optional<double> objective)
 {
     m_db.prepare("UPDATE trial SET run_id = ?, status = ?, objective = ? WHERE id = ?")
         .bind(1, runId)

@@ -166,6 +166,8 @@ public:
     std::vector<TrialInfo> trials(std::int64_t sweepId);
 
 private:
+    std::int64_t insertTrajectoryRows(std::int64_t runId, std::int64_t ord, const Trajectory& trajectory);
+
     struct Cache;
     Database m_db;
     std::unique_ptr<Cache> m_cache;

@@ -4,6 +4,9 @@
 
 #include "core/store.h"
 
+#include <sqlite3.h>
+#include <type_traits>
+
 namespace creditlab {
 
 /// Prepared statements reused by the hot write paths; created on first use.
@@ -12,5 +15,24 @@ struct Store::Cache {
     Statement insertTurn;
     bool ready = false;
 };
+
+namespace detail {
+/// Runs `fn` in its own transaction unless the connection is already inside one.
+template <typename Fn> auto inTransaction(Database& db, Fn&& fn)
+{
+    if (!sqlite3_get_autocommit(db.handle()))
+        return fn();
+    Transaction tx(db);
+    if constexpr (std::is_void_v<decltype(fn())>) {
+        fn();
+        tx.commit();
+    } else {
+        auto result = fn();
+        tx.commit();
+        return result;
+    }
+}
+
+} // namespace detail
 
 } // namespace creditlab

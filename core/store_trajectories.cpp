@@ -2,63 +2,69 @@
 #include "core/store.h"
 #include "core/store_p.h"
 
+#include <cmath>
 #include <sqlite3.h>
 
 namespace creditlab {
 
 namespace {
-    constexpr std::string_view kTrajectoryColumns
-        = "id, ext_id, group_key, iteration, task, env, goal, reward, success, turn_count";
+constexpr std::string_view kTrajectoryColumns
+    = "id, ext_id, group_key, iteration, task, env, goal, reward, success, turn_count";
 
-    TrajectoryInfo readInfo(const Statement& st)
-    {
-        TrajectoryInfo t;
-        t.rowId = st.columnInt(0);
-        t.id = st.columnText(1);
-        t.group = st.columnText(2);
-        t.iteration = st.columnOptInt(3);
-        t.task.key = st.columnOptText(4);
-        t.task.env = st.columnOptText(5);
-        t.task.goal = st.columnOptText(6);
-        t.reward = st.columnDouble(7);
-        if (auto s = st.columnOptInt(8))
-            t.success = *s != 0;
-        t.turnCount = st.columnInt(9);
-        return t;
-    }
+TrajectoryInfo readInfo(const Statement& st)
+{
+    TrajectoryInfo t;
+    t.rowId = st.columnInt(0);
+    t.id = st.columnText(1);
+    t.group = st.columnText(2);
+    t.iteration = st.columnOptInt(3);
+    t.task.key = st.columnOptText(4);
+    t.task.env = st.columnOptText(5);
+    t.task.goal = st.columnOptText(6);
+    t.reward = st.columnDouble(7);
+    if (auto s = st.columnOptInt(8))
+        t.success = *s != 0;
+    t.turnCount = st.columnInt(9);
+    return t;
+}
 
-    std::optional<std::int64_t> optBool(const std::optional<bool>& b)
-    {
-        if (!b)
-            return std::nullopt;
-        return *b ? 1 : 0;
-    }
+std::optional<std::int64_t> optBool(const std::optional<bool>& b)
+{
+    if (!b)
+        return std::nullopt;
+    return *b ? 1 : 0;
+}
 
-    void readTurn(const Statement& st, int c, Turn& u)
-    {
-        u.observation = st.columnText(c + 0);
-        u.action = st.columnText(c + 1);
-        u.feedback = st.columnOptText(c + 2);
-        u.reward = st.columnOptDouble(c + 3);
-        if (auto v = st.columnOptInt(c + 4))
-            u.valid = *v != 0;
-        u.state = st.columnOptText(c + 5);
-        u.progress = st.columnOptDouble(c + 6);
-        if (!st.isNull(c + 7))
-            u.role = parseRole(st.columnTextView(c + 7));
-        u.roleSource = st.columnOptText(c + 8);
-        u.score = st.columnOptDouble(c + 9);
-        if (!st.isNull(c + 10))
-            u.tokens = TokenSpan { static_cast<std::int32_t>(st.columnInt(c + 10)),
-                static_cast<std::int32_t>(st.columnInt(c + 11)) };
-        u.extra = st.columnText(c + 12);
-    }
+void readTurn(const Statement& st, int c, Turn& u)
+{
+    u.observation = st.columnText(c + 0);
+    u.action = st.columnText(c + 1);
+    u.feedback = st.columnOptText(c + 2);
+    u.reward = st.columnOptDouble(c + 3);
+    if (auto v = st.columnOptInt(c + 4))
+        u.valid = *v != 0;
+    u.state = st.columnOptText(c + 5);
+    u.progress = st.columnOptDouble(c + 6);
+    if (!st.isNull(c + 7))
+        u.role = parseRole(st.columnTextView(c + 7));
+    u.roleSource = st.columnOptText(c + 8);
+    u.score = st.columnOptDouble(c + 9);
+    if (!st.isNull(c + 10))
+        u.tokens = TokenSpan { static_cast<std::int32_t>(st.columnInt(c + 10)),
+            static_cast<std::int32_t>(st.columnInt(c + 11)) };
+    u.extra = st.columnText(c + 12);
+}
 
-    constexpr std::string_view kTurnColumns = "observation, action, feedback, reward, valid, state, progress, role, "
-                                              "role_source, score, token_begin, token_end, extra";
+constexpr std::string_view kTurnColumns = "observation, action, feedback, reward, valid, state, progress, role, "
+                                          "role_source, score, token_begin, token_end, extra";
 } // namespace
 
 std::int64_t Store::insertTrajectory(std::int64_t runId, std::int64_t ord, const Trajectory& t)
+{
+    return detail::inTransaction(m_db, [&] { return insertTrajectoryRows(runId, ord, t); });
+}
+
+std::int64_t Store::insertTrajectoryRows(std::int64_t runId, std::int64_t ord, const Trajectory& t)
 {
     Cache& c = *m_cache;
     if (!c.ready) {
@@ -127,8 +133,8 @@ std::vector<TrajectoryInfo> Store::trajectories(std::int64_t runId, std::optiona
 
 std::vector<std::int64_t> Store::iterations(std::int64_t runId)
 {
-    Statement st = m_db.prepare(
-        "SELECT DISTINCT coalesce(iteration, 0) AS it FROM trajectory WHERE run_id = ? ORDER BY it");
+    Statement st
+        = m_db.prepare("SELECT DISTINCT coalesce(iteration, 0) AS it FROM trajectory WHERE run_id = ? ORDER BY it");
     st.bind(1, runId);
     std::vector<std::int64_t> out;
     while (st.step())
@@ -151,7 +157,8 @@ Trajectory Store::loadTrajectory(std::int64_t rowId)
     t.success = info.success;
     t.iteration = info.iteration;
     t.extra = st.columnText(10);
-    Statement tu = m_db.prepare("SELECT " + std::string(kTurnColumns) + " FROM turn WHERE trajectory_id = ? ORDER BY idx");
+    Statement tu
+        = m_db.prepare("SELECT " + std::string(kTurnColumns) + " FROM turn WHERE trajectory_id = ? ORDER BY idx");
     tu.bind(1, rowId);
     while (tu.step()) {
         t.turns.emplace_back();
@@ -160,8 +167,8 @@ Trajectory Store::loadTrajectory(std::int64_t rowId)
     return t;
 }
 
-bool Store::forEachTrajectory(std::int64_t runId, std::optional<std::int64_t> iteration,
-    const std::function<bool(const Trajectory&)>& visit)
+bool Store::forEachTrajectory(
+    std::int64_t runId, std::optional<std::int64_t> iteration, const std::function<bool(const Trajectory&)>& visit)
 {
     // One read transaction: a concurrent writer's commit in the middle is not seen.
     const bool ownTx = sqlite3_get_autocommit(m_db.handle()) != 0;
@@ -189,7 +196,8 @@ bool Store::forEachTrajectory(std::int64_t runId, std::optional<std::int64_t> it
     st.bind(1, runId);
     if (iteration)
         st.bind(2, *iteration);
-    Statement tu = m_db.prepare("SELECT " + std::string(kTurnColumns) + " FROM turn WHERE trajectory_id = ? ORDER BY idx");
+    Statement tu
+        = m_db.prepare("SELECT " + std::string(kTurnColumns) + " FROM turn WHERE trajectory_id = ? ORDER BY idx");
     Trajectory t;
     while (st.step()) {
         const TrajectoryInfo info = readInfo(st);
@@ -216,13 +224,19 @@ bool Store::forEachTrajectory(std::int64_t runId, std::optional<std::int64_t> it
 void Store::writeCredits(std::int64_t trajectoryRowId, const std::string& method, std::span<const double> advantages,
     std::span<const std::string> detailsJson)
 {
-    Statement st = m_db.prepare(
-        "INSERT OR REPLACE INTO credit (trajectory_id, idx, method, advantage, details) VALUES (?, ?, ?, ?, ?)");
-    for (std::size_t i = 0; i < advantages.size(); ++i) {
-        st.bind(1, trajectoryRowId).bind(2, static_cast<std::int64_t>(i)).bind(3, method).bind(4, advantages[i]);
-        st.bind(5, i < detailsJson.size() ? std::string_view(detailsJson[i]) : std::string_view("{}"));
-        st.exec();
-    }
+    for (std::size_t i = 0; i < advantages.size(); ++i)
+        if (!std::isfinite(advantages[i]))
+            throw StoreError(path() + ": credit of method '" + method + "' for turn " + std::to_string(i)
+                + " is not a finite number");
+    detail::inTransaction(m_db, [&] {
+        Statement st = m_db.prepare(
+            "INSERT OR REPLACE INTO credit (trajectory_id, idx, method, advantage, details) VALUES (?, ?, ?, ?, ?)");
+        for (std::size_t i = 0; i < advantages.size(); ++i) {
+            st.bind(1, trajectoryRowId).bind(2, static_cast<std::int64_t>(i)).bind(3, method).bind(4, advantages[i]);
+            st.bind(5, i < detailsJson.size() ? std::string_view(detailsJson[i]) : std::string_view("{}"));
+            st.exec();
+        }
+    });
 }
 
 std::vector<double> Store::credits(std::int64_t trajectoryRowId, const std::string& method)
