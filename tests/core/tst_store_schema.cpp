@@ -1,0 +1,389 @@
+// The storage schema: migrations, the file header, and files the Store must refuse untouched.
+#include "core/database.h"
+#include "core/schema.h"
+#include "core/store.h"
+
+#include "testutil.h"
+
+#include <QTemporaryDir>
+#include <QtTest/QTest>
+
+#include <filesystem>
+#include <set>
+#include <sqlite3.h>
+
+using namespace creditlab;
+
+// Declarations first: moc mis-reads raw string literals inside a class body.
+class TestStoreSchema : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void init();
+    void newFileIsAtCurrentVersion();
+    void reopenIsIdempotent();
+    void migrationSqlRange();
+    void migration_data();
+    void migration();
+    void emptySqliteFileIsMigrated();
+    void emptyFileIsMigrated();
+    void createsMissingFolders();
+    void newerFileIsRefusedUntouched_data();
+    void newerFileIsRefusedUntouched();
+    void foreignFileIsRefusedUntouched_data();
+    void foreignFileIsRefusedUntouched();
+    void readOnlyMissingPath();
+    void readOnlyNeedsUpgrade();
+    void readOnlyCannotWrite();
+
+private:
+    std::string path(const char* name) const { return m_dir->filePath(name).toStdString(); }
+    std::unique_ptr<QTemporaryDir> m_dir;
+};
+
+namespace {
+
+const std::set<std::string> kTablesV1 = { "run", "run_config", "metric", "checkpoint", "trajectory", "turn", "credit",
+    "judge_label", "human_label", "sweep", "trial" };
+const std::set<std::string> kIndexesV1 = { "trajectory_by_run", "trial_by_sweep" };
+
+/// The names of the user objects of one type ("table" or "index") in the database.
+std::set<std::string> objects(Database& db, const char* type)
+{
+    Statement st = db.prepare("SELECT name FROM sqlite_master WHERE type = ? AND name NOT LIKE 'sqlite_%'");
+    st.bind(1, type);
+    std::set<std::string> out;
+    while (st.step())
+        out.insert(st.columnText(0));
+    return out;
+}
+
+std::string pragmaText(Database& db, const char* pragma)
+{
+    Statement st = db.prepare(std::string("PRAGMA ") + pragma);
+    return st.step() ? st.columnText(0) : std::string();
+}
+
+/// Runs `sql` on a raw SQLite connection (no CreditLab code involved) and closes it.
+void rawExec(const std::string& path, const std::string& sql)
+{
+    sqlite3* db = nullptr;
+    QCOMPARE(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    char* err = nullptr;
+    const int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &err);
+    const std::string msg = err ? err : "";
+    sqlite3_free(err);
+    QCOMPARE(sqlite3_close(db), SQLITE_OK);
+    QVERIFY2(rc == SQLITE_OK, msg.c_str());
+}
+
+/// The bytes of a database file and its WAL and shared-memory companions (absent: nullopt).
+struct Snapshot {
+    std::optional<std::string> main, wal, shm;
+    bool operator==(const Snapshot&) const = default;
+};
+
+Snapshot snapshot(const std::string& path)
+{
+    auto read = [](const std::string& p) -> std::optional<std::string> {
+        if (!std::filesystem::exists(p))
+            return std::nullopt;
+        return test::readFile(p);
+    };
+    return Snapshot { read(path), read(path + "-wal"), read(path + "-shm") };
+}
+
+/// Opens a Store and returns the StoreError message, or "" when the open succeeded.
+std::string openError(const std::string& path, Store::Access access)
+{
+    try {
+        Store store(path, access);
+    } catch (const StoreError& e) {
+        return e.what();
+    }
+    return {};
+}
+
+} // namespace
+
+void TestStoreSchema::init()
+{
+    m_dir = std::make_unique<QTemporaryDir>();
+    QVERIFY(m_dir->isValid());
+}
+
+void TestStoreSchema::newFileIsAtCurrentVersion()
+{
+    const std::string p = path("new.db");
+    QVERIFY(!std::filesystem::exists(p));
+    Store store(p);
+    QVERIFY(std::filesystem::exists(p));
+    QCOMPARE(store.path(), p);
+    QCOMPARE(store.schemaVersion(), schema::kVersion);
+    Database& db = store.database();
+    QCOMPARE(db.scalarInt("PRAGMA user_version"), std::int64_t(schema::kVersion));
+    QCOMPARE(db.scalarInt("PRAGMA application_id"), std::int64_t(schema::kApplicationId));
+    QCOMPARE(db.scalarInt("PRAGMA application_id"), std::int64_t(0x43524c42));
+    QCOMPARE(pragmaText(db, "journal_mode"), std::string("wal"));
+    QCOMPARE(db.scalarInt("PRAGMA foreign_keys"), std::int64_t(1));
+    QCOMPARE(objects(db, "table"), kTablesV1);
+    QCOMPARE(objects(db, "index"), kIndexesV1);
+    QVERIFY(store.runs().empty());
+    QVERIFY(store.sweeps().empty());
+}
+
+void TestStoreSchema::reopenIsIdempotent()
+{
+    const std::string p = path("reopen.db");
+    std::int64_t runId = 0;
+    std::string schemaSql;
+    {
+        Store store(p);
+        runId = store.createRun(NewRun { "kept", "import", "finished", std::nullopt });
+        Statement st = store.database().prepare("SELECT group_concat(sql, ';') FROM sqlite_master");
+        QVERIFY(st.step());
+        schemaSql = st.columnText(0);
+    }
+    for (int i = 0; i < 3; ++i) {
+        Store store(p);
+        QCOMPARE(store.schemaVersion(), schema::kVersion);
+        Statement st = store.database().prepare("SELECT group_concat(sql, ';') FROM sqlite_master");
+        QVERIFY(st.step());
+        QCOMPARE(st.columnText(0), schemaSql);
+        const auto runs = store.runs();
+        QCOMPARE(runs.size(), std::size_t(1));
+        QCOMPARE(runs[0].id, runId);
+        QCOMPARE(runs[0].name, std::string("kept"));
+    }
+    Store readOnly(p, Store::Access::ReadOnly);
+    QCOMPARE(readOnly.runs().size(), std::size_t(1));
+}
+
+void TestStoreSchema::migrationSqlRange()
+{
+    QVERIFY(schema::migrationSql(0).empty());
+    QVERIFY(schema::migrationSql(-1).empty());
+    QVERIFY(schema::migrationSql(schema::kVersion + 1).empty());
+    for (int v = 1; v <= schema::kVersion; ++v)
+        QVERIFY2(!schema::migrationSql(v).empty(), qPrintable(QString("migration %1").arg(v)));
+}
+
+void TestStoreSchema::migration_data()
+{
+    // One row per migration: the tables and indexes that exist after applying migrations 1..N.
+    QTest::addColumn<int>("version");
+    QTest::addColumn<QStringList>("tables");
+    QTest::addColumn<QStringList>("indexes");
+    auto list = [](const std::set<std::string>& s) {
+        QStringList l;
+        for (const auto& n : s)
+            l << QString::fromStdString(n);
+        return l;
+    };
+    QTest::newRow("1: initial schema") << 1 << list(kTablesV1) << list(kIndexesV1);
+    QCOMPARE(schema::kVersion, 1); // a new migration needs its own row here
+}
+
+void TestStoreSchema::migration()
+{
+    QFETCH(int, version);
+    QFETCH(QStringList, tables);
+    QFETCH(QStringList, indexes);
+    std::set<std::string> wantTables, wantIndexes;
+    for (const auto& t : tables)
+        wantTables.insert(t.toStdString());
+    for (const auto& i : indexes)
+        wantIndexes.insert(i.toStdString());
+
+    // Applied by hand to an empty database, the SQL of migrations 1..N creates exactly these objects.
+    const std::string p = path("manual.db");
+    {
+        Database db(p, Database::Access::ReadWrite);
+        for (int v = 1; v <= version; ++v)
+            db.exec(schema::migrationSql(v));
+        QCOMPARE(objects(db, "table"), wantTables);
+        QCOMPARE(objects(db, "index"), wantIndexes);
+    }
+    // A file at version N-1 (made by the same SQL) is brought to kVersion by opening it.
+    const std::string q = path("upgrade.db");
+    {
+        Database db(q, Database::Access::ReadWrite);
+        for (int v = 1; v < version; ++v)
+            db.exec(schema::migrationSql(v));
+        if (version > 1)
+            db.exec("PRAGMA application_id = " + std::to_string(schema::kApplicationId));
+        db.exec("PRAGMA user_version = " + std::to_string(version - 1));
+    }
+    Store store(q);
+    QCOMPARE(store.schemaVersion(), schema::kVersion);
+    QCOMPARE(store.database().scalarInt("PRAGMA application_id"), std::int64_t(schema::kApplicationId));
+    if (version == schema::kVersion) {
+        QCOMPARE(objects(store.database(), "table"), wantTables);
+        QCOMPARE(objects(store.database(), "index"), wantIndexes);
+    }
+}
+
+void TestStoreSchema::emptySqliteFileIsMigrated()
+{
+    // An SQLite file without tables (application id 0, version 0) counts as new.
+    const std::string p = path("blank.db");
+    rawExec(p, "PRAGMA user_version = 0; VACUUM;");
+    QVERIFY(std::filesystem::exists(p));
+    Store store(p);
+    QCOMPARE(store.schemaVersion(), schema::kVersion);
+    QCOMPARE(objects(store.database(), "table"), kTablesV1);
+}
+
+void TestStoreSchema::emptyFileIsMigrated()
+{
+    const std::string p = path("zero.db");
+    test::writeFile(p, "");
+    Store store(p);
+    QCOMPARE(store.schemaVersion(), schema::kVersion);
+}
+
+void TestStoreSchema::createsMissingFolders()
+{
+    const std::string p = path("a/b/c/runs.db");
+    Store store(p);
+    QVERIFY(std::filesystem::exists(p));
+    QCOMPARE(store.schemaVersion(), schema::kVersion);
+}
+
+void TestStoreSchema::newerFileIsRefusedUntouched_data()
+{
+    QTest::addColumn<bool>("wal");
+    QTest::addColumn<bool>("readOnly");
+    QTest::newRow("rollback journal, read-write") << false << false;
+    QTest::newRow("rollback journal, read-only") << false << true;
+    QTest::newRow("WAL, read-write") << true << false;
+    QTest::newRow("WAL, read-only") << true << true;
+}
+
+void TestStoreSchema::newerFileIsRefusedUntouched()
+{
+    QFETCH(bool, wal);
+    QFETCH(bool, readOnly);
+    const std::string p = path("newer.db");
+    rawExec(p,
+        std::string(wal ? "PRAGMA journal_mode = WAL;" : "") + "CREATE TABLE run (id INTEGER PRIMARY KEY, future TEXT);"
+            + "INSERT INTO run (future) VALUES ('from the future');"
+            + "PRAGMA application_id = " + std::to_string(schema::kApplicationId) + ";PRAGMA user_version = 99;");
+    const Snapshot before = snapshot(p);
+    QVERIFY(before.main && before.main->size() >= 512);
+    QVERIFY(!before.wal); // the last connection closed cleanly
+
+    const std::string error = openError(p, readOnly ? Store::Access::ReadOnly : Store::Access::ReadWrite);
+    QVERIFY2(error.find("newer") != std::string::npos, error.c_str());
+    QVERIFY2(error.find("99") != std::string::npos, error.c_str());
+    QVERIFY2(error.find(p) != std::string::npos, error.c_str());
+    QVERIFY2(error.find("not modified") != std::string::npos, error.c_str());
+
+    const Snapshot after = snapshot(p);
+    QVERIFY2(after.main == before.main, "the database file changed");
+    // A read-only SQLite connection to a WAL file cannot remove the companions it creates (plain
+    // SQLite behaviour): an empty -wal (no frames, so no change) and the -shm index may remain.
+    if (wal && readOnly)
+        QVERIFY2(!after.wal || after.wal->empty(), "the -wal file holds frames: the database was modified");
+    else
+        QVERIFY2(after == before, "a -wal or -shm file was left behind");
+
+    // The file is still the other program's: its version and data are intact.
+    Database db(p, Database::Access::ReadOnly);
+    QCOMPARE(db.scalarInt("PRAGMA user_version"), std::int64_t(99));
+    QCOMPARE(db.scalarInt("SELECT count(*) FROM run WHERE future = 'from the future'"), std::int64_t(1));
+}
+
+void TestStoreSchema::foreignFileIsRefusedUntouched_data()
+{
+    QTest::addColumn<int>("kind"); // 0 text file, 1 SQLite with tables and application id 0, 2 other application id
+    QTest::addColumn<bool>("readOnly");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("text file, read-write") << 0 << false << "not an SQLite database";
+    QTest::newRow("text file, read-only") << 0 << true << "not an SQLite database";
+    QTest::newRow("other program's tables, read-write") << 1 << false << "not a CreditLab database";
+    QTest::newRow("other program's tables, read-only") << 1 << true << "not a CreditLab database";
+    QTest::newRow("other application id, read-write") << 2 << false << "not a CreditLab database";
+}
+
+void TestStoreSchema::foreignFileIsRefusedUntouched()
+{
+    QFETCH(int, kind);
+    QFETCH(bool, readOnly);
+    QFETCH(QString, message);
+    const std::string p = path("foreign.db");
+    if (kind == 0) {
+        std::string text;
+        for (int i = 0; i < 400; ++i)
+            text += "line " + std::to_string(i) + ": this is a plain text file, not a database\n";
+        test::writeFile(p, text);
+    } else if (kind == 1) {
+        rawExec(p,
+            "CREATE TABLE invoices (id INTEGER PRIMARY KEY, amount REAL); INSERT INTO invoices (amount) VALUES (9.5);");
+    } else {
+        rawExec(p, "PRAGMA application_id = 1234; PRAGMA user_version = 1; VACUUM;");
+    }
+    const Snapshot before = snapshot(p);
+    QVERIFY(before.main && !before.main->empty());
+
+    const std::string error = openError(p, readOnly ? Store::Access::ReadOnly : Store::Access::ReadWrite);
+    QVERIFY2(error.find(message.toStdString()) != std::string::npos, error.c_str());
+    QVERIFY2(error.find(p) != std::string::npos, error.c_str());
+    const Snapshot after = snapshot(p);
+    QVERIFY2(after == before, "the refused file or its companions changed");
+}
+
+void TestStoreSchema::readOnlyMissingPath()
+{
+    const std::string p = path("missing/runs.db");
+    const std::string error = openError(p, Store::Access::ReadOnly);
+    QVERIFY2(!error.empty(), "opened a missing database read-only");
+    QVERIFY2(error.find(p) != std::string::npos, error.c_str());
+    QVERIFY(!std::filesystem::exists(p));
+    QVERIFY(!std::filesystem::exists(path("missing")));
+}
+
+void TestStoreSchema::readOnlyNeedsUpgrade()
+{
+    const std::string p = path("old.db");
+    test::writeFile(p, "");
+    const std::string error = openError(p, Store::Access::ReadOnly);
+    QVERIFY2(error.find("upgrade") != std::string::npos, error.c_str());
+    QCOMPARE(test::readFile(p), std::string()); // still untouched
+}
+
+void TestStoreSchema::readOnlyCannotWrite()
+{
+    const std::string p = path("ro.db");
+    std::int64_t runId = 0;
+    std::int64_t rowId = 0;
+    {
+        Store store(p);
+        runId = store.createRun(NewRun { "r", "import", "finished", std::nullopt });
+        rowId = store.insertTrajectory(runId, 0, test::minimalTrajectory("t", "g", 1.0, 2));
+    }
+    const Snapshot before = snapshot(p);
+    Store store(p, Store::Access::ReadOnly);
+    QCOMPARE(store.runs().size(), std::size_t(1));
+    CL_COMPARE_TRAJ(store.loadTrajectory(rowId), test::minimalTrajectory("t", "g", 1.0, 2));
+
+    QVERIFY_THROWS_EXCEPTION(StoreError, store.createRun(NewRun { "x", "import", "finished", std::nullopt }));
+    QVERIFY_THROWS_EXCEPTION(StoreError, store.renameRun(runId, "renamed"));
+    QVERIFY_THROWS_EXCEPTION(StoreError, store.deleteRun(runId));
+    QVERIFY_THROWS_EXCEPTION(StoreError, store.insertTrajectory(runId, 1, test::minimalTrajectory("u", "g", 0.0, 1)));
+    const std::pair<std::string, double> m[] = { { "loss", 1.0 } };
+    QVERIFY_THROWS_EXCEPTION(StoreError, store.writeMetrics(runId, 0, m));
+    QVERIFY_THROWS_EXCEPTION(StoreError, store.setHumanLabel(rowId, 0, "alice", Role::D));
+    QVERIFY_THROWS_EXCEPTION(StoreError, store.begin());
+    QVERIFY_THROWS_EXCEPTION(StoreError, store.database().exec("CREATE TABLE x (y)"));
+
+    const auto runs = store.runs();
+    QCOMPARE(runs.size(), std::size_t(1));
+    QCOMPARE(runs[0].name, std::string("r"));
+    QCOMPARE(runs[0].trajectoryCount, std::int64_t(1));
+    QVERIFY(store.humanLabels(rowId).empty());
+    QVERIFY(snapshot(p).main == before.main);
+}
+
+QTEST_GUILESS_MAIN(TestStoreSchema)
+#include "tst_store_schema.moc"
