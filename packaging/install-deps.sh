@@ -14,6 +14,8 @@ packages=(
     libspdlog-dev libsqlite3-dev sqlite3
     nlohmann-json3-dev libcli11-dev libyaml-cpp-dev libcurl4-openssl-dev libcpp-httplib-dev
     xvfb xauth
+    # A GUI needs at least one font; CJK glyphs for the Simplified Chinese translation.
+    fonts-dejavu-core fonts-wqy-microhei
 )
 # The SVG module is packaged under two names depending on the Debian release.
 if apt-cache show libqt6svg6-dev >/dev/null 2>&1 && apt-cache policy libqt6svg6-dev | grep -q 'Candidate: [0-9]'; then
