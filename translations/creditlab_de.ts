@@ -228,6 +228,10 @@ Schema-Version: %5</translation>
         <source>Trajectories (%1 of %2)</source>
         <translation>Trajektorien (%1 von %2)</translation>
     </message>
+    <message>
+        <source>No runs yet: import trajectories with File → Import JSONL… (Ctrl+I).</source>
+        <translation>Noch keine Läufe: Trajektorien mit Datei → JSONL importieren… (Strg+I) importieren.</translation>
+    </message>
 </context>
 <context>
     <name>creditlab::ui::RunModel</name>

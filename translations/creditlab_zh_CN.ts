@@ -227,6 +227,10 @@ Qt %2（构建于 %3）
         <source>Trajectories (%1 of %2)</source>
         <translation>轨迹（%1 / %2）</translation>
     </message>
+    <message>
+        <source>No runs yet: import trajectories with File → Import JSONL… (Ctrl+I).</source>
+        <translation>尚无运行：请通过 文件 → 导入 JSONL… (Ctrl+I) 导入轨迹。</translation>
+    </message>
 </context>
 <context>
     <name>creditlab::ui::RunModel</name>

@@ -19,6 +19,8 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QGuiApplication>
+#include <QScreen>
 #include <QSplitter>
 #include <QStatusBar>
 
@@ -212,8 +214,13 @@ void MainWindow::saveLayout()
 
 void MainWindow::restoreLayout()
 {
-    if (!restoreGeometry(m_settings->mainWindowGeometry()))
-        resize(1360, 860);
+    if (!restoreGeometry(m_settings->mainWindowGeometry())) {
+        // First start: a comfortable size that still fits small screens.
+        QSize size(1360, 860);
+        if (const QScreen* screen = QGuiApplication::primaryScreen())
+            size = size.boundedTo(screen->availableGeometry().size() * 0.9);
+        resize(size);
+    }
     restoreState(m_settings->mainWindowState());
     if (auto* splitter = findChild<QSplitter*>(kMainSplitter);
         !splitter->restoreState(m_settings->splitterState(Settings::Splitter::Main)))

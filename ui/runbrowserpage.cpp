@@ -186,7 +186,9 @@ void RunBrowserPage::reload()
         // The reset reports "no current run" in between; report the outcome once instead.
         const QScopedValueRollback guard(m_resetting, true);
         m_runModel->setRuns(std::move(runs));
-        m_runTitle->setText(tr("Runs (%1)").arg(QLocale().toString(m_runModel->rowCount())));
+        m_runTitle->setText(m_runModel->rowCount() == 0
+                ? tr("No runs yet: import trajectories with File → Import JSONL… (Ctrl+I).")
+                : tr("Runs (%1)").arg(QLocale().toString(m_runModel->rowCount())));
         if (selected != 0)
             selectRun(selected);
     }
