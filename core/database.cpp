@@ -57,8 +57,10 @@ Statement& Statement::bind(int index, double value)
 
 Statement& Statement::bind(int index, std::string_view value)
 {
-    // SQLITE_STATIC: callers keep the text alive until the statement is stepped.
-    if (const int rc = sqlite3_bind_text64(m_stmt, index, value.data(), value.size(), SQLITE_STATIC, SQLITE_UTF8);
+    // SQLITE_STATIC: callers keep the text alive until the statement is stepped. A null data
+    // pointer would bind SQL NULL, but an empty view is an empty string.
+    const char* data = value.data() ? value.data() : "";
+    if (const int rc = sqlite3_bind_text64(m_stmt, index, data, value.size(), SQLITE_STATIC, SQLITE_UTF8);
         rc != SQLITE_OK)
         raise(rc);
     return *this;

@@ -40,6 +40,8 @@ public:
         return value ? bind(index, *value) : bindNull(index);
     }
 
+    bool isNull() const { return m_stmt == nullptr; }
+
     /// Steps once; true while a row is available.
     bool step();
     /// Steps to completion (for statements that return no rows) and resets.

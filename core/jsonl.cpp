@@ -226,7 +226,7 @@ namespace {
             m_field.clear();
             bool haveObservation = false;
             bool haveAction = false;
-            bool haveFeedback = false, haveState = false, haveRoleSource = false;
+            bool haveFeedback = false, haveState = false, haveRoleSource = false, haveCredits = false;
             turn.reward.reset();
             turn.valid.reset();
             turn.progress.reset();
@@ -269,12 +269,17 @@ namespace {
                     haveRoleSource = true;
                 } else if (key == "score") {
                     turn.score = readUnitNumber();
+                } else if (key == "credit") {
+                    parseCredits(turn.credits);
+                    haveCredits = true;
                 } else {
                     keepUnknown(turn.extra, rawKey);
                 }
                 // Past the value: a syntax error from here on is not about this member.
                 m_field.clear();
             }
+            if (!haveCredits)
+                turn.credits.clear();
             if (!haveFeedback)
                 turn.feedback.reset();
             if (!haveState)
@@ -289,6 +294,25 @@ namespace {
                 setField(m_prefix, "action");
                 fieldError("is required but missing");
             }
+        }
+
+        /// `"credit": {"method": number, ...}`: per-method credit, kept sorted by method name.
+        void parseCredits(std::vector<std::pair<std::string, double>>& credits)
+        {
+            credits.clear();
+            expectKind(Kind::Object, "an object of method names to numbers");
+            m_scanner.expect('{');
+            const std::string base = m_field;
+            std::string method;
+            for (bool first = true; m_scanner.nextMember(method, nullptr, first); first = false) {
+                m_field = base + "." + method;
+                for (const auto& c : credits)
+                    if (c.first == method)
+                        fieldError("appears twice");
+                credits.emplace_back(method, readNumber());
+            }
+            m_field = base;
+            std::sort(credits.begin(), credits.end());
         }
 
         /// Refuses a member that appears twice: known names through a bit mask, others by lookup.
@@ -312,7 +336,7 @@ namespace {
         static constexpr std::string_view kTrajectoryKeys[]
             = { "id", "group", "reward", "success", "task", "env", "goal", "iteration", "turns" };
         static constexpr std::string_view kTurnKeys[] = { "observation", "action", "feedback", "reward", "valid",
-            "state", "progress", "role", "role_source", "score" };
+            "state", "progress", "role", "role_source", "score", "credit" };
 
         JsonScanner m_scanner;
         std::vector<std::string> m_unknownKeys; ///< unknown members of the trajectory object
@@ -409,6 +433,18 @@ void formatTrajectory(const Trajectory& t, std::string& out)
         if (u.score) {
             appendKey(out, f, "score");
             appendJsonNumber(out, *u.score);
+        }
+        if (!u.credits.empty()) {
+            appendKey(out, f, "credit");
+            out.push_back('{');
+            for (std::size_t k = 0; k < u.credits.size(); ++k) {
+                if (k > 0)
+                    out.push_back(',');
+                appendJsonString(out, u.credits[k].first);
+                out.push_back(':');
+                appendJsonNumber(out, u.credits[k].second);
+            }
+            out.push_back('}');
         }
         if (!u.extra.empty()) {
             out.push_back(',');

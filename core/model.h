@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace creditlab {
@@ -49,6 +50,8 @@ struct Turn {
     std::optional<TokenSpan> tokens;
     /// Unknown JSONL fields, as the members of a JSON object without braces: `"k":v,"k2":v2`.
     std::string extra;
+    /// Per-method credit of this turn, (method, advantage), in method-name order. JSONL: `"credit": {"grpo": 0.5}`.
+    std::vector<std::pair<std::string, double>> credits;
 
     double rewardOrDefault() const { return reward.value_or(0.0); }
     bool validOrDefault() const { return valid.value_or(true); }

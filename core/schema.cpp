@@ -131,6 +131,12 @@ CREATE TABLE trial (
 CREATE INDEX trial_by_sweep ON trial(sweep_id);
 )sql";
 
+    // Version 2: credits are tagged with the parameters that produced them ("key=value,...",
+    // empty for credits imported from JSONL).
+    constexpr std::string_view kV2 = R"sql(
+ALTER TABLE credit ADD COLUMN params TEXT NOT NULL DEFAULT '';
+)sql";
+
 } // namespace
 
 std::string_view migrationSql(int toVersion)
@@ -138,6 +144,8 @@ std::string_view migrationSql(int toVersion)
     switch (toVersion) {
     case 1:
         return kV1;
+    case 2:
+        return kV2;
     default:
         return {};
     }

@@ -143,10 +143,17 @@ public:
     /// Reads in one read transaction, so it sees one consistent state. Returns false when stopped.
     bool forEachTrajectory(std::int64_t runId, std::optional<std::int64_t> iteration,
         const std::function<bool(const Trajectory&)>& visit);
+    /// As above, also passing each trajectory's row id (for writing credits back).
+    bool forEachTrajectoryRow(std::int64_t runId, std::optional<std::int64_t> iteration,
+        const std::function<bool(std::int64_t rowId, const Trajectory&)>& visit);
 
     // Credits per method and turn.
+    /// Stores (replaces) the credits of `method` for the turns of one trajectory, tagged with the
+    /// parameters that produced them. Refuses non-finite values. `detailsJson[t]` is a JSON object.
     void writeCredits(std::int64_t trajectoryRowId, const std::string& method, std::span<const double> advantages,
-        std::span<const std::string> detailsJson = {});
+        std::span<const std::string> detailsJson = {}, const std::string& params = {});
+    /// The parameters stored with a method's credits on a run; nullopt when it has none.
+    std::optional<std::string> creditParams(std::int64_t runId, const std::string& method);
     std::vector<double> credits(std::int64_t trajectoryRowId, const std::string& method);
     std::vector<std::string> creditMethods(std::int64_t runId);
 
@@ -166,6 +173,8 @@ public:
     std::vector<TrialInfo> trials(std::int64_t sweepId);
 
 private:
+    void readCredits(std::int64_t rowId, Trajectory& trajectory);
+    Statement& creditInsert();
     std::int64_t insertTrajectoryRows(std::int64_t runId, std::int64_t ord, const Trajectory& trajectory);
 
     struct Cache;

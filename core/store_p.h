@@ -13,7 +13,10 @@ namespace creditlab {
 struct Store::Cache {
     Statement insertTrajectory;
     Statement insertTurn;
+    Statement insertCredit;
+    Statement selectCredits;
     bool ready = false;
+    bool creditsReady = false;
 };
 
 namespace detail {

@@ -112,6 +112,17 @@ std::int64_t Store::insertTrajectoryRows(std::int64_t runId, std::int64_t ord, c
         }
         tu.exec();
     }
+    for (std::size_t i = 0; i < t.turns.size(); ++i) {
+        for (const auto& [method, value] : t.turns[i].credits) {
+            if (!std::isfinite(value))
+                throw StoreError(path() + ": credit of method '" + method + "' for turn " + std::to_string(i)
+                    + " of trajectory \"" + t.id + "\" is not a finite number");
+            Statement& cs = creditInsert();
+            cs.bind(1, rowId).bind(2, static_cast<std::int64_t>(i)).bind(3, method).bind(4, value);
+            cs.bind(5, std::string_view("{}")).bind(6, std::string_view());
+            cs.exec();
+        }
+    }
     return rowId;
 }
 
@@ -164,11 +175,38 @@ Trajectory Store::loadTrajectory(std::int64_t rowId)
         t.turns.emplace_back();
         readTurn(tu, 0, t.turns.back());
     }
+    readCredits(rowId, t);
     return t;
+}
+
+void Store::readCredits(std::int64_t rowId, Trajectory& t)
+{
+    Cache& c = *m_cache;
+    if (!c.creditsReady) {
+        c.selectCredits
+            = m_db.prepare("SELECT idx, method, advantage FROM credit WHERE trajectory_id = ? ORDER BY idx, method");
+        c.creditsReady = true;
+    }
+    for (Turn& u : t.turns)
+        u.credits.clear();
+    Statement& st = c.selectCredits;
+    st.bind(1, rowId);
+    while (st.step()) {
+        const auto idx = static_cast<std::size_t>(st.columnInt(0));
+        if (idx < t.turns.size())
+            t.turns[idx].credits.emplace_back(st.columnText(1), st.columnDouble(2));
+    }
+    st.reset();
 }
 
 bool Store::forEachTrajectory(
     std::int64_t runId, std::optional<std::int64_t> iteration, const std::function<bool(const Trajectory&)>& visit)
+{
+    return forEachTrajectoryRow(runId, iteration, [&](std::int64_t, const Trajectory& t) { return visit(t); });
+}
+
+bool Store::forEachTrajectoryRow(std::int64_t runId, std::optional<std::int64_t> iteration,
+    const std::function<bool(std::int64_t rowId, const Trajectory&)>& visit)
 {
     // One read transaction: a concurrent writer's commit in the middle is not seen.
     const bool ownTx = sqlite3_get_autocommit(m_db.handle()) != 0;
@@ -215,28 +253,48 @@ bool Store::forEachTrajectory(
             readTurn(tu, 0, t.turns.back());
         }
         tu.reset();
-        if (!visit(t))
+        readCredits(info.rowId, t);
+        if (!visit(info.rowId, t))
             return false;
     }
     return true;
 }
 
 void Store::writeCredits(std::int64_t trajectoryRowId, const std::string& method, std::span<const double> advantages,
-    std::span<const std::string> detailsJson)
+    std::span<const std::string> detailsJson, const std::string& params)
 {
     for (std::size_t i = 0; i < advantages.size(); ++i)
         if (!std::isfinite(advantages[i]))
             throw StoreError(path() + ": credit of method '" + method + "' for turn " + std::to_string(i)
                 + " is not a finite number");
     detail::inTransaction(m_db, [&] {
-        Statement st = m_db.prepare(
-            "INSERT OR REPLACE INTO credit (trajectory_id, idx, method, advantage, details) VALUES (?, ?, ?, ?, ?)");
+        Statement& st = creditInsert();
         for (std::size_t i = 0; i < advantages.size(); ++i) {
             st.bind(1, trajectoryRowId).bind(2, static_cast<std::int64_t>(i)).bind(3, method).bind(4, advantages[i]);
             st.bind(5, i < detailsJson.size() ? std::string_view(detailsJson[i]) : std::string_view("{}"));
+            st.bind(6, params);
             st.exec();
         }
     });
+}
+
+Statement& Store::creditInsert()
+{
+    Cache& c = *m_cache;
+    if (c.insertCredit.isNull())
+        c.insertCredit = m_db.prepare("INSERT OR REPLACE INTO credit (trajectory_id, idx, method, advantage, details, "
+                                      "params) VALUES (?, ?, ?, ?, ?, ?)");
+    return c.insertCredit;
+}
+
+std::optional<std::string> Store::creditParams(std::int64_t runId, const std::string& method)
+{
+    Statement st = m_db.prepare("SELECT c.params FROM credit c JOIN trajectory t ON t.id = c.trajectory_id "
+                                "WHERE t.run_id = ? AND c.method = ? LIMIT 1");
+    st.bind(1, runId).bind(2, method);
+    if (!st.step())
+        return std::nullopt;
+    return st.columnText(0);
 }
 
 std::vector<double> Store::credits(std::int64_t trajectoryRowId, const std::string& method)

@@ -25,6 +25,7 @@ private Q_SLOTS:
     void migrationSqlRange();
     void migration_data();
     void migration();
+    void migration2KeepsCredits();
     void emptySqliteFileIsMigrated();
     void emptyFileIsMigrated();
     void createsMissingFolders();
@@ -181,7 +182,8 @@ void TestStoreSchema::migration_data()
         return l;
     };
     QTest::newRow("1: initial schema") << 1 << list(kTablesV1) << list(kIndexesV1);
-    QCOMPARE(schema::kVersion, 1); // a new migration needs its own row here
+    QTest::newRow("2: credit params") << 2 << list(kTablesV1) << list(kIndexesV1);
+    QCOMPARE(schema::kVersion, 2); // a new migration needs its own row here
 }
 
 void TestStoreSchema::migration()
@@ -221,6 +223,31 @@ void TestStoreSchema::migration()
         QCOMPARE(objects(store.database(), "table"), wantTables);
         QCOMPARE(objects(store.database(), "index"), wantIndexes);
     }
+}
+
+void TestStoreSchema::migration2KeepsCredits()
+{
+    // A version-1 file with a stored credit opens at the current version, the credit intact and
+    // tagged with empty parameters.
+    const std::string p = path("v1.db");
+    {
+        Database db(p, Database::Access::ReadWrite);
+        db.exec(schema::migrationSql(1));
+        db.exec("INSERT INTO run (id, name, kind, created_at) VALUES (1, 'r', 'import', 'now');"
+                "INSERT INTO trajectory (id, run_id, ord, ext_id, group_key, reward, turn_count) "
+                "VALUES (1, 1, 0, 't', 'g', 1.0, 1);"
+                "INSERT INTO turn (trajectory_id, idx, observation, action) VALUES (1, 0, 'o', 'a');"
+                "INSERT INTO credit (trajectory_id, idx, method, advantage) VALUES (1, 0, 'grpo', 0.75);");
+        db.exec("PRAGMA application_id = " + std::to_string(schema::kApplicationId));
+        db.exec("PRAGMA user_version = 1");
+    }
+    Store store(p);
+    QCOMPARE(store.schemaVersion(), schema::kVersion);
+    QCOMPARE(store.credits(1, "grpo"), std::vector<double> { 0.75 });
+    QCOMPARE(store.creditParams(1, "grpo"), std::optional<std::string>(""));
+    const Trajectory t = store.loadTrajectory(1);
+    QCOMPARE(t.turns.at(0).credits.size(), std::size_t(1));
+    QCOMPARE(t.turns.at(0).credits.at(0).first, std::string("grpo"));
 }
 
 void TestStoreSchema::emptySqliteFileIsMigrated()
