@@ -8,8 +8,8 @@ namespace creditlab {
 Statement::Statement(sqlite3* db, std::string_view sql)
     : m_db(db)
 {
-    const int rc = sqlite3_prepare_v3(db, sql.data(), static_cast<int>(sql.size()), SQLITE_PREPARE_PERSISTENT,
-        &m_stmt, nullptr);
+    const int rc
+        = sqlite3_prepare_v3(db, sql.data(), static_cast<int>(sql.size()), SQLITE_PREPARE_PERSISTENT, &m_stmt, nullptr);
     if (rc != SQLITE_OK)
         raise(rc);
 }

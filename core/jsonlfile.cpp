@@ -10,7 +10,7 @@
 namespace creditlab {
 
 namespace {
-    constexpr std::size_t kBlock = 1 << 20;
+constexpr std::size_t kBlock = 1 << 20;
 }
 
 LineReader::LineReader(const std::string& path)
@@ -19,7 +19,7 @@ LineReader::LineReader(const std::string& path)
     m_file = std::fopen(path.c_str(), "rb");
     if (!m_file)
         throw std::runtime_error(path + ": cannot open: " + std::strerror(errno));
-    struct stat st {};
+    struct stat st { };
     if (::fstat(::fileno(m_file), &st) == 0) {
         if (S_ISDIR(st.st_mode)) {
             std::fclose(m_file);
@@ -120,8 +120,8 @@ bool JsonlFileReader::next(Trajectory& out)
     }
     auto [it, inserted] = m_idLines.try_emplace(out.id, lineNo);
     if (!inserted)
-        throw JsonlError(m_path, lineNo, "id", "duplicate id \"" + out.id + "\" (first on line "
-                + std::to_string(it->second) + ")");
+        throw JsonlError(
+            m_path, lineNo, "id", "duplicate id \"" + out.id + "\" (first on line " + std::to_string(it->second) + ")");
     return true;
 }
 

@@ -20,139 +20,139 @@ namespace creditlab {
 
 namespace {
 
-    using Clock = std::chrono::steady_clock;
-    constexpr auto kProgressInterval = std::chrono::milliseconds(100);
-    constexpr std::size_t kChunkTrajectories = 256;
-    constexpr std::size_t kMaxQueuedChunks = 16;
+using Clock = std::chrono::steady_clock;
+constexpr auto kProgressInterval = std::chrono::milliseconds(100);
+constexpr std::size_t kChunkTrajectories = 256;
+constexpr std::size_t kMaxQueuedChunks = 16;
 
-    struct Chunk {
-        std::vector<Trajectory> trajectories;
-        std::uint64_t bytesRead = 0;
-    };
+struct Chunk {
+    std::vector<Trajectory> trajectories;
+    std::uint64_t bytesRead = 0;
+};
 
-    /// Bounded hand-over from the parsing thread to the writing thread. Parsing (JSON) and writing
-    /// (SQLite) each take about half the time per turn, so on two cores they overlap.
-    class ChunkQueue {
-    public:
-        /// Producer: blocks while full; false when the consumer gave up.
-        bool push(Chunk&& chunk)
-        {
-            std::unique_lock lock(m_mutex);
-            m_notFull.wait(lock, [&] { return m_queue.size() < kMaxQueuedChunks || m_abandoned; });
-            if (m_abandoned)
-                return false;
-            m_queue.push_back(std::move(chunk));
-            m_notEmpty.notify_one();
-            return true;
+/// Bounded hand-over from the parsing thread to the writing thread. Parsing (JSON) and writing
+/// (SQLite) each take about half the time per turn, so on two cores they overlap.
+class ChunkQueue {
+public:
+    /// Producer: blocks while full; false when the consumer gave up.
+    bool push(Chunk&& chunk)
+    {
+        std::unique_lock lock(m_mutex);
+        m_notFull.wait(lock, [&] { return m_queue.size() < kMaxQueuedChunks || m_abandoned; });
+        if (m_abandoned)
+            return false;
+        m_queue.push_back(std::move(chunk));
+        m_notEmpty.notify_one();
+        return true;
+    }
+    void finish(std::exception_ptr error)
+    {
+        std::lock_guard lock(m_mutex);
+        m_finished = true;
+        m_error = error;
+        m_notEmpty.notify_one();
+    }
+    /// Consumer: false at the end; rethrows the producer's error.
+    bool pop(Chunk& out)
+    {
+        std::unique_lock lock(m_mutex);
+        m_notEmpty.wait(lock, [&] { return !m_queue.empty() || m_finished; });
+        if (m_queue.empty()) {
+            if (m_error)
+                std::rethrow_exception(m_error);
+            return false;
         }
-        void finish(std::exception_ptr error)
-        {
-            std::lock_guard lock(m_mutex);
-            m_finished = true;
-            m_error = error;
-            m_notEmpty.notify_one();
-        }
-        /// Consumer: false at the end; rethrows the producer's error.
-        bool pop(Chunk& out)
-        {
-            std::unique_lock lock(m_mutex);
-            m_notEmpty.wait(lock, [&] { return !m_queue.empty() || m_finished; });
-            if (m_queue.empty()) {
-                if (m_error)
-                    std::rethrow_exception(m_error);
-                return false;
-            }
-            out = std::move(m_queue.front());
-            m_queue.pop_front();
-            m_notFull.notify_one();
-            return true;
-        }
-        /// Consumer: hands a written chunk back so the producer can reuse its memory.
-        void recycle(Chunk&& chunk)
-        {
-            std::lock_guard lock(m_mutex);
-            if (m_free.size() < kMaxQueuedChunks + 2)
-                m_free.push_back(std::move(chunk));
-        }
-        /// Producer: a recycled chunk, or a new one.
-        Chunk fresh()
-        {
-            std::lock_guard lock(m_mutex);
-            if (m_free.empty())
-                return Chunk {};
-            Chunk c = std::move(m_free.back());
-            m_free.pop_back();
-            return c;
-        }
-        void abandon()
-        {
-            std::lock_guard lock(m_mutex);
-            m_abandoned = true;
-            m_notFull.notify_all();
-        }
+        out = std::move(m_queue.front());
+        m_queue.pop_front();
+        m_notFull.notify_one();
+        return true;
+    }
+    /// Consumer: hands a written chunk back so the producer can reuse its memory.
+    void recycle(Chunk&& chunk)
+    {
+        std::lock_guard lock(m_mutex);
+        if (m_free.size() < kMaxQueuedChunks + 2)
+            m_free.push_back(std::move(chunk));
+    }
+    /// Producer: a recycled chunk, or a new one.
+    Chunk fresh()
+    {
+        std::lock_guard lock(m_mutex);
+        if (m_free.empty())
+            return Chunk {};
+        Chunk c = std::move(m_free.back());
+        m_free.pop_back();
+        return c;
+    }
+    void abandon()
+    {
+        std::lock_guard lock(m_mutex);
+        m_abandoned = true;
+        m_notFull.notify_all();
+    }
 
-    private:
-        std::mutex m_mutex;
-        std::condition_variable m_notEmpty;
-        std::condition_variable m_notFull;
-        std::deque<Chunk> m_queue;
-        std::vector<Chunk> m_free;
-        bool m_finished = false;
-        bool m_abandoned = false;
-        std::exception_ptr m_error;
-    };
+private:
+    std::mutex m_mutex;
+    std::condition_variable m_notEmpty;
+    std::condition_variable m_notFull;
+    std::deque<Chunk> m_queue;
+    std::vector<Chunk> m_free;
+    bool m_finished = false;
+    bool m_abandoned = false;
+    std::exception_ptr m_error;
+};
 
-    /// Calls the progress callback at most every kProgressInterval (and always at the end).
-    class ProgressThrottle {
-    public:
-        explicit ProgressThrottle(const ProgressCallback& cb)
-            : m_cb(cb)
-        {
-        }
-        void report(Progress p, bool force = false)
-        {
-            if (!m_cb)
-                return;
-            const auto now = Clock::now();
-            if (!force && now - m_last < kProgressInterval)
-                return;
-            m_last = now;
-            p.elapsedSeconds = std::chrono::duration<double>(now - m_start).count();
-            if (!m_cb(p))
-                throw Cancelled();
-        }
-        double elapsed() const { return std::chrono::duration<double>(Clock::now() - m_start).count(); }
+/// Calls the progress callback at most every kProgressInterval (and always at the end).
+class ProgressThrottle {
+public:
+    explicit ProgressThrottle(const ProgressCallback& cb)
+        : m_cb(cb)
+    {
+    }
+    void report(Progress p, bool force = false)
+    {
+        if (!m_cb)
+            return;
+        const auto now = Clock::now();
+        if (!force && now - m_last < kProgressInterval)
+            return;
+        m_last = now;
+        p.elapsedSeconds = std::chrono::duration<double>(now - m_start).count();
+        if (!m_cb(p))
+            throw Cancelled();
+    }
+    double elapsed() const { return std::chrono::duration<double>(Clock::now() - m_start).count(); }
 
-    private:
-        const ProgressCallback& m_cb;
-        Clock::time_point m_start = Clock::now();
-        Clock::time_point m_last = Clock::now();
-    };
+private:
+    const ProgressCallback& m_cb;
+    Clock::time_point m_start = Clock::now();
+    Clock::time_point m_last = Clock::now();
+};
 
-    /// Turns foreign-key enforcement off for its lifetime (outside any transaction, as SQLite requires).
-    class ForeignKeysOff {
-    public:
-        explicit ForeignKeysOff(Database& db)
-            : m_db(db)
-        {
-            m_db.exec("PRAGMA foreign_keys = OFF");
+/// Turns foreign-key enforcement off for its lifetime (outside any transaction, as SQLite requires).
+class ForeignKeysOff {
+public:
+    explicit ForeignKeysOff(Database& db)
+        : m_db(db)
+    {
+        m_db.exec("PRAGMA foreign_keys = OFF");
+    }
+    ~ForeignKeysOff()
+    {
+        try {
+            m_db.exec("PRAGMA foreign_keys = ON");
+        } catch (...) {
         }
-        ~ForeignKeysOff()
-        {
-            try {
-                m_db.exec("PRAGMA foreign_keys = ON");
-            } catch (...) {
-            }
-        }
+    }
 
-    private:
-        Database& m_db;
-    };
+private:
+    Database& m_db;
+};
 
 } // namespace
 
-ImportResult importJsonl(Store& store, const std::string& path, const ProgressCallback& progress,
-    const std::string& runName)
+ImportResult importJsonl(
+    Store& store, const std::string& path, const ProgressCallback& progress, const std::string& runName)
 {
     // Open before the transaction so that a missing file fails fast with its own message.
     auto reader = std::make_unique<JsonlFileReader>(path);
@@ -273,8 +273,8 @@ ExportResult exportJsonl(Store& store, std::int64_t runId, std::optional<std::in
         formatTrajectory(t, line);
         line.push_back('\n');
         if (std::fwrite(line.data(), 1, line.size(), out) != line.size())
-            throw std::runtime_error((toStdout ? std::string("standard output") : outputPath)
-                + ": write failed: " + std::strerror(errno));
+            throw std::runtime_error(
+                (toStdout ? std::string("standard output") : outputPath) + ": write failed: " + std::strerror(errno));
         ++result.trajectories;
         result.turns += t.turns.size();
         throttle.report(Progress { result.trajectories, total, result.trajectories, result.turns, 0.0 });

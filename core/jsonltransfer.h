@@ -20,10 +20,10 @@ struct ImportResult {
 /// Imports one JSONL file as a new run (kind "import", named `runName` or the file's name) in one
 /// transaction: either every line lands or nothing does. Parsing runs on a helper thread while
 /// this thread writes. A file without any trajectory is refused (std::runtime_error naming it).
-/// A UTF-8 byte-order mark at the start is skipped. Throws JsonlError (file, line, field), StoreError, or Cancelled when
-/// `progress` returns false. Called on the Store's thread.
-ImportResult importJsonl(Store& store, const std::string& path, const ProgressCallback& progress = {},
-    const std::string& runName = {});
+/// A UTF-8 byte-order mark at the start is skipped. Throws JsonlError (file, line, field), StoreError, or Cancelled
+/// when `progress` returns false. Called on the Store's thread.
+ImportResult importJsonl(
+    Store& store, const std::string& path, const ProgressCallback& progress = {}, const std::string& runName = {});
 
 struct ExportResult {
     std::uint64_t trajectories = 0;

@@ -6,12 +6,12 @@
 namespace creditlab {
 
 namespace {
-    std::string env(const char* name)
-    {
-        const char* v = std::getenv(name);
-        return v ? std::string(v) : std::string();
-    }
+std::string env(const char* name)
+{
+    const char* v = std::getenv(name);
+    return v ? std::string(v) : std::string();
 }
+} // namespace
 
 std::string dataDirectory()
 {

@@ -8,9 +8,9 @@ namespace creditlab::schema {
 
 namespace {
 
-    // Version 1. Turn rows hold the text of the interchange format; optional JSONL fields are
-    // NULL when absent so that export reproduces the file. `extra` keeps unknown JSONL members.
-    constexpr std::string_view kV1 = R"sql(
+// Version 1. Turn rows hold the text of the interchange format; optional JSONL fields are
+// NULL when absent so that export reproduces the file. `extra` keeps unknown JSONL members.
+constexpr std::string_view kV1 = R"sql(
 CREATE TABLE run (
     id          INTEGER PRIMARY KEY,
     name        TEXT NOT NULL,
@@ -131,9 +131,9 @@ CREATE TABLE trial (
 CREATE INDEX trial_by_sweep ON trial(sweep_id);
 )sql";
 
-    // Version 2: credits are tagged with the parameters that produced them ("key=value,...",
-    // empty for credits imported from JSONL).
-    constexpr std::string_view kV2 = R"sql(
+// Version 2: credits are tagged with the parameters that produced them ("key=value,...",
+// empty for credits imported from JSONL).
+constexpr std::string_view kV2 = R"sql(
 ALTER TABLE credit ADD COLUMN params TEXT NOT NULL DEFAULT '';
 )sql";
 
@@ -173,8 +173,8 @@ void prepare(Database& db)
 
     if (db.readOnly()) {
         if (version < kVersion)
-            throw StoreError(path + ": schema version " + std::to_string(version)
-                + " needs an upgrade; open it once for writing");
+            throw StoreError(
+                path + ": schema version " + std::to_string(version) + " needs an upgrade; open it once for writing");
         db.exec("PRAGMA query_only = ON");
         return;
     }

@@ -11,18 +11,18 @@ class Database;
 /// Migration N takes a database from `user_version` N-1 to N and runs inside one transaction.
 namespace schema {
 
-    /// The newest schema version this build knows.
-    inline constexpr int kVersion = 2;
-    /// Written into the file header (`PRAGMA application_id`), "CRLB".
-    inline constexpr int kApplicationId = 0x43524c42;
+/// The newest schema version this build knows.
+inline constexpr int kVersion = 2;
+/// Written into the file header (`PRAGMA application_id`), "CRLB".
+inline constexpr int kApplicationId = 0x43524c42;
 
-    /// The SQL of migration `toVersion` (1..kVersion).
-    std::string_view migrationSql(int toVersion);
+/// The SQL of migration `toVersion` (1..kVersion).
+std::string_view migrationSql(int toVersion);
 
-    /// Checks that `db` is a CreditLab database this build can open, then brings it to kVersion
-    /// (ReadWrite) or requires that it is already there (ReadOnly). A newer or foreign file is
-    /// refused with a StoreError and not modified. Same thread as `db`.
-    void prepare(Database& db);
+/// Checks that `db` is a CreditLab database this build can open, then brings it to kVersion
+/// (ReadWrite) or requires that it is already there (ReadOnly). A newer or foreign file is
+/// refused with a StoreError and not modified. Same thread as `db`.
+void prepare(Database& db);
 
 } // namespace schema
 } // namespace creditlab

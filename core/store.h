@@ -127,7 +127,8 @@ public:
     std::optional<std::string> runConfig(std::int64_t runId);
 
     // Metrics per iteration.
-    void writeMetrics(std::int64_t runId, std::int64_t iteration, std::span<const std::pair<std::string, double>> values);
+    void writeMetrics(
+        std::int64_t runId, std::int64_t iteration, std::span<const std::pair<std::string, double>> values);
     std::vector<MetricPoint> metrics(std::int64_t runId);
     void addCheckpoint(std::int64_t runId, std::int64_t iteration, const std::string& path);
     std::optional<std::pair<std::int64_t, std::string>> lastCheckpoint(std::int64_t runId);
@@ -141,8 +142,8 @@ public:
     Trajectory loadTrajectory(std::int64_t rowId);
     /// Calls `visit` for every trajectory of the run in order; stops early when it returns false.
     /// Reads in one read transaction, so it sees one consistent state. Returns false when stopped.
-    bool forEachTrajectory(std::int64_t runId, std::optional<std::int64_t> iteration,
-        const std::function<bool(const Trajectory&)>& visit);
+    bool forEachTrajectory(
+        std::int64_t runId, std::optional<std::int64_t> iteration, const std::function<bool(const Trajectory&)>& visit);
     /// As above, also passing each trajectory's row id (for writing credits back).
     bool forEachTrajectoryRow(std::int64_t runId, std::optional<std::int64_t> iteration,
         const std::function<bool(std::int64_t rowId, const Trajectory&)>& visit);

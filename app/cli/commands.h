@@ -21,6 +21,7 @@ void addImportCommand(CLI::App& app);
 void addExportCommand(CLI::App& app);
 void addRunsCommand(CLI::App& app);
 void addMethodsCommand(CLI::App& app);
+void addCreditCommand(CLI::App& app);
 void addDoctorCommand(CLI::App& app);
 
 /// A progress line on stderr (only when it is a terminal): percent, counts, ETA.

@@ -16,33 +16,33 @@ std::string DbOption::resolved() const { return path.empty() ? defaultDatabasePa
 
 namespace {
 
-    void addDbOption(CLI::App* cmd, DbOption& db)
-    {
-        cmd->add_option("--db", db.path, "Database file (default: " + defaultDatabasePath() + ")")->type_name("FILE");
-    }
+void addDbOption(CLI::App* cmd, DbOption& db)
+{
+    cmd->add_option("--db", db.path, "Database file (default: " + defaultDatabasePath() + ")")->type_name("FILE");
+}
 
-    std::string withThousands(std::uint64_t n)
-    {
-        std::string s = std::to_string(n);
-        for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3)
-            s.insert(static_cast<std::size_t>(i), ",");
-        return s;
-    }
+std::string withThousands(std::uint64_t n)
+{
+    std::string s = std::to_string(n);
+    for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3)
+        s.insert(static_cast<std::size_t>(i), ",");
+    return s;
+}
 
-    std::string counted(std::uint64_t n, const char* one, const char* many)
-    {
-        return withThousands(n) + " " + (n == 1 ? one : many);
-    }
+std::string counted(std::uint64_t n, const char* one, const char* many)
+{
+    return withThousands(n) + " " + (n == 1 ? one : many);
+}
 
-    /// Read-only commands refuse a missing database instead of creating an empty one.
-    Store openExisting(const DbOption& db)
-    {
-        const std::string path = db.resolved();
-        if (!std::filesystem::exists(path))
-            throw StoreError(path + ": no such database (import something first, or pass --db)");
-        spdlog::debug("opening {}", path);
-        return Store(path, Store::Access::ReadOnly);
-    }
+/// Read-only commands refuse a missing database instead of creating an empty one.
+Store openExisting(const DbOption& db)
+{
+    const std::string path = db.resolved();
+    if (!std::filesystem::exists(path))
+        throw StoreError(path + ": no such database (import something first, or pass --db)");
+    spdlog::debug("opening {}", path);
+    return Store(path, Store::Access::ReadOnly);
+}
 
 } // namespace
 
@@ -57,7 +57,9 @@ void addImportCommand(CLI::App& app)
     CLI::App* cmd = app.add_subcommand("import", "Import trajectories from JSONL files, one run per file");
     addDbOption(cmd, opt->db);
     cmd->add_option("--name", opt->name, "Run name (default: the file name); only with one file")->type_name("NAME");
-    cmd->add_option("files", opt->files, "JSONL files in the DESIGN.md interchange format")->required()->type_name("FILE");
+    cmd->add_option("files", opt->files, "JSONL files in the DESIGN.md interchange format")
+        ->required()
+        ->type_name("FILE");
     cmd->footer("Each file is imported in one transaction: a bad line (reported with file, line and field)\n"
                 "imports nothing from that file. Ctrl+C cancels and rolls back the file in progress.");
     cmd->callback([opt] {
@@ -97,7 +99,9 @@ void addExportCommand(CLI::App& app)
     CLI::App* cmd = app.add_subcommand("export", "Export the trajectories of a run as JSONL");
     addDbOption(cmd, opt->db);
     cmd->add_option("--run", opt->run, "Run id (see 'runs')")->required()->type_name("ID");
-    cmd->add_option("--iteration", opt->iteration, "Only this iteration")->check(CLI::NonNegativeNumber)->type_name("N");
+    cmd->add_option("--iteration", opt->iteration, "Only this iteration")
+        ->check(CLI::NonNegativeNumber)
+        ->type_name("N");
     cmd->add_option("--output,-o", opt->output, "Output file, or - for standard output")->required()->type_name("FILE");
     cmd->callback([opt] {
         Store store = openExisting(opt->db);
@@ -111,7 +115,8 @@ void addExportCommand(CLI::App& app)
         line.clear();
         if (opt->output != "-")
             std::printf("exported run %lld to %s: %s, %s\n", static_cast<long long>(opt->run), opt->output.c_str(),
-                counted(r.trajectories, "trajectory", "trajectories").c_str(), counted(r.turns, "turn", "turns").c_str());
+                counted(r.trajectories, "trajectory", "trajectories").c_str(),
+                counted(r.turns, "turn", "turns").c_str());
     });
 }
 
@@ -154,8 +159,8 @@ void addRunsCommand(CLI::App& app)
             std::printf("no runs in %s\n", store.path().c_str());
             return;
         }
-        std::printf("%6s  %-28s  %-7s  %-9s  %12s  %12s  %s\n", "ID", "NAME", "KIND", "STATUS", "TRAJECTORIES",
-            "TURNS", "CREATED");
+        std::printf("%6s  %-28s  %-7s  %-9s  %12s  %12s  %s\n", "ID", "NAME", "KIND", "STATUS", "TRAJECTORIES", "TURNS",
+            "CREATED");
         for (const RunInfo& r : runs) {
             std::string name = r.name.size() > 28 ? r.name.substr(0, 27) + "~" : r.name;
             std::printf("%6lld  %-28s  %-7s  %-9s  %12s  %12s  %s\n", static_cast<long long>(r.id), name.c_str(),

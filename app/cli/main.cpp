@@ -41,6 +41,7 @@ int main(int argc, char** argv)
     app.fallthrough();
     app.footer("Run 'creditlab-cli COMMAND --help' for the options of one command.");
 
+    creditlab::cli::addCreditCommand(app);
     creditlab::cli::addImportCommand(app);
     creditlab::cli::addExportCommand(app);
     creditlab::cli::addRunsCommand(app);
@@ -64,8 +65,8 @@ int main(int argc, char** argv)
             found = found || sub->get_name() == arg;
         }
         if (!found) {
-            std::fprintf(stderr, "creditlab-cli: error: unknown command '%s' (commands: %s)\n", arg.c_str(),
-                known.c_str());
+            std::fprintf(
+                stderr, "creditlab-cli: error: unknown command '%s' (commands: %s)\n", arg.c_str(), known.c_str());
             return 2;
         }
         break;

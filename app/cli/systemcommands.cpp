@@ -12,15 +12,6 @@
 
 namespace creditlab::cli {
 
-void addMethodsCommand(CLI::App& app)
-{
-    CLI::App* cmd = app.add_subcommand("methods", "List the credit methods and their parameters with defaults");
-    cmd->callback([] {
-        // The estimator registry arrives with the credit estimators; until then there is nothing to list.
-        std::printf("no credit methods are built into this version\n");
-    });
-}
-
 void addDoctorCommand(CLI::App& app)
 {
     auto threads = std::make_shared<int>(0);
@@ -41,8 +32,7 @@ void addDoctorCommand(CLI::App& app)
         std::printf("devices          cpu%s\n", r.gpus.empty() ? "" : ", cuda");
         for (const auto& g : r.gpus)
             std::printf("  cuda:%d         %s%s\n", g.index, g.name.c_str(),
-                g.memoryGiB > 0 ? (" (" + std::to_string(static_cast<int>(g.memoryGiB + 0.5)) + " GiB)").c_str()
-                                : "");
+                g.memoryGiB > 0 ? (" (" + std::to_string(static_cast<int>(g.memoryGiB + 0.5)) + " GiB)").c_str() : "");
         std::printf("default device   %s\n", r.defaultDevice.c_str());
         std::printf("cores            %d\n", r.hardwareThreads);
         std::printf("intra-op threads %d\n", r.intraOpThreads);

@@ -15,40 +15,40 @@ namespace creditlab::learn {
 
 namespace {
 
-    /// The BLAS library mapped into this process, e.g. ".../libopenblasp-r0.3.21.so".
-    std::string loadedBlas()
-    {
-        std::ifstream maps("/proc/self/maps");
-        std::string line;
-        std::string found;
-        while (std::getline(maps, line)) {
-            const auto slash = line.find('/');
-            if (slash == std::string::npos)
-                continue;
-            const std::string path = line.substr(slash);
-            const auto base = path.substr(path.rfind('/') + 1);
-            if (base.find("openblas") != std::string::npos || base.find("libmkl") != std::string::npos
-                || base.rfind("libblas", 0) == 0 || base.find("blis") != std::string::npos)
-                if (found.find(path) == std::string::npos)
-                    found += (found.empty() ? "" : ", ") + path;
-        }
-        return found.empty() ? "none found (statically linked or not loaded)" : found;
+/// The BLAS library mapped into this process, e.g. ".../libopenblasp-r0.3.21.so".
+std::string loadedBlas()
+{
+    std::ifstream maps("/proc/self/maps");
+    std::string line;
+    std::string found;
+    while (std::getline(maps, line)) {
+        const auto slash = line.find('/');
+        if (slash == std::string::npos)
+            continue;
+        const std::string path = line.substr(slash);
+        const auto base = path.substr(path.rfind('/') + 1);
+        if (base.find("openblas") != std::string::npos || base.find("libmkl") != std::string::npos
+            || base.rfind("libblas", 0) == 0 || base.find("blis") != std::string::npos)
+            if (found.find(path) == std::string::npos)
+                found += (found.empty() ? "" : ", ") + path;
     }
+    return found.empty() ? "none found (statically linked or not loaded)" : found;
+}
 
-    double measureMatmul()
-    {
-        torch::NoGradGuard noGrad;
-        const int64_t n = 512;
-        auto a = torch::randn({ n, n });
-        auto b = torch::randn({ n, n });
-        auto c = torch::matmul(a, b); // warm-up: loads BLAS, starts its pool
-        const int reps = 8;
-        const auto t0 = std::chrono::steady_clock::now();
-        for (int i = 0; i < reps; ++i)
-            c = torch::matmul(a, b);
-        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        return 2.0 * n * n * n * reps / s / 1e9;
-    }
+double measureMatmul()
+{
+    torch::NoGradGuard noGrad;
+    const int64_t n = 512;
+    auto a = torch::randn({ n, n });
+    auto b = torch::randn({ n, n });
+    auto c = torch::matmul(a, b); // warm-up: loads BLAS, starts its pool
+    const int reps = 8;
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < reps; ++i)
+        c = torch::matmul(a, b);
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return 2.0 * n * n * n * reps / s / 1e9;
+}
 
 } // namespace
 

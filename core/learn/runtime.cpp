@@ -52,8 +52,8 @@ std::string resolveDevice(const std::string& requested)
         }
         const int count = static_cast<int>(torch::cuda::device_count());
         if (index < 0 || index >= count)
-            throw std::invalid_argument("device '" + requested + "' is not available (" + std::to_string(count)
-                + " GPU(s) visible)");
+            throw std::invalid_argument(
+                "device '" + requested + "' is not available (" + std::to_string(count) + " GPU(s) visible)");
         return requested;
     }
     throw std::invalid_argument("unknown device '" + requested + "' (use cpu, cuda or cuda:N)");

@@ -65,9 +65,10 @@ double anchorRawInsert(const std::vector<Trajectory>& trajs, const fs::path& dbP
     fs::remove(dbPath);
     sqlite3* db = nullptr;
     sqlite3_open(dbPath.c_str(), &db);
-    sqlite3_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
-                     "CREATE TABLE turn (trajectory_id INTEGER, idx INTEGER, observation TEXT, action TEXT, "
-                     "feedback TEXT, reward REAL, valid INTEGER, state TEXT, progress REAL)",
+    sqlite3_exec(db,
+        "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
+        "CREATE TABLE turn (trajectory_id INTEGER, idx INTEGER, observation TEXT, action TEXT, "
+        "feedback TEXT, reward REAL, valid INTEGER, state TEXT, progress REAL)",
         nullptr, nullptr, nullptr);
     sqlite3_stmt* st = nullptr;
     sqlite3_prepare_v2(db, "INSERT INTO turn VALUES (?,?,?,?,?,?,?,?,?)", -1, &st, nullptr);
@@ -152,8 +153,8 @@ int main(int argc, char** argv)
             const ImportResult res = importJsonl(store, jsonl.string());
             imports.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
             if (res.turns != total) {
-                std::fprintf(stderr, "imported %llu turns, expected %zu\n",
-                    static_cast<unsigned long long>(res.turns), total);
+                std::fprintf(
+                    stderr, "imported %llu turns, expected %zu\n", static_cast<unsigned long long>(res.turns), total);
                 return 1;
             }
         }
@@ -174,12 +175,13 @@ int main(int argc, char** argv)
         anchors.push_back(anchorRawInsert(trajs, dir / "anchor.db"));
     }
     const double tParse = median(parseOnly), tImport = median(imports), tAnchor = median(anchors);
-    std::printf("parse only (1 thread):       %9.0f turns/s  (median of %d, %.3f s)\n", total / tParse, repeats, tParse);
+    std::printf(
+        "parse only (1 thread):       %9.0f turns/s  (median of %d, %.3f s)\n", total / tParse, repeats, tParse);
     const double tStore = median(storeOnly);
-    std::printf("store insert only (1 thread): %8.0f turns/s  (median of %d, %.3f s)\n", total / tStore, repeats,
-        tStore);
-    std::printf("anchor raw sqlite3 insert:   %9.0f turns/s  (median of %d, %.3f s)\n", total / tAnchor, repeats,
-        tAnchor);
+    std::printf(
+        "store insert only (1 thread): %8.0f turns/s  (median of %d, %.3f s)\n", total / tStore, repeats, tStore);
+    std::printf(
+        "anchor raw sqlite3 insert:   %9.0f turns/s  (median of %d, %.3f s)\n", total / tAnchor, repeats, tAnchor);
     std::printf("creditlab import (JSONL->DB): %8.0f turns/s  (median of %d, %.3f s)  target >= 300000\n",
         total / tImport, repeats, tImport);
     fs::remove_all(dir);

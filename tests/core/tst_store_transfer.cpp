@@ -77,7 +77,7 @@ std::string canonicalFile(int n, int iterations = 3)
         if (i % 7 == 0)
             t.turns.push_back(
                 Turn { std::string("nul\0 \xF0\x9F\x98\x80", 9), "a\tb", std::nullopt, 1e-300, std::nullopt,
-                    std::nullopt, 1.0, Role::R, std::nullopt, 0.0, std::nullopt, R"("x":[1,{"y":"\u00e9"}])" });
+                    std::nullopt, 1.0, Role::R, std::nullopt, 0.0, std::nullopt, R"("x":[1,{"y":"\u00e9"}])", {} });
         if (i % 11 == 0)
             t.success = i % 2 == 0;
         out += format(t) + "\n";

@@ -16,7 +16,8 @@ struct Result {
     QByteArray err;
 };
 
-const char* kGood = R"({"id":"t1","group":"g1","task":"household:seed=1","env":"household","goal":"put a mug in the sink.","reward":1,"success":true,"turns":[{"observation":"You are in a room.","action":"go to sink 1","feedback":"Nothing happens.","reward":0,"valid":false,"state":"loc=start","progress":0,"role":"N","role_source":"judge:oracle","score":0.1},{"observation":"You see <b>a mug</b>.\ttab","action":"put mug 1 in sink 1","reward":0.5,"progress":1,"note":{"k":[1,2,3]}}],"meta":"kept"}
+const char* kGood
+    = R"({"id":"t1","group":"g1","task":"household:seed=1","env":"household","goal":"put a mug in the sink.","reward":1,"success":true,"turns":[{"observation":"You are in a room.","action":"go to sink 1","feedback":"Nothing happens.","reward":0,"valid":false,"state":"loc=start","progress":0,"role":"N","role_source":"judge:oracle","score":0.1},{"observation":"You see <b>a mug</b>.\ttab","action":"put mug 1 in sink 1","reward":0.5,"progress":1,"note":{"k":[1,2,3]}}],"meta":"kept"}
 {"id":"t2","group":"g1","reward":0,"turns":[{"observation":"日本語 \u0000 ctl","action":"look"}]}
 {"id":"t3","group":"g2","reward":-0.25,"iteration":2,"turns":[]}
 )";
@@ -121,7 +122,8 @@ private Q_SLOTS:
         QVERIFY(runs.out.contains("good.jsonl"));
         const Result json = run({ "runs", "--db", db, "--json" });
         QCOMPARE(json.exitCode, 0);
-        QVERIFY2(json.out.startsWith(R"({"id":1,"name":"good.jsonl","kind":"import","status":"finished","trajectories":3,"turns":3,)"),
+        QVERIFY2(json.out.startsWith(
+                     R"({"id":1,"name":"good.jsonl","kind":"import","status":"finished","trajectories":3,"turns":3,)"),
             json.out.constData());
 
         const QString out = path("out.jsonl");
@@ -148,9 +150,11 @@ private Q_SLOTS:
     {
         QTest::addColumn<QByteArray>("line3");
         QTest::addColumn<QByteArray>("expected");
-        QTest::newRow("bad role") << QByteArray(R"({"id":"x","group":"g","reward":1,"turns":[{"observation":"o","action":"a","role":"Q"}]})")
+        QTest::newRow("bad role") << QByteArray(
+            R"({"id":"x","group":"g","reward":1,"turns":[{"observation":"o","action":"a","role":"Q"}]})")
                                   << QByteArray(R"(bad.jsonl:3: field "turns[0].role": expected one of)");
-        QTest::newRow("missing action") << QByteArray(R"({"id":"x","group":"g","reward":1,"turns":[{"observation":"o"}]})")
+        QTest::newRow("missing action") << QByteArray(
+            R"({"id":"x","group":"g","reward":1,"turns":[{"observation":"o"}]})")
                                         << QByteArray(R"(bad.jsonl:3: field "turns[0].action": is required)");
         QTest::newRow("truncated") << QByteArray(R"({"id":"x","group":"g","reward":1,"turns":[)")
                                    << QByteArray("bad.jsonl:3:");
@@ -165,7 +169,9 @@ private Q_SLOTS:
         const QString db = path("bad.db");
         QFile::remove(db);
         const QString good = path("first.jsonl");
-        write(good, R"({"id":"a","group":"g","reward":1,"turns":[]})" "\n");
+        write(good,
+            R"({"id":"a","group":"g","reward":1,"turns":[]})"
+            "\n");
         QCOMPARE(run({ "import", "--db", db, good }).exitCode, 0);
         const QByteArray before = run({ "export", "--db", db, "--run", "1", "-o", "-" }).out;
 
@@ -208,12 +214,16 @@ private Q_SLOTS:
         QCOMPARE(run({ "import", "--db", db, path("first.jsonl") }).exitCode, 0);
         {
             QProcess p; // bump the version with the sqlite3 shell when present, else skip
-            p.start("sqlite3", { db, QString("PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode=DELETE; PRAGMA user_version=%1;").arg(creditlab::schema::kVersion + 1) });
+            p.start("sqlite3",
+                { db,
+                    QString("PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode=DELETE; PRAGMA user_version=%1;")
+                        .arg(creditlab::schema::kVersion + 1) });
             if (!p.waitForStarted() || !p.waitForFinished() || p.exitCode() != 0)
                 QSKIP("sqlite3 shell not available");
         }
         const QByteArray before = hashOf(db);
-        for (const QStringList& args : { QStringList { "runs", "--db", db }, QStringList { "import", "--db", db, path("first.jsonl") } }) {
+        for (const QStringList& args :
+            { QStringList { "runs", "--db", db }, QStringList { "import", "--db", db, path("first.jsonl") } }) {
             const Result r = run(args);
             QVERIFY(r.exitCode != 0);
             QVERIFY2(r.err.contains("newer CreditLab"), r.err.constData());
@@ -232,13 +242,100 @@ private Q_SLOTS:
         QVERIFY(run({ "runs" }, env).out.contains("first.jsonl"));
     }
 
+    void creditFileMode()
+    {
+        const QString in = path("credit-in.jsonl");
+        write(in,
+            R"({"id":"a","group":"g","reward":1,"turns":[{"observation":"o","action":"x","role":"D"},{"observation":"o2","action":"y","role":"R"}]})"
+            "\n"
+            R"({"id":"b","group":"g","reward":0,"turns":[{"observation":"o","action":"x","role":"N"}]})"
+            "\n"
+            R"({"id":"c","group":"solo","reward":5,"turns":[{"observation":"o","action":"x"}]})"
+            "\n");
+        const QString out = path("credit-out.jsonl");
+        const Result r = run({ "credit", "--method", "grpo", "--input", in, "--output", out });
+        QCOMPARE(r.exitCode, 0);
+        QFile f(out);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = f.readAll().split('\n');
+        QCOMPARE(lines.size(), 4); // three lines and the empty tail
+        // Group g: rewards 1 and 0, mean 0.5, sample std 0.70710678; a group of one gives 0.
+        const double a = 0.5 / (0.7071067811865476 + 1e-6);
+        QCOMPARE(lines[0],
+            QByteArray(R"({"id":"a","advantages":[)") + QByteArray::number(a, 'g', QLocale::FloatingPointShortest) + ","
+                + QByteArray::number(a, 'g', QLocale::FloatingPointShortest) + "]}");
+        QVERIFY(lines[1].startsWith(R"({"id":"b","advantages":[-0.7071)"));
+        QCOMPARE(lines[2], QByteArray(R"({"id":"c","advantages":[0]})"));
+
+        const QString roles = path("credit-roles.jsonl");
+        write(roles,
+            lines.isEmpty()
+                ? QByteArray()
+                : QByteArray(
+                      R"({"id":"a","group":"g","reward":1,"turns":[{"observation":"o","action":"x","role":"D"},{"observation":"o2","action":"y","role":"R"}]})")
+                    + "\n");
+        const Result details
+            = run({ "credit", "-m", "triage", "--set", "lambda=0.5", "-i", roles, "-o", "-", "--details" });
+        QCOMPARE(details.exitCode, 0);
+        QVERIFY2(details.out.contains(R"("details":{)") && details.out.contains(R"("role":["D","R"])"),
+            details.out.constData());
+    }
+
+    void creditErrorsWriteNothing_data()
+    {
+        QTest::addColumn<QStringList>("extra");
+        QTest::addColumn<QByteArray>("expected");
+        QTest::newRow("unknown method") << QStringList { "-m", "nope" } << QByteArray("unknown method 'nope'");
+        QTest::newRow("unknown key") << QStringList { "-m", "triage", "--set", "lamda=1" }
+                                     << QByteArray("unknown parameter 'lamda'");
+        QTest::newRow("out of range") << QStringList { "-m", "has", "--set", "alpha=2" } << QByteArray("alpha");
+        QTest::newRow("missing role") << QStringList { "-m", "triage" }
+                                      << QByteArray(R"(trajectory "c", turn 1: field "role" is required by triage)");
+        QTest::newRow("missing progress") << QStringList { "-m", "has" } << QByteArray(R"(field "progress")");
+        QTest::newRow("missing score") << QStringList { "-m", "pair" } << QByteArray(R"(field "score")");
+    }
+
+    void creditErrorsWriteNothing()
+    {
+        QFETCH(QStringList, extra);
+        QFETCH(QByteArray, expected);
+        const QString out = path("never-credit.jsonl");
+        const Result r = run(QStringList { "credit", "-i", path("credit-in.jsonl"), "-o", out } + extra);
+        QVERIFY(r.exitCode != 0);
+        QCOMPARE(r.err.count('\n'), 1);
+        QVERIFY2(r.err.contains(expected), r.err.constData());
+        QVERIFY(!QFile::exists(out));
+    }
+
+    void creditStoreModeAndExport()
+    {
+        const QString db = path("credit.db");
+        QCOMPARE(run({ "import", "--db", db, path("credit-in.jsonl") }).exitCode, 0);
+        const Result r = run({ "credit", "--db", db, "--run", "1", "-m", "grpo", "--set", "norm_std=false" });
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("grpo:binarize=false,norm_std=false"), r.out.constData());
+        const Result e = run({ "export", "--db", db, "--run", "1", "-o", "-" });
+        QCOMPARE(e.exitCode, 0);
+        QVERIFY2(e.out.contains(R"("credit":{"grpo":0.5})") && e.out.contains(R"("credit":{"grpo":-0.5})"),
+            e.out.constData());
+        const Result missing = run({ "credit", "--db", db, "--run", "9", "-m", "grpo" });
+        QVERIFY(missing.exitCode != 0);
+        QVERIFY(missing.err.contains("no run with id 9"));
+    }
+
     void doctorAndMethods()
     {
         const Result d = run({ "doctor", "--threads", "1" });
         QCOMPARE(d.exitCode, 0);
         for (const char* key : { "LibTorch", "intra-op threads 1", "BLAS", "devices", "SQLite" })
             QVERIFY2(d.out.contains(key), key);
-        QCOMPARE(run({ "methods" }).exitCode, 0);
+        const Result m = run({ "methods" });
+        QCOMPARE(m.exitCode, 0);
+        for (const char* method :
+            { "grpo", "gigpo", "triage", "has", "mgr", "rtmc", "pair", "step_reward", "loop", "scalar_judge" })
+            QVERIFY2(m.out.contains(QByteArray("\n") + method + "\n") || m.out.startsWith(QByteArray(method) + "\n"),
+                method);
+        QVERIFY(m.out.contains("lambda"));
     }
 };
 

@@ -1,0 +1,290 @@
+// credit and methods: the credit estimators from the command line.
+#include "commands.h"
+
+#include "core/credit/estimator.h"
+#include "core/jsonl.h"
+#include "core/jsonlfile.h"
+#include "core/jsonscanner.h"
+#include "core/paths.h"
+#include "core/store.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+namespace creditlab::cli {
+
+namespace {
+
+using credit::CreditResult;
+using credit::Estimator;
+
+/// Appends the detail arrays of trajectory `i` as a JSON object.
+void appendDetails(std::string& out, const CreditResult& r, std::size_t i)
+{
+    out += '{';
+    bool firstColumn = true;
+    for (const credit::DetailColumn& c : r.details) {
+        if (!firstColumn)
+            out += ',';
+        firstColumn = false;
+        appendJsonString(out, c.name);
+        out += ":[";
+        for (std::size_t k = r.offsets[i]; k < r.offsets[i + 1]; ++k) {
+            if (k > r.offsets[i])
+                out += ',';
+            if (c.isText)
+                appendJsonString(out, c.texts[k]);
+            else
+                appendJsonNumber(out, c.numbers[k]);
+        }
+        out += ']';
+    }
+    out += '}';
+}
+
+/// The DESIGN.md output line: {"id":..., "advantages":[...], "details":{...}}.
+std::string formatCreditLine(const Trajectory& t, const CreditResult& r, std::size_t i, bool details)
+{
+    std::string out = "{\"id\":";
+    appendJsonString(out, t.id);
+    out += ",\"advantages\":[";
+    for (std::size_t k = r.offsets[i]; k < r.offsets[i + 1]; ++k) {
+        if (k > r.offsets[i])
+            out += ',';
+        appendJsonNumber(out, r.advantages[k]);
+    }
+    out += ']';
+    if (details) {
+        out += ",\"details\":";
+        appendDetails(out, r, i);
+    }
+    out += "}\n";
+    return out;
+}
+
+/// The details of one turn as a JSON object, for the store.
+std::string turnDetails(const CreditResult& r, std::size_t k)
+{
+    std::string out = "{";
+    for (std::size_t c = 0; c < r.details.size(); ++c) {
+        if (c > 0)
+            out += ',';
+        appendJsonString(out, r.details[c].name);
+        out += ':';
+        if (r.details[c].isText)
+            appendJsonString(out, r.details[c].texts[k]);
+        else
+            appendJsonNumber(out, r.details[c].numbers[k]);
+    }
+    return out + "}";
+}
+
+/// Writes `text` to `path` through a temporary file renamed at the end ("-": stdout).
+void writeAtomically(const std::string& path, const std::string& text)
+{
+    if (path == "-") {
+        if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0)
+            throw std::runtime_error(std::string("standard output: write failed: ") + std::strerror(errno));
+        return;
+    }
+    const auto target = std::filesystem::path(path);
+    const std::string tmp
+        = (target.parent_path() / ("." + target.filename().string() + ".part-" + std::to_string(::getpid()))).string();
+    std::FILE* f = std::fopen(tmp.c_str(), "wb");
+    if (!f)
+        throw std::runtime_error(path + ": cannot write: " + std::strerror(errno));
+    const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+    const int err = errno;
+    if (std::fclose(f) != 0 || !ok) {
+        std::remove(tmp.c_str());
+        throw std::runtime_error(path + ": write failed: " + std::strerror(ok ? errno : err));
+    }
+    std::error_code ec;
+    std::filesystem::rename(tmp, path, ec);
+    if (ec) {
+        std::remove(tmp.c_str());
+        throw std::runtime_error(path + ": cannot write: " + ec.message());
+    }
+}
+
+struct CreditOptions {
+    std::string method;
+    std::vector<std::string> sets;
+    std::string input;
+    std::string output;
+    bool details = false;
+    DbOption db;
+    bool dbGiven = false;
+    std::int64_t run = -1;
+    std::int64_t iteration = -1;
+    std::string label;
+};
+
+void runFileMode(const CreditOptions& o, const Estimator& method, const credit::Params& params)
+{
+    std::vector<Trajectory> trajectories;
+    JsonlFileReader reader(o.input);
+    Trajectory t;
+    while (reader.next(t))
+        trajectories.push_back(t);
+    const Batch batch = Batch::fromTrajectories(std::move(trajectories));
+    method.validate(batch, params);
+    const CreditResult r = method.compute(batch, params);
+    std::string out;
+    for (std::size_t i = 0; i < batch.trajectories.size(); ++i)
+        out += formatCreditLine(batch.trajectories[i], r, i, o.details);
+    writeAtomically(o.output, out);
+}
+
+void runStoreMode(const CreditOptions& o, const Estimator& method, const credit::Params& params)
+{
+    const std::string path = o.db.resolved();
+    if (!std::filesystem::exists(path))
+        throw StoreError(path + ": no such database (import something first, or pass --db)");
+    Store store(path);
+    if (!store.run(o.run))
+        throw StoreError(path + ": no run with id " + std::to_string(o.run));
+    // One batch per iteration, as the trainer computes it.
+    std::map<std::int64_t, std::vector<std::int64_t>> rowIds;
+    std::map<std::int64_t, std::vector<Trajectory>> byIteration;
+    std::optional<std::int64_t> only;
+    if (o.iteration >= 0)
+        only = o.iteration;
+    store.forEachTrajectoryRow(o.run, only, [&](std::int64_t rowId, const Trajectory& t) {
+        rowIds[t.iterationOrDefault()].push_back(rowId);
+        byIteration[t.iterationOrDefault()].push_back(t);
+        return true;
+    });
+    if (byIteration.empty())
+        throw StoreError(path + ": run " + std::to_string(o.run) + " has no trajectories"
+            + (only ? " in iteration " + std::to_string(*only) : std::string()));
+    std::vector<std::pair<std::int64_t, Batch>> batches;
+    for (auto& [iteration, trajectories] : byIteration) {
+        batches.emplace_back(iteration, Batch::fromTrajectories(std::move(trajectories)));
+        method.validate(batches.back().second, params); // every batch checked before anything is written
+    }
+    const std::string label = o.label.empty() ? std::string(method.name()) : o.label;
+    const std::string tag = std::string(method.name()) + (params.canonical().empty() ? "" : ":") + params.canonical();
+    std::string out;
+    std::size_t turns = 0;
+    auto tx = store.begin();
+    for (const auto& [iteration, batch] : batches) {
+        const CreditResult r = method.compute(batch, params);
+        const auto& ids = rowIds[iteration];
+        std::vector<std::string> details;
+        for (std::size_t i = 0; i < batch.trajectories.size(); ++i) {
+            details.clear();
+            for (std::size_t k = r.offsets[i]; k < r.offsets[i + 1]; ++k)
+                details.push_back(turnDetails(r, k));
+            store.writeCredits(ids[i], label,
+                std::span<const double>(r.advantages.data() + r.offsets[i], r.offsets[i + 1] - r.offsets[i]), details,
+                tag);
+            if (!o.output.empty())
+                out += formatCreditLine(batch.trajectories[i], r, i, o.details);
+        }
+        turns += r.advantages.size();
+    }
+    if (!o.output.empty())
+        writeAtomically(o.output, out); // before the commit: a failed write stores nothing
+    tx->commit();
+    if (o.output != "-")
+        std::printf("stored %s credits for %zu turns of run %lld as '%s' (%s)\n", std::string(method.name()).c_str(),
+            turns, static_cast<long long>(o.run), label.c_str(), tag.c_str());
+}
+
+} // namespace
+
+void addCreditCommand(CLI::App& app)
+{
+    auto o = std::make_shared<CreditOptions>();
+    CLI::App* cmd = app.add_subcommand("credit", "Compute per-turn credit with one method");
+    cmd->add_option("--method,-m", o->method, "Method name (see 'methods')")->required()->type_name("NAME");
+    cmd->add_option("--set", o->sets, "Parameter as key=value (repeatable), e.g. --set lambda=0.3")
+        ->type_name("KEY=VALUE");
+    auto* input = cmd->add_option("--input,-i", o->input, "Trajectories as JSONL (file mode)")->type_name("FILE");
+    cmd->add_option("--output,-o", o->output, "Credits as JSONL, one line per trajectory; - for stdout")
+        ->type_name("FILE");
+    cmd->add_flag("--details", o->details, "Include the method's per-turn detail arrays");
+    auto* db = cmd->add_option("--db", o->db.path, "Database (store mode; default: " + defaultDatabasePath() + ")")
+                   ->type_name("FILE");
+    auto* run = cmd->add_option("--run", o->run, "Compute on this stored run and store the credits")->type_name("ID");
+    cmd->add_option("--iteration", o->iteration, "Store mode: only this iteration")
+        ->check(CLI::NonNegativeNumber)
+        ->type_name("N");
+    cmd->add_option("--as", o->label, "Store mode: store under this name instead of the method's (compare variants)")
+        ->type_name("LABEL");
+    input->excludes(run);
+    db->needs(run);
+    cmd->footer("File mode:  credit --method NAME --input trajs.jsonl --output credits.jsonl\n"
+                "Store mode: credit --method NAME --run ID [--db runs.db] [--output credits.jsonl]\n"
+                "Output lines: {\"id\": ..., \"advantages\": [one per turn], \"details\": {...}}; the\n"
+                "advantage is what the policy loss broadcasts onto the turn's action tokens.");
+    cmd->callback([o] {
+        // Everything is checked before anything is read or written.
+        const Estimator& method = credit::requireEstimator(o->method);
+        std::vector<std::pair<std::string, std::string>> assignments;
+        for (const std::string& s : o->sets)
+            assignments.push_back(credit::splitAssignment(s));
+        const credit::Params params = method.resolve(assignments);
+        if (o->run >= 0) {
+            runStoreMode(*o, method, params);
+            return;
+        }
+        if (o->input.empty() || o->output.empty())
+            throw CLI::ValidationError("credit", "needs --input and --output (file mode) or --run (store mode)");
+        runFileMode(*o, method, params);
+    });
+}
+
+void addMethodsCommand(CLI::App& app)
+{
+    auto json = std::make_shared<bool>(false);
+    CLI::App* cmd = app.add_subcommand("methods", "List the credit methods and their parameters with defaults");
+    cmd->add_flag("--json", *json, "One JSON object per method, for scripts and GUIs");
+    cmd->callback([json] {
+        for (const Estimator* e : credit::estimators()) {
+            if (*json) {
+                std::string out = "{\"name\":";
+                appendJsonString(out, e->name());
+                out += ",\"summary\":";
+                appendJsonString(out, e->summary());
+                out += ",\"params\":[";
+                bool first = true;
+                for (const credit::ParamSpec& p : e->params()) {
+                    out += first ? "{" : ",{";
+                    first = false;
+                    out += "\"name\":";
+                    appendJsonString(out, p.name);
+                    out += ",\"type\":";
+                    appendJsonString(out, p.typeName());
+                    out += ",\"default\":";
+                    appendJsonString(out, p.defaultValue);
+                    out += ",\"range\":";
+                    appendJsonString(out, p.rangeText());
+                    out += ",\"doc\":";
+                    appendJsonString(out, p.doc);
+                    out += "}";
+                }
+                out += "]}\n";
+                std::fputs(out.c_str(), stdout);
+                continue;
+            }
+            std::printf("%s\n    %s\n", std::string(e->name()).c_str(), std::string(e->summary()).c_str());
+            for (const credit::ParamSpec& p : e->params()) {
+                const std::string range = p.rangeText();
+                std::printf("    %-12s %-8s = %-8s %s%s%s\n", p.name.c_str(),
+                    p.type == credit::ParamType::Choice ? "choice" : p.typeName().c_str(), p.defaultValue.c_str(),
+                    p.doc.c_str(), range.empty() ? "" : ("  " + range).c_str(),
+                    p.type == credit::ParamType::Choice ? ("  (" + p.typeName() + ")").c_str() : "");
+            }
+            std::printf("\n");
+        }
+    });
+}
+
+} // namespace creditlab::cli

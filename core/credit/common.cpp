@@ -1,0 +1,121 @@
+#include "core/credit/common.h"
+
+#include <algorithm>
+
+namespace creditlab::credit {
+
+double mean(std::span<const double> values)
+{
+    if (values.empty())
+        return 0.0;
+    double s = 0.0;
+    for (double v : values)
+        s += v;
+    return s / static_cast<double>(values.size());
+}
+
+double sampleStd(std::span<const double> values)
+{
+    if (values.size() < 2)
+        return 0.0;
+    const double m = mean(values);
+    double ss = 0.0;
+    for (double v : values)
+        ss += (v - m) * (v - m);
+    return std::sqrt(ss / static_cast<double>(values.size() - 1));
+}
+
+double populationStd(std::span<const double> values)
+{
+    if (values.empty())
+        return 0.0;
+    const double m = mean(values);
+    double ss = 0.0;
+    for (double v : values)
+        ss += (v - m) * (v - m);
+    return std::sqrt(ss / static_cast<double>(values.size()));
+}
+
+std::string actionKey(std::string_view action)
+{
+    auto isSpace = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; };
+    std::string out;
+    out.reserve(action.size());
+    bool pendingSpace = false;
+    for (char c : action) {
+        if (isSpace(c)) {
+            pendingSpace = !out.empty();
+            continue;
+        }
+        if (pendingSpace)
+            out.push_back(' ');
+        pendingSpace = false;
+        out.push_back(c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c);
+    }
+    return out;
+}
+
+double stepReward(const Trajectory& t, std::size_t turn)
+{
+    double r = t.turns[turn].rewardOrDefault();
+    if (turn + 1 == t.turns.size())
+        r += t.reward;
+    return r;
+}
+
+std::vector<ParamSpec> grpoParamSpecs()
+{
+    return {
+        { "binarize", ParamType::Bool, "false", {}, {}, {}, "use success (1/0) instead of the reward" },
+        { "norm_std", ParamType::Bool, "true", {}, {}, {},
+            "divide by the group's std + eps (false: only subtract the mean)" },
+    };
+}
+
+std::vector<double> grpoAdvantages(const Batch& batch, const Params& params)
+{
+    const bool binarize = params.getBool("binarize");
+    const bool normStd = params.getBool("norm_std");
+    std::vector<double> a(batch.trajectories.size(), 0.0);
+    std::vector<double> values;
+    for (const Group& g : batch.groups) {
+        if (g.members.size() < 2)
+            continue; // a group of one gives 0
+        values.clear();
+        for (std::size_t i : g.members) {
+            const Trajectory& t = batch.trajectories[i];
+            values.push_back(binarize ? successValue(t) : t.reward);
+        }
+        const double m = mean(values);
+        const double sd = normStd ? sampleStd(values) : 0.0;
+        for (std::size_t k = 0; k < g.members.size(); ++k)
+            a[g.members[k]] = normStd ? (values[k] - m) / (sd + kEps) : values[k] - m; // GRPO: (R - mean) / std
+    }
+    return a;
+}
+
+void requireTurnField(const Batch& batch, std::string_view field, std::string_view method)
+{
+    for (const Trajectory& t : batch.trajectories) {
+        for (std::size_t k = 0; k < t.turns.size(); ++k) {
+            const Turn& u = t.turns[k];
+            const bool present = field == "role" ? u.role.has_value()
+                : field == "progress"            ? u.progress.has_value()
+                : field == "score"               ? u.score.has_value()
+                                                 : true;
+            if (!present)
+                throw CreditInputError("trajectory \"" + t.id + "\", turn " + std::to_string(k + 1) + ": field \""
+                    + std::string(field) + "\" is required by " + std::string(method));
+        }
+    }
+}
+
+void whiten(std::vector<double>& values)
+{
+    const double m = mean(values);
+    const double sd = sampleStd(values);
+    for (double& v : values)
+        v = (v - m) / (sd + kEps);
+}
+
+} // namespace creditlab::credit

@@ -1,0 +1,43 @@
+#pragma once
+
+// Shared building blocks of the estimators (CONVENTIONS.md "Shared conventions").
+
+#include "core/credit/estimator.h"
+
+#include <cmath>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace creditlab::credit {
+
+/// CONVENTIONS.md: eps added to a standard deviation before dividing.
+inline constexpr double kEps = 1e-6;
+
+/// Mean of `values`; 0 for an empty list.
+double mean(std::span<const double> values);
+/// Sample standard deviation (n-1); 0 for fewer than two values.
+double sampleStd(std::span<const double> values);
+/// Population standard deviation (n); 0 for an empty list.
+double populationStd(std::span<const double> values);
+
+/// The action key: trimmed, inner ASCII whitespace runs collapsed to one space, ASCII lower-cased.
+std::string actionKey(std::string_view action);
+/// Step reward rho_{i,t} = r_{i,t} + [t = T_i] * R_i.
+double stepReward(const Trajectory& t, std::size_t turn);
+/// S_i as 1 or 0.
+inline double successValue(const Trajectory& t) { return t.successOrDefault() ? 1.0 : 0.0; }
+
+/// GRPO's per-trajectory advantage A_i (CONVENTIONS.md "grpo") for every trajectory of the batch,
+/// honouring `binarize` and `norm_std` from `params`.
+std::vector<double> grpoAdvantages(const Batch& batch, const Params& params);
+/// The ParamSpecs of grpo (`binarize`, `norm_std`), which triage, has and scalar_judge share.
+std::vector<ParamSpec> grpoParamSpecs();
+
+/// Throws CreditInputError unless every turn has the field: "role", "progress" or "score".
+void requireTurnField(const Batch& batch, std::string_view field, std::string_view method);
+
+/// Whitening over all turns of the batch: (x - mean) / (std + eps), sample std (triage, scalar_judge).
+void whiten(std::vector<double>& values);
+
+} // namespace creditlab::credit

@@ -1,0 +1,83 @@
+#include "core/credit/estimator.h"
+
+#include "core/credit/methods.h"
+
+namespace creditlab::credit {
+
+CreditResult::CreditResult(const Batch& batch)
+{
+    offsets.reserve(batch.trajectories.size() + 1);
+    std::size_t n = 0;
+    offsets.push_back(0);
+    for (const Trajectory& t : batch.trajectories) {
+        n += t.turns.size();
+        offsets.push_back(n);
+    }
+    advantages.assign(n, 0.0);
+}
+
+DetailColumn& CreditResult::addDetail(std::string name, bool isText)
+{
+    DetailColumn c;
+    c.name = std::move(name);
+    c.isText = isText;
+    if (isText)
+        c.texts.assign(advantages.size(), std::string());
+    else
+        c.numbers.assign(advantages.size(), 0.0);
+    details.push_back(std::move(c));
+    return details.back();
+}
+
+const DetailColumn* CreditResult::detail(std::string_view name) const
+{
+    for (const DetailColumn& c : details)
+        if (c.name == name)
+            return &c;
+    return nullptr;
+}
+
+void Estimator::validate(const Batch&, const Params&) const { }
+
+Params Estimator::resolve(const std::vector<std::pair<std::string, std::string>>& assignments) const
+{
+    return Params::resolve(std::string(name()), params(), assignments);
+}
+
+const std::vector<const Estimator*>& estimators()
+{
+    // An explicit list, not self-registration: static libraries drop unreferenced registrars.
+    static const std::vector<std::unique_ptr<Estimator>> owned = [] {
+        std::vector<std::unique_ptr<Estimator>> v;
+        for (auto make : builtinEstimatorFactories())
+            v.push_back(make());
+        return v;
+    }();
+    static const std::vector<const Estimator*> list = [] {
+        std::vector<const Estimator*> v;
+        for (const auto& e : owned)
+            v.push_back(e.get());
+        return v;
+    }();
+    return list;
+}
+
+const Estimator* findEstimator(std::string_view name)
+{
+    for (const Estimator* e : estimators())
+        if (e->name() == name)
+            return e;
+    return nullptr;
+}
+
+const Estimator& requireEstimator(std::string_view name)
+{
+    if (const Estimator* e = findEstimator(name))
+        return *e;
+    std::string known;
+    for (const Estimator* e : estimators())
+        known += (known.empty() ? "" : ", ") + std::string(e->name());
+    throw std::invalid_argument("unknown method '" + std::string(name) + "' (methods: " + known + ")");
+}
+
+} // namespace creditlab::credit

@@ -1,0 +1,76 @@
+#pragma once
+
+#include "core/credit/params.h"
+#include "core/model.h"
+
+#include <cstddef>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace creditlab::credit {
+
+/// A batch the method cannot use: a missing or bad field. `what()` names the trajectory id, the turn
+/// (1-based) and the field, e.g. `trajectory "it3-r2", turn 4: field "role" is required by triage`.
+class CreditInputError : public std::invalid_argument {
+public:
+    using std::invalid_argument::invalid_argument;
+};
+
+/// One named per-turn detail array, numeric or text (e.g. a role or a fusion case).
+struct DetailColumn {
+    std::string name;
+    bool isText = false;
+    std::vector<double> numbers; ///< flat, one per turn of the batch (see CreditResult::offsets)
+    std::vector<std::string> texts; ///< flat, when isText
+};
+
+/// The output of an estimator: one advantage per turn, flat in batch order, plus detail arrays.
+/// Turn t (0-based) of trajectory i is at `offsets[i] + t`. An immutable value once returned.
+struct CreditResult {
+    std::vector<std::size_t> offsets; ///< size = trajectories + 1
+    std::vector<double> advantages;
+    std::vector<DetailColumn> details;
+
+    /// Sizes `offsets` and `advantages` (zeros) for `batch`.
+    explicit CreditResult(const Batch& batch);
+    CreditResult() = default;
+
+    double& at(std::size_t trajectory, std::size_t turn) { return advantages[offsets[trajectory] + turn]; }
+    double at(std::size_t trajectory, std::size_t turn) const { return advantages[offsets[trajectory] + turn]; }
+    /// Adds a zero-filled numeric (or empty-text) detail column and returns it.
+    DetailColumn& addDetail(std::string name, bool isText = false);
+    const DetailColumn* detail(std::string_view name) const;
+};
+
+/// A credit-assignment method: turns a Batch into one advantage per turn. Stateless and
+/// thread-safe: compute() may run on any thread, several at once. Never cancels (a million
+/// turns take well under a second).
+class Estimator {
+public:
+    virtual ~Estimator() = default;
+
+    virtual std::string_view name() const = 0;
+    /// One line for `methods`, naming the paper.
+    virtual std::string_view summary() const = 0;
+    virtual const std::vector<ParamSpec>& params() const = 0;
+
+    /// Throws CreditInputError when a field the method needs is missing (role, progress, score).
+    virtual void validate(const Batch& batch, const Params& params) const;
+    /// Computes the advantages; call validate() first.
+    virtual CreditResult compute(const Batch& batch, const Params& params) const = 0;
+
+    /// Resolves `--set` assignments against params(); throws ParamError.
+    Params resolve(const std::vector<std::pair<std::string, std::string>>& assignments) const;
+};
+
+/// Every built-in estimator, in the order `methods` lists them.
+const std::vector<const Estimator*>& estimators();
+/// nullptr when unknown.
+const Estimator* findEstimator(std::string_view name);
+/// Throws std::invalid_argument listing the known names when unknown.
+const Estimator& requireEstimator(std::string_view name);
+
+} // namespace creditlab::credit

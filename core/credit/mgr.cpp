@@ -1,0 +1,359 @@
+// MGR: Multiplicative Gated Rewards ("Both Local Validity and Global Effectiveness Matter: Decoupled
+// Credit Assignment for Long-Horizon Agentic Learning", anonymous ICLR submission; CONVENTIONS.md "mgr"),
+// the paper's critic-free variant (advantage = R_final), and its LOOP baseline (CONVENTIONS.md "loop").
+//
+// Random draws (gate=stochastic and gate=per_action) are reproducible on every platform: the generator is
+// std::mt19937_64 seeded with `seed` (its output sequence is fixed by the C++ standard), and a uniform
+// u in [0, 1) is its top 53 bits times 2^-53. g = +1 when u < p_retain, else -1. Draw order:
+// - stochastic: one draw per failed trajectory (S_i = 0), in batch order, whether or not the gate is then
+//   consulted (it is only where G_i < 0 and L_t > 0). Successful trajectories draw nothing, so a
+//   trajectory's gate depends only on the seed and on how many failed trajectories precede it.
+// - per_action: one draw for every turn of the batch, in batch order (trajectory by trajectory, turn by
+//   turn), consulted or not, so a turn's gate depends only on the seed and its flat position.
+// - keep / flip: no draws.
+//
+// Detail arrays of mgr, one value per turn: v (+1/-1), N (valid turns so far, this one included, with this
+// turn's action key; for an invalid turn, the earlier valid ones), h_temp, h_rep, R_local (L_t), R_global
+// (G_i), case (zero | same_sign | pos_G_neg_L | neg_G_pos_L), gate (the g used on a neg_G_pos_L turn, +1 or
+// -1; 0 on every other turn, where no gate is consulted) and p_retain (the batch's value on every turn).
+// loop has one detail, G.
+#include "core/credit/common.h"
+#include "core/credit/methods.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <iterator>
+#include <limits>
+#include <random>
+#include <utility>
+
+namespace creditlab::credit {
+
+namespace {
+
+enum class Gate { Stochastic, PerAction, Keep, Flip };
+
+/// Fusion cases of MGR Eq. 7, as the `case` detail names them (G = R_global, L = R_local). Each name
+/// is at most 15 characters, so that the text column stays inside std::string's small buffer.
+enum class Case { Zero, SameSign, PosGNegL, NegGPosL };
+constexpr std::string_view kCaseNames[] = { "zero", "same_sign", "pos_G_neg_L", "neg_G_pos_L" };
+
+/// R_global (MGR Eq. 6) of every trajectory: m/(m-1) * (S_i - mean_g S), the leave-one-out score; a
+/// group of one gives 0. Written as (m*S_i - k)/(m-1) with k successes, which is the same value and
+/// is exactly 0 when k = 0 or k = m.
+std::vector<double> globalRewards(const Batch& batch)
+{
+    std::vector<double> g(batch.trajectories.size(), 0.0);
+    for (const Group& group : batch.groups) {
+        const double m = static_cast<double>(group.members.size());
+        if (group.members.size() < 2)
+            continue;
+        double k = 0.0;
+        for (std::size_t i : group.members)
+            k += successValue(batch.trajectories[i]);
+        for (std::size_t i : group.members)
+            g[i] = (m * successValue(batch.trajectories[i]) - k) / (m - 1.0);
+    }
+    return g;
+}
+
+bool isAsciiSpace(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); } // space, \t \n \v \f \r
+
+/// Walks the action key of a text (the same characters as actionKey()) without building a string.
+class KeyCursor {
+public:
+    explicit KeyCursor(std::string_view text)
+        : m_p(text.data())
+        , m_end(text.data() + text.size())
+    {
+    }
+    /// The next character of the key, or -1 at its end.
+    int next()
+    {
+        if (m_pending >= 0)
+            return std::exchange(m_pending, -1);
+        bool sawSpace = false;
+        while (m_p != m_end && isAsciiSpace(*m_p)) {
+            ++m_p;
+            sawSpace = true;
+        }
+        if (m_p == m_end)
+            return -1; // trailing whitespace is trimmed
+        unsigned char c = static_cast<unsigned char>(*m_p++);
+        if (c >= 'A' && c <= 'Z')
+            c = static_cast<unsigned char>(c - 'A' + 'a');
+        if (sawSpace && m_started) {
+            m_pending = c; // an inner whitespace run becomes one space
+            return ' ';
+        }
+        m_started = true;
+        return c;
+    }
+
+private:
+    const char* m_p;
+    const char* m_end;
+    int m_pending = -1;
+    bool m_started = false;
+};
+
+/// FNV-1a of the action key, computed in one tight pass over the raw text (the same rules as KeyCursor).
+std::uint64_t keyHash(std::string_view action)
+{
+    constexpr std::uint64_t kPrime = 1099511628211ull;
+    std::uint64_t h = 14695981039346656037ull;
+    bool started = false, pendingSpace = false;
+    for (char ch : action) {
+        if (isAsciiSpace(ch)) {
+            pendingSpace = started;
+            continue;
+        }
+        if (pendingSpace)
+            h = (h ^ static_cast<std::uint64_t>(' ')) * kPrime;
+        pendingSpace = false;
+        started = true;
+        const unsigned char c = static_cast<unsigned char>(ch);
+        h = (h ^ static_cast<std::uint64_t>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c)) * kPrime;
+    }
+    return h;
+}
+
+bool sameKey(std::string_view a, std::string_view b)
+{
+    if (a == b)
+        return true; // the common case: a verbatim repeat
+    KeyCursor x(a), y(b);
+    for (;;) {
+        const int c = x.next();
+        if (c != y.next())
+            return false;
+        if (c < 0)
+            return true;
+    }
+}
+
+/// Reusable buffers for counting N_t, so that no turn allocates.
+struct RepeatCounter {
+    struct Entry {
+        std::uint64_t hash;
+        std::uint32_t turn;
+        bool valid;
+    };
+    struct KeyClass {
+        std::uint32_t firstTurn;
+        std::uint32_t validCount;
+    };
+    std::vector<Entry> entries;
+    std::vector<KeyClass> classes;
+
+    /// N_t for every turn of `traj` into `n`: how many valid turns up to and including t have the
+    /// action key of turn t (for an invalid turn: the earlier valid ones). Sorts (key hash, turn),
+    /// then checks real key equality inside each run of equal hashes, so a hash collision cannot merge
+    /// two different actions.
+    void count(const Trajectory& traj, double* n)
+    {
+        const auto& turns = traj.turns;
+        entries.clear();
+        for (std::size_t t = 0; t < turns.size(); ++t)
+            entries.push_back({ keyHash(turns[t].action), static_cast<std::uint32_t>(t), turns[t].validOrDefault() });
+        std::sort(entries.begin(), entries.end(),
+            [](const Entry& a, const Entry& b) { return a.hash != b.hash ? a.hash < b.hash : a.turn < b.turn; });
+        for (std::size_t b = 0; b < entries.size();) {
+            std::size_t e = b + 1;
+            while (e < entries.size() && entries[e].hash == entries[b].hash)
+                ++e;
+            classes.clear();
+            for (std::size_t j = b; j < e; ++j) { // in turn order
+                const std::uint32_t t = entries[j].turn;
+                KeyClass* c = nullptr;
+                for (KeyClass& k : classes)
+                    if (sameKey(turns[k.firstTurn].action, turns[t].action)) {
+                        c = &k;
+                        break;
+                    }
+                if (!c)
+                    c = &classes.emplace_back(KeyClass { t, 0 });
+                if (entries[j].valid)
+                    ++c->validCount;
+                n[t] = static_cast<double>(c->validCount);
+            }
+            b = e;
+        }
+    }
+};
+
+/// MGR Eq. 7 (with the zero cases of CONVENTIONS.md): the sign comes from R_local, the size from
+/// |R_global|; `gate` is consulted only in the neg_G_pos_L case.
+double fuse(double local, double global, double gamma, double gate, Case& c)
+{
+    if (local == 0.0 || global == 0.0) {
+        c = Case::Zero;
+        return 0.0;
+    }
+    if ((local > 0.0) == (global > 0.0)) {
+        c = Case::SameSign;
+        return local * std::abs(global); // concordant; an invalid turn of a failed trajectory stays negative
+    }
+    if (global > 0.0) {
+        c = Case::PosGNegL;
+        return gamma * local * global; // dampened penalty in a successful trajectory
+    }
+    c = Case::NegGPosL;
+    return gamma * gate * local * std::abs(global); // valid turn of a failed trajectory: gated sign
+}
+
+class Mgr final : public Estimator {
+public:
+    std::string_view name() const override { return "mgr"; }
+    std::string_view summary() const override
+    {
+        return "MGR (Multiplicative Gated Rewards): validity sets the sign, leave-one-out success the size, "
+               "a scheduled gate the sign of valid turns in failed trajectories";
+    }
+    const std::vector<ParamSpec>& params() const override
+    {
+        constexpr double inf = std::numeric_limits<double>::infinity();
+        static const std::vector<ParamSpec> specs = {
+            { "beta", ParamType::Double, "0.1", 0.0, inf, {}, "temporal recovery bonus / regression penalty" },
+            { "alpha", ParamType::Double, "0.5", 0.0, inf, {}, "repetition penalty per repeat beyond q" },
+            { "q", ParamType::Int, "2", 0.0, 1e9, {}, "repeats of a valid action that go unpenalised" },
+            { "gamma", ParamType::Double, "1.0", 0.0, inf, {}, "scaling of the two sign-conflict cases" },
+            { "gate", ParamType::Choice, "stochastic", {}, {}, { "stochastic", "per_action", "keep", "flip" },
+                "sign of valid turns in failed trajectories: stochastic draws once per failed trajectory, "
+                "per_action once per turn, keep is +1, flip is -1" },
+            { "seed", ParamType::Int, "0", 0.0, 9007199254740991.0, {}, "seed of the gate's mt19937_64" },
+            { "theta_V", ParamType::Double, "0.4", 0.0, 1.0, {}, "batch validity below which p_retain = 1" },
+            { "theta_C1", ParamType::Double, "0.1", 0.0, 1.0, {}, "batch success below which p_retain = 1" },
+            { "theta_C2", ParamType::Double, "0.6", 0.0, 1.0, {}, "batch success from which p_retain = p_min" },
+            { "decay", ParamType::Double, "1.5", 0.0, inf, {}, "p_retain = 1 - decay*C between the thresholds" },
+            { "p_min", ParamType::Double, "0.1", 0.0, 1.0, {}, "p_retain from theta_C2 on" },
+        };
+        return specs;
+    }
+    CreditResult compute(const Batch& batch, const Params& params) const override;
+};
+
+Gate gateMode(const std::string& name)
+{
+    if (name == "per_action")
+        return Gate::PerAction;
+    if (name == "keep")
+        return Gate::Keep;
+    if (name == "flip")
+        return Gate::Flip;
+    return Gate::Stochastic;
+}
+
+/// MGR Eq. 8: p_retain from the batch's mean success C and mean turn validity V. A value below 0 (a
+/// large decay) acts as 0 in the gate, which keeps the sign when u < p_retain.
+double retainProbability(const Batch& batch, const Params& params)
+{
+    double successes = 0.0, valid = 0.0, turns = 0.0;
+    for (const Trajectory& t : batch.trajectories) {
+        successes += successValue(t);
+        for (const Turn& u : t.turns)
+            valid += u.validOrDefault() ? 1.0 : 0.0;
+        turns += static_cast<double>(t.turns.size());
+    }
+    const double c = batch.trajectories.empty() ? 0.0 : successes / static_cast<double>(batch.trajectories.size());
+    const double v = turns == 0.0 ? 0.0 : valid / turns;
+    if (v < params.getDouble("theta_V") || c < params.getDouble("theta_C1"))
+        return 1.0;
+    if (c < params.getDouble("theta_C2"))
+        return 1.0 - params.getDouble("decay") * c;
+    return params.getDouble("p_min");
+}
+
+CreditResult Mgr::compute(const Batch& batch, const Params& params) const
+{
+    const double beta = params.getDouble("beta");
+    const double alpha = params.getDouble("alpha");
+    const double q = static_cast<double>(params.getInt("q"));
+    const double gamma = params.getDouble("gamma");
+    const Gate gate = gateMode(params.getChoice("gate"));
+    const double pRetain = retainProbability(batch, params);
+    std::mt19937_64 rng(static_cast<std::uint64_t>(params.getInt("seed")));
+    auto drawGate = [&] { return static_cast<double>(rng() >> 11) * 0x1.0p-53 < pRetain ? 1.0 : -1.0; };
+    const std::vector<double> global = globalRewards(batch);
+
+    CreditResult r(batch);
+    constexpr const char* kNumeric[] = { "v", "N", "h_temp", "h_rep", "R_local", "R_global", "gate", "p_retain" };
+    r.details.reserve(std::size(kNumeric) + 1);
+    for (const char* name : kNumeric)
+        r.addDetail(name);
+    double* colV = r.details[0].numbers.data();
+    double* colN = r.details[1].numbers.data();
+    double* colTemp = r.details[2].numbers.data();
+    double* colRep = r.details[3].numbers.data();
+    double* colLocal = r.details[4].numbers.data();
+    double* colGlobal = r.details[5].numbers.data();
+    double* colGate = r.details[6].numbers.data(); // g where consulted (neg_G_pos_L), else 0
+    std::fill(r.details[7].numbers.begin(), r.details[7].numbers.end(), pRetain);
+    std::string* colCase = r.addDetail("case", true).texts.data();
+
+    RepeatCounter counter;
+    for (std::size_t i = 0; i < batch.trajectories.size(); ++i) {
+        const Trajectory& traj = batch.trajectories[i];
+        const std::size_t off = r.offsets[i];
+        const double g = global[i];
+        double trajGate = gate == Gate::Flip ? -1.0 : 1.0;
+        if (gate == Gate::Stochastic && successValue(traj) == 0.0)
+            trajGate = drawGate(); // one draw per failed trajectory (MGR §3.4)
+        counter.count(traj, colN + off);
+        bool prevValid = true;
+        for (std::size_t t = 0; t < traj.turns.size(); ++t) {
+            const std::size_t k = off + t;
+            const bool valid = traj.turns[t].validOrDefault();
+            const double v = valid ? 1.0 : -1.0; // MGR Eq. 3, from the turn's `valid` field
+            double hTemp = 0.0; // MGR §3.2.1 temporal term; there is no v_0, so 0 at t = 1
+            if (t > 0 && valid && !prevValid)
+                hTemp = beta;
+            else if (t > 0 && !valid && prevValid)
+                hTemp = -beta;
+            const double hRep = valid && colN[k] > q ? -alpha * (colN[k] - q) : 0.0; // MGR Eq. 4
+            const double local = v + hTemp + hRep; // MGR Eq. 5
+            const double turnGate = gate == Gate::PerAction ? drawGate() : trajGate; // Alg. 1 line 28
+            Case c;
+            r.advantages[k] = fuse(local, g, gamma, turnGate, c);
+            colV[k] = v;
+            colTemp[k] = hTemp;
+            colRep[k] = hRep;
+            colLocal[k] = local;
+            colGlobal[k] = g;
+            colGate[k] = c == Case::NegGPosL ? turnGate : 0.0;
+            colCase[k] = kCaseNames[static_cast<int>(c)];
+            prevValid = valid;
+        }
+    }
+    return r;
+}
+
+class Loop final : public Estimator {
+public:
+    std::string_view name() const override { return "loop"; }
+    std::string_view summary() const override
+    {
+        return "LOOP (MGR's baseline): the leave-one-out success score m/(m-1)*(S - mean S) on every turn";
+    }
+    const std::vector<ParamSpec>& params() const override
+    {
+        static const std::vector<ParamSpec> specs;
+        return specs;
+    }
+    CreditResult compute(const Batch& batch, const Params&) const override
+    {
+        CreditResult r(batch);
+        const std::vector<double> global = globalRewards(batch); // MGR Eq. 6 = LOOP's advantage
+        for (std::size_t i = 0; i < batch.trajectories.size(); ++i)
+            std::fill(r.advantages.begin() + r.offsets[i], r.advantages.begin() + r.offsets[i + 1], global[i]);
+        r.addDetail("G").numbers = r.advantages;
+        return r;
+    }
+};
+
+} // namespace
+
+std::unique_ptr<Estimator> makeMgr() { return std::make_unique<Mgr>(); }
+std::unique_ptr<Estimator> makeLoop() { return std::make_unique<Loop>(); }
+
+} // namespace creditlab::credit

@@ -1,0 +1,21 @@
+#include "core/credit/methods.h"
+
+namespace creditlab::credit {
+
+std::vector<EstimatorFactory> builtinEstimatorFactories()
+{
+    return {
+        makeGrpo,
+        makeGigpo,
+        makeTriage,
+        makeHas,
+        makeMgr,
+        makeRtmc,
+        makePair,
+        makeStepReward,
+        makeLoop,
+        makeScalarJudge,
+    };
+}
+
+} // namespace creditlab::credit

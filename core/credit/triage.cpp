@@ -1,0 +1,77 @@
+// TRIAGE: role-typed credit (Xu et al. 2026, arXiv 2606.32017; CONVENTIONS.md "triage"). Each turn's judge
+// role D/E/N/R adds a fixed, lambda-scaled process reward to the GRPO advantage, and the batch is whitened.
+#include "core/credit/common.h"
+#include "core/credit/methods.h"
+
+#include <array>
+#include <limits>
+
+namespace creditlab::credit {
+
+namespace {
+
+class Triage final : public Estimator {
+public:
+    std::string_view name() const override { return "triage"; }
+    std::string_view summary() const override
+    {
+        return "TRIAGE (Xu et al. 2026): GRPO + lambda * c[role] per turn, whitened over the batch";
+    }
+    const std::vector<ParamSpec>& params() const override
+    {
+        static const std::vector<ParamSpec> specs = [] {
+            const double inf = std::numeric_limits<double>::infinity();
+            std::vector<ParamSpec> s {
+                { "lambda", ParamType::Double, "0.2", 0.0, inf, {}, "weight of the role reward (TRIAGE Eq. 2)" },
+                { "c.D", ParamType::Double, "1", -inf, inf, {}, "reward of role D, decisive progress (Eq. 3)" },
+                { "c.E", ParamType::Double, "0.5", -inf, inf, {}, "reward of role E, useful exploration (Eq. 3)" },
+                { "c.N", ParamType::Double, "-0.1", -inf, inf, {}, "reward of role N, no progress (Eq. 3)" },
+                { "c.R", ParamType::Double, "-0.5", -inf, inf, {}, "reward of role R, regression (Eq. 3)" },
+                { "whiten", ParamType::Bool, "true", {}, {}, {},
+                    "subtract the batch mean over all turns, divide by batch std + eps (Eq. 4)" },
+            };
+            for (ParamSpec& g : grpoParamSpecs())
+                s.push_back(std::move(g));
+            return s;
+        }();
+        return specs;
+    }
+    void validate(const Batch& batch, const Params&) const override { requireTurnField(batch, "role", "triage"); }
+    CreditResult compute(const Batch& batch, const Params& params) const override
+    {
+        CreditResult r(batch);
+        const std::vector<double> grpo = grpoAdvantages(batch, params);
+        const double lambda = params.getDouble("lambda");
+        // Indexed by Role (D, E, N, R): TRIAGE Eq. 3, (c_D, c_E, c_N, c_R) = (1, 0.5, -0.1, -0.5) by default.
+        const std::array<double, 4> c { params.getDouble("c.D"), params.getDouble("c.E"), params.getDouble("c.N"),
+            params.getDouble("c.R") };
+
+        r.details.reserve(4); // addDetail push_backs: keep the references below valid
+        DetailColumn& roleCol = r.addDetail("role", true);
+        DetailColumn& cCol = r.addDetail("c");
+        DetailColumn& grpoCol = r.addDetail("grpo");
+        DetailColumn& rawCol = r.addDetail("raw");
+        for (std::size_t i = 0; i < batch.trajectories.size(); ++i) {
+            const Trajectory& t = batch.trajectories[i];
+            const std::size_t base = r.offsets[i];
+            for (std::size_t k = 0; k < t.turns.size(); ++k) {
+                const Role role = t.turns[k].role.value(); // validate() guarantees it
+                const double ck = c[static_cast<std::size_t>(role)];
+                roleCol.texts[base + k] = roleName(role);
+                cCol.numbers[base + k] = ck;
+                grpoCol.numbers[base + k] = grpo[i];
+                r.advantages[base + k] = grpo[i] + lambda * ck; // TRIAGE Eq. 2
+            }
+        }
+        rawCol.numbers = r.advantages;
+        if (params.getBool("whiten"))
+            whiten(r.advantages); // TRIAGE Eq. 4
+        return r;
+    }
+};
+
+} // namespace
+
+std::unique_ptr<Estimator> makeTriage() { return std::make_unique<Triage>(); }
+
+} // namespace creditlab::credit
