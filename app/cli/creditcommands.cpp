@@ -38,7 +38,7 @@ void appendDetails(std::string& out, const CreditResult& r, std::size_t i)
             if (k > r.offsets[i])
                 out += ',';
             if (c.isText)
-                appendJsonString(out, c.texts[k]);
+                appendJsonString(out, c.text(k));
             else
                 appendJsonNumber(out, c.numbers[k]);
         }
@@ -77,7 +77,7 @@ std::string turnDetails(const CreditResult& r, std::size_t k)
         appendJsonString(out, r.details[c].name);
         out += ':';
         if (r.details[c].isText)
-            appendJsonString(out, r.details[c].texts[k]);
+            appendJsonString(out, r.details[c].text(k));
         else
             appendJsonNumber(out, r.details[c].numbers[k]);
     }

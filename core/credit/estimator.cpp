@@ -16,17 +16,21 @@ CreditResult::CreditResult(const Batch& batch)
     advantages.assign(n, 0.0);
 }
 
-DetailColumn& CreditResult::addDetail(std::string name, bool isText)
+DetailColumn& CreditResult::addDetail(std::string name)
 {
     DetailColumn c;
     c.name = std::move(name);
-    c.isText = isText;
-    if (isText)
-        c.texts.assign(advantages.size(), std::string());
-    else
-        c.numbers.assign(advantages.size(), 0.0);
+    c.numbers.assign(advantages.size(), 0.0);
     details.push_back(std::move(c));
     return details.back();
+}
+
+DetailColumn& CreditResult::addTextDetail(std::string name, std::vector<std::string> labels)
+{
+    DetailColumn& c = addDetail(std::move(name));
+    c.isText = true;
+    c.labels = std::move(labels);
+    return c;
 }
 
 const DetailColumn* CreditResult::detail(std::string_view name) const

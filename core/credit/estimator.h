@@ -19,12 +19,18 @@ public:
     using std::invalid_argument::invalid_argument;
 };
 
-/// One named per-turn detail array, numeric or text (e.g. a role or a fusion case).
+/// One named per-turn detail array, numeric or text (e.g. a role or a fusion case). Text columns are
+/// categorical: `numbers[k]` indexes `labels`, so a million-turn column costs no string per turn.
 struct DetailColumn {
     std::string name;
     bool isText = false;
     std::vector<double> numbers; ///< flat, one per turn of the batch (see CreditResult::offsets)
-    std::vector<std::string> texts; ///< flat, when isText
+    std::vector<std::string> labels; ///< text columns: the possible values
+
+    /// Text columns: the label of flat turn `k`.
+    std::string_view text(std::size_t k) const { return labels[static_cast<std::size_t>(numbers[k])]; }
+    /// Text columns: sets flat turn `k` to label `index`.
+    void setLabel(std::size_t k, std::size_t index) { numbers[k] = static_cast<double>(index); }
 };
 
 /// The output of an estimator: one advantage per turn, flat in batch order, plus detail arrays.
@@ -40,8 +46,10 @@ struct CreditResult {
 
     double& at(std::size_t trajectory, std::size_t turn) { return advantages[offsets[trajectory] + turn]; }
     double at(std::size_t trajectory, std::size_t turn) const { return advantages[offsets[trajectory] + turn]; }
-    /// Adds a zero-filled numeric (or empty-text) detail column and returns it.
-    DetailColumn& addDetail(std::string name, bool isText = false);
+    /// Adds a zero-filled numeric detail column and returns it (valid until the next add).
+    DetailColumn& addDetail(std::string name);
+    /// Adds a text column whose turns all start at `labels[0]` and returns it.
+    DetailColumn& addTextDetail(std::string name, std::vector<std::string> labels);
     const DetailColumn* detail(std::string_view name) const;
 };
 

@@ -289,7 +289,8 @@ CreditResult Mgr::compute(const Batch& batch, const Params& params) const
     double* colGlobal = r.details[5].numbers.data();
     double* colGate = r.details[6].numbers.data(); // g where consulted (neg_G_pos_L), else 0
     std::fill(r.details[7].numbers.begin(), r.details[7].numbers.end(), pRetain);
-    std::string* colCase = r.addDetail("case", true).texts.data();
+    double* colCase = r.addTextDetail("case", std::vector<std::string>(std::begin(kCaseNames), std::end(kCaseNames)))
+                          .numbers.data();
 
     RepeatCounter counter;
     for (std::size_t i = 0; i < batch.trajectories.size(); ++i) {
@@ -321,7 +322,7 @@ CreditResult Mgr::compute(const Batch& batch, const Params& params) const
             colLocal[k] = local;
             colGlobal[k] = g;
             colGate[k] = c == Case::NegGPosL ? turnGate : 0.0;
-            colCase[k] = kCaseNames[static_cast<int>(c)];
+            colCase[k] = static_cast<double>(static_cast<int>(c)); // index into kCaseNames
             prevValid = valid;
         }
     }

@@ -47,7 +47,7 @@ public:
             params.getDouble("c.R") };
 
         r.details.reserve(4); // addDetail push_backs: keep the references below valid
-        DetailColumn& roleCol = r.addDetail("role", true);
+        DetailColumn& roleCol = r.addTextDetail("role", { "D", "E", "N", "R" }); // indexed by Role
         DetailColumn& cCol = r.addDetail("c");
         DetailColumn& grpoCol = r.addDetail("grpo");
         DetailColumn& rawCol = r.addDetail("raw");
@@ -57,7 +57,7 @@ public:
             for (std::size_t k = 0; k < t.turns.size(); ++k) {
                 const Role role = t.turns[k].role.value(); // validate() guarantees it
                 const double ck = c[static_cast<std::size_t>(role)];
-                roleCol.texts[base + k] = roleName(role);
+                roleCol.setLabel(base + k, static_cast<std::size_t>(role));
                 cCol.numbers[base + k] = ck;
                 grpoCol.numbers[base + k] = grpo[i];
                 r.advantages[base + k] = grpo[i] + lambda * ck; // TRIAGE Eq. 2

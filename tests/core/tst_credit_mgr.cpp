@@ -68,7 +68,7 @@ double num(const CreditResult& r, const char* name, std::size_t traj, std::size_
 QString text(const CreditResult& r, const char* name, std::size_t traj, std::size_t turn)
 {
     const DetailColumn* c = r.detail(name);
-    return c ? QString::fromStdString(c->texts.at(r.offsets[traj] + turn)) : QStringLiteral("<missing>");
+    return c ? QString::fromStdString(std::string(c->text(r.offsets[traj] + turn))) : QStringLiteral("<missing>");
 }
 
 /// The uniform draw the gate documents: the top 53 bits of std::mt19937_64, times 2^-53.
@@ -573,7 +573,7 @@ private Q_SLOTS:
             QVERIFY2(c && !c->isText && c->numbers.size() == 2, name);
         }
         const DetailColumn* c = r.detail("case");
-        QVERIFY(c && c->isText && c->texts.size() == 2);
+        QVERIFY(c && c->isText && c->numbers.size() == 2);
         QCOMPARE(text(r, "case", 0, 0), QStringLiteral("zero")); // group of one
         const CreditResult l = run("loop", batch);
         QVERIFY(l.detail("G") && l.detail("G")->numbers.size() == 2);

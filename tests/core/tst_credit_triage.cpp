@@ -143,7 +143,10 @@ private Q_SLOTS:
         const CreditResult r = run("triage", makeBatch("g:1:DR;g:0:E", true));
         const DetailColumn* role = r.detail("role");
         QVERIFY(role && role->isText);
-        QCOMPARE(role->texts, (std::vector<std::string> { "D", "R", "E" }));
+        std::vector<std::string> roles;
+        for (std::size_t k = 0; k < role->numbers.size(); ++k)
+            roles.emplace_back(role->text(k));
+        QCOMPARE(roles, (std::vector<std::string> { "D", "R", "E" }));
         QVERIFY(r.detail("c"));
         compareValues(r.detail("c")->numbers, { 1.0, -0.5, 0.5 });
         QVERIFY(r.detail("grpo"));
