@@ -2,6 +2,7 @@
 // the per-turn episode list, singleton rules, anchors within a group only, similarity clustering, a
 // cross-check against a literal transcription of the definition, parameter errors.
 #include "core/credit/estimator.h"
+#include "credittestutil.h"
 
 #include "testutil.h"
 
@@ -58,10 +59,7 @@ Trajectory textTraj(const std::string& id, const std::string& group, double rewa
 
 CreditResult run(const Batch& batch, const std::vector<std::pair<std::string, std::string>>& set = {})
 {
-    const Estimator& e = requireEstimator("gigpo");
-    const Params p = e.resolve(set);
-    e.validate(batch, p);
-    return e.compute(batch, p);
+    return test::runMethod("gigpo", batch, set);
 }
 
 std::vector<double> column(const CreditResult& r, const char* name)

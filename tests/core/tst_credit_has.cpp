@@ -3,6 +3,7 @@
 // §2.7 (TurnRD's value projection) needs the learned decomposer and is tested with it, not here.
 #include "core/credit/common.h"
 #include "core/credit/estimator.h"
+#include "credittestutil.h"
 
 #include "testutil.h"
 
@@ -40,20 +41,11 @@ Batch makeBatch(const QString& spec, const std::string& field = "progress")
     return Batch::fromTrajectories(std::move(trajectories));
 }
 
-std::vector<std::pair<std::string, std::string>> assignments(const QStringList& sets)
-{
-    std::vector<std::pair<std::string, std::string>> out;
-    for (const QString& s : sets)
-        out.push_back(splitAssignment(s.toStdString()));
-    return out;
-}
+using test::assignments;
 
 CreditResult run(std::string_view method, const Batch& batch, const QStringList& sets = {})
 {
-    const Estimator& e = requireEstimator(method);
-    const Params p = e.resolve(assignments(sets));
-    e.validate(batch, p);
-    return e.compute(batch, p);
+    return test::runMethod(method, batch, sets);
 }
 
 void compareValues(const std::vector<double>& actual, const QList<double>& expected, double tol = kTol)

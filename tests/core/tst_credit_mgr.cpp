@@ -3,6 +3,7 @@
 // order and determinism, repetition counting by action key, edge cases and parameter errors.
 #include "core/credit/common.h"
 #include "core/credit/estimator.h"
+#include "credittestutil.h"
 
 #include <QtTest/QTest>
 
@@ -53,10 +54,7 @@ Trajectory filler(const std::string& id, const std::string& group, bool success)
 CreditResult run(const std::string& method, const Batch& batch,
     const std::vector<std::pair<std::string, std::string>>& assignments = {})
 {
-    const Estimator& e = requireEstimator(method);
-    const Params p = e.resolve(assignments);
-    e.validate(batch, p);
-    return e.compute(batch, p);
+    return test::runMethod(method, batch, assignments);
 }
 
 double num(const CreditResult& r, const char* name, std::size_t traj, std::size_t turn)

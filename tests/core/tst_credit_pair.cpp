@@ -2,6 +2,7 @@
 // /work/shared/methods/pair.md §7.3 and hand-computed edges.
 #include "core/credit/common.h"
 #include "core/credit/estimator.h"
+#include "credittestutil.h"
 
 #include "testutil.h"
 
@@ -38,21 +39,9 @@ Batch makeBatch(const QString& spec)
     return Batch::fromTrajectories(std::move(trajectories));
 }
 
-std::vector<std::pair<std::string, std::string>> assignments(const QStringList& sets)
-{
-    std::vector<std::pair<std::string, std::string>> out;
-    for (const QString& s : sets)
-        out.push_back(splitAssignment(s.toStdString()));
-    return out;
-}
+using test::assignments;
 
-CreditResult run(const Batch& batch, const QStringList& sets = {})
-{
-    const Estimator& e = requireEstimator("pair");
-    const Params p = e.resolve(assignments(sets));
-    e.validate(batch, p);
-    return e.compute(batch, p);
-}
+CreditResult run(const Batch& batch, const QStringList& sets = {}) { return test::runMethod("pair", batch, sets); }
 
 void compareValues(const std::vector<double>& actual, const QList<double>& expected, double tol = kTol)
 {

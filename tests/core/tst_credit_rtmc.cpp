@@ -3,6 +3,7 @@
 // literal transcription of the definition, parameter errors.
 #include "core/credit/common.h"
 #include "core/credit/estimator.h"
+#include "credittestutil.h"
 
 #include "testutil.h"
 
@@ -45,10 +46,7 @@ Trajectory traj(const std::string& id, const std::string& group, double reward, 
 
 CreditResult run(const Batch& batch, const std::vector<std::pair<std::string, std::string>>& set = {})
 {
-    const Estimator& e = requireEstimator("rtmc");
-    const Params p = e.resolve(set);
-    e.validate(batch, p);
-    return e.compute(batch, p);
+    return test::runMethod("rtmc", batch, set);
 }
 
 std::vector<double> column(const CreditResult& r, const char* name)

@@ -1,6 +1,7 @@
 // step_reward, RTMC's "GRPO + Step Reward" baseline (CONVENTIONS.md "Baselines named by the papers"):
 // discounted step-reward returns normalised over the group's episode returns.
 #include "core/credit/estimator.h"
+#include "credittestutil.h"
 
 #include <QtTest/QTest>
 
@@ -37,10 +38,7 @@ Trajectory makeTraj(const std::string& id, const std::string& group, double rewa
 CreditResult run(const std::string& method, const Batch& batch,
     const std::vector<std::pair<std::string, std::string>>& assignments = {})
 {
-    const Estimator& e = requireEstimator(method);
-    const Params p = e.resolve(assignments);
-    e.validate(batch, p);
-    return e.compute(batch, p);
+    return test::runMethod(method, batch, assignments);
 }
 
 } // namespace

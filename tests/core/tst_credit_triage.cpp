@@ -2,6 +2,7 @@
 // Worked numbers from /work/shared/methods/triage.md §2.6-2.7 and hand-computed edges.
 #include "core/credit/common.h"
 #include "core/credit/estimator.h"
+#include "credittestutil.h"
 
 #include "testutil.h"
 
@@ -47,20 +48,11 @@ Batch makeBatch(const QString& spec, bool roles)
     return Batch::fromTrajectories(std::move(trajectories));
 }
 
-std::vector<std::pair<std::string, std::string>> assignments(const QStringList& sets)
-{
-    std::vector<std::pair<std::string, std::string>> out;
-    for (const QString& s : sets)
-        out.push_back(splitAssignment(s.toStdString()));
-    return out;
-}
+using test::assignments;
 
 CreditResult run(std::string_view method, const Batch& batch, const QStringList& sets = {})
 {
-    const Estimator& e = requireEstimator(method);
-    const Params p = e.resolve(assignments(sets));
-    e.validate(batch, p);
-    return e.compute(batch, p);
+    return test::runMethod(method, batch, sets);
 }
 
 /// (x - mean) / (sample std + eps), written out again for the expectations.
