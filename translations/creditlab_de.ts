@@ -440,6 +440,10 @@ Schema-Version: %5</translation>
         <source>(the observation)</source>
         <translation>(die Beobachtung)</translation>
     </message>
+    <message>
+        <source>Credit (%1)</source>
+        <translation>Credit (%1)</translation>
+    </message>
 </context>
 <context>
     <name>creditlab::ui::TurnModel</name>

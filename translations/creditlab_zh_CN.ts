@@ -438,6 +438,10 @@ Qt %2（构建于 %3）
         <source>(the observation)</source>
         <translation>（即观察）</translation>
     </message>
+    <message>
+        <source>Credit (%1)</source>
+        <translation>信用 (%1)</translation>
+    </message>
 </context>
 <context>
     <name>creditlab::ui::TurnModel</name>

@@ -53,6 +53,11 @@ TrajectoryViewerPage::TrajectoryViewerPage(Workspace* workspace, QWidget* parent
         header->setSectionResizeMode(int(column), QHeaderView::ResizeToContents);
     for (const auto column : { TurnModel::Column::Observation, TurnModel::Column::Action, TurnModel::Column::Feedback })
         header->setSectionResizeMode(int(column), QHeaderView::Stretch);
+    // One column per stored credit method follows the fixed ones; they come and go with the trajectory.
+    connect(m_turnModel, &QAbstractItemModel::modelReset, this, [header] {
+        for (int column = int(TurnModel::Column::Count); column < header->count(); ++column)
+            header->setSectionResizeMode(column, QHeaderView::ResizeToContents);
+    });
 
     m_detail->setObjectName(QStringLiteral("turnDetail"));
     m_detail->setReadOnly(true);
@@ -179,6 +184,8 @@ void TrajectoryViewerPage::writeDetail(const Turn& turn, int index)
     field(tr("Role source"), turn.roleSource ? toQString(*turn.roleSource) : tr("none"));
     field(tr("Progress"), turn.progress ? formatNumber(*turn.progress, 6) : tr("unknown"));
     field(tr("Score"), turn.score ? formatNumber(*turn.score, 6) : tr("none"));
+    for (const auto& [method, value] : turn.credits)
+        field(tr("Credit (%1)").arg(toQString(method)), formatNumber(value, 6));
     cursor.insertText(QStringLiteral("\n"), plain);
     section(tr("Observation"), toQString(turn.observation));
     section(tr("Action"), toQString(turn.action));

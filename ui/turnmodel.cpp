@@ -5,6 +5,7 @@
 
 #include <QBrush>
 #include <QColor>
+#include <algorithm>
 
 namespace creditlab::ui {
 
@@ -17,6 +18,12 @@ void TurnModel::setTrajectory(Trajectory trajectory)
 {
     beginResetModel();
     m_trajectory = std::move(trajectory);
+    m_methods.clear();
+    for (const Turn& turn : m_trajectory.turns)
+        for (const auto& credit : turn.credits)
+            if (std::find(m_methods.begin(), m_methods.end(), credit.first) == m_methods.end())
+                m_methods.push_back(credit.first);
+    std::sort(m_methods.begin(), m_methods.end());
     m_text.clear();
     m_text.reserve(m_trajectory.turns.size());
     for (const Turn& turn : m_trajectory.turns) {
@@ -41,6 +48,20 @@ const Turn* TurnModel::turn(int row) const
     return &m_trajectory.turns[static_cast<std::size_t>(row)];
 }
 
+int TurnModel::creditColumn(const std::string& method) const
+{
+    const auto it = std::find(m_methods.begin(), m_methods.end(), method);
+    return it == m_methods.end() ? -1 : static_cast<int>(Column::Count) + static_cast<int>(it - m_methods.begin());
+}
+
+std::optional<double> TurnModel::credit(int row, std::size_t method) const
+{
+    for (const auto& [name, value] : m_trajectory.turns[static_cast<std::size_t>(row)].credits)
+        if (name == m_methods[method])
+            return value;
+    return std::nullopt;
+}
+
 int TurnModel::rowCount(const QModelIndex& parent) const
 {
     return parent.isValid() ? 0 : static_cast<int>(m_trajectory.turns.size());
@@ -48,7 +69,7 @@ int TurnModel::rowCount(const QModelIndex& parent) const
 
 int TurnModel::columnCount(const QModelIndex& parent) const
 {
-    return parent.isValid() ? 0 : static_cast<int>(Column::Count);
+    return parent.isValid() ? 0 : static_cast<int>(Column::Count) + static_cast<int>(m_methods.size());
 }
 
 QVariant TurnModel::data(const QModelIndex& index, int role) const
@@ -58,6 +79,29 @@ QVariant TurnModel::data(const QModelIndex& index, int role) const
     const int row = index.row();
     const Turn& turn = m_trajectory.turns[static_cast<std::size_t>(row)];
     const auto column = static_cast<Column>(index.column());
+    if (index.column() >= static_cast<int>(Column::Count)) {
+        // A credit column: the advantage this method gave the turn.
+        const auto value = credit(row, static_cast<std::size_t>(index.column() - static_cast<int>(Column::Count)));
+        switch (role) {
+        case Qt::DisplayRole:
+            return value ? QVariant(formatNumber(*value, 4)) : QVariant();
+        case Qt::ToolTipRole:
+        case FullTextRole:
+            return value ? QVariant(formatNumber(*value, 17)) : QVariant();
+        case SortRole:
+            return value ? QVariant(*value) : QVariant();
+        case IdRole:
+            return QVariant::fromValue<qint64>(row);
+        case Qt::TextAlignmentRole:
+            return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+        case Qt::ForegroundRole:
+            if (value && *value < 0)
+                return QBrush(QColor(0xb0, 0x2a, 0x2a));
+            return {};
+        default:
+            return {};
+        }
+    }
 
     switch (role) {
     case Qt::DisplayRole:
@@ -167,6 +211,10 @@ QVariant TurnModel::headerData(int section, Qt::Orientation orientation, int rol
 {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
+    if (section >= static_cast<int>(Column::Count)) {
+        const auto method = static_cast<std::size_t>(section - static_cast<int>(Column::Count));
+        return method < m_methods.size() ? QVariant(toQString(m_methods[method])) : QVariant();
+    }
     switch (static_cast<Column>(section)) {
     case Column::Index:
         return tr("Turn");

@@ -93,6 +93,7 @@ private Q_SLOTS:
     void turnModelCells_data();
     void turnModelCells();
     void turnModelPlainTextRoles();
+    void turnModelCreditColumns();
     void turnProxySortsNumbers();
     void resetsKeepTesterHappy();
     void previewText_data();
@@ -276,6 +277,35 @@ void TestModels::turnModelPlainTextRoles()
     QCOMPARE(model.turn(3), nullptr);
     model.clear();
     QCOMPARE(model.rowCount(), 0);
+}
+
+void TestModels::turnModelCreditColumns()
+{
+    TurnModel model;
+    SortFilterProxyModel proxy;
+    proxy.setSourceModel(&model);
+    QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setTrajectory(makeTrajectory());
+    QCOMPARE(model.columnCount(), int(TurnModel::Column::Count)); // no credits stored: no credit columns
+
+    Trajectory t = makeTrajectory();
+    t.turns[0].credits = { { "grpo", 0.5 }, { "triage", 1.25 } };
+    t.turns[1].credits = { { "grpo", 0.5 }, { "triage", -2.0 } };
+    t.turns[2].credits = { { "triage", 0.125 } }; // grpo missing on this turn: an empty cell
+    model.setTrajectory(t);
+    QCOMPARE(model.columnCount(), int(TurnModel::Column::Count) + 2);
+    const int grpo = model.creditColumn("grpo");
+    const int triage = model.creditColumn("triage");
+    QCOMPARE(grpo, int(TurnModel::Column::Count));
+    QCOMPARE(triage, int(TurnModel::Column::Count) + 1);
+    QCOMPARE(model.creditColumn("gigpo"), -1);
+    QCOMPARE(model.headerData(triage, Qt::Horizontal).toString(), QStringLiteral("triage"));
+    QCOMPARE(column(model, grpo), (QStringList { "0.5", "0.5", "" }));
+    QVERIFY(model.index(1, triage).data(Qt::ForegroundRole).isValid()); // negative credit stands out
+    proxy.sort(triage, Qt::AscendingOrder);
+    QCOMPARE(column(proxy, triage), (QStringList { "-2", "0.125", "1.25" }));
+    model.clear();
+    QCOMPARE(model.columnCount(), int(TurnModel::Column::Count));
 }
 
 void TestModels::turnProxySortsNumbers()
