@@ -84,34 +84,6 @@ std::string turnDetails(const CreditResult& r, std::size_t k)
     return out + "}";
 }
 
-/// Writes `text` to `path` through a temporary file renamed at the end ("-": stdout).
-void writeAtomically(const std::string& path, const std::string& text)
-{
-    if (path == "-") {
-        if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0)
-            throw std::runtime_error(std::string("standard output: write failed: ") + std::strerror(errno));
-        return;
-    }
-    const auto target = std::filesystem::path(path);
-    const std::string tmp
-        = (target.parent_path() / ("." + target.filename().string() + ".part-" + std::to_string(::getpid()))).string();
-    std::FILE* f = std::fopen(tmp.c_str(), "wb");
-    if (!f)
-        throw std::runtime_error(path + ": cannot write: " + std::strerror(errno));
-    const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-    const int err = errno;
-    if (std::fclose(f) != 0 || !ok) {
-        std::remove(tmp.c_str());
-        throw std::runtime_error(path + ": write failed: " + std::strerror(ok ? errno : err));
-    }
-    std::error_code ec;
-    std::filesystem::rename(tmp, path, ec);
-    if (ec) {
-        std::remove(tmp.c_str());
-        throw std::runtime_error(path + ": cannot write: " + ec.message());
-    }
-}
-
 struct CreditOptions {
     std::string method;
     std::vector<std::string> sets;
@@ -138,7 +110,7 @@ void runFileMode(const CreditOptions& o, const Estimator& method, const credit::
     std::string out;
     for (std::size_t i = 0; i < batch.trajectories.size(); ++i)
         out += formatCreditLine(batch.trajectories[i], r, i, o.details);
-    writeAtomically(o.output, out);
+    writeTextAtomically(o.output, out);
 }
 
 void runStoreMode(const CreditOptions& o, const Estimator& method, const credit::Params& params)
@@ -190,7 +162,7 @@ void runStoreMode(const CreditOptions& o, const Estimator& method, const credit:
         turns += r.advantages.size();
     }
     if (!o.output.empty())
-        writeAtomically(o.output, out); // before the commit: a failed write stores nothing
+        writeTextAtomically(o.output, out); // before the commit: a failed write stores nothing
     tx->commit();
     if (o.output != "-")
         std::printf("stored %s credits for %zu turns of run %lld as '%s' (%s)\n", std::string(method.name()).c_str(),

@@ -42,11 +42,13 @@ int main(int argc, char** argv)
     app.footer("Run 'creditlab-cli COMMAND --help' for the options of one command.");
 
     creditlab::cli::addCreditCommand(app);
+    creditlab::cli::addEnvCommand(app);
     creditlab::cli::addImportCommand(app);
     creditlab::cli::addExportCommand(app);
     creditlab::cli::addRunsCommand(app);
     creditlab::cli::addMethodsCommand(app);
     creditlab::cli::addDoctorCommand(app);
+    creditlab::cli::addAgreementCommand(app);
 
     app.parse_complete_callback([&] {
         if (verbose)

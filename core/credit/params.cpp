@@ -38,6 +38,8 @@ std::string ParamSpec::typeName() const
         return "int";
     case ParamType::Double:
         return "double";
+    case ParamType::Text:
+        return "text";
     case ParamType::Choice: {
         std::string s = "one of ";
         for (std::size_t i = 0; i < choices.size(); ++i)
@@ -50,7 +52,7 @@ std::string ParamSpec::typeName() const
 
 std::string ParamSpec::rangeText() const
 {
-    if (type == ParamType::Bool || type == ParamType::Choice)
+    if (type == ParamType::Bool || type == ParamType::Choice || type == ParamType::Text)
         return {};
     if (std::isinf(min) && std::isinf(max))
         return {};
@@ -108,6 +110,8 @@ Params Params::resolve(const std::string& method, const std::vector<ParamSpec>& 
             v.text = formatNumber(v.number);
             break;
         }
+        case ParamType::Text:
+            break;
         case ParamType::Choice: {
             bool ok = false;
             for (const auto& c : s.choices)
@@ -138,6 +142,7 @@ long long Params::getInt(const std::string& name) const
 }
 double Params::getDouble(const std::string& name) const { return find(name, ParamType::Double).number; }
 const std::string& Params::getChoice(const std::string& name) const { return find(name, ParamType::Choice).text; }
+const std::string& Params::getText(const std::string& name) const { return find(name, ParamType::Text).text; }
 
 std::string Params::canonical() const
 {

@@ -9,7 +9,8 @@
 
 namespace creditlab::credit {
 
-enum class ParamType { Bool, Int, Double, Choice };
+/// Text: free text, validated by its reader (e.g. a judge's confusion matrix); no range.
+enum class ParamType { Bool, Int, Double, Choice, Text };
 
 /// The metadata of one estimator parameter: the CLI, config validation and GUI forms read it.
 struct ParamSpec {
@@ -23,9 +24,9 @@ struct ParamSpec {
     bool minExclusive = false; ///< the range is (min, ... instead of [min, ...
     bool maxExclusive = false; ///< the range is ..., max) instead of ..., max]
 
-    /// "bool", "int", "double" or "one of a|b|c".
+    /// "bool", "int", "double", "text" or "one of a|b|c".
     std::string typeName() const;
-    /// "[0, 1]", "(0, 0.5)" style range text; empty for Bool, Choice and unbounded numbers.
+    /// "[0, 1]", "(0, 0.5)" style range text; empty for Bool, Choice, Text and unbounded numbers.
     std::string rangeText() const;
 };
 
@@ -47,6 +48,7 @@ public:
     long long getInt(const std::string& name) const;
     double getDouble(const std::string& name) const;
     const std::string& getChoice(const std::string& name) const;
+    const std::string& getText(const std::string& name) const;
 
     /// "key=value,key=value" in key order, every parameter included: the tag stored with credits.
     std::string canonical() const;

@@ -4,6 +4,9 @@
 
 #include <QCryptographicHash>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -321,6 +324,81 @@ private Q_SLOTS:
         const Result missing = run({ "credit", "--db", db, "--run", "9", "-m", "grpo" });
         QVERIFY(missing.exitCode != 0);
         QVERIFY(missing.err.contains("no run with id 9"));
+    }
+
+    void envListAndRollout()
+    {
+        const Result list = run({ "env", "list" });
+        QCOMPARE(list.exitCode, 0);
+        QVERIFY(list.out.startsWith("household\n"));
+
+        // Rollouts carry every field, and go straight into credit.
+        const QString out = path("rollout.jsonl");
+        const Result r = run({ "env", "rollout", "household", "--policy", "noisy-expert", "--episodes", "16", "--group",
+            "8", "--seed", "3", "--output", out });
+        QCOMPARE(r.exitCode, 0);
+        QFile f(out);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = f.readAll().trimmed().split('\n');
+        QCOMPARE(lines.size(), 16);
+        for (const char* field :
+            { "\"valid\":", "\"state\":", "\"progress\":", "\"role\":", "\"role_source\":\"judge:oracle\"" })
+            QVERIFY2(lines[0].contains(field), field);
+        for (const char* method : { "grpo", "gigpo", "triage", "has", "mgr", "rtmc", "step_reward", "loop" }) {
+            const Result c = run({ "credit", "-m", method, "-i", out, "-o", "-" });
+            QVERIFY2(c.exitCode == 0, c.err.constData());
+            QCOMPARE(c.out.count('\n'), 16);
+        }
+        // The same seed gives the same rollouts.
+        const Result again = run({ "env", "rollout", "household", "--policy", "noisy-expert", "--episodes", "16",
+            "--group", "8", "--seed", "3", "--output", "-" });
+        QCOMPARE(again.out, QByteArray(lines.join('\n') + '\n'));
+
+        const Result bad = run({ "env", "rollout", "household", "--episodes", "5", "--group", "2", "-o", "-" });
+        QVERIFY(bad.exitCode != 0);
+        QVERIFY(bad.err.contains("multiple of --group"));
+        QVERIFY(run({ "env", "rollout", "nowhere", "-o", "-" }).exitCode != 0);
+    }
+
+    void envPlayReadsCommands()
+    {
+        QProcess p;
+        p.start(
+            QStringLiteral(CREDITLAB_CLI_PATH), { "env", "play", "household", "--seed", "5", "--db", path("play.db") });
+        QVERIFY(p.waitForStarted());
+        p.write("help\nlook\nfly to the moon\nquit\n");
+        p.closeWriteChannel();
+        QVERIFY(p.waitForFinished(60000));
+        const QByteArray out = p.readAllStandardOutput();
+        QCOMPARE(p.exitCode(), 0);
+        QVERIFY2(out.contains("Your task is to:"), out.constData());
+        QVERIFY(out.contains("Admissible commands:"));
+        QVERIFY(out.contains("Nothing happens."));
+        QVERIFY(out.contains("stored as run 1"));
+        const Result runs = run({ "runs", "--db", path("play.db"), "--json" });
+        QVERIFY2(runs.out.contains("\"turns\":2"), runs.out.constData()); // look and the invalid command
+    }
+
+    void agreementMatchesConfiguredNoise()
+    {
+        const QString db = path("agree.db");
+        QCOMPARE(run({ "env", "rollout", "household", "--policy", "noisy-expert", "--episodes", "200", "--group", "8",
+                         "--db", db, "--judge", "noisy", "--judge-set", "accuracy=0.6" })
+                     .exitCode,
+            0);
+        const Result r = run({ "agreement", "--db", db, "--a", "oracle", "--b", "noisy", "--json" });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QJsonObject report = QJsonDocument::fromJson(r.out).object();
+        const QJsonObject pair = report.value("pairs").toArray().at(0).toObject();
+        QVERIFY2(!pair.isEmpty(), r.out.constData());
+        const double accuracy = pair.value("accuracy").toDouble();
+        QVERIFY2(std::abs(accuracy - 0.6) < 0.05, qPrintable(QString::number(accuracy)));
+        const Result text = run({ "agreement", "--db", db });
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY(text.out.contains("Cohen's kappa"));
+        // The turn roles copy the stored noisy labels: that pair is not reported.
+        QVERIFY(!text.out.contains("vs turn:judge:noisy"));
+        QVERIFY(run({ "agreement", "--db", path("nope.db") }).exitCode != 0);
     }
 
     void doctorAndMethods()

@@ -1,0 +1,51 @@
+#include "core/env/environment.h"
+
+#include "core/env/household.h"
+
+#include <stdexcept>
+
+namespace creditlab::env {
+
+std::string_view splitName(Split split) { return split == Split::Train ? "train" : "eval"; }
+
+std::optional<Split> parseSplit(std::string_view text)
+{
+    if (text == "train")
+        return Split::Train;
+    if (text == "eval")
+        return Split::Eval;
+    return std::nullopt;
+}
+
+const std::vector<EnvironmentInfo>& environments()
+{
+    static const std::vector<EnvironmentInfo> list = {
+        { "household", "a text household in the style of ALFWorld: six task types, four scenes",
+            household::HouseholdEnv::paramSpecs(),
+            [](const credit::Params& p) { return std::make_unique<household::HouseholdEnv>(p); } },
+    };
+    return list;
+}
+
+const EnvironmentInfo* findEnvironment(std::string_view name)
+{
+    for (const EnvironmentInfo& info : environments())
+        if (info.name == name)
+            return &info;
+    return nullptr;
+}
+
+std::unique_ptr<Environment> makeEnvironment(
+    std::string_view name, const std::vector<std::pair<std::string, std::string>>& assignments)
+{
+    const EnvironmentInfo* info = findEnvironment(name);
+    if (!info) {
+        std::string known;
+        for (const EnvironmentInfo& e : environments())
+            known += (known.empty() ? "" : ", ") + e.name;
+        throw std::invalid_argument("unknown environment '" + std::string(name) + "' (known: " + known + ")");
+    }
+    return info->create(credit::Params::resolve(info->name, info->params, assignments));
+}
+
+} // namespace creditlab::env

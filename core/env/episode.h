@@ -1,0 +1,28 @@
+#pragma once
+
+// Runs one episode of an environment under a policy and records it as a creditlab::Trajectory.
+
+#include "core/env/environment.h"
+#include "core/env/policy.h"
+#include "core/model.h"
+
+#include <cstdint>
+#include <string>
+
+namespace creditlab::env {
+
+struct EpisodeOptions {
+    std::string id; ///< trajectory id; empty: the task key
+    std::string group; ///< group key; empty: the task key
+    std::uint64_t policySeed = 0; ///< seeds the policy's random stream
+};
+
+/// Resets `env` to (seed, split), lets `policy` act until the episode ends, and returns the trajectory with every
+/// field filled: per turn the observation the action answered (the initial observation, then the previous
+/// feedback), action, feedback, reward 0 (the outcome is the trajectory's reward), valid, state (the canonical
+/// key before the action), progress (after the action), the oracle role and role_source "judge:oracle"; task key,
+/// env, goal, terminal reward and success. Deterministic for the same arguments. Does not cancel.
+Trajectory runEpisode(
+    Environment& env, Policy& policy, std::uint64_t seed, Split split, const EpisodeOptions& options = {});
+
+} // namespace creditlab::env

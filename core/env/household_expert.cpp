@@ -1,0 +1,127 @@
+// The expert: a closed-loop planner over the true simulator state. It knows where every object is, so it goes
+// straight to a target's receptacle instead of searching (allowed: it only needs to be an efficient, legal
+// policy), but it acts only through commands that are admissible now. Because it re-plans from the current
+// state at every step, it recovers from any detour a noisy policy takes. Plan, per task type:
+//   holding a distractor        -> put it down here (or on the first non-destination container), opening if needed;
+//   holding the target type     -> lamp task: go to the lamp, use it; transform task, not yet transformed: go to
+//                                  the first sink/microwave/fridge, clean/heat/cool it; otherwise go to the
+//                                  destination receptacle that already holds the most targets, open it, put;
+//   empty-handed                -> fetch a target that is not yet placed (a transformed one first, then the lowest
+//                                  index): go to its receptacle, open it, take it.
+// It needs at most 11 steps (pick two: 2 x (go, open, take, go, open, put), less the second open), far below 50.
+#include "core/env/household_rules.h"
+
+namespace creditlab::env::household {
+
+namespace {
+
+/// Writes the command that brings the agent to `r` with its contents reachable; false when already there.
+bool approach(const World& w, int r, std::string& out)
+{
+    if (w.location != r) {
+        out.append("go to ").append(w.rec(r).name);
+        return true;
+    }
+    if (w.rtype(r).openable && !w.rec(r).open) {
+        out.append("open ").append(w.rec(r).name);
+        return true;
+    }
+    return false;
+}
+
+int firstWith(const World& w, Appliance appliance)
+{
+    for (std::size_t r = 0; r < w.receptacles.size(); ++r)
+        if (receptacleType(w.receptacles[r].type).appliance == appliance)
+            return static_cast<int>(r);
+    return -1;
+}
+
+/// The destination receptacle holding the most finished targets; the first one on ties.
+int chosenDestination(const World& w)
+{
+    int best = -1, bestCount = -1;
+    for (std::size_t r = 0; r < w.receptacles.size(); ++r) {
+        if (w.receptacles[r].type != w.task.destination)
+            continue;
+        int n = 0;
+        for (const Object& o : w.objects)
+            n += o.location == static_cast<int>(r) && o.type == w.task.object && transformDone(w.task.type, o);
+        if (n > bestCount) {
+            best = static_cast<int>(r);
+            bestCount = n;
+        }
+    }
+    return best;
+}
+
+Appliance neededAppliance(TaskType type)
+{
+    return type == TaskType::PickCleanThenPlace ? Appliance::Sink
+        : type == TaskType::PickHeatThenPlace   ? Appliance::Microwave
+                                                : Appliance::Fridge;
+}
+
+std::string_view transformVerb(TaskType type)
+{
+    return type == TaskType::PickCleanThenPlace ? "clean " : type == TaskType::PickHeatThenPlace ? "heat " : "cool ";
+}
+
+} // namespace
+
+bool expertCommand(const World& w, std::string& out)
+{
+    out.clear();
+    if (succeeded(w))
+        return false;
+    const Task& t = w.task;
+    const bool lampTask = t.type == TaskType::LookAtObjInLight;
+    const int destination = lampTask ? -1 : chosenDestination(w);
+    if (w.held >= 0) {
+        const Object& h = w.obj(w.held);
+        if (h.type != t.object) {
+            int r = w.location >= 0 && w.rtype(w.location).container() ? w.location : -1;
+            for (std::size_t i = 0; r < 0 && i < w.receptacles.size(); ++i)
+                if (receptacleType(w.receptacles[i].type).container() && w.receptacles[i].type != t.destination)
+                    r = static_cast<int>(i);
+            if (!approach(w, r, out))
+                out.append("put ").append(h.name).append(" in/on ").append(w.rec(r).name);
+            return true;
+        }
+        if (lampTask) {
+            const int lamp = firstWith(w, Appliance::Lamp);
+            if (!approach(w, lamp, out))
+                out.append("use ").append(w.rec(lamp).name);
+            return true;
+        }
+        if (isTransform(t.type) && !transformDone(t.type, h)) {
+            const int a = firstWith(w, neededAppliance(t.type));
+            if (!approach(w, a, out))
+                out.append(transformVerb(t.type)).append(h.name).append(" with ").append(w.rec(a).name);
+            return true;
+        }
+        if (!approach(w, destination, out))
+            out.append("put ").append(h.name).append(" in/on ").append(w.rec(destination).name);
+        return true;
+    }
+    int target = -1;
+    bool targetDone = false;
+    for (std::size_t i = 0; i < w.objects.size(); ++i) {
+        const Object& o = w.objects[i];
+        if (o.type != t.object || o.location == kHeld || (o.location == destination && transformDone(t.type, o)))
+            continue;
+        const bool done = transformDone(t.type, o);
+        if (target < 0 || (done && !targetDone)) {
+            target = static_cast<int>(i);
+            targetDone = done;
+        }
+    }
+    if (target < 0)
+        return false; // cannot happen: generation places enough targets and nothing destroys them
+    const int r = w.obj(target).location;
+    if (!approach(w, r, out))
+        out.append("take ").append(w.obj(target).name).append(" from ").append(w.rec(r).name);
+    return true;
+}
+
+} // namespace creditlab::env::household

@@ -1,0 +1,64 @@
+#pragma once
+
+#include "core/model.h"
+#include "core/store.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace creditlab::judge {
+
+/// One turn of a run, as label sources are aligned on it.
+struct TurnRef {
+    std::int64_t trajectoryRowId = 0;
+    int turn = 0;
+    bool success = false; ///< the trajectory's success (its `success`, else reward > 0)
+};
+
+/// The labels of several sources on every turn of one run, aligned: `labels[s][i]` is source s's role for
+/// `turns[i]` (nullopt = unlabelled). A plain value; any thread.
+struct RunLabels {
+    std::int64_t runId = 0;
+    std::vector<TurnRef> turns; ///< every turn of the run, trajectories in run order, turns in order
+    std::vector<std::string> sources;
+    std::vector<std::vector<std::optional<Role>>> labels;
+
+    /// The labels of `source`, or nullptr when it was not loaded.
+    const std::vector<std::optional<Role>>* find(const std::string& source) const;
+    /// success per turn, aligned with `turns`.
+    std::vector<bool> successFlags() const;
+    /// How many turns `source` labels (0 when not loaded).
+    std::int64_t labelledCount(const std::string& source) const;
+};
+
+/// Source names:
+/// - `human:<annotator>`: the human_label table;
+/// - `judge:<judge>`: the judge_label table, e.g. "judge:noisy:accuracy=0.8,seed=0";
+/// - `turn:<role_source>`: roles stored on the turns themselves (imported with the trajectories), grouped by
+///   their `role_source`; roles without one are `turn:unspecified`.
+/// Returns the run's sources that hold at least one label, human first, then judge, then turn, each sorted.
+/// Reads in one read transaction. Throws StoreError when there is no such run.
+std::vector<std::string> labelSources(Store& store, std::int64_t runId);
+
+/// Loads the given sources (all of the run's sources when `sources` is empty) aligned on the run's turns.
+/// Labels on turn indices past a trajectory's end are ignored. Throws StoreError for a missing run and
+/// std::invalid_argument naming the known sources for an unknown source.
+RunLabels loadRunLabels(Store& store, std::int64_t runId, const std::vector<std::string>& sources = {});
+
+/// Resolves what a user typed to one of `sources` (restricted to kind `prefix`, "human", "judge" or "turn",
+/// when not empty): an exact name; else `prefix:wanted`; else the one source of which a ':'-delimited tail
+/// equals `wanted` or starts with it followed by ':' or ',' ("alice" → "human:alice", "oracle" →
+/// "turn:judge:oracle", "noisy" → "judge:noisy:accuracy=0.8,seed=0"); the match after the fewest ':' wins,
+/// so "noisy" picks judge:noisy:... over turn:judge:noisy:.... Throws std::invalid_argument listing the
+/// sources when none or several match.
+std::string resolveSource(
+    const std::vector<std::string>& sources, const std::string& wanted, const std::string& prefix = {});
+
+/// Writes `roles` (aligned with `turns`) as judge labels named `judge`, in one transaction; skips nullopt.
+/// Replaces earlier labels of the same judge on those turns. Returns the number written.
+std::int64_t storeJudgeLabels(Store& store, const std::string& judge, const std::vector<TurnRef>& turns,
+    const std::vector<std::optional<Role>>& roles);
+
+} // namespace creditlab::judge

@@ -1,0 +1,266 @@
+// The household environment as a whole: the expert solves every task of both splits, games are deterministic
+// per (seed, split), the splits hold disjoint task specs, admissible commands are valid, trajectories have every
+// field, and the registry, parameters and policies behave.
+#include "core/env/environment.h"
+#include "core/env/episode.h"
+#include "core/env/household.h"
+#include "core/env/policy.h"
+
+#include <QtTest/QTest>
+
+#include <algorithm>
+#include <set>
+#include <string>
+
+using namespace creditlab;
+using namespace creditlab::env;
+
+class TestEnvHousehold : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void expertSolvesEverySeed_data();
+    void expertSolvesEverySeed();
+    void sameSeedSameGame();
+    void splitsHoldDisjointTasks();
+    void everyTaskTypeAndSceneOccurs();
+    void admissibleCommandsAreValid();
+    void trajectoryHasEveryField();
+    void openingFollowsAlfworld();
+    void registryAndParameters();
+    void stepOutsideAnEpisodeThrows();
+    void noisyExpertGivesMixedOutcomes();
+    void policiesByName();
+};
+
+void TestEnvHousehold::expertSolvesEverySeed_data()
+{
+    QTest::addColumn<int>("split");
+    QTest::newRow("train") << static_cast<int>(Split::Train);
+    QTest::newRow("eval") << static_cast<int>(Split::Eval);
+}
+
+void TestEnvHousehold::expertSolvesEverySeed()
+{
+    QFETCH(int, split);
+    household::HouseholdEnv env;
+    ExpertPolicy expert;
+    int longest = 0;
+    for (std::uint64_t seed = 0; seed < 1000; ++seed) {
+        const Trajectory t = runEpisode(env, expert, seed, static_cast<Split>(split));
+        const std::string where = env.taskKey() + " " + env.taskSpec();
+        QVERIFY2(t.success.value_or(false), where.c_str());
+        QCOMPARE(t.reward, 1.0);
+        QVERIFY2(static_cast<int>(t.turns.size()) <= env.maxSteps(), where.c_str());
+        longest = std::max(longest, static_cast<int>(t.turns.size()));
+        double previous = 0.0;
+        for (const Turn& u : t.turns) {
+            // The expert acts only through legal commands, never regresses and never repeats itself.
+            QVERIFY2(u.valid.value_or(false), (where + ": " + u.action).c_str());
+            QVERIFY2(*u.role != Role::R, (where + ": " + u.action).c_str());
+            QVERIFY(*u.progress >= previous);
+            previous = *u.progress;
+        }
+        QCOMPARE(t.turns.back().progress.value(), 1.0);
+    }
+    QVERIFY(longest <= 11); // the bound the expert's comment claims
+}
+
+void TestEnvHousehold::sameSeedSameGame()
+{
+    household::HouseholdEnv a, b;
+    NoisyExpertPolicy pa(0.4), pb(0.4);
+    for (std::uint64_t seed : { 0ull, 17ull, 123456789ull }) {
+        for (Split split : { Split::Train, Split::Eval }) {
+            const Trajectory ta = runEpisode(a, pa, seed, split, { "", "", 7 });
+            const Trajectory tb = runEpisode(b, pb, seed, split, { "", "", 7 });
+            QVERIFY(ta == tb);
+            QCOMPARE(a.initialObservation(), b.initialObservation());
+            // Re-running on the same instance gives the same game as well.
+            QVERIFY(runEpisode(a, pa, seed, split, { "", "", 7 }) == ta);
+        }
+    }
+    a.reset(1, Split::Train);
+    b.reset(2, Split::Train);
+    QVERIFY(a.initialObservation() != b.initialObservation() || a.goal() != b.goal());
+}
+
+void TestEnvHousehold::splitsHoldDisjointTasks()
+{
+    household::HouseholdEnv env;
+    std::set<std::string> train, eval;
+    for (std::uint64_t seed = 0; seed < 3000; ++seed) {
+        env.reset(seed, Split::Train);
+        train.insert(env.taskSpec());
+        env.reset(seed, Split::Eval);
+        eval.insert(env.taskSpec());
+    }
+    for (const std::string& spec : eval)
+        QVERIFY2(!train.count(spec), spec.c_str());
+    QVERIFY(train.size() > 300);
+    QVERIFY(eval.size() > 100);
+}
+
+void TestEnvHousehold::everyTaskTypeAndSceneOccurs()
+{
+    household::HouseholdEnv env;
+    for (Split split : { Split::Train, Split::Eval }) {
+        std::set<int> types, scenes;
+        for (std::uint64_t seed = 0; seed < 500; ++seed) {
+            env.reset(seed, split);
+            types.insert(static_cast<int>(env.world().task.type));
+            scenes.insert(static_cast<int>(env.world().task.scene));
+        }
+        QCOMPARE(static_cast<int>(types.size()), household::kTaskTypeCount);
+        QCOMPARE(static_cast<int>(scenes.size()), household::kSceneCount);
+    }
+}
+
+void TestEnvHousehold::admissibleCommandsAreValid()
+{
+    household::HouseholdEnv env;
+    RandomPolicy policy;
+    for (std::uint64_t seed = 0; seed < 300; ++seed) {
+        env.reset(seed, seed % 2 ? Split::Eval : Split::Train);
+        policy.reset(seed);
+        while (!env.done()) {
+            const std::vector<std::string>& commands = env.admissibleCommands();
+            QVERIFY(std::find(commands.begin(), commands.end(), "look") != commands.end());
+            std::string expert;
+            QVERIFY(env.expertAction(expert));
+            QVERIFY2(std::find(commands.begin(), commands.end(), expert) != commands.end(), expert.c_str());
+            const std::string action(policy.act(env));
+            const StepResult& r = env.step(action);
+            QVERIFY2(r.info.valid, action.c_str());
+            QVERIFY(r.feedback != "Nothing happens.");
+        }
+        QVERIFY(env.admissibleCommands().empty());
+    }
+}
+
+void TestEnvHousehold::trajectoryHasEveryField()
+{
+    household::HouseholdEnv env;
+    NoisyExpertPolicy policy(0.3);
+    const Trajectory t = runEpisode(env, policy, 17, Split::Train, { "it0-r1", "it0", 3 });
+    QCOMPARE(t.id, std::string("it0-r1"));
+    QCOMPARE(t.group, std::string("it0"));
+    QCOMPARE(t.task.key.value(), std::string("household:seed=17"));
+    QCOMPARE(t.task.env.value(), std::string("household"));
+    QCOMPARE(t.task.goal.value(), env.goal());
+    QVERIFY(t.success.has_value());
+    QCOMPARE(t.reward, *t.success ? 1.0 : 0.0);
+    QVERIFY(!t.turns.empty());
+    QCOMPARE(t.turns.front().observation, env.initialObservation());
+    for (std::size_t i = 0; i < t.turns.size(); ++i) {
+        const Turn& u = t.turns[i];
+        QVERIFY(!u.action.empty());
+        QVERIFY(u.feedback.has_value() && u.valid.has_value() && u.state.has_value());
+        QVERIFY(u.progress.has_value() && *u.progress >= 0.0 && *u.progress <= 1.0);
+        QVERIFY(u.role.has_value());
+        QCOMPARE(u.roleSource.value(), std::string("judge:oracle"));
+        QCOMPARE(u.reward.value(), 0.0);
+        QCOMPARE(u.state->rfind("loc=", 0), std::size_t(0));
+        if (i > 0)
+            QCOMPARE(u.observation, t.turns[i - 1].feedback.value());
+        if (!*u.valid)
+            QCOMPARE(*u.role, Role::R);
+    }
+    const Trajectory e = runEpisode(env, policy, 17, Split::Eval);
+    QCOMPARE(e.task.key.value(), std::string("household:seed=17:split=eval"));
+    QCOMPARE(e.id, e.task.key.value());
+}
+
+void TestEnvHousehold::openingFollowsAlfworld()
+{
+    household::HouseholdEnv env;
+    const std::string& first = env.reset(5, Split::Train);
+    QCOMPARE(first.rfind("-= Welcome to TextWorld, ALFRED! =-\n\nYou are in the middle of a room. Looking quickly "
+                         "around you, you see a ",
+                 0),
+        std::size_t(0));
+    const std::string tail = "\n\nYour task is to: " + env.goal();
+    QCOMPARE(first.substr(first.size() - tail.size()), tail);
+    for (const household::Receptacle& r : env.world().receptacles)
+        QVERIFY2(first.find("a " + r.name) != std::string::npos, r.name.c_str());
+    QVERIFY(env.goal().back() == '.');
+    QCOMPARE(env.stepCount(), 0);
+    QCOMPARE(env.step("look").feedback,
+        std::string("You are in the middle of a room. Looking quickly around you, you see nothing."));
+}
+
+void TestEnvHousehold::registryAndParameters()
+{
+    QVERIFY(findEnvironment("household") != nullptr);
+    QVERIFY(findEnvironment("nope") == nullptr);
+    QCOMPARE(environments().front().name, std::string("household"));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, makeEnvironment("nope"));
+    QVERIFY_THROWS_EXCEPTION(credit::ParamError, makeEnvironment("household", { { "max_steps", "0" } }));
+    QVERIFY_THROWS_EXCEPTION(credit::ParamError, makeEnvironment("household", { { "colour", "red" } }));
+    QVERIFY_THROWS_EXCEPTION(credit::ParamError,
+        makeEnvironment("household", { { "task", "pick_heat_then_place" }, { "scene", "bedroom" } }));
+
+    auto shortEnv = makeEnvironment("household", { { "max_steps", "7" } });
+    RandomPolicy random;
+    const Trajectory t = runEpisode(*shortEnv, random, 3, Split::Train);
+    QVERIFY(t.turns.size() <= 7);
+
+    for (const std::string type : { "pick_and_place", "look_at_obj_in_light", "pick_clean_then_place",
+             "pick_heat_then_place", "pick_cool_then_place", "pick_two_obj_and_place" }) {
+        auto filtered = makeEnvironment("household", { { "task", type } });
+        for (std::uint64_t seed = 0; seed < 20; ++seed) {
+            filtered->reset(seed, seed % 2 ? Split::Eval : Split::Train);
+            QCOMPARE(filtered->taskSpec().rfind(type + "/", 0), std::size_t(0));
+        }
+    }
+    auto bathroom = makeEnvironment("household", { { "scene", "bathroom" } });
+    bathroom->reset(1, Split::Eval);
+    QVERIFY(bathroom->taskSpec().find("/bathroom/") != std::string::npos);
+}
+
+void TestEnvHousehold::stepOutsideAnEpisodeThrows()
+{
+    household::HouseholdEnv env;
+    QVERIFY_THROWS_EXCEPTION(std::logic_error, env.step("look"));
+    auto small = makeEnvironment("household", { { "max_steps", "2" } });
+    small->reset(0, Split::Train);
+    small->step("look");
+    QVERIFY(!small->done());
+    QVERIFY(small->step("look").done);
+    QVERIFY_THROWS_EXCEPTION(std::logic_error, small->step("look"));
+}
+
+void TestEnvHousehold::noisyExpertGivesMixedOutcomes()
+{
+    household::HouseholdEnv env;
+    int successes = 0, invalid = 0, turns = 0;
+    const int episodes = 300;
+    NoisyExpertPolicy policy(0.7);
+    for (int seed = 0; seed < episodes; ++seed) {
+        const Trajectory t = runEpisode(
+            env, policy, static_cast<std::uint64_t>(seed), Split::Train, { "", "", static_cast<std::uint64_t>(seed) });
+        successes += t.successOrDefault();
+        for (const Turn& u : t.turns)
+            invalid += !*u.valid, ++turns;
+    }
+    QVERIFY(successes > episodes / 10);
+    QVERIFY(successes < episodes);
+    QVERIFY(invalid > turns / 20);
+}
+
+void TestEnvHousehold::policiesByName()
+{
+    QCOMPARE(policyNames().size(), std::size_t(3));
+    for (const std::string& name : policyNames())
+        QCOMPARE(std::string(makePolicy(name)->name()), name);
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, makePolicy("oracle"));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, makePolicy("noisy-expert", 1.5));
+    // Epsilon 0 is the expert.
+    household::HouseholdEnv env;
+    NoisyExpertPolicy exact(0.0);
+    ExpertPolicy expert;
+    QVERIFY(runEpisode(env, exact, 9, Split::Eval) == runEpisode(env, expert, 9, Split::Eval));
+}
+
+QTEST_GUILESS_MAIN(TestEnvHousehold)
+#include "tst_env_household.moc"
