@@ -176,6 +176,7 @@ public:
 private:
     void readCredits(std::int64_t rowId, Trajectory& trajectory);
     Statement& creditInsert();
+    Statement& turnInsert(std::size_t rows);
     std::int64_t insertTrajectoryRows(std::int64_t runId, std::int64_t ord, const Trajectory& trajectory);
 
     struct Cache;

@@ -4,15 +4,19 @@
 
 #include "core/store.h"
 
+#include <array>
 #include <sqlite3.h>
 #include <type_traits>
 
 namespace creditlab {
 
+/// Turn rows per INSERT statement on the import path.
+inline constexpr std::size_t kTurnsPerInsert = 8;
+
 /// Prepared statements reused by the hot write paths; created on first use.
 struct Store::Cache {
     Statement insertTrajectory;
-    Statement insertTurn;
+    std::array<Statement, kTurnsPerInsert + 1> insertTurns; ///< [n]: inserts n turn rows
     Statement insertCredit;
     Statement selectCredits;
     bool ready = false;

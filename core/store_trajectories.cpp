@@ -2,6 +2,7 @@
 #include "core/store.h"
 #include "core/store_p.h"
 
+#include <algorithm>
 #include <cmath>
 #include <sqlite3.h>
 
@@ -55,6 +56,7 @@ void readTurn(const Statement& st, int c, Turn& u)
     u.extra = st.columnText(c + 12);
 }
 
+constexpr std::size_t kTurnParams = 15; // bound per turn row: trajectory_id, idx and kTurnColumns
 constexpr std::string_view kTurnColumns = "observation, action, feedback, reward, valid, state, progress, role, "
                                           "role_source, score, token_begin, token_end, extra";
 } // namespace
@@ -71,8 +73,6 @@ std::int64_t Store::insertTrajectoryRows(std::int64_t runId, std::int64_t ord, c
         c.insertTrajectory = m_db.prepare(
             "INSERT INTO trajectory (run_id, ord, ext_id, group_key, iteration, task, env, goal, reward, success, "
             "turn_count, extra) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-        c.insertTurn = m_db.prepare("INSERT INTO turn (trajectory_id, idx, " + std::string(kTurnColumns)
-            + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
         c.ready = true;
     }
     Statement& st = c.insertTrajectory;
@@ -91,24 +91,30 @@ std::int64_t Store::insertTrajectoryRows(std::int64_t runId, std::int64_t ord, c
     st.exec();
     const std::int64_t rowId = m_db.lastInsertId();
 
-    Statement& tu = c.insertTurn;
-    for (std::size_t i = 0; i < t.turns.size(); ++i) {
-        const Turn& u = t.turns[i];
-        tu.bind(1, rowId)
-            .bind(2, static_cast<std::int64_t>(i))
-            .bind(3, u.observation)
-            .bind(4, u.action)
-            .bind(5, u.feedback)
-            .bind(6, u.reward)
-            .bind(7, optBool(u.valid))
-            .bind(8, u.state)
-            .bind(10, u.role ? std::optional<std::string_view>(roleName(*u.role)) : std::nullopt)
-            .bind(9, u.progress)
-            .bind(11, u.roleSource)
-            .bind(12, u.score)
-            .bind(15, u.extra);
-        if (u.tokens) {
-            tu.bind(13, static_cast<std::int64_t>(u.tokens->begin)).bind(14, static_cast<std::int64_t>(u.tokens->end));
+    // Several turns per statement: one VDBE run per up to kTurnsPerInsert rows.
+    for (std::size_t first = 0; first < t.turns.size(); first += kTurnsPerInsert) {
+        const std::size_t n = std::min(kTurnsPerInsert, t.turns.size() - first);
+        Statement& tu = turnInsert(n);
+        for (std::size_t j = 0; j < n; ++j) {
+            const std::size_t i = first + j;
+            const Turn& u = t.turns[i];
+            const int b = static_cast<int>(j * kTurnParams);
+            tu.bind(b + 1, rowId)
+                .bind(b + 2, static_cast<std::int64_t>(i))
+                .bind(b + 3, u.observation)
+                .bind(b + 4, u.action)
+                .bind(b + 5, u.feedback)
+                .bind(b + 6, u.reward)
+                .bind(b + 7, optBool(u.valid))
+                .bind(b + 8, u.state)
+                .bind(b + 9, u.progress)
+                .bind(b + 10, u.role ? std::optional<std::string_view>(roleName(*u.role)) : std::nullopt)
+                .bind(b + 11, u.roleSource)
+                .bind(b + 12, u.score)
+                .bind(b + 15, u.extra);
+            if (u.tokens)
+                tu.bind(b + 13, static_cast<std::int64_t>(u.tokens->begin))
+                    .bind(b + 14, static_cast<std::int64_t>(u.tokens->end));
         }
         tu.exec();
     }
@@ -276,6 +282,19 @@ void Store::writeCredits(std::int64_t trajectoryRowId, const std::string& method
             st.exec();
         }
     });
+}
+
+Statement& Store::turnInsert(std::size_t rows)
+{
+    Statement& st = m_cache->insertTurns[rows];
+    if (st.isNull()) {
+        std::string sql = "INSERT INTO turn (trajectory_id, idx, " + std::string(kTurnColumns) + ") VALUES ";
+        for (std::size_t r = 0; r < rows; ++r)
+            sql += r == 0 ? "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                          : ", (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+        st = m_db.prepare(sql);
+    }
+    return st;
 }
 
 Statement& Store::creditInsert()
