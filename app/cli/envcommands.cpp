@@ -5,7 +5,7 @@
 #include "core/env/episode.h"
 #include "core/env/policy.h"
 #include "core/jsonl.h"
-#include "core/judge/noisyjudge.h"
+#include "core/judge/judge.h"
 #include "core/paths.h"
 #include "core/progress.h"
 #include "core/store.h"
@@ -201,7 +201,8 @@ void addRolloutCommand(CLI::App* envCmd)
     cmd->add_option("--set", o->sets, "Environment parameter key=value")->type_name("KEY=VALUE");
     auto* out = cmd->add_option("--output,-o", o->output, "Write JSONL here (- for stdout)")->type_name("FILE");
     auto* db = cmd->add_option("--db", o->db, "Store as a run in this database")->type_name("FILE");
-    cmd->add_option("--judge", o->judge, "Who labels roles: oracle or noisy")->type_name("JUDGE");
+    cmd->add_option("--judge", o->judge, "Who labels roles (and the scores derived from them): oracle or noisy")
+        ->type_name("JUDGE");
     cmd->add_option("--judge-set", o->judgeSets, "noisy judge parameter, e.g. accuracy=0.7")->type_name("KEY=VALUE");
     out->excludes(db);
     cmd->callback([o] {
@@ -209,17 +210,11 @@ void addRolloutCommand(CLI::App* envCmd)
             throw CLI::ValidationError("rollout", "needs --output FILE or --db FILE");
         if (o->episodes % o->group != 0)
             throw CLI::ValidationError("--episodes", "must be a multiple of --group");
-        if (o->judge != "oracle" && o->judge != "noisy")
-            throw CLI::ValidationError("--judge", "unknown judge '" + o->judge + "' (judges: oracle, noisy)");
-        if (o->judge == "oracle" && !o->judgeSets.empty())
-            throw CLI::ValidationError("--judge-set", "the oracle judge takes no parameters");
         auto environment = env::makeEnvironment(o->name, assignmentsOf(o->sets));
         auto policy = env::makePolicy(o->policy, o->epsilon);
         const env::Split split = splitOf(o->split);
-        std::optional<judge::NoisyJudge> noisy;
-        if (o->judge == "noisy")
-            noisy = judge::NoisyJudge::resolve(assignmentsOf(o->judgeSets));
-        const std::string judgeTag = noisy ? noisy->tag() : std::string("oracle");
+        const std::unique_ptr<judge::Judge> judge = judge::makeJudge(o->judge, assignmentsOf(o->judgeSets));
+        const std::string judgeTag = judge->tag();
 
         std::vector<Trajectory> trajectories;
         std::vector<std::vector<std::optional<Role>>> oracle;
@@ -235,12 +230,13 @@ void addRolloutCommand(CLI::App* envCmd)
                 std::vector<std::optional<Role>> truth;
                 for (const Turn& u : t.turns)
                     truth.push_back(u.role);
-                if (noisy) {
-                    const auto judged = noisy->judgeTrajectory(truth, t.successOrDefault());
-                    for (std::size_t i = 0; i < t.turns.size(); ++i) {
-                        t.turns[i].role = judged[i];
-                        t.turns[i].roleSource = "judge:" + judgeTag;
-                    }
+                // The judge's roles and scores go on the turns (the scores let pair, scalar_judge and
+                // has's judge decomposer run on scripted rollouts); the oracle's stay aside for the store.
+                const std::vector<judge::Verdict> verdicts = judge->judge(t, truth);
+                for (std::size_t i = 0; i < t.turns.size(); ++i) {
+                    t.turns[i].role = verdicts[i].role;
+                    t.turns[i].score = verdicts[i].score;
+                    t.turns[i].roleSource = "judge:" + judgeTag;
                 }
                 oracle.push_back(std::move(truth));
                 trajectories.push_back(std::move(t));

@@ -2,6 +2,7 @@
 // accuracy and confusion match its setting, the success-only matrix applies where it should, and it is
 // deterministic per seed.
 #include "core/credit/params.h"
+#include "core/judge/judge.h"
 #include "core/judge/noisyjudge.h"
 
 #include <QtTest/QTest>
@@ -44,6 +45,7 @@ private Q_SLOTS:
     void unlabelledTurnsKeepTheirDraw();
     void resolveAndTag();
     void resolveErrors();
+    void judgeInterface();
 };
 
 void TestJudgeNoisy::fromAccuracy()
@@ -253,6 +255,38 @@ void TestJudgeNoisy::resolveErrors()
     QVERIFY_THROWS_EXCEPTION(credit::ParamError, NoisyJudge::resolve({ { "seed", "-1" } }));
     QVERIFY_THROWS_EXCEPTION(ConfusionError, NoisyJudge::resolve({ { "matrix", "R:R=0.5" } }));
     QVERIFY_THROWS_EXCEPTION(ConfusionError, NoisyJudge::resolve({ { "success_matrix", "Q:R=1" } }));
+}
+
+void TestJudgeNoisy::judgeInterface()
+{
+    Trajectory t;
+    t.id = "t";
+    t.reward = 1.0;
+    t.turns.resize(4);
+    const std::vector<std::optional<Role>> truth { Role::D, Role::E, std::nullopt, Role::R };
+
+    const auto oracle = makeJudge("oracle");
+    QCOMPARE(oracle->tag(), std::string("oracle"));
+    const std::vector<Verdict> v = oracle->judge(t, truth);
+    QCOMPARE(v.size(), std::size_t(4));
+    QCOMPARE(v[0].role, std::optional<Role>(Role::D));
+    QCOMPARE(v[0].score, std::optional<double>(1.0));
+    QCOMPARE(v[1].score, std::optional<double>(0.75));
+    QVERIFY(!v[2].role && !v[2].score);
+    QCOMPARE(v[3].score, std::optional<double>(0.25));
+    QCOMPARE(roleScore(Role::N), 0.45);
+
+    // A noisy judge with accuracy 1 is the oracle; its tag keys its stored labels.
+    const auto perfect = makeJudge("noisy", { { "accuracy", "1" } });
+    QCOMPARE(perfect->tag(), std::string("noisy:accuracy=1,seed=0"));
+    const std::vector<Verdict> p = perfect->judge(t, truth);
+    for (std::size_t k = 0; k < truth.size(); ++k)
+        QCOMPARE(p[k].role, truth[k]);
+
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, makeJudge("gpt"));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, makeJudge("oracle", { { "accuracy", "1" } }));
+    QVERIFY_THROWS_EXCEPTION(credit::ParamError, makeJudge("noisy", { { "accuracy", "2" } }));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, oracle->judge(t, std::span(truth).first(2)));
 }
 
 QTEST_GUILESS_MAIN(TestJudgeNoisy)

@@ -341,10 +341,11 @@ private Q_SLOTS:
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QList<QByteArray> lines = f.readAll().trimmed().split('\n');
         QCOMPARE(lines.size(), 16);
-        for (const char* field :
-            { "\"valid\":", "\"state\":", "\"progress\":", "\"role\":", "\"role_source\":\"judge:oracle\"" })
+        for (const char* field : { "\"valid\":", "\"state\":", "\"progress\":", "\"role\":",
+                 "\"role_source\":\"judge:oracle\"", "\"score\":" })
             QVERIFY2(lines[0].contains(field), field);
-        for (const char* method : { "grpo", "gigpo", "triage", "has", "mgr", "rtmc", "step_reward", "loop" }) {
+        for (const char* method :
+            { "grpo", "gigpo", "triage", "has", "mgr", "rtmc", "pair", "step_reward", "loop", "scalar_judge" }) {
             const Result c = run({ "credit", "-m", method, "-i", out, "-o", "-" });
             QVERIFY2(c.exitCode == 0, c.err.constData());
             QCOMPARE(c.out.count('\n'), 16);

@@ -1,0 +1,50 @@
+#pragma once
+
+// The judge interface: one place that turns a trajectory into per-turn role labels and scores.
+
+#include "core/model.h"
+
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace creditlab::judge {
+
+/// One judged turn: a role and a scalar score in [0, 1] (TRIAGE's scalar process reward).
+struct Verdict {
+    std::optional<Role> role;
+    std::optional<double> score;
+};
+
+/// A source of role labels. Sources now: `oracle` (the environment's ground truth) and `noisy` (the
+/// oracle through a confusion matrix). An LLM judge and stored human labels come later. Not
+/// thread-safe (a judge may own a random generator); one instance per thread.
+class Judge {
+public:
+    virtual ~Judge() = default;
+
+    /// The key stored labels are filed under: "oracle", "noisy:accuracy=0.8,seed=0".
+    virtual std::string tag() const = 0;
+    /// Judges the turns of `trajectory`. `oracle` holds the environment's true roles, one per turn
+    /// (unlabelled turns empty); judges that need them throw std::invalid_argument when they are missing.
+    virtual std::vector<Verdict> judge(const Trajectory& trajectory, std::span<const std::optional<Role>> oracle) = 0;
+};
+
+/// The scalar score a role label stands for: (c[role] + 1) / 2 with TRIAGE's default role constants
+/// c = {D: 1, E: 0.5, N: -0.1, R: -0.5}, so D 1.0, E 0.75, N 0.45, R 0.25. With it scalar_judge reproduces
+/// triage's role credit (TRIAGE Eq. 2 vs Eq. 9), and scripted rollouts carry a `score` for the methods
+/// that need one.
+double roleScore(Role role);
+
+/// The judge names makeJudge() knows: "oracle", "noisy".
+const std::vector<std::string>& judgeNames();
+/// Creates a judge by name with `--set`-style parameters. Throws std::invalid_argument for an unknown
+/// name (listing the known ones) and credit::ParamError / ConfusionError for bad parameters.
+std::unique_ptr<Judge> makeJudge(
+    std::string_view name, const std::vector<std::pair<std::string, std::string>>& assignments = {});
+
+} // namespace creditlab::judge
