@@ -1,20 +1,17 @@
 #include "core/jsonltransfer.h"
 
+#include "core/atomicfile.h"
 #include "core/jsonl.h"
 #include "core/jsonlfile.h"
 #include "core/store.h"
 
-#include <cerrno>
 #include <chrono>
 #include <condition_variable>
-#include <cstdio>
-#include <cstring>
 #include <deque>
 #include <exception>
 #include <filesystem>
 #include <mutex>
 #include <thread>
-#include <unistd.h>
 
 namespace creditlab {
 
@@ -239,31 +236,7 @@ ExportResult exportJsonl(Store& store, std::int64_t runId, std::optional<std::in
         throw StoreError(store.path() + ": no run with id " + std::to_string(runId));
     const std::uint64_t total = static_cast<std::uint64_t>(info->trajectoryCount);
 
-    const bool toStdout = outputPath == "-";
-    std::string tmpPath;
-    std::FILE* out = stdout;
-    if (!toStdout) {
-        const auto target = std::filesystem::path(outputPath);
-        tmpPath = (target.parent_path() / ("." + target.filename().string() + ".part-" + std::to_string(::getpid())))
-                      .string();
-        out = std::fopen(tmpPath.c_str(), "wb");
-        if (!out)
-            throw std::runtime_error(outputPath + ": cannot write: " + std::strerror(errno));
-    }
-    struct Cleanup {
-        std::FILE*& f;
-        std::string& tmp;
-        bool toStdout;
-        bool done = false;
-        ~Cleanup()
-        {
-            if (!toStdout && !done) {
-                if (f)
-                    std::fclose(f);
-                std::remove(tmp.c_str());
-            }
-        }
-    } cleanup { out, tmpPath, toStdout };
+    AtomicFile out(outputPath);
 
     ProgressThrottle throttle(progress);
     ExportResult result;
@@ -272,25 +245,14 @@ ExportResult exportJsonl(Store& store, std::int64_t runId, std::optional<std::in
         line.clear();
         formatTrajectory(t, line);
         line.push_back('\n');
-        if (std::fwrite(line.data(), 1, line.size(), out) != line.size())
-            throw std::runtime_error(
-                (toStdout ? std::string("standard output") : outputPath) + ": write failed: " + std::strerror(errno));
+        out.write(line);
         ++result.trajectories;
         result.turns += t.turns.size();
         throttle.report(Progress { result.trajectories, total, result.trajectories, result.turns, 0.0 });
         return true;
     });
     throttle.report(Progress { total, total, result.trajectories, result.turns, 0.0 }, true);
-    if (std::fflush(out) != 0)
-        throw std::runtime_error(outputPath + ": write failed: " + std::strerror(errno));
-    if (!toStdout) {
-        const int rc = std::fclose(out);
-        out = nullptr;
-        if (rc != 0)
-            throw std::runtime_error(outputPath + ": write failed: " + std::strerror(errno));
-        std::filesystem::rename(tmpPath, outputPath);
-        cleanup.done = true;
-    }
+    out.commit();
     return result;
 }
 

@@ -2,6 +2,8 @@
 
 #include "core/database.h"
 
+#include <cstring>
+#include <fstream>
 #include <string>
 
 namespace creditlab::schema {
@@ -137,7 +139,32 @@ constexpr std::string_view kV2 = R"sql(
 ALTER TABLE credit ADD COLUMN params TEXT NOT NULL DEFAULT '';
 )sql";
 
+StoreError newerFileError(const std::string& path, std::int64_t version)
+{
+    return StoreError(path + ": written by a newer CreditLab (schema version " + std::to_string(version)
+        + ", this build knows up to " + std::to_string(kVersion)
+        + "); open it with a newer CreditLab. The file was not modified.");
+}
+
 } // namespace
+
+const std::string& refuseNewerFile(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    unsigned char header[100];
+    if (!in.read(reinterpret_cast<char*>(header), sizeof header))
+        return path; // missing or short: new, or not SQLite (prepare() explains)
+    if (std::memcmp(header, "SQLite format 3", 16) != 0)
+        return path;
+    auto be32 = [&](int at) {
+        return static_cast<std::int64_t>(
+            static_cast<std::uint32_t>(header[at]) << 24 | header[at + 1] << 16 | header[at + 2] << 8 | header[at + 3]);
+    };
+    const std::int64_t version = be32(60); // PRAGMA user_version
+    if (be32(68) == kApplicationId && version > kVersion) // PRAGMA application_id
+        throw newerFileError(path, version);
+    return path;
+}
 
 std::string_view migrationSql(int toVersion)
 {
@@ -167,9 +194,7 @@ void prepare(Database& db)
     if (appId != kApplicationId && (appId != 0 || objects != 0))
         throw StoreError(path + ": not a CreditLab database (it holds other data); the file was not modified");
     if (version > kVersion)
-        throw StoreError(path + ": written by a newer CreditLab (schema version " + std::to_string(version)
-            + ", this build knows up to " + std::to_string(kVersion)
-            + "); open it with a newer CreditLab. The file was not modified.");
+        throw newerFileError(path, version);
 
     if (db.readOnly()) {
         if (version < kVersion)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -18,6 +19,11 @@ inline constexpr int kApplicationId = 0x43524c42;
 
 /// The SQL of migration `toVersion` (1..kVersion).
 std::string_view migrationSql(int toVersion);
+
+/// Reads the SQLite header of `path`, when the file exists, before any connection is opened, and refuses
+/// a file from a newer CreditLab with a StoreError, so that SQLite creates no -wal/-shm files beside it.
+/// Returns `path`. Any thread.
+const std::string& refuseNewerFile(const std::string& path);
 
 /// Checks that `db` is a CreditLab database this build can open, then brings it to kVersion
 /// (ReadWrite) or requires that it is already there (ReadOnly). A newer or foreign file is

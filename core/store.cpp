@@ -4,9 +4,7 @@
 #include "core/store_p.h"
 
 #include <chrono>
-#include <cstring>
 #include <ctime>
-#include <fstream>
 #include <limits>
 #include <sqlite3.h>
 
@@ -47,33 +45,8 @@ constexpr std::string_view kRunSelect = "SELECT r.id, r.name, r.kind, r.status, 
                                         " WHERE t.run_id = r.id) FROM run r";
 } // namespace
 
-namespace {
-/// Reads the SQLite header before any connection exists, so that a file from a newer CreditLab
-/// is refused without SQLite creating -wal/-shm companions beside it. Returns `path`.
-const std::string& refuseNewerHeader(const std::string& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    unsigned char header[100];
-    if (!in.read(reinterpret_cast<char*>(header), sizeof header))
-        return path; // missing or short: new, or not SQLite (schema::prepare explains)
-    if (std::memcmp(header, "SQLite format 3", 16) != 0)
-        return path;
-    auto be32 = [&](int at) {
-        return static_cast<std::int64_t>(
-            static_cast<std::uint32_t>(header[at]) << 24 | header[at + 1] << 16 | header[at + 2] << 8 | header[at + 3]);
-    };
-    const std::int64_t version = be32(60);
-    const std::int64_t appId = be32(68);
-    if (appId == schema::kApplicationId && version > schema::kVersion)
-        throw StoreError(path + ": written by a newer CreditLab (schema version " + std::to_string(version)
-            + ", this build knows up to " + std::to_string(schema::kVersion)
-            + "); open it with a newer CreditLab. The file was not modified.");
-    return path;
-}
-} // namespace
-
 Store::Store(const std::string& path, Access access)
-    : m_db(refuseNewerHeader(path), access)
+    : m_db(schema::refuseNewerFile(path), access)
     , m_cache(std::make_unique<Cache>())
 {
     schema::prepare(m_db);

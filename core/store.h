@@ -174,7 +174,9 @@ public:
     std::vector<TrialInfo> trials(std::int64_t sweepId);
 
 private:
-    void readCredits(std::int64_t rowId, Trajectory& trajectory);
+    /// Fills `trajectory` from a row of "SELECT <trajectory columns>, extra" plus its turns and credits;
+    /// returns its row id.
+    std::int64_t readTrajectoryRow(const Statement& header, Trajectory& trajectory);
     Statement& creditInsert();
     Statement& turnInsert(std::size_t rows);
     std::int64_t insertTrajectoryRows(std::int64_t runId, std::int64_t ord, const Trajectory& trajectory);

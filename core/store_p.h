@@ -18,9 +18,10 @@ struct Store::Cache {
     Statement insertTrajectory;
     std::array<Statement, kTurnsPerInsert + 1> insertTurns; ///< [n]: inserts n turn rows
     Statement insertCredit;
+    Statement selectTurns;
     Statement selectCredits;
     bool ready = false;
-    bool creditsReady = false;
+    bool readReady = false;
 };
 
 namespace detail {

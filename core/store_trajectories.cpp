@@ -165,44 +165,47 @@ Trajectory Store::loadTrajectory(std::int64_t rowId)
     st.bind(1, rowId);
     if (!st.step())
         throw StoreError(path() + ": no trajectory with row id " + std::to_string(rowId));
-    const TrajectoryInfo info = readInfo(st);
     Trajectory t;
+    readTrajectoryRow(st, t);
+    return t;
+}
+
+std::int64_t Store::readTrajectoryRow(const Statement& header, Trajectory& t)
+{
+    const TrajectoryInfo info = readInfo(header);
     t.id = info.id;
     t.group = info.group;
     t.task = info.task;
     t.reward = info.reward;
     t.success = info.success;
     t.iteration = info.iteration;
-    t.extra = st.columnText(10);
-    Statement tu
-        = m_db.prepare("SELECT " + std::string(kTurnColumns) + " FROM turn WHERE trajectory_id = ? ORDER BY idx");
-    tu.bind(1, rowId);
+    t.extra = header.columnText(10);
+
+    Cache& c = *m_cache;
+    if (!c.readReady) {
+        c.selectTurns
+            = m_db.prepare("SELECT " + std::string(kTurnColumns) + " FROM turn WHERE trajectory_id = ? ORDER BY idx");
+        c.selectCredits
+            = m_db.prepare("SELECT idx, method, advantage FROM credit WHERE trajectory_id = ? ORDER BY idx, method");
+        c.readReady = true;
+    }
+    t.turns.clear();
+    Statement& tu = c.selectTurns;
+    tu.bind(1, info.rowId);
     while (tu.step()) {
         t.turns.emplace_back();
         readTurn(tu, 0, t.turns.back());
     }
-    readCredits(rowId, t);
-    return t;
-}
-
-void Store::readCredits(std::int64_t rowId, Trajectory& t)
-{
-    Cache& c = *m_cache;
-    if (!c.creditsReady) {
-        c.selectCredits
-            = m_db.prepare("SELECT idx, method, advantage FROM credit WHERE trajectory_id = ? ORDER BY idx, method");
-        c.creditsReady = true;
-    }
-    for (Turn& u : t.turns)
-        u.credits.clear();
-    Statement& st = c.selectCredits;
-    st.bind(1, rowId);
-    while (st.step()) {
-        const auto idx = static_cast<std::size_t>(st.columnInt(0));
+    tu.reset();
+    Statement& cr = c.selectCredits;
+    cr.bind(1, info.rowId);
+    while (cr.step()) {
+        const auto idx = static_cast<std::size_t>(cr.columnInt(0));
         if (idx < t.turns.size())
-            t.turns[idx].credits.emplace_back(st.columnText(1), st.columnDouble(2));
+            t.turns[idx].credits.emplace_back(cr.columnText(1), cr.columnDouble(2));
     }
-    st.reset();
+    cr.reset();
+    return info.rowId;
 }
 
 bool Store::forEachTrajectory(
@@ -240,27 +243,10 @@ bool Store::forEachTrajectoryRow(std::int64_t runId, std::optional<std::int64_t>
     st.bind(1, runId);
     if (iteration)
         st.bind(2, *iteration);
-    Statement tu
-        = m_db.prepare("SELECT " + std::string(kTurnColumns) + " FROM turn WHERE trajectory_id = ? ORDER BY idx");
     Trajectory t;
     while (st.step()) {
-        const TrajectoryInfo info = readInfo(st);
-        t.id = info.id;
-        t.group = info.group;
-        t.task = info.task;
-        t.reward = info.reward;
-        t.success = info.success;
-        t.iteration = info.iteration;
-        t.extra = st.columnText(10);
-        t.turns.clear();
-        tu.bind(1, info.rowId);
-        while (tu.step()) {
-            t.turns.emplace_back();
-            readTurn(tu, 0, t.turns.back());
-        }
-        tu.reset();
-        readCredits(info.rowId, t);
-        if (!visit(info.rowId, t))
+        const std::int64_t rowId = readTrajectoryRow(st, t);
+        if (!visit(rowId, t))
             return false;
     }
     return true;

@@ -25,9 +25,6 @@ void addCreditCommand(CLI::App& app);
 void addDoctorCommand(CLI::App& app);
 void addAgreementCommand(CLI::App& app);
 
-/// Writes `text` to `path` through a temporary file renamed at the end, so a failure leaves nothing
-/// half-written; "-" writes to standard output. Throws std::runtime_error naming the file.
-void writeTextAtomically(const std::string& path, const std::string& text);
 void addEnvCommand(CLI::App& app);
 
 /// A progress line on stderr (only when it is a terminal): percent, counts, ETA.

@@ -1,6 +1,7 @@
 // credit and methods: the credit estimators from the command line.
 #include "commands.h"
 
+#include "core/atomicfile.h"
 #include "core/credit/estimator.h"
 #include "core/jsonl.h"
 #include "core/jsonlfile.h"
@@ -8,7 +9,6 @@
 #include "core/paths.h"
 #include "core/store.h"
 
-#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -110,7 +110,7 @@ void runFileMode(const CreditOptions& o, const Estimator& method, const credit::
     std::string out;
     for (std::size_t i = 0; i < batch.trajectories.size(); ++i)
         out += formatCreditLine(batch.trajectories[i], r, i, o.details);
-    writeTextAtomically(o.output, out);
+    writeFileAtomically(o.output, out);
 }
 
 void runStoreMode(const CreditOptions& o, const Estimator& method, const credit::Params& params)
@@ -162,7 +162,7 @@ void runStoreMode(const CreditOptions& o, const Estimator& method, const credit:
         turns += r.advantages.size();
     }
     if (!o.output.empty())
-        writeTextAtomically(o.output, out); // before the commit: a failed write stores nothing
+        writeFileAtomically(o.output, out); // before the commit: a failed write stores nothing
     tx->commit();
     if (o.output != "-")
         std::printf("stored %s credits for %zu turns of run %lld as '%s' (%s)\n", std::string(method.name()).c_str(),
@@ -199,10 +199,7 @@ void addCreditCommand(CLI::App& app)
     cmd->callback([o] {
         // Everything is checked before anything is read or written.
         const Estimator& method = credit::requireEstimator(o->method);
-        std::vector<std::pair<std::string, std::string>> assignments;
-        for (const std::string& s : o->sets)
-            assignments.push_back(credit::splitAssignment(s));
-        const credit::Params params = method.resolve(assignments);
+        const credit::Params params = method.resolve(credit::splitAssignments(o->sets));
         if (o->run >= 0) {
             runStoreMode(*o, method, params);
             return;

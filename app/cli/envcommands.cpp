@@ -1,6 +1,7 @@
 // env list | play | rollout: the built-in environments from the terminal.
 #include "commands.h"
 
+#include "core/atomicfile.h"
 #include "core/env/environment.h"
 #include "core/env/episode.h"
 #include "core/env/policy.h"
@@ -18,14 +19,6 @@
 namespace creditlab::cli {
 
 namespace {
-
-std::vector<std::pair<std::string, std::string>> assignmentsOf(const std::vector<std::string>& sets)
-{
-    std::vector<std::pair<std::string, std::string>> out;
-    for (const std::string& s : sets)
-        out.push_back(credit::splitAssignment(s));
-    return out;
-}
 
 env::Split splitOf(const std::string& text)
 {
@@ -104,7 +97,7 @@ void addPlayCommand(CLI::App* envCmd)
     cmd->add_option("--db", o->db, "Store the played trajectory in this database")->type_name("FILE");
     cmd->footer("Type commands as the agent would; 'help' lists the admissible commands, 'quit' stops.");
     cmd->callback([o] {
-        auto environment = env::makeEnvironment(o->name, assignmentsOf(o->sets));
+        auto environment = env::makeEnvironment(o->name, credit::splitAssignments(o->sets));
         const env::Split split = splitOf(o->split);
         Trajectory t;
         t.id = environment->taskKey() + ":play";
@@ -210,10 +203,10 @@ void addRolloutCommand(CLI::App* envCmd)
             throw CLI::ValidationError("rollout", "needs --output FILE or --db FILE");
         if (o->episodes % o->group != 0)
             throw CLI::ValidationError("--episodes", "must be a multiple of --group");
-        auto environment = env::makeEnvironment(o->name, assignmentsOf(o->sets));
+        auto environment = env::makeEnvironment(o->name, credit::splitAssignments(o->sets));
         auto policy = env::makePolicy(o->policy, o->epsilon);
         const env::Split split = splitOf(o->split);
-        const std::unique_ptr<judge::Judge> judge = judge::makeJudge(o->judge, assignmentsOf(o->judgeSets));
+        const std::unique_ptr<judge::Judge> judge = judge::makeJudge(o->judge, credit::splitAssignments(o->judgeSets));
         const std::string judgeTag = judge->tag();
 
         std::vector<Trajectory> trajectories;
@@ -260,7 +253,7 @@ void addRolloutCommand(CLI::App* envCmd)
             formatTrajectory(t, text);
             text += '\n';
         }
-        writeTextAtomically(o->output, text);
+        writeFileAtomically(o->output, text);
     });
 }
 

@@ -67,6 +67,15 @@ std::pair<std::string, std::string> splitAssignment(const std::string& text)
     return { text.substr(0, eq), text.substr(eq + 1) };
 }
 
+std::vector<std::pair<std::string, std::string>> splitAssignments(const std::vector<std::string>& texts)
+{
+    std::vector<std::pair<std::string, std::string>> out;
+    out.reserve(texts.size());
+    for (const std::string& t : texts)
+        out.push_back(splitAssignment(t));
+    return out;
+}
+
 Params Params::resolve(const std::string& method, const std::vector<ParamSpec>& specs,
     const std::vector<std::pair<std::string, std::string>>& assignments)
 {

@@ -66,5 +66,7 @@ private:
 
 /// Splits "key=value"; throws ParamError when there is no '='.
 std::pair<std::string, std::string> splitAssignment(const std::string& text);
+/// Splits each of a list of "key=value" texts (the CLI's repeated --set).
+std::vector<std::pair<std::string, std::string>> splitAssignments(const std::vector<std::string>& texts);
 
 } // namespace creditlab::credit
