@@ -177,6 +177,31 @@ std::optional<std::pair<std::int64_t, std::string>> Store::lastCheckpoint(std::i
     return std::make_pair(st.columnInt(0), st.columnText(1));
 }
 
+std::vector<std::pair<std::int64_t, std::string>> Store::checkpoints(std::int64_t runId)
+{
+    Statement st = m_db.prepare("SELECT iteration, path FROM checkpoint WHERE run_id = ? ORDER BY iteration");
+    st.bind(1, runId);
+    std::vector<std::pair<std::int64_t, std::string>> out;
+    while (st.step())
+        out.emplace_back(st.columnInt(0), st.columnText(1));
+    return out;
+}
+
+void Store::removeCheckpoint(std::int64_t runId, std::int64_t iteration)
+{
+    m_db.prepare("DELETE FROM checkpoint WHERE run_id = ? AND iteration = ?").bind(1, runId).bind(2, iteration).exec();
+}
+
+void Store::truncateRun(std::int64_t runId, std::int64_t iteration)
+{
+    detail::inTransaction(m_db, [&] {
+        for (const char* sql : { "DELETE FROM metric WHERE run_id = ? AND iteration > ?",
+                 "DELETE FROM trajectory WHERE run_id = ? AND iteration > ?",
+                 "DELETE FROM checkpoint WHERE run_id = ? AND iteration > ?" })
+            m_db.prepare(sql).bind(1, runId).bind(2, iteration).exec();
+    });
+}
+
 std::int64_t Store::createSweep(const std::string& name, const std::string& config)
 {
     m_db.prepare("INSERT INTO sweep (name, config, created_at) VALUES (?, ?, ?)")

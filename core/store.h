@@ -132,6 +132,12 @@ public:
     std::vector<MetricPoint> metrics(std::int64_t runId);
     void addCheckpoint(std::int64_t runId, std::int64_t iteration, const std::string& path);
     std::optional<std::pair<std::int64_t, std::string>> lastCheckpoint(std::int64_t runId);
+    /// Every checkpoint of the run, oldest first.
+    std::vector<std::pair<std::int64_t, std::string>> checkpoints(std::int64_t runId);
+    void removeCheckpoint(std::int64_t runId, std::int64_t iteration);
+    /// Deletes the metrics, trajectories (with their turns, credits and labels) and checkpoints of the
+    /// iterations after `iteration`: what a resumed run recomputes.
+    void truncateRun(std::int64_t runId, std::int64_t iteration);
 
     // Trajectories and turns.
     /// Inserts one trajectory with its turns; `ord` is its position in the run. Returns its row id.

@@ -67,23 +67,6 @@ std::string formatCreditLine(const Trajectory& t, const CreditResult& r, std::si
     return out;
 }
 
-/// The details of one turn as a JSON object, for the store.
-std::string turnDetails(const CreditResult& r, std::size_t k)
-{
-    std::string out = "{";
-    for (std::size_t c = 0; c < r.details.size(); ++c) {
-        if (c > 0)
-            out += ',';
-        appendJsonString(out, r.details[c].name);
-        out += ':';
-        if (r.details[c].isText)
-            appendJsonString(out, r.details[c].text(k));
-        else
-            appendJsonNumber(out, r.details[c].numbers[k]);
-    }
-    return out + "}";
-}
-
 struct CreditOptions {
     std::string method;
     std::vector<std::string> sets;
@@ -152,7 +135,7 @@ void runStoreMode(const CreditOptions& o, const Estimator& method, const credit:
         for (std::size_t i = 0; i < batch.trajectories.size(); ++i) {
             details.clear();
             for (std::size_t k = r.offsets[i]; k < r.offsets[i + 1]; ++k)
-                details.push_back(turnDetails(r, k));
+                details.push_back(r.turnDetailsJson(k));
             store.writeCredits(ids[i], label,
                 std::span<const double>(r.advantages.data() + r.offsets[i], r.offsets[i + 1] - r.offsets[i]), details,
                 tag);

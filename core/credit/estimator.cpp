@@ -1,6 +1,7 @@
 #include "core/credit/estimator.h"
 
 #include "core/credit/methods.h"
+#include "core/jsonscanner.h"
 
 namespace creditlab::credit {
 
@@ -23,6 +24,22 @@ DetailColumn& CreditResult::addDetail(std::string name)
     c.numbers.assign(advantages.size(), 0.0);
     details.push_back(std::move(c));
     return details.back();
+}
+
+std::string CreditResult::turnDetailsJson(std::size_t k) const
+{
+    std::string out = "{";
+    for (std::size_t c = 0; c < details.size(); ++c) {
+        if (c > 0)
+            out += ',';
+        appendJsonString(out, details[c].name);
+        out += ':';
+        if (details[c].isText)
+            appendJsonString(out, details[c].text(k));
+        else
+            appendJsonNumber(out, details[c].numbers[k]);
+    }
+    return out + "}";
 }
 
 DetailColumn& CreditResult::addTextDetail(std::string name, std::vector<std::string> labels)

@@ -51,6 +51,8 @@ struct CreditResult {
     /// Adds a text column whose turns all start at `labels[0]` and returns it.
     DetailColumn& addTextDetail(std::string name, std::vector<std::string> labels);
     const DetailColumn* detail(std::string_view name) const;
+    /// The details of flat turn `k` as one JSON object ({"role":"E","g":0.5}), as the store keeps them.
+    std::string turnDetailsJson(std::size_t k) const;
 };
 
 /// A credit-assignment method: turns a Batch into one advantage per turn. Stateless and

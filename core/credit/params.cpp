@@ -153,6 +153,14 @@ double Params::getDouble(const std::string& name) const { return find(name, Para
 const std::string& Params::getChoice(const std::string& name) const { return find(name, ParamType::Choice).text; }
 const std::string& Params::getText(const std::string& name) const { return find(name, ParamType::Text).text; }
 
+const std::string& Params::textOf(const std::string& name) const
+{
+    const auto it = m_values.find(name);
+    if (it == m_values.end())
+        throw std::logic_error("unknown parameter '" + name + "'");
+    return it->second.text;
+}
+
 std::string Params::canonical() const
 {
     std::string s;

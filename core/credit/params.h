@@ -50,6 +50,9 @@ public:
     const std::string& getChoice(const std::string& name) const;
     const std::string& getText(const std::string& name) const;
 
+    /// The normalised text of any parameter ("0.5", "true", "turn"); throws std::logic_error when unknown.
+    const std::string& textOf(const std::string& name) const;
+
     /// "key=value,key=value" in key order, every parameter included: the tag stored with credits.
     std::string canonical() const;
 

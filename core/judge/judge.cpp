@@ -50,6 +50,7 @@ public:
         requireOracle(t, oracle, "noisy");
         return verdictsOf(m_noisy.judgeTrajectory(oracle, t.successOrDefault()));
     }
+    void restart(std::uint64_t stream) override { m_noisy.reset(stream); }
 
 private:
     NoisyJudge m_noisy;

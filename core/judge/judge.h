@@ -32,6 +32,9 @@ public:
     /// Judges the turns of `trajectory`. `oracle` holds the environment's true roles, one per turn
     /// (unlabelled turns empty); judges that need them throw std::invalid_argument when they are missing.
     virtual std::vector<Verdict> judge(const Trajectory& trajectory, std::span<const std::optional<Role>> oracle) = 0;
+    /// Restarts any random stream at a point derived from `stream` (the trainer passes the iteration, so
+    /// a resumed run gets the same labels). Judges without randomness ignore it.
+    virtual void restart(std::uint64_t stream) { (void)stream; }
 };
 
 /// The scalar score a role label stands for: (c[role] + 1) / 2 with TRIAGE's default role constants

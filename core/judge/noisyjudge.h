@@ -52,6 +52,9 @@ public:
 
     /// Restarts the generator from the seed.
     void reset() { m_rng.seed(m_seed); }
+    /// Restarts the stream at a position derived from `stream` (e.g. a training iteration), so that each
+    /// iteration's noise is independent yet reproducible on its own.
+    void reset(std::uint64_t stream) { m_rng.seed(m_seed ^ (stream * 0x9e3779b97f4a7c15ULL + 0x632be59bd9b4e019ULL)); }
     /// Judges one turn: draws one uniform and samples the row of `truth`.
     Role judge(Role truth, bool success);
     /// Judges one trajectory's turns in order; an unlabelled turn stays unlabelled but still uses its draw.

@@ -1,0 +1,172 @@
+// train: SFT warm start, then RL with any credit method, headless.
+#include "commands.h"
+
+#include "core/credit/params.h"
+#include "core/learn/trainer.h"
+#include "core/paths.h"
+
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <spdlog/spdlog.h>
+
+namespace creditlab::cli {
+
+namespace {
+
+struct TrainCliOptions {
+    std::string config;
+    std::vector<std::string> sets;
+    DbOption db;
+    std::string device;
+    std::int64_t resume = -1;
+    bool listKeys = false;
+    bool quiet = false;
+};
+
+double metricOf(const std::vector<std::pair<std::string, double>>& metrics, const std::string& name)
+{
+    for (const auto& [k, v] : metrics)
+        if (k == name)
+            return v;
+    return std::nan("");
+}
+
+std::string formatDuration(double seconds)
+{
+    if (seconds < 0 || !std::isfinite(seconds))
+        return "?";
+    const long s = std::lround(seconds);
+    char out[32];
+    if (s >= 3600)
+        std::snprintf(out, sizeof out, "%ld:%02ld:%02ld", s / 3600, (s / 60) % 60, s % 60);
+    else
+        std::snprintf(out, sizeof out, "%ld:%02ld", s / 60, s % 60);
+    return out;
+}
+
+/// One line per finished iteration on stdout: the figures a researcher watches.
+void printIteration(const learn::TrainProgress& p)
+{
+    const auto& m = p.metrics;
+    const double evalSuccess = metricOf(m, "eval/success");
+    std::printf("iter %4lld/%lld  success %.3f  turns %5.2f  invalid %.3f  kl %.4f  entropy %.3f  clip %.3f  "
+                "%.0f tok/s  %.1fs%s%s  ETA %s\n",
+        static_cast<long long>(p.iteration), static_cast<long long>(p.iterations), metricOf(m, "rollout/success"),
+        metricOf(m, "rollout/turns"), metricOf(m, "rollout/invalid_rate"), metricOf(m, "train/kl"),
+        metricOf(m, "train/entropy"), metricOf(m, "train/clip_frac"), metricOf(m, "throughput/gen_tokens_per_s"),
+        metricOf(m, "time/total_s"), std::isnan(evalSuccess) ? "" : "  eval ",
+        std::isnan(evalSuccess) ? "" : std::to_string(evalSuccess).substr(0, 5).c_str(),
+        formatDuration(p.etaSeconds).c_str());
+    std::fflush(stdout);
+}
+
+void listKeys()
+{
+    std::printf("Trainer keys (YAML maps flatten to dotted keys; --set key=value overrides):\n");
+    for (const auto& spec : learn::TrainConfig::specs()) {
+        const std::string range = spec.rangeText();
+        std::printf("  %-28s %-7s = %-10s %s%s\n", spec.name.c_str(),
+            spec.type == credit::ParamType::Choice ? "choice" : spec.typeName().c_str(),
+            spec.defaultValue.empty() ? "\"\"" : spec.defaultValue.c_str(), spec.doc.c_str(),
+            range.empty() ? "" : ("  " + range).c_str());
+        if (spec.type == credit::ParamType::Choice)
+            std::printf("  %-28s         %s\n", "", spec.typeName().c_str());
+    }
+    std::printf("\nSections validated against what they configure:\n"
+                "  env.<key>     the environment's parameters ('creditlab-cli env list')\n"
+                "  credit.<key>  the method's parameters ('creditlab-cli methods')\n"
+                "  judge.<key>   the judge's parameters (e.g. judge.accuracy for judge.name: noisy)\n");
+}
+
+void runTraining(const TrainCliOptions& o)
+{
+    learn::TrainOptions options;
+    options.database = o.db.resolved();
+    options.device = o.device;
+
+    std::unique_ptr<learn::Trainer> trainer;
+    if (o.resume >= 0) {
+        if (!o.config.empty() || !o.sets.empty())
+            throw CLI::ValidationError(
+                "train", "--resume continues with the run's stored config; drop --config and --set");
+        trainer = learn::Trainer::resume(o.resume, options);
+    } else {
+        if (o.config.empty())
+            throw CLI::ValidationError("train", "needs --config FILE (or --resume RUN); see --list-keys");
+        const auto config = learn::TrainConfig::load(o.config, credit::splitAssignments(o.sets));
+        trainer = std::make_unique<learn::Trainer>(config, options);
+    }
+    const auto& config = trainer->config();
+    std::printf("run %lld '%s': %s on %s with %s, judge %s; policy %lld parameters on %s; database %s\n",
+        static_cast<long long>(trainer->runId()), config.runName().c_str(), o.resume >= 0 ? "resuming" : "training",
+        config.envName().c_str(), config.method().c_str(), config.judgeName().c_str(),
+        static_cast<long long>(trainer->parameterCount()), trainer->device().c_str(), options.database.c_str());
+    std::fflush(stdout);
+
+    ProgressLine progress("train");
+    const auto result = trainer->run(
+        [&](const learn::TrainProgress& p) {
+            if (p.phase == "sft" && p.steps > 0 && p.metrics.empty()) {
+                progress.update(static_cast<double>(p.step) / static_cast<double>(p.steps),
+                    p.message + ", step " + std::to_string(p.step) + "/" + std::to_string(p.steps), p.etaSeconds);
+                return true;
+            }
+            progress.clear();
+            if (p.phase == "sft") {
+                std::printf("SFT done in %s: loss %.4f, token accuracy %.3f, eval success %.3f (%.0f demonstrations)\n",
+                    formatDuration(metricOf(p.metrics, "time/sft_s")).c_str(), metricOf(p.metrics, "sft/loss"),
+                    metricOf(p.metrics, "sft/token_accuracy"), metricOf(p.metrics, "eval/success"),
+                    metricOf(p.metrics, "sft/demonstrations"));
+                std::fflush(stdout);
+            } else if (!o.quiet) {
+                printIteration(p);
+            }
+            // A Ctrl+C finishes the current iteration, checkpoints and returns.
+            return true;
+        },
+        &g_interrupted);
+    progress.clear();
+    const std::string resume
+        = "creditlab-cli train --resume " + std::to_string(result.runId) + " --db " + options.database;
+    if (result.status == "cancelled")
+        std::printf("stopped after iteration %lld; continue with: %s\n", static_cast<long long>(result.iterationsDone),
+            resume.c_str());
+    else
+        std::printf("run %lld finished after %lld iterations%s\n", static_cast<long long>(result.runId),
+            static_cast<long long>(result.iterationsDone),
+            result.evalSuccess ? (", eval success " + std::to_string(*result.evalSuccess).substr(0, 5)).c_str() : "");
+}
+
+} // namespace
+
+void addTrainCommand(CLI::App& app)
+{
+    auto o = std::make_shared<TrainCliOptions>();
+    CLI::App* cmd = app.add_subcommand("train", "Train a policy: SFT warm start, then RL with a credit method");
+    auto* config
+        = cmd->add_option("--config,-c", o->config, "Run config (YAML); see resources/configs/")->type_name("FILE");
+    auto* sets = cmd->add_option("--set", o->sets, "Override a config key, e.g. --set rl.iterations=20 (repeatable)")
+                     ->type_name("KEY=VALUE");
+    cmd->add_option("--db", o->db.path, "Database (default: " + defaultDatabasePath() + ")")->type_name("FILE");
+    cmd->add_option("--device", o->device, "cpu, cuda or cuda:N (default: CUDA when LibTorch has it)")
+        ->type_name("DEVICE");
+    auto* resume = cmd->add_option("--resume", o->resume, "Continue a stopped run from its last checkpoint")
+                       ->check(CLI::NonNegativeNumber)
+                       ->type_name("RUN");
+    cmd->add_flag("--list-keys", o->listKeys, "List every config key with its default and range, then exit");
+    cmd->add_flag("--quiet,-q", o->quiet, "No line per iteration (SFT and the final summary only)");
+    resume->excludes(config);
+    resume->excludes(sets);
+    cmd->footer("Ctrl+C stops after the current iteration with a checkpoint; a second Ctrl+C quits at once.\n"
+                "Same config and seed on the CPU: the same metrics every time.");
+    cmd->callback([o] {
+        if (o->listKeys) {
+            listKeys();
+            return;
+        }
+        runTraining(*o);
+    });
+}
+
+} // namespace creditlab::cli

@@ -1,0 +1,92 @@
+#include "core/learn/checkpoint.h"
+
+#include "core/atomicfile.h"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace creditlab::learn {
+
+namespace fs = std::filesystem;
+
+void saveModule(const std::string& path, Transformer& module)
+{
+    const std::string temporary = path + ".tmp";
+    torch::save(module, temporary);
+    fs::rename(temporary, path);
+}
+
+void loadModule(const std::string& path, Transformer& module)
+{
+    if (!fs::exists(path))
+        throw std::runtime_error(path + ": missing model file");
+    try {
+        torch::load(module, path);
+    } catch (const c10::Error& e) {
+        throw std::runtime_error(path + ": cannot load the model (" + std::string(e.what_without_backtrace()) + ")");
+    }
+}
+
+void saveCheckpoint(const std::string& dir, Transformer& policy, torch::optim::Optimizer& optimizer,
+    Transformer* critic, torch::optim::Optimizer* criticOptimizer, const TrainState& state)
+{
+    const fs::path target(dir);
+    const fs::path temporary = target.string() + ".tmp";
+    fs::remove_all(temporary);
+    fs::create_directories(temporary);
+    torch::save(policy, (temporary / "policy.pt").string());
+    torch::save(optimizer, (temporary / "optimizer.pt").string());
+    if (critic) {
+        torch::save(*critic, (temporary / "critic.pt").string());
+        torch::save(*criticOptimizer, (temporary / "critic_optimizer.pt").string());
+    }
+    std::ostringstream text;
+    text.precision(17);
+    text << "iteration " << state.iteration << "\nrng " << state.rng << "\nkl_coef " << state.klCoef << "\n";
+    writeFileAtomically((temporary / "state.txt").string(), text.str());
+    fs::remove_all(target);
+    fs::rename(temporary, target);
+}
+
+TrainState loadCheckpoint(const std::string& dir, Transformer& policy, torch::optim::Optimizer& optimizer,
+    Transformer* critic, torch::optim::Optimizer* criticOptimizer)
+{
+    const fs::path base(dir);
+    const auto load = [&](auto& object, const char* file) {
+        const auto path = (base / file).string();
+        if (!fs::exists(path))
+            throw std::runtime_error(path + ": missing checkpoint file");
+        try {
+            torch::load(object, path);
+        } catch (const c10::Error& e) {
+            throw std::runtime_error(path + ": cannot load (" + std::string(e.what_without_backtrace()) + ")");
+        }
+    };
+    load(policy, "policy.pt");
+    load(optimizer, "optimizer.pt");
+    if (critic) {
+        load(*critic, "critic.pt");
+        load(*criticOptimizer, "critic_optimizer.pt");
+    }
+    const auto statePath = (base / "state.txt").string();
+    std::ifstream in(statePath);
+    TrainState state;
+    std::string key;
+    int seen = 0;
+    while (in >> key) {
+        if (key == "iteration" && (in >> state.iteration))
+            ++seen;
+        else if (key == "rng" && (in >> state.rng))
+            ++seen;
+        else if (key == "kl_coef" && (in >> state.klCoef))
+            ++seen;
+        else
+            throw std::runtime_error(statePath + ": unexpected '" + key + "'");
+    }
+    if (seen != 3)
+        throw std::runtime_error(statePath + ": incomplete checkpoint state");
+    return state;
+}
+
+} // namespace creditlab::learn

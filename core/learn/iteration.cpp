@@ -1,0 +1,245 @@
+// One RL iteration: roll out, judge, assign credit (and shadow credits), update, evaluate, store.
+#include "core/credit/estimator.h"
+#include "core/learn/trainer_impl.h"
+
+#include <cmath>
+#include <set>
+
+namespace creditlab::learn {
+
+namespace {
+using Metrics = std::vector<std::pair<std::string, double>>;
+
+/// The credits of one method on the batch, ready to store.
+struct MethodCredits {
+    std::string name;
+    std::string params;
+    credit::CreditResult result;
+};
+
+void addRolloutMetrics(const Batch& batch, const RolloutBatch& rollouts, Metrics& m)
+{
+    double success = 0.0, reward = 0.0, turns = 0.0, invalid = 0.0;
+    double roles[4] = { 0, 0, 0, 0 };
+    double labelled = 0.0;
+    for (std::size_t i = 0; i < batch.trajectories.size(); ++i) {
+        const auto& t = batch.trajectories[i];
+        success += t.successOrDefault() ? 1.0 : 0.0;
+        reward += t.reward;
+        turns += static_cast<double>(t.turns.size());
+        for (const auto& turn : t.turns)
+            invalid += turn.validOrDefault() ? 0.0 : 1.0;
+        for (const auto& role : rollouts.oracleRoles[i])
+            if (role) {
+                roles[static_cast<int>(*role)] += 1.0;
+                labelled += 1.0;
+            }
+    }
+    const double n = std::max<double>(1.0, static_cast<double>(batch.trajectories.size()));
+    m.emplace_back("rollout/success", success / n);
+    m.emplace_back("rollout/return", reward / n);
+    m.emplace_back("rollout/turns", turns / n);
+    m.emplace_back("rollout/invalid_rate", turns > 0 ? invalid / turns : 0.0);
+    const char* names[4] = { "role/D", "role/E", "role/N", "role/R" };
+    for (int r = 0; r < 4; ++r)
+        m.emplace_back(names[r], labelled > 0 ? roles[r] / labelled : 0.0);
+}
+} // namespace
+
+std::vector<std::pair<std::string, double>> Trainer::Impl::runIteration()
+{
+    const auto iterationStart = Clock::now();
+    const std::int64_t it = iteration + 1;
+    Metrics metrics;
+
+    // 1. Sample distinct train tasks and roll out G per task, all at once.
+    const auto tasks = config.getInt("rl.tasks");
+    const auto group = config.getInt("rl.group_size");
+    std::vector<EpisodeSpec> specs;
+    std::set<std::uint64_t> seeds;
+    for (std::int64_t j = 0; j < tasks; ++j) {
+        std::uint64_t seed = rng.below(1ULL << 31);
+        while (!seeds.insert(seed).second)
+            seed = rng.below(1ULL << 31);
+        for (std::int64_t k = 0; k < group; ++k)
+            specs.push_back({ seed, env::Split::Train,
+                "it" + std::to_string(it) + "-t" + std::to_string(j) + "-r" + std::to_string(k) });
+    }
+    auto rollouts = collectRollouts(policy, tokenizer, setup, specs, rng);
+
+    // 2. Judge every turn (the trained method or the shadow methods may need roles and scores).
+    const auto creditStart = Clock::now();
+    judge->restart(static_cast<std::uint64_t>(it));
+    const std::string roleSource = "judge:" + judge->tag();
+    for (std::size_t i = 0; i < rollouts.trajectories.size(); ++i) {
+        auto& t = rollouts.trajectories[i];
+        t.iteration = it;
+        const auto verdicts = judge->judge(t, rollouts.oracleRoles[i]);
+        for (std::size_t k = 0; k < t.turns.size() && k < verdicts.size(); ++k) {
+            t.turns[k].role = verdicts[k].role;
+            t.turns[k].roleSource = verdicts[k].role ? std::optional<std::string>(roleSource) : std::nullopt;
+            t.turns[k].score = verdicts[k].score;
+        }
+    }
+    Batch batch = Batch::fromTrajectories(std::move(rollouts.trajectories));
+
+    // 3. Credit: the trained method, then every other method on the same batch (shadow credits).
+    const credit::Estimator& estimator = credit::requireEstimator(config.method());
+    const auto params = estimator.resolve(config.creditAssignments());
+    estimator.validate(batch, params);
+    std::vector<MethodCredits> credits;
+    credits.push_back({ std::string(estimator.name()), params.canonical(), estimator.compute(batch, params) });
+    if (config.getBool("credit.shadow")) {
+        for (const auto* other : credit::estimators()) {
+            if (other == &estimator)
+                continue;
+            try {
+                const auto otherParams = other->resolve({});
+                other->validate(batch, otherParams);
+                credits.push_back(
+                    { std::string(other->name()), otherParams.canonical(), other->compute(batch, otherParams) });
+            } catch (const std::exception& e) {
+                logger()->debug("shadow credit {} skipped: {}", other->name(), e.what());
+            }
+        }
+    }
+    const double creditSeconds = secondsSince(creditStart);
+
+    // 4. Per-sample advantages; optionally drop uniform-outcome groups and whiten.
+    const auto& result = credits.front().result;
+    std::vector<bool> keep(batch.trajectories.size(), true);
+    std::int64_t filteredGroups = 0;
+    if (config.getBool("rl.filter_uniform_groups")) {
+        for (const auto& g : batch.groups) {
+            bool uniform = true;
+            for (auto m : g.members)
+                uniform = uniform && batch.trajectories[m].reward == batch.trajectories[g.members.front()].reward;
+            if (uniform) {
+                ++filteredGroups;
+                for (auto m : g.members)
+                    keep[m] = false;
+            }
+        }
+    }
+    std::vector<TurnSample> samples;
+    std::vector<double> advantages;
+    for (auto& s : rollouts.samples)
+        if (keep[s.trajectory]) {
+            advantages.push_back(result.at(s.trajectory, s.turn));
+            samples.push_back(std::move(s));
+        }
+    if (config.getBool("rl.whiten_advantages") && advantages.size() > 1) {
+        double mean = 0.0, var = 0.0;
+        for (double a : advantages)
+            mean += a;
+        mean /= static_cast<double>(advantages.size());
+        for (double a : advantages)
+            var += (a - mean) * (a - mean);
+        const double std = std::sqrt(var / static_cast<double>(advantages.size() - 1));
+        for (double& a : advantages)
+            a = (a - mean) / (std + 1e-8);
+    }
+    double nonZero = 0.0;
+    for (double a : result.advantages)
+        nonZero += a != 0.0 ? 1.0 : 0.0;
+
+    // 5. PPO update.
+    const auto updateStart = Clock::now();
+    UpdateSettings settings;
+    settings.epochs = static_cast<int>(config.getInt("rl.epochs"));
+    settings.minibatches = static_cast<int>(config.getInt("rl.minibatches"));
+    settings.temperature = config.getDouble("rl.temperature");
+    settings.maxGradNorm = config.getDouble("rl.max_grad_norm");
+    settings.loss.clipLow = config.getDouble("rl.clip");
+    settings.loss.clipHigh = config.getDouble("rl.clip_high");
+    settings.loss.klCoef = kl.coef;
+    settings.loss.entropyCoef = config.getDouble("rl.entropy_coef");
+    settings.loss.tokenMean = config.getText("rl.loss_agg") == "token-mean";
+    settings.critic = static_cast<bool>(critic);
+    settings.gamma = config.getDouble("critic.gamma");
+    settings.lambda = config.getDouble("critic.lambda");
+    settings.trajectoryGae = config.getText("critic.mode") == "trajectory";
+    const auto stats = ppoUpdate(policy, reference, *optimizer, critic ? &critic : nullptr, criticOptimizer.get(),
+        samples, advantages, settings, rng);
+    kl.update(stats.kl, static_cast<std::int64_t>(samples.size()));
+    const double updateSeconds = secondsSince(updateStart);
+    iteration = it;
+
+    addRolloutMetrics(batch, rollouts, metrics);
+    metrics.emplace_back("credit/nonzero_share",
+        result.advantages.empty() ? 0.0 : nonZero / static_cast<double>(result.advantages.size()));
+    metrics.emplace_back("train/policy_loss", stats.policyLoss);
+    metrics.emplace_back("train/kl", stats.kl);
+    metrics.emplace_back("train/kl_coef", kl.coef);
+    metrics.emplace_back("train/entropy", stats.entropy);
+    metrics.emplace_back("train/clip_frac", stats.clipFraction);
+    metrics.emplace_back("train/grad_norm", stats.gradNorm);
+    metrics.emplace_back("train/approx_kl", stats.approxKl);
+    if (critic)
+        metrics.emplace_back("train/value_loss", stats.valueLoss);
+    metrics.emplace_back("train/samples", static_cast<double>(samples.size()));
+    metrics.emplace_back("train/filtered_groups", static_cast<double>(filteredGroups));
+
+    // 6. Evaluate greedily on held-out tasks.
+    const auto evalStart = Clock::now();
+    const auto iterations = config.getInt("rl.iterations");
+    if (it % config.getInt("eval.every") == 0 || it == iterations)
+        evaluate(metrics);
+    const double evalSeconds = secondsSince(evalStart);
+
+    // 7. Store the iteration in one transaction.
+    const auto storeStart = Clock::now();
+    auto tx = store->begin();
+    const auto ordBase = (it - 1) * static_cast<std::int64_t>(batch.trajectories.size());
+    std::vector<std::string> details;
+    for (std::size_t i = 0; i < batch.trajectories.size(); ++i) {
+        const auto& t = batch.trajectories[i];
+        const auto rowId = store->insertTrajectory(runId, ordBase + static_cast<std::int64_t>(i), t);
+        for (std::size_t k = 0; k < t.turns.size(); ++k) {
+            JudgeLabel label;
+            label.trajectoryRowId = rowId;
+            label.turn = static_cast<int>(k);
+            if (rollouts.oracleRoles[i][k]) {
+                label.judge = "oracle";
+                label.role = *rollouts.oracleRoles[i][k];
+                store->setJudgeLabel(label);
+            }
+            if (judge->tag() != "oracle" && t.turns[k].role) {
+                label.judge = judge->tag();
+                label.role = *t.turns[k].role;
+                store->setJudgeLabel(label);
+            }
+        }
+        for (const auto& c : credits) {
+            details.clear();
+            for (std::size_t k = c.result.offsets[i]; k < c.result.offsets[i + 1]; ++k)
+                details.push_back(c.result.turnDetailsJson(k));
+            store->writeCredits(rowId, c.name,
+                std::span<const double>(
+                    c.result.advantages.data() + c.result.offsets[i], c.result.offsets[i + 1] - c.result.offsets[i]),
+                details, c.params);
+        }
+    }
+    const double rolloutSeconds = rollouts.generationSeconds + rollouts.envSeconds;
+    metrics.emplace_back("time/generation_s", rollouts.generationSeconds);
+    metrics.emplace_back("time/env_s", rollouts.envSeconds);
+    metrics.emplace_back("time/credit_s", creditSeconds);
+    metrics.emplace_back("time/update_s", updateSeconds);
+    metrics.emplace_back("time/eval_s", evalSeconds);
+    metrics.emplace_back("time/store_s", secondsSince(storeStart));
+    metrics.emplace_back("time/total_s", secondsSince(iterationStart));
+    metrics.emplace_back("throughput/gen_tokens_per_s",
+        rollouts.generationSeconds > 0 ? static_cast<double>(rollouts.generatedTokens) / rollouts.generationSeconds
+                                       : 0.0);
+    metrics.emplace_back("throughput/env_steps_per_s",
+        rolloutSeconds > 0 ? static_cast<double>(rollouts.envSteps) / rolloutSeconds : 0.0);
+    metrics.emplace_back("throughput/train_tokens_per_s",
+        updateSeconds > 0 ? static_cast<double>(stats.trainedTokens) / updateSeconds : 0.0);
+    store->writeMetrics(runId, it, metrics);
+    if (it % config.getInt("checkpoint.every") == 0 || it == iterations)
+        checkpoint();
+    tx->commit();
+    return metrics;
+}
+
+} // namespace creditlab::learn

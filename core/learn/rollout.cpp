@@ -1,0 +1,132 @@
+// Rollouts of the LM policy over many environments at once, and the SFT demonstrations.
+#include "core/env/policy.h"
+#include "core/learn/trainer_p.h"
+
+#include <chrono>
+
+namespace creditlab::learn {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+double secondsSince(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+/// The action text of generated tokens: the stop token and specials dropped.
+std::string actionText(const Tokenizer& tokenizer, const std::vector<std::int32_t>& tokens)
+{
+    std::vector<std::int32_t> body;
+    body.reserve(tokens.size());
+    for (auto t : tokens)
+        if (t >= Tokenizer::kSpecialCount || t == Tokenizer::kUnk)
+            body.push_back(t);
+    return tokenizer.decode(body);
+}
+} // namespace
+
+RolloutBatch collectRollouts(Transformer& policy, const Tokenizer& tokenizer, const RolloutSetup& setup,
+    const std::vector<EpisodeSpec>& episodes, Rng& rng)
+{
+    RolloutBatch batch;
+    const std::size_t n = episodes.size();
+    std::vector<std::unique_ptr<env::Environment>> envs;
+    std::vector<std::string> observations(n);
+    batch.trajectories.resize(n);
+    batch.oracleRoles.resize(n);
+    auto envStart = Clock::now();
+    for (std::size_t i = 0; i < n; ++i) {
+        envs.push_back(env::makeEnvironment(setup.env, setup.envAssignments));
+        observations[i] = envs[i]->reset(episodes[i].seed, episodes[i].split);
+        Trajectory& t = batch.trajectories[i];
+        const std::string key = envs[i]->taskKey();
+        t.id = episodes[i].id.empty() ? key : episodes[i].id;
+        t.group = key;
+        t.task.key = key;
+        t.task.env = std::string(envs[i]->name());
+        t.task.goal = envs[i]->goal();
+        t.reward = 0.0;
+        t.success = false;
+    }
+    batch.envSeconds += secondsSince(envStart);
+
+    std::vector<std::size_t> active(n);
+    for (std::size_t i = 0; i < n; ++i)
+        active[i] = i;
+    torch::NoGradGuard noGrad;
+    policy->eval();
+    std::vector<std::vector<std::int32_t>> prompts;
+    while (!active.empty()) {
+        const auto genStart = Clock::now();
+        prompts.clear();
+        for (std::size_t i : active)
+            prompts.push_back(buildPrompt(tokenizer, setup.prompt, *batch.trajectories[i].task.goal,
+                batch.trajectories[i].turns, observations[i]));
+        auto generated = generate(policy, prompts, setup.sampling, rng);
+        batch.generationSeconds += secondsSince(genStart);
+
+        const auto stepStart = Clock::now();
+        std::vector<std::size_t> still;
+        for (std::size_t a = 0; a < active.size(); ++a) {
+            const std::size_t i = active[a];
+            Trajectory& t = batch.trajectories[i];
+            Turn turn;
+            turn.observation = std::move(observations[i]);
+            turn.action = actionText(tokenizer, generated[a].tokens);
+            const env::StepResult& r = envs[i]->step(turn.action);
+            turn.feedback = r.feedback;
+            turn.reward = 0.0;
+            turn.valid = r.info.valid;
+            turn.state = r.info.stateBefore;
+            turn.progress = r.info.progress;
+            observations[i] = r.feedback;
+            batch.oracleRoles[i].push_back(r.info.role);
+            batch.samples.push_back({ std::move(prompts[a]), std::move(generated[a].tokens), i, t.turns.size() });
+            batch.generatedTokens += static_cast<std::int64_t>(batch.samples.back().action.size());
+            ++batch.envSteps;
+            t.turns.push_back(std::move(turn));
+            if (r.done) {
+                t.success = r.success;
+                t.reward = r.success ? 1.0 : 0.0;
+            } else {
+                still.push_back(i);
+            }
+        }
+        active.swap(still);
+        batch.envSeconds += secondsSince(stepStart);
+    }
+    return batch;
+}
+
+std::vector<Demonstration> collectDemonstrations(const Tokenizer& tokenizer, const RolloutSetup& setup,
+    std::int64_t expertEpisodes, std::int64_t noisyEpisodes, double epsilon)
+{
+    std::vector<Demonstration> out;
+    auto environment = env::makeEnvironment(setup.env, setup.envAssignments);
+    env::NoisyExpertPolicy noisy(epsilon);
+    std::string expertAction;
+    const auto play = [&](std::uint64_t seed, bool useNoisy) {
+        std::string observation = environment->reset(seed, env::Split::Train);
+        noisy.reset(seed * 7919 + 1);
+        std::vector<Turn> turns;
+        while (!environment->done()) {
+            if (!environment->expertAction(expertAction))
+                break;
+            Demonstration d;
+            d.prompt = buildPrompt(tokenizer, setup.prompt, environment->goal(), turns, observation);
+            tokenizer.encode(expertAction, d.action);
+            d.action.push_back(Tokenizer::kEnd);
+            out.push_back(std::move(d));
+            Turn turn;
+            turn.observation = std::move(observation);
+            turn.action = useNoisy ? std::string(noisy.act(*environment)) : expertAction;
+            const auto& r = environment->step(turn.action);
+            observation = r.feedback;
+            turns.push_back(std::move(turn));
+        }
+    };
+    for (std::int64_t k = 0; k < expertEpisodes; ++k)
+        play(static_cast<std::uint64_t>(k), false);
+    for (std::int64_t k = 0; k < noisyEpisodes; ++k)
+        play(1'000'000ULL + static_cast<std::uint64_t>(k), true);
+    return out;
+}
+
+} // namespace creditlab::learn

@@ -1,0 +1,212 @@
+// The run lifecycle: creating or resuming a run, SFT, evaluation, checkpoints and the iteration loop.
+#include "core/learn/trainer_impl.h"
+
+#include <cmath>
+
+namespace creditlab::learn {
+
+double Trainer::Impl::evaluate(std::vector<std::pair<std::string, double>>& metrics)
+{
+    const auto episodes = config.getInt("eval.episodes");
+    if (episodes == 0)
+        return std::nan("");
+    std::vector<EpisodeSpec> specs;
+    for (std::int64_t k = 0; k < episodes; ++k)
+        specs.push_back({ static_cast<std::uint64_t>(k), env::Split::Eval, "eval-" + std::to_string(k) });
+    RolloutSetup greedy = setup;
+    greedy.sampling.greedy = true;
+    Rng evalRng(0); // greedy decoding draws nothing; keep the run's stream untouched
+    const auto batch = collectRollouts(policy, tokenizer, greedy, specs, evalRng);
+    double success = 0.0, turns = 0.0, invalid = 0.0, steps = 0.0;
+    for (const auto& t : batch.trajectories) {
+        success += t.successOrDefault() ? 1.0 : 0.0;
+        turns += static_cast<double>(t.turns.size());
+        for (const auto& turn : t.turns)
+            invalid += turn.validOrDefault() ? 0.0 : 1.0;
+        steps += static_cast<double>(t.turns.size());
+    }
+    const double n = static_cast<double>(batch.trajectories.size());
+    metrics.emplace_back("eval/success", success / n);
+    metrics.emplace_back("eval/turns", turns / n);
+    metrics.emplace_back("eval/invalid_rate", steps > 0 ? invalid / steps : 0.0);
+    lastEval = success / n;
+    return success / n;
+}
+
+void Trainer::Impl::runSft(const TrainCallback& callback, const std::atomic<bool>* stop, bool& stopped)
+{
+    const auto start = Clock::now();
+    const auto demos = collectDemonstrations(tokenizer, setup, config.getInt("sft.expert_episodes"),
+        config.getInt("sft.noisy_episodes"), config.getDouble("sft.noisy_epsilon"));
+    const auto epochs = config.getInt("sft.epochs");
+    std::vector<std::pair<std::string, double>> metrics;
+    if (!demos.empty() && epochs > 0) {
+        torch::optim::Adam sftOptimizer(policy->parameters(), torch::optim::AdamOptions(config.getDouble("sft.lr")));
+        const auto batchSize = static_cast<int>(config.getInt("sft.batch_size"));
+        const std::int64_t perEpoch = static_cast<std::int64_t>((demos.size() + batchSize - 1) / batchSize);
+        const std::int64_t total = perEpoch * epochs;
+        SftEpoch last;
+        for (std::int64_t e = 0; e < epochs && !stopped; ++e) {
+            last = sftEpoch(policy, sftOptimizer, demos, batchSize, rng, [&](std::int64_t s, std::int64_t) {
+                const std::int64_t done = e * perEpoch + s;
+                TrainProgress p;
+                p.phase = "sft";
+                p.step = done;
+                p.steps = total;
+                p.iterations = config.getInt("rl.iterations");
+                p.elapsedSeconds = secondsSince(start);
+                p.etaSeconds = p.elapsedSeconds * static_cast<double>(total - done) / static_cast<double>(done);
+                p.message = "SFT epoch " + std::to_string(e + 1) + "/" + std::to_string(epochs);
+                if ((callback && !callback(p)) || (stop && stop->load()))
+                    stopped = true;
+                return !stopped;
+            });
+            logger()->info(
+                "SFT epoch {}/{}: loss {:.4f}, token accuracy {:.3f}", e + 1, epochs, last.loss, last.tokenAccuracy);
+        }
+        metrics.emplace_back("sft/loss", last.loss);
+        metrics.emplace_back("sft/token_accuracy", last.tokenAccuracy);
+    }
+    metrics.emplace_back("sft/demonstrations", static_cast<double>(demos.size()));
+    metrics.emplace_back("time/sft_s", secondsSince(start));
+    if (stopped)
+        return;
+    evaluate(metrics);
+    copyPolicyInto(reference);
+    if (critic)
+        copyPolicyInto(critic);
+    saveModule(filesDir + "/reference.pt", reference);
+    iteration = 0;
+    auto tx = store->begin();
+    store->writeMetrics(runId, 0, metrics);
+    checkpoint();
+    tx->commit();
+    if (callback) {
+        TrainProgress p;
+        p.phase = "sft";
+        p.iteration = 0;
+        p.iterations = config.getInt("rl.iterations");
+        p.elapsedSeconds = secondsSince(start);
+        p.etaSeconds = 0.0;
+        p.metrics = metrics;
+        p.message = "SFT done";
+        if (!callback(p))
+            stopped = true;
+    }
+}
+
+Trainer::Trainer(const TrainConfig& config, const TrainOptions& options)
+    : d(std::make_unique<Impl>(config, options))
+{
+    NewRun run;
+    run.name = config.runName();
+    run.kind = "train";
+    run.status = "running";
+    {
+        auto tx = d->store->begin();
+        d->runId = d->store->createRun(run);
+        d->store->setRunConfig(d->runId, "yaml", config.toYaml());
+        tx->commit();
+    }
+    try {
+        d->filesDir = options.database + ".files/run-" + std::to_string(d->runId);
+        fs::create_directories(d->filesDir);
+        d->tokenizer = Tokenizer::forEnvironment(
+            config.envName(), config.envAssignments(), static_cast<int>(config.getInt("tokenizer.episodes")));
+        d->tokenizer.save(d->filesDir + "/tokenizer.txt");
+        d->buildModels();
+        d->judge = judge::makeJudge(config.judgeName(), config.judgeAssignments());
+    } catch (...) {
+        d->store->setRunStatus(d->runId, "failed");
+        throw;
+    }
+}
+
+Trainer::Trainer(std::unique_ptr<Impl> impl)
+    : d(std::move(impl))
+{
+}
+
+Trainer::~Trainer() = default;
+
+std::unique_ptr<Trainer> Trainer::resume(std::int64_t runId, const TrainOptions& options)
+{
+    Store store(options.database);
+    const auto info = store.run(runId);
+    if (!info)
+        throw std::invalid_argument("run " + std::to_string(runId) + " does not exist in " + options.database);
+    if (info->kind != "train")
+        throw std::invalid_argument("run " + std::to_string(runId) + " is not a training run (" + info->kind + ")");
+    const auto text = store.runConfig(runId);
+    const auto checkpoint = store.lastCheckpoint(runId);
+    if (!text || !checkpoint)
+        throw std::invalid_argument("run " + std::to_string(runId) + " has no checkpoint to resume from");
+    auto config = TrainConfig::parse(*text, "run " + std::to_string(runId) + " config");
+    auto impl = std::make_unique<Impl>(config, options);
+    impl->runId = runId;
+    impl->filesDir = options.database + ".files/run-" + std::to_string(runId);
+    impl->tokenizer = Tokenizer::load(impl->filesDir + "/tokenizer.txt");
+    impl->buildModels();
+    impl->judge = judge::makeJudge(config.judgeName(), config.judgeAssignments());
+    loadModule(impl->filesDir + "/reference.pt", impl->reference);
+    const auto state = loadCheckpoint(checkpoint->second, impl->policy, *impl->optimizer,
+        impl->critic ? &impl->critic : nullptr, impl->criticOptimizer.get());
+    impl->iteration = state.iteration;
+    impl->rng.setState(state.rng);
+    impl->kl.coef = state.klCoef;
+    // Iterations after the checkpoint are recomputed exactly; drop what an interrupted run left of them.
+    impl->store->truncateRun(runId, state.iteration);
+    impl->store->setRunStatus(runId, "running");
+    logger()->info("resuming run {} after iteration {}", runId, state.iteration);
+    return std::unique_ptr<Trainer>(new Trainer(std::move(impl)));
+}
+
+std::int64_t Trainer::runId() const { return d->runId; }
+const TrainConfig& Trainer::config() const { return d->config; }
+std::string Trainer::device() const { return d->device.str(); }
+std::int64_t Trainer::parameterCount() const { return d->policy->parameterCount(); }
+
+TrainResult Trainer::run(const TrainCallback& callback, const std::atomic<bool>* stop)
+{
+    TrainResult result;
+    result.runId = d->runId;
+    bool stopped = false;
+    try {
+        if (d->iteration < 0)
+            d->runSft(callback, stop, stopped);
+        const auto iterations = d->config.getInt("rl.iterations");
+        const auto start = Clock::now();
+        const auto firstIteration = d->iteration;
+        while (!stopped && d->iteration < iterations) {
+            if (stop && stop->load()) {
+                stopped = true;
+                break;
+            }
+            auto metrics = d->runIteration();
+            TrainProgress p;
+            p.phase = "rl";
+            p.iteration = d->iteration;
+            p.iterations = iterations;
+            p.step = d->iteration;
+            p.steps = iterations;
+            p.elapsedSeconds = secondsSince(start);
+            const double perIteration = p.elapsedSeconds / static_cast<double>(d->iteration - firstIteration);
+            p.etaSeconds = perIteration * static_cast<double>(iterations - d->iteration);
+            p.metrics = std::move(metrics);
+            if ((callback && !callback(p)) || (stop && stop->load()))
+                stopped = true;
+        }
+        if (stopped && d->iteration >= 0 && d->store->lastCheckpoint(d->runId)->first != d->iteration)
+            d->checkpoint(); // resume continues exactly after the last finished iteration
+    } catch (...) {
+        d->store->setRunStatus(d->runId, "failed");
+        throw;
+    }
+    result.status = stopped ? "cancelled" : "finished";
+    d->store->setRunStatus(d->runId, result.status);
+    result.iterationsDone = std::max<std::int64_t>(0, d->iteration);
+    result.evalSuccess = d->lastEval;
+    return result;
+}
+
+} // namespace creditlab::learn

@@ -1,0 +1,148 @@
+#pragma once
+
+// Trainer::Impl, shared by trainer.cpp (the run lifecycle) and iteration.cpp (one RL iteration).
+// Learn-internal (torch).
+
+#include "core/judge/judge.h"
+#include "core/learn/checkpoint.h"
+#include "core/learn/runtime.h"
+#include "core/learn/trainer.h"
+#include "core/learn/trainer_p.h"
+#include "core/store.h"
+
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <filesystem>
+#include <memory>
+
+namespace creditlab::learn {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+inline double secondsSince(Clock::time_point start)
+{
+    return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+inline std::shared_ptr<spdlog::logger> logger()
+{
+    static auto log = [] {
+        auto existing = spdlog::get("train");
+        return existing ? existing : spdlog::default_logger()->clone("train");
+    }();
+    return log;
+}
+
+inline TransformerOptions modelOptions(const TrainConfig& c, std::int64_t vocab, bool valueHead)
+{
+    TransformerOptions o;
+    o.vocab = vocab;
+    o.width = c.getInt("policy.width");
+    o.layers = c.getInt("policy.layers");
+    o.heads = c.getInt("policy.heads");
+    o.context = c.getInt("policy.context");
+    o.valueHead = valueHead;
+    return o;
+}
+struct Trainer::Impl {
+    TrainConfig config;
+    TrainOptions options;
+    std::unique_ptr<Store> store;
+    std::int64_t runId = 0;
+    torch::Device device { torch::kCPU };
+    std::string filesDir;
+    Tokenizer tokenizer;
+    Transformer policy { nullptr };
+    Transformer reference { nullptr };
+    Transformer critic { nullptr };
+    std::unique_ptr<torch::optim::Adam> optimizer;
+    std::unique_ptr<torch::optim::Adam> criticOptimizer;
+    RolloutSetup setup;
+    Rng rng;
+    KlController kl;
+    std::int64_t iteration = -1; ///< the last finished iteration; -1 before SFT
+    std::optional<double> lastEval;
+    std::unique_ptr<judge::Judge> judge;
+
+    Impl(TrainConfig c, TrainOptions o)
+        : config(std::move(c))
+        , options(std::move(o))
+    {
+        configureThreads({ static_cast<int>(config.getInt("threads")) });
+        device = torch::Device(resolveDevice(options.device));
+        store = std::make_unique<Store>(options.database);
+        setup.env = config.envName();
+        setup.envAssignments = config.envAssignments();
+        setup.prompt.history = static_cast<int>(config.getInt("policy.history"));
+        setup.prompt.initialObservation = config.getBool("policy.initial_observation");
+        setup.prompt.budget
+            = static_cast<int>(config.getInt("policy.context") - config.getInt("policy.max_action_tokens"));
+        setup.sampling.maxTokens = static_cast<int>(config.getInt("policy.max_action_tokens"));
+        setup.sampling.temperature = config.getDouble("rl.temperature");
+        setup.sampling.topP = config.getDouble("rl.top_p");
+        setup.sampling.stopToken = Tokenizer::kEnd;
+        kl.adaptive = config.getText("kl.mode") == "adaptive";
+        kl.coef = config.getText("kl.mode") == "off" ? 0.0 : config.getDouble("kl.coef");
+        kl.target = config.getDouble("kl.target");
+        kl.horizon = config.getDouble("kl.horizon");
+        rng = Rng(static_cast<std::uint64_t>(config.getInt("seed")) * 0x9e3779b97f4a7c15ULL + 1);
+    }
+
+    void buildModels()
+    {
+        torch::manual_seed(static_cast<std::uint64_t>(config.getInt("seed")));
+        policy = Transformer(modelOptions(config, tokenizer.size(), false));
+        reference = Transformer(modelOptions(config, tokenizer.size(), false));
+        policy->to(device);
+        reference->to(device);
+        if (config.getBool("critic.enabled")) {
+            critic = Transformer(modelOptions(config, tokenizer.size(), true));
+            critic->to(device);
+        }
+        makeOptimizers();
+    }
+
+    void makeOptimizers()
+    {
+        const auto betas = std::make_tuple(config.getDouble("rl.adam_beta1"), config.getDouble("rl.adam_beta2"));
+        optimizer = std::make_unique<torch::optim::Adam>(
+            policy->parameters(), torch::optim::AdamOptions(config.getDouble("rl.lr")).betas(betas));
+        if (critic)
+            criticOptimizer = std::make_unique<torch::optim::Adam>(
+                critic->parameters(), torch::optim::AdamOptions(config.getDouble("critic.lr")).betas(betas));
+    }
+
+    /// The reference and the critic start from the SFT policy.
+    void copyPolicyInto(Transformer& target)
+    {
+        torch::NoGradGuard noGrad;
+        auto source = policy->named_parameters();
+        for (auto& item : target->named_parameters())
+            if (const auto* p = source.find(item.key()))
+                item.value().copy_(*p);
+    }
+
+    std::string checkpointDir(std::int64_t it) const { return filesDir + "/ckpt-" + std::to_string(it); }
+
+    void checkpoint()
+    {
+        const auto dir = checkpointDir(iteration);
+        saveCheckpoint(dir, policy, *optimizer, critic ? &critic : nullptr, criticOptimizer.get(),
+            { iteration, rng.state(), kl.coef });
+        store->addCheckpoint(runId, iteration, dir);
+        auto all = store->checkpoints(runId);
+        const auto keep = static_cast<std::size_t>(config.getInt("checkpoint.keep"));
+        for (std::size_t k = 0; k + keep < all.size(); ++k) {
+            fs::remove_all(all[k].second);
+            store->removeCheckpoint(runId, all[k].first);
+        }
+    }
+
+    double evaluate(std::vector<std::pair<std::string, double>>& metrics);
+    void runSft(const TrainCallback& callback, const std::atomic<bool>* stop, bool& stopped);
+    std::vector<std::pair<std::string, double>> runIteration();
+};
+
+} // namespace creditlab::learn

@@ -1,0 +1,152 @@
+#include "core/learn/transformer.h"
+
+#include <cmath>
+#include <string>
+
+namespace creditlab::learn {
+
+namespace {
+
+// GPT-2 style initialisation: N(0, 0.02), residual projections scaled by 1/sqrt(2 * layers).
+void initLinear(torch::nn::Linear& linear, double std)
+{
+    torch::NoGradGuard noGrad;
+    linear->weight.normal_(0.0, std);
+    if (linear->bias.defined())
+        linear->bias.zero_();
+}
+
+} // namespace
+
+TransformerImpl::TransformerImpl(const TransformerOptions& options)
+    : m_options(options)
+{
+    TORCH_CHECK(options.width % options.heads == 0, "width must be a multiple of heads");
+    const auto d = options.width;
+    m_tokenEmbedding = register_module("tok", torch::nn::Embedding(options.vocab, d));
+    m_positionEmbedding = register_module("pos", torch::nn::Embedding(options.context, d));
+    {
+        torch::NoGradGuard noGrad;
+        m_tokenEmbedding->weight.normal_(0.0, 0.02);
+        m_positionEmbedding->weight.normal_(0.0, 0.01);
+    }
+    const double residualStd = 0.02 / std::sqrt(2.0 * static_cast<double>(options.layers));
+    for (std::int64_t l = 0; l < options.layers; ++l) {
+        const auto prefix = "block" + std::to_string(l) + "_";
+        m_ln1.push_back(register_module(prefix + "ln1", torch::nn::LayerNorm(torch::nn::LayerNormOptions({ d }))));
+        m_qkv.push_back(register_module(prefix + "qkv", torch::nn::Linear(d, 3 * d)));
+        m_proj.push_back(register_module(prefix + "proj", torch::nn::Linear(d, d)));
+        m_ln2.push_back(register_module(prefix + "ln2", torch::nn::LayerNorm(torch::nn::LayerNormOptions({ d }))));
+        m_fc1.push_back(register_module(prefix + "fc1", torch::nn::Linear(d, options.mlpRatio * d)));
+        m_fc2.push_back(register_module(prefix + "fc2", torch::nn::Linear(options.mlpRatio * d, d)));
+        initLinear(m_qkv.back(), 0.02);
+        initLinear(m_fc1.back(), 0.02);
+        initLinear(m_proj.back(), residualStd);
+        initLinear(m_fc2.back(), residualStd);
+    }
+    m_lnFinal = register_module("ln_f", torch::nn::LayerNorm(torch::nn::LayerNormOptions({ d })));
+    m_head = register_module("head", torch::nn::Linear(torch::nn::LinearOptions(d, options.vocab).bias(false)));
+    initLinear(m_head, 0.02);
+    if (options.valueHead) {
+        m_valueHead = register_module("value", torch::nn::Linear(d, 1));
+        initLinear(m_valueHead, 0.02);
+    }
+}
+
+KvCache TransformerImpl::makeCache(std::int64_t batch, std::int64_t capacity) const
+{
+    KvCache cache;
+    const auto device = m_head->weight.device();
+    const auto headWidth = m_options.width / m_options.heads;
+    const auto floatOptions = torch::TensorOptions().dtype(m_head->weight.dtype()).device(device);
+    for (std::int64_t l = 0; l < m_options.layers; ++l) {
+        cache.keys.push_back(torch::zeros({ batch, m_options.heads, capacity, headWidth }, floatOptions));
+        cache.values.push_back(torch::zeros({ batch, m_options.heads, capacity, headWidth }, floatOptions));
+    }
+    cache.keyValid = torch::zeros({ batch, capacity }, torch::TensorOptions().dtype(torch::kBool).device(device));
+    cache.nextPosition = torch::zeros({ batch }, torch::TensorOptions().dtype(torch::kLong).device(device));
+    cache.capacity = capacity;
+    return cache;
+}
+
+TransformerOutput TransformerImpl::forward(
+    const torch::Tensor& tokens, const torch::Tensor& valid, KvCache* cache, bool keepInternals)
+{
+    using torch::indexing::Slice;
+    const auto batch = tokens.size(0);
+    const auto steps = tokens.size(1);
+    const auto heads = m_options.heads;
+    const auto headWidth = m_options.width / heads;
+
+    // Positions count valid tokens only, continuing from the cache.
+    auto positions = torch::cumsum(valid.to(torch::kLong), 1) - 1;
+    std::int64_t past = 0;
+    torch::Tensor keyValid = valid;
+    if (cache) {
+        TORCH_CHECK(cache->length + steps <= cache->capacity, "KV cache overflow");
+        past = cache->length;
+        positions = positions + cache->nextPosition.unsqueeze(1);
+        cache->keyValid.index_put_({ Slice(), Slice(past, past + steps) }, valid);
+        keyValid = cache->keyValid.index({ Slice(), Slice(0, past + steps) });
+        cache->nextPosition = cache->nextPosition + valid.to(torch::kLong).sum(1);
+    }
+    positions = positions.clamp(0, m_options.context - 1);
+    const auto keys = past + steps;
+
+    // Additive mask (B, 1, T, keys): causal over absolute cache positions and key validity. A finite
+    // large negative keeps rows without any visible key (padding queries) free of NaN.
+    auto queryIndex = torch::arange(past, past + steps, tokens.options().dtype(torch::kLong)).unsqueeze(1);
+    auto keyIndex = torch::arange(0, keys, tokens.options().dtype(torch::kLong)).unsqueeze(0);
+    auto allowed = (keyIndex <= queryIndex).unsqueeze(0) & keyValid.unsqueeze(1);
+    auto mask = torch::zeros(allowed.sizes(), m_head->weight.options())
+                    .masked_fill_(allowed.logical_not(), -1e9)
+                    .unsqueeze(1);
+
+    auto x = m_tokenEmbedding->forward(tokens) + m_positionEmbedding->forward(positions);
+    TransformerOutput out;
+    const double scale = 1.0 / std::sqrt(static_cast<double>(headWidth));
+    for (std::int64_t l = 0; l < m_options.layers; ++l) {
+        auto h = m_ln1[l]->forward(x);
+        auto qkv = m_qkv[l]->forward(h).view({ batch, steps, 3, heads, headWidth }).permute({ 2, 0, 3, 1, 4 });
+        auto q = qkv[0];
+        auto k = qkv[1];
+        auto v = qkv[2];
+        if (cache) {
+            cache->keys[l].index_put_({ Slice(), Slice(), Slice(past, past + steps) }, k);
+            cache->values[l].index_put_({ Slice(), Slice(), Slice(past, past + steps) }, v);
+            k = cache->keys[l].index({ Slice(), Slice(), Slice(0, keys) });
+            v = cache->values[l].index({ Slice(), Slice(), Slice(0, keys) });
+        }
+        auto scores = torch::matmul(q, k.transpose(-2, -1)).mul_(scale).add_(mask);
+        auto attention = torch::softmax(scores, -1);
+        auto context = torch::matmul(attention, v).permute({ 0, 2, 1, 3 }).reshape({ batch, steps, m_options.width });
+        x = x + m_proj[l]->forward(context);
+        x = x + m_fc2[l]->forward(torch::gelu(m_fc1[l]->forward(m_ln2[l]->forward(x))));
+        if (keepInternals) {
+            out.layerHidden.push_back(x);
+            out.attention.push_back(attention);
+        }
+    }
+    if (cache)
+        cache->length += steps;
+    out.hidden = m_lnFinal->forward(x);
+    return out;
+}
+
+torch::Tensor TransformerImpl::logits(const torch::Tensor& hidden) { return m_head->forward(hidden); }
+
+torch::Tensor TransformerImpl::value(const torch::Tensor& hidden)
+{
+    TORCH_CHECK(!m_valueHead.is_empty(), "this transformer has no value head");
+    return m_valueHead->forward(hidden).squeeze(-1);
+}
+
+std::int64_t TransformerImpl::parameterCount() const
+{
+    std::int64_t n = 0;
+    for (const auto& p : parameters())
+        n += p.numel();
+    return n;
+}
+
+} // namespace creditlab::learn

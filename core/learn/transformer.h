@@ -1,0 +1,76 @@
+#pragma once
+
+// The policy network: a decoder-only, pre-LN transformer language model. Includes torch: only the
+// learn library's .cpp files and the learn tests include this header.
+
+#include "core/learn/pch.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace creditlab::learn {
+
+struct TransformerOptions {
+    std::int64_t vocab = 512;
+    std::int64_t width = 128; ///< d_model
+    std::int64_t layers = 4;
+    std::int64_t heads = 4;
+    std::int64_t context = 384; ///< positions; prompt plus action must fit
+    std::int64_t mlpRatio = 4;
+    bool valueHead = false; ///< a scalar head on the final hidden state (the critic)
+};
+
+/// Keys and values of every layer for incremental decoding: buffers of (B, heads, capacity, head width),
+/// filled up to `length`, plus the validity of each key position (B, capacity).
+struct KvCache {
+    std::vector<torch::Tensor> keys;
+    std::vector<torch::Tensor> values;
+    torch::Tensor keyValid; ///< bool (B, capacity)
+    torch::Tensor nextPosition; ///< int64 (B): the position id of the next token of each row
+    std::int64_t length = 0;
+    std::int64_t capacity = 0;
+};
+
+/// What forward() returns. `hidden` is the final-LN hidden state (B, T, width); the LM head is applied
+/// separately (logits()) so that callers compute logits only where they need them.
+struct TransformerOutput {
+    torch::Tensor hidden;
+    std::vector<torch::Tensor> layerHidden; ///< with `keepInternals`: the residual stream after each block
+    std::vector<torch::Tensor> attention; ///< with `keepInternals`: softmax maps (B, heads, T, keys) per layer
+};
+
+/// Pre-LN decoder: token + learned position embeddings, `layers` blocks of causal self-attention and a
+/// GELU MLP, a final LayerNorm, an untied LM head and an optional value head. forward() has no side
+/// effects besides filling a given cache.
+class TransformerImpl : public torch::nn::Module {
+public:
+    explicit TransformerImpl(const TransformerOptions& options);
+
+    /// `tokens` (B, T) int64 and `valid` (B, T) bool (false for padding, anywhere in the row). Without a
+    /// cache every row attends causally to its own valid tokens; positions count valid tokens only, so
+    /// left and right padding give the same result. With a cache, the T new tokens are appended to it.
+    TransformerOutput forward(
+        const torch::Tensor& tokens, const torch::Tensor& valid, KvCache* cache = nullptr, bool keepInternals = false);
+    /// LM logits (..., vocab) for hidden states (..., width).
+    torch::Tensor logits(const torch::Tensor& hidden);
+    /// Value estimates (...) for hidden states (..., width); requires the value head.
+    torch::Tensor value(const torch::Tensor& hidden);
+    /// An empty cache for `batch` rows and up to `capacity` tokens, on this module's device.
+    KvCache makeCache(std::int64_t batch, std::int64_t capacity) const;
+
+    const TransformerOptions& options() const { return m_options; }
+    std::int64_t parameterCount() const;
+
+private:
+    TransformerOptions m_options;
+    torch::nn::Embedding m_tokenEmbedding { nullptr };
+    torch::nn::Embedding m_positionEmbedding { nullptr };
+    std::vector<torch::nn::LayerNorm> m_ln1, m_ln2;
+    std::vector<torch::nn::Linear> m_qkv, m_proj, m_fc1, m_fc2;
+    torch::nn::LayerNorm m_lnFinal { nullptr };
+    torch::nn::Linear m_head { nullptr };
+    torch::nn::Linear m_valueHead { nullptr };
+};
+TORCH_MODULE(Transformer);
+
+} // namespace creditlab::learn

@@ -1,0 +1,384 @@
+// The trainer through its torch-free API, on tiny household runs: configs are validated with errors that
+// name the file, line and key; one seed gives identical metrics twice; the stop flag ends a run after the
+// current iteration with a checkpoint; a stopped run resumes exactly (the same metrics as an uninterrupted
+// run) and drops what an interrupted run left after its checkpoint; iterations store rollouts, judge labels,
+// the trained method's credits and the shadow credits of the other methods.
+#include "core/learn/trainer.h"
+#include "core/store.h"
+
+#include <QTemporaryDir>
+#include <QtTest/QTest>
+
+#include <filesystem>
+#include <map>
+#include <string>
+
+using namespace creditlab;
+using namespace creditlab::learn;
+
+namespace {
+
+/// A run that takes a few seconds: a one-layer policy, short episodes, a handful of tasks.
+const char* const kTinyConfig = R"(seed: 3
+threads: 1
+env:
+  name: household
+  max_steps: 6
+policy:
+  width: 32
+  layers: 1
+  heads: 2
+  context: 160
+  history: 1
+  max_action_tokens: 8
+tokenizer.episodes: 8
+sft:
+  expert_episodes: 12
+  noisy_episodes: 4
+  epochs: 1
+  batch_size: 32
+rl:
+  iterations: 3
+  tasks: 2
+  group_size: 2
+  epochs: 1
+  minibatches: 2
+eval:
+  episodes: 3
+  every: 1
+checkpoint.every: 1
+)";
+
+using MetricMap = std::map<std::pair<std::int64_t, std::string>, double>;
+
+/// Every metric except wall-clock times and throughputs, which vary between runs.
+MetricMap deterministicMetrics(Store& store, std::int64_t runId)
+{
+    MetricMap out;
+    for (const auto& m : store.metrics(runId))
+        if (m.name.rfind("time/", 0) != 0 && m.name.rfind("throughput/", 0) != 0)
+            out[{ m.iteration, m.name }] = m.value;
+    return out;
+}
+
+TrainConfig tinyConfig(const std::vector<std::pair<std::string, std::string>>& overrides = {})
+{
+    return TrainConfig::parse(kTinyConfig, "tiny.yaml", overrides);
+}
+
+} // namespace
+
+class TestLearnTrainer : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void defaultsAreValid();
+    void configErrorsNameLineAndKey_data();
+    void configErrorsNameLineAndKey();
+    void setOverridesTheFile();
+    void storedConfigRoundTrips();
+    void sameSeedGivesSameMetrics();
+    void runStoresIterations();
+    void stopFlagEndsAfterCurrentIteration();
+    void resumeContinuesExactly();
+    void resumeRefusesUnknownRuns();
+    void criticRunTrains();
+};
+
+void TestLearnTrainer::defaultsAreValid()
+{
+    const auto c = TrainConfig::defaults();
+    QCOMPARE(QString::fromStdString(c.method()), QString("grpo"));
+    QCOMPARE(QString::fromStdString(c.envName()), QString("household"));
+    QCOMPARE(c.getInt("rl.group_size"), 8LL);
+    QCOMPARE(QString::fromStdString(c.runName()), QString("household-grpo-s0"));
+    QVERIFY(TrainConfig::specs().size() > 40);
+}
+
+void TestLearnTrainer::configErrorsNameLineAndKey_data()
+{
+    QTest::addColumn<QString>("yaml");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("unknown key") << "seed: 1\nrl:\n  lr: 0.1\n  itrations: 3\n"
+                                 << "run.yaml:4: unknown key 'rl.itrations'";
+    QTest::newRow("bad number") << "seed: 1\nrl:\n  lr: fast\n"
+                                << "run.yaml:3: rl.lr:";
+    QTest::newRow("out of range") << "rl.clip: -1\n"
+                                  << "run.yaml:1: rl.clip:";
+    QTest::newRow("bad choice") << "kl:\n  mode: sometimes\n"
+                                << "run.yaml:2: kl.mode:";
+    QTest::newRow("bad env key") << "env:\n  name: household\n  max_stepz: 3\n"
+                                 << "run.yaml:3: env.max_stepz:";
+    QTest::newRow("bad credit key") << "credit:\n  method: triage\n  lambda: x\n"
+                                    << "run.yaml:3: credit.lambda:";
+    QTest::newRow("unknown method") << "credit.method: ppo\n"
+                                    << "run.yaml:1: credit.method:";
+    QTest::newRow("bad judge key") << "judge:\n  name: oracle\n  accuracy: 0.5\n"
+                                   << "run.yaml:3: judge";
+    QTest::newRow("heads") << "policy:\n  width: 30\n  heads: 4\n"
+                           << "must be a multiple of policy.heads";
+    QTest::newRow("malformed") << "rl: [1, 2\n"
+                               << "run.yaml:";
+    QTest::newRow("list") << "rl:\n  - 1\n"
+                          << "not a list";
+    QTest::newRow("twice") << "seed: 1\nseed: 2\n"
+                           << "run.yaml:2: seed: given twice";
+    QTest::newRow("not a map") << "- a\n"
+                               << "run.yaml:1: a config is a map";
+}
+
+void TestLearnTrainer::configErrorsNameLineAndKey()
+{
+    QFETCH(QString, yaml);
+    QFETCH(QString, expected);
+    try {
+        TrainConfig::parse(yaml.toStdString(), "run.yaml");
+        QFAIL("no error");
+    } catch (const ConfigError& e) {
+        QVERIFY2(QString(e.what()).contains(expected), e.what());
+    }
+}
+
+void TestLearnTrainer::setOverridesTheFile()
+{
+    const auto c = tinyConfig({ { "rl.iterations", "7" }, { "credit.method", "triage" }, { "credit.lambda", "0.5" } });
+    QCOMPARE(c.getInt("rl.iterations"), 7LL);
+    QCOMPARE(QString::fromStdString(c.method()), QString("triage"));
+    QCOMPARE(c.creditAssignments().size(), std::size_t(1));
+    try {
+        tinyConfig({ { "rl.iterationz", "7" } });
+        QFAIL("no error");
+    } catch (const ConfigError& e) {
+        QVERIFY2(QString(e.what()).startsWith("--set: unknown key 'rl.iterationz'"), e.what());
+    }
+}
+
+void TestLearnTrainer::storedConfigRoundTrips()
+{
+    const auto c = tinyConfig({ { "credit.method", "mgr" }, { "credit.gate", "keep" }, { "name", "a: b # c" } });
+    const auto back = TrainConfig::parse(c.toYaml(), "stored");
+    QCOMPARE(QString::fromStdString(back.toYaml()), QString::fromStdString(c.toYaml()));
+    QCOMPARE(QString::fromStdString(back.runName()), QString("a: b # c"));
+}
+
+void TestLearnTrainer::sameSeedGivesSameMetrics()
+{
+    QTemporaryDir dir;
+    MetricMap first;
+    for (int repeat = 0; repeat < 2; ++repeat) {
+        const std::string db = dir.filePath(QString("run%1.db").arg(repeat)).toStdString();
+        Trainer trainer(tinyConfig(), { db, "cpu" });
+        const auto result = trainer.run();
+        QCOMPARE(QString::fromStdString(result.status), QString("finished"));
+        Store store(db);
+        const auto metrics = deterministicMetrics(store, result.runId);
+        QVERIFY(metrics.count({ 3, "train/policy_loss" }));
+        if (repeat == 0)
+            first = metrics;
+        else
+            QVERIFY(metrics == first);
+    }
+    // A different seed gives a different run.
+    const std::string db = dir.filePath("other.db").toStdString();
+    Trainer other(tinyConfig({ { "seed", "4" } }), { db, "cpu" });
+    const auto result = other.run();
+    Store store(db);
+    QVERIFY(deterministicMetrics(store, result.runId) != first);
+}
+
+void TestLearnTrainer::runStoresIterations()
+{
+    QTemporaryDir dir;
+    const std::string db = dir.filePath("runs.db").toStdString();
+    Trainer trainer(tinyConfig({ { "credit.method", "triage" }, { "judge.name", "noisy" } }), { db, "cpu" });
+    std::vector<std::string> phases;
+    const auto result = trainer.run([&](const TrainProgress& p) {
+        if (phases.empty() || phases.back() != p.phase)
+            phases.push_back(p.phase);
+        return true;
+    });
+    QCOMPARE(phases, (std::vector<std::string> { "sft", "rl" }));
+    QCOMPARE(result.iterationsDone, 3LL);
+    QVERIFY(result.evalSuccess.has_value());
+
+    Store store(db);
+    const auto run = store.run(result.runId);
+    QCOMPARE(QString::fromStdString(run->status), QString("finished"));
+    QCOMPARE(QString::fromStdString(run->kind), QString("train"));
+    QCOMPARE(store.iterations(result.runId), (std::vector<std::int64_t> { 1, 2, 3 }));
+    QCOMPARE(run->trajectoryCount, 12LL); // 3 iterations x 2 tasks x 2 rollouts
+    // The trained method and the shadow methods, all on the same batch.
+    const auto methods = store.creditMethods(result.runId);
+    for (const char* m : { "triage", "grpo", "gigpo", "rtmc", "mgr", "step_reward" })
+        QVERIFY2(std::find(methods.begin(), methods.end(), m) != methods.end(), m);
+    const auto trajectories = store.trajectories(result.runId, 2);
+    QCOMPARE(trajectories.size(), std::size_t(4));
+    const auto t = store.loadTrajectory(trajectories.front().rowId);
+    QCOMPARE(t.iteration, std::optional<std::int64_t>(2));
+    QCOMPARE(store.credits(trajectories.front().rowId, "triage").size(), t.turns.size());
+    // The oracle's labels and the noisy judge's, per turn.
+    const auto labels = store.judgeLabels(trajectories.front().rowId);
+    QVERIFY(!labels.empty());
+    bool oracle = false, noisy = false;
+    for (const auto& l : labels) {
+        oracle = oracle || l.judge == "oracle";
+        noisy = noisy || l.judge.rfind("noisy", 0) == 0;
+    }
+    QVERIFY(oracle && noisy);
+    // Metrics of every kind the issue names.
+    std::map<std::string, double> last;
+    for (const auto& m : store.metrics(result.runId))
+        if (m.iteration == 3)
+            last[m.name] = m.value;
+    for (const char* name : { "rollout/success", "rollout/return", "rollout/turns", "rollout/invalid_rate", "role/D",
+             "role/E", "role/N", "role/R", "train/kl", "train/entropy", "train/policy_loss", "train/clip_frac",
+             "train/grad_norm", "eval/success", "time/generation_s", "time/credit_s", "time/update_s", "time/total_s",
+             "throughput/gen_tokens_per_s", "throughput/env_steps_per_s" })
+        QVERIFY2(last.count(name), name);
+    QVERIFY(last["throughput/gen_tokens_per_s"] > 0.0);
+    QVERIFY(std::filesystem::exists(db + ".files/run-" + std::to_string(result.runId) + "/tokenizer.txt"));
+}
+
+void TestLearnTrainer::stopFlagEndsAfterCurrentIteration()
+{
+    QTemporaryDir dir;
+    const std::string db = dir.filePath("runs.db").toStdString();
+    // Checkpoints only every 5 iterations: the stop itself must leave one behind.
+    Trainer trainer(tinyConfig({ { "checkpoint.every", "5" } }), { db, "cpu" });
+    std::atomic<bool> stop { false };
+    std::int64_t callbacksAfterStop = 0;
+    const auto result = trainer.run(
+        [&](const TrainProgress& p) {
+            if (stop.load())
+                ++callbacksAfterStop;
+            if (p.phase == "rl" && p.iteration == 1)
+                stop.store(true); // as a GUI's Stop button would, from any thread
+            return true;
+        },
+        &stop);
+    QCOMPARE(QString::fromStdString(result.status), QString("cancelled"));
+    QCOMPARE(result.iterationsDone, 1LL);
+    QCOMPARE(callbacksAfterStop, 0LL);
+    Store store(db);
+    QCOMPARE(QString::fromStdString(store.run(result.runId)->status), QString("cancelled"));
+    QCOMPARE(store.iterations(result.runId), (std::vector<std::int64_t> { 1 }));
+    const auto checkpoint = store.lastCheckpoint(result.runId);
+    QVERIFY(checkpoint.has_value());
+    QCOMPARE(checkpoint->first, 1LL);
+    QVERIFY(std::filesystem::exists(checkpoint->second + "/policy.pt"));
+    QVERIFY(std::filesystem::exists(checkpoint->second + "/optimizer.pt"));
+
+    // A callback returning false stops too, and a stop during SFT leaves a resumable-free, cancelled run.
+    const std::string db2 = dir.filePath("sft.db").toStdString();
+    Trainer early(tinyConfig(), { db2, "cpu" });
+    const auto r2 = early.run([](const TrainProgress& p) { return p.phase != "sft"; });
+    QCOMPARE(QString::fromStdString(r2.status), QString("cancelled"));
+    QCOMPARE(r2.iterationsDone, 0LL);
+}
+
+void TestLearnTrainer::resumeContinuesExactly()
+{
+    QTemporaryDir dir;
+    const std::string full = dir.filePath("full.db").toStdString();
+    std::int64_t fullRun = 0;
+    {
+        Trainer trainer(tinyConfig(), { full, "cpu" });
+        fullRun = trainer.run().runId;
+    }
+    const std::string db = dir.filePath("resumed.db").toStdString();
+    std::int64_t runId = 0;
+    {
+        Trainer trainer(tinyConfig(), { db, "cpu" });
+        std::atomic<bool> stop { false };
+        const auto r = trainer.run(
+            [&](const TrainProgress& p) {
+                if (p.phase == "rl")
+                    stop.store(true);
+                return true;
+            },
+            &stop);
+        QCOMPARE(r.iterationsDone, 1LL);
+        runId = r.runId;
+    }
+    {
+        // What a crash in iteration 2 could leave behind: metrics written after the last checkpoint.
+        Store store(db);
+        const std::vector<std::pair<std::string, double>> stale { { "rollout/success", 42.0 } };
+        store.writeMetrics(runId, 2, stale);
+    }
+    {
+        auto resumed = Trainer::resume(runId, { db, "cpu" });
+        QCOMPARE(resumed->runId(), runId);
+        const auto r = resumed->run();
+        QCOMPARE(QString::fromStdString(r.status), QString("finished"));
+        QCOMPARE(r.iterationsDone, 3LL);
+    }
+    Store a(full), b(db);
+    const auto expected = deterministicMetrics(a, fullRun);
+    const auto actual = deterministicMetrics(b, runId);
+    QCOMPARE(actual.size(), expected.size());
+    for (const auto& [key, value] : expected) {
+        QVERIFY2(actual.count(key), key.second.c_str());
+        QVERIFY2(actual.at(key) == value,
+            qPrintable(QString("iteration %1 %2: %3 != %4")
+                           .arg(key.first)
+                           .arg(QString::fromStdString(key.second))
+                           .arg(actual.at(key))
+                           .arg(value)));
+    }
+    QCOMPARE(b.run(runId)->trajectoryCount, 12LL);
+}
+
+void TestLearnTrainer::resumeRefusesUnknownRuns()
+{
+    QTemporaryDir dir;
+    const std::string db = dir.filePath("runs.db").toStdString();
+    {
+        Store store(db);
+    }
+    try {
+        Trainer::resume(7, { db, "cpu" });
+        QFAIL("no error");
+    } catch (const std::invalid_argument& e) {
+        QVERIFY2(QString(e.what()).contains("run 7 does not exist"), e.what());
+    }
+    // A run whose checkpoint files are gone names the missing file.
+    std::int64_t runId = 0;
+    {
+        Trainer trainer(tinyConfig({ { "rl.iterations", "1" } }), { db, "cpu" });
+        runId = trainer.run().runId;
+    }
+    std::string path;
+    {
+        Store store(db);
+        path = store.lastCheckpoint(runId)->second;
+    }
+    std::filesystem::remove(path + "/optimizer.pt");
+    try {
+        Trainer::resume(runId, { db, "cpu" });
+        QFAIL("no error");
+    } catch (const std::exception& e) {
+        QVERIFY2(QString(e.what()).contains("optimizer.pt"), e.what());
+    }
+}
+
+void TestLearnTrainer::criticRunTrains()
+{
+    QTemporaryDir dir;
+    const std::string db = dir.filePath("runs.db").toStdString();
+    Trainer trainer(tinyConfig({ { "credit.method", "mgr" }, { "critic.enabled", "true" }, { "rl.iterations", "2" },
+                        { "rl.filter_uniform_groups", "true" }, { "kl.mode", "adaptive" } }),
+        { db, "cpu" });
+    const auto result = trainer.run();
+    QCOMPARE(result.iterationsDone, 2LL);
+    Store store(db);
+    bool valueLoss = false;
+    for (const auto& m : store.metrics(result.runId))
+        valueLoss = valueLoss || m.name == "train/value_loss";
+    QVERIFY(valueLoss);
+    const auto checkpoint = store.lastCheckpoint(result.runId);
+    QVERIFY(std::filesystem::exists(checkpoint->second + "/critic.pt"));
+}
+
+QTEST_GUILESS_MAIN(TestLearnTrainer)
+#include "tst_learn_trainer.moc"
