@@ -10,6 +10,35 @@ namespace creditlab::learn {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+/// torch::load replaces parameters whatever their shape; a file of another model must be refused instead.
+std::vector<std::pair<std::string, std::vector<std::int64_t>>> shapes(Transformer& module)
+{
+    std::vector<std::pair<std::string, std::vector<std::int64_t>>> out;
+    for (const auto& p : module->named_parameters())
+        out.emplace_back(p.key(), p.value().sizes().vec());
+    return out;
+}
+
+void requireSameShapes(const std::string& path,
+    const std::vector<std::pair<std::string, std::vector<std::int64_t>>>& before, Transformer& module)
+{
+    const auto after = shapes(module);
+    for (std::size_t k = 0; k < before.size() && k < after.size(); ++k)
+        if (before[k] != after[k]) {
+            std::string expected, found;
+            for (auto d : before[k].second)
+                expected += (expected.empty() ? "" : "x") + std::to_string(d);
+            for (auto d : after[k].second)
+                found += (found.empty() ? "" : "x") + std::to_string(d);
+            throw std::runtime_error(path + ": parameter " + before[k].first + " is " + found + " in the file, "
+                + expected + " in this model (another policy.* shape or vocabulary)");
+        }
+}
+
+} // namespace
+
 void saveModule(const std::string& path, Transformer& module)
 {
     const std::string temporary = path + ".tmp";
@@ -21,11 +50,13 @@ void loadModule(const std::string& path, Transformer& module)
 {
     if (!fs::exists(path))
         throw std::runtime_error(path + ": missing model file");
+    const auto before = shapes(module);
     try {
         torch::load(module, path);
     } catch (const c10::Error& e) {
         throw std::runtime_error(path + ": cannot load the model (" + std::string(e.what_without_backtrace()) + ")");
     }
+    requireSameShapes(path, before, module);
 }
 
 void saveCheckpoint(const std::string& dir, Transformer& policy, torch::optim::Optimizer& optimizer,
@@ -63,7 +94,9 @@ TrainState loadCheckpoint(const std::string& dir, Transformer& policy, torch::op
             throw std::runtime_error(path + ": cannot load (" + std::string(e.what_without_backtrace()) + ")");
         }
     };
+    const auto policyShapes = shapes(policy);
     load(policy, "policy.pt");
+    requireSameShapes((base / "policy.pt").string(), policyShapes, policy);
     load(optimizer, "optimizer.pt");
     if (critic) {
         load(*critic, "critic.pt");

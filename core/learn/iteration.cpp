@@ -148,6 +148,7 @@ std::vector<std::pair<std::string, double>> Trainer::Impl::runIteration()
     UpdateSettings settings;
     settings.epochs = static_cast<int>(config.getInt("rl.epochs"));
     settings.minibatches = static_cast<int>(config.getInt("rl.minibatches"));
+    settings.microBatch = static_cast<int>(config.getInt("rl.micro_batch"));
     settings.temperature = config.getDouble("rl.temperature");
     settings.maxGradNorm = config.getDouble("rl.max_grad_norm");
     settings.loss.clipLow = config.getDouble("rl.clip");

@@ -36,8 +36,10 @@ double Trainer::Impl::evaluate(std::vector<std::pair<std::string, double>>& metr
 void Trainer::Impl::runSft(const TrainCallback& callback, const std::atomic<bool>* stop, bool& stopped)
 {
     const auto start = Clock::now();
-    const auto demos = collectDemonstrations(tokenizer, setup, config.getInt("sft.expert_episodes"),
-        config.getInt("sft.noisy_episodes"), config.getDouble("sft.noisy_epsilon"));
+    const bool warmStarted = config.getInt("sft.from_run") > 0; // the policy already holds that run's SFT weights
+    const auto demos = warmStarted ? std::vector<Demonstration>()
+                                   : collectDemonstrations(tokenizer, setup, config.getInt("sft.expert_episodes"),
+                                       config.getInt("sft.noisy_episodes"), config.getDouble("sft.noisy_epsilon"));
     const auto epochs = config.getInt("sft.epochs");
     std::vector<std::pair<std::string, double>> metrics;
     if (!demos.empty() && epochs > 0) {
@@ -111,10 +113,26 @@ Trainer::Trainer(const TrainConfig& config, const TrainOptions& options)
     try {
         d->filesDir = options.database + ".files/run-" + std::to_string(d->runId);
         fs::create_directories(d->filesDir);
-        d->tokenizer = Tokenizer::forEnvironment(
-            config.envName(), config.envAssignments(), static_cast<int>(config.getInt("tokenizer.episodes")));
+        const auto fromRun = config.getInt("sft.from_run");
+        if (fromRun > 0) {
+            // Warm start from an earlier run's SFT policy: the same tokenizer, the same weights.
+            const std::string source = options.database + ".files/run-" + std::to_string(fromRun);
+            const auto what = "sft.from_run " + std::to_string(fromRun) + ": ";
+            if (!fs::exists(source + "/reference.pt"))
+                throw std::invalid_argument(what + "that run has no SFT policy (" + source + "/reference.pt)");
+            d->tokenizer = Tokenizer::load(source + "/tokenizer.txt");
+            d->buildModels();
+            try {
+                loadModule(source + "/reference.pt", d->policy);
+            } catch (const std::exception& e) {
+                throw std::invalid_argument(what + e.what() + " (are policy.* the same as that run's?)");
+            }
+        } else {
+            d->tokenizer = Tokenizer::forEnvironment(
+                config.envName(), config.envAssignments(), static_cast<int>(config.getInt("tokenizer.episodes")));
+            d->buildModels();
+        }
         d->tokenizer.save(d->filesDir + "/tokenizer.txt");
-        d->buildModels();
         d->judge = judge::makeJudge(config.judgeName(), config.judgeAssignments());
     } catch (...) {
         d->store->setRunStatus(d->runId, "failed");

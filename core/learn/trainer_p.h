@@ -111,6 +111,7 @@ struct UpdateStats {
 struct UpdateSettings {
     int epochs = 2;
     int minibatches = 4;
+    int microBatch = 32; ///< rows per forward pass; gradients accumulate over a minibatch's micro-batches
     double temperature = 1.0;
     double maxGradNorm = 1.0;
     PpoLossOptions loss;

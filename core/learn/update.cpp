@@ -144,9 +144,10 @@ UpdateStats ppoUpdate(Transformer& policy, Transformer& reference, torch::optim:
         reference->eval();
         if (critic)
             (*critic)->eval();
-        for (std::size_t start = 0; start < n; start += chunk) {
+        const std::size_t forwardRows = static_cast<std::size_t>(std::max(1, settings.microBatch));
+        for (std::size_t start = 0; start < n; start += forwardRows) {
             std::vector<std::size_t> rows;
-            for (std::size_t r = start; r < std::min(n, start + chunk); ++r)
+            for (std::size_t r = start; r < std::min(n, start + forwardRows); ++r)
                 rows.push_back(r);
             auto batch = batchOf(rows);
             auto old = actionLogProbs(policy, batch, settings.temperature).to(torch::kCPU).contiguous();
@@ -225,40 +226,64 @@ UpdateStats ppoUpdate(Transformer& policy, Transformer& reference, torch::optim:
     if (critic)
         (*critic)->train();
     double steps = 0.0;
+    const std::size_t micro = static_cast<std::size_t>(std::max(1, settings.microBatch));
     for (int epoch = 0; epoch < settings.epochs; ++epoch) {
         const auto order = shuffled(n, rng);
         for (std::size_t start = 0; start < n; start += chunk) {
-            std::vector<std::size_t> rows(order.begin() + start, order.begin() + std::min(n, start + chunk));
-            auto batch = batchOf(rows);
-            const auto width = batch.targets.size(1);
-            torch::Tensor entropy;
-            auto logProb = actionLogProbs(policy, batch, settings.temperature, &entropy);
-            auto terms = ppoLoss(logProb, padded(oldLogProb, rows, width),
-                needRef ? padded(refLogProb, rows, width) : torch::Tensor(), padded(tokenAdvantage, rows, width),
-                batch.mask, entropy, settings.loss);
+            const std::size_t end = std::min(n, start + chunk);
+            // The minibatch's loss is the token (or sequence) mean over all its rows; micro-batches accumulate
+            // their share of it, so the gradient equals one pass over the minibatch at a fraction of the memory.
+            double minibatchTokens = 0.0;
+            for (std::size_t k = start; k < end; ++k)
+                minibatchTokens += static_cast<double>(samples[order[k]].action.size());
+            const double minibatchRows = static_cast<double>(end - start);
             optimizer.zero_grad();
-            terms.loss.backward();
+            if (critic)
+                criticOptimizer->zero_grad();
+            double policyLoss = 0.0, kl = 0.0, entropySum = 0.0, clipFraction = 0.0, approxKl = 0.0, valueLoss = 0.0;
+            for (std::size_t m = start; m < end; m += micro) {
+                std::vector<std::size_t> rows(order.begin() + m, order.begin() + std::min(end, m + micro));
+                auto batch = batchOf(rows);
+                const auto width = batch.targets.size(1);
+                const double microTokens = batch.mask.sum().item<double>();
+                const double weight = settings.loss.tokenMean ? microTokens / minibatchTokens
+                                                              : static_cast<double>(rows.size()) / minibatchRows;
+                const double tokenWeight = microTokens / minibatchTokens;
+                torch::Tensor entropy;
+                auto logProb = actionLogProbs(policy, batch, settings.temperature, &entropy);
+                auto terms = ppoLoss(logProb, padded(oldLogProb, rows, width),
+                    needRef ? padded(refLogProb, rows, width) : torch::Tensor(), padded(tokenAdvantage, rows, width),
+                    batch.mask, entropy, settings.loss);
+                (terms.loss * weight).backward();
+                policyLoss += terms.policyLoss.item<double>() * weight;
+                kl += terms.kl.item<double>() * weight;
+                entropySum += terms.entropy.item<double>() * weight;
+                clipFraction += terms.clipFraction.item<double>() * tokenWeight;
+                approxKl += terms.approxKlOld.item<double>() * tokenWeight;
+                if (critic) {
+                    torch::Tensor hidden;
+                    actionLogProbs(*critic, batch, 1.0, nullptr, &hidden);
+                    auto value = (*critic)->value(hidden);
+                    auto target = padded(returns, rows, width);
+                    auto loss = ((value - target).pow(2) * batch.mask).sum() / batch.mask.sum().clamp_min(1.0);
+                    (loss * tokenWeight).backward();
+                    valueLoss += loss.item<double>() * tokenWeight;
+                }
+                stats.trainedTokens += batch.valid.sum().item<std::int64_t>();
+            }
             const double norm = torch::nn::utils::clip_grad_norm_(policy->parameters(), settings.maxGradNorm);
             optimizer.step();
             if (critic) {
-                torch::Tensor hidden;
-                actionLogProbs(*critic, batch, 1.0, nullptr, &hidden);
-                auto value = (*critic)->value(hidden);
-                auto target = padded(returns, rows, width);
-                auto valueLoss = ((value - target).pow(2) * batch.mask).sum() / batch.mask.sum().clamp_min(1.0);
-                criticOptimizer->zero_grad();
-                valueLoss.backward();
                 torch::nn::utils::clip_grad_norm_((*critic)->parameters(), settings.maxGradNorm);
                 criticOptimizer->step();
-                stats.valueLoss += valueLoss.item<double>();
             }
-            stats.policyLoss += terms.policyLoss.item<double>();
-            stats.kl += terms.kl.item<double>();
-            stats.entropy += terms.entropy.item<double>();
-            stats.clipFraction += terms.clipFraction.item<double>();
-            stats.approxKl += terms.approxKlOld.item<double>();
+            stats.policyLoss += policyLoss;
+            stats.kl += kl;
+            stats.entropy += entropySum;
+            stats.clipFraction += clipFraction;
+            stats.approxKl += approxKl;
+            stats.valueLoss += valueLoss;
             stats.gradNorm += norm;
-            stats.trainedTokens += batch.valid.sum().item<std::int64_t>();
             steps += 1.0;
         }
     }

@@ -11,6 +11,7 @@
 
 #include <filesystem>
 #include <map>
+#include <set>
 #include <string>
 
 using namespace creditlab;
@@ -77,6 +78,8 @@ private Q_SLOTS:
     void configErrorsNameLineAndKey();
     void setOverridesTheFile();
     void storedConfigRoundTrips();
+    void shippedConfigsAreValid();
+    void warmStartFromAnotherRun();
     void sameSeedGivesSameMetrics();
     void runStoresIterations();
     void stopFlagEndsAfterCurrentIteration();
@@ -159,6 +162,70 @@ void TestLearnTrainer::storedConfigRoundTrips()
     const auto back = TrainConfig::parse(c.toYaml(), "stored");
     QCOMPARE(QString::fromStdString(back.toYaml()), QString::fromStdString(c.toYaml()));
     QCOMPARE(QString::fromStdString(back.runName()), QString("a: b # c"));
+}
+
+void TestLearnTrainer::shippedConfigsAreValid()
+{
+    // One config per credit method on household, plus the SFT-only config.
+    std::set<std::string> methods;
+    int count = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(CREDITLAB_CONFIG_DIR)) {
+        if (entry.path().extension() != ".yaml")
+            continue;
+        try {
+            const auto c = TrainConfig::load(entry.path().string());
+            QCOMPARE(QString::fromStdString(c.envName()), QString("household"));
+            if (c.getInt("rl.iterations") > 0)
+                methods.insert(c.method());
+            else
+                QCOMPARE(entry.path().filename().string(), std::string("household-sft.yaml"));
+            ++count;
+        } catch (const std::exception& e) {
+            QFAIL(e.what());
+        }
+    }
+    QVERIFY(count >= 2);
+    for (const auto* spec : { "grpo", "gigpo", "triage", "has", "mgr", "rtmc", "pair", "step_reward" })
+        QVERIFY2(methods.count(spec), spec);
+}
+
+void TestLearnTrainer::warmStartFromAnotherRun()
+{
+    QTemporaryDir dir;
+    const std::string db = dir.filePath("runs.db").toStdString();
+    std::int64_t sftRun = 0;
+    {
+        Trainer trainer(tinyConfig({ { "rl.iterations", "0" } }), { db, "cpu" });
+        sftRun = trainer.run().runId;
+    }
+    const auto warm = [&] {
+        Trainer trainer(tinyConfig({ { "sft.from_run", std::to_string(sftRun) } }), { db, "cpu" });
+        return trainer.run().runId;
+    };
+    const auto a = warm(), b = warm();
+    Store store(db);
+    // The SFT run's eval, reproduced without training, and two warm-started runs that agree.
+    const auto sft = deterministicMetrics(store, sftRun);
+    const auto ma = deterministicMetrics(store, a);
+    QCOMPARE(ma.at({ 0, "eval/success" }), sft.at({ 0, "eval/success" }));
+    QCOMPARE(ma.at({ 0, "eval/turns" }), sft.at({ 0, "eval/turns" }));
+    QCOMPARE(ma.count({ 0, "sft/loss" }), std::size_t(0));
+    QVERIFY(ma == deterministicMetrics(store, b));
+    QCOMPARE(store.iterations(a), (std::vector<std::int64_t> { 1, 2, 3 }));
+    // A different policy shape is refused with a clear message.
+    try {
+        Trainer trainer(
+            tinyConfig({ { "sft.from_run", std::to_string(sftRun) }, { "policy.width", "64" } }), { db, "cpu" });
+        QFAIL("no error");
+    } catch (const std::invalid_argument& e) {
+        QVERIFY2(QString(e.what()).contains("sft.from_run"), e.what());
+    }
+    try {
+        Trainer trainer(tinyConfig({ { "sft.from_run", "99" } }), { db, "cpu" });
+        QFAIL("no error");
+    } catch (const std::invalid_argument& e) {
+        QVERIFY2(QString(e.what()).contains("no SFT policy"), e.what());
+    }
 }
 
 void TestLearnTrainer::sameSeedGivesSameMetrics()
