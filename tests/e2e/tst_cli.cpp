@@ -8,8 +8,11 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+
 #include <QTemporaryDir>
 #include <QtTest>
+#include <csignal>
+#include <sys/types.h>
 
 namespace {
 
@@ -400,6 +403,67 @@ private Q_SLOTS:
         // The turn roles copy the stored noisy labels: that pair is not reported.
         QVERIFY(!text.out.contains("vs turn:judge:noisy"));
         QVERIFY(run({ "agreement", "--db", path("nope.db") }).exitCode != 0);
+    }
+
+    void trainRefusesBadConfigs_data()
+    {
+        QTest::addColumn<QByteArray>("yaml");
+        QTest::addColumn<QStringList>("extra");
+        QTest::addColumn<QByteArray>("expected");
+        QTest::newRow("unknown key") << QByteArray("seed: 1\nrl:\n  itrations: 3\n") << QStringList()
+                                     << QByteArray("bad.yaml:3: unknown key 'rl.itrations'");
+        QTest::newRow("bad value") << QByteArray("rl:\n  lr: fast\n") << QStringList()
+                                   << QByteArray("bad.yaml:2: rl.lr:");
+        QTest::newRow("bad set") << QByteArray("seed: 1\n") << QStringList { "--set", "rl.clip=-1" }
+                                 << QByteArray("--set: rl.clip:");
+        QTest::newRow("bad device") << QByteArray("seed: 1\n") << QStringList { "--device", "tpu" }
+                                    << QByteArray("unknown device 'tpu'");
+    }
+
+    void trainRefusesBadConfigs()
+    {
+        QFETCH(QByteArray, yaml);
+        QFETCH(QStringList, extra);
+        QFETCH(QByteArray, expected);
+        write(path("bad.yaml"), yaml);
+        const QString db = path("train-bad.db");
+        const Result r = run(QStringList { "train", "--config", path("bad.yaml"), "--db", db } + extra);
+        QVERIFY(r.exitCode != 0);
+        QVERIFY2(r.err.contains(expected), r.err.constData());
+        QCOMPARE(r.err.count('\n'), 1);
+    }
+
+    void trainInterruptAndResume()
+    {
+        write(path("tiny.yaml"),
+            "seed: 5\nthreads: 1\nenv: {name: household, max_steps: 5}\n"
+            "policy: {width: 32, layers: 1, heads: 2, context: 160, history: 1, max_action_tokens: 8}\n"
+            "tokenizer.episodes: 6\nsft: {expert_episodes: 8, noisy_episodes: 0, epochs: 1}\n"
+            "rl: {iterations: 40, tasks: 2, group_size: 2, epochs: 1, minibatches: 1}\n"
+            "eval: {episodes: 2, every: 1}\ncredit.method: rtmc\n");
+        const QString db = path("train.db");
+        QProcess p;
+        p.start(QStringLiteral(CREDITLAB_CLI_PATH), { "train", "--config", path("tiny.yaml"), "--db", db });
+        QVERIFY(p.waitForStarted());
+        // Ctrl+C once the first iteration is reported: the run stops after the current iteration.
+        QByteArray out;
+        while (!out.contains("iter    1/40") && p.waitForReadyRead(60000))
+            out += p.readAllStandardOutput();
+        QVERIFY2(out.contains("iter    1/40"), out.constData());
+        ::kill(static_cast<pid_t>(p.processId()), SIGINT);
+        QVERIFY(p.waitForFinished(60000));
+        out += p.readAllStandardOutput();
+        QCOMPARE(p.exitCode(), 0);
+        QVERIFY2(out.contains("stopped after iteration"), out.constData());
+        QVERIFY2(out.contains("train --resume 1"), out.constData());
+        const Result runs = run({ "runs", "--db", db });
+        QVERIFY2(runs.out.contains("cancelled"), runs.out.constData());
+
+        const Result resumed = run({ "train", "--resume", "1", "--db", db, "--quiet" });
+        QVERIFY2(resumed.exitCode == 0, resumed.err.constData());
+        QVERIFY2(resumed.out.contains("run 1 finished after 40 iterations"), resumed.out.constData());
+        const Result twice = run({ "train", "--resume", "1", "--config", path("tiny.yaml"), "--db", db });
+        QVERIFY(twice.exitCode != 0);
     }
 
     void doctorAndMethods()
