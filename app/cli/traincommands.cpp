@@ -113,7 +113,11 @@ void runTraining(const TrainCliOptions& o)
                 return true;
             }
             progress.clear();
-            if (p.phase == "sft") {
+            if (p.phase == "sft" && config.getInt("sft.from_run") > 0) {
+                std::printf("warm start from run %lld's SFT policy: eval success %.3f\n",
+                    static_cast<long long>(config.getInt("sft.from_run")), metricOf(p.metrics, "eval/success"));
+                std::fflush(stdout);
+            } else if (p.phase == "sft") {
                 std::printf("SFT done in %s: loss %.4f, token accuracy %.3f, eval success %.3f (%.0f demonstrations)\n",
                     formatDuration(metricOf(p.metrics, "time/sft_s")).c_str(), metricOf(p.metrics, "sft/loss"),
                     metricOf(p.metrics, "sft/token_accuracy"), metricOf(p.metrics, "eval/success"),
