@@ -27,11 +27,13 @@ void requireSameShapes(const std::string& path,
     const auto after = shapes(module);
     for (std::size_t k = 0; k < before.size() && k < after.size(); ++k)
         if (before[k] != after[k]) {
-            std::string expected, found;
-            for (auto d : before[k].second)
-                expected += (expected.empty() ? "" : "x") + std::to_string(d);
-            for (auto d : after[k].second)
-                found += (found.empty() ? "" : "x") + std::to_string(d);
+            const auto text = [](const std::vector<std::int64_t>& sizes) {
+                std::ostringstream out;
+                for (std::size_t i = 0; i < sizes.size(); ++i)
+                    out << (i > 0 ? "x" : "") << sizes[i];
+                return out.str();
+            };
+            const std::string expected = text(before[k].second), found = text(after[k].second);
             throw std::runtime_error(path + ": parameter " + before[k].first + " is " + found + " in the file, "
                 + expected + " in this model (another policy.* shape or vocabulary)");
         }

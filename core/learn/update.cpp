@@ -126,6 +126,13 @@ UpdateStats ppoUpdate(Transformer& policy, Transformer& reference, torch::optim:
     const auto device = deviceOf(policy);
     const std::size_t n = samples.size();
     const std::size_t chunk = std::max<std::size_t>(1, (n + settings.minibatches - 1) / settings.minibatches);
+    // Stable by total length, so that the order (and the floating point sums) depend only on the rows.
+    const auto sortByLength = [&](auto first, auto last) {
+        std::stable_sort(first, last, [&](std::size_t a, std::size_t b) {
+            return samples[a].prompt.size() + samples[a].action.size()
+                < samples[b].prompt.size() + samples[b].action.size();
+        });
+    };
     const auto batchOf = [&](const std::vector<std::size_t>& rows) {
         std::vector<const std::vector<std::int32_t>*> prompts, actions;
         for (auto r : rows) {
@@ -145,10 +152,12 @@ UpdateStats ppoUpdate(Transformer& policy, Transformer& reference, torch::optim:
         if (critic)
             (*critic)->eval();
         const std::size_t forwardRows = static_cast<std::size_t>(std::max(1, settings.microBatch));
+        std::vector<std::size_t> byLength(n);
+        std::iota(byLength.begin(), byLength.end(), 0);
+        sortByLength(byLength.begin(), byLength.end());
         for (std::size_t start = 0; start < n; start += forwardRows) {
-            std::vector<std::size_t> rows;
-            for (std::size_t r = start; r < std::min(n, start + forwardRows); ++r)
-                rows.push_back(r);
+            const std::vector<std::size_t> rows(
+                byLength.begin() + start, byLength.begin() + std::min(n, start + forwardRows));
             auto batch = batchOf(rows);
             auto old = actionLogProbs(policy, batch, settings.temperature).to(torch::kCPU).contiguous();
             torch::Tensor ref, value;
@@ -228,9 +237,11 @@ UpdateStats ppoUpdate(Transformer& policy, Transformer& reference, torch::optim:
     double steps = 0.0;
     const std::size_t micro = static_cast<std::size_t>(std::max(1, settings.microBatch));
     for (int epoch = 0; epoch < settings.epochs; ++epoch) {
-        const auto order = shuffled(n, rng);
+        auto order = shuffled(n, rng);
         for (std::size_t start = 0; start < n; start += chunk) {
             const std::size_t end = std::min(n, start + chunk);
+            // Micro-batches of similar lengths pad less; the minibatch (and so the gradient) is the same.
+            sortByLength(order.begin() + start, order.begin() + end);
             // The minibatch's loss is the token (or sequence) mean over all its rows; micro-batches accumulate
             // their share of it, so the gradient equals one pass over the minibatch at a fraction of the memory.
             double minibatchTokens = 0.0;

@@ -64,6 +64,8 @@ private Q_SLOTS:
     void klControllerAdapts();
     void gaeHandComputed();
     void sftLearnsToCopy();
+    void microBatchesGiveTheMinibatchGradient_data();
+    void microBatchesGiveTheMinibatchGradient();
 };
 
 void TestLearnModel::cachedForwardEqualsFullForward()
@@ -409,6 +411,62 @@ void TestLearnModel::sftLearnsToCopy()
     const auto out = generate(model, ps, greedy, rng);
     for (int x = 6; x < 18; ++x)
         QCOMPARE(out[static_cast<std::size_t>(x - 6)].tokens, (Ids { x, 5 }));
+}
+
+void TestLearnModel::microBatchesGiveTheMinibatchGradient_data()
+{
+    QTest::addColumn<bool>("tokenMean");
+    QTest::newRow("token-mean") << true;
+    QTest::newRow("seq-mean-token-mean") << false;
+}
+
+void TestLearnModel::microBatchesGiveTheMinibatchGradient()
+{
+    QFETCH(bool, tokenMean);
+    // Samples of different prompt and action lengths; one PPO step with the whole minibatch in one forward pass
+    // and with micro-batches of 1 and 3 rows must move the parameters the same way.
+    std::vector<TurnSample> samples;
+    std::vector<double> advantages;
+    Rng data(3);
+    for (std::size_t i = 0; i < 7; ++i) {
+        TurnSample s;
+        s.prompt = { 2 };
+        for (std::size_t k = 0; k < 3 + i % 4; ++k)
+            s.prompt.push_back(static_cast<std::int32_t>(6 + data.below(18)));
+        s.prompt.push_back(4);
+        for (std::size_t k = 0; k < 1 + i % 3; ++k)
+            s.action.push_back(static_cast<std::int32_t>(6 + data.below(18)));
+        s.action.push_back(5);
+        s.trajectory = i;
+        samples.push_back(s);
+        advantages.push_back(data.uniform() * 2.0 - 1.0);
+    }
+    std::vector<torch::Tensor> after;
+    for (int micro : { 64, 1, 3 }) {
+        auto policy = tinyModel(9);
+        auto reference = tinyModel(10);
+        torch::optim::SGD sgd(policy->parameters(), torch::optim::SGDOptions(0.5));
+        UpdateSettings settings;
+        settings.epochs = 1;
+        settings.minibatches = 1;
+        settings.microBatch = micro;
+        settings.maxGradNorm = 1e9; // no clipping: compare raw gradients
+        settings.loss.klCoef = 0.1;
+        settings.loss.tokenMean = tokenMean;
+        Rng rng(5);
+        const auto stats = ppoUpdate(policy, reference, sgd, nullptr, nullptr, samples, advantages, settings, rng);
+        QVERIFY(stats.gradNorm > 0.0);
+        std::vector<torch::Tensor> flat;
+        for (const auto& p : policy->parameters())
+            flat.push_back(p.detach().flatten());
+        after.push_back(torch::cat(flat));
+    }
+    QVERIFY(maxAbsDiff(after[0], after[1]) < 1e-5);
+    QVERIFY(maxAbsDiff(after[0], after[2]) < 1e-5);
+    std::vector<torch::Tensor> initial;
+    for (const auto& p : tinyModel(9)->parameters())
+        initial.push_back(p.detach().flatten());
+    QVERIFY(maxAbsDiff(after[0], torch::cat(initial)) > 1e-4); // the step did move the parameters
 }
 
 QTEST_GUILESS_MAIN(TestLearnModel)
