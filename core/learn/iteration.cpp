@@ -61,9 +61,10 @@ std::vector<std::pair<std::string, double>> Trainer::Impl::runIteration()
         std::uint64_t seed = rng.below(1ULL << 31);
         while (!seeds.insert(seed).second)
             seed = rng.below(1ULL << 31);
+        // As DESIGN.md's example: a group is one task at one policy version, so its id names the iteration.
+        const std::string groupId = "it" + std::to_string(it) + "-t" + std::to_string(j);
         for (std::int64_t k = 0; k < group; ++k)
-            specs.push_back({ seed, env::Split::Train,
-                "it" + std::to_string(it) + "-t" + std::to_string(j) + "-r" + std::to_string(k) });
+            specs.push_back({ seed, env::Split::Train, groupId + "-r" + std::to_string(k), groupId });
     }
     auto rollouts = collectRollouts(policy, tokenizer, setup, specs, rng);
 

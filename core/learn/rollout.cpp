@@ -38,7 +38,7 @@ RolloutBatch collectRollouts(Transformer& policy, const Tokenizer& tokenizer, co
         Trajectory& t = batch.trajectories[i];
         const std::string key = envs[i]->taskKey();
         t.id = episodes[i].id.empty() ? key : episodes[i].id;
-        t.group = key;
+        t.group = episodes[i].group.empty() ? key : episodes[i].group;
         t.task.key = key;
         t.task.env = std::string(envs[i]->name());
         t.task.goal = envs[i]->goal();
@@ -76,6 +76,10 @@ RolloutBatch collectRollouts(Transformer& policy, const Tokenizer& tokenizer, co
             turn.valid = r.info.valid;
             turn.state = r.info.stateBefore;
             turn.progress = r.info.progress;
+            // Where the action sits in the policy's sequence (prompt, then action): what learned credit models
+            // and token-level views line up with.
+            turn.tokens = TokenSpan { static_cast<std::int32_t>(prompts[a].size()),
+                static_cast<std::int32_t>(prompts[a].size() + generated[a].tokens.size()) };
             observations[i] = r.feedback;
             batch.oracleRoles[i].push_back(r.info.role);
             batch.samples.push_back({ std::move(prompts[a]), std::move(generated[a].tokens), i, t.turns.size() });

@@ -12,7 +12,7 @@ double Trainer::Impl::evaluate(std::vector<std::pair<std::string, double>>& metr
         return std::nan("");
     std::vector<EpisodeSpec> specs;
     for (std::int64_t k = 0; k < episodes; ++k)
-        specs.push_back({ static_cast<std::uint64_t>(k), env::Split::Eval, "eval-" + std::to_string(k) });
+        specs.push_back({ static_cast<std::uint64_t>(k), env::Split::Eval, "eval-" + std::to_string(k), {} });
     RolloutSetup greedy = setup;
     greedy.sampling.greedy = true;
     Rng evalRng(0); // greedy decoding draws nothing; keep the run's stream untouched

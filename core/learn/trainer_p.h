@@ -23,6 +23,7 @@ struct EpisodeSpec {
     std::uint64_t seed = 0;
     env::Split split = env::Split::Train;
     std::string id;
+    std::string group; ///< empty: the task key
 };
 
 /// One policy decision: the prompt it saw and the tokens it wrote. Index into the batch's trajectories.

@@ -282,6 +282,14 @@ void TestLearnTrainer::runStoresIterations()
     QCOMPARE(trajectories.size(), std::size_t(4));
     const auto t = store.loadTrajectory(trajectories.front().rowId);
     QCOMPARE(t.iteration, std::optional<std::int64_t>(2));
+    QCOMPARE(QString::fromStdString(t.group), QString("it2-t0"));
+    for (const auto& turn : t.turns) {
+        QVERIFY(turn.tokens.has_value());
+        QVERIFY(turn.tokens->begin >= 8 && turn.tokens->end > turn.tokens->begin);
+        QVERIFY(turn.tokens->end - turn.tokens->begin <= 8); // policy.max_action_tokens
+        QVERIFY(turn.tokens->end <= 160); // policy.context
+    }
+    QVERIFY(t.task.key && t.task.key->rfind("household", 0) == 0);
     QCOMPARE(store.credits(trajectories.front().rowId, "triage").size(), t.turns.size());
     // The oracle's labels and the noisy judge's, per turn.
     const auto labels = store.judgeLabels(trajectories.front().rowId);
