@@ -133,9 +133,11 @@ void runTraining(const TrainCliOptions& o)
     progress.clear();
     const std::string resume
         = "creditlab-cli train --resume " + std::to_string(result.runId) + " --db " + options.database;
-    if (result.status == "cancelled")
+    if (result.status == "cancelled" && trainer->hasCheckpoint())
         std::printf("stopped after iteration %lld; continue with: %s\n", static_cast<long long>(result.iterationsDone),
             resume.c_str());
+    else if (result.status == "cancelled")
+        std::printf("stopped during SFT; start it again with: %s\n", resume.c_str());
     else
         std::printf("run %lld finished after %lld iterations%s\n", static_cast<long long>(result.runId),
             static_cast<long long>(result.iterationsDone),

@@ -97,6 +97,33 @@ void Trainer::Impl::runSft(const TrainCallback& callback, const std::atomic<bool
     }
 }
 
+void Trainer::Impl::initialisePolicy()
+{
+    const auto fromRun = config.getInt("sft.from_run");
+    const std::string saved = filesDir + "/tokenizer.txt";
+    if (fromRun > 0) {
+        // Warm start from an earlier run's SFT policy: the same tokenizer, the same weights.
+        const std::string source = options.database + ".files/run-" + std::to_string(fromRun);
+        const auto what = "sft.from_run " + std::to_string(fromRun) + ": ";
+        if (!fs::exists(source + "/reference.pt"))
+            throw std::invalid_argument(what + "that run has no SFT policy (" + source + "/reference.pt)");
+        tokenizer = Tokenizer::load(source + "/tokenizer.txt");
+        buildModels();
+        try {
+            loadModule(source + "/reference.pt", policy);
+        } catch (const std::exception& e) {
+            throw std::invalid_argument(what + e.what() + " (are policy.* the same as that run's?)");
+        }
+    } else {
+        // A run restarted before its first checkpoint keeps the vocabulary it was given.
+        tokenizer = fs::exists(saved) ? Tokenizer::load(saved)
+                                      : Tokenizer::forEnvironment(config.envName(), config.envAssignments(),
+                                          static_cast<int>(config.getInt("tokenizer.episodes")));
+        buildModels();
+    }
+    tokenizer.save(saved);
+}
+
 Trainer::Trainer(const TrainConfig& config, const TrainOptions& options)
     : d(std::make_unique<Impl>(config, options))
 {
@@ -113,26 +140,7 @@ Trainer::Trainer(const TrainConfig& config, const TrainOptions& options)
     try {
         d->filesDir = options.database + ".files/run-" + std::to_string(d->runId);
         fs::create_directories(d->filesDir);
-        const auto fromRun = config.getInt("sft.from_run");
-        if (fromRun > 0) {
-            // Warm start from an earlier run's SFT policy: the same tokenizer, the same weights.
-            const std::string source = options.database + ".files/run-" + std::to_string(fromRun);
-            const auto what = "sft.from_run " + std::to_string(fromRun) + ": ";
-            if (!fs::exists(source + "/reference.pt"))
-                throw std::invalid_argument(what + "that run has no SFT policy (" + source + "/reference.pt)");
-            d->tokenizer = Tokenizer::load(source + "/tokenizer.txt");
-            d->buildModels();
-            try {
-                loadModule(source + "/reference.pt", d->policy);
-            } catch (const std::exception& e) {
-                throw std::invalid_argument(what + e.what() + " (are policy.* the same as that run's?)");
-            }
-        } else {
-            d->tokenizer = Tokenizer::forEnvironment(
-                config.envName(), config.envAssignments(), static_cast<int>(config.getInt("tokenizer.episodes")));
-            d->buildModels();
-        }
-        d->tokenizer.save(d->filesDir + "/tokenizer.txt");
+        d->initialisePolicy();
         d->judge = judge::makeJudge(config.judgeName(), config.judgeAssignments());
     } catch (...) {
         d->store->setRunStatus(d->runId, "failed");
@@ -157,15 +165,24 @@ std::unique_ptr<Trainer> Trainer::resume(std::int64_t runId, const TrainOptions&
         throw std::invalid_argument("run " + std::to_string(runId) + " is not a training run (" + info->kind + ")");
     const auto text = store.runConfig(runId);
     const auto checkpoint = store.lastCheckpoint(runId);
-    if (!text || !checkpoint)
-        throw std::invalid_argument("run " + std::to_string(runId) + " has no checkpoint to resume from");
+    if (!text)
+        throw std::invalid_argument("run " + std::to_string(runId) + " has no stored config to resume from");
     auto config = TrainConfig::parse(*text, "run " + std::to_string(runId) + " config");
     auto impl = std::make_unique<Impl>(config, options);
     impl->runId = runId;
     impl->filesDir = options.database + ".files/run-" + std::to_string(runId);
+    impl->judge = judge::makeJudge(config.judgeName(), config.judgeAssignments());
+    if (!checkpoint) {
+        // Stopped during SFT: start it again from the seed, exactly as the first attempt began.
+        fs::create_directories(impl->filesDir);
+        impl->initialisePolicy();
+        impl->store->truncateRun(runId, -1);
+        impl->store->setRunStatus(runId, "running");
+        logger()->info("restarting run {} from the beginning (it stopped before its first checkpoint)", runId);
+        return std::unique_ptr<Trainer>(new Trainer(std::move(impl)));
+    }
     impl->tokenizer = Tokenizer::load(impl->filesDir + "/tokenizer.txt");
     impl->buildModels();
-    impl->judge = judge::makeJudge(config.judgeName(), config.judgeAssignments());
     loadModule(impl->filesDir + "/reference.pt", impl->reference);
     const auto state = loadCheckpoint(checkpoint->second, impl->policy, *impl->optimizer,
         impl->critic ? &impl->critic : nullptr, impl->criticOptimizer.get());
@@ -182,6 +199,7 @@ std::unique_ptr<Trainer> Trainer::resume(std::int64_t runId, const TrainOptions&
 std::int64_t Trainer::runId() const { return d->runId; }
 const TrainConfig& Trainer::config() const { return d->config; }
 std::string Trainer::device() const { return d->device.str(); }
+bool Trainer::hasCheckpoint() const { return d->store->lastCheckpoint(d->runId).has_value(); }
 std::int64_t Trainer::parameterCount() const { return d->policy->parameterCount(); }
 
 TrainResult Trainer::run(const TrainCallback& callback, const std::atomic<bool>* stop)

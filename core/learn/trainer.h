@@ -53,8 +53,9 @@ class Trainer {
 public:
     /// Creates a new run in the store.
     Trainer(const TrainConfig& config, const TrainOptions& options);
-    /// Continues run `runId` from its last checkpoint, with the config it was started with. Throws
-    /// std::invalid_argument when the run does not exist or has no checkpoint.
+    /// Continues run `runId` from its last checkpoint, with the config it was started with; a run stopped
+    /// before its first checkpoint (during SFT) starts again from its seed. Throws std::invalid_argument when
+    /// the run does not exist or is not a training run.
     static std::unique_ptr<Trainer> resume(std::int64_t runId, const TrainOptions& options);
     ~Trainer();
     Trainer(const Trainer&) = delete;
@@ -64,6 +65,8 @@ public:
     const TrainConfig& config() const;
     /// The device the run uses ("cpu", "cuda:0").
     std::string device() const;
+    /// Whether the run has a checkpoint (false until SFT has finished).
+    bool hasCheckpoint() const;
     /// Parameters of the policy.
     std::int64_t parameterCount() const;
 

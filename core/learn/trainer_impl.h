@@ -140,6 +140,9 @@ struct Trainer::Impl {
         }
     }
 
+    /// The tokenizer and the initial policy of a run that has no checkpoint yet: built from the environment
+    /// (or the run's saved vocabulary), or taken from the run named by sft.from_run. Throws on a bad source.
+    void initialisePolicy();
     double evaluate(std::vector<std::pair<std::string, double>>& metrics);
     void runSft(const TrainCallback& callback, const std::atomic<bool>* stop, bool& stopped);
     std::vector<std::pair<std::string, double>> runIteration();

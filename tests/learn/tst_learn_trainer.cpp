@@ -349,6 +349,13 @@ void TestLearnTrainer::stopFlagEndsAfterCurrentIteration()
     const auto r2 = early.run([](const TrainProgress& p) { return p.phase != "sft"; });
     QCOMPARE(QString::fromStdString(r2.status), QString("cancelled"));
     QCOMPARE(r2.iterationsDone, 0LL);
+    // Resuming a run stopped during SFT starts it again and gives the uninterrupted run's metrics.
+    const auto restarted = Trainer::resume(r2.runId, { db2, "cpu" })->run();
+    QCOMPARE(QString::fromStdString(restarted.status), QString("finished"));
+    const std::string db3 = dir.filePath("whole.db").toStdString();
+    const auto whole = Trainer(tinyConfig(), { db3, "cpu" }).run();
+    Store a(db2), b(db3);
+    QVERIFY(deterministicMetrics(a, r2.runId) == deterministicMetrics(b, whole.runId));
 }
 
 void TestLearnTrainer::resumeContinuesExactly()
