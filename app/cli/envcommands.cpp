@@ -179,7 +179,7 @@ void addRolloutCommand(CLI::App* envCmd)
     auto o = std::make_shared<Options>();
     CLI::App* cmd = envCmd->add_subcommand("rollout", "Roll out a scripted policy and write the trajectories");
     cmd->add_option("name", o->name, "Environment (see 'env list')")->required()->type_name("NAME");
-    cmd->add_option("--policy", o->policy, "expert, noisy-expert or random")->type_name("POLICY");
+    cmd->add_option("--policy", o->policy, "expert, search-expert, noisy-expert or random")->type_name("POLICY");
     cmd->add_option("--episodes", o->episodes, "Episodes in all (a multiple of --group)")
         ->check(CLI::PositiveNumber)
         ->type_name("N");

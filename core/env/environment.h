@@ -79,6 +79,9 @@ public:
 
     /// Writes the expert's next command into `out`; false when the environment has no expert or is done.
     virtual bool expertAction(std::string& out) const = 0;
+    /// As expertAction(), but deciding only from what the agent has observed so far: the demonstrator a
+    /// text-only policy can imitate under partial observability. Fully observed environments use the expert.
+    virtual bool searchExpertAction(std::string& out) const { return expertAction(out); }
 };
 
 /// A registered environment: its name, one-line summary, parameters (dotted keys) and factory.

@@ -203,4 +203,13 @@ bool HouseholdEnv::expertAction(std::string& out) const
     return expertCommand(m_world, out);
 }
 
+bool HouseholdEnv::searchExpertAction(std::string& out) const
+{
+    if (!m_ready || m_done) {
+        out.clear();
+        return false;
+    }
+    return expertCommand(m_world, out, true);
+}
+
 } // namespace creditlab::env::household

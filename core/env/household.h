@@ -46,6 +46,7 @@ public:
     int stepCount() const override { return m_steps; }
     int maxSteps() const override { return m_maxSteps; }
     bool expertAction(std::string& out) const override;
+    bool searchExpertAction(std::string& out) const override;
 
     /// Why the last step was invalid (None when it was valid).
     InvalidReason lastInvalidReason() const { return m_lastInvalid; }

@@ -9,6 +9,12 @@
 //   empty-handed                -> fetch a target that is not yet placed (a transformed one first, then the lowest
 //                                  index): go to its receptacle, open it, take it.
 // It needs at most 11 steps (pick two: 2 x (go, open, take, go, open, put), less the second open), far below 50.
+//
+// The searching expert (`search`) is the same planner restricted to what the agent has observed: it fetches
+// only targets lying in a receptacle whose contents the agent has seen, and while it knows of none it visits
+// the containers it has not yet seen into, in receptacle order, opening closed ones. Receptacles, appliances
+// and the lamp are named in the opening scene, so the rest of the plan needs no hidden state. This is the
+// demonstrator a policy that sees only the text can imitate.
 #include "core/env/household_rules.h"
 
 namespace creditlab::env::household {
@@ -69,7 +75,7 @@ std::string_view transformVerb(TaskType type)
 
 } // namespace
 
-bool expertCommand(const World& w, std::string& out)
+bool expertCommand(const World& w, std::string& out, bool search)
 {
     out.clear();
     if (succeeded(w))
@@ -110,11 +116,21 @@ bool expertCommand(const World& w, std::string& out)
         const Object& o = w.objects[i];
         if (o.type != t.object || o.location == kHeld || (o.location == destination && transformDone(t.type, o)))
             continue;
+        if (search && (o.location < 0 || !w.seen[static_cast<std::size_t>(o.location)]))
+            continue;
         const bool done = transformDone(t.type, o);
         if (target < 0 || (done && !targetDone)) {
             target = static_cast<int>(i);
             targetDone = done;
         }
+    }
+    if (target < 0 && search) {
+        // No target seen yet: look into the next container not yet seen into.
+        for (std::size_t r = 0; r < w.receptacles.size(); ++r)
+            if (receptacleType(w.receptacles[r].type).container() && !w.seen[r]
+                && approach(w, static_cast<int>(r), out))
+                return true;
+        return false; // cannot happen: every container seen means every target is known
     }
     if (target < 0)
         return false; // cannot happen: generation places enough targets and nothing destroys them

@@ -48,7 +48,8 @@ std::uint64_t physicalHash(const World& world);
 /// The oracle's role of one step (rules in household_oracle.cpp).
 Role oracleRole(bool valid, double progressBefore, double progressAfter, bool gainedInformation, bool repeat);
 
-/// The expert's next command from the current state; false when the goal already holds.
-bool expertCommand(const World& world, std::string& out);
+/// The expert's next command from the current state; false when the goal already holds. With `search`, the
+/// planner uses only what the agent has observed (see household_expert.cpp).
+bool expertCommand(const World& world, std::string& out, bool search = false);
 
 } // namespace creditlab::env::household

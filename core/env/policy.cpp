@@ -29,6 +29,13 @@ std::string_view ExpertPolicy::act(const Environment& env)
     return m_action;
 }
 
+std::string_view SearchExpertPolicy::act(const Environment& env)
+{
+    if (!env.searchExpertAction(m_action))
+        throw std::logic_error("search-expert: no action (the episode is done or the environment has no expert)");
+    return m_action;
+}
+
 std::string_view RandomPolicy::act(const Environment& env)
 {
     const std::vector<std::string>& commands = env.admissibleCommands();
@@ -91,9 +98,12 @@ std::unique_ptr<Policy> makePolicy(std::string_view name, double epsilon)
         return std::make_unique<ExpertPolicy>();
     if (name == "noisy-expert")
         return std::make_unique<NoisyExpertPolicy>(epsilon);
+    if (name == "search-expert")
+        return std::make_unique<SearchExpertPolicy>();
     if (name == "random")
         return std::make_unique<RandomPolicy>();
-    throw std::invalid_argument("unknown policy '" + std::string(name) + "' (known: expert, noisy-expert, random)");
+    throw std::invalid_argument(
+        "unknown policy '" + std::string(name) + "' (known: expert, search-expert, noisy-expert, random)");
 }
 
 } // namespace creditlab::env

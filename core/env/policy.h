@@ -35,6 +35,17 @@ private:
     std::string m_action;
 };
 
+/// The environment's searching expert (Environment::searchExpertAction): decides only from what it has seen.
+class SearchExpertPolicy final : public Policy {
+public:
+    std::string_view name() const override { return "search-expert"; }
+    void reset(std::uint64_t) override { }
+    std::string_view act(const Environment& env) override;
+
+private:
+    std::string m_action;
+};
+
 /// A uniformly random admissible command.
 class RandomPolicy final : public Policy {
 public:

@@ -100,7 +100,7 @@ RolloutBatch collectRollouts(Transformer& policy, const Tokenizer& tokenizer, co
 }
 
 std::vector<Demonstration> collectDemonstrations(const Tokenizer& tokenizer, const RolloutSetup& setup,
-    std::int64_t expertEpisodes, std::int64_t noisyEpisodes, double epsilon)
+    std::int64_t expertEpisodes, std::int64_t noisyEpisodes, double epsilon, bool search)
 {
     std::vector<Demonstration> out;
     auto environment = env::makeEnvironment(setup.env, setup.envAssignments);
@@ -111,7 +111,7 @@ std::vector<Demonstration> collectDemonstrations(const Tokenizer& tokenizer, con
         noisy.reset(seed * 7919 + 1);
         std::vector<Turn> turns;
         while (!environment->done()) {
-            if (!environment->expertAction(expertAction))
+            if (!(search ? environment->searchExpertAction(expertAction) : environment->expertAction(expertAction)))
                 break;
             Demonstration d;
             d.prompt = buildPrompt(tokenizer, setup.prompt, environment->goal(), turns, observation);

@@ -103,6 +103,9 @@ std::vector<ParamSpec> buildSpecs()
         integer("policy.max_action_tokens", "12", 2, 256, "Most tokens of one action, the stop token included"),
         integer(
             "tokenizer.episodes", "200", 1, 100000, "Episodes per policy and split rolled out to build the vocabulary"),
+        choice("sft.demonstrator", { "search-expert", "expert" },
+            "Whose action labels the demonstrations: the searching expert (decides from what the agent has seen, "
+            "imitable from text) or the privileged expert (knows where everything is)"),
         integer("sft.expert_episodes", "400", 0, 10000000, "Expert demonstrations for the warm start"),
         integer("sft.noisy_episodes", "400", 0, 10000000,
             "Noisy-expert episodes; their turns are labelled with the expert's action in the state reached (recovery "

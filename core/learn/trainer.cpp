@@ -39,7 +39,8 @@ void Trainer::Impl::runSft(const TrainCallback& callback, const std::atomic<bool
     const bool warmStarted = config.getInt("sft.from_run") > 0; // the policy already holds that run's SFT weights
     const auto demos = warmStarted ? std::vector<Demonstration>()
                                    : collectDemonstrations(tokenizer, setup, config.getInt("sft.expert_episodes"),
-                                       config.getInt("sft.noisy_episodes"), config.getDouble("sft.noisy_epsilon"));
+                                       config.getInt("sft.noisy_episodes"), config.getDouble("sft.noisy_epsilon"),
+                                       config.getText("sft.demonstrator") == "search-expert");
     const auto epochs = config.getInt("sft.epochs");
     std::vector<std::pair<std::string, double>> metrics;
     if (!demos.empty() && epochs > 0) {

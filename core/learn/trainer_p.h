@@ -66,9 +66,10 @@ struct Demonstration {
 };
 
 /// Expert episodes plus noisy-expert episodes relabelled with the expert's action in every state they
-/// reach (train split, seeds 0..n-1 and 1'000'000 + 0..m-1).
+/// reach (train split, seeds 0..n-1 and 1'000'000 + 0..m-1). With `search` the labels (and the expert
+/// episodes) come from the searching expert, which decides only from what the agent has seen.
 std::vector<Demonstration> collectDemonstrations(const Tokenizer& tokenizer, const RolloutSetup& setup,
-    std::int64_t expertEpisodes, std::int64_t noisyEpisodes, double epsilon);
+    std::int64_t expertEpisodes, std::int64_t noisyEpisodes, double epsilon, bool search = false);
 
 /// Sequences of prompt + action as a right-padded batch with the positions whose next token is an
 /// action token: `targets` (B, A) int64 token ids, `positions` (B, A) int64, `mask` (B, A) float.
