@@ -87,10 +87,7 @@ void runTraining(const TrainCliOptions& o)
 
     std::unique_ptr<learn::Trainer> trainer;
     if (o.resume >= 0) {
-        if (!o.config.empty() || !o.sets.empty())
-            throw CLI::ValidationError(
-                "train", "--resume continues with the run's stored config; drop --config and --set");
-        trainer = learn::Trainer::resume(o.resume, options);
+        trainer = learn::Trainer::resume(o.resume, options, credit::splitAssignments(o.sets));
     } else {
         if (o.config.empty())
             throw CLI::ValidationError("train", "needs --config FILE (or --resume RUN); see --list-keys");
@@ -152,18 +149,21 @@ void addTrainCommand(CLI::App& app)
     CLI::App* cmd = app.add_subcommand("train", "Train a policy: SFT warm start, then RL with a credit method");
     auto* config
         = cmd->add_option("--config,-c", o->config, "Run config (YAML); see resources/configs/")->type_name("FILE");
-    auto* sets = cmd->add_option("--set", o->sets, "Override a config key, e.g. --set rl.iterations=20 (repeatable)")
-                     ->type_name("KEY=VALUE");
+    cmd->add_option("--set", o->sets,
+           "Override a config key, e.g. --set rl.iterations=20 (repeatable; with --resume only rl.iterations, eval.*, "
+           "checkpoint.*, threads)")
+        ->type_name("KEY=VALUE");
     cmd->add_option("--db", o->db.path, "Database (default: " + defaultDatabasePath() + ")")->type_name("FILE");
     cmd->add_option("--device", o->device, "cpu, cuda or cuda:N (default: CUDA when LibTorch has it)")
         ->type_name("DEVICE");
-    auto* resume = cmd->add_option("--resume", o->resume, "Continue a stopped run from its last checkpoint")
-                       ->check(CLI::NonNegativeNumber)
-                       ->type_name("RUN");
+    auto* resume
+        = cmd->add_option("--resume", o->resume,
+                 "Continue a stopped run from its last checkpoint; with --set rl.iterations=N, extend a finished one")
+              ->check(CLI::NonNegativeNumber)
+              ->type_name("RUN");
     cmd->add_flag("--list-keys", o->listKeys, "List every config key with its default and range, then exit");
     cmd->add_flag("--quiet,-q", o->quiet, "No line per iteration (SFT and the final summary only)");
     resume->excludes(config);
-    resume->excludes(sets);
     cmd->footer("Ctrl+C stops after the current iteration with a checkpoint; a second Ctrl+C quits at once.\n"
                 "Same config and seed on the CPU: the same metrics every time.");
     cmd->callback([o] {

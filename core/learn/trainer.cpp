@@ -1,6 +1,7 @@
 // The run lifecycle: creating or resuming a run, SFT, evaluation, checkpoints and the iteration loop.
 #include "core/learn/trainer_impl.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace creditlab::learn {
@@ -156,8 +157,24 @@ Trainer::Trainer(std::unique_ptr<Impl> impl)
 
 Trainer::~Trainer() = default;
 
-std::unique_ptr<Trainer> Trainer::resume(std::int64_t runId, const TrainOptions& options)
+const std::vector<std::string>& Trainer::resumableKeys()
 {
+    static const std::vector<std::string> keys { "rl.iterations", "eval.every", "eval.episodes", "checkpoint.every",
+        "checkpoint.keep", "threads" };
+    return keys;
+}
+
+std::unique_ptr<Trainer> Trainer::resume(
+    std::int64_t runId, const TrainOptions& options, const std::vector<std::pair<std::string, std::string>>& overrides)
+{
+    for (const auto& [key, value] : overrides)
+        if (std::find(resumableKeys().begin(), resumableKeys().end(), key) == resumableKeys().end()) {
+            std::string known;
+            for (const auto& k : resumableKeys())
+                known += (known.empty() ? "" : ", ") + k;
+            throw ConfigError("--set: " + key + ": cannot change when resuming (it would change the iterations "
+                + "already run); resumable: " + known);
+        }
     Store store(options.database);
     const auto info = store.run(runId);
     if (!info)
@@ -168,7 +185,13 @@ std::unique_ptr<Trainer> Trainer::resume(std::int64_t runId, const TrainOptions&
     const auto checkpoint = store.lastCheckpoint(runId);
     if (!text)
         throw std::invalid_argument("run " + std::to_string(runId) + " has no stored config to resume from");
-    auto config = TrainConfig::parse(*text, "run " + std::to_string(runId) + " config");
+    auto config = TrainConfig::parse(*text, "run " + std::to_string(runId) + " config", overrides);
+    if (!overrides.empty()) {
+        if (checkpoint && config.getInt("rl.iterations") < checkpoint->first)
+            throw ConfigError("--set: rl.iterations: the run has already finished " + std::to_string(checkpoint->first)
+                + " iterations");
+        store.setRunConfig(runId, "yaml", config.toYaml());
+    }
     auto impl = std::make_unique<Impl>(config, options);
     impl->runId = runId;
     impl->filesDir = options.database + ".files/run-" + std::to_string(runId);

@@ -56,7 +56,13 @@ public:
     /// Continues run `runId` from its last checkpoint, with the config it was started with; a run stopped
     /// before its first checkpoint (during SFT) starts again from its seed. Throws std::invalid_argument when
     /// the run does not exist or is not a training run.
-    static std::unique_ptr<Trainer> resume(std::int64_t runId, const TrainOptions& options);
+    /// `overrides` may change only what leaves the finished iterations valid (resumableKeys(): more iterations,
+    /// evaluation and checkpoint cadence, threads); the stored config is updated. Throws ConfigError for
+    /// another key or a bad value.
+    static std::unique_ptr<Trainer> resume(std::int64_t runId, const TrainOptions& options,
+        const std::vector<std::pair<std::string, std::string>>& overrides = {});
+    /// The keys `resume` accepts overrides for.
+    static const std::vector<std::string>& resumableKeys();
     ~Trainer();
     Trainer(const Trainer&) = delete;
     Trainer& operator=(const Trainer&) = delete;

@@ -464,6 +464,11 @@ private Q_SLOTS:
         QVERIFY2(resumed.out.contains("run 1 finished after 40 iterations"), resumed.out.constData());
         const Result twice = run({ "train", "--resume", "1", "--config", path("tiny.yaml"), "--db", db });
         QVERIFY(twice.exitCode != 0);
+        const Result extended = run({ "train", "--resume", "1", "--set", "rl.iterations=41", "--db", db, "-q" });
+        QVERIFY2(extended.out.contains("run 1 finished after 41 iterations"), extended.out.constData());
+        const Result refused = run({ "train", "--resume", "1", "--set", "seed=2", "--db", db });
+        QVERIFY(refused.exitCode != 0);
+        QVERIFY2(refused.err.contains("seed: cannot change when resuming"), refused.err.constData());
     }
 
     void doctorAndMethods()

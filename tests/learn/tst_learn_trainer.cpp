@@ -409,6 +409,30 @@ void TestLearnTrainer::resumeContinuesExactly()
                            .arg(value)));
     }
     QCOMPARE(b.run(runId)->trajectoryCount, 12LL);
+
+    // A finished run can be extended; the extension equals a run that was given more iterations at the start.
+    {
+        auto extended = Trainer::resume(runId, { db, "cpu" }, { { "rl.iterations", "4" } });
+        QCOMPARE(extended->run().iterationsDone, 4LL);
+    }
+    std::int64_t longRun = 0;
+    {
+        Trainer trainer(tinyConfig({ { "rl.iterations", "4" } }), { full, "cpu" });
+        longRun = trainer.run().runId;
+    }
+    const auto longer = deterministicMetrics(a, longRun);
+    const auto after = deterministicMetrics(b, runId);
+    QCOMPARE(after.at({ 4, "train/policy_loss" }), longer.at({ 4, "train/policy_loss" }));
+    QCOMPARE(after.at({ 4, "rollout/success" }), longer.at({ 4, "rollout/success" }));
+    QCOMPARE(
+        QString::fromStdString(TrainConfig::parse(*b.runConfig(runId)).toYaml()).contains("rl.iterations: 4"), true);
+    // Keys that would change the finished iterations are refused.
+    try {
+        Trainer::resume(runId, { db, "cpu" }, { { "rl.lr", "0.1" } });
+        QFAIL("no error");
+    } catch (const ConfigError& e) {
+        QVERIFY2(QString(e.what()).contains("rl.lr: cannot change when resuming"), e.what());
+    }
 }
 
 void TestLearnTrainer::resumeRefusesUnknownRuns()
