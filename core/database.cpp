@@ -1,7 +1,11 @@
 #include "core/database.h"
 
 #include <filesystem>
+#include <fstream>
+#include <map>
+#include <mutex>
 #include <sqlite3.h>
+#include <sys/stat.h>
 
 namespace creditlab {
 
@@ -130,6 +134,41 @@ std::optional<std::string> Statement::columnOptText(int column) const
     return columnText(column);
 }
 
+namespace {
+
+/// Open connections per file (device, inode), process-wide.
+std::mutex g_openMutex;
+std::map<std::pair<std::uint64_t, std::uint64_t>, int> g_openFiles;
+
+std::optional<std::pair<std::uint64_t, std::uint64_t>> fileKey(const std::string& path)
+{
+    struct stat st { };
+    if (::stat(path.c_str(), &st) != 0) // stat() opens no descriptor, so it drops no lock
+        return std::nullopt;
+    return std::make_pair(static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino));
+}
+
+} // namespace
+
+bool Database::isOpenInProcess(const std::string& path)
+{
+    const auto key = fileKey(path);
+    if (!key)
+        return false;
+    std::lock_guard<std::mutex> lock(g_openMutex);
+    const auto it = g_openFiles.find(*key);
+    return it != g_openFiles.end() && it->second > 0;
+}
+
+bool Database::readHeaderIfUnopened(const std::string& path, unsigned char* out, std::size_t size)
+{
+    std::lock_guard<std::mutex> lock(g_openMutex);
+    if (const auto key = fileKey(path); !key || g_openFiles.count(*key))
+        return false;
+    std::ifstream in(path, std::ios::binary);
+    return static_cast<bool>(in.read(reinterpret_cast<char*>(out), static_cast<std::streamsize>(size)));
+}
+
 Database::Database(const std::string& path, Access access)
     : m_path(path)
     , m_access(access)
@@ -153,6 +192,7 @@ Database::Database(const std::string& path, Access access)
         if (!parent.empty())
             std::filesystem::create_directories(parent, ec);
     }
+    std::unique_lock<std::mutex> registry(g_openMutex); // no header read while this connection opens
     const int rc = sqlite3_open_v2(path.c_str(), &m_db, flags, nullptr);
     if (rc != SQLITE_OK) {
         std::string msg = m_db ? sqlite3_errmsg(m_db) : sqlite3_errstr(rc);
@@ -163,9 +203,19 @@ Database::Database(const std::string& path, Access access)
     sqlite3_extended_result_codes(m_db, 1);
     // Writers hold the lock briefly (one transaction per file or iteration); wait rather than fail.
     sqlite3_busy_timeout(m_db, 10000);
+    if ((m_fileKey = fileKey(path)))
+        ++g_openFiles[*m_fileKey];
 }
 
-Database::~Database() { sqlite3_close_v2(m_db); }
+Database::~Database()
+{
+    sqlite3_close_v2(m_db);
+    if (m_fileKey) {
+        std::lock_guard<std::mutex> lock(g_openMutex);
+        if (--g_openFiles[*m_fileKey] <= 0)
+            g_openFiles.erase(*m_fileKey);
+    }
+}
 
 void Database::exec(std::string_view sql)
 {

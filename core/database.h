@@ -84,10 +84,20 @@ public:
     std::int64_t scalarInt(std::string_view sql);
     std::int64_t lastInsertId() const;
 
+    /// Whether this process has an open Database on the file at `path` (the same inode). Code that must read
+    /// the file outside SQLite checks this first: closing any descriptor of a database drops every POSIX lock
+    /// the process holds on it, the shared locks of its open connections included. Any thread.
+    static bool isOpenInProcess(const std::string& path);
+    /// Reads the first `size` bytes of the file at `path` into `out`, unless this process has it open as a
+    /// Database (then returns false, as for a missing or short file). Serialised with opening, so that no
+    /// connection opens while the file is read. Any thread.
+    static bool readHeaderIfUnopened(const std::string& path, unsigned char* out, std::size_t size);
+
 private:
     std::string m_path;
     Access m_access;
     sqlite3* m_db = nullptr;
+    std::optional<std::pair<std::uint64_t, std::uint64_t>> m_fileKey; ///< (device, inode) while open
 };
 
 /// BEGIN IMMEDIATE on construction; rolls back on destruction unless committed. Same thread.

@@ -150,10 +150,13 @@ StoreError newerFileError(const std::string& path, std::int64_t version)
 
 const std::string& refuseNewerFile(const std::string& path)
 {
-    std::ifstream in(path, std::ios::binary);
+    // Opening and closing the file here would drop the POSIX locks of this process's open connections to it;
+    // another process could then take itself for the last connection and checkpoint and delete the WAL under
+    // the writers (seen: a corrupted database after `train --resume` beside other runs). A file this process
+    // already has open was checked when it was first opened.
     unsigned char header[100];
-    if (!in.read(reinterpret_cast<char*>(header), sizeof header))
-        return path; // missing or short: new, or not SQLite (prepare() explains)
+    if (!Database::readHeaderIfUnopened(path, header, sizeof header))
+        return path; // open here already, missing or short: new, or not SQLite (prepare() explains)
     if (std::memcmp(header, "SQLite format 3", 16) != 0)
         return path;
     auto be32 = [&](int at) {

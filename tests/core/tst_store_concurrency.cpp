@@ -28,6 +28,7 @@ private Q_SLOTS:
     void readerNotBlockedByOpenWriteTransaction();
     void readTransactionDoesNotBlockCommit();
     void readerNeverSeesHalfAnImport();
+    void secondConnectionKeepsTheFirstsLocks();
 
 private:
     std::unique_ptr<QTemporaryDir> m_dir;
@@ -146,6 +147,41 @@ void TestStoreConcurrency::init()
 }
 
 void TestStoreConcurrency::cleanup() { m_dir.reset(); }
+
+void TestStoreConcurrency::secondConnectionKeepsTheFirstsLocks()
+{
+    // Opening a second Store on a file this process already has open must not drop the first connection's
+    // POSIX locks (a plain open()/close() of the file would). Otherwise another process takes itself for the
+    // last connection when it closes, checkpoints and deletes the WAL under the open writer: what corrupted a
+    // database when `train --resume` ran beside other training runs.
+    Store writer(m_path);
+    {
+        auto tx = writer.begin();
+        insertBatch(writer, m_run, kInitial, 1);
+        tx->commit();
+    }
+    const QString wal = QString::fromStdString(m_path + "-wal");
+    QVERIFY(QFileInfo::exists(wal));
+    {
+        Store second(m_path); // as Trainer::resume opens a second connection beside the trainer's
+        QCOMPARE(second.runs().size(), std::size_t(1));
+    }
+    QProcess shell;
+    shell.start("sqlite3", { QString::fromStdString(m_path), "SELECT count(*) FROM run;" });
+    if (!shell.waitForStarted())
+        QSKIP("the sqlite3 shell is not installed (packaging/install-deps.sh installs it)");
+    QVERIFY(shell.waitForFinished(30000));
+    QCOMPARE(shell.readAllStandardOutput().trimmed(), QByteArray("1"));
+    // The shell saw this process's shared lock, so it was not the last connection and left the WAL alone.
+    QVERIFY2(QFileInfo::exists(wal), "another process deleted the WAL of an open connection");
+    auto tx = writer.begin();
+    insertBatch(writer, m_run, kInitial + 1, 1);
+    tx->commit();
+    Store check(m_path);
+    auto st = check.database().prepare("PRAGMA quick_check");
+    QVERIFY(st.step());
+    QCOMPARE(QString::fromStdString(st.columnText(0)), QString("ok"));
+}
 
 void TestStoreConcurrency::readerNotBlockedByOpenWriteTransaction_data()
 {
