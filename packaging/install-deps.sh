@@ -8,7 +8,7 @@ packages=(
     libtorch-dev
     # Without this, Debian's LibTorch falls back to reference BLAS (~30x slower matmuls).
     libopenblas0-pthread
-    qt6-base-dev qt6-charts-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
+    qt6-base-dev libqt6opengl6-dev qt6-charts-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
     qt6-translations-l10n
     libgl-dev
     libspdlog-dev libsqlite3-dev sqlite3
