@@ -1,0 +1,140 @@
+#include "ui/charts/chartmath.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+namespace creditlab::ui::charts {
+
+std::vector<double> debiasedEma(const std::vector<double>& y, double weight)
+{
+    const double w = std::clamp(weight, 0.0, 0.999);
+    if (w <= 0.0)
+        return y;
+    std::vector<double> out(y.size());
+    double ema = 0.0;
+    double wPow = 1.0; // w^k, k = finite values seen so far
+    for (std::size_t i = 0; i < y.size(); ++i) {
+        if (!std::isfinite(y[i])) {
+            out[i] = y[i];
+            continue;
+        }
+        ema = w * ema + (1.0 - w) * y[i];
+        wPow *= w;
+        out[i] = ema / (1.0 - wPow);
+    }
+    return out;
+}
+
+QList<QPointF> decimateMinMax(
+    const std::vector<double>& x, const std::vector<double>& y, double x0, double x1, int columns)
+{
+    QList<QPointF> out;
+    const std::size_t n = std::min(x.size(), y.size());
+    if (n == 0 || columns <= 0 || !(x1 >= x0))
+        return out;
+    const auto xEnd = x.begin() + static_cast<std::ptrdiff_t>(n);
+    const std::size_t lo = static_cast<std::size_t>(std::lower_bound(x.begin(), xEnd, x0) - x.begin());
+    const std::size_t hi = static_cast<std::size_t>(std::upper_bound(x.begin(), xEnd, x1) - x.begin());
+    auto push = [&](std::size_t i) {
+        if (std::isfinite(y[i]))
+            out.append(QPointF(x[i], y[i]));
+    };
+    // The neighbours just outside the range, so the line continues to the plot edges.
+    const bool before = lo > 0;
+    const bool after = hi < n;
+    const std::size_t inside = hi - lo;
+    const std::size_t budget = 4 * static_cast<std::size_t>(columns);
+    out.reserve(static_cast<qsizetype>(std::min(inside, budget) + 2));
+    if (before)
+        push(lo - 1);
+    if (inside <= budget) {
+        for (std::size_t i = lo; i < hi; ++i)
+            push(i);
+    } else {
+        const double scale = x1 > x0 ? columns / (x1 - x0) : 0.0;
+        std::size_t first = lo, last = lo, minI = n, maxI = n;
+        int bucket = -1;
+        auto flush = [&]() {
+            std::array<std::size_t, 4> idx = { first, minI, maxI, last };
+            std::sort(idx.begin(), idx.end());
+            std::size_t prev = n;
+            for (std::size_t i : idx) {
+                if (i != prev && i < n)
+                    push(i);
+                prev = i;
+            }
+        };
+        for (std::size_t i = lo; i < hi; ++i) {
+            const int b = std::clamp(static_cast<int>((x[i] - x0) * scale), 0, columns - 1);
+            if (b != bucket) {
+                if (bucket >= 0)
+                    flush();
+                bucket = b;
+                first = i;
+                minI = maxI = n;
+            }
+            last = i;
+            const double v = y[i];
+            if (std::isfinite(v)) {
+                if (minI == n || v < y[minI])
+                    minI = i;
+                if (maxI == n || v > y[maxI])
+                    maxI = i;
+            }
+        }
+        if (bucket >= 0)
+            flush();
+    }
+    if (after)
+        push(hi);
+    return out;
+}
+
+double niceTickStep(double span, int targetTicks)
+{
+    if (!(span > 0.0) || !std::isfinite(span))
+        return 1.0;
+    const double raw = span / std::max(1, targetTicks);
+    const double mag = std::pow(10.0, std::floor(std::log10(raw)));
+    const double f = raw / mag;
+    const double nice = f < 1.5 ? 1.0 : f < 3.5 ? 2.0 : f < 7.5 ? 5.0 : 10.0;
+    return nice * mag;
+}
+
+QString axisLabelFormat(double step, double lo, double hi)
+{
+    const double maxAbs = std::max(std::abs(lo), std::abs(hi));
+    if (!(step > 0.0) || maxAbs >= 1e7 || step < 1e-6)
+        return QStringLiteral("%.3g");
+    // Nice steps are 1, 2 or 5 times 10^k, so -k decimals show every tick exactly.
+    const int decimals = std::max(0, -static_cast<int>(std::floor(std::log10(step) + 1e-9)));
+    return QStringLiteral("%.%1f").arg(decimals);
+}
+
+QColor tableau10(int index)
+{
+    // Tableau 10 (2016 revision), the default qualitative palette of Tableau and matplotlib's "tab10" successor.
+    static constexpr std::array<QRgb, 10> kColors
+        = { 0x4e79a7, 0xf28e2b, 0xe15759, 0x76b7b2, 0x59a14f, 0xedc948, 0xb07aa1, 0xff9da7, 0x9c755f, 0xbab0ac };
+    const int i = ((index % 10) + 10) % 10;
+    return QColor(kColors[static_cast<std::size_t>(i)]);
+}
+
+QColor viridis(double t)
+{
+    // Nine samples of matplotlib's viridis at indices 0, 32, ..., 255 of its 256-entry table (as in Bokeh's
+    // Viridis9), linearly interpolated in between.
+    static constexpr std::array<QRgb, 9> kStops
+        = { 0x440154, 0x472b7a, 0x3b518a, 0x2c718e, 0x208f8c, 0x27ad80, 0x5bc862, 0xaadb32, 0xfde724 };
+    if (!std::isfinite(t))
+        t = 0.0;
+    const double s = std::clamp(t, 0.0, 1.0) * (kStops.size() - 1);
+    const std::size_t i = std::min<std::size_t>(static_cast<std::size_t>(s), kStops.size() - 2);
+    const double f = s - static_cast<double>(i);
+    const QColor a(kStops[i]), b(kStops[i + 1]);
+    auto mix = [f](int p, int q) { return static_cast<int>(std::lround(p + (q - p) * f)); };
+    return QColor(mix(a.red(), b.red()), mix(a.green(), b.green()), mix(a.blue(), b.blue()));
+}
+
+} // namespace creditlab::ui::charts

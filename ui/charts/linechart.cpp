@@ -1,0 +1,431 @@
+#include "ui/charts/linechart.h"
+
+#include "ui/charts/linechartseries.h"
+#include "ui/charts/linechartview.h"
+
+#include <QChart>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QTimer>
+#include <QVBoxLayout>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+
+namespace creditlab::ui::charts {
+
+namespace {
+
+constexpr int kRedrawDelayMs = 40; // STYLE rule 7: coalesce redraws at the sink
+constexpr int kRawAlpha = 64; // the faded raw curve: same colour at 25% alpha
+
+} // namespace
+
+LineChart::LineChart(QWidget* parent)
+    : QWidget(parent)
+    , m_chart(new QChart)
+    , m_axisX(new QValueAxis(m_chart))
+    , m_axisY(new QValueAxis(m_chart))
+    , m_redrawTimer(new QTimer(this))
+{
+    m_chart->setAnimationOptions(QChart::NoAnimation);
+    m_chart->setBackgroundRoundness(0);
+    m_chart->setMargins(QMargins(6, 6, 12, 4));
+    m_chart->legend()->setAlignment(Qt::AlignBottom);
+    m_chart->legend()->setShowToolTips(true);
+    QFont titleFont = m_chart->titleFont();
+    titleFont.setBold(true);
+    titleFont.setPointSizeF(font().pointSizeF() * 1.1);
+    m_chart->setTitleFont(titleFont);
+    for (QValueAxis* axis : { m_axisX, m_axisY }) {
+        axis->setTickType(QValueAxis::TicksDynamic);
+        axis->setTickAnchor(0.0);
+        axis->setMinorTickCount(0);
+        axis->setGridLineColor(QColor(0, 0, 0, 30));
+        axis->setLinePenColor(QColor(0, 0, 0, 90));
+        axis->setLabelsColor(QColor(50, 50, 50));
+    }
+    m_chart->addAxis(m_axisX, Qt::AlignBottom);
+    m_chart->addAxis(m_axisY, Qt::AlignLeft);
+
+    m_view = new LineChartView(m_chart, this);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_view);
+    setMinimumSize(240, 180);
+
+    m_redrawTimer->setSingleShot(true);
+    m_redrawTimer->setInterval(kRedrawDelayMs);
+    connect(m_redrawTimer, &QTimer::timeout, this, &LineChart::redrawNow);
+    connect(m_view, &LineChartView::resized, this, &LineChart::scheduleRedraw);
+    connect(m_view, &LineChartView::zoomRectRequested, this, &LineChart::zoomToPixels);
+    connect(m_view, &LineChartView::zoomRequested, this, &LineChart::zoomAround);
+    connect(m_view, &LineChartView::panRequested, this, &LineChart::panByPixels);
+    connect(m_view, &LineChartView::resetRequested, this, &LineChart::resetZoom);
+    connect(m_view, &LineChartView::hoverMoved, this, &LineChart::showHover);
+    connect(m_view, &LineChartView::contextMenuRequested, this, &LineChart::showContextMenu);
+    redrawNow();
+}
+
+LineChart::~LineChart()
+{
+    // The series' Qt Charts items belong to m_chart, which the view deletes; detach them first so that
+    // ~Series owns and deletes each item exactly once.
+    for (auto& [id, s] : m_series) {
+        for (QAbstractSeries* item : { static_cast<QAbstractSeries*>(s->band), static_cast<QAbstractSeries*>(s->raw),
+                 static_cast<QAbstractSeries*>(s->main) }) {
+            if (item->chart())
+                m_chart->removeSeries(item);
+            delete item;
+        }
+    }
+}
+
+void LineChart::setTitle(const QString& title) { m_chart->setTitle(title); }
+
+void LineChart::setAxisTitles(const QString& x, const QString& y)
+{
+    m_axisX->setTitleText(x);
+    m_axisY->setTitleText(y);
+}
+
+void LineChart::setXAlign(XAlign align)
+{
+    m_axisX->setTitleText(align == XAlign::Iteration ? tr("Iteration") : tr("Wall time (s)"));
+}
+
+LineChart::Series* LineChart::find(int id) const
+{
+    const auto it = m_series.find(id);
+    return it == m_series.end() ? nullptr : it->second.get();
+}
+
+int LineChart::addSeries(const QString& name, QColor color)
+{
+    const int id = m_nextId++;
+    auto s = std::make_unique<Series>();
+    s->name = name;
+    s->color = color.isValid() ? color : tableau10(id);
+    s->main = new QLineSeries;
+    s->main->setName(name);
+    s->raw = new QLineSeries;
+    auto* upper = new QLineSeries;
+    auto* lower = new QLineSeries;
+    s->band = new QAreaSeries(upper, lower);
+    upper->setParent(s->band);
+    lower->setParent(s->band);
+    styleSeries(*s);
+    m_series.emplace(id, std::move(s));
+    m_layersDirty = true;
+    scheduleRedraw();
+    return id;
+}
+
+void LineChart::removeSeries(int id)
+{
+    const auto it = m_series.find(id);
+    if (it == m_series.end())
+        return;
+    Series& s = *it->second;
+    for (QAbstractSeries* item : { static_cast<QAbstractSeries*>(s.band), static_cast<QAbstractSeries*>(s.raw),
+             static_cast<QAbstractSeries*>(s.main) }) {
+        if (item->chart())
+            m_chart->removeSeries(item);
+        delete item;
+    }
+    m_series.erase(it);
+    m_layersDirty = true;
+    scheduleRedraw();
+}
+
+void LineChart::clear()
+{
+    while (!m_series.empty())
+        removeSeries(m_series.begin()->first);
+}
+
+int LineChart::seriesCount() const { return static_cast<int>(m_series.size()); }
+
+QColor LineChart::seriesColor(int id) const
+{
+    const Series* s = find(id);
+    return s ? s->color : QColor();
+}
+
+void LineChart::setSeriesStyle(int id, const SeriesStyle& style)
+{
+    if (Series* s = find(id)) {
+        s->style = style;
+        styleSeries(*s);
+        scheduleRedraw();
+    }
+}
+
+void LineChart::styleSeries(Series& s)
+{
+    QPen pen(s.color, s.style.width, s.style.dashed ? Qt::DashLine : Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin);
+    s.main->setPen(pen);
+    QColor faded = s.color;
+    faded.setAlpha(kRawAlpha);
+    s.raw->setPen(QPen(faded, std::max<qreal>(1.0, s.style.width * 0.6), Qt::SolidLine, Qt::FlatCap, Qt::BevelJoin));
+    QColor fill = s.color;
+    fill.setAlpha(45);
+    s.band->setPen(Qt::NoPen);
+    s.band->setBrush(fill);
+}
+
+void LineChart::setSeriesVisible(int id, bool visible)
+{
+    if (Series* s = find(id)) {
+        s->visible = visible;
+        applyVisibility(*s);
+        scheduleRedraw();
+    }
+}
+
+bool LineChart::isSeriesVisible(int id) const
+{
+    const Series* s = find(id);
+    return s && s->visible;
+}
+
+void LineChart::applyVisibility(Series& s)
+{
+    s.main->setVisible(s.visible);
+    s.raw->setVisible(s.visible && m_smoothing > 0.0 && s.style.showRaw);
+    s.band->setVisible(s.visible && !s.lower.empty());
+    if (!s.main->chart())
+        return;
+    // Hiding a series hides its legend marker too; keep the marker (dimmed) so it can be clicked back on.
+    const auto markers = m_chart->legend()->markers(s.main);
+    for (QLegendMarker* marker : markers) {
+        marker->setVisible(true);
+        QColor label = palette().color(QPalette::WindowText);
+        label.setAlpha(s.visible ? 255 : 90);
+        marker->setLabelBrush(label);
+        QColor swatch = s.color;
+        swatch.setAlpha(s.visible ? 255 : 60);
+        marker->setBrush(swatch);
+        marker->setPen(Qt::NoPen);
+    }
+}
+
+void LineChart::relayer()
+{
+    // Qt Charts stacks series in the order they were added: re-add all so that every band lies under every
+    // raw curve, which lies under every main line, whatever order series and bands were created in.
+    for (const QAbstractSeries* item : m_chart->series())
+        m_chart->removeSeries(const_cast<QAbstractSeries*>(item));
+    for (int layer = 0; layer < 3; ++layer) {
+        for (auto& [id, s] : m_series) {
+            QAbstractSeries* item = layer == 0 ? static_cast<QAbstractSeries*>(s->band)
+                : layer == 1                   ? static_cast<QAbstractSeries*>(s->raw)
+                                               : static_cast<QAbstractSeries*>(s->main);
+            m_chart->addSeries(item);
+            item->attachAxis(m_axisX);
+            item->attachAxis(m_axisY);
+            if (layer < 2) {
+                for (QLegendMarker* marker : m_chart->legend()->markers(item))
+                    marker->setVisible(false);
+            }
+        }
+    }
+    for (auto& [id, s] : m_series) {
+        for (QLegendMarker* marker : m_chart->legend()->markers(s->main))
+            connect(marker, &QLegendMarker::clicked, this, [this, marker] { legendMarkerClicked(marker); });
+        applyVisibility(*s);
+    }
+    m_layersDirty = false;
+}
+
+void LineChart::setSeriesData(int id, std::vector<double> x, std::vector<double> y)
+{
+    Series* s = find(id);
+    if (!s)
+        return;
+    const std::size_t n = std::min(x.size(), y.size());
+    x.resize(n);
+    y.resize(n);
+    s->x = std::move(x);
+    s->y = std::move(y);
+    s->smoothWeight = -1.0;
+    s->smoothed.clear();
+    if (s->lower.size() != n) {
+        s->lower.clear();
+        s->upper.clear();
+    }
+    s->recomputeBounds();
+    applyVisibility(*s);
+    scheduleRedraw();
+}
+
+void LineChart::appendPoints(int id, const std::vector<double>& x, const std::vector<double>& y)
+{
+    Series* s = find(id);
+    if (!s)
+        return;
+    const std::size_t n = std::min(x.size(), y.size());
+    const std::size_t from = s->y.size();
+    s->x.insert(s->x.end(), x.begin(), x.begin() + static_cast<std::ptrdiff_t>(n));
+    s->y.insert(s->y.end(), y.begin(), y.begin() + static_cast<std::ptrdiff_t>(n));
+    s->extendBounds(s->y, from);
+    if (!s->lower.empty()) { // a band no longer matches the data
+        s->lower.clear();
+        s->upper.clear();
+        applyVisibility(*s);
+    }
+    scheduleRedraw();
+}
+
+void LineChart::setSeriesBand(int id, std::vector<double> lower, std::vector<double> upper)
+{
+    Series* s = find(id);
+    if (!s)
+        return;
+    const std::size_t n = std::min({ lower.size(), upper.size(), s->x.size() });
+    lower.resize(n);
+    upper.resize(n);
+    s->lower = std::move(lower);
+    s->upper = std::move(upper);
+    s->recomputeBounds();
+    applyVisibility(*s);
+    scheduleRedraw();
+}
+
+qsizetype LineChart::pointCount(int id) const
+{
+    const Series* s = find(id);
+    return s ? static_cast<qsizetype>(s->x.size()) : 0;
+}
+
+void LineChart::setSmoothing(double weight)
+{
+    const double w = std::isfinite(weight) ? std::clamp(weight, 0.0, 0.999) : 0.0;
+    if (w == m_smoothing)
+        return;
+    m_smoothing = w;
+    for (auto& [id, s] : m_series)
+        applyVisibility(*s);
+    scheduleRedraw();
+}
+
+double LineChart::smoothing() const { return m_smoothing; }
+
+void LineChart::ensureSmoothed(Series& s)
+{
+    if (s.smoothWeight != m_smoothing) {
+        s.smoothed.clear();
+        s.smoothWeight = m_smoothing;
+        s.emaState = 0.0;
+        s.emaPow = 1.0;
+    }
+    // Continue the debiased EMA (see debiasedEma) over the points appended since the last redraw.
+    const double w = m_smoothing;
+    s.smoothed.reserve(s.y.size());
+    for (std::size_t i = s.smoothed.size(); i < s.y.size(); ++i) {
+        const double v = s.y[i];
+        if (!std::isfinite(v)) {
+            s.smoothed.push_back(v);
+            continue;
+        }
+        s.emaState = w * s.emaState + (1.0 - w) * v;
+        s.emaPow *= w;
+        s.smoothed.push_back(s.emaState / (1.0 - s.emaPow));
+    }
+}
+
+void LineChart::scheduleRedraw()
+{
+    // Not restarted while pending, so a continuous stream of changes still redraws every ~40 ms.
+    if (!m_redrawTimer->isActive())
+        m_redrawTimer->start();
+}
+
+QRectF LineChart::dataBounds() const
+{
+    double x0 = std::numeric_limits<double>::infinity(), x1 = -x0, y0 = x0, y1 = -x0;
+    for (const auto& [id, s] : m_series) {
+        if (s->x.empty() || !s->visible)
+            continue;
+        x0 = std::min(x0, s->x.front());
+        x1 = std::max(x1, s->x.back());
+        y0 = std::min(y0, s->yMin);
+        y1 = std::max(y1, s->yMax);
+    }
+    if (!std::isfinite(x0) || !std::isfinite(x1))
+        return QRectF(0, 0, 1, 1);
+    if (!std::isfinite(y0) || !std::isfinite(y1))
+        y0 = 0, y1 = 1;
+    if (x1 <= x0)
+        x0 -= 0.5, x1 += 0.5;
+    const double pad = y1 > y0 ? (y1 - y0) * 0.05 : std::max(std::abs(y0) * 0.1, 0.5);
+    return QRectF(QPointF(x0, y0 - pad), QPointF(x1, y1 + pad));
+}
+
+int LineChart::plotColumns() const
+{
+    const int w = static_cast<int>(m_chart->plotArea().width());
+    return w > 10 ? w : std::max(100, m_view->width() - 80);
+}
+
+void LineChart::applyAxes()
+{
+    const QRectF plot = m_chart->plotArea();
+    const double stepX = niceTickStep(m_range.width(), std::max(2, static_cast<int>(plot.width() / 110)));
+    const double stepY = niceTickStep(m_range.height(), std::max(2, static_cast<int>(plot.height() / 55)));
+    m_axisX->setTickInterval(stepX);
+    m_axisY->setTickInterval(stepY);
+    m_axisX->setLabelFormat(axisLabelFormat(stepX, m_range.left(), m_range.right()));
+    m_axisY->setLabelFormat(axisLabelFormat(stepY, m_range.top(), m_range.bottom()));
+    m_axisX->setRange(m_range.left(), m_range.right());
+    m_axisY->setRange(m_range.top(), m_range.bottom());
+}
+
+void LineChart::redrawNow()
+{
+    m_redrawTimer->stop();
+    if (m_layersDirty)
+        relayer();
+    if (!m_userZoomed)
+        m_range = dataBounds();
+    applyAxes();
+    const int columns = plotColumns();
+    const double x0 = m_range.left(), x1 = m_range.right();
+    qsizetype total = 0;
+    for (auto& [id, s] : m_series) {
+        total += static_cast<qsizetype>(s->x.size());
+        if (!s->visible) {
+            s->main->clear();
+            s->raw->clear();
+            s->drawn = 0;
+            continue;
+        }
+        if (m_smoothing > 0.0) {
+            ensureSmoothed(*s);
+            s->main->replace(decimateMinMax(s->x, s->smoothed, x0, x1, columns));
+            s->raw->replace(s->style.showRaw ? decimateMinMax(s->x, s->y, x0, x1, columns) : QList<QPointF>());
+        } else {
+            s->main->replace(decimateMinMax(s->x, s->y, x0, x1, columns));
+            s->raw->clear();
+        }
+        s->drawn = s->main->count();
+        if (!s->lower.empty()) {
+            s->band->upperSeries()->replace(decimateMinMax(s->x, s->upper, x0, x1, columns));
+            s->band->lowerSeries()->replace(decimateMinMax(s->x, s->lower, x0, x1, columns));
+        } else {
+            s->band->upperSeries()->clear();
+            s->band->lowerSeries()->clear();
+        }
+    }
+    m_view->setPlaceholder(total == 0 ? tr("No data") : QString());
+    Q_EMIT redrawn();
+}
+
+qsizetype LineChart::drawnPointCount(int id) const
+{
+    const Series* s = find(id);
+    return s ? s->drawn : 0;
+}
+
+} // namespace creditlab::ui::charts

@@ -1,0 +1,161 @@
+// LineChart: the view range, user interaction (zoom, pan, hover read-out, context menu, legend) and export.
+#include "ui/charts/linechart.h"
+
+#include "ui/charts/chartexport.h"
+#include "ui/charts/linechartseries.h"
+#include "ui/charts/linechartview.h"
+
+#include <QChart>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLegendMarker>
+#include <QMenu>
+#include <QMessageBox>
+#include <QTimer>
+
+#include <algorithm>
+#include <cmath>
+
+namespace creditlab::ui::charts {
+
+namespace {
+
+QString formatValue(double v) { return std::isfinite(v) ? QString::number(v, 'g', 5) : QStringLiteral("–"); }
+
+} // namespace
+
+QRectF LineChart::visibleRange() const { return m_userZoomed ? m_range : dataBounds(); }
+
+void LineChart::setVisibleRange(const QRectF& xy) { setUserRange(xy); }
+
+void LineChart::resetZoom()
+{
+    m_userZoomed = false;
+    m_range = dataBounds();
+    scheduleRedraw();
+}
+
+void LineChart::setUserRange(const QRectF& xy)
+{
+    QRectF r = xy.normalized();
+    if (!std::isfinite(r.left()) || !std::isfinite(r.right()) || !std::isfinite(r.top()) || !std::isfinite(r.bottom()))
+        return;
+    // Keep a usable span (a zoom can't collapse the axis to a point).
+    const double minSpan = 1e-12;
+    if (r.width() < minSpan)
+        r.setWidth(std::max(minSpan, std::abs(r.left()) * 1e-9));
+    if (r.height() < minSpan)
+        r.setHeight(std::max(minSpan, std::abs(r.top()) * 1e-9));
+    m_range = r;
+    m_userZoomed = true;
+    scheduleRedraw();
+}
+
+QPointF LineChart::toValue(const QPointF& viewportPos) const
+{
+    const QPointF scene = m_view->mapToScene(viewportPos.toPoint());
+    return m_chart->mapToValue(m_chart->mapFromScene(scene));
+}
+
+void LineChart::zoomToPixels(const QRectF& pixels)
+{
+    const QPointF a = toValue(pixels.topLeft());
+    const QPointF b = toValue(pixels.bottomRight());
+    setUserRange(QRectF(QPointF(std::min(a.x(), b.x()), std::min(a.y(), b.y())),
+        QPointF(std::max(a.x(), b.x()), std::max(a.y(), b.y()))));
+}
+
+void LineChart::zoomAround(const QPointF& anchor, double fx, double fy)
+{
+    const QRectF r = visibleRange();
+    const QPointF a = toValue(anchor);
+    const double x0 = a.x() - (a.x() - r.left()) * fx;
+    const double x1 = a.x() + (r.right() - a.x()) * fx;
+    const double y0 = a.y() - (a.y() - r.top()) * fy;
+    const double y1 = a.y() + (r.bottom() - a.y()) * fy;
+    setUserRange(QRectF(QPointF(x0, y0), QPointF(x1, y1)));
+}
+
+void LineChart::panByPixels(const QPointF& pixels)
+{
+    const QRectF plot = m_chart->plotArea();
+    if (plot.width() <= 0 || plot.height() <= 0)
+        return;
+    const QRectF r = visibleRange();
+    const double dx = pixels.x() / plot.width() * r.width();
+    const double dy = pixels.y() / plot.height() * r.height(); // screen y grows downwards
+    setUserRange(r.translated(-dx, dy));
+}
+
+void LineChart::showHover(const QPointF& viewportPos)
+{
+    const double x = toValue(viewportPos).x();
+    QStringList readout;
+    QList<LineChartView::ReadoutLine> lines;
+    lines.append({ tr("x = %1").arg(formatValue(x)), QColor() });
+    const bool smoothed = m_smoothing > 0.0;
+    for (auto& [id, s] : m_series) {
+        if (!s->visible || s->x.empty())
+            continue;
+        const auto it = std::lower_bound(s->x.begin(), s->x.end(), x);
+        std::size_t i = static_cast<std::size_t>(it - s->x.begin());
+        if (i == s->x.size() || (i > 0 && x - s->x[i - 1] < s->x[i] - x))
+            i = i == 0 ? 0 : i - 1;
+        QString text;
+        if (smoothed) {
+            ensureSmoothed(*s);
+            text = tr("%1: %2 (raw %3)").arg(s->name, formatValue(s->smoothed[i]), formatValue(s->y[i]));
+        } else {
+            text = tr("%1: %2").arg(s->name, formatValue(s->y[i]));
+        }
+        readout.append(text);
+        lines.append({ text, s->color });
+    }
+    const qreal sceneX = m_chart->mapToScene(m_chart->mapToPosition(QPointF(x, m_range.top()))).x();
+    m_view->showCursor(sceneX, lines);
+    Q_EMIT hovered(x, readout);
+}
+
+void LineChart::showContextMenu(const QPoint& globalPos)
+{
+    QMenu menu(this);
+    QAction* reset = menu.addAction(tr("Reset zoom"));
+    reset->setShortcut(QKeySequence(Qt::Key_Home));
+    connect(reset, &QAction::triggered, this, &LineChart::resetZoom);
+    QAction* exportAction = menu.addAction(tr("Export image…"));
+    connect(exportAction, &QAction::triggered, this, [this] {
+        const QString pngFilter = tr("PNG image (*.png)");
+        const QString svgFilter = tr("SVG image (*.svg)");
+        QString selected = pngFilter;
+        QString path = QFileDialog::getSaveFileName(
+            this, tr("Export chart"), QString(), pngFilter + QStringLiteral(";;") + svgFilter, &selected);
+        if (path.isEmpty())
+            return;
+        if (QFileInfo(path).suffix().isEmpty())
+            path += selected == svgFilter ? QStringLiteral(".svg") : QStringLiteral(".png");
+        QString error;
+        if (!exportImage(path, &error))
+            QMessageBox::warning(this, tr("Export chart"), error);
+    });
+    menu.exec(globalPos);
+}
+
+void LineChart::legendMarkerClicked(QLegendMarker* marker)
+{
+    for (auto& [id, s] : m_series) {
+        if (marker->series() == s->main) {
+            setSeriesVisible(id, !s->visible);
+            return;
+        }
+    }
+}
+
+bool LineChart::exportImage(const QString& path, QString* error)
+{
+    m_view->hideCursor();
+    if (m_redrawTimer->isActive() || m_layersDirty)
+        redrawNow();
+    return exportWidgetImage(this, path, error);
+}
+
+} // namespace creditlab::ui::charts

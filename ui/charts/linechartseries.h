@@ -1,0 +1,60 @@
+#pragma once
+
+#include "ui/charts/linechart.h"
+
+#include <QAreaSeries>
+#include <QLineSeries>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace creditlab::ui::charts {
+
+/// One series of a LineChart: the raw data (never dropped), the cached smoothed curve and the Qt Charts
+/// items that show it. Internal to ui/charts; GUI thread only.
+struct LineChart::Series {
+    QString name;
+    QColor color;
+    SeriesStyle style;
+    bool visible = true;
+    std::vector<double> x;
+    std::vector<double> y;
+    std::vector<double> lower;
+    std::vector<double> upper;
+    double yMin = std::numeric_limits<double>::infinity(); ///< over y, lower and upper (finite values)
+    double yMax = -std::numeric_limits<double>::infinity();
+
+    // Smoothed y, valid for `smoothWeight` and the first smoothed.size() points; extended on append from the
+    // EMA state so live updates cost O(new points).
+    std::vector<double> smoothed;
+    double smoothWeight = -1.0;
+    double emaState = 0.0;
+    double emaPow = 1.0;
+
+    qsizetype drawn = 0;
+    // Attached to the chart by LineChart::relayer(); LineChart deletes them when the series goes.
+    QLineSeries* main = nullptr;
+    QLineSeries* raw = nullptr;
+    QAreaSeries* band = nullptr; ///< owns its upper and lower QLineSeries (QObject children)
+
+    void extendBounds(const std::vector<double>& v, std::size_t from)
+    {
+        for (std::size_t i = from; i < v.size(); ++i) {
+            if (std::isfinite(v[i])) {
+                yMin = std::min(yMin, v[i]);
+                yMax = std::max(yMax, v[i]);
+            }
+        }
+    }
+    void recomputeBounds()
+    {
+        yMin = std::numeric_limits<double>::infinity();
+        yMax = -yMin;
+        extendBounds(y, 0);
+        extendBounds(lower, 0);
+        extendBounds(upper, 0);
+    }
+};
+
+} // namespace creditlab::ui::charts
