@@ -1,0 +1,375 @@
+// The charts library: the pure helpers (debiased EMA, min/max decimation) and the three chart widgets
+// (offscreen): point counts, coalesced redraws, zoom state, export to PNG/SVG, colour maps.
+#include "ui/charts/errorbarchart.h"
+#include "ui/charts/heatmapchart.h"
+#include "ui/charts/linechart.h"
+
+#include <QFile>
+#include <QImage>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <random>
+
+using namespace creditlab::ui::charts;
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+std::vector<double> iota(std::size_t n)
+{
+    std::vector<double> x(n);
+    for (std::size_t i = 0; i < n; ++i)
+        x[i] = static_cast<double>(i);
+    return x;
+}
+
+std::vector<double> noise(std::size_t n, unsigned seed)
+{
+    std::mt19937 rng(seed);
+    std::normal_distribution<double> d(0.0, 1.0);
+    std::vector<double> y(n);
+    for (double& v : y)
+        v = d(rng);
+    return y;
+}
+
+} // namespace
+
+class TestCharts : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void emaHandComputed_data();
+    void emaHandComputed();
+    void emaNaNPassesThrough();
+    void decimateKeepsExtremes_data();
+    void decimateKeepsExtremes();
+    void decimateSpikeSurvives();
+    void decimateEdgesAndEmpty();
+    void lineChartDecimatesLargeSeries();
+    void lineChartCoalescesAppends();
+    void lineChartZoomKeepsUserView();
+    void lineChartSmoothingAndSeries();
+    void lineChartExport_data();
+    void lineChartExport();
+    void lineChartExportUnwritable();
+    void heatmapColors();
+    void errorBarExport();
+};
+
+void TestCharts::emaHandComputed_data()
+{
+    QTest::addColumn<double>("weight");
+    QTest::addColumn<std::vector<double>>("input");
+    QTest::addColumn<std::vector<double>>("expected");
+    // w = 0.5: ema = 0.5, 1.25, 2.125; debias 1 - 0.5^k = 0.5, 0.75, 0.875.
+    QTest::newRow("w0.5") << 0.5 << std::vector<double> { 1, 2, 3 }
+                          << std::vector<double> { 1.0, 1.25 / 0.75, 2.125 / 0.875 };
+    QTest::newRow("w0 identity") << 0.0 << std::vector<double> { 1, -2, 7.5 } << std::vector<double> { 1, -2, 7.5 };
+    // Debiasing makes a constant series stay constant, whatever the weight (TensorBoard's bias to 0 is gone).
+    QTest::newRow("constant w0.9") << 0.9 << std::vector<double> { 4, 4, 4, 4 } << std::vector<double> { 4, 4, 4, 4 };
+    QTest::newRow("clamped w>1") << 5.0 << std::vector<double> { 2, 2 } << std::vector<double> { 2, 2 };
+}
+
+void TestCharts::emaHandComputed()
+{
+    QFETCH(double, weight);
+    QFETCH(std::vector<double>, input);
+    QFETCH(std::vector<double>, expected);
+    const std::vector<double> out = debiasedEma(input, weight);
+    QCOMPARE(out.size(), expected.size());
+    QCOMPARE(out.front(), input.front()); // the first value is the first data point exactly
+    for (std::size_t i = 0; i < out.size(); ++i)
+        QVERIFY2(std::abs(out[i] - expected[i]) < 1e-12, qPrintable(QString("i=%1 got %2").arg(i).arg(out[i])));
+}
+
+void TestCharts::emaNaNPassesThrough()
+{
+    const std::vector<double> out = debiasedEma({ 1, kNaN, 2, 3 }, 0.5);
+    QCOMPARE(out.size(), std::size_t(4));
+    QCOMPARE(out[0], 1.0);
+    QVERIFY(std::isnan(out[1]));
+    // The NaN neither updated nor reset the average: same as smoothing [1, 2, 3].
+    QVERIFY(std::abs(out[2] - 1.25 / 0.75) < 1e-12);
+    QVERIFY(std::abs(out[3] - 2.125 / 0.875) < 1e-12);
+    const std::vector<double> leading = debiasedEma({ kNaN, 5 }, 0.9);
+    QVERIFY(std::isnan(leading[0]));
+    QCOMPARE(leading[1], 5.0);
+}
+
+void TestCharts::decimateKeepsExtremes_data()
+{
+    QTest::addColumn<int>("points");
+    QTest::addColumn<int>("columns");
+    QTest::newRow("100k into 300") << 100000 << 300;
+    QTest::newRow("10k into 1") << 10000 << 1;
+    QTest::newRow("5k into 999") << 5000 << 999;
+    QTest::newRow("fewer points than budget") << 50 << 100;
+}
+
+void TestCharts::decimateKeepsExtremes()
+{
+    QFETCH(int, points);
+    QFETCH(int, columns);
+    const std::vector<double> x = iota(static_cast<std::size_t>(points));
+    const std::vector<double> y = noise(x.size(), 7);
+    const QList<QPointF> out = decimateMinMax(x, y, x.front(), x.back(), columns);
+    QVERIFY(out.size() <= 4 * columns + 2);
+    QVERIFY(!out.isEmpty());
+    QCOMPARE(out.front(), QPointF(x.front(), y.front()));
+    QCOMPARE(out.back(), QPointF(x.back(), y.back()));
+    for (qsizetype i = 1; i < out.size(); ++i)
+        QVERIFY2(out[i - 1].x() < out[i].x(), "x order preserved, no duplicates");
+    const auto [mn, mx] = std::minmax_element(y.begin(), y.end());
+    const auto has
+        = [&](double v) { return std::any_of(out.begin(), out.end(), [v](const QPointF& p) { return p.y() == v; }); };
+    QVERIFY2(has(*mn), "global minimum kept");
+    QVERIFY2(has(*mx), "global maximum kept");
+}
+
+void TestCharts::decimateSpikeSurvives()
+{
+    std::vector<double> x = iota(100000);
+    std::vector<double> y(x.size(), 0.0);
+    y[61234] = 1000.0;
+    const QList<QPointF> out = decimateMinMax(x, y, 0.0, 99999.0, 200);
+    QVERIFY(out.size() <= 4 * 200 + 2);
+    QVERIFY(std::any_of(out.begin(), out.end(), [](const QPointF& p) { return p.y() == 1000.0 && p.x() == 61234.0; }));
+}
+
+void TestCharts::decimateEdgesAndEmpty()
+{
+    const std::vector<double> x = iota(1000);
+    const std::vector<double> y = noise(1000, 3);
+    // The neighbour just outside each end is included so the line reaches the plot edges.
+    const QList<QPointF> out = decimateMinMax(x, y, 100.5, 899.5, 50);
+    QCOMPARE(out.front().x(), 100.0);
+    QCOMPARE(out.back().x(), 900.0);
+    QVERIFY(out.size() <= 4 * 50 + 2);
+    QVERIFY(decimateMinMax({}, {}, 0, 1, 10).isEmpty());
+    QVERIFY(decimateMinMax(x, y, 0, 10, 0).isEmpty());
+    // Non-finite y values are skipped, not drawn.
+    const QList<QPointF> nan = decimateMinMax({ 0, 1, 2 }, { 1, kNaN, 3 }, 0, 2, 10);
+    QCOMPARE(nan.size(), 2);
+}
+
+void TestCharts::lineChartDecimatesLargeSeries()
+{
+    LineChart chart;
+    chart.resize(800, 500);
+    chart.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    const int id = chart.addSeries(QStringLiteral("success"));
+    QVERIFY(id >= 0);
+    chart.setSeriesData(id, iota(100000), noise(100000, 1));
+    chart.redrawNow();
+    QCOMPARE(chart.pointCount(id), 100000);
+    QVERIFY(chart.drawnPointCount(id) > 0);
+    QVERIFY2(
+        chart.drawnPointCount(id) <= 4 * chart.width() + 4, qPrintable(QString::number(chart.drawnPointCount(id))));
+    // Zoomed in to 100 points: every one is drawn (plus the neighbours just outside).
+    chart.setVisibleRange(QRectF(QPointF(1000, -5), QPointF(1099, 5)));
+    chart.redrawNow();
+    QCOMPARE(chart.drawnPointCount(id), 102);
+}
+
+void TestCharts::lineChartCoalescesAppends()
+{
+    LineChart chart;
+    chart.resize(600, 400);
+    const int id = chart.addSeries(QStringLiteral("loss"));
+    chart.redrawNow();
+    QSignalSpy redrawn(&chart, &LineChart::redrawn);
+    for (int batch = 0; batch < 5; ++batch) {
+        std::vector<double> x, y;
+        for (int i = 0; i < 20; ++i) {
+            x.push_back(batch * 20 + i);
+            y.push_back(std::sin((batch * 20 + i) * 0.1));
+        }
+        chart.appendPoints(id, x, y);
+    }
+    QCOMPARE(chart.pointCount(id), 100);
+    QCOMPARE(redrawn.count(), 0); // nothing drawn synchronously
+    QVERIFY(redrawn.wait(2000));
+    QCOMPARE(redrawn.count(), 1); // five batches, one redraw
+    QCOMPARE(chart.drawnPointCount(id), 100);
+    // Not zoomed: the view followed the data.
+    QCOMPARE(chart.visibleRange().right(), 99.0);
+}
+
+void TestCharts::lineChartZoomKeepsUserView()
+{
+    LineChart chart;
+    chart.resize(600, 400);
+    const int id = chart.addSeries(QStringLiteral("return"));
+    chart.setSeriesData(id, iota(1000), noise(1000, 2));
+    chart.redrawNow();
+    QCOMPARE(chart.visibleRange().left(), 0.0);
+    QCOMPARE(chart.visibleRange().right(), 999.0);
+    QVERIFY(!chart.isZoomed());
+
+    const QRectF view(QPointF(100, -1), QPointF(200, 1));
+    chart.setVisibleRange(view);
+    QVERIFY(chart.isZoomed());
+    QSignalSpy redrawn(&chart, &LineChart::redrawn);
+    chart.appendPoints(id, { 1000, 1001, 1002 }, { 50, 60, 70 });
+    QVERIFY(redrawn.wait(2000));
+    QCOMPARE(chart.visibleRange(), view); // the user's view is kept
+    QCOMPARE(chart.pointCount(id), 1003);
+
+    chart.resetZoom();
+    QVERIFY(!chart.isZoomed());
+    const QRectF fitted = chart.visibleRange();
+    QCOMPARE(fitted.left(), 0.0);
+    QCOMPARE(fitted.right(), 1002.0);
+    QVERIFY(fitted.bottom() >= 70.0); // the appended maximum is inside
+    QVERIFY(fitted.top() <= -2.0);
+}
+
+void TestCharts::lineChartSmoothingAndSeries()
+{
+    LineChart chart;
+    chart.resize(600, 400);
+    QCOMPARE(chart.smoothing(), 0.0);
+    chart.setSmoothing(2.0);
+    QCOMPARE(chart.smoothing(), 0.999);
+    chart.setSmoothing(0.6);
+    const int a = chart.addSeries(QStringLiteral("a"));
+    const int b = chart.addSeries(QStringLiteral("b"), Qt::black);
+    QVERIFY(a != b);
+    QCOMPARE(chart.seriesCount(), 2);
+    QCOMPARE(chart.seriesColor(b), QColor(Qt::black));
+    QVERIFY(chart.seriesColor(a).isValid());
+    QVERIFY(chart.seriesColor(a) != chart.seriesColor(chart.addSeries(QStringLiteral("c"))));
+    chart.setSeriesData(a, { 0, 1, 2 }, { 1, 2, 3 });
+    chart.setSeriesBand(a, { 0, 1, 2 }, { 2, 3, 4 });
+    chart.setSeriesStyle(b, SeriesStyle { true, 2.0, false });
+    chart.redrawNow();
+    QCOMPARE(chart.drawnPointCount(a), 3);
+    QSignalSpy hovered(&chart, &LineChart::hovered);
+    chart.setSeriesVisible(a, false);
+    QVERIFY(!chart.isSeriesVisible(a));
+    chart.redrawNow();
+    QCOMPARE(chart.drawnPointCount(a), 0);
+    chart.removeSeries(a);
+    QCOMPARE(chart.seriesCount(), 2);
+    QCOMPARE(chart.pointCount(a), 0);
+    chart.clear();
+    QCOMPARE(chart.seriesCount(), 0);
+    chart.redrawNow();
+}
+
+void TestCharts::lineChartExport_data()
+{
+    QTest::addColumn<QString>("fileName");
+    QTest::addColumn<double>("smoothing");
+    QTest::newRow("png smoothed") << QStringLiteral("chart.png") << 0.8;
+    QTest::newRow("png raw") << QStringLiteral("chart-raw.png") << 0.0;
+    QTest::newRow("svg") << QStringLiteral("chart.svg") << 0.8;
+}
+
+void TestCharts::lineChartExport()
+{
+    QFETCH(QString, fileName);
+    QFETCH(double, smoothing);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    LineChart chart;
+    chart.resize(640, 400);
+    chart.setTitle(QStringLiteral("Success rate"));
+    chart.setAxisTitles(QStringLiteral("Iteration"), QStringLiteral("Success"));
+    chart.setSmoothing(smoothing);
+    const int id = chart.addSeries(QStringLiteral("GRPO"));
+    chart.setSeriesData(id, iota(5000), noise(5000, 4));
+    const QString path = dir.filePath(fileName);
+    QString error;
+    QVERIFY2(chart.exportImage(path, &error), qPrintable(error));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray bytes = file.readAll();
+    QVERIFY(bytes.size() > 1000);
+    if (fileName.endsWith(QLatin1String(".svg"))) {
+        QVERIFY(bytes.contains("<svg"));
+    } else {
+        QImage image;
+        QVERIFY(image.load(path));
+        QCOMPARE(image.size(), QSize(1280, 800)); // device-pixel ratio 2
+        // Not blank: the series colour appears somewhere.
+        bool coloured = false;
+        for (int y = 0; y < image.height() && !coloured; y += 2)
+            for (int x = 0; x < image.width() && !coloured; x += 2)
+                coloured = image.pixelColor(x, y) == chart.seriesColor(id);
+        QVERIFY(coloured);
+    }
+}
+
+void TestCharts::lineChartExportUnwritable()
+{
+    LineChart chart;
+    chart.resize(300, 200);
+    const QString path = QStringLiteral("/nonexistent-dir/sub/chart.png");
+    QString error;
+    QVERIFY(!chart.exportImage(path, &error));
+    QVERIFY2(error.contains(path), qPrintable(error));
+    QVERIFY(!chart.exportImage(QStringLiteral("/nonexistent-dir/chart.svg"), &error));
+    QVERIFY(error.contains(QStringLiteral("/nonexistent-dir/chart.svg")));
+}
+
+void TestCharts::heatmapColors()
+{
+    HeatmapChart heat;
+    heat.resize(400, 300);
+    heat.setData({ QStringLiteral("α=0.1"), QStringLiteral("α=0.5") }, { QStringLiteral("λ=0"), QStringLiteral("λ=1") },
+        { 0.2, 0.4, kNaN, 0.9 });
+    QCOMPARE(heat.valueMin(), 0.2);
+    QCOMPARE(heat.valueMax(), 0.9);
+    const QColor lo = heat.colorAt(0.2), mid = heat.colorAt(0.55), hi = heat.colorAt(0.9);
+    QVERIFY(lo != hi && lo != mid && mid != hi);
+    QCOMPARE(lo, QColor(0x440154)); // viridis ends
+    QCOMPARE(hi, QColor(0xfde724));
+    QCOMPARE(heat.colorAt(-5.0), lo); // clamped
+    QVERIFY(heat.colorAt(kNaN).isValid()); // "no data" grey, no crash
+    QVERIFY(heat.colorAt(kNaN) != lo);
+    QVERIFY(std::isnan(heat.value(1, 0)));
+    QVERIFY(std::isnan(heat.value(5, 5)));
+    heat.setValueRange(0.0, 1.0);
+    QCOMPARE(heat.colorAt(0.0), QColor(0x440154));
+    QImage image(heat.size(), QImage::Format_ARGB32);
+    heat.render(&image); // paints NaN cells without crashing
+    QTemporaryDir dir;
+    QString error;
+    QVERIFY2(heat.exportImage(dir.filePath(QStringLiteral("heat.png")), &error), qPrintable(error));
+    QVERIFY(QImage(dir.filePath(QStringLiteral("heat.png"))).width() == 800);
+}
+
+void TestCharts::errorBarExport()
+{
+    ErrorBarChart chart;
+    chart.resize(500, 350);
+    chart.setTitle(QStringLiteral("Final success vs lambda"));
+    chart.setAxisTitles(QStringLiteral("lambda"), QStringLiteral("success"));
+    chart.addSeries(QStringLiteral("HAS"), { { 0, 0.5, 0.1, 3 }, { 1, 0.7, 0.05, 3 }, { 2, 0.65, kNaN, 1 } });
+    chart.addSeries(QStringLiteral("GRPO"), { { 0, 0.4, 0.1, 3 }, { 1, 0.45, 0.2, 3 } });
+    QCOMPARE(chart.seriesCount(), 2);
+    QTemporaryDir dir;
+    QString error;
+    QVERIFY2(chart.exportImage(dir.filePath(QStringLiteral("bars.png")), &error), qPrintable(error));
+    QVERIFY(!QImage(dir.filePath(QStringLiteral("bars.png"))).isNull());
+    chart.setCategories({ QStringLiteral("0.0"), QStringLiteral("0.5"), QStringLiteral("1.0") });
+    QVERIFY2(chart.exportImage(dir.filePath(QStringLiteral("bars.svg")), &error), qPrintable(error));
+    QFile svg(dir.filePath(QStringLiteral("bars.svg")));
+    QVERIFY(svg.open(QIODevice::ReadOnly));
+    QVERIFY(svg.readAll().contains("<svg"));
+    QVERIFY(!chart.exportImage(QStringLiteral("/nonexistent-dir/bars.png"), &error));
+    QVERIFY(error.contains(QStringLiteral("/nonexistent-dir/bars.png")));
+    chart.clear();
+    QCOMPARE(chart.seriesCount(), 0);
+}
+
+QTEST_MAIN(TestCharts)
+#include "tst_ui_charts.moc"
