@@ -251,4 +251,23 @@ std::vector<TrialInfo> Store::trials(std::int64_t sweepId)
     return out;
 }
 
+std::optional<SweepInfo> Store::sweep(std::int64_t id)
+{
+    Statement st = m_db.prepare("SELECT id, name, config, status, created_at FROM sweep WHERE id = ?");
+    st.bind(1, id);
+    if (!st.step())
+        return std::nullopt;
+    return SweepInfo { st.columnInt(0), st.columnText(1), st.columnText(2), st.columnText(3), st.columnText(4) };
+}
+
+void Store::setSweepStatus(std::int64_t id, const std::string& status)
+{
+    m_db.prepare("UPDATE sweep SET status = ? WHERE id = ?").bind(1, status).bind(2, id).exec();
+}
+
+void Store::startTrial(std::int64_t trialId, std::int64_t runId)
+{
+    finishTrial(trialId, runId, "running", std::nullopt);
+}
+
 } // namespace creditlab

@@ -178,6 +178,10 @@ public:
     void finishTrial(std::int64_t trialId, std::optional<std::int64_t> runId, const std::string& status,
         std::optional<double> objective);
     std::vector<TrialInfo> trials(std::int64_t sweepId);
+    std::optional<SweepInfo> sweep(std::int64_t id);
+    void setSweepStatus(std::int64_t id, const std::string& status);
+    /// Marks a trial "running" on run `runId` (its objective cleared).
+    void startTrial(std::int64_t trialId, std::int64_t runId);
 
 private:
     /// Fills `trajectory` from a row of "SELECT <trajectory columns>, extra" plus its turns and credits;

@@ -131,7 +131,7 @@ Trainer::Trainer(const TrainConfig& config, const TrainOptions& options)
 {
     NewRun run;
     run.name = config.runName();
-    run.kind = "train";
+    run.kind = options.kind;
     run.status = "running";
     {
         auto tx = d->store->begin();
@@ -179,7 +179,7 @@ std::unique_ptr<Trainer> Trainer::resume(
     const auto info = store.run(runId);
     if (!info)
         throw std::invalid_argument("run " + std::to_string(runId) + " does not exist in " + options.database);
-    if (info->kind != "train")
+    if (info->kind != "train" && info->kind != "trial")
         throw std::invalid_argument("run " + std::to_string(runId) + " is not a training run (" + info->kind + ")");
     const auto text = store.runConfig(runId);
     const auto checkpoint = store.lastCheckpoint(runId);

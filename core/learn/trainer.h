@@ -36,6 +36,7 @@ using TrainCallback = std::function<bool(const TrainProgress&)>;
 struct TrainOptions {
     std::string database; ///< the store; checkpoints go to "<database>.files/run-<id>/"
     std::string device; ///< "cpu", "cuda", "cuda:N"; empty: CUDA when present
+    std::string kind = "train"; ///< the new run's kind: "train", or "trial" for a sweep's trial
 };
 
 struct TrainResult {
@@ -55,7 +56,7 @@ public:
     Trainer(const TrainConfig& config, const TrainOptions& options);
     /// Continues run `runId` from its last checkpoint, with the config it was started with; a run stopped
     /// before its first checkpoint (during SFT) starts again from its seed. Throws std::invalid_argument when
-    /// the run does not exist or is not a training run.
+    /// the run does not exist or is not a training run (kind "train" or "trial").
     /// `overrides` may change only what leaves the finished iterations valid (resumableKeys(): more iterations,
     /// evaluation and checkpoint cadence, threads); the stored config is updated. Throws ConfigError for
     /// another key or a bad value.

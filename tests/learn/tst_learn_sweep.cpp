@@ -1,0 +1,358 @@
+// Sweeps through the torch-free API: the sweep file expands into trials in a fixed order (grid × random
+// samples × seeds), random samples are reproducible and inside their ranges, errors name the sweep file's line
+// and key or the trial; a 2×2 grid of tiny runs on two workers ends with four finished trial runs whose
+// objectives are recorded and whose metrics equal a run of the same config alone; a stopped sweep resumes.
+#include "core/learn/sweep.h"
+#include "core/learn/trainer.h"
+#include "core/store.h"
+
+#include <QTemporaryDir>
+#include <QtTest/QTest>
+
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <set>
+#include <string>
+
+using namespace creditlab;
+using namespace creditlab::learn;
+
+namespace {
+
+/// The trainer test's tiny run (a few seconds): a one-layer policy, short episodes, a handful of tasks.
+const char* const kTinyConfig = R"(seed: 3
+threads: 1
+env:
+  name: household
+  max_steps: 6
+policy:
+  width: 32
+  layers: 1
+  heads: 2
+  context: 160
+  history: 1
+  max_action_tokens: 8
+tokenizer.episodes: 8
+sft:
+  expert_episodes: 12
+  noisy_episodes: 4
+  epochs: 1
+  batch_size: 32
+rl:
+  iterations: 3
+  tasks: 2
+  group_size: 2
+  epochs: 1
+  minibatches: 2
+eval:
+  episodes: 3
+  every: 1
+checkpoint.every: 1
+)";
+
+using MetricMap = std::map<std::pair<std::int64_t, std::string>, double>;
+
+MetricMap deterministicMetrics(Store& store, std::int64_t runId)
+{
+    MetricMap out;
+    for (const auto& m : store.metrics(runId))
+        if (m.name.rfind("time/", 0) != 0 && m.name.rfind("throughput/", 0) != 0)
+            out[{ m.iteration, m.name }] = m.value;
+    return out;
+}
+
+/// A temporary folder holding tiny.yaml, for sweeps that name it as their base.
+struct Folder {
+    QTemporaryDir dir;
+    Folder() { std::ofstream(dir.filePath("tiny.yaml").toStdString()) << kTinyConfig; }
+    std::string path() const { return dir.path().toStdString(); }
+    std::string db() const { return dir.filePath("runs.db").toStdString(); }
+    SweepSpec parse(const std::string& text) const { return SweepSpec::parse(text, "sweep.yaml", path()); }
+};
+
+} // namespace
+
+class TestLearnSweep : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void gridTimesSeedsInOrder();
+    void randomSamplesAreReproducible();
+    void errorsNameLineAndKey_data();
+    void errorsNameLineAndKey();
+    void storedTextInlinesTheBase();
+    void tooManyThreadsRefused();
+    void gridRunsInParallel();
+    void stopLeavesTrialsAndResumeFinishes();
+    void failingTrialDoesNotStopOthers();
+};
+
+void TestLearnSweep::gridTimesSeedsInOrder()
+{
+    Folder f;
+    const auto spec = f.parse("name: g\nbase: tiny.yaml\nset:\n  rl.iterations: 2\n  eval:\n    episodes: 2\n"
+                              "grid:\n  rl.lr: [0.001, 0.0001]\n  rl:\n    clip: [0.1, 0.2, 0.3]\nseeds: [0, 1]\n");
+    QCOMPARE(spec.trials.size(), std::size_t(12));
+    QCOMPARE(spec.keys, (std::vector<std::string> { "rl.lr", "rl.clip", "seed" }));
+    QCOMPARE(QString::fromStdString(spec.trials[0].paramsText()), QString("rl.lr=0.001,rl.clip=0.1,seed=0"));
+    QCOMPARE(QString::fromStdString(spec.trials[1].paramsText()), QString("rl.lr=0.001,rl.clip=0.1,seed=1"));
+    QCOMPARE(QString::fromStdString(spec.trials[2].paramsText()), QString("rl.lr=0.001,rl.clip=0.2,seed=0"));
+    QCOMPARE(QString::fromStdString(spec.trials[11].paramsText()), QString("rl.lr=0.0001,rl.clip=0.3,seed=1"));
+    QCOMPARE(spec.trials[11].index, 11);
+    QCOMPARE(SweepTrialSpec::parseParams(spec.trials[5].paramsText()), spec.trials[5].point);
+
+    const auto config = spec.trialConfig(spec.trials[5]); // lr 0.001, clip 0.3, seed 1
+    QCOMPARE(config.getInt("rl.iterations"), 2LL);
+    QCOMPARE(config.getInt("eval.episodes"), 2LL);
+    QCOMPARE(config.getDouble("rl.clip"), 0.3);
+    QCOMPARE(config.getInt("seed"), 1LL);
+    QCOMPARE(config.getInt("threads"), 1LL);
+    QCOMPARE(config.getInt("policy.width"), 32LL); // from the base
+    QCOMPARE(QString::fromStdString(config.runName()), QString("g-lr=0.001-clip=0.3-seed=1"));
+
+    // Without seeds: one trial per grid point, with the base's seed; the name defaults to the file's stem.
+    const auto plain = SweepSpec::parse("base: tiny.yaml\ngrid:\n  rl.clip: [0.1, 0.2]\n", "/x/alpha.yaml", f.path());
+    QCOMPARE(plain.trials.size(), std::size_t(2));
+    QCOMPARE(QString::fromStdString(plain.name), QString("alpha"));
+    QCOMPARE(plain.trialConfig(plain.trials[1]).getInt("seed"), 3LL);
+    QCOMPARE(QString::fromStdString(plain.objective), QString("eval/success"));
+    QCOMPARE(QString::fromStdString(plain.objectiveMode), QString("best"));
+}
+
+void TestLearnSweep::randomSamplesAreReproducible()
+{
+    Folder f;
+    const auto text = [](int seed) {
+        return "base: tiny.yaml\ngrid:\n  kl.coef: [0.01, 0.02]\nrandom:\n  trials: 8\n  seed: " + std::to_string(seed)
+            + "\n  params:\n    rl.lr: {log_uniform: [1.0e-5, 1.0e-3]}\n    rl.clip: {uniform: [0.1, 0.3]}\n"
+              "    kl.mode: {choice: [fixed, adaptive]}\n    rl.group_size: {int: [2, 4]}\nseeds: [0, 1]\n";
+    };
+    const auto a = f.parse(text(0));
+    const auto b = f.parse(text(0));
+    const auto c = f.parse(text(1));
+    QCOMPARE(a.trials.size(), std::size_t(2 * 8 * 2));
+    QCOMPARE(a.keys, (std::vector<std::string> { "kl.coef", "rl.lr", "rl.clip", "kl.mode", "rl.group_size", "seed" }));
+    bool differs = false;
+    std::set<std::string> modes, sizes;
+    for (std::size_t i = 0; i < a.trials.size(); ++i) {
+        QCOMPARE(a.trials[i].point, b.trials[i].point);
+        differs = differs || a.trials[i].point != c.trials[i].point;
+        const double lr = std::stod(a.trials[i].value("rl.lr"));
+        const double clip = std::stod(a.trials[i].value("rl.clip"));
+        QVERIFY2(lr >= 1e-5 && lr <= 1e-3, a.trials[i].paramsText().c_str());
+        QVERIFY(clip >= 0.1 && clip <= 0.3);
+        modes.insert(a.trials[i].value("kl.mode"));
+        sizes.insert(a.trials[i].value("rl.group_size"));
+    }
+    QVERIFY(differs);
+    QVERIFY(modes == (std::set<std::string> { "fixed", "adaptive" }));
+    for (const auto& s : sizes)
+        QVERIFY(s == "2" || s == "3" || s == "4");
+    // The same samples for every grid point: trial 0 (kl.coef 0.01) and trial 16 (kl.coef 0.02) share them.
+    QCOMPARE(a.trials[0].value("rl.lr"), a.trials[16].value("rl.lr"));
+    QCOMPARE(a.trialConfig(a.trials[3]).getText("kl.mode"), a.trials[3].value("kl.mode"));
+}
+
+void TestLearnSweep::errorsNameLineAndKey_data()
+{
+    QTest::addColumn<QString>("yaml");
+    QTest::addColumn<QStringList>("expected");
+    const QString base = "base: tiny.yaml\n";
+    QTest::newRow("unknown top-level key") << base + "gird:\n  rl.lr: [1]\n"
+                                           << QStringList { "sweep.yaml:2: unknown key 'gird'" };
+    QTest::newRow("unknown trainer key") << base + "grid:\n  rl.clip: [0.1]\n  rl.lrr: [0.1, 0.2]\n"
+                                         << QStringList { "sweep.yaml:4:", "rl.lrr", "(trial 1:" };
+    QTest::newRow("bad value names trial") << base + "seeds: [0, 1]\ngrid:\n  rl.clip: [0.2, -1]\n"
+                                           << QStringList { "sweep.yaml:4: rl.clip:", "(trial 3: rl.clip=-1,seed=0)" };
+    QTest::newRow("bad set value") << base + "set:\n  rl.iterations: many\n"
+                                   << QStringList { "sweep.yaml:3: rl.iterations:", "(trial 1: base + set)" };
+    QTest::newRow("bad credit key") << base + "grid:\n  credit.alpha: [0.5]\n"
+                                    << QStringList { "sweep.yaml:3:", "credit.alpha" };
+    QTest::newRow("grid not a list") << base + "grid:\n  rl.clip: 0.1\n"
+                                     << QStringList { "sweep.yaml:3: rl.clip: expected a list" };
+    QTest::newRow("seed in grid") << base + "grid:\n  seed: [1, 2]\n"
+                                  << QStringList { "sweep.yaml:3: seed:", "seeds:" };
+    QTest::newRow("key twice") << base + "set:\n  rl.clip: 0.1\ngrid:\n  rl.clip: [0.2]\n"
+                               << QStringList { "sweep.yaml:5: rl.clip: given twice (also on line 3)" };
+    QTest::newRow("bad distribution") << base + "random:\n  trials: 2\n  params:\n    rl.lr: {normal: [0, 1]}\n"
+                                      << QStringList { "sweep.yaml:5: rl.lr.normal: expected {log_uniform" };
+    QTest::newRow("bad seeds") << base + "seeds: [0, x]\n"
+                               << QStringList { "sweep.yaml:2: seeds: expected an integer" };
+    QTest::newRow("bad mode") << base + "objective_mode: mean\n" << QStringList { "sweep.yaml:2: objective_mode" };
+    QTest::newRow("missing base") << "grid:\n  rl.clip: [0.1]\n" << QStringList { "sweep.yaml:1: base: missing" };
+    QTest::newRow("unknown base") << "base: nowhere.yaml\n"
+                                  << QStringList { "sweep.yaml:1: base: cannot find 'nowhere.yaml'" };
+    QTest::newRow("malformed") << base + "grid: [1, 2\n" << QStringList { "sweep.yaml:", "malformed YAML" };
+}
+
+void TestLearnSweep::errorsNameLineAndKey()
+{
+    QFETCH(QString, yaml);
+    QFETCH(QStringList, expected);
+    Folder f;
+    try {
+        f.parse(yaml.toStdString());
+        QFAIL("no error");
+    } catch (const ConfigError& e) {
+        for (const auto& part : expected)
+            QVERIFY2(QString(e.what()).contains(part), e.what());
+    }
+}
+
+void TestLearnSweep::storedTextInlinesTheBase()
+{
+    Folder f;
+    const auto spec = f.parse("# a comment\nname: s\nbase: tiny.yaml\ngrid:\n  rl.clip: [0.1, 0.2]\nseeds: [4]\n");
+    const auto stored = spec.storedText();
+    QVERIFY(stored.find("# a comment\n") == 0);
+    QVERIFY(stored.find("tiny.yaml") != std::string::npos); // in the comment naming the source
+    // Parsed from nowhere: the base is inline, and every trial's config is the same as before.
+    const auto again = SweepSpec::parse(stored, "stored", "/nonexistent");
+    QCOMPARE(again.basePath, std::string("inline"));
+    QCOMPARE(again.trials.size(), spec.trials.size());
+    for (std::size_t i = 0; i < spec.trials.size(); ++i)
+        QCOMPARE(again.trialConfig(again.trials[i]).toYaml(), spec.trialConfig(spec.trials[i]).toYaml());
+}
+
+void TestLearnSweep::tooManyThreadsRefused()
+{
+    Folder f;
+    const auto spec = f.parse("base: tiny.yaml\nworkers: 64\nthreads: 64\ngrid:\n  rl.clip: [0.1, 0.2]\n");
+    try {
+        runSweep(spec, { f.db(), "cpu" });
+        QFAIL("no error");
+    } catch (const ConfigError& e) {
+        QVERIFY2(QString(e.what()).contains("workers (64) × threads (64) = 4096 exceeds"), e.what());
+    }
+    QVERIFY(Store(f.db()).sweeps().empty()); // refused before anything was written
+    // threads 0 divides the cores between the workers.
+    const auto share = f.parse("base: tiny.yaml\nworkers: 1\nthreads: 0\n");
+    QCOMPARE(share.trialThreads(), static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
+    share.checkResources();
+}
+
+void TestLearnSweep::gridRunsInParallel()
+{
+    Folder f;
+    const auto spec = f.parse("name: grid\nbase: tiny.yaml\nset:\n  rl.iterations: 2\nworkers: 2\nthreads: 1\n"
+                              "grid:\n  rl.clip: [0.1, 0.3]\n  kl.mode: [fixed, adaptive]\n");
+    std::mutex mutex;
+    std::vector<SweepProgress> seen;
+    const auto result = runSweep(spec, { f.db(), "cpu" }, [&](const SweepProgress& p) {
+        std::lock_guard lock(mutex);
+        seen.push_back(p);
+    });
+    QCOMPARE(QString::fromStdString(result.status), QString("finished"));
+    QCOMPARE(result.trials.size(), std::size_t(4));
+    QVERIFY(!seen.empty());
+    QCOMPARE(seen.back().done, 4);
+    QCOMPARE(seen.back().total, 4);
+    QCOMPARE(seen.front().done, 0);
+    int maxRunning = 0;
+    for (const auto& p : seen)
+        maxRunning = std::max<int>(maxRunning,
+            std::count_if(
+                p.trials.begin(), p.trials.end(), [](const TrialProgress& t) { return t.status == "running"; }));
+    QCOMPARE(maxRunning, 2);
+
+    Store store(f.db());
+    const auto sweeps = store.sweeps();
+    QCOMPARE(sweeps.size(), std::size_t(1));
+    QCOMPARE(QString::fromStdString(sweeps[0].status), QString("finished"));
+    QCOMPARE(QString::fromStdString(sweeps[0].name), QString("grid"));
+    const auto trials = store.trials(result.sweepId);
+    QCOMPARE(trials.size(), std::size_t(4));
+    QCOMPARE(QString::fromStdString(trials[1].params), QString("rl.clip=0.1,kl.mode=adaptive"));
+    std::set<std::int64_t> runIds;
+    for (std::size_t i = 0; i < trials.size(); ++i) {
+        const auto& t = trials[i];
+        QCOMPARE(QString::fromStdString(t.status), QString("finished"));
+        QVERIFY(t.runId);
+        QVERIFY(t.objective);
+        QCOMPARE(*t.objective, *trialObjective(f.db(), *t.runId, "eval/success", "best"));
+        QCOMPARE(result.trials[i].objective, t.objective);
+        const auto run = store.run(*t.runId);
+        QCOMPARE(QString::fromStdString(run->kind), QString("trial"));
+        QCOMPARE(QString::fromStdString(run->status), QString("finished"));
+        QCOMPARE(QString::fromStdString(run->name), QString::fromStdString(spec.trialRunName(spec.trials[i])));
+        runIds.insert(*t.runId);
+    }
+    QCOMPARE(runIds.size(), std::size_t(4));
+    QCOMPARE(store.runs().size(), std::size_t(4));
+
+    // Trials ran two at a time, yet each is the run its config gives alone.
+    {
+        Trainer alone(spec.trialConfig(spec.trials[2]), { f.db(), "cpu" });
+        alone.run();
+        QCOMPARE(deterministicMetrics(store, alone.runId()), deterministicMetrics(store, *trials[2].runId));
+    }
+    const auto metrics = store.metrics(*trials[0].runId);
+    double last = NAN;
+    for (const auto& m : metrics)
+        if (m.name == "eval/success" && m.iteration == 2)
+            last = m.value;
+    QCOMPARE(*trialObjective(f.db(), *trials[0].runId, "eval/success", "last"), last);
+    QVERIFY(!trialObjective(f.db(), *trials[0].runId, "no/such", "best"));
+}
+
+void TestLearnSweep::stopLeavesTrialsAndResumeFinishes()
+{
+    Folder f;
+    const auto spec = f.parse("name: stop\nbase: tiny.yaml\nset:\n  rl.iterations: 2\nworkers: 1\nthreads: 1\n"
+                              "grid:\n  rl.clip: [0.1, 0.3]\n");
+    std::atomic<bool> stop { false };
+    const auto result = runSweep(
+        spec, { f.db(), "cpu" },
+        [&](const SweepProgress& p) {
+            if (p.trials[0].phase == "rl" && p.trials[0].iteration >= 1)
+                stop = true;
+        },
+        &stop);
+    QCOMPARE(QString::fromStdString(result.status), QString("cancelled"));
+    Store store(f.db());
+    auto trials = store.trials(result.sweepId);
+    QCOMPARE(QString::fromStdString(trials[0].status), QString("cancelled"));
+    QVERIFY(trials[0].runId);
+    QCOMPARE(QString::fromStdString(trials[1].status), QString("pending"));
+    QVERIFY(!trials[1].runId);
+    QCOMPARE(QString::fromStdString(store.sweep(result.sweepId)->status), QString("cancelled"));
+    const auto stoppedRun = *trials[0].runId;
+
+    const auto resumed = resumeSweep(result.sweepId, { f.db(), "cpu" });
+    QCOMPARE(QString::fromStdString(resumed.status), QString("finished"));
+    trials = store.trials(result.sweepId);
+    for (const auto& t : trials) {
+        QCOMPARE(QString::fromStdString(t.status), QString("finished"));
+        QVERIFY(t.objective);
+    }
+    QCOMPARE(*trials[0].runId, stoppedRun); // continued, not started again
+    QCOMPARE(store.runs().size(), std::size_t(2));
+    QCOMPARE(store.iterations(stoppedRun).back(), 2LL);
+    QCOMPARE(QString::fromStdString(store.sweep(result.sweepId)->status), QString("finished"));
+    // Nothing left to do: a second resume changes nothing.
+    QCOMPARE(QString::fromStdString(resumeSweep(result.sweepId, { f.db(), "cpu" }).status), QString("finished"));
+    QVERIFY_EXCEPTION_THROWN(resumeSweep(99, { f.db(), "cpu" }), std::invalid_argument);
+}
+
+void TestLearnSweep::failingTrialDoesNotStopOthers()
+{
+    Folder f;
+    // sft.from_run names a run without an SFT policy: valid as a value, fails when the trial starts.
+    const auto spec = f.parse("base: tiny.yaml\nset:\n  rl.iterations: 1\nworkers: 1\nthreads: 1\n"
+                              "grid:\n  sft.from_run: [999, 0]\n");
+    const auto result = runSweep(spec, { f.db(), "cpu" });
+    QCOMPARE(QString::fromStdString(result.status), QString("failed"));
+    QCOMPARE(QString::fromStdString(result.trials[0].status), QString("failed"));
+    QVERIFY2(result.trials[0].error.find("sft.from_run 999") != std::string::npos, result.trials[0].error.c_str());
+    QCOMPARE(QString::fromStdString(result.trials[1].status), QString("finished"));
+    Store store(f.db());
+    const auto trials = store.trials(result.sweepId);
+    QCOMPARE(QString::fromStdString(trials[0].status), QString("failed"));
+    QCOMPARE(QString::fromStdString(trials[1].status), QString("finished"));
+    QCOMPARE(QString::fromStdString(store.sweep(result.sweepId)->status), QString("failed"));
+}
+
+QTEST_GUILESS_MAIN(TestLearnSweep)
+#include "tst_learn_sweep.moc"
