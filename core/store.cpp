@@ -6,6 +6,7 @@
 #include <chrono>
 #include <ctime>
 #include <limits>
+#include <map>
 #include <sqlite3.h>
 
 namespace creditlab {
@@ -35,6 +36,12 @@ RunInfo readRun(const Statement& st)
     r.notes = st.columnText(8);
     r.trajectoryCount = st.columnInt(9);
     r.turnCount = st.columnInt(10);
+    if (!st.isNull(11))
+        r.configSummary = configSummary(st.columnText(11));
+    r.bestEval = st.columnOptDouble(12);
+    r.lastEval = st.columnOptDouble(13);
+    r.iterationsDone = st.columnOptInt(14).value_or(0);
+    r.trainSeconds = st.columnOptDouble(15).value_or(0.0);
     return r;
 }
 
@@ -42,8 +49,49 @@ constexpr std::string_view kRunSelect = "SELECT r.id, r.name, r.kind, r.status, 
                                         "r.finished_at, r.tags, r.notes, "
                                         "(SELECT count(*) FROM trajectory t WHERE t.run_id = r.id), "
                                         "(SELECT coalesce(sum(turn_count), 0) FROM trajectory t "
-                                        " WHERE t.run_id = r.id) FROM run r";
+                                        " WHERE t.run_id = r.id), "
+                                        "(SELECT text FROM run_config c WHERE c.run_id = r.id), "
+                                        // The metric key is (run_id, name, iteration): each of these is an index range.
+                                        "(SELECT max(value) FROM metric m WHERE m.run_id = r.id AND m.name = 'eval/success'), "
+                                        "(SELECT value FROM metric m WHERE m.run_id = r.id AND m.name = 'eval/success' "
+                                        " ORDER BY iteration DESC LIMIT 1), "
+                                        "(SELECT max(iteration) FROM metric m WHERE m.run_id = r.id "
+                                        " AND m.name = 'time/total_s'), "
+                                        "(SELECT sum(value) FROM metric m WHERE m.run_id = r.id "
+                                        " AND (m.name = 'time/total_s' OR m.name = 'time/sft_s')) FROM run r";
 } // namespace
+
+std::string configSummary(const std::string& configText)
+{
+    std::map<std::string, std::string> values;
+    std::size_t pos = 0;
+    while (pos < configText.size()) {
+        std::size_t end = configText.find('\n', pos);
+        if (end == std::string::npos)
+            end = configText.size();
+        const std::string_view line(configText.data() + pos, end - pos);
+        pos = end + 1;
+        const auto colon = line.find(": ");
+        if (colon == std::string_view::npos)
+            continue;
+        const std::string key(line.substr(0, colon));
+        if (key == "env.name" || key == "credit.method" || key == "seed" || key == "policy.width"
+            || key == "policy.layers")
+            values[key] = std::string(line.substr(colon + 2));
+    }
+    std::string out;
+    const auto add = [&out](const std::string& part) {
+        if (!part.empty())
+            out += (out.empty() ? "" : " · ") + part;
+    };
+    add(values["env.name"]);
+    add(values["credit.method"]);
+    if (!values["seed"].empty())
+        add("s" + values["seed"]);
+    if (!values["policy.width"].empty() && !values["policy.layers"].empty())
+        add(values["policy.width"] + "×" + values["policy.layers"]);
+    return out;
+}
 
 Store::Store(const std::string& path, Access access)
     : m_db(schema::refuseNewerFile(path), access)

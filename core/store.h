@@ -27,7 +27,17 @@ struct RunInfo {
     std::string notes;
     std::int64_t trajectoryCount = 0;
     std::int64_t turnCount = 0;
+    // Training runs (empty for imports): from the stored config and metrics.
+    std::string configSummary; ///< "household · triage · s0 · 128×2", from the stored config
+    std::optional<double> bestEval; ///< the best "eval/success" of any iteration
+    std::optional<double> lastEval; ///< the "eval/success" of the last evaluated iteration
+    std::int64_t iterationsDone = 0; ///< the last iteration with metrics
+    double trainSeconds = 0.0; ///< "time/sft_s" plus the sum of "time/total_s": compute time, without pauses
 };
+
+/// "household · triage · s0 · 128×2" from a stored run config (`key: value` lines); empty when it names none of
+/// env.name, credit.method, seed, policy.width, policy.layers. Any thread.
+std::string configSummary(const std::string& configText);
 
 struct NewRun {
     std::string name;

@@ -16,6 +16,9 @@
 #include <QScopedValueRollback>
 #include <QSplitter>
 #include <QTableView>
+#include <QToolButton>
+#include <QAction>
+#include <QHBoxLayout>
 #include <QVBoxLayout>
 
 #include <exception>
@@ -23,7 +26,8 @@
 namespace creditlab::ui {
 
 namespace {
-QWidget* titledPane(const QString& objectName, QLabel* title, QWidget* extra, QTableView* view, QWidget* parent)
+QWidget* titledPane(
+    const QString& objectName, QLabel* title, QLayout* extra, QTableView* view, QWidget* parent)
 {
     auto* pane = new QWidget(parent);
     pane->setObjectName(objectName);
@@ -36,7 +40,7 @@ QWidget* titledPane(const QString& objectName, QLabel* title, QWidget* extra, QT
     title->setTextFormat(Qt::PlainText);
     layout->addWidget(title);
     if (extra)
-        layout->addWidget(extra);
+        layout->addLayout(extra);
     layout->addWidget(view, 1);
     return pane;
 }
@@ -55,6 +59,8 @@ RunBrowserPage::RunBrowserPage(Workspace* workspace, QWidget* parent)
     , m_runTitle(new QLabel(tr("Runs"), this))
     , m_trajectoryTitle(new QLabel(tr("Trajectories"), this))
     , m_filter(new QLineEdit(this))
+    , m_runFilter(new QLineEdit(this))
+    , m_runTools(new QHBoxLayout)
 {
     m_runProxy->setSourceModel(m_runModel);
     m_trajectoryProxy->setSourceModel(m_trajectoryModel);
@@ -94,9 +100,20 @@ RunBrowserPage::RunBrowserPage(Workspace* workspace, QWidget* parent)
     m_filter->setClearButtonEnabled(true);
 
     m_splitter->setChildrenCollapsible(false);
-    m_splitter->addWidget(titledPane(QStringLiteral("runPane"), m_runTitle, nullptr, m_runView, m_splitter));
-    m_splitter->addWidget(
-        titledPane(QStringLiteral("trajectoryPane"), m_trajectoryTitle, m_filter, m_trajectoryView, m_splitter));
+    m_runFilter->setObjectName(QStringLiteral("runFilter"));
+    m_runFilter->setPlaceholderText(tr("Filter runs by name, config, status or tag…"));
+    m_runFilter->setClearButtonEnabled(true);
+    m_runProxy->setFilterKeyColumn(-1);
+    m_runView->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_runView->setContextMenuPolicy(Qt::ActionsContextMenu);
+    m_runTools->setContentsMargins(0, 0, 0, 0);
+    m_runTools->addWidget(m_runFilter, 1);
+    auto* trajectoryTools = new QHBoxLayout;
+    trajectoryTools->setContentsMargins(0, 0, 0, 0);
+    trajectoryTools->addWidget(m_filter);
+    m_splitter->addWidget(titledPane(QStringLiteral("runPane"), m_runTitle, m_runTools, m_runView, m_splitter));
+    m_splitter->addWidget(titledPane(
+        QStringLiteral("trajectoryPane"), m_trajectoryTitle, trajectoryTools, m_trajectoryView, m_splitter));
     m_splitter->setStretchFactor(0, 2);
     m_splitter->setStretchFactor(1, 3);
     auto* layout = new QVBoxLayout(this);
@@ -104,6 +121,11 @@ RunBrowserPage::RunBrowserPage(Workspace* workspace, QWidget* parent)
     layout->addWidget(m_splitter);
 
     connect(m_filter, &QLineEdit::textChanged, m_trajectoryProxy, &SortFilterProxyModel::setFilterText);
+    connect(m_runFilter, &QLineEdit::textChanged, m_runProxy, &SortFilterProxyModel::setFilterText);
+    connect(m_runView, &QTableView::activated, this, [this] {
+        if (!m_runActions.isEmpty() && m_runActions.first()->isEnabled())
+            m_runActions.first()->trigger();
+    });
     connect(m_trajectoryProxy, &QAbstractItemModel::rowsInserted, this, &RunBrowserPage::updateTrajectoryTitle);
     connect(m_trajectoryProxy, &QAbstractItemModel::rowsRemoved, this, &RunBrowserPage::updateTrajectoryTitle);
     connect(m_trajectoryProxy, &QAbstractItemModel::modelReset, this, &RunBrowserPage::updateTrajectoryTitle);
@@ -132,6 +154,29 @@ qint64 RunBrowserPage::currentRunId() const
 {
     const QModelIndex current = m_runView->currentIndex();
     return current.isValid() ? current.data(IdRole).toLongLong() : 0;
+}
+
+QList<qint64> RunBrowserPage::selectedRunIds() const
+{
+    QList<qint64> out;
+    const QModelIndexList rows = m_runView->selectionModel()->selectedRows();
+    for (const QModelIndex& index : rows)
+        out.append(index.data(IdRole).toLongLong());
+    if (out.isEmpty() && currentRunId() != 0)
+        out.append(currentRunId());
+    return out;
+}
+
+void RunBrowserPage::setRunActions(const QList<QAction*>& actions)
+{
+    m_runActions = actions;
+    for (QAction* action : actions) {
+        m_runView->addAction(action);
+        auto* button = new QToolButton(this);
+        button->setDefaultAction(action);
+        button->setToolButtonStyle(Qt::ToolButtonTextOnly);
+        m_runTools->addWidget(button);
+    }
 }
 
 qint64 RunBrowserPage::currentTrajectoryRowId() const
@@ -187,7 +232,8 @@ void RunBrowserPage::reload()
         const QScopedValueRollback guard(m_resetting, true);
         m_runModel->setRuns(std::move(runs));
         m_runTitle->setText(m_runModel->rowCount() == 0
-                ? tr("No runs yet: import trajectories with File → Import JSONL… (Ctrl+I).")
+                ? tr("No runs yet: start one in Launch (Ctrl+2), or import trajectories with File → Import JSONL… "
+                     "(Ctrl+I).")
                 : tr("Runs (%1)").arg(QLocale().toString(m_runModel->rowCount())));
         if (selected != 0)
             selectRun(selected);

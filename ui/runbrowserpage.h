@@ -2,6 +2,8 @@
 
 #include <QWidget>
 
+class QAction;
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QSplitter;
@@ -30,8 +32,15 @@ public:
     QTableView* trajectoryView() const { return m_trajectoryView; }
     QLineEdit* filterEdit() const { return m_filter; }
 
+    QLineEdit* runFilterEdit() const { return m_runFilter; }
+
     /// The selected run's id; 0 when none.
     qint64 currentRunId() const;
+    /// Every selected run (the runs table allows several), in view order.
+    QList<qint64> selectedRunIds() const;
+    /// Puts `actions` in a tool row above the runs and in their context menu; the first one is also what a
+    /// double-click or Return does.
+    void setRunActions(const QList<QAction*>& actions);
     /// The selected trajectory's store row id; 0 when none.
     qint64 currentTrajectoryRowId() const;
     /// Selects the run and lists its trajectories; false when the run is not listed.
@@ -70,6 +79,9 @@ private:
     QLabel* m_runTitle;
     QLabel* m_trajectoryTitle;
     QLineEdit* m_filter;
+    QLineEdit* m_runFilter;
+    QHBoxLayout* m_runTools;
+    QList<QAction*> m_runActions;
     qint64 m_loadedRunId = 0;
     bool m_resetting = false; ///< set while a model reset moves the selection
 };

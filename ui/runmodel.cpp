@@ -52,6 +52,10 @@ QVariant RunModel::data(const QModelIndex& index, int role) const
     if (role == Qt::TextAlignmentRole) {
         switch (column) {
         case Column::Id:
+        case Column::BestEval:
+        case Column::LastEval:
+        case Column::Iterations:
+        case Column::Duration:
         case Column::Trajectories:
         case Column::Turns:
             return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
@@ -69,6 +73,14 @@ QVariant RunModel::data(const QModelIndex& index, int role) const
             return QVariant::fromValue<qint64>(run.turnCount);
         case Column::Created:
             return toQString(run.createdAt); // ISO 8601 sorts as text
+        case Column::BestEval:
+            return run.bestEval ? QVariant(*run.bestEval) : QVariant(-1.0);
+        case Column::LastEval:
+            return run.lastEval ? QVariant(*run.lastEval) : QVariant(-1.0);
+        case Column::Iterations:
+            return QVariant::fromValue<qint64>(run.iterationsDone);
+        case Column::Duration:
+            return run.trainSeconds;
         default:
             return data(index, Qt::DisplayRole);
         }
@@ -82,6 +94,14 @@ QVariant RunModel::data(const QModelIndex& index, int role) const
             return run.source ? plainTooltip(toQString(*run.source)) : QVariant();
         case Column::Created:
             return toQString(run.createdAt);
+        case Column::Config:
+            return plainTooltip(toQString(run.configSummary));
+        case Column::Tags:
+            return run.tags.empty() ? QVariant() : plainTooltip(toQString(run.tags));
+        case Column::Duration:
+            return run.trainSeconds > 0
+                ? tr("Compute time: SFT plus the iterations, without pauses (%1 s)").arg(run.trainSeconds, 0, 'f', 1)
+                : QVariant();
         default:
             return {};
         }
@@ -108,6 +128,18 @@ QVariant RunModel::data(const QModelIndex& index, int role) const
         return displayKind(toQString(run.kind));
     case Column::Status:
         return displayStatus(toQString(run.status));
+    case Column::Config:
+        return toQString(run.configSummary);
+    case Column::BestEval:
+        return run.bestEval ? formatNumber(*run.bestEval, 3) : QString();
+    case Column::LastEval:
+        return run.lastEval ? formatNumber(*run.lastEval, 3) : QString();
+    case Column::Iterations:
+        return run.kind == "import" ? QString() : QLocale().toString(run.iterationsDone);
+    case Column::Duration:
+        return run.trainSeconds > 0 ? formatDuration(run.trainSeconds) : QString();
+    case Column::Tags:
+        return toQString(run.tags);
     case Column::Trajectories:
         return QLocale().toString(run.trajectoryCount);
     case Column::Turns:
@@ -135,6 +167,18 @@ QVariant RunModel::headerData(int section, Qt::Orientation orientation, int role
         return tr("Kind");
     case Column::Status:
         return tr("Status");
+    case Column::Config:
+        return tr("Config");
+    case Column::BestEval:
+        return tr("Best eval");
+    case Column::LastEval:
+        return tr("Last eval");
+    case Column::Iterations:
+        return tr("Iterations");
+    case Column::Duration:
+        return tr("Duration");
+    case Column::Tags:
+        return tr("Tags");
     case Column::Trajectories:
         return tr("Trajectories");
     case Column::Turns:

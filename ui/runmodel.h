@@ -13,7 +13,23 @@ namespace creditlab::ui {
 class RunModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum class Column { Id, Name, Kind, Status, Trajectories, Turns, Created, Source, Count };
+    enum class Column {
+        Id,
+        Name,
+        Kind,
+        Status,
+        Config, ///< "household · triage · s0 · 128×2"
+        BestEval, ///< the best eval/success of any iteration
+        LastEval,
+        Iterations,
+        Duration, ///< compute time of a training run (SFT plus iterations)
+        Tags,
+        Trajectories,
+        Turns,
+        Created,
+        Source,
+        Count
+    };
 
     explicit RunModel(QObject* parent = nullptr);
 

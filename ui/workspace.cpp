@@ -3,14 +3,42 @@
 #include "ui/textutil.h"
 
 #include <QFileInfo>
+#include <QTimer>
 
+#include <algorithm>
 #include <exception>
 
 namespace creditlab::ui {
 
 Workspace::Workspace(QObject* parent)
     : QObject(parent)
+    , m_pollTimer(new QTimer(this))
 {
+    m_pollTimer->setInterval(1000);
+    connect(m_pollTimer, &QTimer::timeout, this, &Workspace::poll);
+}
+
+void Workspace::setPollInterval(int milliseconds)
+{
+    m_pollTimer->stop();
+    m_pollTimer->setInterval(std::max(0, milliseconds));
+    if (milliseconds > 0 && m_store)
+        m_pollTimer->start();
+}
+
+void Workspace::poll()
+{
+    if (!m_store)
+        return;
+    try {
+        // data_version changes when another connection (in this process or another) commits: cheap, no scan.
+        const qint64 version = m_store->database().scalarInt("PRAGMA data_version");
+        if (m_dataVersion >= 0 && version != m_dataVersion)
+            Q_EMIT runsChanged();
+        m_dataVersion = version;
+    } catch (const std::exception&) {
+        // A busy or vanished file: try again on the next tick.
+    }
 }
 
 Workspace::~Workspace() = default;
@@ -24,6 +52,9 @@ bool Workspace::open(const QString& path, QString* errorMessage)
         Q_EMIT aboutToReplace();
         m_store = std::move(store);
         m_path = absolute;
+        m_dataVersion = -1;
+        if (m_pollTimer->interval() > 0)
+            m_pollTimer->start();
     } catch (const std::exception& error) {
         if (errorMessage)
             *errorMessage = toQString(error.what());

@@ -7,6 +7,8 @@
 
 #include <memory>
 
+class QTimer;
+
 namespace creditlab::ui {
 
 /// The database the GUI works on: owns the GUI thread's own Store (one SQLite connection per
@@ -31,6 +33,9 @@ public:
 
     /// Tells the pages that runs were added, changed or removed (e.g. by an import).
     void notifyRunsChanged();
+    /// How often the database is checked for commits of other connections (the trainer's, another process's):
+    /// when there are any, runsChanged() is emitted. 0 turns the check off. Default 1000 ms.
+    void setPollInterval(int milliseconds);
 
 Q_SIGNALS:
     /// A new database was opened and is about to replace the current one: drop what was read
@@ -42,7 +47,11 @@ Q_SIGNALS:
     void runsChanged();
 
 private:
+    void poll();
+
     std::unique_ptr<Store> m_store;
+    QTimer* m_pollTimer;
+    qint64 m_dataVersion = -1;
     QString m_path;
 };
 

@@ -79,6 +79,16 @@ const std::vector<std::string>& judgeNames()
     return names;
 }
 
+const std::vector<credit::ParamSpec>& judgeParams(std::string_view name)
+{
+    static const std::vector<credit::ParamSpec> none;
+    if (name == "noisy")
+        return NoisyJudge::params();
+    if (name == "oracle")
+        return none;
+    throw std::invalid_argument("unknown judge '" + std::string(name) + "' (judges: oracle, noisy)");
+}
+
 std::unique_ptr<Judge> makeJudge(
     std::string_view name, const std::vector<std::pair<std::string, std::string>>& assignments)
 {

@@ -2,6 +2,7 @@
 
 // The judge interface: one place that turns a trajectory into per-turn role labels and scores.
 
+#include "core/credit/params.h"
 #include "core/model.h"
 
 #include <memory>
@@ -45,6 +46,8 @@ double roleScore(Role role);
 
 /// The judge names makeJudge() knows: "oracle", "noisy".
 const std::vector<std::string>& judgeNames();
+/// The parameters a judge takes (for forms); throws std::invalid_argument for an unknown name.
+const std::vector<credit::ParamSpec>& judgeParams(std::string_view name);
 /// Creates a judge by name with `--set`-style parameters. Throws std::invalid_argument for an unknown
 /// name (listing the known ones) and credit::ParamError / ConfusionError for bad parameters.
 std::unique_ptr<Judge> makeJudge(

@@ -52,6 +52,15 @@ double measureMatmul()
 
 } // namespace
 
+std::vector<std::string> availableDevices()
+{
+    std::vector<std::string> out { "cpu" };
+    if (torch::cuda::is_available())
+        for (int i = 0; i < static_cast<int>(torch::cuda::device_count()); ++i)
+            out.push_back("cuda:" + std::to_string(i));
+    return out;
+}
+
 DoctorReport collectDoctorReport()
 {
     DoctorReport r;

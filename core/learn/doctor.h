@@ -29,6 +29,10 @@ struct DoctorReport {
     std::string parallelInfo; ///< at::get_parallel_info()
 };
 
+/// The devices a run can use: "cpu", then "cuda:0", "cuda:1", ... when LibTorch sees GPUs. Cheap (no probe). Any
+/// thread.
+std::vector<std::string> availableDevices();
+
 /// Collects the report; takes about a tenth of a second for the matmul probe. Any thread.
 DoctorReport collectDoctorReport();
 

@@ -1,0 +1,388 @@
+#include "ui/monitorpage.h"
+
+#include "ui/charts/linechart.h"
+#include "ui/logbridge.h"
+#include "ui/runmodel.h"
+#include "ui/textutil.h"
+#include "ui/workspace.h"
+
+#include <QDateTime>
+#include <QFontDatabase>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QShortcut>
+#include <QSlider>
+#include <QSplitter>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <exception>
+#include <map>
+
+namespace creditlab::ui {
+
+namespace {
+
+constexpr int kColumns = 3;
+constexpr int kChartHeight = 250;
+constexpr int kLogFlushMs = 100;
+constexpr int kMaxLogLines = 20000;
+
+/// Learning metrics first, bookkeeping last.
+int metricRank(const QString& name)
+{
+    static const QStringList first { QStringLiteral("eval/success"), QStringLiteral("rollout/success"),
+        QStringLiteral("rollout/return"), QStringLiteral("rollout/invalid_rate"), QStringLiteral("rollout/turns"),
+        QStringLiteral("train/kl"), QStringLiteral("train/entropy"), QStringLiteral("train/policy_loss") };
+    const int exact = static_cast<int>(first.indexOf(name));
+    if (exact >= 0)
+        return exact;
+    static const QStringList groups { QStringLiteral("eval/"), QStringLiteral("rollout/"), QStringLiteral("train/"),
+        QStringLiteral("credit/"), QStringLiteral("roles/"), QStringLiteral("throughput/"), QStringLiteral("time/") };
+    for (int i = 0; i < groups.size(); ++i)
+        if (name.startsWith(groups[i]))
+            return 100 + i;
+    return 99;
+}
+
+QString levelName(int level)
+{
+    static const char* const names[] = { "trace", "debug", "info", "warning", "error", "critical", "off" };
+    return QString::fromLatin1(names[std::clamp(level, 0, 6)]);
+}
+
+} // namespace
+
+MonitorPage::MonitorPage(Workspace* workspace, RunController* controller, QWidget* parent)
+    : QWidget(parent)
+    , m_workspace(workspace)
+    , m_controller(controller)
+    , m_title(new QLabel(this))
+    , m_phase(new QLabel(this))
+    , m_progress(new QProgressBar(this))
+    , m_eta(new QLabel(this))
+    , m_throughput(new QLabel(this))
+    , m_pause(new QPushButton(tr("&Pause"), this))
+    , m_stop(new QPushButton(tr("S&top"), this))
+    , m_resume(new QPushButton(tr("&Resume from checkpoint"), this))
+    , m_filter(new QLineEdit(this))
+    , m_smoothing(new QSlider(Qt::Horizontal, this))
+    , m_smoothingValue(new QLabel(this))
+    , m_chartArea(new QWidget(this))
+    , m_grid(new QGridLayout(m_chartArea))
+    , m_log(new QPlainTextEdit(this))
+    , m_logTimer(new QTimer(this))
+{
+    setObjectName(QStringLiteral("monitorPage"));
+    m_title->setTextFormat(Qt::PlainText);
+    QFont titleFont = m_title->font();
+    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.25);
+    titleFont.setBold(true);
+    m_title->setFont(titleFont);
+    m_phase->setTextFormat(Qt::PlainText);
+    m_eta->setTextFormat(Qt::PlainText);
+    m_throughput->setTextFormat(Qt::PlainText);
+    m_pause->setToolTip(tr("Pause after the current step (Ctrl+P)"));
+    m_stop->setToolTip(tr("Stop after the current step, with a checkpoint to resume from (Ctrl+.)"));
+    m_filter->setPlaceholderText(tr("Filter metrics…"));
+    m_filter->setClearButtonEnabled(true);
+    m_smoothing->setRange(0, 99);
+    m_smoothing->setValue(60);
+    m_smoothing->setToolTip(tr("EMA smoothing weight (debiased); the raw curve stays underneath, faded"));
+    m_smoothingValue->setMinimumWidth(32);
+    m_log->setReadOnly(true);
+    m_log->setMaximumBlockCount(kMaxLogLines);
+    m_log->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_log->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_logTimer->setSingleShot(true);
+    m_logTimer->setInterval(kLogFlushMs);
+
+    auto* header = new QHBoxLayout;
+    header->addWidget(m_title, 1);
+    header->addWidget(m_pause);
+    header->addWidget(m_stop);
+    header->addWidget(m_resume);
+    auto* progressLine = new QHBoxLayout;
+    progressLine->addWidget(m_phase);
+    progressLine->addWidget(m_progress, 1);
+    progressLine->addWidget(m_eta);
+    auto* tools = new QHBoxLayout;
+    tools->addWidget(m_throughput, 1);
+    tools->addWidget(m_filter);
+    tools->addWidget(new QLabel(tr("Smoothing:"), this));
+    tools->addWidget(m_smoothing);
+    tools->addWidget(m_smoothingValue);
+
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    scroll->setWidget(m_chartArea);
+    auto* splitter = new QSplitter(Qt::Vertical, this);
+    splitter->addWidget(scroll);
+    splitter->addWidget(m_log);
+    splitter->setStretchFactor(0, 4);
+    splitter->setStretchFactor(1, 1);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(header);
+    layout->addLayout(progressLine);
+    layout->addLayout(tools);
+    layout->addWidget(splitter, 1);
+
+    connect(m_pause, &QPushButton::clicked, this, [this] {
+        if (m_controller->isPaused())
+            m_controller->resume();
+        else
+            m_controller->pause();
+        m_pause->setText(tr("Pausing…"));
+    });
+    connect(m_stop, &QPushButton::clicked, this, [this] {
+        m_controller->requestStop();
+        m_stop->setEnabled(false);
+        m_stop->setText(tr("Stopping…"));
+    });
+    connect(m_resume, &QPushButton::clicked, this, [this] { Q_EMIT resumeRequested(m_runId); });
+    connect(m_filter, &QLineEdit::textChanged, this, &MonitorPage::relayoutCharts);
+    connect(m_smoothing, &QSlider::valueChanged, this, [this](int value) {
+        m_smoothingValue->setText(QString::number(value / 100.0, 'f', 2));
+        for (auto* chart : std::as_const(m_charts))
+            chart->setSmoothing(value / 100.0);
+    });
+    m_smoothingValue->setText(QString::number(m_smoothing->value() / 100.0, 'f', 2));
+    auto* pauseShortcut = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_P), this);
+    connect(pauseShortcut, &QShortcut::activated, m_pause, &QPushButton::click);
+    auto* stopShortcut = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_Period), this);
+    connect(stopShortcut, &QShortcut::activated, m_stop, &QPushButton::click);
+
+    connect(m_controller, &RunController::runStarted, this, [this](qint64 runId) { showRun(runId); });
+    connect(m_controller, &RunController::progressed, this, &MonitorPage::onProgress);
+    connect(m_controller, &RunController::pausedChanged, this, &MonitorPage::updateButtons);
+    connect(m_controller, &RunController::runningChanged, this, &MonitorPage::updateButtons);
+    connect(m_controller, &RunController::runFinished, this, [this](qint64 runId, const QString& status) {
+        if (runId == m_runId) {
+            m_phase->setText(RunModel::displayStatus(status));
+            m_eta->clear();
+            reloadFromStore(true);
+        }
+        updateHeader();
+    });
+    connect(m_controller, &RunController::runFailed, this, [this](qint64 runId, const QString& message) {
+        if (runId == m_runId || runId == 0)
+            m_phase->setText(tr("Failed: %1").arg(message));
+        updateHeader();
+    });
+    connect(m_workspace, &Workspace::runsChanged, this, [this] {
+        // The controller's run arrives through progress; others (e.g. from the CLI) through the store.
+        if (m_runId != 0 && !(m_controller->isRunning() && m_controller->runId() == m_runId))
+            reloadFromStore(true);
+        updateHeader();
+    });
+    connect(m_workspace, &Workspace::aboutToReplace, this, [this] { showRun(0); });
+    connect(LogBridge::instance(), &LogBridge::messageLogged, this, &MonitorPage::onLog);
+    connect(m_logTimer, &QTimer::timeout, this, &MonitorPage::flushLog);
+
+    showRun(0);
+}
+
+void MonitorPage::showRun(qint64 runId)
+{
+    m_runId = runId;
+    m_lastIteration = -1;
+    qDeleteAll(m_charts);
+    m_charts.clear();
+    m_metricOrder.clear();
+    m_progress->reset();
+    m_eta->clear();
+    m_phase->clear();
+    m_throughput->clear();
+    reloadFromStore(false);
+    updateHeader();
+    updateButtons();
+}
+
+void MonitorPage::reloadFromStore(bool incremental)
+{
+    Store* store = m_workspace->store();
+    if (!store || m_runId == 0)
+        return;
+    std::map<qint64, std::vector<std::pair<QString, double>>> byIteration;
+    try {
+        for (const auto& point : store->metrics(m_runId))
+            if (!incremental || point.iteration > m_lastIteration)
+                byIteration[point.iteration].emplace_back(toQString(point.name), point.value);
+    } catch (const std::exception&) {
+        return; // the run may just have been deleted; the runs view reports errors
+    }
+    for (const auto& [iteration, metrics] : byIteration)
+        appendIteration(iteration, metrics);
+}
+
+void MonitorPage::appendIteration(qint64 iteration, const std::vector<std::pair<QString, double>>& metrics)
+{
+    if (iteration <= m_lastIteration)
+        return;
+    m_lastIteration = iteration;
+    bool added = false;
+    for (const auto& [name, value] : metrics) {
+        const bool isNew = !m_charts.contains(name);
+        charts::LineChart* chart = ensureChart(name);
+        chart->appendPoints(0, { static_cast<double>(iteration) }, { value });
+        added = added || isNew;
+    }
+    if (added)
+        relayoutCharts();
+    // Iteration timing and throughput of the newest iteration.
+    QStringList parts;
+    const auto find = [&metrics](const char* name) -> std::optional<double> {
+        for (const auto& [key, value] : metrics)
+            if (key == QLatin1String(name))
+                return value;
+        return std::nullopt;
+    };
+    if (const auto total = find("time/total_s"))
+        parts << tr("iteration %1: %2").arg(iteration).arg(formatDuration(*total));
+    if (const auto gen = find("throughput/gen_tokens_per_s"))
+        parts << tr("%1 generated tok/s").arg(formatNumber(*gen, 4));
+    if (const auto trained = find("throughput/train_tokens_per_s"))
+        parts << tr("%1 trained tok/s").arg(formatNumber(*trained, 4));
+    if (const auto steps = find("throughput/env_steps_per_s"))
+        parts << tr("%1 env steps/s").arg(formatNumber(*steps, 4));
+    if (!parts.isEmpty())
+        m_throughput->setText(parts.join(QStringLiteral(" · ")));
+    Q_EMIT curvesUpdated(m_runId, iteration);
+}
+
+charts::LineChart* MonitorPage::ensureChart(const QString& metric)
+{
+    if (auto* existing = m_charts.value(metric))
+        return existing;
+    auto* chart = new charts::LineChart(m_chartArea);
+    chart->setObjectName(QStringLiteral("chart:") + metric);
+    chart->setTitle(metric);
+    chart->setAxisTitles(tr("iteration"), QString());
+    chart->addSeries(metric);
+    chart->setSmoothing(m_smoothing->value() / 100.0);
+    chart->setMinimumHeight(kChartHeight);
+    m_charts.insert(metric, chart);
+    m_metricOrder.append(metric);
+    std::stable_sort(m_metricOrder.begin(), m_metricOrder.end(), [](const QString& a, const QString& b) {
+        const int ra = metricRank(a), rb = metricRank(b);
+        return ra != rb ? ra < rb : a < b;
+    });
+    return chart;
+}
+
+void MonitorPage::relayoutCharts()
+{
+    for (auto* chart : std::as_const(m_charts))
+        m_grid->removeWidget(chart);
+    const QString filter = m_filter->text().trimmed();
+    int slot = 0;
+    for (const QString& name : std::as_const(m_metricOrder)) {
+        auto* chart = m_charts.value(name);
+        const bool visible = filter.isEmpty() || name.contains(filter, Qt::CaseInsensitive);
+        chart->setVisible(visible);
+        if (!visible)
+            continue;
+        m_grid->addWidget(chart, slot / kColumns, slot % kColumns);
+        ++slot;
+    }
+}
+
+void MonitorPage::onProgress(const RunProgress& progress)
+{
+    if (progress.runId != m_runId)
+        return;
+    const QString phase = progress.phase == QLatin1String("sft") ? tr("SFT warm start")
+        : progress.phase == QLatin1String("rl")                 ? tr("RL")
+        : progress.phase == QLatin1String("setup")              ? tr("Setting up")
+                                                                : tr("Done");
+    m_phase->setText(phase);
+    const qint64 steps = std::max<qint64>(progress.steps, 1);
+    m_progress->setRange(0, static_cast<int>(std::min<qint64>(steps, 1 << 30)));
+    m_progress->setValue(static_cast<int>(std::min(progress.step, steps)));
+    m_progress->setFormat(progress.phase == QLatin1String("rl")
+            ? tr("iteration %1 / %2").arg(progress.step).arg(progress.steps)
+            : tr("%1 / %2 (%p%)").arg(progress.step).arg(progress.steps));
+    m_eta->setText(progress.etaSeconds >= 0 ? tr("%1 elapsed, %2 left")
+                                                  .arg(formatDuration(progress.elapsedSeconds),
+                                                      formatDuration(progress.etaSeconds))
+                                            : tr("%1 elapsed").arg(formatDuration(progress.elapsedSeconds)));
+    if (!progress.metrics.empty())
+        appendIteration(progress.iteration, progress.metrics);
+}
+
+void MonitorPage::onLog(int level, const QString& loggerName, const QString& text)
+{
+    m_pendingLog.append(QStringLiteral("%1 %2 [%3] %4")
+                            .arg(QDateTime::currentDateTime().toString(QStringLiteral("HH:mm:ss")),
+                                levelName(level).leftJustified(7), loggerName, text));
+    if (!m_logTimer->isActive())
+        m_logTimer->start();
+}
+
+void MonitorPage::flushLog()
+{
+    if (m_pendingLog.isEmpty())
+        return;
+    m_log->appendPlainText(m_pendingLog.join(QLatin1Char('\n')));
+    m_pendingLog.clear();
+}
+
+void MonitorPage::updateButtons()
+{
+    const bool ours = m_controller->isRunning() && (m_runId == 0 || m_controller->runId() == m_runId);
+    m_pause->setEnabled(ours);
+    m_pause->setText(m_controller->isPaused() ? tr("&Continue") : tr("&Pause"));
+    m_stop->setEnabled(ours);
+    m_stop->setText(tr("S&top"));
+    QString status;
+    if (Store* store = m_workspace->store(); store && m_runId != 0) {
+        try {
+            if (const auto run = store->run(m_runId))
+                status = toQString(run->status);
+        } catch (const std::exception&) {
+        }
+    }
+    m_resume->setVisible(!m_controller->isRunning() && m_runId != 0
+        && (status == QLatin1String("cancelled") || status == QLatin1String("failed")));
+}
+
+void MonitorPage::updateHeader()
+{
+    if (m_runId == 0) {
+        m_title->setText(tr("No run shown. Start one from Launch, or pick one in Runs (Monitor)."));
+        return;
+    }
+    QString text = tr("Run %1").arg(m_runId);
+    if (Store* store = m_workspace->store()) {
+        try {
+            if (const auto run = store->run(m_runId))
+                text = tr("Run %1: %2 (%3)")
+                           .arg(m_runId)
+                           .arg(toQString(run->name), RunModel::displayStatus(toQString(run->status)));
+        } catch (const std::exception&) {
+        }
+    }
+    m_title->setText(text);
+    updateButtons();
+}
+
+charts::LineChart* MonitorPage::chart(const QString& metric) const { return m_charts.value(metric); }
+
+QStringList MonitorPage::metricNames() const { return m_metricOrder; }
+
+qsizetype MonitorPage::pointCount(const QString& metric) const
+{
+    auto* c = m_charts.value(metric);
+    return c ? c->pointCount(0) : 0;
+}
+
+void MonitorPage::setSmoothing(double weight) { m_smoothing->setValue(static_cast<int>(weight * 100 + 0.5)); }
+
+} // namespace creditlab::ui

@@ -1,0 +1,99 @@
+#include "ui/runcontroller.h"
+
+#include "core/learn/trainconfig.h"
+#include "ui/textutil.h"
+#include "ui/trainworker.h"
+
+#include <QThread>
+
+#include <exception>
+
+namespace creditlab::ui {
+
+RunController::RunController(QObject* parent)
+    : QObject(parent)
+    , m_thread(new QThread(this))
+    , m_worker(new TrainWorker)
+{
+    qRegisterMetaType<RunRequest>();
+    qRegisterMetaType<RunProgress>();
+    m_thread->setObjectName(QStringLiteral("training"));
+    m_worker->moveToThread(m_thread);
+    connect(m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
+    connect(m_worker, &TrainWorker::started, this, &RunController::onWorkerStarted);
+    connect(m_worker, &TrainWorker::progressed, this, &RunController::progressed);
+    connect(m_worker, &TrainWorker::pausedChanged, this, &RunController::pausedChanged);
+    connect(m_worker, &TrainWorker::ended, this, &RunController::onWorkerEnded);
+    m_thread->start();
+}
+
+RunController::~RunController()
+{
+    m_worker->requestStop();
+    m_thread->quit();
+    m_thread->wait();
+}
+
+bool RunController::isPaused() const { return m_worker->isPaused(); }
+
+bool RunController::start(const RunRequest& request, QString* error)
+{
+    const auto fail = [error](const QString& message) {
+        if (error)
+            *error = message;
+        return false;
+    };
+    if (m_running)
+        return fail(tr("A run is already training in this window. Stop it first, or start more runs as a sweep."));
+    if (request.database.isEmpty())
+        return fail(tr("Open a database first."));
+    if (request.resumeRunId == 0) {
+        // Validate here so that a bad form value is reported at once, naming the key.
+        try {
+            learn::TrainConfig::parse(
+                request.configText.toStdString(), request.configSource.toStdString(), request.overrides);
+        } catch (const std::exception& e) {
+            return fail(toQString(e.what()));
+        }
+    }
+    m_worker->reset();
+    m_running = true;
+    m_runId = 0;
+    Q_EMIT runningChanged(true);
+    QMetaObject::invokeMethod(m_worker, [worker = m_worker, request] { worker->train(request); }, Qt::QueuedConnection);
+    return true;
+}
+
+void RunController::pause()
+{
+    if (m_running)
+        m_worker->setPaused(true);
+}
+
+void RunController::resume() { m_worker->setPaused(false); }
+
+void RunController::requestStop()
+{
+    if (m_running)
+        m_worker->requestStop();
+}
+
+void RunController::onWorkerStarted(qint64 runId, const QString& name)
+{
+    m_runId = runId;
+    Q_EMIT runStarted(runId, name);
+}
+
+void RunController::onWorkerEnded(qint64 runId, const QString& status, const QString& error)
+{
+    m_running = false;
+    if (m_worker->isPaused())
+        m_worker->setPaused(false);
+    Q_EMIT runningChanged(false);
+    if (status == QLatin1String("failed"))
+        Q_EMIT runFailed(runId, error);
+    else
+        Q_EMIT runFinished(runId, status);
+}
+
+} // namespace creditlab::ui

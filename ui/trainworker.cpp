@@ -1,0 +1,158 @@
+#include "ui/trainworker.h"
+
+#include "core/store.h"
+#include "core/learn/trainer.h"
+#include "ui/textutil.h"
+
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <exception>
+
+namespace creditlab::ui {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+/// Progress within a phase is sent at most this often (STYLE rule 7); finished iterations always.
+constexpr auto kProgressInterval = std::chrono::milliseconds(100);
+
+std::shared_ptr<spdlog::logger> logger()
+{
+    static auto log = [] {
+        auto existing = spdlog::get("run");
+        return existing ? existing : spdlog::default_logger()->clone("run");
+    }();
+    return log;
+}
+
+RunProgress toSnapshot(qint64 runId, const learn::TrainProgress& p)
+{
+    RunProgress out;
+    out.runId = runId;
+    out.phase = toQString(p.phase);
+    out.iteration = p.iteration;
+    out.iterations = p.iterations;
+    out.step = p.step;
+    out.steps = p.steps;
+    out.elapsedSeconds = p.elapsedSeconds;
+    out.etaSeconds = p.etaSeconds;
+    out.metrics.reserve(p.metrics.size());
+    for (const auto& [name, value] : p.metrics)
+        out.metrics.emplace_back(toQString(name), value);
+    out.message = toQString(p.message);
+    return out;
+}
+
+double metricOr(const learn::TrainProgress& p, const char* name, double fallback)
+{
+    for (const auto& [key, value] : p.metrics)
+        if (key == name)
+            return value;
+    return fallback;
+}
+
+} // namespace
+
+TrainWorker::TrainWorker(QObject* parent)
+    : QObject(parent)
+{
+}
+
+void TrainWorker::setPaused(bool paused)
+{
+    {
+        std::lock_guard lock(m_mutex);
+        m_paused = paused;
+    }
+    m_wake.notify_all();
+}
+
+void TrainWorker::requestStop()
+{
+    {
+        std::lock_guard lock(m_mutex);
+        m_stop = true;
+    }
+    m_wake.notify_all();
+}
+
+void TrainWorker::reset()
+{
+    std::lock_guard lock(m_mutex);
+    m_stop = false;
+    m_paused = false;
+}
+
+void TrainWorker::waitWhilePaused(const std::string& database, qint64 runId)
+{
+    std::unique_lock lock(m_mutex);
+    if (!m_paused || m_stop)
+        return;
+    lock.unlock();
+    // A second connection on this thread: the trainer's own is idle between iterations.
+    const auto mark = [&](const char* status) {
+        try {
+            Store(database).setRunStatus(runId, status);
+        } catch (const std::exception& e) {
+            logger()->warn("run {}: could not mark it {}: {}", runId, status, e.what());
+        }
+    };
+    mark("paused");
+    logger()->info("run {} paused", runId);
+    Q_EMIT pausedChanged(true);
+    lock.lock();
+    m_wake.wait(lock, [this] { return !m_paused || m_stop; });
+    lock.unlock();
+    mark("running");
+    logger()->info("run {} {}", runId, m_stop ? "stopping" : "resumed");
+    Q_EMIT pausedChanged(false);
+}
+
+void TrainWorker::train(const RunRequest& request)
+{
+    qint64 runId = request.resumeRunId;
+    const std::string database = request.database.toStdString();
+    try {
+        learn::TrainOptions options { database, request.device.toStdString() };
+        std::unique_ptr<learn::Trainer> trainer;
+        if (request.resumeRunId != 0) {
+            trainer = learn::Trainer::resume(request.resumeRunId, options, request.overrides);
+        } else {
+            const auto config = learn::TrainConfig::parse(
+                request.configText.toStdString(), request.configSource.toStdString(), request.overrides);
+            trainer = std::make_unique<learn::Trainer>(config, options);
+        }
+        runId = trainer->runId();
+        const QString name = toQString(trainer->config().runName());
+        logger()->info("run {} ({}) {} on {}: {} parameters", runId, trainer->config().runName(),
+            request.resumeRunId ? "resumed" : "started", trainer->device(), trainer->parameterCount());
+        Q_EMIT started(runId, name);
+
+        auto lastSent = Clock::now() - kProgressInterval;
+        const auto callback = [&](const learn::TrainProgress& p) {
+            const bool iterationDone = p.phase == "rl" && !p.metrics.empty();
+            const auto now = Clock::now();
+            if (iterationDone || p.phase == "done" || now - lastSent >= kProgressInterval) {
+                lastSent = now;
+                Q_EMIT progressed(toSnapshot(runId, p));
+            }
+            if (iterationDone)
+                logger()->info("run {} iteration {}/{}: success {:.3f}, eval {}, kl {:.4f}, {:.1f} s", runId,
+                    p.iteration, p.iterations, metricOr(p, "rollout/success", 0.0),
+                    metricOr(p, "eval/success", -1.0) < 0 ? std::string("–")
+                                                          : fmt::format("{:.3f}", metricOr(p, "eval/success", 0.0)),
+                    metricOr(p, "train/kl", 0.0), metricOr(p, "time/total_s", 0.0));
+            waitWhilePaused(database, runId);
+            return !m_stop.load();
+        };
+        const learn::TrainResult result = trainer->run(callback, &m_stop);
+        logger()->info("run {} {} after {} iterations", runId, result.status, result.iterationsDone);
+        Q_EMIT ended(runId, toQString(result.status), {});
+    } catch (const std::exception& e) {
+        logger()->error("run {} failed: {}", runId, e.what());
+        Q_EMIT ended(runId, QStringLiteral("failed"), toQString(e.what()));
+    }
+}
+
+} // namespace creditlab::ui
