@@ -25,6 +25,7 @@ void addCreditCommand(CLI::App& app);
 void addDoctorCommand(CLI::App& app);
 void addAgreementCommand(CLI::App& app);
 void addTrainCommand(CLI::App& app);
+void addSweepCommand(CLI::App& app);
 
 void addEnvCommand(CLI::App& app);
 

@@ -42,6 +42,7 @@ int main(int argc, char** argv)
     app.footer("Run 'creditlab-cli COMMAND --help' for the options of one command.");
 
     creditlab::cli::addTrainCommand(app);
+    creditlab::cli::addSweepCommand(app);
     creditlab::cli::addCreditCommand(app);
     creditlab::cli::addEnvCommand(app);
     creditlab::cli::addImportCommand(app);
