@@ -106,23 +106,31 @@ void TestCharts::decimateKeepsExtremes_data()
 {
     QTest::addColumn<int>("points");
     QTest::addColumn<int>("columns");
-    QTest::newRow("100k into 300") << 100000 << 300;
-    QTest::newRow("10k into 1") << 10000 << 1;
-    QTest::newRow("5k into 999") << 5000 << 999;
-    QTest::newRow("fewer points than budget") << 50 << 100;
+    QTest::addColumn<bool>("minMaxOnly");
+    for (bool minMaxOnly : { false, true }) {
+        const char* mode = minMaxOnly ? " min/max" : " first/min/max/last";
+        QTest::addRow("100k into 300%s", mode) << 100000 << 300 << minMaxOnly;
+        QTest::addRow("10k into 1%s", mode) << 10000 << 1 << minMaxOnly;
+        QTest::addRow("5k into 999%s", mode) << 5000 << 999 << minMaxOnly;
+        QTest::addRow("fewer points than budget%s", mode) << 50 << 100 << minMaxOnly;
+    }
 }
 
 void TestCharts::decimateKeepsExtremes()
 {
     QFETCH(int, points);
     QFETCH(int, columns);
+    QFETCH(bool, minMaxOnly);
     const std::vector<double> x = iota(static_cast<std::size_t>(points));
     const std::vector<double> y = noise(x.size(), 7);
-    const QList<QPointF> out = decimateMinMax(x, y, x.front(), x.back(), columns);
-    QVERIFY(out.size() <= 4 * columns + 2);
+    const QList<QPointF> out = minMaxOnly ? decimateMinMax(x, y, x.front(), x.back(), columns, Decimation::MinMax)
+                                          : decimateMinMax(x, y, x.front(), x.back(), columns);
+    QVERIFY(out.size() <= (minMaxOnly ? 2 : 4) * columns + 2);
     QVERIFY(!out.isEmpty());
-    QCOMPARE(out.front(), QPointF(x.front(), y.front()));
-    QCOMPARE(out.back(), QPointF(x.back(), y.back()));
+    if (!minMaxOnly || points <= 2 * columns) {
+        QCOMPARE(out.front(), QPointF(x.front(), y.front()));
+        QCOMPARE(out.back(), QPointF(x.back(), y.back()));
+    }
     for (qsizetype i = 1; i < out.size(); ++i)
         QVERIFY2(out[i - 1].x() < out[i].x(), "x order preserved, no duplicates");
     const auto [mn, mx] = std::minmax_element(y.begin(), y.end());

@@ -29,6 +29,12 @@ std::vector<double> debiasedEma(const std::vector<double>& y, double weight)
 QList<QPointF> decimateMinMax(
     const std::vector<double>& x, const std::vector<double>& y, double x0, double x1, int columns)
 {
+    return decimateMinMax(x, y, x0, x1, columns, Decimation::FirstMinMaxLast);
+}
+
+QList<QPointF> decimateMinMax(
+    const std::vector<double>& x, const std::vector<double>& y, double x0, double x1, int columns, Decimation mode)
+{
     QList<QPointF> out;
     const std::size_t n = std::min(x.size(), y.size());
     if (n == 0 || columns <= 0 || !(x1 >= x0))
@@ -44,7 +50,8 @@ QList<QPointF> decimateMinMax(
     const bool before = lo > 0;
     const bool after = hi < n;
     const std::size_t inside = hi - lo;
-    const std::size_t budget = 4 * static_cast<std::size_t>(columns);
+    const bool ends = mode == Decimation::FirstMinMaxLast;
+    const std::size_t budget = (ends ? 4 : 2) * static_cast<std::size_t>(columns);
     out.reserve(static_cast<qsizetype>(std::min(inside, budget) + 2));
     if (before)
         push(lo - 1);
@@ -57,6 +64,8 @@ QList<QPointF> decimateMinMax(
         int bucket = -1;
         auto flush = [&]() {
             std::array<std::size_t, 4> idx = { first, minI, maxI, last };
+            if (!ends)
+                idx[0] = idx[3] = n; // n sorts last and is skipped
             std::sort(idx.begin(), idx.end());
             std::size_t prev = n;
             for (std::size_t i : idx) {

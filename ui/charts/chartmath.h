@@ -23,6 +23,19 @@ std::vector<double> debiasedEma(const std::vector<double>& y, double weight);
 QList<QPointF> decimateMinMax(
     const std::vector<double>& x, const std::vector<double>& y, double x0, double x1, int columns);
 
+/// What decimateMinMax keeps of each bucket.
+enum class Decimation {
+    FirstMinMaxLast, ///< first, min, max and last (at most 4 per bucket): exact connections between buckets
+    MinMax, ///< min and max only (at most 2 per bucket): the same pixels when a bucket is one pixel wide
+};
+
+/// decimateMinMax with a choice of what each bucket keeps; with Decimation::MinMax the output holds at most
+/// 2*columns + 2 points (all points when the range holds no more than that). LineChart draws with MinMax at
+/// one bucket per pixel column: the line still covers each column from its min to its max, so no extreme is
+/// lost, and Qt Charts strokes half the points. Pure; any thread.
+QList<QPointF> decimateMinMax(
+    const std::vector<double>& x, const std::vector<double>& y, double x0, double x1, int columns, Decimation mode);
+
 /// A "nice" tick step (1, 2 or 5 times a power of ten) so that `span` holds about `targetTicks` ticks.
 /// Pure; any thread.
 double niceTickStep(double span, int targetTicks);

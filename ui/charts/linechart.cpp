@@ -4,6 +4,7 @@
 #include "ui/charts/linechartview.h"
 
 #include <QChart>
+#include <QGraphicsLayout>
 #include <QLegend>
 #include <QLegendMarker>
 #include <QTimer>
@@ -49,7 +50,10 @@ LineChart::LineChart(QWidget* parent)
     m_chart->addAxis(m_axisX, Qt::AlignBottom);
     m_chart->addAxis(m_axisY, Qt::AlignLeft);
 
+    m_chart->layout()->setContentsMargins(0, 0, 0, 0);
     m_view = new LineChartView(m_chart, this);
+    m_view->setFrameShape(QFrame::NoFrame);
+    m_view->setBackgroundBrush(m_chart->backgroundBrush());
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_view);
@@ -72,14 +76,25 @@ LineChart::~LineChart()
 {
     // The series' Qt Charts items belong to m_chart, which the view deletes; detach them first so that
     // ~Series owns and deletes each item exactly once.
-    for (auto& [id, s] : m_series) {
-        for (QAbstractSeries* item : { static_cast<QAbstractSeries*>(s->band), static_cast<QAbstractSeries*>(s->raw),
-                 static_cast<QAbstractSeries*>(s->main) }) {
-            if (item->chart())
-                m_chart->removeSeries(item);
-            delete item;
-        }
+    for (auto& [id, s] : m_series)
+        deleteItems(*s);
+}
+
+void LineChart::deleteItems(Series& s)
+{
+    QLineSeries* upper = s.band->upperSeries();
+    QLineSeries* lower = s.band->lowerSeries();
+    for (QAbstractSeries* item : { static_cast<QAbstractSeries*>(s.band), static_cast<QAbstractSeries*>(s.raw),
+             static_cast<QAbstractSeries*>(s.main) }) {
+        if (item->chart())
+            m_chart->removeSeries(item);
+        delete item;
     }
+    delete upper;
+    delete lower;
+    s.band = nullptr;
+    s.raw = nullptr;
+    s.main = nullptr;
 }
 
 void LineChart::setTitle(const QString& title) { m_chart->setTitle(title); }
@@ -113,8 +128,8 @@ int LineChart::addSeries(const QString& name, QColor color)
     auto* upper = new QLineSeries;
     auto* lower = new QLineSeries;
     s->band = new QAreaSeries(upper, lower);
-    upper->setParent(s->band);
-    lower->setParent(s->band);
+    // Not parented to the band: deleting a QAreaSeries whose line series are its QObject children crashes in
+    // Qt 6.4 (~QAreaSeries touches them after they are gone). deleteItems() deletes all three in order.
     styleSeries(*s);
     m_series.emplace(id, std::move(s));
     m_layersDirty = true;
@@ -127,13 +142,7 @@ void LineChart::removeSeries(int id)
     const auto it = m_series.find(id);
     if (it == m_series.end())
         return;
-    Series& s = *it->second;
-    for (QAbstractSeries* item : { static_cast<QAbstractSeries*>(s.band), static_cast<QAbstractSeries*>(s.raw),
-             static_cast<QAbstractSeries*>(s.main) }) {
-        if (item->chart())
-            m_chart->removeSeries(item);
-        delete item;
-    }
+    deleteItems(*it->second);
     m_series.erase(it);
     m_layersDirty = true;
     scheduleRedraw();
@@ -164,7 +173,7 @@ void LineChart::setSeriesStyle(int id, const SeriesStyle& style)
 
 void LineChart::styleSeries(Series& s)
 {
-    QPen pen(s.color, s.style.width, s.style.dashed ? Qt::DashLine : Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin);
+    QPen pen(s.color, s.style.width, s.style.dashed ? Qt::DashLine : Qt::SolidLine, Qt::FlatCap, Qt::BevelJoin);
     s.main->setPen(pen);
     QColor faded = s.color;
     faded.setAlpha(kRawAlpha);
@@ -365,8 +374,10 @@ QRectF LineChart::dataBounds() const
 
 int LineChart::plotColumns() const
 {
+    // A hidden chart has not been resized yet (Qt delivers the resize on show); estimate from the widget's
+    // width, and the resize on show redraws with the real plot width.
     const int w = static_cast<int>(m_chart->plotArea().width());
-    return w > 10 ? w : std::max(100, m_view->width() - 80);
+    return m_view->isVisible() && w > 10 ? w : std::max(100, width() - 80);
 }
 
 void LineChart::applyAxes()
@@ -387,8 +398,23 @@ void LineChart::redrawNow()
     m_redrawTimer->stop();
     if (m_layersDirty)
         relayer();
+    // Qt Charts lays out the legend and plot area on a posted event; do it now so that the decimation below
+    // uses the real plot width and an immediate grab()/export shows the legend complete.
+    m_chart->legend()->layout()->activate();
+    m_chart->layout()->activate();
     if (!m_userZoomed)
         m_range = dataBounds();
+    // Qt Charts recomputes every series' geometry (path and hit-test stroke) when an axis range changes and
+    // again on replace(); empty the lines first so that the range change costs nothing.
+    if (m_range != m_appliedRange) {
+        for (auto& [id, s] : m_series) {
+            s->main->clear();
+            s->raw->clear();
+            s->band->upperSeries()->clear();
+            s->band->lowerSeries()->clear();
+        }
+        m_appliedRange = m_range;
+    }
     applyAxes();
     const int columns = plotColumns();
     const double x0 = m_range.left(), x1 = m_range.right();
@@ -403,16 +429,17 @@ void LineChart::redrawNow()
         }
         if (m_smoothing > 0.0) {
             ensureSmoothed(*s);
-            s->main->replace(decimateMinMax(s->x, s->smoothed, x0, x1, columns));
-            s->raw->replace(s->style.showRaw ? decimateMinMax(s->x, s->y, x0, x1, columns) : QList<QPointF>());
+            s->main->replace(decimateMinMax(s->x, s->smoothed, x0, x1, columns, Decimation::MinMax));
+            s->raw->replace(
+                s->style.showRaw ? decimateMinMax(s->x, s->y, x0, x1, columns, Decimation::MinMax) : QList<QPointF>());
         } else {
-            s->main->replace(decimateMinMax(s->x, s->y, x0, x1, columns));
+            s->main->replace(decimateMinMax(s->x, s->y, x0, x1, columns, Decimation::MinMax));
             s->raw->clear();
         }
         s->drawn = s->main->count();
         if (!s->lower.empty()) {
-            s->band->upperSeries()->replace(decimateMinMax(s->x, s->upper, x0, x1, columns));
-            s->band->lowerSeries()->replace(decimateMinMax(s->x, s->lower, x0, x1, columns));
+            s->band->upperSeries()->replace(decimateMinMax(s->x, s->upper, x0, x1, columns, Decimation::MinMax));
+            s->band->lowerSeries()->replace(decimateMinMax(s->x, s->lower, x0, x1, columns, Decimation::MinMax));
         } else {
             s->band->upperSeries()->clear();
             s->band->lowerSeries()->clear();

@@ -103,6 +103,8 @@ private:
     struct Series;
 
     Series* find(int id) const;
+    /// Detaches and deletes the Qt Charts items of a series (the band's line series after the band).
+    void deleteItems(Series& s);
     void scheduleRedraw();
     void relayer();
     void styleSeries(Series& s);
@@ -131,6 +133,7 @@ private:
     bool m_userZoomed = false;
     bool m_layersDirty = false;
     QRectF m_range { 0, 0, 1, 1 };
+    QRectF m_appliedRange; ///< the range the axes were last set to
 };
 
 } // namespace creditlab::ui::charts
