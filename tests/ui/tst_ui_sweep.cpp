@@ -1,0 +1,245 @@
+// The Sweeps page: TrialModel under QAbstractItemModelTester (live updates in place, resets on a new shape,
+// stored trials), its aggregates and CSV; the controller refuses a bad sweep before anything is written; the
+// page runs a 2×2 tiny sweep through the controller to the end, draws its heatmap and exports the table.
+#include "ui/charts/errorbarchart.h"
+#include "ui/charts/heatmapchart.h"
+#include "ui/itemroles.h"
+#include "ui/sweepcontroller.h"
+#include "ui/sweeppage.h"
+#include "ui/trialmodel.h"
+#include "ui/workspace.h"
+
+#include <QAbstractItemModelTester>
+#include <QFile>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+
+using namespace creditlab;
+using namespace creditlab::ui;
+
+namespace {
+
+/// A 2×2 grid of the tiny household runs (a few seconds each), the base inline.
+const char* const kTinySweep = R"(name: tiny
+base:
+  seed: 3
+  env: {name: household, max_steps: 6}
+  policy: {width: 32, layers: 1, heads: 2, context: 160, history: 1, max_action_tokens: 8}
+  tokenizer.episodes: 8
+  sft: {expert_episodes: 12, noisy_episodes: 4, epochs: 1, batch_size: 32}
+  rl: {iterations: 2, tasks: 2, group_size: 2, epochs: 1, minibatches: 2}
+  eval: {episodes: 3, every: 1}
+grid:
+  rl.clip: [0.1, 0.3]
+  kl.mode: [fixed, adaptive]
+workers: 1
+threads: 1
+)";
+
+learn::TrialProgress trial(int index, std::vector<std::pair<std::string, std::string>> point, std::string status,
+    std::optional<double> objective = {})
+{
+    learn::TrialProgress t;
+    t.index = index;
+    t.point = std::move(point);
+    t.status = std::move(status);
+    t.objective = objective;
+    t.runId = objective ? index + 10 : 0;
+    return t;
+}
+
+learn::SweepProgress grid()
+{
+    learn::SweepProgress p;
+    p.sweepId = 1;
+    p.trials = { trial(0, { { "x", "0.5" }, { "mode", "a,b" }, { "seed", "0" } }, "finished", 0.2),
+        trial(1, { { "x", "0.5" }, { "mode", "a,b" }, { "seed", "1" } }, "finished", 0.4),
+        trial(2, { { "x", "0.25" }, { "mode", "a,b" }, { "seed", "0" } }, "finished", 1.0),
+        trial(3, { { "x", "0.25" }, { "mode", "say \"c\"" }, { "seed", "1" } }, "running") };
+    p.total = 4;
+    return p;
+}
+
+} // namespace
+
+class TestUiSweep : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void trialModelUnderTester();
+    void aggregatesOverSeeds();
+    void csvQuotesFields();
+    void controllerRefusesBadSweeps();
+    void pageRunsTinySweep();
+};
+
+void TestUiSweep::trialModelUnderTester()
+{
+    TrialModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    auto p = grid();
+    model.setSnapshot(p);
+    QCOMPARE(model.rowCount(), 4);
+    QCOMPARE(model.columnCount(), 3 + 5);
+    QCOMPARE(model.headerData(1, Qt::Horizontal).toString(), QString("x"));
+    QCOMPARE(model.headerData(3, Qt::Horizontal).toString(), QString("seed"));
+    QCOMPARE(model.columnKind(4), TrialModel::Column::Run);
+    QCOMPARE(model.columnOf(TrialModel::Column::Objective), 7);
+    QCOMPARE(model.index(1, 0).data().toString(), QString("2"));
+    QCOMPARE(model.index(1, model.columnOf(TrialModel::Column::Run)).data().toString(), QString("11"));
+    QCOMPARE(model.index(1, model.columnOf(TrialModel::Column::Progress)).data().toString(), QString("done"));
+    QCOMPARE(model.index(2, 1).data(SortRole).toDouble(), 0.25);
+
+    // A running trial advancing: the row changes in place, no reset.
+    QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
+    QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+    p.trials[3].phase = "rl";
+    p.trials[3].iteration = 1;
+    p.trials[3].iterations = 4;
+    p.trials[3].runId = 13;
+    model.setSnapshot(p);
+    QCOMPARE(reset.count(), 0);
+    QCOMPARE(changed.count(), 1);
+    QCOMPARE(changed.at(0).at(0).toModelIndex().row(), 3);
+    QCOMPARE(model.index(3, model.columnOf(TrialModel::Column::Progress)).data().toString(), QString("1/4"));
+    p.trials[3].status = "failed";
+    p.trials[3].error = "boom <b>";
+    model.setSnapshot(p);
+    QVERIFY(model.index(3, 0).data(Qt::ToolTipRole).toString().contains("boom &lt;b&gt;"));
+
+    // Another sweep: a reset.
+    model.setStoredTrials(
+        7, { { 1, 7, 20, "a=1,seed=0", "finished", 0.5 }, { 2, 7, {}, "a=2,seed=0", "pending", {} } });
+    QCOMPARE(reset.count(), 1);
+    QCOMPARE(model.sweepId(), std::int64_t(7));
+    QCOMPARE(model.rowCount(), 2);
+    QCOMPARE(model.columnCount(), 2 + 5);
+    QCOMPARE(model.index(0, model.columnOf(TrialModel::Column::Objective)).data().toString(), QString("0.5"));
+    QCOMPARE(model.index(1, model.columnOf(TrialModel::Column::Run)).data().toString(), QString());
+    model.clear();
+    QCOMPARE(model.rowCount(), 0);
+}
+
+void TestUiSweep::aggregatesOverSeeds()
+{
+    TrialModel model;
+    model.setSnapshot(grid());
+    const std::vector<std::optional<double>> values { 0.2, 0.4, 1.0, std::nullopt };
+    const auto one = model.aggregate(values, "x", "");
+    QVERIFY(one.numericX);
+    QCOMPARE(one.xLabels, QStringList({ "0.25", "0.5" })); // numeric order
+    QCOMPARE(one.yLabels.size(), 1);
+    QCOMPARE(one.count, (std::vector<int> { 1, 2 }));
+    QCOMPARE(one.mean[1], 0.3);
+    QVERIFY(std::abs(one.std[1] - std::sqrt(0.02)) < 1e-12); // sample std of 0.2 and 0.4
+    QVERIFY(std::isnan(one.std[0]));
+    const auto two = model.aggregate(values, "x", "mode");
+    QCOMPARE(two.yLabels, QStringList({ "a,b", "say \"c\"" }));
+    QCOMPARE(two.mean.size(), std::size_t(4));
+    QCOMPARE(two.mean[0], 1.0); // mode a,b; x 0.25
+    QVERIFY(std::isnan(two.mean[2])); // the failed trial has no value
+    const auto categorical = model.aggregate(values, "mode", "");
+    QVERIFY(!categorical.numericX);
+}
+
+void TestUiSweep::csvQuotesFields()
+{
+    TrialModel model;
+    model.setSnapshot(grid());
+    const QStringList lines = model.toCsv().split('\n');
+    QCOMPARE(lines.size(), 6); // header, 4 rows, the empty string after the final newline
+    QCOMPARE(lines[0], QString("Trial,x,mode,seed,Run,Status,Progress,Objective"));
+    QCOMPARE(lines[1], QString("1,0.5,\"a,b\",0,10,finished,done,0.20000000000000001"));
+    QCOMPARE(lines[4], QString("4,0.25,\"say \"\"c\"\"\",1,,running,setting up,"));
+    QTemporaryDir dir;
+    const QString path = dir.filePath("trials.csv");
+    QVERIFY(model.writeCsv(path));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QCOMPARE(QString::fromUtf8(f.readAll()), model.toCsv());
+    QString error;
+    QVERIFY(!model.writeCsv(dir.filePath("missing/dir/trials.csv"), &error));
+    QVERIFY(!error.isEmpty());
+}
+
+void TestUiSweep::controllerRefusesBadSweeps()
+{
+    QTemporaryDir dir;
+    SweepController controller;
+    QString error;
+    SweepRequest request;
+    request.database = dir.filePath("runs.db");
+    request.sweepText = QString(kTinySweep) + "gird: 1\n";
+    request.source = "bad.yaml";
+    QVERIFY(!controller.start(request, &error));
+    QVERIFY2(error.contains("bad.yaml:15: unknown key 'gird'"), qPrintable(error));
+    request.sweepText = kTinySweep;
+    request.workers = 100000;
+    QVERIFY(!controller.start(request, &error));
+    QVERIFY2(error.contains("exceeds"), qPrintable(error));
+    QVERIFY(!controller.isRunning());
+    QVERIFY(!QFile::exists(request.database)); // nothing was written
+}
+
+void TestUiSweep::pageRunsTinySweep()
+{
+    QTemporaryDir dir;
+    Workspace workspace;
+    QVERIFY(workspace.open(dir.filePath("runs.db")));
+    const QString file = dir.filePath("tiny-sweep.yaml");
+    {
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(kTinySweep);
+    }
+    SweepPage page(&workspace);
+    page.resize(1200, 800);
+    page.show();
+    page.openSweepFile(file);
+    QSignalSpy started(page.controller(), &SweepController::sweepStarted);
+    QSignalSpy progressed(page.controller(), &SweepController::progressed);
+    QSignalSpy finished(page.controller(), &SweepController::sweepFinished);
+    QSignalSpy runsChanged(&workspace, &Workspace::runsChanged);
+    page.startSweep();
+    QVERIFY(page.controller()->isRunning());
+    QVERIFY(finished.wait(240000));
+    QCOMPARE(finished.at(0).at(0).toString(), QString("finished"));
+    QCOMPARE(started.count(), 1);
+    QVERIFY(progressed.count() >= 2);
+    QVERIFY(runsChanged.count() >= 1);
+
+    TrialModel* model = page.trialModel();
+    QCOMPARE(model->rowCount(), 4);
+    QCOMPARE(static_cast<qlonglong>(model->sweepId()), started.at(0).at(0).toLongLong());
+    for (int row = 0; row < 4; ++row) {
+        QCOMPARE(model->index(row, model->columnOf(TrialModel::Column::Status)).data().toString(), QString("finished"));
+        QVERIFY(model->trials()[static_cast<std::size_t>(row)].objective);
+    }
+    QCOMPARE(static_cast<int>(workspace.store()->runs().size()), 4);
+
+    // Two swept keys: the heatmap shows the mean objective of each (kl.mode, rl.clip) cell.
+    auto* heatmap = page.findChild<charts::HeatmapChart*>();
+    QVERIFY(heatmap);
+    QVERIFY(heatmap->isVisible());
+    const auto& trials = model->trials();
+    QCOMPARE(heatmap->value(0, 0), *trials[0].objective); // kl.mode fixed, rl.clip 0.1
+    QCOMPARE(heatmap->value(1, 1), *trials[3].objective); // kl.mode adaptive, rl.clip 0.3
+
+    const QString csv = dir.filePath("trials.csv");
+    QVERIFY(model->writeCsv(csv));
+    QFile f(csv);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QStringList lines = QString::fromUtf8(f.readAll()).trimmed().split('\n');
+    QCOMPARE(lines.size(), 5);
+    QCOMPARE(lines[0], QString("Trial,rl.clip,kl.mode,Run,Status,Progress,Objective"));
+    QVERIFY2(lines[4].startsWith("4,0.3,adaptive,"), qPrintable(lines[4]));
+    QVERIFY(lines[4].contains(",finished,done,"));
+    QVERIFY(heatmap->exportImage(dir.filePath("heatmap.png")));
+    QVERIFY(QFileInfo(dir.filePath("heatmap.png")).size() > 0);
+}
+
+QTEST_MAIN(TestUiSweep)
+#include "tst_ui_sweep.moc"
