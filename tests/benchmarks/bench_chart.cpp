@@ -47,7 +47,7 @@ void writeDemo(const QString& path)
     chart.resize(900, 520);
     chart.setTitle(QStringLiteral("Success rate (ALFWorld-like household, 3 seeds)"));
     chart.setAxisTitles(QStringLiteral("Iteration"), QStringLiteral("Success rate"));
-    chart.setSmoothing(0.8);
+    chart.setSmoothing(0.95);
     const char* names[] = { "GRPO", "TRIAGE", "HAS (alpha 0.5)" };
     const double tau[] = { 900.0, 500.0, 650.0 };
     const double ceiling[] = { 0.55, 0.78, 0.7 };

@@ -4,11 +4,14 @@
 #include "ui/charts/heatmapchart.h"
 #include "ui/charts/linechart.h"
 
+#include <QApplication>
+#include <QChartView>
 #include <QFile>
 #include <QImage>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QWheelEvent>
 
 #include <algorithm>
 #include <cmath>
@@ -55,6 +58,7 @@ private Q_SLOTS:
     void lineChartCoalescesAppends();
     void lineChartZoomKeepsUserView();
     void lineChartSmoothingAndSeries();
+    void lineChartHoverAndInput();
     void lineChartExport_data();
     void lineChartExport();
     void lineChartExportUnwritable();
@@ -270,6 +274,53 @@ void TestCharts::lineChartSmoothingAndSeries()
     chart.clear();
     QCOMPARE(chart.seriesCount(), 0);
     chart.redrawNow();
+}
+
+void TestCharts::lineChartHoverAndInput()
+{
+    LineChart chart;
+    chart.resize(700, 450);
+    chart.setSmoothing(0.5);
+    const int id = chart.addSeries(QStringLiteral("success"));
+    chart.setSeriesData(id, iota(1001), std::vector<double>(1001, 0.25));
+    chart.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    chart.redrawNow();
+    auto* view = chart.findChild<QChartView*>();
+    QVERIFY(view);
+    QWidget* viewport = view->viewport();
+    const QPoint centre = view->mapFromScene(view->chart()->plotArea().center());
+
+    QSignalSpy hovered(&chart, &LineChart::hovered);
+    QTest::mouseMove(viewport, centre);
+    QTRY_VERIFY(hovered.count() > 0);
+    const double x = hovered.last().at(0).toDouble();
+    QVERIFY2(x > 400 && x < 600, qPrintable(QString::number(x))); // the middle of 0..1000
+    const QStringList readout = hovered.last().at(1).toStringList();
+    QCOMPARE(readout.size(), 1);
+    QCOMPARE(readout.first(), QStringLiteral("success: 0.25 (raw 0.25)"));
+
+    // Wheel up at the centre zooms in around it; Home resets.
+    QWheelEvent wheel(QPointF(centre), QPointF(viewport->mapToGlobal(centre)), QPoint(), QPoint(0, 240), Qt::NoButton,
+        Qt::NoModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(viewport, &wheel);
+    QVERIFY(chart.isZoomed());
+    const QRectF zoomed = chart.visibleRange();
+    QVERIFY(zoomed.width() < 1000 * 0.8);
+    QVERIFY(zoomed.left() > 0 && zoomed.right() < 1000);
+    QTest::keyClick(view, Qt::Key_Right);
+    QVERIFY(chart.visibleRange().left() > zoomed.left()); // arrows pan
+    QTest::keyClick(view, Qt::Key_Home);
+    QVERIFY(!chart.isZoomed());
+    QCOMPARE(chart.visibleRange().left(), 0.0);
+    QCOMPARE(chart.visibleRange().right(), 1000.0);
+
+    // A left drag zooms to the dragged rectangle.
+    QTest::mousePress(viewport, Qt::LeftButton, Qt::NoModifier, centre);
+    QTest::mouseMove(viewport, centre + QPoint(100, 60));
+    QTest::mouseRelease(viewport, Qt::LeftButton, Qt::NoModifier, centre + QPoint(100, 60));
+    QVERIFY(chart.isZoomed());
+    QVERIFY(chart.visibleRange().left() > 400 && chart.visibleRange().right() < 1000);
 }
 
 void TestCharts::lineChartExport_data()

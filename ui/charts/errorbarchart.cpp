@@ -6,6 +6,7 @@
 #include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
+#include <QGraphicsLayout>
 #include <QLegend>
 #include <QLineSeries>
 #include <QToolTip>
@@ -72,7 +73,10 @@ ErrorBarChart::ErrorBarChart(QWidget* parent)
     QFont titleFont = m_chart->titleFont();
     titleFont.setBold(true);
     m_chart->setTitleFont(titleFont);
+    m_chart->layout()->setContentsMargins(0, 0, 0, 0);
     m_view = new ErrorBarView(m_chart, &m_lines, this);
+    m_view->setFrameShape(QFrame::NoFrame);
+    m_view->setBackgroundBrush(m_chart->backgroundBrush());
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_view);
@@ -181,7 +185,7 @@ void ErrorBarChart::rebuild()
         series->setName(line.name);
         series->setPen(QPen(line.color, 2.0));
         series->setPointsVisible(true);
-        series->setMarkerSize(7.0);
+        series->setMarkerSize(6.0);
         QList<QPointF> pts;
         for (const Point& p : line.points) {
             if (std::isfinite(p.mean))
