@@ -368,9 +368,6 @@ void ComparePage::rebuildChart()
     const CompareChartOptions options { m_metric.toStdString(),
         m_wallTime ? compare::Alignment::WallTime : compare::Alignment::Iteration, m_groupSeeds, m_baseline };
     fillCompareChart(*m_chart, comparedRuns(true), options, [this](qint64 runId) { return colorOf(runId); });
-    // Draw at once rather than on the chart's timer: LineChart::clear() currently crashes (in ~QAreaSeries)
-    // on series added since its last redraw, and the next rebuild may come before the timer fires.
-    m_chart->redrawNow();
 }
 
 void ComparePage::rebuildTable()
