@@ -10,8 +10,10 @@
 #include "ui/charts/linechart.h"
 
 #include <QApplication>
+#include <QChartView>
 #include <QFileInfo>
 #include <QImage>
+#include <QMouseEvent>
 #include <QPainter>
 
 #include <algorithm>
@@ -69,8 +71,16 @@ void writeDemo(const QString& path)
     chart.show();
     chart.redrawNow();
     chart.grab().save(path);
+    // The hover read-out, as a user sees it.
+    if (auto* view = chart.findChild<QChartView*>()) {
+        const QPoint at = view->mapFromScene(view->chart()->plotArea().center()) + QPoint(120, 0);
+        QMouseEvent move(QEvent::MouseMove, QPointF(at), QPointF(view->viewport()->mapToGlobal(at)), Qt::NoButton,
+            Qt::NoButton, Qt::NoModifier);
+        QApplication::sendEvent(view->viewport(), &move);
+    }
 
     const QString stem = QFileInfo(path).path() + QLatin1Char('/') + QFileInfo(path).completeBaseName();
+    chart.grab().save(stem + QStringLiteral("_hover.png"));
     HeatmapChart heat;
     heat.resize(620, 420);
     heat.setTitle(QStringLiteral("Final success, HAS"));

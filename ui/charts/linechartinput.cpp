@@ -12,15 +12,17 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QTimer>
+#include <QValueAxis>
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace creditlab::ui::charts {
 
 namespace {
 
-QString formatValue(double v) { return std::isfinite(v) ? QString::number(v, 'g', 5) : QStringLiteral("–"); }
+QString formatValue(double v) { return std::isfinite(v) ? QString::number(v, 'g', 4) : QStringLiteral("–"); }
 
 } // namespace
 
@@ -89,18 +91,37 @@ void LineChart::panByPixels(const QPointF& pixels)
 
 void LineChart::showHover(const QPointF& viewportPos)
 {
-    const double x = toValue(viewportPos).x();
+    const double mouseX = toValue(viewportPos).x();
+    auto nearest = [](const std::vector<double>& xs, double at) {
+        const auto it = std::lower_bound(xs.begin(), xs.end(), at);
+        std::size_t i = static_cast<std::size_t>(it - xs.begin());
+        if (i == xs.size() || (i > 0 && at - xs[i - 1] < xs[i] - at))
+            i = i == 0 ? 0 : i - 1;
+        return i;
+    };
+    // Snap the cursor to the data x nearest the mouse over all visible series, so the read-out shows values
+    // that exist rather than interpolations.
+    double x = mouseX;
+    double best = std::numeric_limits<double>::infinity();
+    for (const auto& [id, s] : m_series) {
+        if (!s->visible || s->x.empty())
+            continue;
+        const double candidate = s->x[nearest(s->x, mouseX)];
+        if (std::abs(candidate - mouseX) < best) {
+            best = std::abs(candidate - mouseX);
+            x = candidate;
+        }
+    }
     QStringList readout;
     QList<LineChartView::ReadoutLine> lines;
-    lines.append({ tr("x = %1").arg(formatValue(x)), QColor() });
+    const QString xTitle = m_axisX->titleText();
+    lines.append(
+        { xTitle.isEmpty() ? tr("x = %1").arg(formatValue(x)) : tr("%1: %2").arg(xTitle, formatValue(x)), QColor() });
     const bool smoothed = m_smoothing > 0.0;
     for (auto& [id, s] : m_series) {
         if (!s->visible || s->x.empty())
             continue;
-        const auto it = std::lower_bound(s->x.begin(), s->x.end(), x);
-        std::size_t i = static_cast<std::size_t>(it - s->x.begin());
-        if (i == s->x.size() || (i > 0 && x - s->x[i - 1] < s->x[i] - x))
-            i = i == 0 ? 0 : i - 1;
+        const std::size_t i = nearest(s->x, x);
         QString text;
         if (smoothed) {
             ensureSmoothed(*s);
