@@ -75,7 +75,8 @@ public:
     CompareControls* controls() const { return m_controls; }
 
 Q_SIGNALS:
-    /// Loaded data was applied to the list, chart and table (after setRuns, addRuns or a reload).
+    /// A load finished and the list, chart and table show its outcome (after setRuns, addRuns or a reload;
+    /// also after a failed one, which errorOccurred() reported first).
     void loaded();
     /// Reading the database failed; the message names it.
     void errorOccurred(const QString& message);
