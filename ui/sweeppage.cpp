@@ -80,6 +80,8 @@ SweepPage::SweepPage(Workspace* workspace, QWidget* parent)
         updateChoices();
         updateResult();
     });
+    // Sweeps run by another process (creditlab-cli sweep) appear as their runs are written.
+    connect(m_workspace, &Workspace::runsChanged, this, &SweepPage::reloadSweeps);
     reloadSweeps();
 }
 

@@ -169,6 +169,7 @@ QVariant TrialModel::data(const QModelIndex& index, int role) const
     const Column kind = columnKind(index.column());
     switch (role) {
     case Qt::DisplayRole:
+    case FullTextRole:
         return text(t, index.column());
     case SortRole:
         switch (kind) {
