@@ -8,6 +8,7 @@
 #include <QChartView>
 #include <QFile>
 #include <QImage>
+#include <QLineSeries>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -58,6 +59,7 @@ private Q_SLOTS:
     void lineChartCoalescesAppends();
     void lineChartZoomKeepsUserView();
     void lineChartSmoothingAndSeries();
+    void lineChartSmoothedIncrementally();
     void lineChartHoverAndInput();
     void lineChartExport_data();
     void lineChartExport();
@@ -274,6 +276,47 @@ void TestCharts::lineChartSmoothingAndSeries()
     chart.clear();
     QCOMPARE(chart.seriesCount(), 0);
     chart.redrawNow();
+}
+
+void TestCharts::lineChartSmoothedIncrementally()
+{
+    // What Qt Charts draws for the main line equals debiasedEma over all the data, also when the data came in
+    // batches (the cache continues the EMA) and after the weight changed (the cache is rebuilt).
+    LineChart chart;
+    chart.resize(600, 400);
+    chart.setSmoothing(0.5);
+    const int id = chart.addSeries(QStringLiteral("main"));
+    const std::vector<double> y = { 1, 2, kNaN, 3, 10, -4, 2 };
+    chart.setSeriesData(id, { 0, 1, 2 }, { y[0], y[1], y[2] });
+    chart.redrawNow();
+    chart.appendPoints(id, { 3, 4 }, { y[3], y[4] });
+    chart.redrawNow();
+    chart.appendPoints(id, { 5, 6 }, { y[5], y[6] });
+    chart.redrawNow();
+    auto* view = chart.findChild<QChartView*>();
+    QVERIFY(view);
+    const auto mainLine = [&]() -> QLineSeries* {
+        for (QAbstractSeries* s : view->chart()->series())
+            if (s->name() == QLatin1String("main"))
+                return qobject_cast<QLineSeries*>(s);
+        return nullptr;
+    };
+    QVERIFY(mainLine());
+    for (double w : { 0.5, 0.9 }) {
+        chart.setSmoothing(w);
+        chart.redrawNow();
+        const std::vector<double> expected = debiasedEma(y, w);
+        const QList<QPointF> drawn = mainLine()->points();
+        QCOMPARE(drawn.size(), 6); // the NaN point is not drawn
+        qsizetype k = 0;
+        for (std::size_t i = 0; i < y.size(); ++i) {
+            if (std::isnan(y[i]))
+                continue;
+            QCOMPARE(drawn[k].x(), double(i));
+            QVERIFY2(std::abs(drawn[k].y() - expected[i]) < 1e-12, qPrintable(QString("w=%1 i=%2").arg(w).arg(i)));
+            ++k;
+        }
+    }
 }
 
 void TestCharts::lineChartHoverAndInput()

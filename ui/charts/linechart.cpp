@@ -6,7 +6,6 @@
 #include <QChart>
 #include <QGraphicsLayout>
 #include <QLegend>
-#include <QLegendMarker>
 #include <QTimer>
 #include <QVBoxLayout>
 #include <QValueAxis>
@@ -166,6 +165,7 @@ void LineChart::setSeriesStyle(int id, const SeriesStyle& style)
 {
     if (Series* s = find(id)) {
         s->style = style;
+        s->dirty = true;
         styleSeries(*s);
         scheduleRedraw();
     }
@@ -184,70 +184,6 @@ void LineChart::styleSeries(Series& s)
     s.band->setBrush(fill);
 }
 
-void LineChart::setSeriesVisible(int id, bool visible)
-{
-    if (Series* s = find(id)) {
-        s->visible = visible;
-        applyVisibility(*s);
-        scheduleRedraw();
-    }
-}
-
-bool LineChart::isSeriesVisible(int id) const
-{
-    const Series* s = find(id);
-    return s && s->visible;
-}
-
-void LineChart::applyVisibility(Series& s)
-{
-    s.main->setVisible(s.visible);
-    s.raw->setVisible(s.visible && m_smoothing > 0.0 && s.style.showRaw);
-    s.band->setVisible(s.visible && !s.lower.empty());
-    if (!s.main->chart())
-        return;
-    // Hiding a series hides its legend marker too; keep the marker (dimmed) so it can be clicked back on.
-    const auto markers = m_chart->legend()->markers(s.main);
-    for (QLegendMarker* marker : markers) {
-        marker->setVisible(true);
-        QColor label = palette().color(QPalette::WindowText);
-        label.setAlpha(s.visible ? 255 : 90);
-        marker->setLabelBrush(label);
-        QColor swatch = s.color;
-        swatch.setAlpha(s.visible ? 255 : 60);
-        marker->setBrush(swatch);
-        marker->setPen(Qt::NoPen);
-    }
-}
-
-void LineChart::relayer()
-{
-    // Qt Charts stacks series in the order they were added: re-add all so that every band lies under every
-    // raw curve, which lies under every main line, whatever order series and bands were created in.
-    for (const QAbstractSeries* item : m_chart->series())
-        m_chart->removeSeries(const_cast<QAbstractSeries*>(item));
-    for (int layer = 0; layer < 3; ++layer) {
-        for (auto& [id, s] : m_series) {
-            QAbstractSeries* item = layer == 0 ? static_cast<QAbstractSeries*>(s->band)
-                : layer == 1                   ? static_cast<QAbstractSeries*>(s->raw)
-                                               : static_cast<QAbstractSeries*>(s->main);
-            m_chart->addSeries(item);
-            item->attachAxis(m_axisX);
-            item->attachAxis(m_axisY);
-            if (layer < 2) {
-                for (QLegendMarker* marker : m_chart->legend()->markers(item))
-                    marker->setVisible(false);
-            }
-        }
-    }
-    for (auto& [id, s] : m_series) {
-        for (QLegendMarker* marker : m_chart->legend()->markers(s->main))
-            connect(marker, &QLegendMarker::clicked, this, [this, marker] { legendMarkerClicked(marker); });
-        applyVisibility(*s);
-    }
-    m_layersDirty = false;
-}
-
 void LineChart::setSeriesData(int id, std::vector<double> x, std::vector<double> y)
 {
     Series* s = find(id);
@@ -258,6 +194,7 @@ void LineChart::setSeriesData(int id, std::vector<double> x, std::vector<double>
     y.resize(n);
     s->x = std::move(x);
     s->y = std::move(y);
+    s->dirty = true;
     s->smoothWeight = -1.0;
     s->smoothed.clear();
     if (s->lower.size() != n) {
@@ -279,6 +216,7 @@ void LineChart::appendPoints(int id, const std::vector<double>& x, const std::ve
     s->x.insert(s->x.end(), x.begin(), x.begin() + static_cast<std::ptrdiff_t>(n));
     s->y.insert(s->y.end(), y.begin(), y.begin() + static_cast<std::ptrdiff_t>(n));
     s->extendBounds(s->y, from);
+    s->dirty = true;
     if (!s->lower.empty()) { // a band no longer matches the data
         s->lower.clear();
         s->upper.clear();
@@ -297,6 +235,7 @@ void LineChart::setSeriesBand(int id, std::vector<double> lower, std::vector<dou
     upper.resize(n);
     s->lower = std::move(lower);
     s->upper = std::move(upper);
+    s->dirty = true;
     s->recomputeBounds();
     applyVisibility(*s);
     scheduleRedraw();
@@ -314,35 +253,14 @@ void LineChart::setSmoothing(double weight)
     if (w == m_smoothing)
         return;
     m_smoothing = w;
-    for (auto& [id, s] : m_series)
+    for (auto& [id, s] : m_series) {
+        s->dirty = true;
         applyVisibility(*s);
+    }
     scheduleRedraw();
 }
 
 double LineChart::smoothing() const { return m_smoothing; }
-
-void LineChart::ensureSmoothed(Series& s)
-{
-    if (s.smoothWeight != m_smoothing) {
-        s.smoothed.clear();
-        s.smoothWeight = m_smoothing;
-        s.emaState = 0.0;
-        s.emaPow = 1.0;
-    }
-    // Continue the debiased EMA (see debiasedEma) over the points appended since the last redraw.
-    const double w = m_smoothing;
-    s.smoothed.reserve(s.y.size());
-    for (std::size_t i = s.smoothed.size(); i < s.y.size(); ++i) {
-        const double v = s.y[i];
-        if (!std::isfinite(v)) {
-            s.smoothed.push_back(v);
-            continue;
-        }
-        s.emaState = w * s.emaState + (1.0 - w) * v;
-        s.emaPow *= w;
-        s.smoothed.push_back(s.emaState / (1.0 - s.emaPow));
-    }
-}
 
 void LineChart::scheduleRedraw()
 {
@@ -406,7 +324,9 @@ void LineChart::redrawNow()
         m_range = dataBounds();
     // Qt Charts recomputes every series' geometry (path and hit-test stroke) when an axis range changes and
     // again on replace(); empty the lines first so that the range change costs nothing.
-    if (m_range != m_appliedRange) {
+    const int columns = plotColumns();
+    const bool viewChanged = m_range != m_appliedRange || columns != m_appliedColumns;
+    if (viewChanged) {
         for (auto& [id, s] : m_series) {
             s->main->clear();
             s->raw->clear();
@@ -414,13 +334,18 @@ void LineChart::redrawNow()
             s->band->lowerSeries()->clear();
         }
         m_appliedRange = m_range;
+        m_appliedColumns = columns;
     }
     applyAxes();
-    const int columns = plotColumns();
     const double x0 = m_range.left(), x1 = m_range.right();
     qsizetype total = 0;
     for (auto& [id, s] : m_series) {
         total += static_cast<qsizetype>(s->x.size());
+        // Same view and same data: what Qt Charts holds is still right (e.g. a zoomed view while another
+        // series receives points).
+        if (!viewChanged && !s->dirty)
+            continue;
+        s->dirty = false;
         if (!s->visible) {
             s->main->clear();
             s->raw->clear();
@@ -428,7 +353,7 @@ void LineChart::redrawNow()
             continue;
         }
         if (m_smoothing > 0.0) {
-            ensureSmoothed(*s);
+            s->ensureSmoothed(m_smoothing);
             s->main->replace(decimateMinMax(s->x, s->smoothed, x0, x1, columns, Decimation::MinMax));
             s->raw->replace(
                 s->style.showRaw ? decimateMinMax(s->x, s->y, x0, x1, columns, Decimation::MinMax) : QList<QPointF>());

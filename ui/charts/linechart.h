@@ -109,7 +109,6 @@ private:
     void relayer();
     void styleSeries(Series& s);
     void applyVisibility(Series& s);
-    void ensureSmoothed(Series& s);
     QRectF dataBounds() const;
     void applyAxes();
     int plotColumns() const;
@@ -134,6 +133,7 @@ private:
     bool m_layersDirty = false;
     QRectF m_range { 0, 0, 1, 1 };
     QRectF m_appliedRange; ///< the range the axes were last set to
+    int m_appliedColumns = 0; ///< the decimation width of the last redraw
 };
 
 } // namespace creditlab::ui::charts

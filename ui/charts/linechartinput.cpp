@@ -1,4 +1,5 @@
-// LineChart: the view range, user interaction (zoom, pan, hover read-out, context menu, legend) and export.
+// LineChart: the view range, user interaction (zoom, pan, hover read-out, context menu), the legend, series
+// visibility and stacking, and export.
 #include "ui/charts/linechart.h"
 
 #include "ui/charts/chartexport.h"
@@ -8,6 +9,7 @@
 #include <QChart>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QLegend>
 #include <QLegendMarker>
 #include <QMenu>
 #include <QMessageBox>
@@ -124,7 +126,7 @@ void LineChart::showHover(const QPointF& viewportPos)
         const std::size_t i = nearest(s->x, x);
         QString text;
         if (smoothed) {
-            ensureSmoothed(*s);
+            s->ensureSmoothed(m_smoothing);
             text = tr("%1: %2 (raw %3)").arg(s->name, formatValue(s->smoothed[i]), formatValue(s->y[i]));
         } else {
             text = tr("%1: %2").arg(s->name, formatValue(s->y[i]));
@@ -159,6 +161,71 @@ void LineChart::showContextMenu(const QPoint& globalPos)
             QMessageBox::warning(this, tr("Export chart"), error);
     });
     menu.exec(globalPos);
+}
+
+void LineChart::setSeriesVisible(int id, bool visible)
+{
+    if (Series* s = find(id)) {
+        s->visible = visible;
+        s->dirty = true;
+        applyVisibility(*s);
+        scheduleRedraw();
+    }
+}
+
+bool LineChart::isSeriesVisible(int id) const
+{
+    const Series* s = find(id);
+    return s && s->visible;
+}
+
+void LineChart::applyVisibility(Series& s)
+{
+    s.main->setVisible(s.visible);
+    s.raw->setVisible(s.visible && m_smoothing > 0.0 && s.style.showRaw);
+    s.band->setVisible(s.visible && !s.lower.empty());
+    if (!s.main->chart())
+        return;
+    // Hiding a series hides its legend marker too; keep the marker (dimmed) so it can be clicked back on.
+    const auto markers = m_chart->legend()->markers(s.main);
+    for (QLegendMarker* marker : markers) {
+        marker->setVisible(true);
+        QColor label = palette().color(QPalette::WindowText);
+        label.setAlpha(s.visible ? 255 : 90);
+        marker->setLabelBrush(label);
+        QColor swatch = s.color;
+        swatch.setAlpha(s.visible ? 255 : 60);
+        marker->setBrush(swatch);
+        marker->setPen(Qt::NoPen);
+    }
+}
+
+void LineChart::relayer()
+{
+    // Qt Charts stacks series in the order they were added: re-add all so that every band lies under every
+    // raw curve, which lies under every main line, whatever order series and bands were created in.
+    for (const QAbstractSeries* item : m_chart->series())
+        m_chart->removeSeries(const_cast<QAbstractSeries*>(item));
+    for (int layer = 0; layer < 3; ++layer) {
+        for (auto& [id, s] : m_series) {
+            QAbstractSeries* item = layer == 0 ? static_cast<QAbstractSeries*>(s->band)
+                : layer == 1                   ? static_cast<QAbstractSeries*>(s->raw)
+                                               : static_cast<QAbstractSeries*>(s->main);
+            m_chart->addSeries(item);
+            item->attachAxis(m_axisX);
+            item->attachAxis(m_axisY);
+            if (layer < 2) {
+                for (QLegendMarker* marker : m_chart->legend()->markers(item))
+                    marker->setVisible(false);
+            }
+        }
+    }
+    for (auto& [id, s] : m_series) {
+        for (QLegendMarker* marker : m_chart->legend()->markers(s->main))
+            connect(marker, &QLegendMarker::clicked, this, [this, marker] { legendMarkerClicked(marker); });
+        applyVisibility(*s);
+    }
+    m_layersDirty = false;
 }
 
 void LineChart::legendMarkerClicked(QLegendMarker* marker)

@@ -32,6 +32,7 @@ struct LineChart::Series {
     double emaState = 0.0;
     double emaPow = 1.0;
 
+    bool dirty = true; ///< data, style or visibility changed since the last redraw
     qsizetype drawn = 0;
     // Attached to the chart by LineChart::relayer(); LineChart deletes them when the series goes.
     QLineSeries* main = nullptr;
@@ -45,6 +46,29 @@ struct LineChart::Series {
                 yMin = std::min(yMin, v[i]);
                 yMax = std::max(yMax, v[i]);
             }
+        }
+    }
+    /// Brings `smoothed` up to date for EMA weight `w` (> 0): recomputed when the weight changed, otherwise
+    /// continued over the points appended since (the debiased EMA of debiasedEma, state kept in emaState and
+    /// emaPow), so live updates cost O(new points).
+    void ensureSmoothed(double w)
+    {
+        if (smoothWeight != w) {
+            smoothed.clear();
+            smoothWeight = w;
+            emaState = 0.0;
+            emaPow = 1.0;
+        }
+        smoothed.reserve(y.size());
+        for (std::size_t i = smoothed.size(); i < y.size(); ++i) {
+            const double v = y[i];
+            if (!std::isfinite(v)) {
+                smoothed.push_back(v);
+                continue;
+            }
+            emaState = w * emaState + (1.0 - w) * v;
+            emaPow *= w;
+            smoothed.push_back(emaState / (1.0 - emaPow));
         }
     }
     void recomputeBounds()
