@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 
 namespace creditlab::ui::charts {
 
@@ -60,40 +61,37 @@ QList<QPointF> decimateMinMax(
             push(i);
     } else {
         const double scale = x1 > x0 ? columns / (x1 - x0) : 0.0;
-        std::size_t first = lo, last = lo, minI = n, maxI = n;
-        int bucket = -1;
-        auto flush = [&]() {
-            std::array<std::size_t, 4> idx = { first, minI, maxI, last };
-            if (!ends)
-                idx[0] = idx[3] = n; // n sorts last and is skipped
-            std::sort(idx.begin(), idx.end());
-            std::size_t prev = n;
-            for (std::size_t i : idx) {
-                if (i != prev && i < n)
-                    push(i);
-                prev = i;
-            }
-        };
-        for (std::size_t i = lo; i < hi; ++i) {
+        constexpr double kMax = std::numeric_limits<double>::max();
+        std::size_t i = lo;
+        while (i < hi) {
+            // One bucket per pass: its right edge bounds a tight min/max loop (NaN and infinities fail both
+            // comparisons, so they are never chosen).
             const int b = std::clamp(static_cast<int>((x[i] - x0) * scale), 0, columns - 1);
-            if (b != bucket) {
-                if (bucket >= 0)
-                    flush();
-                bucket = b;
-                first = i;
-                minI = maxI = n;
-            }
-            last = i;
-            const double v = y[i];
-            if (std::isfinite(v)) {
-                if (minI == n || v < y[minI])
+            const double edge = b == columns - 1 ? std::numeric_limits<double>::infinity() : x0 + (b + 1) / scale;
+            const std::size_t first = i;
+            std::size_t minI = n, maxI = n;
+            double mn = kMax, mx = -kMax;
+            do {
+                const double v = y[i];
+                if (v <= mn && v >= -kMax && (v < mn || minI == n)) {
+                    mn = v;
                     minI = i;
-                if (maxI == n || v > y[maxI])
+                }
+                if (v >= mx && v <= kMax && (v > mx || maxI == n)) {
+                    mx = v;
                     maxI = i;
+                }
+                ++i;
+            } while (i < hi && x[i] < edge);
+            std::array<std::size_t, 4> idx = { ends ? first : n, minI, maxI, ends ? i - 1 : n };
+            std::sort(idx.begin(), idx.end()); // x order; n (none) sorts last and is skipped
+            std::size_t prev = n;
+            for (std::size_t k : idx) {
+                if (k != prev && k < n)
+                    push(k);
+                prev = k;
             }
         }
-        if (bucket >= 0)
-            flush();
     }
     if (after)
         push(hi);
