@@ -8,6 +8,8 @@
 #include <QChartView>
 #include <QFile>
 #include <QImage>
+#include <QLegend>
+#include <QLegendMarker>
 #include <QLineSeries>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -265,7 +267,20 @@ void TestCharts::lineChartSmoothingAndSeries()
     chart.setSeriesStyle(b, SeriesStyle { true, 2.0, false });
     chart.redrawNow();
     QCOMPARE(chart.drawnPointCount(a), 3);
-    QSignalSpy hovered(&chart, &LineChart::hovered);
+    // The legend lists each series once (raw curves and bands have no entry); clicking an entry toggles it.
+    auto* view = chart.findChild<QChartView*>();
+    QVERIFY(view);
+    QList<QLegendMarker*> shown;
+    for (QLegendMarker* m : view->chart()->legend()->markers())
+        if (m->isVisible())
+            shown.append(m);
+    QCOMPARE(shown.size(), 3);
+    QCOMPARE(shown.first()->label(), QStringLiteral("a"));
+    Q_EMIT shown.first()->clicked();
+    QVERIFY(!chart.isSeriesVisible(a));
+    QVERIFY(shown.first()->isVisible()); // still there (dimmed) to click it back on
+    Q_EMIT shown.first()->clicked();
+    QVERIFY(chart.isSeriesVisible(a));
     chart.setSeriesVisible(a, false);
     QVERIFY(!chart.isSeriesVisible(a));
     chart.redrawNow();
