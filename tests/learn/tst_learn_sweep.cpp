@@ -10,6 +10,7 @@
 #include <QtTest/QTest>
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <mutex>
@@ -84,6 +85,7 @@ private Q_SLOTS:
     void errorsNameLineAndKey();
     void storedTextInlinesTheBase();
     void tooManyThreadsRefused();
+    void shippedSweepsAreValid();
     void gridRunsInParallel();
     void stopLeavesTrialsAndResumeFinishes();
     void failingTrialDoesNotStopOthers();
@@ -231,6 +233,30 @@ void TestLearnSweep::tooManyThreadsRefused()
     const auto share = f.parse("base: tiny.yaml\nworkers: 1\nthreads: 0\n");
     QCOMPARE(share.trialThreads(), static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
     share.checkResources();
+}
+
+void TestLearnSweep::shippedSweepsAreValid()
+{
+    // Found above the test executable (resources/configs of the source tree), as the CLI finds them.
+    const auto dirs = shippedConfigDirs();
+    QVERIFY(!dirs.empty());
+    int found = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(dirs.front()))
+        if (entry.path().filename().string().rfind("sweep-", 0) == 0) {
+            const auto spec = SweepSpec::load(entry.path().string());
+            QVERIFY(!spec.trials.empty());
+            ++found;
+        }
+    QVERIFY(found >= 2);
+    const auto has = SweepSpec::load(dirs.front() + "/sweep-has-alpha.yaml");
+    QCOMPARE(has.trials.size(), std::size_t(6));
+    QCOMPARE(has.keys, (std::vector<std::string> { "credit.alpha", "seed" }));
+    QVERIFY(has.basePath.ends_with("household-has.yaml"));
+    const auto config = has.trialConfig(has.trials[5]);
+    QCOMPARE(QString::fromStdString(config.method()), QString("has"));
+    QCOMPARE(config.getInt("seed"), 1LL);
+    QCOMPARE(config.getInt("threads"), 1LL);
+    QCOMPARE(has.workers * has.trialThreads(), 2);
 }
 
 void TestLearnSweep::gridRunsInParallel()
