@@ -126,7 +126,7 @@ HeatmapChart::Geometry HeatmapChart::geometry() const
     return g;
 }
 
-void HeatmapChart::paintEvent(QPaintEvent*)
+void HeatmapChart::paintEvent(QPaintEvent* event)
 {
     QPainter p(this);
     p.setRenderHint(QPainter::Antialiasing, false);
@@ -147,10 +147,15 @@ void HeatmapChart::paintEvent(QPaintEvent*)
         p.drawText(g.grid, Qt::AlignCenter, tr("No data"));
         return;
     }
-    // Cells; only those that intersect the repainted region would matter for 10^5 cells, but a sweep grid is
-    // small, and painting all keeps export (render()) simple.
-    for (int r = 0; r < m_rows.size(); ++r) {
-        for (int c = 0; c < m_columns.size(); ++c) {
+    // Only the cells that intersect the repainted rectangle (STYLE rule 16: large grids stay cheap; hover
+    // repaints are small, render() for export passes the whole widget).
+    const QRectF dirty = QRectF(event->rect()).intersected(g.grid);
+    const int r0 = std::max(0, static_cast<int>((dirty.top() - g.grid.top()) / g.cellHeight));
+    const int r1 = std::min(int(m_rows.size()) - 1, static_cast<int>((dirty.bottom() - g.grid.top()) / g.cellHeight));
+    const int c0 = std::max(0, static_cast<int>((dirty.left() - g.grid.left()) / g.cellWidth));
+    const int c1 = std::min(int(m_columns.size()) - 1, static_cast<int>((dirty.right() - g.grid.left()) / g.cellWidth));
+    for (int r = r0; r <= r1 && !dirty.isEmpty(); ++r) {
+        for (int c = c0; c <= c1; ++c) {
             const QRectF cell(
                 g.grid.left() + c * g.cellWidth, g.grid.top() + r * g.cellHeight, g.cellWidth, g.cellHeight);
             const double v = value(r, c);
@@ -232,9 +237,17 @@ void HeatmapChart::mouseMoveEvent(QMouseEvent* event)
     }
     if (row == m_hoverRow && column == m_hoverColumn)
         return;
+    const auto cellRect = [&g](int r, int c) {
+        return QRectF(g.grid.left() + c * g.cellWidth, g.grid.top() + r * g.cellHeight, g.cellWidth, g.cellHeight)
+            .toAlignedRect()
+            .adjusted(-2, -2, 2, 2);
+    };
+    if (m_hoverRow >= 0)
+        update(cellRect(m_hoverRow, m_hoverColumn));
     m_hoverRow = row;
     m_hoverColumn = column;
-    update();
+    if (row >= 0)
+        update(cellRect(row, column));
     if (row < 0) {
         QToolTip::hideText();
         return;
