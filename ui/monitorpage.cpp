@@ -313,8 +313,12 @@ void MonitorPage::onProgress(const RunProgress& progress)
                                                   .arg(formatDuration(progress.elapsedSeconds),
                                                       formatDuration(progress.etaSeconds))
                                             : tr("%1 elapsed").arg(formatDuration(progress.elapsedSeconds)));
-    if (!progress.metrics.empty())
+    if (!progress.metrics.empty()) {
+        // Metrics that came without a progress snapshot (those of SFT, at iteration 0) are in the store.
+        if (progress.iteration > m_lastIteration + 1)
+            reloadFromStore(true);
         appendIteration(progress.iteration, progress.metrics);
+    }
 }
 
 void MonitorPage::onLog(int level, const QString& loggerName, const QString& text)

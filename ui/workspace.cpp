@@ -53,6 +53,7 @@ bool Workspace::open(const QString& path, QString* errorMessage)
         m_store = std::move(store);
         m_path = absolute;
         m_dataVersion = -1;
+        poll(); // the baseline: commits from now on are news
         if (m_pollTimer->interval() > 0)
             m_pollTimer->start();
     } catch (const std::exception& error) {

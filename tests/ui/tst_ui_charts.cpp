@@ -60,6 +60,7 @@ private Q_SLOTS:
     void lineChartDecimatesLargeSeries();
     void lineChartCoalescesAppends();
     void lineChartZoomKeepsUserView();
+    void lineChartTinySpansStayFinite();
     void lineChartSmoothingAndSeries();
     void lineChartSmoothedIncrementally();
     void lineChartHoverAndInput();
@@ -69,6 +70,27 @@ private Q_SLOTS:
     void heatmapColors();
     void errorBarExport();
 };
+
+void TestCharts::lineChartTinySpansStayFinite()
+{
+    // A metric that barely moves (a KL of 1e-13) after a wide one: Qt Charts would step ticks forever over a span
+    // below double precision, or create billions of ticks if the tiny interval met the old range. This hangs on
+    // failure (the test then times out).
+    LineChart chart;
+    chart.resize(600, 400);
+    const int id = chart.addSeries(QStringLiteral("kl"));
+    chart.setSeriesData(id, { 0, 1, 2 }, { 0, 500, 1000 });
+    chart.redrawNow();
+    chart.setSeriesData(id, { 0, 1, 2 }, { 0.5, 0.5 + 1e-13, 0.5 + 2e-13 });
+    chart.redrawNow();
+    QVERIFY(chart.visibleRange().height() >= 1e-9 * 0.99);
+    chart.setSeriesData(id, { 1000, 1000 + 1e-12 }, { 1, 1 });
+    chart.redrawNow();
+    QVERIFY(chart.visibleRange().width() > 0);
+    chart.setSeriesData(id, { 0, 1 }, { -1e6, 1e6 });
+    chart.redrawNow();
+    QVERIFY(chart.visibleRange().height() >= 2e6);
+}
 
 void TestCharts::emaHandComputed_data()
 {

@@ -98,6 +98,22 @@ QList<QPointF> decimateMinMax(
     return out;
 }
 
+QRectF widenedRange(const QRectF& r)
+{
+    double x0 = r.left(), x1 = r.right(), y0 = r.top(), y1 = r.bottom();
+    const auto widen = [](double& lo, double& hi) {
+        const double minSpan = std::max(1e-9, 1e-7 * std::max(std::abs(lo), std::abs(hi)));
+        if (!(hi - lo >= minSpan)) {
+            const double mid = lo / 2 + hi / 2;
+            lo = mid - minSpan / 2;
+            hi = mid + minSpan / 2;
+        }
+    };
+    widen(x0, x1);
+    widen(y0, y1);
+    return QRectF(QPointF(x0, y0), QPointF(x1, y1));
+}
+
 double niceTickStep(double span, int targetTicks)
 {
     if (!(span > 0.0) || !std::isfinite(span))

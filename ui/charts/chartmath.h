@@ -3,6 +3,7 @@
 #include <QColor>
 #include <QList>
 #include <QPointF>
+#include <QRectF>
 #include <QString>
 
 #include <vector>
@@ -35,6 +36,10 @@ enum class Decimation {
 /// lost, and Qt Charts strokes half the points. Pure; any thread.
 QList<QPointF> decimateMinMax(
     const std::vector<double>& x, const std::vector<double>& y, double x0, double x1, int columns, Decimation mode);
+
+/// Qt Charts steps from tick to tick (value += interval) over an axis range: a span below the precision of its
+/// values never ends. Returns `r` with each span widened, around its centre, to well above double precision.
+QRectF widenedRange(const QRectF& r);
 
 /// A "nice" tick step (1, 2 or 5 times a power of ten) so that `span` holds about `targetTicks` ticks.
 /// Pure; any thread.

@@ -300,15 +300,25 @@ int LineChart::plotColumns() const
 
 void LineChart::applyAxes()
 {
+    // A tiny interval applied while the old, wide range is still set would create millions of ticks: change range
+    // and interval in the order that never pairs a small interval with a wide range (see widenedRange()).
+    const double x0 = m_range.left(), x1 = m_range.right(), y0 = m_range.top(), y1 = m_range.bottom();
     const QRectF plot = m_chart->plotArea();
-    const double stepX = niceTickStep(m_range.width(), std::max(2, static_cast<int>(plot.width() / 110)));
-    const double stepY = niceTickStep(m_range.height(), std::max(2, static_cast<int>(plot.height() / 55)));
-    m_axisX->setTickInterval(stepX);
-    m_axisY->setTickInterval(stepY);
-    m_axisX->setLabelFormat(axisLabelFormat(stepX, m_range.left(), m_range.right()));
-    m_axisY->setLabelFormat(axisLabelFormat(stepY, m_range.top(), m_range.bottom()));
-    m_axisX->setRange(m_range.left(), m_range.right());
-    m_axisY->setRange(m_range.top(), m_range.bottom());
+    const double stepX = niceTickStep(x1 - x0, std::max(2, static_cast<int>(plot.width() / 110)));
+    const double stepY = niceTickStep(y1 - y0, std::max(2, static_cast<int>(plot.height() / 55)));
+    const auto apply = [](QValueAxis* axis, double lo, double hi, double step) {
+        if (step < axis->tickInterval()) {
+            axis->setRange(lo, hi);
+            axis->setTickInterval(step);
+        } else {
+            axis->setTickInterval(step);
+            axis->setRange(lo, hi);
+        }
+    };
+    m_axisX->setLabelFormat(axisLabelFormat(stepX, x0, x1));
+    m_axisY->setLabelFormat(axisLabelFormat(stepY, y0, y1));
+    apply(m_axisX, x0, x1, stepX);
+    apply(m_axisY, y0, y1, stepY);
 }
 
 void LineChart::redrawNow()
@@ -322,6 +332,7 @@ void LineChart::redrawNow()
     m_chart->layout()->activate();
     if (!m_userZoomed)
         m_range = dataBounds();
+    m_range = widenedRange(m_range);
     // Qt Charts recomputes every series' geometry (path and hit-test stroke) when an axis range changes and
     // again on replace(); empty the lines first so that the range change costs nothing.
     const int columns = plotColumns();

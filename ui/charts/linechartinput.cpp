@@ -28,7 +28,7 @@ QString formatValue(double v) { return std::isfinite(v) ? QString::number(v, 'g'
 
 } // namespace
 
-QRectF LineChart::visibleRange() const { return m_userZoomed ? m_range : dataBounds(); }
+QRectF LineChart::visibleRange() const { return widenedRange(m_userZoomed ? m_range : dataBounds()); }
 
 void LineChart::setVisibleRange(const QRectF& xy) { setUserRange(xy); }
 

@@ -1,0 +1,351 @@
+// The training part of the workbench, offscreen: the form generated from parameter metadata, configs loaded and
+// saved as YAML, a tiny run launched from the launcher whose curves grow live, pause, stop and resume from the
+// checkpoint, the runs table with its training columns, undoable rename and tags, delete, and the database poll
+// that makes runs of other processes appear.
+#include "core/learn/trainconfig.h"
+#include "core/store.h"
+#include "ui/charts/linechart.h"
+#include "ui/launcherpage.h"
+#include "ui/mainwindow.h"
+#include "ui/monitorpage.h"
+#include "ui/paramform.h"
+#include "ui/runactions.h"
+#include "ui/runbrowserpage.h"
+#include "ui/runcontroller.h"
+#include "ui/runmodel.h"
+#include "ui/sortfilterproxymodel.h"
+#include "ui/settings.h"
+#include "ui/workspace.h"
+
+#include <QAbstractItemModelTester>
+#include <QLineEdit>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QUndoStack>
+#include <QtTest>
+
+using namespace creditlab;
+using namespace creditlab::ui;
+
+namespace {
+
+constexpr int kRunWaitMs = 120000;
+
+/// A run that takes a few seconds (the learn tests' tiny config).
+QString tinyConfig(int iterations)
+{
+    return QStringLiteral(R"(seed: 3
+threads: 1
+env.name: household
+env.max_steps: 6
+policy.width: 32
+policy.layers: 1
+policy.heads: 2
+policy.context: 160
+policy.history: 1
+policy.max_action_tokens: 8
+tokenizer.episodes: 8
+sft.expert_episodes: 12
+sft.noisy_episodes: 4
+sft.epochs: 1
+sft.batch_size: 32
+rl.iterations: %1
+rl.tasks: 2
+rl.group_size: 2
+rl.epochs: 1
+rl.minibatches: 2
+eval.episodes: 3
+eval.every: 1
+checkpoint.every: 1
+)")
+        .arg(iterations);
+}
+
+std::unique_ptr<Settings> testSettings(const QTemporaryDir& dir)
+{
+    return std::make_unique<Settings>(dir.filePath(QStringLiteral("settings.ini")));
+}
+
+qint64 metricIterations(const QString& db, qint64 runId)
+{
+    Store store(db.toStdString());
+    qint64 count = 0;
+    for (const auto& m : store.metrics(runId))
+        if (m.name == "time/total_s")
+            ++count;
+    return count;
+}
+
+} // namespace
+
+class TestLaunch : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void formFollowsMetadata();
+    void formRefusesBadValues_data();
+    void formRefusesBadValues();
+    void configRoundTrip();
+    void badConfigNamesLine();
+    void presetsLoad();
+    void launchedRunGrowsCurves();
+    void pauseStopAndResume();
+    void runsTableAndActions();
+    void otherProcessRunsAppear();
+};
+
+void TestLaunch::formFollowsMetadata()
+{
+    QTemporaryDir dir;
+    MainWindow window(testSettings(dir));
+    QVERIFY(window.openDatabase(dir.filePath(QStringLiteral("runs.db"))));
+    LauncherPage* launcher = window.launcher();
+    // Every trainer key but the three chosen by combos, plus the method's and the environment's.
+    for (const auto& spec : learn::TrainConfig::specs()) {
+        const QString key = QString::fromStdString(spec.name);
+        if (key == QLatin1String("env.name") || key == QLatin1String("credit.method")
+            || key == QLatin1String("judge.name"))
+            continue;
+        QVERIFY2(launcher->form()->hasKey(key), qPrintable(key));
+        QCOMPARE(launcher->form()->defaultValue(key), QString::fromStdString(spec.defaultValue));
+    }
+    QVERIFY(launcher->setValue(QStringLiteral("credit.method"), QStringLiteral("has")));
+    QVERIFY(launcher->form()->hasKey(QStringLiteral("credit.alpha")));
+    QVERIFY(launcher->form()->hasKey(QStringLiteral("env.max_steps")));
+    QVERIFY(!launcher->form()->hasKey(QStringLiteral("credit.lambda.R"))); // a triage key is gone
+    QVERIFY(launcher->setValue(QStringLiteral("credit.alpha"), QStringLiteral("0.25")));
+    QVERIFY(!launcher->form()->isDefault(QStringLiteral("credit.alpha")));
+    launcher->form()->resetValue(QStringLiteral("credit.alpha"));
+    QVERIFY(launcher->form()->isDefault(QStringLiteral("credit.alpha")));
+    QVERIFY(launcher->setValue(QStringLiteral("judge.name"), QStringLiteral("noisy")));
+    QVERIFY(launcher->form()->hasKey(QStringLiteral("judge.accuracy")));
+}
+
+void TestLaunch::formRefusesBadValues_data()
+{
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<QString>("value");
+    QTest::newRow("not a number") << "rl.lr" << "fast";
+    QTest::newRow("below range") << "rl.group_size" << "0";
+    QTest::newRow("bad choice") << "kl.mode" << "sometimes";
+    QTest::newRow("bad bool") << "rl.whiten_advantages" << "maybe";
+    QTest::newRow("unknown key") << "rl.speed" << "1";
+}
+
+void TestLaunch::formRefusesBadValues()
+{
+    QFETCH(QString, key);
+    QFETCH(QString, value);
+    QTemporaryDir dir;
+    MainWindow window(testSettings(dir));
+    QVERIFY(window.openDatabase(dir.filePath(QStringLiteral("runs.db"))));
+    QString error;
+    QVERIFY(!window.launcher()->setValue(key, value, &error));
+    QVERIFY2(error.contains(key), qPrintable(error));
+}
+
+void TestLaunch::configRoundTrip()
+{
+    QTemporaryDir dir;
+    MainWindow window(testSettings(dir));
+    QVERIFY(window.openDatabase(dir.filePath(QStringLiteral("runs.db"))));
+    LauncherPage* launcher = window.launcher();
+    QString error;
+    QVERIFY2(launcher->loadConfigText(tinyConfig(4), QStringLiteral("tiny.yaml"), &error), qPrintable(error));
+    QVERIFY(launcher->setValue(QStringLiteral("credit.method"), QStringLiteral("mgr")));
+    QVERIFY(launcher->setValue(QStringLiteral("credit.gate"), QStringLiteral("keep")));
+    const QString path = dir.filePath(QStringLiteral("saved.yaml"));
+    QVERIFY(launcher->saveConfigFile(path, &error));
+    // The saved file is what `creditlab-cli train --config` reads: the same resolved config.
+    const auto saved = learn::TrainConfig::load(path.toStdString());
+    const auto expected = learn::TrainConfig::parse(tinyConfig(4).toStdString(), "tiny.yaml",
+        { { "credit.method", "mgr" }, { "credit.gate", "keep" } });
+    QCOMPARE(QString::fromStdString(saved.toYaml()), QString::fromStdString(expected.toYaml()));
+    // And loading it back gives the same form.
+    QVERIFY(launcher->loadConfigText(QStringLiteral("{}"), QStringLiteral("defaults"), &error));
+    QCOMPARE(launcher->value(QStringLiteral("rl.iterations")), launcher->form()->defaultValue(QStringLiteral("rl.iterations")));
+    QVERIFY2(launcher->loadConfigFile(path, &error), qPrintable(error));
+    QCOMPARE(launcher->value(QStringLiteral("rl.iterations")), QStringLiteral("4"));
+    QCOMPARE(launcher->value(QStringLiteral("credit.gate")), QStringLiteral("keep"));
+}
+
+void TestLaunch::badConfigNamesLine()
+{
+    QTemporaryDir dir;
+    MainWindow window(testSettings(dir));
+    QVERIFY(window.openDatabase(dir.filePath(QStringLiteral("runs.db"))));
+    LauncherPage* launcher = window.launcher();
+    QVERIFY(launcher->setValue(QStringLiteral("rl.iterations"), QStringLiteral("7")));
+    QString error;
+    QVERIFY(!launcher->loadConfigText(QStringLiteral("seed: 1\nrl:\n  lr: fast\n"), QStringLiteral("bad.yaml"), &error));
+    QVERIFY2(error.contains(QLatin1String("bad.yaml:3")) && error.contains(QLatin1String("rl.lr")), qPrintable(error));
+    QCOMPARE(launcher->value(QStringLiteral("rl.iterations")), QStringLiteral("7")); // untouched
+    QVERIFY(!launcher->loadConfigFile(dir.filePath(QStringLiteral("missing.yaml")), &error));
+    QVERIFY(error.contains(QLatin1String("missing.yaml")));
+}
+
+void TestLaunch::presetsLoad()
+{
+    QTemporaryDir dir;
+    MainWindow window(testSettings(dir));
+    QVERIFY(window.openDatabase(dir.filePath(QStringLiteral("runs.db"))));
+    const QStringList presets = LauncherPage::presetNames();
+    QVERIFY(presets.contains(QStringLiteral("household-triage.yaml")));
+    for (const QString& preset : presets) {
+        QString error;
+        QVERIFY2(window.launcher()->loadPreset(preset, &error), qPrintable(preset + QStringLiteral(": ") + error));
+    }
+    QString error;
+    QVERIFY(window.launcher()->loadPreset(QStringLiteral("household-triage.yaml"), &error));
+    QCOMPARE(window.launcher()->value(QStringLiteral("credit.method")), QStringLiteral("triage"));
+}
+
+void TestLaunch::launchedRunGrowsCurves()
+{
+    QTemporaryDir dir;
+    MainWindow window(testSettings(dir));
+    const QString db = dir.filePath(QStringLiteral("runs.db"));
+    QVERIFY(window.openDatabase(db));
+    window.show();
+    QString error;
+    QVERIFY(window.launcher()->loadConfigText(tinyConfig(3), QStringLiteral("tiny.yaml"), &error));
+    QVERIFY(window.launcher()->setValue(QStringLiteral("credit.method"), QStringLiteral("triage")));
+    QSignalSpy started(window.runController(), &RunController::runStarted);
+    QSignalSpy curves(window.monitor(), &MonitorPage::curvesUpdated);
+    QSignalSpy finished(window.runController(), &RunController::runFinished);
+    QVERIFY2(window.launcher()->startRun(&error), qPrintable(error));
+    QCOMPARE(window.tabs()->currentWidget(), window.monitor());
+    // The GUI stays responsive: the event loop runs while the worker trains.
+    QVERIFY(started.wait(kRunWaitMs));
+    const qint64 runId = started.first().first().toLongLong();
+    QCOMPARE(window.monitor()->runId(), runId);
+    QVERIFY(curves.wait(kRunWaitMs)); // SFT's metrics (iteration 0) come first
+    QTRY_VERIFY_WITH_TIMEOUT(window.monitor()->pointCount(QStringLiteral("rollout/success")) >= 1, kRunWaitMs);
+    const qsizetype first = window.monitor()->pointCount(QStringLiteral("rollout/success"));
+    QVERIFY(finished.count() == 1 || finished.wait(kRunWaitMs));
+    QCOMPARE(finished.first().at(1).toString(), QStringLiteral("finished"));
+    QVERIFY(window.monitor()->pointCount(QStringLiteral("rollout/success")) > first);
+    QCOMPARE(window.monitor()->pointCount(QStringLiteral("eval/success")), 4); // after SFT and each iteration
+    QVERIFY(window.monitor()->chart(QStringLiteral("train/kl")) != nullptr);
+    // A second start while one runs is refused; here none runs any more.
+    QVERIFY(!window.runController()->isRunning());
+    QCOMPARE(metricIterations(db, runId), 3);
+}
+
+void TestLaunch::pauseStopAndResume()
+{
+    QTemporaryDir dir;
+    MainWindow window(testSettings(dir));
+    const QString db = dir.filePath(QStringLiteral("runs.db"));
+    QVERIFY(window.openDatabase(db));
+    QString error;
+    QVERIFY(window.launcher()->loadConfigText(tinyConfig(10), QStringLiteral("tiny.yaml"), &error));
+    RunController* controller = window.runController();
+    QSignalSpy curves(window.monitor(), &MonitorPage::curvesUpdated);
+    QSignalSpy paused(controller, &RunController::pausedChanged);
+    QSignalSpy finished(controller, &RunController::runFinished);
+    QVERIFY2(window.launcher()->startRun(&error), qPrintable(error));
+    QVERIFY(!window.launcher()->startRun(&error)); // one run at a time per window
+    QTRY_VERIFY_WITH_TIMEOUT(window.monitor()->pointCount(QStringLiteral("rollout/success")) >= 1, kRunWaitMs);
+    const qint64 runId = controller->runId();
+
+    controller->pause();
+    QVERIFY(paused.wait(kRunWaitMs));
+    QCOMPARE(paused.last().first().toBool(), true);
+    QCOMPARE(Store(db.toStdString()).run(runId)->status, std::string("paused"));
+    const qint64 atPause = metricIterations(db, runId);
+    QTest::qWait(300); // nothing advances while paused (the worker waits on a condition)
+    QCOMPARE(metricIterations(db, runId), atPause);
+    controller->resume();
+    QVERIFY(paused.wait(kRunWaitMs));
+    QCOMPARE(paused.last().first().toBool(), false);
+
+    controller->requestStop();
+    QVERIFY(finished.wait(kRunWaitMs));
+    QCOMPARE(finished.last().at(1).toString(), QStringLiteral("cancelled"));
+    const qint64 done = metricIterations(db, runId);
+    QVERIFY(done >= 1 && done < 10);
+    QCOMPARE(Store(db.toStdString()).run(runId)->status, std::string("cancelled"));
+
+    // Resume from the checkpoint: the run completes its ten iterations, the monitor shows all of them.
+    QVERIFY2(window.resumeRun(runId, &error), qPrintable(error));
+    QVERIFY(finished.wait(kRunWaitMs));
+    QCOMPARE(finished.last().at(1).toString(), QStringLiteral("finished"));
+    QCOMPARE(metricIterations(db, runId), 10);
+    QCOMPARE(window.monitor()->pointCount(QStringLiteral("time/total_s")), 10);
+}
+
+void TestLaunch::runsTableAndActions()
+{
+    QTemporaryDir dir;
+    const QString db = dir.filePath(QStringLiteral("runs.db"));
+    qint64 trained = 0, other = 0;
+    {
+        Store store(db.toStdString());
+        trained = store.createRun({ "triage-run", "train", "finished", {} });
+        store.setRunConfig(trained, "yaml",
+            "credit.method: triage\nenv.name: household\npolicy.layers: 2\npolicy.width: 128\nseed: 4\n");
+        const std::vector<std::pair<std::string, double>> it1 { { "eval/success", 0.25 }, { "time/total_s", 10.0 } };
+        const std::vector<std::pair<std::string, double>> it2 { { "eval/success", 0.125 }, { "time/total_s", 20.0 } };
+        store.writeMetrics(trained, 1, it1);
+        store.writeMetrics(trained, 2, it2);
+        other = store.createRun({ "imported", "import", "finished", {} });
+    }
+    MainWindow window(testSettings(dir));
+    QVERIFY(window.openDatabase(db));
+    RunModel* model = window.runBrowser()->runModel();
+    QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    const int row = model->rowOfRun(trained);
+    QVERIFY(row >= 0);
+    const auto cell = [&](RunModel::Column c) { return model->index(row, int(c)).data().toString(); };
+    QCOMPARE(cell(RunModel::Column::Config), QStringLiteral("household · triage · s4 · 128×2"));
+    QCOMPARE(cell(RunModel::Column::BestEval), QStringLiteral("0.25"));
+    QCOMPARE(cell(RunModel::Column::LastEval), QStringLiteral("0.125"));
+    QCOMPARE(cell(RunModel::Column::Iterations), QStringLiteral("2"));
+    QCOMPARE(model->index(row, int(RunModel::Column::Duration)).data(Qt::UserRole + 1).toDouble(), 30.0);
+
+    // Rename and tags are undoable.
+    RunActions* actions = window.runActions();
+    actions->renameRun(trained, QStringLiteral("better name"));
+    QCOMPARE(Store(db.toStdString()).run(trained)->name, std::string("better name"));
+    actions->setRunTags(trained, QStringLiteral(" baseline, ,paper ,baseline"));
+    QCOMPARE(Store(db.toStdString()).run(trained)->tags, std::string("baseline, paper"));
+    window.undoStack()->undo();
+    QCOMPARE(Store(db.toStdString()).run(trained)->tags, std::string(""));
+    window.undoStack()->undo();
+    QCOMPARE(Store(db.toStdString()).run(trained)->name, std::string("triage-run"));
+    window.undoStack()->redo();
+    QCOMPARE(Store(db.toStdString()).run(trained)->name, std::string("better name"));
+    QCOMPARE(model->index(model->rowOfRun(trained), int(RunModel::Column::Name)).data().toString(),
+        QStringLiteral("better name"));
+
+    // Filter by config text.
+    window.runBrowser()->runFilterEdit()->setText(QStringLiteral("triage"));
+    QCOMPARE(window.runBrowser()->runProxy()->rowCount(), 1);
+    window.runBrowser()->runFilterEdit()->clear();
+
+    // Delete (the action asks first; the call itself does not).
+    QString error;
+    QVERIFY2(actions->deleteRuns({ other }, &error), qPrintable(error));
+    QCOMPARE(model->rowOfRun(other), -1);
+    QVERIFY(!Store(db.toStdString()).run(other));
+}
+
+void TestLaunch::otherProcessRunsAppear()
+{
+    QTemporaryDir dir;
+    const QString db = dir.filePath(QStringLiteral("runs.db"));
+    MainWindow window(testSettings(dir));
+    QVERIFY(window.openDatabase(db));
+    window.workspace()->setPollInterval(50);
+    QSignalSpy changed(window.workspace(), &Workspace::runsChanged);
+    qint64 id = 0;
+    {
+        Store other(db.toStdString()); // another connection, as a CLI run has
+        id = other.createRun({ "from the cli", "train", "running", {} });
+    }
+    QVERIFY(changed.wait(5000));
+    QVERIFY(window.runBrowser()->runModel()->rowOfRun(id) >= 0);
+}
+
+QTEST_MAIN(TestLaunch)
+#include "tst_ui_launch.moc"
