@@ -1,10 +1,16 @@
 #include "ui/mainwindow.h"
 
 #include "core/version.h"
+#include "ui/comparepage.h"
 #include "ui/importjob.h"
 #include "ui/importstatuswidget.h"
+#include "ui/launcherpage.h"
+#include "ui/monitorpage.h"
+#include "ui/runactions.h"
 #include "ui/runbrowserpage.h"
+#include "ui/runcontroller.h"
 #include "ui/settings.h"
+#include "ui/sweeppage.h"
 #include "ui/trajectoryviewerpage.h"
 #include "ui/workspace.h"
 
@@ -23,6 +29,8 @@
 #include <QScreen>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QTabWidget>
+#include <QUndoStack>
 
 namespace creditlab::ui {
 
@@ -35,10 +43,18 @@ MainWindow::MainWindow(std::unique_ptr<Settings> settings, QWidget* parent)
     : QMainWindow(parent)
     , m_settings(settings ? std::move(settings) : std::make_unique<Settings>())
     , m_workspace(new Workspace(this))
+    , m_controller(new RunController(this))
+    , m_undoStack(new QUndoStack(this))
     , m_importJob(new ImportJob(this))
     , m_browser(new RunBrowserPage(m_workspace, this))
     , m_viewer(new TrajectoryViewerPage(m_workspace, this))
     , m_importStatus(new ImportStatusWidget(m_importJob, this))
+    , m_launcher(new LauncherPage(m_workspace, m_controller, this))
+    , m_monitor(new MonitorPage(m_workspace, m_controller, this))
+    , m_compare(new ComparePage(m_workspace, this))
+    , m_sweeps(new SweepPage(m_workspace, this))
+    , m_runActions(new RunActions(m_workspace, m_browser, m_controller, m_undoStack, this))
+    , m_tabs(new QTabWidget(this))
 {
     setObjectName(QStringLiteral("mainWindow"));
     auto* splitter = new QSplitter(Qt::Horizontal, this);
@@ -49,7 +65,17 @@ MainWindow::MainWindow(std::unique_ptr<Settings> settings, QWidget* parent)
     splitter->setStretchFactor(0, 2);
     splitter->setStretchFactor(1, 3);
     splitter->setContentsMargins(6, 6, 6, 0);
-    setCentralWidget(splitter);
+    m_tabs->setObjectName(QStringLiteral("pages"));
+    m_tabs->setDocumentMode(true);
+    m_tabs->addTab(splitter, tr("&Runs"));
+    m_tabs->addTab(m_launcher, tr("&Launch"));
+    m_tabs->addTab(m_monitor, tr("&Monitor"));
+    m_tabs->addTab(m_compare, tr("&Compare"));
+    m_tabs->addTab(m_sweeps, tr("S&weeps"));
+    for (int i = 0; i < m_tabs->count(); ++i)
+        m_tabs->setTabToolTip(i, tr("Ctrl+%1").arg(i + 1));
+    setCentralWidget(m_tabs);
+    m_browser->setRunActions(m_runActions->actions());
     statusBar()->addPermanentWidget(m_importStatus);
 
     createMenus();
@@ -60,6 +86,36 @@ MainWindow::MainWindow(std::unique_ptr<Settings> settings, QWidget* parent)
     };
     connect(m_browser, &RunBrowserPage::errorOccurred, this, showReadError);
     connect(m_viewer, &TrajectoryViewerPage::errorOccurred, this, showReadError);
+    connect(m_runActions, &RunActions::errorOccurred, this,
+        [this](const QString& message) { showError(tr("Run action failed"), message, {}); });
+    connect(m_runActions, &RunActions::monitorRequested, this, [this](qint64 runId) {
+        m_monitor->showRun(runId);
+        showPage(Page::Monitor);
+    });
+    connect(m_runActions, &RunActions::compareRequested, this, [this](const QList<qint64>& runIds) {
+        m_compare->setRuns(runIds);
+        showPage(Page::Compare);
+    });
+    connect(m_runActions, &RunActions::resumeRequested, this, [this](qint64 runId) { resumeRun(runId); });
+    connect(m_monitor, &MonitorPage::resumeRequested, this, [this](qint64 runId) { resumeRun(runId); });
+    connect(m_launcher, &LauncherPage::runLaunched, this, [this] { showPage(Page::Monitor); });
+    connect(m_controller, &RunController::runStarted, this, [this](qint64 runId, const QString& name) {
+        m_workspace->notifyRunsChanged();
+        statusBar()->showMessage(tr("Training run %1 (%2)").arg(runId).arg(name), kStatusTimeoutMs);
+    });
+    connect(m_controller, &RunController::runFinished, this, [this](qint64 runId, const QString& status) {
+        m_workspace->notifyRunsChanged();
+        statusBar()->showMessage(status == QLatin1String("finished")
+                ? tr("Run %1 finished").arg(runId)
+                : tr("Run %1 stopped; resume it from its checkpoint in Runs or Monitor").arg(runId),
+            kStatusTimeoutMs);
+    });
+    connect(m_controller, &RunController::runFailed, this, [this](qint64 runId, const QString& message) {
+        m_workspace->notifyRunsChanged();
+        showError(tr("Training failed"),
+            runId ? tr("Run %1 failed; its last checkpoint is kept.").arg(runId) : tr("The run did not start."),
+            message);
+    });
 
     connect(m_importJob, &ImportJob::fileImported, this, &MainWindow::onFileImported);
     connect(m_importJob, &ImportJob::failed, this, [this](const QString& file, const QString& message) {
@@ -132,8 +188,43 @@ void MainWindow::importFiles(const QStringList& files)
 
 void MainWindow::cancelImport() { m_importJob->cancel(); }
 
+void MainWindow::showPage(Page page) { m_tabs->setCurrentIndex(static_cast<int>(page)); }
+
+bool MainWindow::resumeRun(qint64 runId, QString* errorMessage)
+{
+    RunRequest request;
+    request.database = m_workspace->path();
+    request.resumeRunId = runId;
+    QString error;
+    if (!m_controller->start(request, &error)) {
+        if (errorMessage)
+            *errorMessage = error;
+        else
+            showError(tr("Cannot resume run %1").arg(runId), error, {});
+        return false;
+    }
+    m_monitor->showRun(runId);
+    showPage(Page::Monitor);
+    return true;
+}
+
 void MainWindow::closeEvent(QCloseEvent* event)
 {
+    if (m_controller->isRunning()) {
+        QMessageBox box(QMessageBox::Question, tr("A Run Is Training"),
+            tr("Run %1 is training. Stop it after the current step (it can be resumed from its checkpoint) and "
+               "quit?")
+                .arg(m_controller->runId()),
+            QMessageBox::Cancel, this);
+        box.addButton(tr("Stop and Quit"), QMessageBox::AcceptRole);
+        box.setDefaultButton(QMessageBox::Cancel);
+        box.exec();
+        if (box.buttonRole(box.clickedButton()) != QMessageBox::AcceptRole) {
+            event->ignore();
+            return;
+        }
+        m_controller->requestStop();
+    }
     m_importJob->cancel();
     saveLayout();
     QMainWindow::closeEvent(event);
@@ -153,7 +244,24 @@ void MainWindow::createMenus()
     quit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
     quit->setMenuRole(QAction::QuitRole);
 
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* undo = m_undoStack->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    edit->addAction(undo);
+    QAction* redo = m_undoStack->createRedoAction(this, tr("&Redo"));
+    redo->setShortcut(QKeySequence::Redo);
+    edit->addAction(redo);
+
+    QMenu* run = menuBar()->addMenu(tr("R&un"));
+    run->addActions(m_runActions->actions());
+
     QMenu* view = menuBar()->addMenu(tr("&View"));
+    const QStringList pages { tr("&Runs"), tr("&Launch"), tr("&Monitor"), tr("&Compare"), tr("S&weeps") };
+    for (int i = 0; i < pages.size(); ++i) {
+        QAction* page = view->addAction(pages[i], this, [this, i] { showPage(static_cast<Page>(i)); });
+        page->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_1 + i)));
+    }
+    view->addSeparator();
     m_refreshAction = view->addAction(tr("&Refresh"), m_workspace, &Workspace::notifyRunsChanged);
     m_refreshAction->setShortcut(QKeySequence(Qt::Key_F5));
 

@@ -9,18 +9,27 @@
 
 class QAction;
 class QMenu;
+class QTabWidget;
+class QUndoStack;
 
 namespace creditlab::ui {
 
+class ComparePage;
 class ImportJob;
 class ImportStatusWidget;
+class LauncherPage;
+class MonitorPage;
+class RunActions;
 class RunBrowserPage;
+class RunController;
+class SweepPage;
 class TrajectoryViewerPage;
 class Workspace;
 
-/// The CreditLab main window: assembles the run browser and the trajectory viewer side by side,
-/// the menus, and the import status in the status bar. The pages wire themselves; this class
-/// connects them to each other and to the workspace. Lives on the GUI thread.
+/// The CreditLab main window: assembles the pages as tabs (Runs: the run browser beside the trajectory viewer;
+/// Launch; Monitor; Compare; Sweeps), the menus, and the import status in the status bar. The pages wire
+/// themselves; this class connects them to each other, to the workspace and to the run controller.
+/// Lives on the GUI thread.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
@@ -43,6 +52,20 @@ public:
     TrajectoryViewerPage* trajectoryViewer() const { return m_viewer; }
     ImportStatusWidget* importStatus() const { return m_importStatus; }
     Settings& settings() const { return *m_settings; }
+    RunController* runController() const { return m_controller; }
+    LauncherPage* launcher() const { return m_launcher; }
+    MonitorPage* monitor() const { return m_monitor; }
+    ComparePage* compare() const { return m_compare; }
+    SweepPage* sweeps() const { return m_sweeps; }
+    RunActions* runActions() const { return m_runActions; }
+    QUndoStack* undoStack() const { return m_undoStack; }
+    QTabWidget* tabs() const { return m_tabs; }
+
+    /// The tabs, in order (Ctrl+1 … Ctrl+5).
+    enum class Page { Runs, Launch, Monitor, Compare, Sweeps };
+    void showPage(Page page);
+    /// Continues a stopped run from its last checkpoint on the run controller and shows the monitor.
+    bool resumeRun(qint64 runId, QString* error = nullptr);
 
 Q_SIGNALS:
     void databaseOpened(const QString& path);
@@ -71,10 +94,18 @@ private:
 
     std::unique_ptr<Settings> m_settings;
     Workspace* m_workspace;
+    RunController* m_controller;
+    QUndoStack* m_undoStack;
     ImportJob* m_importJob;
     RunBrowserPage* m_browser;
     TrajectoryViewerPage* m_viewer;
     ImportStatusWidget* m_importStatus;
+    LauncherPage* m_launcher;
+    MonitorPage* m_monitor;
+    ComparePage* m_compare;
+    SweepPage* m_sweeps;
+    RunActions* m_runActions;
+    QTabWidget* m_tabs;
     QMenu* m_recentMenu = nullptr;
     QAction* m_openAction = nullptr;
     QAction* m_importAction = nullptr;
