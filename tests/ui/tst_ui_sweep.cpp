@@ -11,6 +11,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QFile>
+#include <QListView>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -74,6 +75,7 @@ private Q_SLOTS:
     void csvQuotesFields();
     void controllerRefusesBadSweeps();
     void pageRunsTinySweep();
+    void oneKeyGivesErrorBarsAndStoredSweepsReopen();
 };
 
 void TestUiSweep::trialModelUnderTester()
@@ -239,6 +241,44 @@ void TestUiSweep::pageRunsTinySweep()
     QVERIFY(lines[4].contains(",finished,done,"));
     QVERIFY(heatmap->exportImage(dir.filePath("heatmap.png")));
     QVERIFY(QFileInfo(dir.filePath("heatmap.png")).size() > 0);
+}
+
+void TestUiSweep::oneKeyGivesErrorBarsAndStoredSweepsReopen()
+{
+    QTemporaryDir dir;
+    Workspace workspace;
+    QVERIFY(workspace.open(dir.filePath("runs.db")));
+    const QString file = dir.filePath("seeds.yaml");
+    {
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QByteArray(kTinySweep).replace("  kl.mode: [fixed, adaptive]\n", "seeds: [0, 1]\n"));
+    }
+    SweepPage page(&workspace);
+    page.show();
+    page.openSweepFile(file);
+    QSignalSpy finished(page.controller(), &SweepController::sweepFinished);
+    page.startSweep();
+    QVERIFY(finished.wait(240000));
+    QCOMPARE(finished.at(0).at(0).toString(), QString("finished"));
+    QCOMPARE(page.trialModel()->keys(), (std::vector<std::string> { "rl.clip", "seed" }));
+
+    // One swept key besides the seed: mean ± std over the seeds against rl.clip.
+    auto* errorBars = page.findChild<charts::ErrorBarChart*>();
+    QVERIFY(errorBars);
+    QVERIFY(errorBars->isVisible());
+    QCOMPARE(errorBars->seriesCount(), 1);
+
+    // The stored sweeps list: selecting the sweep shows its trials from the store.
+    auto* list = page.findChild<QListView*>();
+    QVERIFY(list);
+    QCOMPARE(list->model()->rowCount(), 1);
+    page.trialModel()->clear();
+    list->setCurrentIndex(list->model()->index(0, 0));
+    QCOMPARE(page.trialModel()->rowCount(), 4);
+    QCOMPARE(page.trialModel()->trials()[3].status, std::string("finished"));
+    QVERIFY(page.trialModel()->trials()[3].objective);
+    QVERIFY(errorBars->isVisible());
 }
 
 QTEST_MAIN(TestUiSweep)
