@@ -1,6 +1,8 @@
 // creditlab: the desktop workbench. Usage: creditlab [DATABASE]
+#include "core/learn/runtime.h"
 #include "core/paths.h"
 #include "core/version.h"
+#include "ui/logbridge.h"
 #include "ui/mainwindow.h"
 #include "ui/textutil.h"
 
@@ -32,7 +34,10 @@ void installTranslators(QApplication& app)
 
 int main(int argc, char** argv)
 {
+    // Before any thread exists: OpenMP reads its wait policy once; glibc's allocator thresholds.
+    creditlab::learn::prepareProcess();
     QApplication app(argc, argv);
+    creditlab::ui::LogBridge::install();
     QApplication::setOrganizationName(QStringLiteral("CreditLab"));
     QApplication::setApplicationName(QStringLiteral("creditlab"));
     QApplication::setApplicationDisplayName(QStringLiteral("CreditLab"));
