@@ -87,6 +87,7 @@ ComparePage::ComparePage(Workspace* workspace, QWidget* parent)
     centre->addWidget(bottom);
     centre->setStretchFactor(0, 3);
     centre->setStretchFactor(1, 2);
+    centre->setSizes({ 600, 260 }); // the table's size hint would otherwise take half
     auto* right = new QWidget(this);
     auto* rightLayout = new QVBoxLayout(right);
     rightLayout->setContentsMargins(0, 0, 0, 0);
@@ -99,6 +100,7 @@ ComparePage::ComparePage(Workspace* workspace, QWidget* parent)
     splitter->addWidget(right);
     splitter->setStretchFactor(0, 1);
     splitter->setStretchFactor(1, 3);
+    splitter->setSizes({ 280, 1200 });
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(splitter);

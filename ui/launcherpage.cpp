@@ -180,6 +180,8 @@ LauncherPage::LauncherPage(Workspace* workspace, RunController* controller, QWid
     });
     connect(m_start, &QPushButton::clicked, this, [this] { startRun(); });
     connect(m_controller, &RunController::runningChanged, this, &LauncherPage::updateStartButton);
+    connect(m_controller, &RunController::queueChanged, this, &LauncherPage::updateStartButton);
+    connect(m_controller, &RunController::runStarted, this, &LauncherPage::updateStartButton);
     connect(m_workspace, &Workspace::opened, this, &LauncherPage::updateStartButton);
 
     auto* startShortcut = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return), this);
@@ -319,8 +321,13 @@ void LauncherPage::updatePreview()
 void LauncherPage::updateStartButton()
 {
     const bool busy = m_controller->isRunning();
-    m_start->setEnabled(!busy && m_workspace->isOpen());
-    m_start->setText(busy ? tr("A run is training (see Monitor)") : tr("&Start run"));
+    m_start->setEnabled(m_workspace->isOpen());
+    if (!busy)
+        m_start->setText(tr("&Start run"));
+    else if (m_controller->queuedCount() == 0)
+        m_start->setText(tr("&Queue run (starts when run %1 ends)").arg(m_controller->runId()));
+    else
+        m_start->setText(tr("&Queue run (%n waiting)", nullptr, m_controller->queuedCount()));
 }
 
 bool LauncherPage::setValue(const QString& key, const QString& text, QString* error)
@@ -399,7 +406,10 @@ bool LauncherPage::loadConfigFile(const QString& path, QString* error)
 
 bool LauncherPage::loadPreset(const QString& name, QString* error)
 {
-    return loadConfigFile(kPresetDir + QLatin1Char('/') + name, error);
+    if (!loadConfigFile(kPresetDir + QLatin1Char('/') + name, error))
+        return false;
+    m_presets->setCurrentText(name);
+    return true;
 }
 
 bool LauncherPage::saveConfigFile(const QString& path, QString* error) const
@@ -450,8 +460,10 @@ bool LauncherPage::startRun(QString* error)
     request.database = m_workspace->path();
     request.configText = configText();
     request.device = m_device->currentData().toString();
+    const bool queued = m_controller->isRunning();
     if (reason.isEmpty() && m_controller->start(request, &reason)) {
-        Q_EMIT runLaunched();
+        if (!queued)
+            Q_EMIT runLaunched();
         return true;
     }
     if (error)

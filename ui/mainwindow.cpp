@@ -196,12 +196,18 @@ bool MainWindow::resumeRun(qint64 runId, QString* errorMessage)
     request.database = m_workspace->path();
     request.resumeRunId = runId;
     QString error;
+    const bool queued = m_controller->isRunning();
     if (!m_controller->start(request, &error)) {
         if (errorMessage)
             *errorMessage = error;
         else
             showError(tr("Cannot resume run %1").arg(runId), error, {});
         return false;
+    }
+    if (queued) {
+        statusBar()->showMessage(
+            tr("Run %1 resumes when run %2 ends").arg(runId).arg(m_controller->runId()), kStatusTimeoutMs);
+        return true;
     }
     m_monitor->showRun(runId);
     showPage(Page::Monitor);

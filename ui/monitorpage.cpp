@@ -12,6 +12,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
@@ -23,6 +24,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <cstdlib>
 #include <exception>
 #include <map>
 
@@ -128,6 +130,7 @@ MonitorPage::MonitorPage(Workspace* workspace, RunController* controller, QWidge
     splitter->addWidget(m_log);
     splitter->setStretchFactor(0, 4);
     splitter->setStretchFactor(1, 1);
+    splitter->setSizes({ 640, 140 });
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(header);
     layout->addLayout(progressLine);
@@ -246,12 +249,13 @@ void MonitorPage::appendIteration(qint64 iteration, const std::vector<std::pair<
     };
     if (const auto total = find("time/total_s"))
         parts << tr("iteration %1: %2").arg(iteration).arg(formatDuration(*total));
+    const QLocale locale;
     if (const auto gen = find("throughput/gen_tokens_per_s"))
-        parts << tr("%1 generated tok/s").arg(formatNumber(*gen, 4));
+        parts << tr("%1 generated tok/s").arg(locale.toString(qRound64(*gen)));
     if (const auto trained = find("throughput/train_tokens_per_s"))
-        parts << tr("%1 trained tok/s").arg(formatNumber(*trained, 4));
+        parts << tr("%1 trained tok/s").arg(locale.toString(qRound64(*trained)));
     if (const auto steps = find("throughput/env_steps_per_s"))
-        parts << tr("%1 env steps/s").arg(formatNumber(*steps, 4));
+        parts << tr("%1 env steps/s").arg(locale.toString(qRound64(*steps)));
     if (!parts.isEmpty())
         m_throughput->setText(parts.join(QStringLiteral(" · ")));
     Q_EMIT curvesUpdated(m_runId, iteration);
@@ -375,6 +379,43 @@ void MonitorPage::updateHeader()
     }
     m_title->setText(text);
     updateButtons();
+    updateStoredProgress();
+}
+
+void MonitorPage::updateStoredProgress()
+{
+    // The controller reports its own run's progress (with SFT steps and ETA); others are read from the store.
+    Store* store = m_workspace->store();
+    if (!store || m_runId == 0 || (m_controller->isRunning() && m_controller->runId() == m_runId))
+        return;
+    try {
+        const auto run = store->run(m_runId);
+        const auto config = store->runConfig(m_runId);
+        if (!run || !config || run->kind == "import")
+            return;
+        qint64 total = 0;
+        const std::string key = "rl.iterations: ";
+        if (const auto at = config->find(key); at != std::string::npos)
+            total = std::atoll(config->c_str() + at + key.size());
+        if (total <= 0)
+            return;
+        const qint64 done = run->iterationsDone;
+        m_progress->setRange(0, static_cast<int>(total));
+        m_progress->setValue(static_cast<int>(std::min(done, total)));
+        m_progress->setFormat(tr("iteration %1 / %2").arg(done).arg(total));
+        m_phase->setText(RunModel::displayStatus(toQString(run->status)));
+        if (run->status == "running" && done > 0) {
+            // Mean iteration time so far (SFT excluded) times the iterations left.
+            double iterationSeconds = 0.0;
+            for (const auto& point : store->metrics(m_runId))
+                if (point.name == "time/total_s")
+                    iterationSeconds += point.value;
+            m_eta->setText(tr("about %1 left").arg(formatDuration(iterationSeconds / done * (total - done))));
+        } else {
+            m_eta->clear();
+        }
+    } catch (const std::exception&) {
+    }
 }
 
 charts::LineChart* MonitorPage::chart(const QString& metric) const { return m_charts.value(metric); }

@@ -58,6 +58,7 @@ private:
     void flushLog();
     void updateButtons();
     void updateHeader();
+    void updateStoredProgress();
 
     Workspace* m_workspace;
     RunController* m_controller;

@@ -138,9 +138,8 @@ void RunActions::updateEnabled()
     }
     m_monitor->setEnabled(current != 0);
     m_compare->setEnabled(!selected.isEmpty());
-    m_resume->setEnabled(current != 0 && kind != QLatin1String("import") && !m_controller->isRunning()
-        && (status == QLatin1String("cancelled") || status == QLatin1String("failed")
-            || status == QLatin1String("finished")));
+    m_resume->setEnabled(current != 0 && kind != QLatin1String("import") && m_controller->runId() != current
+        && (status == QLatin1String("cancelled") || status == QLatin1String("failed")));
     m_rename->setEnabled(current != 0);
     m_tags->setEnabled(current != 0);
     m_delete->setEnabled(!selected.isEmpty());

@@ -107,11 +107,15 @@ RunBrowserPage::RunBrowserPage(Workspace* workspace, QWidget* parent)
     m_runView->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_runView->setContextMenuPolicy(Qt::ActionsContextMenu);
     m_runTools->setContentsMargins(0, 0, 0, 0);
-    m_runTools->addWidget(m_runFilter, 1);
+    m_runTools->addStretch(1);
     auto* trajectoryTools = new QHBoxLayout;
     trajectoryTools->setContentsMargins(0, 0, 0, 0);
     trajectoryTools->addWidget(m_filter);
-    m_splitter->addWidget(titledPane(QStringLiteral("runPane"), m_runTitle, m_runTools, m_runView, m_splitter));
+    auto* runTools = new QVBoxLayout;
+    runTools->setContentsMargins(0, 0, 0, 0);
+    runTools->addWidget(m_runFilter);
+    runTools->addLayout(m_runTools);
+    m_splitter->addWidget(titledPane(QStringLiteral("runPane"), m_runTitle, runTools, m_runView, m_splitter));
     m_splitter->addWidget(titledPane(
         QStringLiteral("trajectoryPane"), m_trajectoryTitle, trajectoryTools, m_trajectoryView, m_splitter));
     m_splitter->setStretchFactor(0, 2);
@@ -175,7 +179,7 @@ void RunBrowserPage::setRunActions(const QList<QAction*>& actions)
         auto* button = new QToolButton(this);
         button->setDefaultAction(action);
         button->setToolButtonStyle(Qt::ToolButtonTextOnly);
-        m_runTools->addWidget(button);
+        m_runTools->insertWidget(m_runTools->count() - 1, button);
     }
 }
 

@@ -29,6 +29,7 @@ RunController::RunController(QObject* parent)
 
 RunController::~RunController()
 {
+    m_queue.clear();
     m_worker->requestStop();
     m_thread->quit();
     m_thread->wait();
@@ -43,8 +44,6 @@ bool RunController::start(const RunRequest& request, QString* error)
             *error = message;
         return false;
     };
-    if (m_running)
-        return fail(tr("A run is already training in this window. Stop it first, or start more runs as a sweep."));
     if (request.database.isEmpty())
         return fail(tr("Open a database first."));
     if (request.resumeRunId == 0) {
@@ -56,12 +55,30 @@ bool RunController::start(const RunRequest& request, QString* error)
             return fail(toQString(e.what()));
         }
     }
+    if (m_running) {
+        m_queue.push_back(request);
+        Q_EMIT queueChanged(queuedCount());
+        return true;
+    }
+    launch(request);
+    return true;
+}
+
+void RunController::launch(const RunRequest& request)
+{
     m_worker->reset();
     m_running = true;
     m_runId = 0;
     Q_EMIT runningChanged(true);
     QMetaObject::invokeMethod(m_worker, [worker = m_worker, request] { worker->train(request); }, Qt::QueuedConnection);
-    return true;
+}
+
+void RunController::clearQueue()
+{
+    if (m_queue.empty())
+        return;
+    m_queue.clear();
+    Q_EMIT queueChanged(0);
 }
 
 void RunController::pause()
@@ -94,6 +111,15 @@ void RunController::onWorkerEnded(qint64 runId, const QString& status, const QSt
         Q_EMIT runFailed(runId, error);
     else
         Q_EMIT runFinished(runId, status);
+    // A stopped run stops the queue too: the user asked for the machine back.
+    if (status == QLatin1String("cancelled"))
+        clearQueue();
+    if (!m_running && !m_queue.empty()) {
+        const RunRequest next = m_queue.front();
+        m_queue.erase(m_queue.begin());
+        Q_EMIT queueChanged(queuedCount());
+        launch(next);
+    }
 }
 
 } // namespace creditlab::ui

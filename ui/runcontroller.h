@@ -55,9 +55,14 @@ public:
     /// The run being trained; 0 before its row exists.
     qint64 runId() const { return m_runId; }
 
-    /// Starts `request` on the worker thread. Returns false with the reason in `error` when a run is already
-    /// going or the config does not validate (the message names the source, line and key).
+    /// Starts `request` on the worker thread, or queues it behind the run that is training (runs take the machine's
+    /// cores one after another). Returns false with the reason in `error` when the config does not validate (the
+    /// message names the source, line and key) or there is no database.
     bool start(const RunRequest& request, QString* error = nullptr);
+    /// Runs waiting for the current one to end.
+    int queuedCount() const { return static_cast<int>(m_queue.size()); }
+    /// Drops the waiting runs (the training one goes on).
+    void clearQueue();
     /// Pauses after the current SFT step or iteration (the run's status becomes "paused"); resume() continues.
     void pause();
     void resume();
@@ -74,15 +79,19 @@ Q_SIGNALS:
     /// The run could not start or failed; `runId` is 0 when no row was created.
     void runFailed(qint64 runId, const QString& message);
     void runningChanged(bool running);
+    /// The number of waiting runs changed.
+    void queueChanged(int count);
 
 private:
     void onWorkerStarted(qint64 runId, const QString& name);
     void onWorkerEnded(qint64 runId, const QString& status, const QString& error);
+    void launch(const RunRequest& request);
 
     QThread* m_thread;
     TrainWorker* m_worker;
     bool m_running = false;
     qint64 m_runId = 0;
+    std::vector<RunRequest> m_queue;
 };
 
 } // namespace creditlab::ui

@@ -137,14 +137,6 @@ std::vector<std::string> shippedConfigDirs()
 
 namespace {
 
-/// The trainer seeds LibTorch's process-global generator (torch::manual_seed) before it initialises its
-/// models, so two trials starting at once would interleave their draws; their setups are serialized instead.
-std::mutex& trainerSetupMutex()
-{
-    static std::mutex m;
-    return m;
-}
-
 std::optional<double> objectiveOf(Store& store, std::int64_t runId, const std::string& metric, const std::string& mode)
 {
     std::optional<double> out;
@@ -255,11 +247,9 @@ private:
             if (existing && existing->status == "finished") {
                 status = "finished"; // it ended before its trial was recorded
             } else {
-                {
-                    std::lock_guard setup(trainerSetupMutex());
-                    trainer = existing ? Trainer::resume(runId, options)
-                                       : std::make_unique<Trainer>(m_spec.trialConfig(trial), options);
-                }
+                // Trainers in one process are safe together: model initialisation serializes itself.
+                trainer = existing ? Trainer::resume(runId, options)
+                                   : std::make_unique<Trainer>(m_spec.trialConfig(trial), options);
                 runId = trainer->runId();
                 store.startTrial(trialId, runId);
                 {

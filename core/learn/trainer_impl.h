@@ -15,6 +15,7 @@
 #include <chrono>
 #include <filesystem>
 #include <memory>
+#include <mutex>
 
 namespace creditlab::learn {
 
@@ -92,6 +93,10 @@ struct Trainer::Impl {
 
     void buildModels()
     {
+        // Module initialisation draws from LibTorch's process-global generator: trainers in one process (the GUI's
+        // run beside a sweep's trials) take turns, so each run's initial weights depend on its seed alone.
+        static std::mutex globalGenerator;
+        std::lock_guard lock(globalGenerator);
         torch::manual_seed(static_cast<std::uint64_t>(config.getInt("seed")));
         policy = Transformer(modelOptions(config, tokenizer.size(), false));
         reference = Transformer(modelOptions(config, tokenizer.size(), false));

@@ -89,6 +89,7 @@ private Q_SLOTS:
     void presetsLoad();
     void launchedRunGrowsCurves();
     void pauseStopAndResume();
+    void secondRunQueues();
     void runsTableAndActions();
     void otherProcessRunsAppear();
 };
@@ -244,7 +245,6 @@ void TestLaunch::pauseStopAndResume()
     QSignalSpy paused(controller, &RunController::pausedChanged);
     QSignalSpy finished(controller, &RunController::runFinished);
     QVERIFY2(window.launcher()->startRun(&error), qPrintable(error));
-    QVERIFY(!window.launcher()->startRun(&error)); // one run at a time per window
     QTRY_VERIFY_WITH_TIMEOUT(window.monitor()->pointCount(QStringLiteral("rollout/success")) >= 1, kRunWaitMs);
     const qint64 runId = controller->runId();
 
@@ -272,6 +272,35 @@ void TestLaunch::pauseStopAndResume()
     QCOMPARE(finished.last().at(1).toString(), QStringLiteral("finished"));
     QCOMPARE(metricIterations(db, runId), 10);
     QCOMPARE(window.monitor()->pointCount(QStringLiteral("time/total_s")), 10);
+}
+
+void TestLaunch::secondRunQueues()
+{
+    QTemporaryDir dir;
+    MainWindow window(testSettings(dir));
+    const QString db = dir.filePath(QStringLiteral("runs.db"));
+    QVERIFY(window.openDatabase(db));
+    QString error;
+    RunController* controller = window.runController();
+    QSignalSpy started(controller, &RunController::runStarted);
+    QSignalSpy finished(controller, &RunController::runFinished);
+    QSignalSpy queue(controller, &RunController::queueChanged);
+    QVERIFY(window.launcher()->loadConfigText(tinyConfig(2), QStringLiteral("tiny.yaml"), &error));
+    QVERIFY(window.launcher()->setValue(QStringLiteral("credit.method"), QStringLiteral("triage")));
+    QVERIFY2(window.launcher()->startRun(&error), qPrintable(error));
+    // A second launch while the first trains waits for it (the runs would otherwise share the cores).
+    QVERIFY(window.launcher()->setValue(QStringLiteral("credit.method"), QStringLiteral("grpo")));
+    QVERIFY2(window.launcher()->startRun(&error), qPrintable(error));
+    QCOMPARE(controller->queuedCount(), 1);
+    QCOMPARE(queue.last().first().toInt(), 1);
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, kRunWaitMs);
+    QCOMPARE(started.count(), 2);
+    QCOMPARE(controller->queuedCount(), 0);
+    const qint64 second = started.at(1).first().toLongLong();
+    QCOMPARE(window.monitor()->runId(), second); // the monitor follows the run that trains
+    Store store(db.toStdString());
+    QCOMPARE(store.run(second)->status, std::string("finished"));
+    QVERIFY(store.runConfig(second)->find("credit.method: grpo") != std::string::npos);
 }
 
 void TestLaunch::runsTableAndActions()

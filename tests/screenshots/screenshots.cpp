@@ -1,0 +1,113 @@
+// Renders the workbench's pages on a database into PNG files: the screenshots of docs/ and the README's tour.
+// Built on demand (target `screenshots`); run offscreen:
+//   build/release/bin/creditlab-screenshots DATABASE OUTDIR [COMPARE_RUN_IDS...]
+// The pages are shown as a user finds them: the newest training run monitored, every training run compared on
+// eval/success (seeds grouped), the triage preset in the launcher, the newest sweep's results.
+#include "core/store.h"
+#include "ui/comparepage.h"
+#include "ui/launcherpage.h"
+#include "ui/mainwindow.h"
+#include "ui/monitorpage.h"
+#include "ui/runbrowserpage.h"
+#include "ui/settings.h"
+#include "ui/sweeppage.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTimer>
+
+#include <cstdio>
+
+using namespace creditlab;
+
+namespace {
+
+void settle(int ms = 300)
+{
+    QEventLoop loop;
+    QTimer::singleShot(ms, &loop, &QEventLoop::quit);
+    loop.exec();
+}
+
+bool save(ui::MainWindow& window, const QString& dir, const QString& name)
+{
+    settle();
+    const QString path = QDir(dir).filePath(name + QStringLiteral(".png"));
+    const bool ok = window.grab().save(path);
+    std::printf("%s %s\n", ok ? "wrote" : "FAILED", qPrintable(path));
+    return ok;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    if (argc < 3) {
+        std::fprintf(stderr, "usage: creditlab-screenshots DATABASE OUTDIR [COMPARE_RUN_IDS...]\n");
+        return 2;
+    }
+    const QString db = QString::fromLocal8Bit(argv[1]);
+    const QString out = QString::fromLocal8Bit(argv[2]);
+    QDir().mkpath(out);
+    QTemporaryDir settingsDir;
+    ui::MainWindow window(std::make_unique<ui::Settings>(settingsDir.filePath(QStringLiteral("settings.ini"))));
+    if (!window.openDatabase(db)) {
+        std::fprintf(stderr, "creditlab-screenshots: cannot open %s\n", qPrintable(db));
+        return 1;
+    }
+    window.resize(1500, 920);
+    window.show();
+
+    QList<qint64> trained;
+    qint64 newest = 0;
+    {
+        Store store(db.toStdString());
+        for (const auto& run : store.runs())
+            if (run.kind == "train") {
+                trained.append(run.id);
+                newest = run.id;
+            }
+    }
+    QList<qint64> compared;
+    for (int i = 3; i < argc; ++i)
+        compared.append(QString::fromLocal8Bit(argv[i]).toLongLong());
+    if (compared.isEmpty())
+        compared = trained;
+
+    bool ok = true;
+    window.showPage(ui::MainWindow::Page::Runs);
+    if (newest)
+        window.runBrowser()->selectRun(newest);
+    ok &= save(window, out, QStringLiteral("runs"));
+
+    window.showPage(ui::MainWindow::Page::Launch);
+    QString error;
+    window.launcher()->loadPreset(QStringLiteral("household-triage.yaml"), &error);
+    ok &= save(window, out, QStringLiteral("launch"));
+
+    if (newest) {
+        window.monitor()->showRun(newest);
+        window.showPage(ui::MainWindow::Page::Monitor);
+        ok &= save(window, out, QStringLiteral("monitor"));
+    }
+
+    if (!compared.isEmpty()) {
+        QSignalSpy loaded(window.compare(), &ui::ComparePage::loaded);
+        window.compare()->setRuns(compared);
+        loaded.wait(30000);
+        window.compare()->setMetric(QStringLiteral("eval/success"));
+        window.compare()->setGroupSeeds(true);
+        window.showPage(ui::MainWindow::Page::Compare);
+        ok &= save(window, out, QStringLiteral("compare"));
+    }
+
+    window.showPage(ui::MainWindow::Page::Sweeps);
+    ok &= save(window, out, QStringLiteral("sweeps"));
+    return ok ? 0 : 1;
+}
