@@ -62,6 +62,10 @@ SweepPage::SweepPage(Workspace* workspace, QWidget* parent)
     m_redrawTimer->setInterval(40); // coalesce snapshots into one redraw (STYLE rule 7)
     buildUi();
     loadPresets();
+    // Start from a real sweep rather than an empty editor: the HAS alpha × seed preset when it is shipped.
+    for (int i = 1; i < m_presets->count(); ++i)
+        if (m_presets->itemText(i) == QLatin1String("sweep-has-alpha"))
+            m_editor->setPlainText(readText(m_presets->itemData(i).toString()));
 
     connect(m_redrawTimer, &QTimer::timeout, this, &SweepPage::applyProgress);
     connect(m_controller, &SweepController::progressed, this, &SweepPage::onProgress);
