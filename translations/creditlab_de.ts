@@ -2,6 +2,271 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE">
 <context>
+    <name>LauncherPage</name>
+    <message>
+        <source>General</source>
+        <translation>Allgemein</translation>
+    </message>
+    <message>
+        <source>Policy</source>
+        <translation>Policy</translation>
+    </message>
+    <message>
+        <source>Tokenizer</source>
+        <translation>Tokenizer</translation>
+    </message>
+    <message>
+        <source>SFT warm start</source>
+        <translation>SFT-Warmstart</translation>
+    </message>
+    <message>
+        <source>RL update</source>
+        <translation>RL-Update</translation>
+    </message>
+    <message>
+        <source>KL to the reference policy</source>
+        <translation>KL zur Referenz-Policy</translation>
+    </message>
+    <message>
+        <source>Critic</source>
+        <translation>Critic</translation>
+    </message>
+    <message>
+        <source>Evaluation</source>
+        <translation>Evaluierung</translation>
+    </message>
+    <message>
+        <source>Checkpoints</source>
+        <translation>Checkpoints</translation>
+    </message>
+</context>
+<context>
+    <name>creditlab::ui::CompareAddRunsDialog</name>
+    <message>
+        <source>Add runs to compare</source>
+        <translation>Läufe zum Vergleich hinzufügen</translation>
+    </message>
+    <message>
+        <source>Filter runs by name, kind, status…</source>
+        <translation>Läufe nach Name, Art, Status filtern…</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>Hinzufügen</translation>
+    </message>
+    <message>
+        <source>Select one or more runs (Ctrl/Shift+click).</source>
+        <translation>Wählen Sie einen oder mehrere Läufe aus (Ctrl/Shift+Klick).</translation>
+    </message>
+</context>
+<context>
+    <name>creditlab::ui::CompareControls</name>
+    <message>
+        <source>Group seeds (mean ± std)</source>
+        <translation>Seeds gruppieren (Mittel ± Std.)</translation>
+    </message>
+    <message>
+        <source>Iteration</source>
+        <translation>Iteration</translation>
+    </message>
+    <message>
+        <source>Wall time</source>
+        <translation>Echtzeit</translation>
+    </message>
+    <message>
+        <source>One line per set of runs whose configs differ only in the seed</source>
+        <translation>Eine Linie je Gruppe von Läufen, deren Konfigurationen sich nur im Seed unterscheiden</translation>
+    </message>
+    <message>
+        <source>Debiased exponential moving average; the raw curve stays faded underneath</source>
+        <translation>Bias-korrigierter exponentieller gleitender Mittelwert; die Rohkurve bleibt blass darunter sichtbar</translation>
+    </message>
+    <message>
+        <source>Export chart…</source>
+        <translation>Diagramm exportieren…</translation>
+    </message>
+    <message>
+        <source>PNG or SVG (Ctrl+E)</source>
+        <translation>PNG oder SVG (Ctrl+E)</translation>
+    </message>
+    <message>
+        <source>Export table…</source>
+        <translation>Tabelle exportieren…</translation>
+    </message>
+    <message>
+        <source>The table at the chosen iteration as CSV</source>
+        <translation>Die Tabelle bei der gewählten Iteration als CSV</translation>
+    </message>
+    <message>
+        <source>Metric</source>
+        <translation>Metrik</translation>
+    </message>
+    <message>
+        <source>x axis</source>
+        <translation>x-Achse</translation>
+    </message>
+    <message>
+        <source>Smoothing %1</source>
+        <translation>Glättung %1</translation>
+    </message>
+</context>
+<context>
+    <name>creditlab::ui::ComparePage</name>
+    <message numerus="yes">
+        <source>%1 (mean ± std of %n seeds)</source>
+        <translation>
+            <numerusform>%1 (Mittel ± Std. über %n Seed)</numerusform>
+            <numerusform>%1 (Mittel ± Std. über %n Seeds)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Add runs…</source>
+        <translation>Läufe hinzufügen…</translation>
+    </message>
+    <message>
+        <source>Table at iteration</source>
+        <translation>Tabelle bei Iteration</translation>
+    </message>
+    <message>
+        <source>Export chart…</source>
+        <translation>Diagramm exportieren…</translation>
+    </message>
+    <message numerus="yes">
+        <source>Loading %n run(s)…</source>
+        <translation>
+            <numerusform>Lade %n Lauf…</numerusform>
+            <numerusform>Lade %n Läufe…</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Add runs to compare them.</source>
+        <translation>Fügen Sie Läufe hinzu, um sie zu vergleichen.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n run(s) compared</source>
+        <translation>
+            <numerusform>%n Lauf verglichen</numerusform>
+            <numerusform>%n Läufe verglichen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>(unset)</source>
+        <translation>(nicht gesetzt)</translation>
+    </message>
+    <message>
+        <source>Wall time (s)</source>
+        <translation>Echtzeit (s)</translation>
+    </message>
+    <message>
+        <source>Iteration</source>
+        <translation>Iteration</translation>
+    </message>
+    <message>
+        <source>Unpin baseline</source>
+        <translation>Baseline lösen</translation>
+    </message>
+    <message>
+        <source>Pin as baseline</source>
+        <translation>Als Baseline festlegen</translation>
+    </message>
+    <message>
+        <source>Remove from comparison</source>
+        <translation>Aus dem Vergleich entfernen</translation>
+    </message>
+    <message>
+        <source>Export chart</source>
+        <translation>Diagramm exportieren</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG image (*.svg)</source>
+        <translation>PNG-Bild (*.png);;SVG-Bild (*.svg)</translation>
+    </message>
+    <message>
+        <source>Export table</source>
+        <translation>Tabelle exportieren</translation>
+    </message>
+    <message>
+        <source>CSV file (*.csv)</source>
+        <translation>CSV-Datei (*.csv)</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>Vergleich</translation>
+    </message>
+</context>
+<context>
+    <name>creditlab::ui::CompareRunsModel</name>
+    <message>
+        <source>Run %1: %2 (%3)</source>
+        <translation>Lauf %1: %2 (%3)</translation>
+    </message>
+    <message>
+        <source>baseline</source>
+        <translation>Baseline</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>Lauf</translation>
+    </message>
+    <message>
+        <source>Baseline</source>
+        <translation>Baseline</translation>
+    </message>
+    <message>
+        <source>Differs in</source>
+        <translation>Unterschiede</translation>
+    </message>
+</context>
+<context>
+    <name>creditlab::ui::CompareTableModel</name>
+    <message>
+        <source>%1: no value at or before iteration %2</source>
+        <translation>%1: kein Wert bis einschließlich Iteration %2</translation>
+    </message>
+    <message>
+        <source>%1 = %2</source>
+        <translation>%1 = %2</translation>
+    </message>
+    <message>
+        <source>mean of %1 runs, sample std %2</source>
+        <translation>Mittel aus %1 Läufen, Stichproben-Std. %2</translation>
+    </message>
+    <message>
+        <source>last value before iteration %1 (from iteration %2)</source>
+        <translation>letzter Wert vor Iteration %1 (aus Iteration %2)</translation>
+    </message>
+    <message>
+        <source>at iteration %1</source>
+        <translation>bei Iteration %1</translation>
+    </message>
+    <message>
+        <source>this is the baseline</source>
+        <translation>dies ist die Baseline</translation>
+    </message>
+    <message>
+        <source>%1 vs the baseline</source>
+        <translation>%1 gegenüber der Baseline</translation>
+    </message>
+    <message>
+        <source>%1
+runs: %2</source>
+        <translation>%1
+Läufe: %2</translation>
+    </message>
+    <message>
+        <source>Group</source>
+        <translation>Gruppe</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>Lauf</translation>
+    </message>
+    <message>
+        <source>%1 at iteration %2; * marks the last value before it</source>
+        <translation>%1 bei Iteration %2; * kennzeichnet den letzten Wert davor</translation>
+    </message>
+</context>
+<context>
     <name>creditlab::ui::Duration</name>
     <message>
         <source>unknown</source>
@@ -59,6 +324,164 @@
             <numerusform>%Ln Trajektorie</numerusform>
             <numerusform>%Ln Trajektorien</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>creditlab::ui::LauncherPage</name>
+    <message>
+        <source>&amp;Start run</source>
+        <translation>Lauf &amp;starten</translation>
+    </message>
+    <message>
+        <source>(defaults)</source>
+        <translation>(Standardwerte)</translation>
+    </message>
+    <message>
+        <source>Ready-made configs shipped in resources/configs/</source>
+        <translation>Mitgelieferte Konfigurationen aus resources/configs/</translation>
+    </message>
+    <message>
+        <source>&amp;Open…</source>
+        <translation>Ö&amp;ffnen…</translation>
+    </message>
+    <message>
+        <source>Load a YAML config (Ctrl+Shift+O)</source>
+        <translation>YAML-Konfiguration laden (Ctrl+Shift+O)</translation>
+    </message>
+    <message>
+        <source>Sa&amp;ve…</source>
+        <translation>Spei&amp;chern…</translation>
+    </message>
+    <message>
+        <source>Save the config as YAML for creditlab-cli train --config (Ctrl+S)</source>
+        <translation>Konfiguration als YAML für creditlab-cli train --config speichern (Ctrl+S)</translation>
+    </message>
+    <message>
+        <source>Reset all</source>
+        <translation>Alles zurücksetzen</translation>
+    </message>
+    <message>
+        <source>%1 (%2×%3, %4 heads)</source>
+        <translation>%1 (%2×%3, %4 Heads)</translation>
+    </message>
+    <message>
+        <source>Custom</source>
+        <translation>Benutzerdefiniert</translation>
+    </message>
+    <message>
+        <source>auto (CUDA when present)</source>
+        <translation>auto (CUDA, falls vorhanden)</translation>
+    </message>
+    <message>
+        <source>Filter keys (Ctrl+F)…</source>
+        <translation>Schlüssel filtern (Ctrl+F)…</translation>
+    </message>
+    <message>
+        <source>Start training in the background (Ctrl+Return)</source>
+        <translation>Training im Hintergrund starten (Ctrl+Return)</translation>
+    </message>
+    <message>
+        <source>Preset:</source>
+        <translation>Vorlage:</translation>
+    </message>
+    <message>
+        <source>&amp;Environment:</source>
+        <translation>&amp;Umgebung:</translation>
+    </message>
+    <message>
+        <source>Policy si&amp;ze:</source>
+        <translation>Policy-&amp;Größe:</translation>
+    </message>
+    <message>
+        <source>Credit &amp;method:</source>
+        <translation>Credit-&amp;Methode:</translation>
+    </message>
+    <message>
+        <source>&amp;Judge:</source>
+        <translation>&amp;Bewerter:</translation>
+    </message>
+    <message>
+        <source>De&amp;vice:</source>
+        <translation>Ge&amp;rät:</translation>
+    </message>
+    <message>
+        <source>Config (YAML, as creditlab-cli train reads it):</source>
+        <translation>Konfiguration (YAML, wie creditlab-cli train sie liest):</translation>
+    </message>
+    <message>
+        <source>defaults</source>
+        <translation>Standardwerte</translation>
+    </message>
+    <message>
+        <source>Cannot load the preset</source>
+        <translation>Vorlage kann nicht geladen werden</translation>
+    </message>
+    <message>
+        <source>Credit: %1</source>
+        <translation>Credit: %1</translation>
+    </message>
+    <message>
+        <source>Environment: %1</source>
+        <translation>Umgebung: %1</translation>
+    </message>
+    <message>
+        <source>Judge: %1</source>
+        <translation>Bewerter: %1</translation>
+    </message>
+    <message>
+        <source>Fix first: %1</source>
+        <translation>Zuerst beheben: %1</translation>
+    </message>
+    <message>
+        <source>Run &quot;%1&quot;: %2 SFT episodes, then %3 iterations × %4 tasks × %5 rollouts = %6 training episodes, on %7.</source>
+        <translation>Lauf „%1“: %2 SFT-Episoden, dann %3 Iterationen × %4 Aufgaben × %5 Rollouts = %6 Trainingsepisoden, auf %7.</translation>
+    </message>
+    <message>
+        <source>&amp;Queue run (starts when run %1 ends)</source>
+        <translation>Lauf &amp;einreihen (startet, wenn Lauf %1 endet)</translation>
+    </message>
+    <message numerus="yes">
+        <source>&amp;Queue run (%n waiting)</source>
+        <translation>
+            <numerusform>Lauf &amp;einreihen (%n wartet)</numerusform>
+            <numerusform>Lauf &amp;einreihen (%n warten)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1: unknown value &apos;%2&apos;</source>
+        <translation>%1: unbekannter Wert „%2“</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>Open Config</source>
+        <translation>Konfiguration öffnen</translation>
+    </message>
+    <message>
+        <source>YAML configs (*.yaml *.yml);;All files (*)</source>
+        <translation>YAML-Konfigurationen (*.yaml *.yml);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Cannot load the config</source>
+        <translation>Konfiguration kann nicht geladen werden</translation>
+    </message>
+    <message>
+        <source>Save Config</source>
+        <translation>Konfiguration speichern</translation>
+    </message>
+    <message>
+        <source>YAML configs (*.yaml *.yml)</source>
+        <translation>YAML-Konfigurationen (*.yaml *.yml)</translation>
+    </message>
+    <message>
+        <source>Cannot save the config</source>
+        <translation>Konfiguration kann nicht gespeichert werden</translation>
+    </message>
+    <message>
+        <source>Cannot start the run</source>
+        <translation>Lauf kann nicht gestartet werden</translation>
     </message>
 </context>
 <context>
@@ -201,6 +624,318 @@ Schema-Version: %5</translation>
         <source>The database was not opened.</source>
         <translation>Die Datenbank wurde nicht geöffnet.</translation>
     </message>
+    <message>
+        <source>&amp;Runs</source>
+        <translation>&amp;Läufe</translation>
+    </message>
+    <message>
+        <source>&amp;Launch</source>
+        <translation>S&amp;tart</translation>
+    </message>
+    <message>
+        <source>&amp;Monitor</source>
+        <translation>&amp;Monitor</translation>
+    </message>
+    <message>
+        <source>&amp;Compare</source>
+        <translation>&amp;Vergleich</translation>
+    </message>
+    <message>
+        <source>S&amp;weeps</source>
+        <translation>S&amp;weeps</translation>
+    </message>
+    <message>
+        <source>Ctrl+%1</source>
+        <translation>Ctrl+%1</translation>
+    </message>
+    <message>
+        <source>Run action failed</source>
+        <translation>Laufaktion fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>Training run %1 (%2)</source>
+        <translation>Trainiere Lauf %1 (%2)</translation>
+    </message>
+    <message>
+        <source>Run %1 finished</source>
+        <translation>Lauf %1 abgeschlossen</translation>
+    </message>
+    <message>
+        <source>Run %1 stopped; resume it from its checkpoint in Runs or Monitor</source>
+        <translation>Lauf %1 gestoppt; setzen Sie ihn unter „Läufe“ oder „Monitor“ ab seinem Checkpoint fort</translation>
+    </message>
+    <message>
+        <source>Training failed</source>
+        <translation>Training fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>Run %1 failed; its last checkpoint is kept.</source>
+        <translation>Lauf %1 fehlgeschlagen; sein letzter Checkpoint bleibt erhalten.</translation>
+    </message>
+    <message>
+        <source>The run did not start.</source>
+        <translation>Der Lauf wurde nicht gestartet.</translation>
+    </message>
+    <message>
+        <source>Cannot resume run %1</source>
+        <translation>Lauf %1 kann nicht fortgesetzt werden</translation>
+    </message>
+    <message>
+        <source>A Run Is Training</source>
+        <translation>Ein Lauf trainiert gerade</translation>
+    </message>
+    <message>
+        <source>Run %1 is training. Stop it after the current step (it can be resumed from its checkpoint) and quit?</source>
+        <translation>Lauf %1 trainiert gerade. Nach dem aktuellen Schritt stoppen (er kann ab seinem Checkpoint fortgesetzt werden) und beenden?</translation>
+    </message>
+    <message>
+        <source>Stop and Quit</source>
+        <translation>Stoppen und beenden</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>&amp;Bearbeiten</translation>
+    </message>
+    <message>
+        <source>&amp;Undo</source>
+        <translation>&amp;Rückgängig</translation>
+    </message>
+    <message>
+        <source>&amp;Redo</source>
+        <translation>&amp;Wiederholen</translation>
+    </message>
+    <message>
+        <source>R&amp;un</source>
+        <translation>La&amp;uf</translation>
+    </message>
+    <message>
+        <source>Run %1 resumes when run %2 ends</source>
+        <translation>Lauf %1 wird fortgesetzt, wenn Lauf %2 endet</translation>
+    </message>
+</context>
+<context>
+    <name>creditlab::ui::MonitorPage</name>
+    <message>
+        <source>&amp;Pause</source>
+        <translation>&amp;Pausieren</translation>
+    </message>
+    <message>
+        <source>S&amp;top</source>
+        <translation>&amp;Stoppen</translation>
+    </message>
+    <message>
+        <source>&amp;Resume from checkpoint</source>
+        <translation>Ab &amp;Checkpoint fortsetzen</translation>
+    </message>
+    <message>
+        <source>Pause after the current step (Ctrl+P)</source>
+        <translation>Nach dem aktuellen Schritt pausieren (Ctrl+P)</translation>
+    </message>
+    <message>
+        <source>Stop after the current step, with a checkpoint to resume from (Ctrl+.)</source>
+        <translation>Nach dem aktuellen Schritt stoppen, mit einem Checkpoint zum Fortsetzen (Ctrl+.)</translation>
+    </message>
+    <message>
+        <source>Filter metrics…</source>
+        <translation>Metriken filtern…</translation>
+    </message>
+    <message>
+        <source>EMA smoothing weight (debiased); the raw curve stays underneath, faded</source>
+        <translation>EMA-Glättungsgewicht (bias-korrigiert); die Rohkurve bleibt blass darunter sichtbar</translation>
+    </message>
+    <message>
+        <source>Smoothing:</source>
+        <translation>Glättung:</translation>
+    </message>
+    <message>
+        <source>Pausing…</source>
+        <translation>Wird pausiert…</translation>
+    </message>
+    <message>
+        <source>Stopping…</source>
+        <translation>Wird gestoppt…</translation>
+    </message>
+    <message>
+        <source>Failed: %1</source>
+        <translation>Fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>iteration %1: %2</source>
+        <translation>Iteration %1: %2</translation>
+    </message>
+    <message>
+        <source>%1 generated tok/s</source>
+        <translation>%1 erzeugte tok/s</translation>
+    </message>
+    <message>
+        <source>%1 trained tok/s</source>
+        <translation>%1 trainierte tok/s</translation>
+    </message>
+    <message>
+        <source>%1 env steps/s</source>
+        <translation>%1 Umgebungsschritte/s</translation>
+    </message>
+    <message>
+        <source>iteration</source>
+        <translation>Iteration</translation>
+    </message>
+    <message>
+        <source>SFT warm start</source>
+        <translation>SFT-Warmstart</translation>
+    </message>
+    <message>
+        <source>RL</source>
+        <translation>RL</translation>
+    </message>
+    <message>
+        <source>Setting up</source>
+        <translation>Vorbereitung</translation>
+    </message>
+    <message>
+        <source>Done</source>
+        <translation>Fertig</translation>
+    </message>
+    <message>
+        <source>iteration %1 / %2</source>
+        <translation>Iteration %1 / %2</translation>
+    </message>
+    <message>
+        <source>%1 / %2 (%p%)</source>
+        <translation>%1 / %2 (%p%)</translation>
+    </message>
+    <message>
+        <source>%1 elapsed, %2 left</source>
+        <translation>%1 vergangen, noch %2</translation>
+    </message>
+    <message>
+        <source>%1 elapsed</source>
+        <translation>%1 vergangen</translation>
+    </message>
+    <message>
+        <source>&amp;Continue</source>
+        <translation>&amp;Fortsetzen</translation>
+    </message>
+    <message>
+        <source>No run shown. Start one from Launch, or pick one in Runs (Monitor).</source>
+        <translation>Kein Lauf angezeigt. Starten Sie einen unter „Start“ oder wählen Sie einen unter „Läufe“ aus (Monitor).</translation>
+    </message>
+    <message>
+        <source>Run %1</source>
+        <translation>Lauf %1</translation>
+    </message>
+    <message>
+        <source>Run %1: %2 (%3)</source>
+        <translation>Lauf %1: %2 (%3)</translation>
+    </message>
+    <message>
+        <source>about %1 left</source>
+        <translation>noch etwa %1</translation>
+    </message>
+</context>
+<context>
+    <name>creditlab::ui::ParamForm</name>
+    <message>
+        <source>Default: %1</source>
+        <translation>Standard: %1</translation>
+    </message>
+    <message>
+        <source>(empty)</source>
+        <translation>(leer)</translation>
+    </message>
+    <message>
+        <source>Reset %1 to its default (%2)</source>
+        <translation>%1 auf den Standardwert (%2) zurücksetzen</translation>
+    </message>
+    <message>
+        <source>unknown key &apos;%1&apos;</source>
+        <translation>unbekannter Schlüssel „%1“</translation>
+    </message>
+    <message>
+        <source>%1: &apos;%2&apos; is not one of %3</source>
+        <translation>%1: „%2“ ist keiner der Werte %3</translation>
+    </message>
+</context>
+<context>
+    <name>creditlab::ui::RunActions</name>
+    <message>
+        <source>Rename run %1</source>
+        <translation>Lauf %1 umbenennen</translation>
+    </message>
+    <message>
+        <source>Edit tags of run %1</source>
+        <translation>Tags von Lauf %1 bearbeiten</translation>
+    </message>
+    <message>
+        <source>&amp;Monitor</source>
+        <translation>Im &amp;Monitor anzeigen</translation>
+    </message>
+    <message>
+        <source>&amp;Compare Selected</source>
+        <translation>Auswahl &amp;vergleichen</translation>
+    </message>
+    <message>
+        <source>Res&amp;ume from Checkpoint</source>
+        <translation>Ab Checkpoint &amp;fortsetzen</translation>
+    </message>
+    <message>
+        <source>&amp;Rename…</source>
+        <translation>&amp;Umbenennen…</translation>
+    </message>
+    <message>
+        <source>Edit &amp;Tags…</source>
+        <translation>&amp;Tags bearbeiten…</translation>
+    </message>
+    <message>
+        <source>&amp;Delete…</source>
+        <translation>&amp;Löschen…</translation>
+    </message>
+    <message>
+        <source>Show the run&apos;s learning curves, live while it trains (Ctrl+M)</source>
+        <translation>Lernkurven des Laufs anzeigen, live während des Trainings (Ctrl+M)</translation>
+    </message>
+    <message>
+        <source>Overlay the selected runs&apos; curves (Ctrl+Shift+C)</source>
+        <translation>Kurven der ausgewählten Läufe überlagern (Ctrl+Shift+C)</translation>
+    </message>
+    <message>
+        <source>Continue a stopped run from its last checkpoint</source>
+        <translation>Einen gestoppten Lauf ab seinem letzten Checkpoint fortsetzen</translation>
+    </message>
+    <message>
+        <source>Run %1 is training; stop it before deleting it.</source>
+        <translation>Lauf %1 trainiert gerade; stoppen Sie ihn vor dem Löschen.</translation>
+    </message>
+    <message>
+        <source>Rename Run</source>
+        <translation>Lauf umbenennen</translation>
+    </message>
+    <message>
+        <source>New name of run %1:</source>
+        <translation>Neuer Name für Lauf %1:</translation>
+    </message>
+    <message>
+        <source>Edit Tags</source>
+        <translation>Tags bearbeiten</translation>
+    </message>
+    <message>
+        <source>Tags of run %1, separated by commas:</source>
+        <translation>Tags von Lauf %1, durch Kommas getrennt:</translation>
+    </message>
+    <message>
+        <source>Delete Runs</source>
+        <translation>Läufe löschen</translation>
+    </message>
+    <message numerus="yes">
+        <source>Delete %n run(s) (%1) with their metrics, trajectories, credits, labels and checkpoints? This cannot be undone.</source>
+        <translation>
+            <numerusform>%n Lauf (%1) mit seinen Metriken, Trajektorien, Credits, Labels und Checkpoints löschen? Dies kann nicht rückgängig gemacht werden.</numerusform>
+            <numerusform>%n Läufe (%1) mit ihren Metriken, Trajektorien, Credits, Labels und Checkpoints löschen? Dies kann nicht rückgängig gemacht werden.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>Löschen</translation>
+    </message>
 </context>
 <context>
     <name>creditlab::ui::RunBrowserPage</name>
@@ -229,8 +964,19 @@ Schema-Version: %5</translation>
         <translation>Trajektorien (%1 von %2)</translation>
     </message>
     <message>
-        <source>No runs yet: import trajectories with File → Import JSONL… (Ctrl+I).</source>
-        <translation>Noch keine Läufe: Trajektorien mit Datei → JSONL importieren… (Strg+I) importieren.</translation>
+        <source>Filter runs by name, config, status or tag…</source>
+        <translation>Läufe nach Name, Konfiguration, Status oder Tag filtern…</translation>
+    </message>
+    <message>
+        <source>No runs yet: start one in Launch (Ctrl+2), or import trajectories with File → Import JSONL… (Ctrl+I).</source>
+        <translation>Noch keine Läufe: Starten Sie einen unter „Start“ (Ctrl+2) oder importieren Sie Trajektorien mit Datei → JSONL importieren… (Ctrl+I).</translation>
+    </message>
+</context>
+<context>
+    <name>creditlab::ui::RunController</name>
+    <message>
+        <source>Open a database first.</source>
+        <translation>Öffnen Sie zuerst eine Datenbank.</translation>
     </message>
 </context>
 <context>
@@ -298,6 +1044,218 @@ Schema-Version: %5</translation>
     <message>
         <source>cancelled</source>
         <translation>abgebrochen</translation>
+    </message>
+    <message>
+        <source>Compute time: SFT plus the iterations, without pauses (%1 s)</source>
+        <translation>Rechenzeit: SFT plus Iterationen, ohne Pausen (%1 s)</translation>
+    </message>
+    <message>
+        <source>Config</source>
+        <translation>Konfiguration</translation>
+    </message>
+    <message>
+        <source>Best eval</source>
+        <translation>Beste Evaluierung</translation>
+    </message>
+    <message>
+        <source>Last eval</source>
+        <translation>Letzte Evaluierung</translation>
+    </message>
+    <message>
+        <source>Iterations</source>
+        <translation>Iterationen</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation>Dauer</translation>
+    </message>
+    <message>
+        <source>Tags</source>
+        <translation>Tags</translation>
+    </message>
+</context>
+<context>
+    <name>creditlab::ui::SweepController</name>
+    <message>
+        <source>A sweep is already running.</source>
+        <translation>Ein Sweep läuft bereits.</translation>
+    </message>
+    <message>
+        <source>No database is open.</source>
+        <translation>Keine Datenbank geöffnet.</translation>
+    </message>
+</context>
+<context>
+    <name>creditlab::ui::SweepPage</name>
+    <message>
+        <source>Presets…</source>
+        <translation>Vorlagen…</translation>
+    </message>
+    <message>
+        <source>Open…</source>
+        <translation>Öffnen…</translation>
+    </message>
+    <message>
+        <source>Save…</source>
+        <translation>Speichern…</translation>
+    </message>
+    <message>
+        <source>as in file</source>
+        <translation>wie in Datei</translation>
+    </message>
+    <message numerus="yes">
+        <source>Parallel trials; this machine has %n core(s). Workers × threads must fit.</source>
+        <translation>
+            <numerusform>Parallele Versuche; dieser Rechner hat %n Kern. Worker × Threads dürfen die Kernzahl nicht übersteigen.</numerusform>
+            <numerusform>Parallele Versuche; dieser Rechner hat %n Kerne. Worker × Threads dürfen die Kernzahl nicht übersteigen.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>Starten</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>Stoppen</translation>
+    </message>
+    <message>
+        <source>Workers:</source>
+        <translation>Worker:</translation>
+    </message>
+    <message numerus="yes">
+        <source>of %n core(s)</source>
+        <translation>
+            <numerusform>von %n Kern</numerusform>
+            <numerusform>von %n Kernen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>Fortsetzen</translation>
+    </message>
+    <message>
+        <source>Sweeps in this database:</source>
+        <translation>Sweeps in dieser Datenbank:</translation>
+    </message>
+    <message>
+        <source>best</source>
+        <translation>bester Wert</translation>
+    </message>
+    <message>
+        <source>last</source>
+        <translation>letzter Wert</translation>
+    </message>
+    <message>
+        <source>Export chart…</source>
+        <translation>Diagramm exportieren…</translation>
+    </message>
+    <message>
+        <source>Export CSV…</source>
+        <translation>CSV exportieren…</translation>
+    </message>
+    <message>
+        <source>Objective:</source>
+        <translation>Zielgröße:</translation>
+    </message>
+    <message>
+        <source>x:</source>
+        <translation>x:</translation>
+    </message>
+    <message>
+        <source>y:</source>
+        <translation>y:</translation>
+    </message>
+    <message>
+        <source>Results appear here when trials finish.</source>
+        <translation>Ergebnisse erscheinen hier, sobald Versuche abgeschlossen sind.</translation>
+    </message>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation>%1 kann nicht gelesen werden: %2</translation>
+    </message>
+    <message>
+        <source>Open a database first.</source>
+        <translation>Öffnen Sie zuerst eine Datenbank.</translation>
+    </message>
+    <message>
+        <source>Start sweep</source>
+        <translation>Sweep starten</translation>
+    </message>
+    <message>
+        <source>Start this sweep? Each trial becomes a training run in %1.</source>
+        <translation>Diesen Sweep starten? Jeder Versuch wird ein Trainingslauf in %1.</translation>
+    </message>
+    <message>
+        <source>Running…</source>
+        <translation>Läuft…</translation>
+    </message>
+    <message>
+        <source>Stopping after the running trials&apos; current iteration…</source>
+        <translation>Wird nach der aktuellen Iteration der laufenden Versuche gestoppt…</translation>
+    </message>
+    <message>
+        <source>%1 of %2 trials · %3 elapsed%4</source>
+        <translation>%1 von %2 Versuchen · %3 vergangen%4</translation>
+    </message>
+    <message>
+        <source> · ETA %1</source>
+        <translation> · ETA %1</translation>
+    </message>
+    <message>
+        <source>Sweep %1: %2.</source>
+        <translation>Sweep %1: %2.</translation>
+    </message>
+    <message>
+        <source>#%1 %2 — %3</source>
+        <translation>#%1 %2 — %3</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>(keine)</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>%1 vs %2 (mean ± std over seeds)</source>
+        <translation>%1 gegen %2 (Mittel ± Std. über Seeds)</translation>
+    </message>
+    <message>
+        <source>%1, mean over seeds</source>
+        <translation>%1, Mittel über Seeds</translation>
+    </message>
+    <message>
+        <source>Open sweep</source>
+        <translation>Sweep öffnen</translation>
+    </message>
+    <message>
+        <source>Sweep files (*.yaml *.yml);;All files (*)</source>
+        <translation>Sweep-Dateien (*.yaml *.yml);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Save sweep</source>
+        <translation>Sweep speichern</translation>
+    </message>
+    <message>
+        <source>Sweep files (*.yaml *.yml)</source>
+        <translation>Sweep-Dateien (*.yaml *.yml)</translation>
+    </message>
+    <message>
+        <source>Export chart</source>
+        <translation>Diagramm exportieren</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG image (*.svg)</source>
+        <translation>PNG-Bild (*.png);;SVG-Bild (*.svg)</translation>
+    </message>
+    <message>
+        <source>Export trials</source>
+        <translation>Versuche exportieren</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
     </message>
 </context>
 <context>
@@ -446,6 +1404,45 @@ Schema-Version: %5</translation>
     </message>
 </context>
 <context>
+    <name>creditlab::ui::TrialModel</name>
+    <message>
+        <source>done</source>
+        <translation>fertig</translation>
+    </message>
+    <message>
+        <source>%1/%2</source>
+        <translation>%1/%2</translation>
+    </message>
+    <message>
+        <source>SFT</source>
+        <translation>SFT</translation>
+    </message>
+    <message>
+        <source>setting up</source>
+        <translation>Vorbereitung</translation>
+    </message>
+    <message>
+        <source>Trial</source>
+        <translation>Versuch</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>Lauf</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>Progress</source>
+        <translation>Fortschritt</translation>
+    </message>
+    <message>
+        <source>Objective</source>
+        <translation>Zielgröße</translation>
+    </message>
+</context>
+<context>
     <name>creditlab::ui::TurnModel</name>
     <message>
         <source>%1 (%2)</source>
@@ -502,6 +1499,110 @@ Schema-Version: %5</translation>
     <message>
         <source>R: regression</source>
         <translation>R: Rückschritt</translation>
+    </message>
+</context>
+<context>
+    <name>creditlab::ui::charts</name>
+    <message>
+        <source>Cannot export the chart: no file name given.</source>
+        <translation>Diagramm kann nicht exportiert werden: kein Dateiname angegeben.</translation>
+    </message>
+    <message>
+        <source>Cannot write the chart to %1: %2</source>
+        <translation>Diagramm kann nicht nach %1 geschrieben werden: %2</translation>
+    </message>
+    <message>
+        <source>Exported by CreditLab</source>
+        <translation>Exportiert von CreditLab</translation>
+    </message>
+    <message>
+        <source>Cannot write the chart to %1: the SVG writer failed.</source>
+        <translation>Diagramm kann nicht nach %1 geschrieben werden: Der SVG-Writer ist fehlgeschlagen.</translation>
+    </message>
+    <message>
+        <source>Cannot write the chart to %1: encoding failed.</source>
+        <translation>Diagramm kann nicht nach %1 geschrieben werden: Kodierung fehlgeschlagen.</translation>
+    </message>
+</context>
+<context>
+    <name>creditlab::ui::charts::ErrorBarChart</name>
+    <message>
+        <source>%1 at %2: %3 ± %4 (n = %5)</source>
+        <translation>%1 bei %2: %3 ± %4 (n = %5)</translation>
+    </message>
+</context>
+<context>
+    <name>creditlab::ui::charts::HeatmapChart</name>
+    <message>
+        <source>no data</source>
+        <translation>keine Daten</translation>
+    </message>
+    <message>
+        <source>No data</source>
+        <translation>Keine Daten</translation>
+    </message>
+    <message>
+        <source>Row</source>
+        <translation>Zeile</translation>
+    </message>
+    <message>
+        <source>Column</source>
+        <translation>Spalte</translation>
+    </message>
+    <message>
+        <source>%1: %2
+%3: %4
+Value: %5</source>
+        <translation>%1: %2
+%3: %4
+Wert: %5</translation>
+    </message>
+</context>
+<context>
+    <name>creditlab::ui::charts::LineChart</name>
+    <message>
+        <source>Iteration</source>
+        <translation>Iteration</translation>
+    </message>
+    <message>
+        <source>Wall time (s)</source>
+        <translation>Echtzeit (s)</translation>
+    </message>
+    <message>
+        <source>No data</source>
+        <translation>Keine Daten</translation>
+    </message>
+    <message>
+        <source>x = %1</source>
+        <translation>x = %1</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>%1: %2 (raw %3)</source>
+        <translation>%1: %2 (roh %3)</translation>
+    </message>
+    <message>
+        <source>Reset zoom</source>
+        <translation>Zoom zurücksetzen</translation>
+    </message>
+    <message>
+        <source>Export image…</source>
+        <translation>Bild exportieren…</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png)</source>
+        <translation>PNG-Bild (*.png)</translation>
+    </message>
+    <message>
+        <source>SVG image (*.svg)</source>
+        <translation>SVG-Bild (*.svg)</translation>
+    </message>
+    <message>
+        <source>Export chart</source>
+        <translation>Diagramm exportieren</translation>
     </message>
 </context>
 <context>

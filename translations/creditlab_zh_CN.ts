@@ -2,6 +2,268 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>LauncherPage</name>
+    <message>
+        <source>General</source>
+        <translation>常规</translation>
+    </message>
+    <message>
+        <source>Policy</source>
+        <translation>策略</translation>
+    </message>
+    <message>
+        <source>Tokenizer</source>
+        <translation>分词器</translation>
+    </message>
+    <message>
+        <source>SFT warm start</source>
+        <translation>SFT 预热</translation>
+    </message>
+    <message>
+        <source>RL update</source>
+        <translation>RL 更新</translation>
+    </message>
+    <message>
+        <source>KL to the reference policy</source>
+        <translation>与参考策略的 KL</translation>
+    </message>
+    <message>
+        <source>Critic</source>
+        <translation>价值网络（Critic）</translation>
+    </message>
+    <message>
+        <source>Evaluation</source>
+        <translation>评估</translation>
+    </message>
+    <message>
+        <source>Checkpoints</source>
+        <translation>检查点</translation>
+    </message>
+</context>
+<context>
+    <name>creditlab::ui::CompareAddRunsDialog</name>
+    <message>
+        <source>Add runs to compare</source>
+        <translation>添加要比较的运行</translation>
+    </message>
+    <message>
+        <source>Filter runs by name, kind, status…</source>
+        <translation>按名称、类型、状态筛选运行…</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>添加</translation>
+    </message>
+    <message>
+        <source>Select one or more runs (Ctrl/Shift+click).</source>
+        <translation>选择一个或多个运行（Ctrl/Shift+单击）。</translation>
+    </message>
+</context>
+<context>
+    <name>creditlab::ui::CompareControls</name>
+    <message>
+        <source>Group seeds (mean ± std)</source>
+        <translation>合并种子（均值 ± 标准差）</translation>
+    </message>
+    <message>
+        <source>Iteration</source>
+        <translation>迭代</translation>
+    </message>
+    <message>
+        <source>Wall time</source>
+        <translation>实际时间</translation>
+    </message>
+    <message>
+        <source>One line per set of runs whose configs differ only in the seed</source>
+        <translation>配置仅在种子上不同的一组运行合并为一条曲线</translation>
+    </message>
+    <message>
+        <source>Debiased exponential moving average; the raw curve stays faded underneath</source>
+        <translation>去偏的指数移动平均；原始曲线以淡色保留在下方</translation>
+    </message>
+    <message>
+        <source>Export chart…</source>
+        <translation>导出图表…</translation>
+    </message>
+    <message>
+        <source>PNG or SVG (Ctrl+E)</source>
+        <translation>PNG 或 SVG（Ctrl+E）</translation>
+    </message>
+    <message>
+        <source>Export table…</source>
+        <translation>导出表格…</translation>
+    </message>
+    <message>
+        <source>The table at the chosen iteration as CSV</source>
+        <translation>将所选迭代处的表格导出为 CSV</translation>
+    </message>
+    <message>
+        <source>Metric</source>
+        <translation>指标</translation>
+    </message>
+    <message>
+        <source>x axis</source>
+        <translation>x 轴</translation>
+    </message>
+    <message>
+        <source>Smoothing %1</source>
+        <translation>平滑 %1</translation>
+    </message>
+</context>
+<context>
+    <name>creditlab::ui::ComparePage</name>
+    <message numerus="yes">
+        <source>%1 (mean ± std of %n seeds)</source>
+        <translation>
+            <numerusform>%1（%n 个种子的均值 ± 标准差）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Add runs…</source>
+        <translation>添加运行…</translation>
+    </message>
+    <message>
+        <source>Table at iteration</source>
+        <translation>表格对应迭代</translation>
+    </message>
+    <message>
+        <source>Export chart…</source>
+        <translation>导出图表…</translation>
+    </message>
+    <message numerus="yes">
+        <source>Loading %n run(s)…</source>
+        <translation>
+            <numerusform>正在加载 %n 个运行…</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Add runs to compare them.</source>
+        <translation>添加运行以进行比较。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n run(s) compared</source>
+        <translation>
+            <numerusform>已比较 %n 个运行</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>(unset)</source>
+        <translation>（未设置）</translation>
+    </message>
+    <message>
+        <source>Wall time (s)</source>
+        <translation>实际时间（秒）</translation>
+    </message>
+    <message>
+        <source>Iteration</source>
+        <translation>迭代</translation>
+    </message>
+    <message>
+        <source>Unpin baseline</source>
+        <translation>取消固定基线</translation>
+    </message>
+    <message>
+        <source>Pin as baseline</source>
+        <translation>固定为基线</translation>
+    </message>
+    <message>
+        <source>Remove from comparison</source>
+        <translation>从比较中移除</translation>
+    </message>
+    <message>
+        <source>Export chart</source>
+        <translation>导出图表</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG image (*.svg)</source>
+        <translation>PNG 图像 (*.png);;SVG 图像 (*.svg)</translation>
+    </message>
+    <message>
+        <source>Export table</source>
+        <translation>导出表格</translation>
+    </message>
+    <message>
+        <source>CSV file (*.csv)</source>
+        <translation>CSV 文件 (*.csv)</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>比较</translation>
+    </message>
+</context>
+<context>
+    <name>creditlab::ui::CompareRunsModel</name>
+    <message>
+        <source>Run %1: %2 (%3)</source>
+        <translation>运行 %1：%2（%3）</translation>
+    </message>
+    <message>
+        <source>baseline</source>
+        <translation>基线</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Baseline</source>
+        <translation>基线</translation>
+    </message>
+    <message>
+        <source>Differs in</source>
+        <translation>差异项</translation>
+    </message>
+</context>
+<context>
+    <name>creditlab::ui::CompareTableModel</name>
+    <message>
+        <source>%1: no value at or before iteration %2</source>
+        <translation>%1：迭代 %2 及之前没有值</translation>
+    </message>
+    <message>
+        <source>%1 = %2</source>
+        <translation>%1 = %2</translation>
+    </message>
+    <message>
+        <source>mean of %1 runs, sample std %2</source>
+        <translation>%1 个运行的均值，样本标准差 %2</translation>
+    </message>
+    <message>
+        <source>last value before iteration %1 (from iteration %2)</source>
+        <translation>迭代 %1 之前的最后一个值（来自迭代 %2）</translation>
+    </message>
+    <message>
+        <source>at iteration %1</source>
+        <translation>在迭代 %1</translation>
+    </message>
+    <message>
+        <source>this is the baseline</source>
+        <translation>这是基线</translation>
+    </message>
+    <message>
+        <source>%1 vs the baseline</source>
+        <translation>相对基线 %1</translation>
+    </message>
+    <message>
+        <source>%1
+runs: %2</source>
+        <translation>%1
+运行：%2</translation>
+    </message>
+    <message>
+        <source>Group</source>
+        <translation>分组</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>%1 at iteration %2; * marks the last value before it</source>
+        <translation>%1（迭代 %2）；* 表示该迭代之前的最后一个值</translation>
+    </message>
+</context>
+<context>
     <name>creditlab::ui::Duration</name>
     <message>
         <source>unknown</source>
@@ -58,6 +320,163 @@
         <translation>
             <numerusform>%Ln 条轨迹</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>creditlab::ui::LauncherPage</name>
+    <message>
+        <source>&amp;Start run</source>
+        <translation>开始运行(&amp;S)</translation>
+    </message>
+    <message>
+        <source>(defaults)</source>
+        <translation>（默认值）</translation>
+    </message>
+    <message>
+        <source>Ready-made configs shipped in resources/configs/</source>
+        <translation>resources/configs/ 中附带的现成配置</translation>
+    </message>
+    <message>
+        <source>&amp;Open…</source>
+        <translation>打开(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Load a YAML config (Ctrl+Shift+O)</source>
+        <translation>加载 YAML 配置（Ctrl+Shift+O）</translation>
+    </message>
+    <message>
+        <source>Sa&amp;ve…</source>
+        <translation>保存(&amp;V)…</translation>
+    </message>
+    <message>
+        <source>Save the config as YAML for creditlab-cli train --config (Ctrl+S)</source>
+        <translation>将配置保存为 YAML，供 creditlab-cli train --config 使用（Ctrl+S）</translation>
+    </message>
+    <message>
+        <source>Reset all</source>
+        <translation>全部重置</translation>
+    </message>
+    <message>
+        <source>%1 (%2×%3, %4 heads)</source>
+        <translation>%1（%2×%3，%4 个注意力头）</translation>
+    </message>
+    <message>
+        <source>Custom</source>
+        <translation>自定义</translation>
+    </message>
+    <message>
+        <source>auto (CUDA when present)</source>
+        <translation>自动（有 CUDA 时使用 CUDA）</translation>
+    </message>
+    <message>
+        <source>Filter keys (Ctrl+F)…</source>
+        <translation>筛选键（Ctrl+F）…</translation>
+    </message>
+    <message>
+        <source>Start training in the background (Ctrl+Return)</source>
+        <translation>在后台开始训练（Ctrl+Return）</translation>
+    </message>
+    <message>
+        <source>Preset:</source>
+        <translation>预设：</translation>
+    </message>
+    <message>
+        <source>&amp;Environment:</source>
+        <translation>环境(&amp;E)：</translation>
+    </message>
+    <message>
+        <source>Policy si&amp;ze:</source>
+        <translation>策略规模(&amp;Z)：</translation>
+    </message>
+    <message>
+        <source>Credit &amp;method:</source>
+        <translation>信用方法(&amp;M)：</translation>
+    </message>
+    <message>
+        <source>&amp;Judge:</source>
+        <translation>评判器(&amp;J)：</translation>
+    </message>
+    <message>
+        <source>De&amp;vice:</source>
+        <translation>设备(&amp;D)：</translation>
+    </message>
+    <message>
+        <source>Config (YAML, as creditlab-cli train reads it):</source>
+        <translation>配置（YAML，与 creditlab-cli train 读取的格式相同）：</translation>
+    </message>
+    <message>
+        <source>defaults</source>
+        <translation>默认值</translation>
+    </message>
+    <message>
+        <source>Cannot load the preset</source>
+        <translation>无法加载预设</translation>
+    </message>
+    <message>
+        <source>Credit: %1</source>
+        <translation>信用：%1</translation>
+    </message>
+    <message>
+        <source>Environment: %1</source>
+        <translation>环境：%1</translation>
+    </message>
+    <message>
+        <source>Judge: %1</source>
+        <translation>评判器：%1</translation>
+    </message>
+    <message>
+        <source>Fix first: %1</source>
+        <translation>请先修正：%1</translation>
+    </message>
+    <message>
+        <source>Run &quot;%1&quot;: %2 SFT episodes, then %3 iterations × %4 tasks × %5 rollouts = %6 training episodes, on %7.</source>
+        <translation>运行“%1”：%2 个 SFT episode，然后 %3 次迭代 × %4 个任务 × %5 次 rollout = %6 个训练 episode，设备：%7。</translation>
+    </message>
+    <message>
+        <source>&amp;Queue run (starts when run %1 ends)</source>
+        <translation>排队运行(&amp;Q)（运行 %1 结束后开始）</translation>
+    </message>
+    <message numerus="yes">
+        <source>&amp;Queue run (%n waiting)</source>
+        <translation>
+            <numerusform>排队运行(&amp;Q)（%n 个等待中）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1: unknown value &apos;%2&apos;</source>
+        <translation>%1：未知值“%2”</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>Open Config</source>
+        <translation>打开配置</translation>
+    </message>
+    <message>
+        <source>YAML configs (*.yaml *.yml);;All files (*)</source>
+        <translation>YAML 配置 (*.yaml *.yml);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Cannot load the config</source>
+        <translation>无法加载配置</translation>
+    </message>
+    <message>
+        <source>Save Config</source>
+        <translation>保存配置</translation>
+    </message>
+    <message>
+        <source>YAML configs (*.yaml *.yml)</source>
+        <translation>YAML 配置 (*.yaml *.yml)</translation>
+    </message>
+    <message>
+        <source>Cannot save the config</source>
+        <translation>无法保存配置</translation>
+    </message>
+    <message>
+        <source>Cannot start the run</source>
+        <translation>无法开始运行</translation>
     </message>
 </context>
 <context>
@@ -200,6 +619,317 @@ Qt %2（构建于 %3）
         <source>The database was not opened.</source>
         <translation>未打开该数据库。</translation>
     </message>
+    <message>
+        <source>&amp;Runs</source>
+        <translation>运行(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Launch</source>
+        <translation>启动(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Monitor</source>
+        <translation>监控(&amp;M)</translation>
+    </message>
+    <message>
+        <source>&amp;Compare</source>
+        <translation>比较(&amp;C)</translation>
+    </message>
+    <message>
+        <source>S&amp;weeps</source>
+        <translation>参数扫描(&amp;W)</translation>
+    </message>
+    <message>
+        <source>Ctrl+%1</source>
+        <translation>Ctrl+%1</translation>
+    </message>
+    <message>
+        <source>Run action failed</source>
+        <translation>运行操作失败</translation>
+    </message>
+    <message>
+        <source>Training run %1 (%2)</source>
+        <translation>正在训练运行 %1（%2）</translation>
+    </message>
+    <message>
+        <source>Run %1 finished</source>
+        <translation>运行 %1 已完成</translation>
+    </message>
+    <message>
+        <source>Run %1 stopped; resume it from its checkpoint in Runs or Monitor</source>
+        <translation>运行 %1 已停止；可在“运行”或“监控”页中从其检查点恢复</translation>
+    </message>
+    <message>
+        <source>Training failed</source>
+        <translation>训练失败</translation>
+    </message>
+    <message>
+        <source>Run %1 failed; its last checkpoint is kept.</source>
+        <translation>运行 %1 失败；已保留其最后一个检查点。</translation>
+    </message>
+    <message>
+        <source>The run did not start.</source>
+        <translation>运行未启动。</translation>
+    </message>
+    <message>
+        <source>Cannot resume run %1</source>
+        <translation>无法恢复运行 %1</translation>
+    </message>
+    <message>
+        <source>A Run Is Training</source>
+        <translation>有运行正在训练</translation>
+    </message>
+    <message>
+        <source>Run %1 is training. Stop it after the current step (it can be resumed from its checkpoint) and quit?</source>
+        <translation>运行 %1 正在训练。是否在当前步骤后停止（之后可从其检查点恢复）并退出？</translation>
+    </message>
+    <message>
+        <source>Stop and Quit</source>
+        <translation>停止并退出</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Undo</source>
+        <translation>撤销(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Redo</source>
+        <translation>重做(&amp;R)</translation>
+    </message>
+    <message>
+        <source>R&amp;un</source>
+        <translation>运行(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Run %1 resumes when run %2 ends</source>
+        <translation>运行 %1 将在运行 %2 结束后恢复</translation>
+    </message>
+</context>
+<context>
+    <name>creditlab::ui::MonitorPage</name>
+    <message>
+        <source>&amp;Pause</source>
+        <translation>暂停(&amp;P)</translation>
+    </message>
+    <message>
+        <source>S&amp;top</source>
+        <translation>停止(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;Resume from checkpoint</source>
+        <translation>从检查点恢复(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Pause after the current step (Ctrl+P)</source>
+        <translation>在当前步骤后暂停（Ctrl+P）</translation>
+    </message>
+    <message>
+        <source>Stop after the current step, with a checkpoint to resume from (Ctrl+.)</source>
+        <translation>在当前步骤后停止，并保存可用于恢复的检查点（Ctrl+.）</translation>
+    </message>
+    <message>
+        <source>Filter metrics…</source>
+        <translation>筛选指标…</translation>
+    </message>
+    <message>
+        <source>EMA smoothing weight (debiased); the raw curve stays underneath, faded</source>
+        <translation>EMA 平滑权重（已去偏）；原始曲线以淡色保留在下方</translation>
+    </message>
+    <message>
+        <source>Smoothing:</source>
+        <translation>平滑：</translation>
+    </message>
+    <message>
+        <source>Pausing…</source>
+        <translation>正在暂停…</translation>
+    </message>
+    <message>
+        <source>Stopping…</source>
+        <translation>正在停止…</translation>
+    </message>
+    <message>
+        <source>Failed: %1</source>
+        <translation>失败：%1</translation>
+    </message>
+    <message>
+        <source>iteration %1: %2</source>
+        <translation>迭代 %1：%2</translation>
+    </message>
+    <message>
+        <source>%1 generated tok/s</source>
+        <translation>生成 %1 tok/s</translation>
+    </message>
+    <message>
+        <source>%1 trained tok/s</source>
+        <translation>训练 %1 tok/s</translation>
+    </message>
+    <message>
+        <source>%1 env steps/s</source>
+        <translation>%1 环境步/秒</translation>
+    </message>
+    <message>
+        <source>iteration</source>
+        <translation>迭代</translation>
+    </message>
+    <message>
+        <source>SFT warm start</source>
+        <translation>SFT 预热</translation>
+    </message>
+    <message>
+        <source>RL</source>
+        <translation>RL</translation>
+    </message>
+    <message>
+        <source>Setting up</source>
+        <translation>准备中</translation>
+    </message>
+    <message>
+        <source>Done</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <source>iteration %1 / %2</source>
+        <translation>迭代 %1 / %2</translation>
+    </message>
+    <message>
+        <source>%1 / %2 (%p%)</source>
+        <translation>%1 / %2（%p%）</translation>
+    </message>
+    <message>
+        <source>%1 elapsed, %2 left</source>
+        <translation>已用 %1，剩余 %2</translation>
+    </message>
+    <message>
+        <source>%1 elapsed</source>
+        <translation>已用 %1</translation>
+    </message>
+    <message>
+        <source>&amp;Continue</source>
+        <translation>继续(&amp;C)</translation>
+    </message>
+    <message>
+        <source>No run shown. Start one from Launch, or pick one in Runs (Monitor).</source>
+        <translation>未显示运行。请在“启动”页启动一个，或在“运行”页中选择一个（监控）。</translation>
+    </message>
+    <message>
+        <source>Run %1</source>
+        <translation>运行 %1</translation>
+    </message>
+    <message>
+        <source>Run %1: %2 (%3)</source>
+        <translation>运行 %1：%2（%3）</translation>
+    </message>
+    <message>
+        <source>about %1 left</source>
+        <translation>剩余约 %1</translation>
+    </message>
+</context>
+<context>
+    <name>creditlab::ui::ParamForm</name>
+    <message>
+        <source>Default: %1</source>
+        <translation>默认：%1</translation>
+    </message>
+    <message>
+        <source>(empty)</source>
+        <translation>（空）</translation>
+    </message>
+    <message>
+        <source>Reset %1 to its default (%2)</source>
+        <translation>将 %1 重置为默认值（%2）</translation>
+    </message>
+    <message>
+        <source>unknown key &apos;%1&apos;</source>
+        <translation>未知键“%1”</translation>
+    </message>
+    <message>
+        <source>%1: &apos;%2&apos; is not one of %3</source>
+        <translation>%1：“%2”不是 %3 之一</translation>
+    </message>
+</context>
+<context>
+    <name>creditlab::ui::RunActions</name>
+    <message>
+        <source>Rename run %1</source>
+        <translation>重命名运行 %1</translation>
+    </message>
+    <message>
+        <source>Edit tags of run %1</source>
+        <translation>编辑运行 %1 的标签</translation>
+    </message>
+    <message>
+        <source>&amp;Monitor</source>
+        <translation>监控(&amp;M)</translation>
+    </message>
+    <message>
+        <source>&amp;Compare Selected</source>
+        <translation>比较所选(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Res&amp;ume from Checkpoint</source>
+        <translation>从检查点恢复(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Rename…</source>
+        <translation>重命名(&amp;R)…</translation>
+    </message>
+    <message>
+        <source>Edit &amp;Tags…</source>
+        <translation>编辑标签(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>&amp;Delete…</source>
+        <translation>删除(&amp;D)…</translation>
+    </message>
+    <message>
+        <source>Show the run&apos;s learning curves, live while it trains (Ctrl+M)</source>
+        <translation>显示该运行的学习曲线，训练期间实时更新（Ctrl+M）</translation>
+    </message>
+    <message>
+        <source>Overlay the selected runs&apos; curves (Ctrl+Shift+C)</source>
+        <translation>叠加显示所选运行的曲线（Ctrl+Shift+C）</translation>
+    </message>
+    <message>
+        <source>Continue a stopped run from its last checkpoint</source>
+        <translation>从最后一个检查点继续已停止的运行</translation>
+    </message>
+    <message>
+        <source>Run %1 is training; stop it before deleting it.</source>
+        <translation>运行 %1 正在训练；请先停止再删除。</translation>
+    </message>
+    <message>
+        <source>Rename Run</source>
+        <translation>重命名运行</translation>
+    </message>
+    <message>
+        <source>New name of run %1:</source>
+        <translation>运行 %1 的新名称：</translation>
+    </message>
+    <message>
+        <source>Edit Tags</source>
+        <translation>编辑标签</translation>
+    </message>
+    <message>
+        <source>Tags of run %1, separated by commas:</source>
+        <translation>运行 %1 的标签，以逗号分隔：</translation>
+    </message>
+    <message>
+        <source>Delete Runs</source>
+        <translation>删除运行</translation>
+    </message>
+    <message numerus="yes">
+        <source>Delete %n run(s) (%1) with their metrics, trajectories, credits, labels and checkpoints? This cannot be undone.</source>
+        <translation>
+            <numerusform>删除 %n 个运行（%1）及其指标、轨迹、信用、标签和检查点？此操作无法撤销。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
 </context>
 <context>
     <name>creditlab::ui::RunBrowserPage</name>
@@ -228,8 +958,19 @@ Qt %2（构建于 %3）
         <translation>轨迹（%1 / %2）</translation>
     </message>
     <message>
-        <source>No runs yet: import trajectories with File → Import JSONL… (Ctrl+I).</source>
-        <translation>尚无运行：请通过 文件 → 导入 JSONL… (Ctrl+I) 导入轨迹。</translation>
+        <source>Filter runs by name, config, status or tag…</source>
+        <translation>按名称、配置、状态或标签筛选运行…</translation>
+    </message>
+    <message>
+        <source>No runs yet: start one in Launch (Ctrl+2), or import trajectories with File → Import JSONL… (Ctrl+I).</source>
+        <translation>尚无运行：请在“启动”页启动一个（Ctrl+2），或通过 文件 → 导入 JSONL…（Ctrl+I）导入轨迹。</translation>
+    </message>
+</context>
+<context>
+    <name>creditlab::ui::RunController</name>
+    <message>
+        <source>Open a database first.</source>
+        <translation>请先打开数据库。</translation>
     </message>
 </context>
 <context>
@@ -297,6 +1038,216 @@ Qt %2（构建于 %3）
     <message>
         <source>cancelled</source>
         <translation>已取消</translation>
+    </message>
+    <message>
+        <source>Compute time: SFT plus the iterations, without pauses (%1 s)</source>
+        <translation>计算时间：SFT 加各次迭代，不含暂停（%1 秒）</translation>
+    </message>
+    <message>
+        <source>Config</source>
+        <translation>配置</translation>
+    </message>
+    <message>
+        <source>Best eval</source>
+        <translation>最佳评估</translation>
+    </message>
+    <message>
+        <source>Last eval</source>
+        <translation>最近评估</translation>
+    </message>
+    <message>
+        <source>Iterations</source>
+        <translation>迭代数</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation>时长</translation>
+    </message>
+    <message>
+        <source>Tags</source>
+        <translation>标签</translation>
+    </message>
+</context>
+<context>
+    <name>creditlab::ui::SweepController</name>
+    <message>
+        <source>A sweep is already running.</source>
+        <translation>已有参数扫描正在运行。</translation>
+    </message>
+    <message>
+        <source>No database is open.</source>
+        <translation>未打开数据库。</translation>
+    </message>
+</context>
+<context>
+    <name>creditlab::ui::SweepPage</name>
+    <message>
+        <source>Presets…</source>
+        <translation>预设…</translation>
+    </message>
+    <message>
+        <source>Open…</source>
+        <translation>打开…</translation>
+    </message>
+    <message>
+        <source>Save…</source>
+        <translation>保存…</translation>
+    </message>
+    <message>
+        <source>as in file</source>
+        <translation>同文件设置</translation>
+    </message>
+    <message numerus="yes">
+        <source>Parallel trials; this machine has %n core(s). Workers × threads must fit.</source>
+        <translation>
+            <numerusform>并行试验数；本机有 %n 个核心。工作进程数 × 线程数不应超过核心数。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>开始</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Workers:</source>
+        <translation>工作进程：</translation>
+    </message>
+    <message numerus="yes">
+        <source>of %n core(s)</source>
+        <translation>
+            <numerusform>共 %n 个核心</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>恢复</translation>
+    </message>
+    <message>
+        <source>Sweeps in this database:</source>
+        <translation>此数据库中的参数扫描：</translation>
+    </message>
+    <message>
+        <source>best</source>
+        <translation>最佳值</translation>
+    </message>
+    <message>
+        <source>last</source>
+        <translation>最终值</translation>
+    </message>
+    <message>
+        <source>Export chart…</source>
+        <translation>导出图表…</translation>
+    </message>
+    <message>
+        <source>Export CSV…</source>
+        <translation>导出 CSV…</translation>
+    </message>
+    <message>
+        <source>Objective:</source>
+        <translation>目标：</translation>
+    </message>
+    <message>
+        <source>x:</source>
+        <translation>x：</translation>
+    </message>
+    <message>
+        <source>y:</source>
+        <translation>y：</translation>
+    </message>
+    <message>
+        <source>Results appear here when trials finish.</source>
+        <translation>试验完成后，结果将显示在这里。</translation>
+    </message>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <source>Open a database first.</source>
+        <translation>请先打开数据库。</translation>
+    </message>
+    <message>
+        <source>Start sweep</source>
+        <translation>开始参数扫描</translation>
+    </message>
+    <message>
+        <source>Start this sweep? Each trial becomes a training run in %1.</source>
+        <translation>要开始此参数扫描吗？每个试验都会成为 %1 中的一个训练运行。</translation>
+    </message>
+    <message>
+        <source>Running…</source>
+        <translation>运行中…</translation>
+    </message>
+    <message>
+        <source>Stopping after the running trials&apos; current iteration…</source>
+        <translation>将在运行中试验的当前迭代结束后停止…</translation>
+    </message>
+    <message>
+        <source>%1 of %2 trials · %3 elapsed%4</source>
+        <translation>%1 / %2 个试验 · 已用 %3%4</translation>
+    </message>
+    <message>
+        <source> · ETA %1</source>
+        <translation> · ETA %1</translation>
+    </message>
+    <message>
+        <source>Sweep %1: %2.</source>
+        <translation>参数扫描 %1：%2。</translation>
+    </message>
+    <message>
+        <source>#%1 %2 — %3</source>
+        <translation>#%1 %2 — %3</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>%1 vs %2 (mean ± std over seeds)</source>
+        <translation>%1 随 %2 的变化（种子间均值 ± 标准差）</translation>
+    </message>
+    <message>
+        <source>%1, mean over seeds</source>
+        <translation>%1，种子间均值</translation>
+    </message>
+    <message>
+        <source>Open sweep</source>
+        <translation>打开参数扫描</translation>
+    </message>
+    <message>
+        <source>Sweep files (*.yaml *.yml);;All files (*)</source>
+        <translation>参数扫描文件 (*.yaml *.yml);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Save sweep</source>
+        <translation>保存参数扫描</translation>
+    </message>
+    <message>
+        <source>Sweep files (*.yaml *.yml)</source>
+        <translation>参数扫描文件 (*.yaml *.yml)</translation>
+    </message>
+    <message>
+        <source>Export chart</source>
+        <translation>导出图表</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG image (*.svg)</source>
+        <translation>PNG 图像 (*.png);;SVG 图像 (*.svg)</translation>
+    </message>
+    <message>
+        <source>Export trials</source>
+        <translation>导出试验</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
     </message>
 </context>
 <context>
@@ -444,6 +1395,45 @@ Qt %2（构建于 %3）
     </message>
 </context>
 <context>
+    <name>creditlab::ui::TrialModel</name>
+    <message>
+        <source>done</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>%1/%2</source>
+        <translation>%1/%2</translation>
+    </message>
+    <message>
+        <source>SFT</source>
+        <translation>SFT</translation>
+    </message>
+    <message>
+        <source>setting up</source>
+        <translation>准备中</translation>
+    </message>
+    <message>
+        <source>Trial</source>
+        <translation>试验</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Progress</source>
+        <translation>进度</translation>
+    </message>
+    <message>
+        <source>Objective</source>
+        <translation>目标</translation>
+    </message>
+</context>
+<context>
     <name>creditlab::ui::TurnModel</name>
     <message>
         <source>%1 (%2)</source>
@@ -500,6 +1490,110 @@ Qt %2（构建于 %3）
     <message>
         <source>R: regression</source>
         <translation>R：倒退</translation>
+    </message>
+</context>
+<context>
+    <name>creditlab::ui::charts</name>
+    <message>
+        <source>Cannot export the chart: no file name given.</source>
+        <translation>无法导出图表：未指定文件名。</translation>
+    </message>
+    <message>
+        <source>Cannot write the chart to %1: %2</source>
+        <translation>无法将图表写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>Exported by CreditLab</source>
+        <translation>由 CreditLab 导出</translation>
+    </message>
+    <message>
+        <source>Cannot write the chart to %1: the SVG writer failed.</source>
+        <translation>无法将图表写入 %1：SVG 写入器失败。</translation>
+    </message>
+    <message>
+        <source>Cannot write the chart to %1: encoding failed.</source>
+        <translation>无法将图表写入 %1：编码失败。</translation>
+    </message>
+</context>
+<context>
+    <name>creditlab::ui::charts::ErrorBarChart</name>
+    <message>
+        <source>%1 at %2: %3 ± %4 (n = %5)</source>
+        <translation>%1（%2 处）：%3 ± %4（n = %5）</translation>
+    </message>
+</context>
+<context>
+    <name>creditlab::ui::charts::HeatmapChart</name>
+    <message>
+        <source>no data</source>
+        <translation>无数据</translation>
+    </message>
+    <message>
+        <source>No data</source>
+        <translation>无数据</translation>
+    </message>
+    <message>
+        <source>Row</source>
+        <translation>行</translation>
+    </message>
+    <message>
+        <source>Column</source>
+        <translation>列</translation>
+    </message>
+    <message>
+        <source>%1: %2
+%3: %4
+Value: %5</source>
+        <translation>%1：%2
+%3：%4
+值：%5</translation>
+    </message>
+</context>
+<context>
+    <name>creditlab::ui::charts::LineChart</name>
+    <message>
+        <source>Iteration</source>
+        <translation>迭代</translation>
+    </message>
+    <message>
+        <source>Wall time (s)</source>
+        <translation>实际时间（秒）</translation>
+    </message>
+    <message>
+        <source>No data</source>
+        <translation>无数据</translation>
+    </message>
+    <message>
+        <source>x = %1</source>
+        <translation>x = %1</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>%1: %2 (raw %3)</source>
+        <translation>%1：%2（原始 %3）</translation>
+    </message>
+    <message>
+        <source>Reset zoom</source>
+        <translation>重置缩放</translation>
+    </message>
+    <message>
+        <source>Export image…</source>
+        <translation>导出图像…</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png)</source>
+        <translation>PNG 图像 (*.png)</translation>
+    </message>
+    <message>
+        <source>SVG image (*.svg)</source>
+        <translation>SVG 图像 (*.svg)</translation>
+    </message>
+    <message>
+        <source>Export chart</source>
+        <translation>导出图表</translation>
     </message>
 </context>
 <context>
