@@ -2,45 +2,6 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE">
 <context>
-    <name>LauncherPage</name>
-    <message>
-        <source>General</source>
-        <translation>Allgemein</translation>
-    </message>
-    <message>
-        <source>Policy</source>
-        <translation>Policy</translation>
-    </message>
-    <message>
-        <source>Tokenizer</source>
-        <translation>Tokenizer</translation>
-    </message>
-    <message>
-        <source>SFT warm start</source>
-        <translation>SFT-Warmstart</translation>
-    </message>
-    <message>
-        <source>RL update</source>
-        <translation>RL-Update</translation>
-    </message>
-    <message>
-        <source>KL to the reference policy</source>
-        <translation>KL zur Referenz-Policy</translation>
-    </message>
-    <message>
-        <source>Critic</source>
-        <translation>Critic</translation>
-    </message>
-    <message>
-        <source>Evaluation</source>
-        <translation>Evaluierung</translation>
-    </message>
-    <message>
-        <source>Checkpoints</source>
-        <translation>Checkpoints</translation>
-    </message>
-</context>
-<context>
     <name>creditlab::ui::CompareAddRunsDialog</name>
     <message>
         <source>Add runs to compare</source>
@@ -349,10 +310,6 @@ Läufe: %2</translation>
         <translation>YAML-Konfiguration laden (Ctrl+Shift+O)</translation>
     </message>
     <message>
-        <source>Sa&amp;ve…</source>
-        <translation>Spei&amp;chern…</translation>
-    </message>
-    <message>
         <source>Save the config as YAML for creditlab-cli train --config (Ctrl+S)</source>
         <translation>Konfiguration als YAML für creditlab-cli train --config speichern (Ctrl+S)</translation>
     </message>
@@ -371,10 +328,6 @@ Läufe: %2</translation>
     <message>
         <source>auto (CUDA when present)</source>
         <translation>auto (CUDA, falls vorhanden)</translation>
-    </message>
-    <message>
-        <source>Filter keys (Ctrl+F)…</source>
-        <translation>Schlüssel filtern (Ctrl+F)…</translation>
     </message>
     <message>
         <source>Start training in the background (Ctrl+Return)</source>
@@ -482,6 +435,66 @@ Läufe: %2</translation>
     <message>
         <source>Cannot start the run</source>
         <translation>Lauf kann nicht gestartet werden</translation>
+    </message>
+    <message>
+        <source>Tiny</source>
+        <translation>Winzig</translation>
+    </message>
+    <message>
+        <source>Small</source>
+        <translation>Klein</translation>
+    </message>
+    <message>
+        <source>Base</source>
+        <translation>Basis</translation>
+    </message>
+    <message>
+        <source>Large</source>
+        <translation>Groß</translation>
+    </message>
+    <message>
+        <source>General</source>
+        <translation>Allgemein</translation>
+    </message>
+    <message>
+        <source>Policy</source>
+        <translation>Policy</translation>
+    </message>
+    <message>
+        <source>Tokenizer</source>
+        <translation>Tokenizer</translation>
+    </message>
+    <message>
+        <source>SFT warm start</source>
+        <translation>SFT-Warmstart</translation>
+    </message>
+    <message>
+        <source>RL update</source>
+        <translation>RL-Update</translation>
+    </message>
+    <message>
+        <source>KL to the reference policy</source>
+        <translation>KL zur Referenz-Policy</translation>
+    </message>
+    <message>
+        <source>Critic</source>
+        <translation>Critic</translation>
+    </message>
+    <message>
+        <source>Evaluation</source>
+        <translation>Evaluation</translation>
+    </message>
+    <message>
+        <source>Checkpoints</source>
+        <translation>Checkpoints</translation>
+    </message>
+    <message>
+        <source>&amp;Save…</source>
+        <translation>&amp;Speichern…</translation>
+    </message>
+    <message>
+        <source>Filter keys… (Ctrl+F)</source>
+        <translation>Schlüssel filtern… (Ctrl+F)</translation>
     </message>
 </context>
 <context>
@@ -653,10 +666,6 @@ Schema-Version: %5</translation>
         <translation>Laufaktion fehlgeschlagen</translation>
     </message>
     <message>
-        <source>Training run %1 (%2)</source>
-        <translation>Trainiere Lauf %1 (%2)</translation>
-    </message>
-    <message>
         <source>Run %1 finished</source>
         <translation>Lauf %1 abgeschlossen</translation>
     </message>
@@ -711,6 +720,10 @@ Schema-Version: %5</translation>
     <message>
         <source>Run %1 resumes when run %2 ends</source>
         <translation>Lauf %1 wird fortgesetzt, wenn Lauf %2 endet</translation>
+    </message>
+    <message>
+        <source>Started run %1 (%2)</source>
+        <translation>Lauf %1 gestartet (%2)</translation>
     </message>
 </context>
 <context>
@@ -776,10 +789,6 @@ Schema-Version: %5</translation>
         <translation>%1 Umgebungsschritte/s</translation>
     </message>
     <message>
-        <source>iteration</source>
-        <translation>Iteration</translation>
-    </message>
-    <message>
         <source>SFT warm start</source>
         <translation>SFT-Warmstart</translation>
     </message>
@@ -816,10 +825,6 @@ Schema-Version: %5</translation>
         <translation>&amp;Fortsetzen</translation>
     </message>
     <message>
-        <source>No run shown. Start one from Launch, or pick one in Runs (Monitor).</source>
-        <translation>Kein Lauf angezeigt. Starten Sie einen unter „Start“ oder wählen Sie einen unter „Läufe“ aus (Monitor).</translation>
-    </message>
-    <message>
         <source>Run %1</source>
         <translation>Lauf %1</translation>
     </message>
@@ -830,6 +835,14 @@ Schema-Version: %5</translation>
     <message>
         <source>about %1 left</source>
         <translation>noch etwa %1</translation>
+    </message>
+    <message>
+        <source>Iteration</source>
+        <translation>Iteration</translation>
+    </message>
+    <message>
+        <source>No run shown. Start one in Launch (Ctrl+2), or select one in Runs and choose Run → Monitor (Ctrl+M).</source>
+        <translation>Kein Lauf angezeigt. Starten Sie einen unter Start (Ctrl+2) oder wählen Sie einen unter Läufe und dann Lauf → Monitor (Ctrl+M).</translation>
     </message>
 </context>
 <context>
@@ -1499,29 +1512,6 @@ Schema-Version: %5</translation>
     <message>
         <source>R: regression</source>
         <translation>R: Rückschritt</translation>
-    </message>
-</context>
-<context>
-    <name>creditlab::ui::charts</name>
-    <message>
-        <source>Cannot export the chart: no file name given.</source>
-        <translation>Diagramm kann nicht exportiert werden: kein Dateiname angegeben.</translation>
-    </message>
-    <message>
-        <source>Cannot write the chart to %1: %2</source>
-        <translation>Diagramm kann nicht nach %1 geschrieben werden: %2</translation>
-    </message>
-    <message>
-        <source>Exported by CreditLab</source>
-        <translation>Exportiert von CreditLab</translation>
-    </message>
-    <message>
-        <source>Cannot write the chart to %1: the SVG writer failed.</source>
-        <translation>Diagramm kann nicht nach %1 geschrieben werden: Der SVG-Writer ist fehlgeschlagen.</translation>
-    </message>
-    <message>
-        <source>Cannot write the chart to %1: encoding failed.</source>
-        <translation>Diagramm kann nicht nach %1 geschrieben werden: Kodierung fehlgeschlagen.</translation>
     </message>
 </context>
 <context>

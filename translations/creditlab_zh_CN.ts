@@ -2,45 +2,6 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
-    <name>LauncherPage</name>
-    <message>
-        <source>General</source>
-        <translation>常规</translation>
-    </message>
-    <message>
-        <source>Policy</source>
-        <translation>策略</translation>
-    </message>
-    <message>
-        <source>Tokenizer</source>
-        <translation>分词器</translation>
-    </message>
-    <message>
-        <source>SFT warm start</source>
-        <translation>SFT 预热</translation>
-    </message>
-    <message>
-        <source>RL update</source>
-        <translation>RL 更新</translation>
-    </message>
-    <message>
-        <source>KL to the reference policy</source>
-        <translation>与参考策略的 KL</translation>
-    </message>
-    <message>
-        <source>Critic</source>
-        <translation>价值网络（Critic）</translation>
-    </message>
-    <message>
-        <source>Evaluation</source>
-        <translation>评估</translation>
-    </message>
-    <message>
-        <source>Checkpoints</source>
-        <translation>检查点</translation>
-    </message>
-</context>
-<context>
     <name>creditlab::ui::CompareAddRunsDialog</name>
     <message>
         <source>Add runs to compare</source>
@@ -345,10 +306,6 @@ runs: %2</source>
         <translation>加载 YAML 配置（Ctrl+Shift+O）</translation>
     </message>
     <message>
-        <source>Sa&amp;ve…</source>
-        <translation>保存(&amp;V)…</translation>
-    </message>
-    <message>
         <source>Save the config as YAML for creditlab-cli train --config (Ctrl+S)</source>
         <translation>将配置保存为 YAML，供 creditlab-cli train --config 使用（Ctrl+S）</translation>
     </message>
@@ -367,10 +324,6 @@ runs: %2</source>
     <message>
         <source>auto (CUDA when present)</source>
         <translation>自动（有 CUDA 时使用 CUDA）</translation>
-    </message>
-    <message>
-        <source>Filter keys (Ctrl+F)…</source>
-        <translation>筛选键（Ctrl+F）…</translation>
     </message>
     <message>
         <source>Start training in the background (Ctrl+Return)</source>
@@ -477,6 +430,66 @@ runs: %2</source>
     <message>
         <source>Cannot start the run</source>
         <translation>无法开始运行</translation>
+    </message>
+    <message>
+        <source>Tiny</source>
+        <translation>微型</translation>
+    </message>
+    <message>
+        <source>Small</source>
+        <translation>小</translation>
+    </message>
+    <message>
+        <source>Base</source>
+        <translation>基础</translation>
+    </message>
+    <message>
+        <source>Large</source>
+        <translation>大</translation>
+    </message>
+    <message>
+        <source>General</source>
+        <translation>常规</translation>
+    </message>
+    <message>
+        <source>Policy</source>
+        <translation>策略</translation>
+    </message>
+    <message>
+        <source>Tokenizer</source>
+        <translation>分词器</translation>
+    </message>
+    <message>
+        <source>SFT warm start</source>
+        <translation>SFT 预热</translation>
+    </message>
+    <message>
+        <source>RL update</source>
+        <translation>RL 更新</translation>
+    </message>
+    <message>
+        <source>KL to the reference policy</source>
+        <translation>相对参考策略的 KL</translation>
+    </message>
+    <message>
+        <source>Critic</source>
+        <translation>评论家（Critic）</translation>
+    </message>
+    <message>
+        <source>Evaluation</source>
+        <translation>评估</translation>
+    </message>
+    <message>
+        <source>Checkpoints</source>
+        <translation>检查点</translation>
+    </message>
+    <message>
+        <source>&amp;Save…</source>
+        <translation>保存(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Filter keys… (Ctrl+F)</source>
+        <translation>筛选键… (Ctrl+F)</translation>
     </message>
 </context>
 <context>
@@ -648,10 +661,6 @@ Qt %2（构建于 %3）
         <translation>运行操作失败</translation>
     </message>
     <message>
-        <source>Training run %1 (%2)</source>
-        <translation>正在训练运行 %1（%2）</translation>
-    </message>
-    <message>
         <source>Run %1 finished</source>
         <translation>运行 %1 已完成</translation>
     </message>
@@ -706,6 +715,10 @@ Qt %2（构建于 %3）
     <message>
         <source>Run %1 resumes when run %2 ends</source>
         <translation>运行 %1 将在运行 %2 结束后恢复</translation>
+    </message>
+    <message>
+        <source>Started run %1 (%2)</source>
+        <translation>已开始运行 %1 (%2)</translation>
     </message>
 </context>
 <context>
@@ -771,10 +784,6 @@ Qt %2（构建于 %3）
         <translation>%1 环境步/秒</translation>
     </message>
     <message>
-        <source>iteration</source>
-        <translation>迭代</translation>
-    </message>
-    <message>
         <source>SFT warm start</source>
         <translation>SFT 预热</translation>
     </message>
@@ -811,10 +820,6 @@ Qt %2（构建于 %3）
         <translation>继续(&amp;C)</translation>
     </message>
     <message>
-        <source>No run shown. Start one from Launch, or pick one in Runs (Monitor).</source>
-        <translation>未显示运行。请在“启动”页启动一个，或在“运行”页中选择一个（监控）。</translation>
-    </message>
-    <message>
         <source>Run %1</source>
         <translation>运行 %1</translation>
     </message>
@@ -825,6 +830,14 @@ Qt %2（构建于 %3）
     <message>
         <source>about %1 left</source>
         <translation>剩余约 %1</translation>
+    </message>
+    <message>
+        <source>Iteration</source>
+        <translation>迭代</translation>
+    </message>
+    <message>
+        <source>No run shown. Start one in Launch (Ctrl+2), or select one in Runs and choose Run → Monitor (Ctrl+M).</source>
+        <translation>未显示运行。请在“启动”(Ctrl+2) 中开始一个，或在“运行”中选择一个并选择 运行 → 监控 (Ctrl+M)。</translation>
     </message>
 </context>
 <context>
@@ -1490,29 +1503,6 @@ Qt %2（构建于 %3）
     <message>
         <source>R: regression</source>
         <translation>R：倒退</translation>
-    </message>
-</context>
-<context>
-    <name>creditlab::ui::charts</name>
-    <message>
-        <source>Cannot export the chart: no file name given.</source>
-        <translation>无法导出图表：未指定文件名。</translation>
-    </message>
-    <message>
-        <source>Cannot write the chart to %1: %2</source>
-        <translation>无法将图表写入 %1：%2</translation>
-    </message>
-    <message>
-        <source>Exported by CreditLab</source>
-        <translation>由 CreditLab 导出</translation>
-    </message>
-    <message>
-        <source>Cannot write the chart to %1: the SVG writer failed.</source>
-        <translation>无法将图表写入 %1：SVG 写入器失败。</translation>
-    </message>
-    <message>
-        <source>Cannot write the chart to %1: encoding failed.</source>
-        <translation>无法将图表写入 %1：编码失败。</translation>
     </message>
 </context>
 <context>

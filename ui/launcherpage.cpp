@@ -44,21 +44,23 @@ struct PolicySize {
     int width, layers, heads;
 };
 /// Base is the shipped configs' policy; Large is the TARGETS.md benchmark's width with twice its heads' dimension.
-constexpr std::array<PolicySize, 4> kSizes { { { "Tiny", 32, 1, 2 }, { "Small", 64, 2, 2 }, { "Base", 128, 2, 4 },
-    { "Large", 256, 4, 8 } } };
+constexpr std::array<PolicySize, 4> kSizes { { { QT_TRANSLATE_NOOP("creditlab::ui::LauncherPage", "Tiny"), 32, 1, 2 },
+    { QT_TRANSLATE_NOOP("creditlab::ui::LauncherPage", "Small"), 64, 2, 2 },
+    { QT_TRANSLATE_NOOP("creditlab::ui::LauncherPage", "Base"), 128, 2, 4 },
+    { QT_TRANSLATE_NOOP("creditlab::ui::LauncherPage", "Large"), 256, 4, 8 } } };
 
 /// Title of the form section a trainer key belongs to.
 QString sectionTitle(const std::string& prefix)
 {
-    static const std::map<std::string, const char*> titles { { "", QT_TRANSLATE_NOOP("LauncherPage", "General") },
-        { "policy", QT_TRANSLATE_NOOP("LauncherPage", "Policy") },
-        { "tokenizer", QT_TRANSLATE_NOOP("LauncherPage", "Tokenizer") },
-        { "sft", QT_TRANSLATE_NOOP("LauncherPage", "SFT warm start") },
-        { "rl", QT_TRANSLATE_NOOP("LauncherPage", "RL update") },
-        { "kl", QT_TRANSLATE_NOOP("LauncherPage", "KL to the reference policy") },
-        { "critic", QT_TRANSLATE_NOOP("LauncherPage", "Critic") },
-        { "eval", QT_TRANSLATE_NOOP("LauncherPage", "Evaluation") },
-        { "checkpoint", QT_TRANSLATE_NOOP("LauncherPage", "Checkpoints") } };
+    static const std::map<std::string, const char*> titles { { "", QT_TRANSLATE_NOOP("creditlab::ui::LauncherPage", "General") },
+        { "policy", QT_TRANSLATE_NOOP("creditlab::ui::LauncherPage", "Policy") },
+        { "tokenizer", QT_TRANSLATE_NOOP("creditlab::ui::LauncherPage", "Tokenizer") },
+        { "sft", QT_TRANSLATE_NOOP("creditlab::ui::LauncherPage", "SFT warm start") },
+        { "rl", QT_TRANSLATE_NOOP("creditlab::ui::LauncherPage", "RL update") },
+        { "kl", QT_TRANSLATE_NOOP("creditlab::ui::LauncherPage", "KL to the reference policy") },
+        { "critic", QT_TRANSLATE_NOOP("creditlab::ui::LauncherPage", "Critic") },
+        { "eval", QT_TRANSLATE_NOOP("creditlab::ui::LauncherPage", "Evaluation") },
+        { "checkpoint", QT_TRANSLATE_NOOP("creditlab::ui::LauncherPage", "Checkpoints") } };
     const auto it = titles.find(prefix);
     return it == titles.end() ? toQString(prefix) : LauncherPage::tr(it->second);
 }
@@ -87,7 +89,7 @@ LauncherPage::LauncherPage(Workspace* workspace, RunController* controller, QWid
     m_presets->setToolTip(tr("Ready-made configs shipped in resources/configs/"));
     auto* open = new QPushButton(tr("&Open…"), this);
     open->setToolTip(tr("Load a YAML config (Ctrl+Shift+O)"));
-    auto* save = new QPushButton(tr("Sa&ve…"), this);
+    auto* save = new QPushButton(tr("&Save…"), this);
     save->setToolTip(tr("Save the config as YAML for creditlab-cli train --config (Ctrl+S)"));
     auto* reset = new QPushButton(tr("Reset all"), this);
 
@@ -106,7 +108,7 @@ LauncherPage::LauncherPage(Workspace* workspace, RunController* controller, QWid
     m_device->addItem(tr("auto (CUDA when present)"), QString());
     for (const auto& device : learn::availableDevices())
         m_device->addItem(toQString(device), toQString(device));
-    m_filter->setPlaceholderText(tr("Filter keys (Ctrl+F)…"));
+    m_filter->setPlaceholderText(tr("Filter keys… (Ctrl+F)"));
     m_filter->setClearButtonEnabled(true);
     m_preview->setReadOnly(true);
     m_preview->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));

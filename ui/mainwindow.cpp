@@ -101,7 +101,7 @@ MainWindow::MainWindow(std::unique_ptr<Settings> settings, QWidget* parent)
     connect(m_launcher, &LauncherPage::runLaunched, this, [this] { showPage(Page::Monitor); });
     connect(m_controller, &RunController::runStarted, this, [this](qint64 runId, const QString& name) {
         m_workspace->notifyRunsChanged();
-        statusBar()->showMessage(tr("Training run %1 (%2)").arg(runId).arg(name), kStatusTimeoutMs);
+        statusBar()->showMessage(tr("Started run %1 (%2)").arg(runId).arg(name), kStatusTimeoutMs);
     });
     connect(m_controller, &RunController::runFinished, this, [this](qint64 runId, const QString& status) {
         m_workspace->notifyRunsChanged();

@@ -268,7 +268,7 @@ charts::LineChart* MonitorPage::ensureChart(const QString& metric)
     auto* chart = new charts::LineChart(m_chartArea);
     chart->setObjectName(QStringLiteral("chart:") + metric);
     chart->setTitle(metric);
-    chart->setAxisTitles(tr("iteration"), QString());
+    chart->setAxisTitles(tr("Iteration"), QString());
     chart->addSeries(metric);
     chart->setSmoothing(m_smoothing->value() / 100.0);
     chart->setMinimumHeight(kChartHeight);
@@ -364,7 +364,7 @@ void MonitorPage::updateButtons()
 void MonitorPage::updateHeader()
 {
     if (m_runId == 0) {
-        m_title->setText(tr("No run shown. Start one from Launch, or pick one in Runs (Monitor)."));
+        m_title->setText(tr("No run shown. Start one in Launch (Ctrl+2), or select one in Runs and choose Run → Monitor (Ctrl+M)."));
         return;
     }
     QString text = tr("Run %1").arg(m_runId);

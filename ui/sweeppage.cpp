@@ -4,6 +4,7 @@
 #include "ui/charts/errorbarchart.h"
 #include "ui/charts/heatmapchart.h"
 #include "ui/itemroles.h"
+#include "ui/runmodel.h"
 #include "ui/sortfilterproxymodel.h"
 #include "ui/tableviewsetup.h"
 #include "ui/textutil.h"
@@ -354,7 +355,7 @@ void SweepPage::applyProgress()
 void SweepPage::onFinished(const QString& status)
 {
     applyProgress();
-    m_message->setText(tr("Sweep %1: %2.").arg(m_controller->sweepId()).arg(status));
+    m_message->setText(tr("Sweep %1: %2.").arg(m_controller->sweepId()).arg(RunModel::displayStatus(status)));
     m_workspace->notifyRunsChanged();
     reloadSweeps();
     updateChoices();
@@ -370,7 +371,7 @@ void SweepPage::reloadSweeps()
         return;
     const auto sweeps = store->sweeps();
     for (auto it = sweeps.rbegin(); it != sweeps.rend(); ++it) {
-        auto* item = new QStandardItem(tr("#%1 %2 — %3").arg(it->id).arg(toQString(it->name), toQString(it->status)));
+        auto* item = new QStandardItem(tr("#%1 %2 — %3").arg(it->id).arg(toQString(it->name), RunModel::displayStatus(toQString(it->status))));
         item->setData(static_cast<qlonglong>(it->id), IdRole);
         item->setData(toQString(it->status), Qt::UserRole + 10);
         item->setToolTip(toQString(it->createdAt));

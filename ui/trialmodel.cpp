@@ -2,6 +2,7 @@
 
 #include "core/atomicfile.h"
 #include "ui/itemroles.h"
+#include "ui/runmodel.h"
 #include "ui/textutil.h"
 
 #include <QLocale>
@@ -146,7 +147,7 @@ QString TrialModel::text(const learn::TrialProgress& t, int column) const
     case Column::Run:
         return t.runId > 0 ? QString::number(t.runId) : QString();
     case Column::Status:
-        return toQString(t.status);
+        return RunModel::displayStatus(toQString(t.status));
     case Column::Progress:
         if (t.status == "finished")
             return tr("done");

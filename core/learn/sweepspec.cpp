@@ -382,7 +382,9 @@ SweepSpec SweepSpec::parse(const std::string& yamlText, const std::string& sourc
 SweepSpec SweepSpec::load(const std::string& path)
 {
     const std::string text = readFile(path);
-    return parse(text, path, fs::path(path).parent_path().string());
+    // "sweep.yaml" has no parent: its base is looked for in the working directory.
+    const fs::path parent = fs::path(path).parent_path();
+    return parse(text, path, parent.empty() ? std::string(".") : parent.string());
 }
 
 } // namespace creditlab::learn

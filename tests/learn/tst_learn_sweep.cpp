@@ -7,6 +7,8 @@
 #include "core/store.h"
 
 #include <QTemporaryDir>
+#include <QDir>
+#include <QFile>
 #include <QtTest/QTest>
 
 #include <cmath>
@@ -14,6 +16,7 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -86,6 +89,7 @@ private Q_SLOTS:
     void storedTextInlinesTheBase();
     void tooManyThreadsRefused();
     void shippedSweepsAreValid();
+    void relativeBaseBesideAFileWithoutFolder();
     void gridRunsInParallel();
     void stopLeavesTrialsAndResumeFinishes();
     void failingTrialDoesNotStopOthers();
@@ -257,6 +261,33 @@ void TestLearnSweep::shippedSweepsAreValid()
     QCOMPARE(config.getInt("seed"), 1LL);
     QCOMPARE(config.getInt("threads"), 1LL);
     QCOMPARE(has.workers * has.trialThreads(), 2);
+}
+
+void TestLearnSweep::relativeBaseBesideAFileWithoutFolder()
+{
+    // `creditlab-cli sweep --config sweep.yaml` in the folder of sweep.yaml and its base.
+    QTemporaryDir dir;
+    QFile base(dir.filePath(QStringLiteral("mybase.yaml")));
+    QVERIFY(base.open(QIODevice::WriteOnly));
+    base.write("seed: 7\nrl.iterations: 2\n");
+    base.close();
+    QFile sweep(dir.filePath(QStringLiteral("sweep.yaml")));
+    QVERIFY(sweep.open(QIODevice::WriteOnly));
+    sweep.write("base: mybase.yaml\ngrid:\n  rl.clip: [0.1, 0.2]\n");
+    sweep.close();
+    const QString before = QDir::currentPath();
+    QVERIFY(QDir::setCurrent(dir.path()));
+    std::optional<SweepSpec> spec;
+    QString failure;
+    try {
+        spec = SweepSpec::load("sweep.yaml");
+    } catch (const std::exception& e) {
+        failure = QString::fromUtf8(e.what());
+    }
+    QDir::setCurrent(before);
+    QVERIFY2(failure.isEmpty(), qPrintable(failure));
+    QCOMPARE(spec->trials.size(), std::size_t(2));
+    QCOMPARE(spec->trialConfig(spec->trials.front()).getInt("seed"), 7LL);
 }
 
 void TestLearnSweep::gridRunsInParallel()

@@ -27,7 +27,7 @@ void setError(QString* error, const QString& message)
 bool exportWidgetImage(QWidget* widget, const QString& path, QString* error)
 {
     if (!widget || path.isEmpty()) {
-        setError(error, tr("Cannot export the chart: no file name given."));
+        setError(error, tr(QT_TRANSLATE_NOOP("creditlab::ui::charts::ChartExport", "Cannot export the chart: no file name given.")));
         return false;
     }
     if (widget->layout())
@@ -37,7 +37,7 @@ bool exportWidgetImage(QWidget* widget, const QString& path, QString* error)
 
     QFile file(path);
     if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
-        setError(error, tr("Cannot write the chart to %1: %2").arg(path, file.errorString()));
+        setError(error, tr(QT_TRANSLATE_NOOP("creditlab::ui::charts::ChartExport", "Cannot write the chart to %1: %2")).arg(path, file.errorString()));
         return false;
     }
     if (suffix == QLatin1String("svg")) {
@@ -46,10 +46,10 @@ bool exportWidgetImage(QWidget* widget, const QString& path, QString* error)
         generator.setSize(size);
         generator.setViewBox(QRect(QPoint(0, 0), size));
         generator.setTitle(widget->windowTitle());
-        generator.setDescription(tr("Exported by CreditLab"));
+        generator.setDescription(tr(QT_TRANSLATE_NOOP("creditlab::ui::charts::ChartExport", "Exported by CreditLab")));
         QPainter painter;
         if (!painter.begin(&generator)) {
-            setError(error, tr("Cannot write the chart to %1: the SVG writer failed.").arg(path));
+            setError(error, tr(QT_TRANSLATE_NOOP("creditlab::ui::charts::ChartExport", "Cannot write the chart to %1: the SVG writer failed.")).arg(path));
             return false;
         }
         painter.fillRect(QRect(QPoint(0, 0), size), Qt::white);
@@ -57,7 +57,7 @@ bool exportWidgetImage(QWidget* widget, const QString& path, QString* error)
         painter.end();
         file.close();
         if (file.error() != QFileDevice::NoError) {
-            setError(error, tr("Cannot write the chart to %1: %2").arg(path, file.errorString()));
+            setError(error, tr(QT_TRANSLATE_NOOP("creditlab::ui::charts::ChartExport", "Cannot write the chart to %1: %2")).arg(path, file.errorString()));
             return false;
         }
         return true;
@@ -75,12 +75,12 @@ bool exportWidgetImage(QWidget* widget, const QString& path, QString* error)
     const QByteArray format
         = QImageWriter::supportedImageFormats().contains(suffix.toLatin1()) ? suffix.toLatin1() : QByteArray("png");
     if (!image.save(&file, format.constData())) {
-        setError(error, tr("Cannot write the chart to %1: encoding failed.").arg(path));
+        setError(error, tr(QT_TRANSLATE_NOOP("creditlab::ui::charts::ChartExport", "Cannot write the chart to %1: encoding failed.")).arg(path));
         return false;
     }
     file.close();
     if (file.error() != QFileDevice::NoError) {
-        setError(error, tr("Cannot write the chart to %1: %2").arg(path, file.errorString()));
+        setError(error, tr(QT_TRANSLATE_NOOP("creditlab::ui::charts::ChartExport", "Cannot write the chart to %1: %2")).arg(path, file.errorString()));
         return false;
     }
     return true;
