@@ -103,6 +103,7 @@ MonitorPage::MonitorPage(Workspace* workspace, RunController* controller, QWidge
     m_log->setMaximumBlockCount(kMaxLogLines);
     m_log->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_log->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_log->setPlaceholderText(tr("The log of runs trained in this window (iterations, pauses, checkpoints, errors)."));
     m_logTimer->setSingleShot(true);
     m_logTimer->setInterval(kLogFlushMs);
 
@@ -270,6 +271,7 @@ charts::LineChart* MonitorPage::ensureChart(const QString& metric)
     chart->setTitle(metric);
     chart->setAxisTitles(tr("Iteration"), QString());
     chart->addSeries(metric);
+    chart->setLegendVisible(false);
     chart->setSmoothing(m_smoothing->value() / 100.0);
     chart->setMinimumHeight(kChartHeight);
     m_charts.insert(metric, chart);

@@ -2,7 +2,7 @@
 // Built on demand (target `screenshots`); run offscreen:
 //   build/release/bin/creditlab-screenshots DATABASE OUTDIR [COMPARE_RUN_IDS...]
 // The pages are shown as a user finds them: the newest training run monitored, every training run compared on
-// eval/success (seeds grouped), the triage preset in the launcher, the newest sweep's results.
+// rollout/invalid_rate (seeds grouped), the triage preset in the launcher, the newest sweep's results.
 #include "core/store.h"
 #include "ui/comparepage.h"
 #include "ui/launcherpage.h"
@@ -101,7 +101,7 @@ int main(int argc, char** argv)
         QSignalSpy loaded(window.compare(), &ui::ComparePage::loaded);
         window.compare()->setRuns(compared);
         loaded.wait(30000);
-        window.compare()->setMetric(QStringLiteral("eval/success"));
+        window.compare()->setMetric(QStringLiteral("rollout/invalid_rate"));
         window.compare()->setGroupSeeds(true);
         window.showPage(ui::MainWindow::Page::Compare);
         ok &= save(window, out, QStringLiteral("compare"));

@@ -98,6 +98,8 @@ void LineChart::deleteItems(Series& s)
 
 void LineChart::setTitle(const QString& title) { m_chart->setTitle(title); }
 
+void LineChart::setLegendVisible(bool visible) { m_chart->legend()->setVisible(visible); }
+
 void LineChart::setAxisTitles(const QString& x, const QString& y)
 {
     m_axisX->setTitleText(x);
@@ -287,7 +289,10 @@ QRectF LineChart::dataBounds() const
     if (x1 <= x0)
         x0 -= 0.5, x1 += 0.5;
     const double pad = y1 > y0 ? (y1 - y0) * 0.05 : std::max(std::abs(y0) * 0.1, 0.5);
-    return QRectF(QPointF(x0, y0 - pad), QPointF(x1, y1 + pad));
+    // Data that is never negative (rates, losses, times) gets no negative axis: a success rate of 0 sits on the
+    // bottom edge instead of in the middle of a range down to -0.5.
+    const double lower = y0 >= 0.0 ? std::max(0.0, y0 - pad) : y0 - pad;
+    return QRectF(QPointF(x0, lower), QPointF(x1, y1 + pad));
 }
 
 int LineChart::plotColumns() const

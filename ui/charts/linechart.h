@@ -57,6 +57,8 @@ public:
     int seriesCount() const;
     QColor seriesColor(int id) const;
     void setSeriesStyle(int id, const SeriesStyle& style);
+    /// Shows or hides the legend (a chart of one metric of one run needs none: its title names it).
+    void setLegendVisible(bool visible);
     /// Shows or hides a series (what clicking its legend entry does).
     void setSeriesVisible(int id, bool visible);
     bool isSeriesVisible(int id) const;
