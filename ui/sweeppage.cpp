@@ -82,6 +82,9 @@ SweepPage::SweepPage(Workspace* workspace, QWidget* parent)
         if (!m_controller->isRunning())
             m_trialModel->clear();
         reloadSweeps();
+        // A database opens on its newest sweep's results (the list is newest first).
+        if (!m_controller->isRunning() && m_sweepList->rowCount() > 0)
+            m_sweepView->setCurrentIndex(m_sweepList->index(0, 0));
         updateChoices();
         updateResult();
     });
@@ -371,7 +374,9 @@ void SweepPage::reloadSweeps()
         return;
     const auto sweeps = store->sweeps();
     for (auto it = sweeps.rbegin(); it != sweeps.rend(); ++it) {
-        auto* item = new QStandardItem(tr("#%1 %2 — %3").arg(it->id).arg(toQString(it->name), RunModel::displayStatus(toQString(it->status))));
+        auto* item = new QStandardItem(tr("#%1 %2 — %3")
+                .arg(it->id)
+                .arg(toQString(it->name), RunModel::displayStatus(toQString(it->status))));
         item->setData(static_cast<qlonglong>(it->id), IdRole);
         item->setData(toQString(it->status), Qt::UserRole + 10);
         item->setToolTip(toQString(it->createdAt));
