@@ -3,7 +3,7 @@
 #include "core/credit/estimator.h"
 #include "core/env/environment.h"
 #include "core/judge/judge.h"
-#include "core/learn/doctor.h"
+#include "core/learn/backend.h"
 #include "core/learn/trainconfig.h"
 #include "ui/paramform.h"
 #include "ui/runcontroller.h"
@@ -17,6 +17,8 @@
 #include <QFileInfo>
 #include <QFontDatabase>
 #include <QFormLayout>
+#include <QFutureWatcher>
+#include <QtConcurrent/QtConcurrentRun>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -106,8 +108,7 @@ LauncherPage::LauncherPage(Workspace* workspace, RunController* controller, QWid
         m_size->addItem(tr("%1 (%2×%3, %4 heads)").arg(tr(size.name)).arg(size.width).arg(size.layers).arg(size.heads));
     m_size->addItem(tr("Custom"));
     m_device->addItem(tr("auto (CUDA when present)"), QString());
-    for (const auto& device : learn::availableDevices())
-        m_device->addItem(toQString(device), toQString(device));
+    m_device->addItem(QStringLiteral("cpu"), QStringLiteral("cpu"));
     m_filter->setPlaceholderText(tr("Filter keys… (Ctrl+F)"));
     m_filter->setClearButtonEnabled(true);
     m_preview->setReadOnly(true);
@@ -204,6 +205,36 @@ LauncherPage::LauncherPage(Workspace* workspace, RunController* controller, QWid
     updateStartButton();
 }
 
+void LauncherPage::loadTrainingModule()
+{
+    // LibTorch takes about a second to initialise: load the training module in the background while the window
+    // shows, then list the GPUs it sees. A failure is shown; starting a run reports it again.
+    auto* watcher = new QFutureWatcher<QStringList>(this);
+    connect(watcher, &QFutureWatcher<QStringList>::finished, this, [this, watcher] {
+        watcher->deleteLater();
+        const QStringList devices = watcher->result();
+        if (!devices.isEmpty() && devices.first().startsWith(QLatin1Char('!'))) {
+            m_moduleError = devices.first().mid(1);
+            updatePreview();
+            return;
+        }
+        for (const QString& device : devices)
+            if (m_device->findData(device) < 0)
+                m_device->addItem(device, device);
+        Q_EMIT trainingModuleLoaded();
+    });
+    watcher->setFuture(QtConcurrent::run([] {
+        QStringList out;
+        try {
+            for (const auto& device : learn::trainingBackend().availableDevices())
+                out.append(toQString(device));
+        } catch (const std::exception& e) {
+            out = QStringList { QLatin1Char('!') + toQString(e.what()) };
+        }
+        return out;
+    }));
+}
+
 QStringList LauncherPage::presetNames()
 {
     QStringList names = QDir(kPresetDir).entryList({ QStringLiteral("*.yaml") }, QDir::Files, QDir::Name);
@@ -297,6 +328,10 @@ void LauncherPage::updatePreview()
 {
     const QString text = configText();
     m_preview->setPlainText(text);
+    if (!m_moduleError.isEmpty()) {
+        m_summary->setText(tr("Training is not available: %1").arg(m_moduleError));
+        return;
+    }
     QStringList reasons;
     m_form->invalidKeys(&reasons);
     if (!reasons.isEmpty()) {

@@ -40,12 +40,19 @@ public:
     QString value(const QString& key) const;
     ParamForm* form() const { return m_form; }
 
+    /// Loads the training module (LibTorch) in the background and then lists its devices; trainingModuleLoaded()
+    /// follows. The main window calls it once its first frame is up: the loader's lock, held through LibTorch's
+    /// second of static initialisation, would otherwise stall the GUI thread's own plugin loading at start.
+    void loadTrainingModule();
+
     /// Starts the run; on failure the reason is shown (or returned in `error` when given).
     bool startRun(QString* error = nullptr);
 
 Q_SIGNALS:
     /// A run was handed to the controller.
     void runLaunched();
+    /// The training module (LibTorch) is loaded and its devices are listed.
+    void trainingModuleLoaded();
 
 private:
     void rebuildForm();
@@ -70,6 +77,7 @@ private:
     QLabel* m_summary;
     QPushButton* m_start;
     bool m_applyingSize = false;
+    QString m_moduleError; ///< why the training module could not be loaded; empty when it could
 };
 
 } // namespace creditlab::ui

@@ -30,12 +30,14 @@
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTimer>
 #include <QUndoStack>
 
 namespace creditlab::ui {
 
 namespace {
 constexpr int kStatusTimeoutMs = 10000;
+constexpr int kTrainingModuleDelayMs = 500;
 const QString kMainSplitter = QStringLiteral("mainSplitter");
 } // namespace
 
@@ -187,6 +189,16 @@ void MainWindow::importFiles(const QStringList& files)
 }
 
 void MainWindow::cancelImport() { m_importJob->cancel(); }
+
+void MainWindow::showEvent(QShowEvent* event)
+{
+    QMainWindow::showEvent(event);
+    if (m_shownOnce)
+        return;
+    m_shownOnce = true;
+    // LibTorch loads in the background once the window is up (see LauncherPage::loadTrainingModule).
+    QTimer::singleShot(kTrainingModuleDelayMs, m_launcher, &LauncherPage::loadTrainingModule);
+}
 
 void MainWindow::showPage(Page page) { m_tabs->setCurrentIndex(static_cast<int>(page)); }
 

@@ -78,6 +78,7 @@ Q_SIGNALS:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void showEvent(QShowEvent* event) override;
 
 private:
     void createMenus();
@@ -106,6 +107,7 @@ private:
     SweepPage* m_sweeps;
     RunActions* m_runActions;
     QTabWidget* m_tabs;
+    bool m_shownOnce = false;
     QMenu* m_recentMenu = nullptr;
     QAction* m_openAction = nullptr;
     QAction* m_importAction = nullptr;

@@ -1,5 +1,7 @@
 #include "ui/sweepcontroller.h"
 
+#include "core/learn/backend.h"
+
 #include <QThread>
 
 #include <atomic>
@@ -119,8 +121,9 @@ bool SweepController::start(const SweepRequest& request, QString* error)
             };
             QString status, error;
             try {
-                const auto result = resumeId > 0 ? learn::resumeSweep(resumeId, options, callback, &m_worker->stop)
-                                                 : learn::runSweep(*spec, options, callback, &m_worker->stop);
+                const learn::TrainingBackend& backend = learn::trainingBackend(); // opened on first use
+                const auto result = resumeId > 0 ? backend.resumeSweep(resumeId, options, callback, &m_worker->stop)
+                                                 : backend.runSweep(*spec, options, callback, &m_worker->stop);
                 const auto snapshot
                     = finalSnapshot(result, std::chrono::duration<double>(Clock::now() - start).count());
                 QMetaObject::invokeMethod(

@@ -1,7 +1,7 @@
 #include "ui/trainworker.h"
 
 #include "core/store.h"
-#include "core/learn/trainer.h"
+#include "core/learn/backend.h"
 #include "ui/textutil.h"
 
 #include <spdlog/spdlog.h>
@@ -115,17 +115,19 @@ void TrainWorker::train(const RunRequest& request)
     const std::string database = request.database.toStdString();
     try {
         learn::TrainOptions options { database, request.device.toStdString() };
-        std::unique_ptr<learn::Trainer> trainer;
+        // The training module (LibTorch) is opened on first use; usually it is loaded already.
+        const learn::TrainingBackend& backend = learn::trainingBackend();
+        std::unique_ptr<learn::TrainingRun> trainer;
         if (request.resumeRunId != 0) {
-            trainer = learn::Trainer::resume(request.resumeRunId, options, request.overrides);
+            trainer = backend.resume(request.resumeRunId, options, request.overrides);
         } else {
             const auto config = learn::TrainConfig::parse(
                 request.configText.toStdString(), request.configSource.toStdString(), request.overrides);
-            trainer = std::make_unique<learn::Trainer>(config, options);
+            trainer = backend.create(config, options);
         }
         runId = trainer->runId();
-        const QString name = toQString(trainer->config().runName());
-        logger()->info("run {} ({}) {} on {}: {} parameters", runId, trainer->config().runName(),
+        const QString name = toQString(trainer->runName());
+        logger()->info("run {} ({}) {} on {}: {} parameters", runId, trainer->runName(),
             request.resumeRunId ? "resumed" : "started", trainer->device(), trainer->parameterCount());
         Q_EMIT started(runId, name);
 

@@ -1,10 +1,12 @@
 // GUI cold start on a database with many runs: the time from constructing the main window to the runs table
 // showing every run, painted (the window's first frame), in a fresh process. Also times the process start of the
-// real `creditlab` binary (`--version`: dynamic loading of Qt and LibTorch plus static initialisation), which a user
-// waits for too. Target (TARGETS.md): under 1 s with 200 runs.
+// real `creditlab` binary (`--version`: dynamic loading of Qt and static initialisation), which a user waits for
+// too. LibTorch is not part of either: the training module loads in the background after the first frame.
+// Target (TARGETS.md): under 1 s with 200 runs.
 //
 // Usage: bench_gui_start [RUNS] [ITERATIONS]      (default 200 runs × 100 iterations × 30 metrics)
 #include "core/store.h"
+#include "ui/launcherpage.h"
 #include "ui/mainwindow.h"
 #include "ui/runbrowserpage.h"
 #include "ui/runmodel.h"
@@ -12,6 +14,8 @@
 
 #include <QApplication>
 #include <QElapsedTimer>
+#include <QEventLoop>
+#include <QTimer>
 #include <QFileInfo>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -68,6 +72,7 @@ int main(int argc, char** argv)
 
     // The first window in the process is the cold one: styles, fonts and every page's widgets are created.
     std::vector<double> times;
+    double moduleMs = -1.0;
     for (int round = 0; round < 5; ++round) {
         QElapsedTimer timer;
         timer.start();
@@ -80,6 +85,16 @@ int main(int argc, char** argv)
         (void)window.grab(); // the first frame, painted
         QCoreApplication::processEvents();
         times.push_back(timer.nsecsElapsed() / 1e6);
+        if (round == 0) {
+            // The training module (LibTorch) loads in the background after the first frame; the window stays usable.
+            QElapsedTimer moduleTimer;
+            moduleTimer.start();
+            QEventLoop loop;
+            QObject::connect(window.launcher(), &ui::LauncherPage::trainingModuleLoaded, &loop, &QEventLoop::quit);
+            QTimer::singleShot(60000, &loop, &QEventLoop::quit);
+            loop.exec();
+            moduleMs = moduleTimer.nsecsElapsed() / 1e6;
+        }
         if (window.runBrowser()->runModel()->rowCount() != runs) {
             std::fprintf(stderr, "bench_gui_start: the table shows %d runs, expected %d\n",
                 window.runBrowser()->runModel()->rowCount(), runs);
@@ -111,8 +126,10 @@ int main(int argc, char** argv)
     std::printf("  QApplication:                    %7.1f ms\n", appMs);
     std::printf("  main window to first frame, cold: %7.1f ms (first window in the process)\n", times.front());
     std::printf("  main window to first frame, warm: %7.1f ms (median of %zu)\n", warm[warm.size() / 2], warm.size());
+    std::printf("  training module ready:           %7.1f ms after the first frame (background; LibTorch's init)\n",
+        moduleMs);
     if (processMs >= 0)
-        std::printf("  creditlab --version process:     %7.1f ms (median of 3: loading Qt and LibTorch)\n", processMs);
+        std::printf("  creditlab --version process:     %7.1f ms (median of 3: loading Qt; LibTorch loads after the first frame)\n", processMs);
     const double total = appMs + times.front() + std::max(0.0, processMs);
     std::printf("  cold start total:                %7.1f ms (target < 1000 ms: %s)\n", total,
         total < 1000.0 ? "met" : "MISSED");

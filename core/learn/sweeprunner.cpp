@@ -1,0 +1,302 @@
+// Running a sweep: trials on worker threads, each with its own Store and Trainer, progress snapshots
+// serialized through one mutex, the state of every trial in the store. Needs the trainer (LibTorch).
+#include "core/learn/sweep.h"
+
+#include "core/learn/runtime.h"
+#include "core/learn/trainer.h"
+#include "core/store.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+namespace creditlab::learn {
+
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+std::optional<double> objectiveOf(Store& store, std::int64_t runId, const std::string& metric, const std::string& mode)
+{
+    std::optional<double> out;
+    std::int64_t lastIteration = -1;
+    for (const auto& m : store.metrics(runId)) {
+        if (m.name != metric)
+            continue;
+        if (mode == "last" ? m.iteration >= lastIteration : (!out || m.value > *out)) {
+            out = m.value;
+            lastIteration = m.iteration;
+        }
+    }
+    return out;
+}
+
+class SweepRunner {
+public:
+    SweepRunner(const SweepSpec& spec, const SweepOptions& options, const SweepCallback& callback,
+        const std::atomic<bool>* stop)
+        : m_spec(spec)
+        , m_options(options)
+        , m_callback(callback)
+        , m_stop(stop)
+    {
+    }
+
+    /// Runs the trials at `queue` (indices into `trials`) on the spec's workers.
+    SweepResult run(std::int64_t sweepId, std::vector<TrialProgress> trials, std::vector<std::size_t> queue)
+    {
+        m_sweepId = sweepId;
+        m_trials = std::move(trials);
+        m_queue = std::move(queue);
+        m_lastEmit.assign(m_trials.size(), Clock::time_point {});
+        m_started.assign(m_trials.size(), Clock::time_point {});
+        m_start = Clock::now();
+        {
+            std::lock_guard lock(m_mutex);
+            publishLocked();
+        }
+        const auto workers = std::min<std::size_t>(static_cast<std::size_t>(m_spec.workers), m_queue.size());
+        std::vector<std::thread> threads;
+        for (std::size_t w = 0; w < workers; ++w)
+            threads.emplace_back([this] { work(); });
+        for (auto& t : threads)
+            t.join();
+
+        SweepResult result;
+        result.sweepId = sweepId;
+        result.trials = m_trials;
+        bool open = false, failed = false;
+        for (const auto& t : m_trials) {
+            open = open || t.status == "pending" || t.status == "cancelled" || t.status == "running";
+            failed = failed || t.status == "failed";
+        }
+        result.status = open ? "cancelled" : failed ? "failed" : "finished";
+        Store(m_options.database).setSweepStatus(sweepId, result.status);
+        return result;
+    }
+
+private:
+    void work()
+    {
+        std::unique_ptr<Store> store;
+        for (;;) {
+            std::size_t slot = 0;
+            {
+                std::lock_guard lock(m_mutex);
+                if (m_next >= m_queue.size() || (m_stop && m_stop->load()))
+                    return;
+                slot = m_queue[m_next++];
+            }
+            try {
+                if (!store)
+                    store = std::make_unique<Store>(m_options.database);
+                runTrial(*store, slot);
+            } catch (const std::exception& e) {
+                // Only the store's own bookkeeping gets here; the trial is left for a resume.
+                std::lock_guard lock(m_mutex);
+                m_trials[slot].status = "cancelled";
+                m_trials[slot].error = e.what();
+                publishLocked();
+            }
+        }
+    }
+
+    void runTrial(Store& store, std::size_t slot)
+    {
+        SweepTrialSpec trial;
+        std::int64_t trialId = 0, runId = 0;
+        {
+            std::lock_guard lock(m_mutex);
+            auto& t = m_trials[slot];
+            trial = { t.index, t.point };
+            trialId = t.trialId;
+            runId = t.runId;
+            t.status = "running";
+            t.phase = "setup";
+            t.error.clear();
+            m_started[slot] = Clock::now();
+            publishLocked();
+        }
+        std::string status, error;
+        std::optional<double> objective;
+        try {
+            std::unique_ptr<Trainer> trainer;
+            const TrainOptions options { m_options.database, m_options.device, "trial" };
+            const auto existing = runId > 0 ? store.run(runId) : std::nullopt;
+            if (existing && existing->status == "finished") {
+                status = "finished"; // it ended before its trial was recorded
+            } else {
+                // Trainers in one process are safe together: model initialisation serializes itself.
+                trainer = existing ? Trainer::resume(runId, options)
+                                   : std::make_unique<Trainer>(m_spec.trialConfig(trial), options);
+                runId = trainer->runId();
+                store.startTrial(trialId, runId);
+                {
+                    std::lock_guard lock(m_mutex);
+                    m_trials[slot].runId = runId;
+                    publishLocked();
+                }
+                const auto iterations = trainer->config().getInt("rl.iterations");
+                status = trainer->run([&](const TrainProgress& p) { return onProgress(slot, p, iterations); }, m_stop)
+                             .status;
+            }
+            objective = objectiveOf(store, runId, m_spec.objective, m_spec.objectiveMode);
+        } catch (const std::exception& e) {
+            status = "failed";
+            error = e.what();
+        }
+        store.finishTrial(trialId, runId > 0 ? std::optional<std::int64_t>(runId) : std::nullopt, status, objective);
+        std::lock_guard lock(m_mutex);
+        auto& t = m_trials[slot];
+        t.status = status;
+        t.error = error;
+        t.objective = objective;
+        t.phase = status == "finished" ? "done" : t.phase;
+        if (status == "finished") {
+            t.fraction = 1.0;
+            m_durations.push_back(std::chrono::duration<double>(Clock::now() - m_started[slot]).count());
+        }
+        t.etaSeconds = -1.0;
+        publishLocked();
+    }
+
+    bool onProgress(std::size_t slot, const TrainProgress& p, std::int64_t iterations)
+    {
+        std::lock_guard lock(m_mutex);
+        auto& t = m_trials[slot];
+        t.phase = p.phase;
+        t.iteration = p.phase == "rl" ? p.iteration : 0;
+        t.iterations = iterations;
+        t.fraction = iterations > 0 ? static_cast<double>(t.iteration) / static_cast<double>(iterations) : 0.0;
+        t.etaSeconds = p.etaSeconds;
+        // At most every 100 ms per trial, but always the end of an iteration (it carries new metrics).
+        const auto now = Clock::now();
+        if (now - m_lastEmit[slot] >= std::chrono::milliseconds(100) || !p.metrics.empty()) {
+            m_lastEmit[slot] = now;
+            publishLocked();
+        }
+        return true;
+    }
+
+    void publishLocked()
+    {
+        if (!m_callback)
+            return;
+        SweepProgress p;
+        p.sweepId = m_sweepId;
+        p.trials = m_trials;
+        p.total = static_cast<int>(m_trials.size());
+        double remaining = 0.0;
+        for (const auto& t : m_trials) {
+            if (t.status == "finished" || t.status == "failed")
+                ++p.done;
+            else if (t.status == "running")
+                remaining += 1.0 - t.fraction;
+            else
+                remaining += 1.0;
+        }
+        p.elapsedSeconds = std::chrono::duration<double>(Clock::now() - m_start).count();
+        if (!m_durations.empty()) {
+            double mean = 0.0;
+            for (double d : m_durations)
+                mean += d / static_cast<double>(m_durations.size());
+            p.etaSeconds = remaining * mean / std::max(1.0, std::min<double>(m_spec.workers, std::ceil(remaining)));
+        }
+        m_callback(p);
+    }
+
+    const SweepSpec& m_spec;
+    SweepOptions m_options;
+    const SweepCallback& m_callback;
+    const std::atomic<bool>* m_stop;
+    std::mutex m_mutex; // guards everything below and serializes the callback
+    std::int64_t m_sweepId = 0;
+    std::vector<TrialProgress> m_trials;
+    std::vector<std::size_t> m_queue;
+    std::size_t m_next = 0;
+    std::vector<Clock::time_point> m_lastEmit;
+    std::vector<Clock::time_point> m_started;
+    std::vector<double> m_durations;
+    Clock::time_point m_start;
+};
+
+SweepSpec withWorkers(SweepSpec spec, const SweepOptions& options)
+{
+    if (options.workers > 0)
+        spec.workers = options.workers;
+    spec.checkResources();
+    // LibTorch's and OpenBLAS's thread counts are process-wide: set once, the same for every trial.
+    configureThreads({ spec.trialThreads() });
+    return spec;
+}
+
+} // namespace
+
+SweepResult runSweep(
+    const SweepSpec& sweep, const SweepOptions& options, const SweepCallback& callback, const std::atomic<bool>* stop)
+{
+    const SweepSpec spec = withWorkers(sweep, options);
+    std::vector<TrialProgress> trials;
+    std::vector<std::size_t> queue;
+    std::int64_t sweepId = 0;
+    {
+        Store store(options.database);
+        auto tx = store.begin();
+        sweepId = store.createSweep(spec.name, spec.storedText());
+        for (const auto& t : spec.trials) {
+            TrialProgress p;
+            p.index = t.index;
+            p.point = t.point;
+            p.trialId = store.addTrial(sweepId, t.paramsText());
+            queue.push_back(trials.size());
+            trials.push_back(std::move(p));
+        }
+        store.setSweepStatus(sweepId, "running");
+        tx->commit();
+    }
+    return SweepRunner(spec, options, callback, stop).run(sweepId, std::move(trials), std::move(queue));
+}
+
+SweepResult resumeSweep(
+    std::int64_t sweepId, const SweepOptions& options, const SweepCallback& callback, const std::atomic<bool>* stop)
+{
+    Store store(options.database);
+    const auto info = store.sweep(sweepId);
+    if (!info)
+        throw std::invalid_argument("sweep " + std::to_string(sweepId) + " does not exist in " + options.database);
+    auto stored = SweepSpec::parse(info->config, "sweep " + std::to_string(sweepId) + " config", {});
+    stored.name = info->name;
+    stored.trials.clear();
+    std::vector<TrialProgress> trials;
+    std::vector<std::size_t> queue;
+    for (const auto& row : store.trials(sweepId)) {
+        TrialProgress p;
+        p.index = static_cast<int>(trials.size());
+        p.trialId = row.id;
+        p.point = SweepTrialSpec::parseParams(row.params);
+        p.status = row.status == "running" ? "cancelled" : row.status; // a process that ended mid-trial
+        p.runId = row.runId.value_or(0);
+        p.objective = row.objective;
+        if (p.status == "finished")
+            p.fraction = 1.0;
+        if (p.status == "pending" || p.status == "cancelled")
+            queue.push_back(trials.size());
+        stored.trials.push_back({ p.index, p.point });
+        trials.push_back(std::move(p));
+    }
+    const SweepSpec spec = withWorkers(stored, options);
+    store.setSweepStatus(sweepId, "running");
+    return SweepRunner(spec, options, callback, stop).run(sweepId, std::move(trials), std::move(queue));
+}
+
+std::optional<double> trialObjective(
+    const std::string& database, std::int64_t runId, const std::string& metric, const std::string& mode)
+{
+    Store store(database, Store::Access::ReadOnly);
+    return objectiveOf(store, runId, metric, mode);
+}
+
+} // namespace creditlab::learn
