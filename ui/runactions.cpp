@@ -197,23 +197,11 @@ bool RunActions::deleteRuns(const QList<qint64>& runIds, QString* error)
     return true;
 }
 
-void RunActions::askRename()
-{
-    const qint64 id = m_browser->currentRunId();
-    Store* store = m_workspace->store();
-    if (id == 0 || !store)
-        return;
-    const auto run = store->run(id);
-    if (!run)
-        return;
-    bool ok = false;
-    const QString name = QInputDialog::getText(
-        m_dialogParent, tr("Rename Run"), tr("New name of run %1:").arg(id), QLineEdit::Normal, toQString(run->name), &ok);
-    if (ok)
-        renameRun(id, name);
-}
+void RunActions::askRename() { askRunText(false); }
 
-void RunActions::askTags()
+void RunActions::askTags() { askRunText(true); }
+
+void RunActions::askRunText(bool tags)
 {
     const qint64 id = m_browser->currentRunId();
     Store* store = m_workspace->store();
@@ -223,10 +211,15 @@ void RunActions::askTags()
     if (!run)
         return;
     bool ok = false;
-    const QString tags = QInputDialog::getText(m_dialogParent, tr("Edit Tags"),
-        tr("Tags of run %1, separated by commas:").arg(id), QLineEdit::Normal, toQString(run->tags), &ok);
-    if (ok)
-        setRunTags(id, tags);
+    const QString text = QInputDialog::getText(m_dialogParent, tags ? tr("Edit Tags") : tr("Rename Run"),
+        tags ? tr("Tags of run %1, separated by commas:").arg(id) : tr("New name of run %1:").arg(id),
+        QLineEdit::Normal, toQString(tags ? run->tags : run->name), &ok);
+    if (!ok)
+        return;
+    if (tags)
+        setRunTags(id, text);
+    else
+        renameRun(id, text);
 }
 
 void RunActions::askDelete()

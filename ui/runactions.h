@@ -46,6 +46,8 @@ private:
     void updateEnabled();
     void askRename();
     void askTags();
+    /// Asks for the current run's new name or tags, then applies them through the undo stack.
+    void askRunText(bool tags);
     void askDelete();
 
     Workspace* m_workspace;

@@ -29,6 +29,9 @@ void addSweepCommand(CLI::App& app);
 
 void addEnvCommand(CLI::App& app);
 
+/// "m:ss" or "h:mm:ss"; "?" for a negative or non-finite duration.
+std::string formatClock(double seconds);
+
 /// A progress line on stderr (only when it is a terminal): percent, counts, ETA.
 class ProgressLine {
 public:

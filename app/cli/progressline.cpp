@@ -8,6 +8,19 @@ namespace creditlab::cli {
 
 std::atomic<bool> g_interrupted { false };
 
+std::string formatClock(double seconds)
+{
+    if (seconds < 0 || !std::isfinite(seconds))
+        return "?";
+    const long s = std::lround(seconds);
+    char out[32];
+    if (s >= 3600)
+        std::snprintf(out, sizeof out, "%ld:%02ld:%02ld", s / 3600, (s / 60) % 60, s % 60);
+    else
+        std::snprintf(out, sizeof out, "%ld:%02ld", s / 60, s % 60);
+    return out;
+}
+
 ProgressLine::ProgressLine(std::string label)
     : m_label(std::move(label))
     , m_tty(::isatty(STDERR_FILENO) != 0)

@@ -46,19 +46,6 @@ Trials: grid points (first key slowest) x random samples x seeds, each a run of 
 fit this machine's cores. Ctrl+C stops the running trials after their current iteration; --resume SWEEP
 continues them and runs the rest.)";
 
-std::string formatDuration(double seconds)
-{
-    if (seconds < 0 || !std::isfinite(seconds))
-        return "?";
-    const long s = std::lround(seconds);
-    char out[32];
-    if (s >= 3600)
-        std::snprintf(out, sizeof out, "%ld:%02ld:%02ld", s / 3600, (s / 60) % 60, s % 60);
-    else
-        std::snprintf(out, sizeof out, "%ld:%02ld", s / 60, s % 60);
-    return out;
-}
-
 std::string pointText(const learn::TrialProgress& t)
 {
     std::string out;
@@ -144,7 +131,7 @@ void runSweepCommand(const SweepCliOptions& o)
                              : learn::resumeSweep(o.resume, options, callback, &g_interrupted);
     progress.clear();
     std::printf("sweep %lld %s after %s\n", static_cast<long long>(result.sweepId), result.status.c_str(),
-        formatDuration(elapsed).c_str());
+        formatClock(elapsed).c_str());
     printTable(result);
     std::fflush(stdout);
 

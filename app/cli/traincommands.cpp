@@ -32,19 +32,6 @@ double metricOf(const std::vector<std::pair<std::string, double>>& metrics, cons
     return std::nan("");
 }
 
-std::string formatDuration(double seconds)
-{
-    if (seconds < 0 || !std::isfinite(seconds))
-        return "?";
-    const long s = std::lround(seconds);
-    char out[32];
-    if (s >= 3600)
-        std::snprintf(out, sizeof out, "%ld:%02ld:%02ld", s / 3600, (s / 60) % 60, s % 60);
-    else
-        std::snprintf(out, sizeof out, "%ld:%02ld", s / 60, s % 60);
-    return out;
-}
-
 /// One line per finished iteration on stdout: the figures a researcher watches.
 void printIteration(const learn::TrainProgress& p)
 {
@@ -57,7 +44,7 @@ void printIteration(const learn::TrainProgress& p)
         metricOf(m, "train/entropy"), metricOf(m, "train/clip_frac"), metricOf(m, "throughput/gen_tokens_per_s"),
         metricOf(m, "time/total_s"), std::isnan(evalSuccess) ? "" : "  eval ",
         std::isnan(evalSuccess) ? "" : std::to_string(evalSuccess).substr(0, 5).c_str(),
-        formatDuration(p.etaSeconds).c_str());
+        formatClock(p.etaSeconds).c_str());
     std::fflush(stdout);
 }
 
@@ -116,7 +103,7 @@ void runTraining(const TrainCliOptions& o)
                 std::fflush(stdout);
             } else if (p.phase == "sft") {
                 std::printf("SFT done in %s: loss %.4f, token accuracy %.3f, eval success %.3f (%.0f demonstrations)\n",
-                    formatDuration(metricOf(p.metrics, "time/sft_s")).c_str(), metricOf(p.metrics, "sft/loss"),
+                    formatClock(metricOf(p.metrics, "time/sft_s")).c_str(), metricOf(p.metrics, "sft/loss"),
                     metricOf(p.metrics, "sft/token_accuracy"), metricOf(p.metrics, "eval/success"),
                     metricOf(p.metrics, "sft/demonstrations"));
                 std::fflush(stdout);

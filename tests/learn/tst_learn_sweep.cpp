@@ -5,6 +5,7 @@
 #include "core/learn/sweep.h"
 #include "core/learn/trainer.h"
 #include "core/store.h"
+#include "tests/learn/tinyconfig.h"
 
 #include <QTemporaryDir>
 #include <QDir>
@@ -22,50 +23,12 @@
 
 using namespace creditlab;
 using namespace creditlab::learn;
+using creditlab::testing::deterministicMetrics;
+using creditlab::testing::kTinyConfig;
 
 namespace {
 
-/// The trainer test's tiny run (a few seconds): a one-layer policy, short episodes, a handful of tasks.
-const char* const kTinyConfig = R"(seed: 3
-threads: 1
-env:
-  name: household
-  max_steps: 6
-policy:
-  width: 32
-  layers: 1
-  heads: 2
-  context: 160
-  history: 1
-  max_action_tokens: 8
-tokenizer.episodes: 8
-sft:
-  expert_episodes: 12
-  noisy_episodes: 4
-  epochs: 1
-  batch_size: 32
-rl:
-  iterations: 3
-  tasks: 2
-  group_size: 2
-  epochs: 1
-  minibatches: 2
-eval:
-  episodes: 3
-  every: 1
-checkpoint.every: 1
-)";
 
-using MetricMap = std::map<std::pair<std::int64_t, std::string>, double>;
-
-MetricMap deterministicMetrics(Store& store, std::int64_t runId)
-{
-    MetricMap out;
-    for (const auto& m : store.metrics(runId))
-        if (m.name.rfind("time/", 0) != 0 && m.name.rfind("throughput/", 0) != 0)
-            out[{ m.iteration, m.name }] = m.value;
-    return out;
-}
 
 /// A temporary folder holding tiny.yaml, for sweeps that name it as their base.
 struct Folder {

@@ -4,6 +4,7 @@
 // that makes runs of other processes appear.
 #include "core/learn/trainconfig.h"
 #include "core/store.h"
+#include "tests/learn/tinyconfig.h"
 #include "ui/charts/linechart.h"
 #include "ui/launcherpage.h"
 #include "ui/mainwindow.h"
@@ -31,34 +32,11 @@ namespace {
 
 constexpr int kRunWaitMs = 120000;
 
-/// A run that takes a few seconds (the learn tests' tiny config).
+/// The learn tests' tiny run (a few seconds) with `iterations` RL iterations.
 QString tinyConfig(int iterations)
 {
-    return QStringLiteral(R"(seed: 3
-threads: 1
-env.name: household
-env.max_steps: 6
-policy.width: 32
-policy.layers: 1
-policy.heads: 2
-policy.context: 160
-policy.history: 1
-policy.max_action_tokens: 8
-tokenizer.episodes: 8
-sft.expert_episodes: 12
-sft.noisy_episodes: 4
-sft.epochs: 1
-sft.batch_size: 32
-rl.iterations: %1
-rl.tasks: 2
-rl.group_size: 2
-rl.epochs: 1
-rl.minibatches: 2
-eval.episodes: 3
-eval.every: 1
-checkpoint.every: 1
-)")
-        .arg(iterations);
+    return QString::fromUtf8(creditlab::testing::kTinyConfig)
+        .replace(QStringLiteral("  iterations: 3\n"), QStringLiteral("  iterations: %1\n").arg(iterations));
 }
 
 std::unique_ptr<Settings> testSettings(const QTemporaryDir& dir)
