@@ -228,6 +228,25 @@ Läufe: %2</translation>
     </message>
 </context>
 <context>
+    <name>creditlab::ui::CsvExport</name>
+    <message>
+        <source>Export Table as CSV…</source>
+        <translation>Tabelle als CSV exportieren…</translation>
+    </message>
+    <message>
+        <source>Export Table</source>
+        <translation>Tabelle exportieren</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV-Dateien (*.csv)</translation>
+    </message>
+    <message>
+        <source>Cannot export the table</source>
+        <translation>Die Tabelle kann nicht exportiert werden</translation>
+    </message>
+</context>
+<context>
     <name>creditlab::ui::Duration</name>
     <message>
         <source>unknown</source>
@@ -495,6 +514,10 @@ Läufe: %2</translation>
     <message>
         <source>Filter keys… (Ctrl+F)</source>
         <translation>Schlüssel filtern… (Ctrl+F)</translation>
+    </message>
+    <message>
+        <source>Training is not available: %1</source>
+        <translation>Training ist nicht verfügbar: %1</translation>
     </message>
 </context>
 <context>
@@ -843,6 +866,10 @@ Schema-Version: %5</translation>
     <message>
         <source>No run shown. Start one in Launch (Ctrl+2), or select one in Runs and choose Run → Monitor (Ctrl+M).</source>
         <translation>Kein Lauf angezeigt. Starten Sie einen unter Start (Ctrl+2) oder wählen Sie einen unter Läufe und dann Lauf → Monitor (Ctrl+M).</translation>
+    </message>
+    <message>
+        <source>The log of runs trained in this window (iterations, pauses, checkpoints, errors).</source>
+        <translation>Das Protokoll der in diesem Fenster trainierten Läufe (Iterationen, Pausen, Checkpoints, Fehler).</translation>
     </message>
 </context>
 <context>

@@ -225,6 +225,25 @@ runs: %2</source>
     </message>
 </context>
 <context>
+    <name>creditlab::ui::CsvExport</name>
+    <message>
+        <source>Export Table as CSV…</source>
+        <translation>将表格导出为 CSV…</translation>
+    </message>
+    <message>
+        <source>Export Table</source>
+        <translation>导出表格</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV 文件 (*.csv)</translation>
+    </message>
+    <message>
+        <source>Cannot export the table</source>
+        <translation>无法导出表格</translation>
+    </message>
+</context>
+<context>
     <name>creditlab::ui::Duration</name>
     <message>
         <source>unknown</source>
@@ -490,6 +509,10 @@ runs: %2</source>
     <message>
         <source>Filter keys… (Ctrl+F)</source>
         <translation>筛选键… (Ctrl+F)</translation>
+    </message>
+    <message>
+        <source>Training is not available: %1</source>
+        <translation>训练不可用：%1</translation>
     </message>
 </context>
 <context>
@@ -838,6 +861,10 @@ Qt %2（构建于 %3）
     <message>
         <source>No run shown. Start one in Launch (Ctrl+2), or select one in Runs and choose Run → Monitor (Ctrl+M).</source>
         <translation>未显示运行。请在“启动”(Ctrl+2) 中开始一个，或在“运行”中选择一个并选择 运行 → 监控 (Ctrl+M)。</translation>
+    </message>
+    <message>
+        <source>The log of runs trained in this window (iterations, pauses, checkpoints, errors).</source>
+        <translation>在此窗口中训练的运行的日志（迭代、暂停、检查点、错误）。</translation>
     </message>
 </context>
 <context>

@@ -1,5 +1,6 @@
 #include "ui/runbrowserpage.h"
 
+#include "ui/csvexport.h"
 #include "ui/itemroles.h"
 #include "ui/runmodel.h"
 #include "ui/sortfilterproxymodel.h"
@@ -95,6 +96,7 @@ RunBrowserPage::RunBrowserPage(Workspace* workspace, QWidget* parent)
     m_trajectoryView->horizontalHeader()->setStretchLastSection(false);
     m_trajectoryView->horizontalHeader()->setSectionResizeMode(int(TrajectoryColumn::Task), QHeaderView::Stretch);
 
+    addCsvExportAction(m_trajectoryView, this);
     m_filter->setObjectName(QStringLiteral("trajectoryFilter"));
     m_filter->setPlaceholderText(tr("Filter trajectories by id, group or task…"));
     m_filter->setClearButtonEnabled(true);
@@ -174,6 +176,8 @@ QList<qint64> RunBrowserPage::selectedRunIds() const
 void RunBrowserPage::setRunActions(const QList<QAction*>& actions)
 {
     m_runActions = actions;
+    auto* separator = new QAction(this);
+    separator->setSeparator(true);
     for (QAction* action : actions) {
         m_runView->addAction(action);
         auto* button = new QToolButton(this);
@@ -181,6 +185,8 @@ void RunBrowserPage::setRunActions(const QList<QAction*>& actions)
         button->setToolButtonStyle(Qt::ToolButtonTextOnly);
         m_runTools->insertWidget(m_runTools->count() - 1, button);
     }
+    m_runView->addAction(separator);
+    addCsvExportAction(m_runView, this);
 }
 
 qint64 RunBrowserPage::currentTrajectoryRowId() const

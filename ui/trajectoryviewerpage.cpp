@@ -1,6 +1,7 @@
 #include "ui/trajectoryviewerpage.h"
 
 #include "core/store.h"
+#include "ui/csvexport.h"
 #include "ui/itemroles.h"
 #include "ui/sortfilterproxymodel.h"
 #include "ui/tableviewsetup.h"
@@ -41,6 +42,7 @@ TrajectoryViewerPage::TrajectoryViewerPage(Workspace* workspace, QWidget* parent
 
     setUpTableView(m_turnView);
     m_turnView->setObjectName(QStringLiteral("turnView"));
+    addCsvExportAction(m_turnView, this);
     m_turnView->setModel(m_turnProxy);
     m_turnView->sortByColumn(-1, Qt::AscendingOrder); // turn order until the user sorts
     // Short columns fit their contents; the three text columns share the rest, since the detail

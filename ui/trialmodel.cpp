@@ -1,6 +1,7 @@
 #include "ui/trialmodel.h"
 
 #include "core/atomicfile.h"
+#include "ui/csvexport.h"
 #include "ui/itemroles.h"
 #include "ui/runmodel.h"
 #include "ui/textutil.h"
@@ -31,16 +32,6 @@ std::string valueOf(const learn::TrialProgress& t, const std::string& key)
         if (k == key)
             return v;
     return {};
-}
-
-QString csvField(const QString& field)
-{
-    if (!field.contains(QLatin1Char(',')) && !field.contains(QLatin1Char('"')) && !field.contains(QLatin1Char('\n'))
-        && !field.contains(QLatin1Char('\r')))
-        return field;
-    QString quoted = field;
-    quoted.replace(QLatin1String("\""), QLatin1String("\"\""));
-    return QLatin1Char('"') + quoted + QLatin1Char('"');
 }
 
 std::optional<double> numberOf(const QString& text)

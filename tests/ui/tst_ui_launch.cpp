@@ -6,6 +6,7 @@
 #include "core/store.h"
 #include "tests/learn/tinyconfig.h"
 #include "ui/charts/linechart.h"
+#include "ui/csvexport.h"
 #include "ui/launcherpage.h"
 #include "ui/mainwindow.h"
 #include "ui/monitorpage.h"
@@ -325,9 +326,24 @@ void TestLaunch::runsTableAndActions()
     QCOMPARE(model->index(model->rowOfRun(trained), int(RunModel::Column::Name)).data().toString(),
         QStringLiteral("better name"));
 
-    // Filter by config text.
+    // Filter by config text; the table exports as CSV what it shows, full text, quoted where needed.
     window.runBrowser()->runFilterEdit()->setText(QStringLiteral("triage"));
     QCOMPARE(window.runBrowser()->runProxy()->rowCount(), 1);
+    actions->renameRun(trained, QStringLiteral("better, \"quoted\" name"));
+    const QString csv = modelToCsv(*window.runBrowser()->runProxy());
+    const QStringList lines = csv.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), 2);
+    QVERIFY2(lines[0].startsWith(QStringLiteral("Id,Name,Kind,Status,Config,Best eval")), qPrintable(lines[0]));
+    QVERIFY2(lines[1].contains(QStringLiteral(",\"better, \"\"quoted\"\" name\",train,")), qPrintable(lines[1]));
+    const QString csvPath = dir.filePath(QStringLiteral("runs.csv"));
+    QVERIFY(writeCsvFile(csvPath, csv));
+    QFile csvFile(csvPath);
+    QVERIFY(csvFile.open(QIODevice::ReadOnly));
+    QCOMPARE(QString::fromUtf8(csvFile.readAll()), csv);
+    QString csvError;
+    QVERIFY(!writeCsvFile(dir.filePath(QStringLiteral("no/such/dir/runs.csv")), csv, &csvError));
+    QVERIFY2(csvError.contains(QLatin1String("runs.csv")), qPrintable(csvError));
+    window.undoStack()->undo();
     window.runBrowser()->runFilterEdit()->clear();
 
     // Delete (the action asks first; the call itself does not).
