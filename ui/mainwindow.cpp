@@ -5,6 +5,7 @@
 #include "ui/importjob.h"
 #include "ui/importstatuswidget.h"
 #include "ui/launcherpage.h"
+#include "ui/logbridge.h"
 #include "ui/monitorpage.h"
 #include "ui/runactions.h"
 #include "ui/runbrowserpage.h"
@@ -58,6 +59,7 @@ MainWindow::MainWindow(std::unique_ptr<Settings> settings, QWidget* parent)
     , m_runActions(new RunActions(m_workspace, m_browser, m_controller, m_undoStack, this))
     , m_tabs(new QTabWidget(this))
 {
+    LogBridge::install(); // the monitor's log pane shows spdlog's messages (idempotent)
     setObjectName(QStringLiteral("mainWindow"));
     auto* splitter = new QSplitter(Qt::Horizontal, this);
     splitter->setObjectName(kMainSplitter);

@@ -2,7 +2,6 @@
 #include "core/learn/runtime.h"
 #include "core/paths.h"
 #include "core/version.h"
-#include "ui/logbridge.h"
 #include "ui/mainwindow.h"
 #include "ui/textutil.h"
 
@@ -37,7 +36,6 @@ int main(int argc, char** argv)
     // Before any thread exists: OpenMP reads its wait policy once; glibc's allocator thresholds.
     creditlab::learn::prepareProcess();
     QApplication app(argc, argv);
-    creditlab::ui::LogBridge::install();
     QApplication::setOrganizationName(QStringLiteral("CreditLab"));
     QApplication::setApplicationName(QStringLiteral("creditlab"));
     QApplication::setApplicationDisplayName(QStringLiteral("CreditLab"));

@@ -7,9 +7,11 @@
 #include "ui/comparepage.h"
 #include "ui/launcherpage.h"
 #include "ui/mainwindow.h"
+#include "ui/runcontroller.h"
 #include "ui/monitorpage.h"
 #include "ui/runbrowserpage.h"
 #include "ui/settings.h"
+#include "ui/sweepcontroller.h"
 #include "ui/sweeppage.h"
 
 #include <QApplication>
@@ -108,6 +110,38 @@ int main(int argc, char** argv)
     }
 
     window.showPage(ui::MainWindow::Page::Sweeps);
+    // CREDITLAB_SCREENSHOT_SWEEP=FILE runs that sweep from the Sweeps page first (its trials go into the database).
+    if (const QString sweepFile = qEnvironmentVariable("CREDITLAB_SCREENSHOT_SWEEP"); !sweepFile.isEmpty()) {
+        QSignalSpy done(window.sweeps()->controller(), &ui::SweepController::sweepFinished);
+        QSignalSpy failed(window.sweeps()->controller(), &ui::SweepController::sweepFailed);
+        window.sweeps()->openSweepFile(sweepFile);
+        window.sweeps()->startSweep();
+        while (done.isEmpty() && failed.isEmpty())
+            done.wait(600000);
+        if (!failed.isEmpty())
+            std::fprintf(stderr, "creditlab-screenshots: the sweep failed: %s\n",
+                qPrintable(failed.first().first().toString()));
+        std::printf("sweep %s\n", done.isEmpty() ? "failed" : qPrintable(done.first().first().toString()));
+    }
     ok &= save(window, out, QStringLiteral("sweeps"));
+
+    // A run launched here, caught while it trains: progress, pause and stop, the log (CREDITLAB_SCREENSHOT_LIVE=1;
+    // it trains the quick preset for a few iterations into the database).
+    if (qEnvironmentVariableIntValue("CREDITLAB_SCREENSHOT_LIVE") == 1) {
+        window.launcher()->loadPreset(QStringLiteral("household-quick.yaml"), &error);
+        window.launcher()->setValue(QStringLiteral("rl.iterations"), QStringLiteral("12"));
+        window.launcher()->setValue(QStringLiteral("name"), QStringLiteral("triage-live"));
+        QSignalSpy curves(window.monitor(), &ui::MonitorPage::curvesUpdated);
+        QSignalSpy finished(window.runController(), &ui::RunController::runFinished);
+        if (!window.launcher()->startRun(&error)) {
+            std::fprintf(stderr, "creditlab-screenshots: %s\n", qPrintable(error));
+            return 1;
+        }
+        while (curves.count() < 8 && finished.isEmpty())
+            curves.wait(120000);
+        ok &= save(window, out, QStringLiteral("monitor-live"));
+        window.runController()->requestStop();
+        finished.wait(120000);
+    }
     return ok ? 0 : 1;
 }

@@ -21,6 +21,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QLineEdit>
+#include <QPlainTextEdit>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QUndoStack>
@@ -206,6 +207,10 @@ void TestLaunch::launchedRunGrowsCurves()
     QVERIFY(window.monitor()->pointCount(QStringLiteral("rollout/success")) > first);
     QCOMPARE(window.monitor()->pointCount(QStringLiteral("eval/success")), 4); // after SFT and each iteration
     QVERIFY(window.monitor()->chart(QStringLiteral("train/kl")) != nullptr);
+    // The log pane got the run's lines through spdlog (coalesced on a timer).
+    auto* log = window.monitor()->findChild<QPlainTextEdit*>();
+    QVERIFY(log);
+    QTRY_VERIFY_WITH_TIMEOUT(log->toPlainText().contains(QStringLiteral("iteration 3/3")), 5000);
     // A second start while one runs is refused; here none runs any more.
     QVERIFY(!window.runController()->isRunning());
     QCOMPARE(metricIterations(db, runId), 3);
