@@ -352,7 +352,7 @@ void MainWindow::restoreLayout()
     restoreState(m_settings->mainWindowState());
     if (auto* splitter = findChild<QSplitter*>(kMainSplitter);
         !splitter->restoreState(m_settings->splitterState(Settings::Splitter::Main)))
-        splitter->setSizes({ 620, 740 });
+        splitter->setSizes({ 820, 680 });
     m_browser->restoreSplitterState(m_settings->splitterState(Settings::Splitter::Browser));
     m_viewer->restoreSplitterState(m_settings->splitterState(Settings::Splitter::Viewer));
 }

@@ -80,7 +80,8 @@ RunBrowserPage::RunBrowserPage(Workspace* workspace, QWidget* parent)
     fitColumns(m_runView,
         { int(RunColumn::Id), int(RunColumn::Kind), int(RunColumn::Status), int(RunColumn::Trajectories),
             int(RunColumn::Turns), int(RunColumn::Created) });
-    m_runView->setColumnWidth(int(RunColumn::Name), 150);
+    m_runView->setColumnWidth(int(RunColumn::Name), 170);
+    m_runView->setColumnWidth(int(RunColumn::Config), 190);
 
     setUpTableView(m_trajectoryView);
     m_trajectoryView->setObjectName(QStringLiteral("trajectoryView"));

@@ -367,7 +367,10 @@ void SweepPage::onFinished(const QString& status)
 
 void SweepPage::reloadSweeps()
 {
-    const qint64 selected = m_sweepView->currentIndex().data(IdRole).toLongLong();
+    // The running sweep stays selected while it runs; otherwise the user's choice is kept.
+    const qint64 selected = m_controller->isRunning() && m_controller->sweepId() > 0
+        ? m_controller->sweepId()
+        : m_sweepView->currentIndex().data(IdRole).toLongLong();
     m_sweepList->clear();
     Store* store = m_workspace->store();
     if (!store)

@@ -273,7 +273,9 @@ void TestUiSweep::oneKeyGivesErrorBarsAndStoredSweepsReopen()
     auto* list = page.findChild<QListView*>();
     QVERIFY(list);
     QCOMPARE(list->model()->rowCount(), 1);
+    QCOMPARE(list->currentIndex().row(), 0); // the sweep that ran is the one selected
     page.trialModel()->clear();
+    list->setCurrentIndex(QModelIndex());
     list->setCurrentIndex(list->model()->index(0, 0));
     QCOMPARE(page.trialModel()->rowCount(), 4);
     QCOMPARE(page.trialModel()->trials()[3].status, std::string("finished"));
