@@ -18,6 +18,7 @@ namespace creditlab::cli {
 namespace {
 
 using judge::AlphaResult;
+using judge::mirrorsStoredSource;
 using judge::PairAgreement;
 using judge::RunLabels;
 
@@ -76,16 +77,6 @@ std::int64_t pickRun(Store& store, std::int64_t wanted)
         if (!judge::labelSources(store, r.id).empty())
             return r.id;
     throw StoreError(store.path() + (runs.empty() ? ": no runs" : ": no run has role labels") + " (pass --run ID)");
-}
-
-/// True for "turn:judge:X" / "turn:human:X" when "judge:X" / "human:X" is a source too: turn roles written
-/// by `env rollout` copy the judge's stored labels, so comparing them says nothing and inflates alpha.
-bool mirrorsStoredSource(const std::string& source, const std::vector<std::string>& sources)
-{
-    if (!source.starts_with("turn:"))
-        return false;
-    const std::string stored = source.substr(5);
-    return std::find(sources.begin(), sources.end(), stored) != sources.end();
 }
 
 /// The pairs to compare, each ordered (reference, other), in report order.
@@ -280,24 +271,10 @@ void runAgreement(const AgreementOptions& o)
     }
 
     // Krippendorff's alpha across the human annotators when there are two or more, else across all sources.
-    std::vector<std::string> coders;
-    for (const auto& s : sources)
-        if (s.starts_with("human:"))
-            coders.push_back(s);
-    const bool overHumans = coders.size() >= 2;
-    if (!overHumans) {
-        coders.clear();
-        for (const auto& s : sources)
-            if (!mirrorsStoredSource(s, sources))
-                coders.push_back(s);
-    }
-    std::optional<AlphaResult> alpha;
-    if (coders.size() >= 2) {
-        std::vector<std::vector<std::optional<Role>>> values;
-        for (const auto& c : coders)
-            values.push_back(*labels.find(c));
-        alpha = judge::krippendorffAlpha(values);
-    }
+    const judge::SourcesAlpha across = judge::alphaAcrossSources(labels);
+    const std::vector<std::string>& coders = across.coders;
+    const bool overHumans = across.overHumans;
+    const std::optional<AlphaResult>& alpha = across.result;
 
     const auto info = store.run(runId);
     std::int64_t successful = 0;

@@ -244,4 +244,82 @@ std::int64_t storeJudgeLabels(Store& store, const std::string& judge, const std:
     return written;
 }
 
+RunLabels mergeRunLabels(const std::vector<RunLabels>& runs)
+{
+    RunLabels out;
+    std::array<std::vector<std::string>, 3> byKind;
+    for (const RunLabels& r : runs)
+        for (const std::string& s : r.sources)
+            for (std::size_t k = 0; k < kKinds.size(); ++k)
+                if (s.starts_with(std::string(kKinds[k].prefix) + ":"))
+                    byKind[k].push_back(s);
+    for (auto& names : byKind) {
+        std::sort(names.begin(), names.end());
+        names.erase(std::unique(names.begin(), names.end()), names.end());
+        out.sources.insert(out.sources.end(), names.begin(), names.end());
+    }
+    std::size_t total = 0;
+    for (const RunLabels& r : runs)
+        total += r.turns.size();
+    out.turns.reserve(total);
+    out.labels.assign(out.sources.size(), std::vector<std::optional<Role>>(total));
+    for (const RunLabels& r : runs) {
+        const std::size_t offset = out.turns.size();
+        out.turns.insert(out.turns.end(), r.turns.begin(), r.turns.end());
+        for (std::size_t s = 0; s < r.sources.size(); ++s) {
+            const auto it = std::find(out.sources.begin(), out.sources.end(), r.sources[s]);
+            std::copy(r.labels[s].begin(), r.labels[s].end(),
+                out.labels[std::size_t(it - out.sources.begin())].begin() + std::ptrdiff_t(offset));
+        }
+    }
+    return out;
+}
+
+bool mirrorsStoredSource(const std::string& source, const std::vector<std::string>& sources)
+{
+    if (!source.starts_with("turn:"))
+        return false;
+    const std::string stored = source.substr(5);
+    return std::find(sources.begin(), sources.end(), stored) != sources.end();
+}
+
+SourcesAlpha alphaAcrossSources(const RunLabels& labels)
+{
+    SourcesAlpha out;
+    for (const auto& s : labels.sources)
+        if (s.starts_with("human:"))
+            out.coders.push_back(s);
+    out.overHumans = out.coders.size() >= 2;
+    if (!out.overHumans) {
+        out.coders.clear();
+        for (const auto& s : labels.sources)
+            if (!mirrorsStoredSource(s, labels.sources))
+                out.coders.push_back(s);
+    }
+    if (out.coders.size() >= 2) {
+        std::vector<std::vector<std::optional<Role>>> values;
+        for (const auto& c : out.coders)
+            values.push_back(*labels.find(c));
+        out.result = krippendorffAlpha(values);
+    }
+    return out;
+}
+
+std::vector<TurnText> turnTexts(Store& store, const std::vector<TurnRef>& turns)
+{
+    ReadScope scope(store.database());
+    Statement st = store.database().prepare("SELECT t.ext_id, u.action FROM turn u "
+                                            "JOIN trajectory t ON t.id = u.trajectory_id "
+                                            "WHERE u.trajectory_id = ? AND u.idx = ?");
+    std::vector<TurnText> out;
+    out.reserve(turns.size());
+    for (const TurnRef& t : turns) {
+        st.reset();
+        st.bind(1, t.trajectoryRowId);
+        st.bind(2, t.turn);
+        out.push_back(st.step() ? TurnText { st.columnText(0), st.columnText(1) } : TurnText {});
+    }
+    return out;
+}
+
 } // namespace creditlab::judge

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/judge/agreement.h"
 #include "core/model.h"
 #include "core/store.h"
 
@@ -60,5 +61,33 @@ std::string resolveSource(
 /// Replaces earlier labels of the same judge on those turns. Returns the number written.
 std::int64_t storeJudgeLabels(Store& store, const std::string& judge, const std::vector<TurnRef>& turns,
     const std::vector<std::optional<Role>>& roles);
+
+/// Concatenates the labels of several runs (e.g. "all runs"): turns in the given order, sources the union in
+/// the labelSources order (human, judge, turn; each sorted); a source a run lacks is unlabelled there.
+/// `runId` of the result is 0. Pure; any thread.
+RunLabels mergeRunLabels(const std::vector<RunLabels>& runs);
+
+/// True for "turn:judge:X" / "turn:human:X" when "judge:X" / "human:X" is a source too: turn roles written
+/// by `env rollout` copy the judge's stored labels, so comparing them says nothing and inflates alpha.
+bool mirrorsStoredSource(const std::string& source, const std::vector<std::string>& sources);
+
+/// Krippendorff's alpha across label sources, as `creditlab-cli agreement` reports it.
+struct SourcesAlpha {
+    std::vector<std::string> coders; ///< the sources it was computed over
+    bool overHumans = false; ///< true: across the human annotators; false: across all non-mirroring sources
+    std::optional<AlphaResult> result; ///< nullopt when fewer than two coders
+};
+/// Alpha across the human annotators when there are two or more, else across every source that does not
+/// mirror a stored one. Pure; any thread.
+SourcesAlpha alphaAcrossSources(const RunLabels& labels);
+
+/// What a turn list shows of one turn.
+struct TurnText {
+    std::string trajectoryId; ///< the JSONL id
+    std::string action;
+};
+/// The trajectory ids and actions of `turns`, aligned with them (empty strings for turns the store lacks).
+/// Store's thread.
+std::vector<TurnText> turnTexts(Store& store, const std::vector<TurnRef>& turns);
 
 } // namespace creditlab::judge
