@@ -1,0 +1,101 @@
+#pragma once
+
+#include "core/judge/agreement.h"
+#include "core/judge/labelsources.h"
+
+#include <QAbstractTableModel>
+#include <QString>
+
+#include <string>
+#include <vector>
+
+namespace creditlab::ui {
+
+/// One compared source's agreement with the reference.
+struct AgreementRow {
+    std::string source;
+    judge::PairAgreement result;
+};
+
+/// The agreement of each of `compared` with `reference` over `labels`, with judge::comparePair on the labels
+/// judge::loadRunLabels aligned: the very numbers `creditlab-cli agreement --a reference --b other` prints.
+/// Sources the labels lack are skipped, as is the reference itself. Pure; any thread.
+std::vector<AgreementRow> computeAgreement(
+    const judge::RunLabels& labels, const std::string& reference, const std::vector<std::string>& compared);
+
+/// The indices into labels.turns of the turns that `reference` labels `referenceRole` and `other` labels
+/// `otherRole` (one cell of their confusion matrix), in turn order. Pure; any thread.
+std::vector<std::size_t> cellTurns(const judge::RunLabels& labels, const std::string& reference,
+    const std::string& other, Role referenceRole, Role otherRole);
+
+/// The metrics table: one row per compared source; numbers as text with 3 decimals ("n/a" when undefined),
+/// SortRole gives the numbers. GUI thread.
+class AgreementTableModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    /// Columns; the per-role precision/recall/F1 columns follow RolePrecision in kRoles order (D, E, N, R),
+    /// three per role: roleColumn(role, metric).
+    enum class Column {
+        Source,
+        Turns,
+        Accuracy,
+        Kappa,
+        MacroF1,
+        RolePrecision = 5, ///< first of the 12 per-role columns
+        RegressionSuccessF1 = 17, ///< F1 of R inside successful rollouts (TRIAGE Table 4)
+        ExplorationFailureF1, ///< F1 of E inside failed rollouts
+        RegressionSuccessMissed, ///< share of the reference's R in successes the source labels otherwise
+        ExplorationFailureMissed, ///< share of the reference's E in failures the source labels otherwise
+        Count
+    };
+    enum class RoleMetric { Precision, Recall, F1 };
+    static int roleColumn(std::size_t roleIndex, RoleMetric metric);
+
+    explicit AgreementTableModel(QObject* parent = nullptr);
+
+    void setRows(std::vector<AgreementRow> rows);
+    const std::vector<AgreementRow>& rows() const { return m_rows; }
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    std::optional<double> number(const AgreementRow& row, int column) const;
+
+    std::vector<AgreementRow> m_rows;
+};
+
+/// The turns of one confusion cell: trajectory id, turn, action and the two labels. IdRole of a row is the
+/// trajectory's row id. GUI thread.
+class CellTurnsModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum class Column { Trajectory, Turn, Action, Reference, Other, Count };
+    struct Entry {
+        judge::TurnRef turn;
+        QString trajectoryId;
+        QString action;
+        Role reference = Role::N;
+        Role other = Role::N;
+    };
+
+    explicit CellTurnsModel(QObject* parent = nullptr);
+
+    /// Replaces the list; `referenceName` and `otherName` head the label columns.
+    void setEntries(std::vector<Entry> entries, const QString& referenceName, const QString& otherName);
+    const std::vector<Entry>& entries() const { return m_entries; }
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    std::vector<Entry> m_entries;
+    QString m_referenceName;
+    QString m_otherName;
+};
+
+} // namespace creditlab::ui
