@@ -25,9 +25,9 @@ char lowerAscii(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A
 
 bool containsFolded(std::string_view haystack, std::string_view needle)
 {
-    return std::search(haystack.begin(), haystack.end(), needle.begin(), needle.end(),
-               [](char a, char b) { return lowerAscii(a) == lowerAscii(b); })
-        != haystack.end();
+    return std::search(haystack.begin(), haystack.end(), needle.begin(), needle.end(), [](char a, char b) {
+        return lowerAscii(a) == lowerAscii(b);
+    }) != haystack.end();
 }
 
 std::string idKey(std::uint32_t a, std::uint32_t b, std::string_view rest)

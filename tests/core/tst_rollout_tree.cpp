@@ -119,7 +119,8 @@ void checkLayout(const RolloutTree& t, const TreeLayout& l)
                 QCOMPARE(l.depth[t.edge(e).target], l.depth[id] + 1);
             }
         if (!xs.empty())
-            QVERIFY(near(l.x[id], (*std::min_element(xs.begin(), xs.end()) + *std::max_element(xs.begin(), xs.end())) / 2));
+            QVERIFY(
+                near(l.x[id], (*std::min_element(xs.begin(), xs.end()) + *std::max_element(xs.begin(), xs.end())) / 2));
     }
 }
 
@@ -200,7 +201,8 @@ void TestRolloutTree::matchesRtmc()
         gamma, kappa);
     compareWithRtmc({ traj("t3", 1.0, { { "S", "a" }, { "S", "b" } }) }, gamma, kappa);
     // Action keys: "Go  North" and "go north" are one pair.
-    compareWithRtmc({ traj("x", 1.0, { { "s", "Go  North" } }), traj("y", 0.0, { { "s", "go north" } }) }, gamma, kappa);
+    compareWithRtmc(
+        { traj("x", 1.0, { { "s", "Go  North" } }), traj("y", 0.0, { { "s", "go north" } }) }, gamma, kappa);
 }
 
 void TestRolloutTree::matchesRtmcRandom()
@@ -241,16 +243,17 @@ void TestRolloutTree::reconvergenceEdges()
     QCOMPARE(b.turns, std::vector<TurnRef> { (TurnRef { 3, 1 }) });
     // Every node but the roots has exactly one spanning parent.
     for (NodeId id = 0; id < t.nodes().size(); ++id) {
-        const auto spanning = std::count_if(t.node(id).in.begin(), t.node(id).in.end(),
-            [&](EdgeId e) { return t.edge(e).spanning; });
+        const auto spanning
+            = std::count_if(t.node(id).in.begin(), t.node(id).in.end(), [&](EdgeId e) { return t.edge(e).spanning; });
         QCOMPARE(spanning, std::find(t.roots().begin(), t.roots().end(), id) == t.roots().end() ? 1 : 0);
     }
 }
 
 void TestRolloutTree::selfLoopAndFirstVisit()
 {
-    const RolloutTree t = RolloutTree::build(std::vector<Trajectory> { traj("t1", 1.0, { { "S", "go" }, { "S", "go" }, { "T", "stop" } }),
-                                                 traj("t2", 0.0, { { "S", "go" }, { "T", "stop" } }) },
+    const RolloutTree t = RolloutTree::build(
+        std::vector<Trajectory> { traj("t1", 1.0, { { "S", "go" }, { "S", "go" }, { "T", "stop" } }),
+            traj("t2", 0.0, { { "S", "go" }, { "T", "stop" } }) },
         { Merge::StateKey, 0.5, 2.0 });
     const NodeId s = t.findState("S");
     QCOMPARE(t.path(0), (std::vector<NodeId> { s, s, t.findState("T"), t.path(0).back() }));
@@ -324,7 +327,8 @@ void TestRolloutTree::credits()
     QCOMPARE(t.edgeMeanAdvantage(t.edgePath(0)[0], "a"), std::optional<double>(4.0)); // (root, view): 1, 4, 7
     QCOMPARE(t.nodeMeanAdvantage(t.path(0).back(), "a"), std::nullopt); // terminal
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, t.setCredits("b", { { 1, 2, 3 } }));
-    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, t.setCredits("b", { { 1, 2, 3 }, { 4, 5 }, { 7, 8, 9 }, { 1, 1, 1 } }));
+    QVERIFY_THROWS_EXCEPTION(
+        std::invalid_argument, t.setCredits("b", { { 1, 2, 3 }, { 4, 5 }, { 7, 8, 9 }, { 1, 1, 1 } }));
 }
 
 void TestRolloutTree::followRollout()
@@ -352,8 +356,8 @@ void TestRolloutTree::search()
 {
     const RolloutTree t = RolloutTree::build(workedExample());
     // State keys with "b.py", and the nodes where "search@b.py" was taken (root, a.py:Vf).
-    const std::vector<NodeId> expected = sorted(
-        { t.findState(""), t.findState("a.py:Vf"), t.findState("b.py:S"), t.findState("a.py:Vf|b.py:S") });
+    const std::vector<NodeId> expected
+        = sorted({ t.findState(""), t.findState("a.py:Vf"), t.findState("b.py:S"), t.findState("a.py:Vf|b.py:S") });
     QCOMPARE(t.search("b.py"), expected);
     QCOMPARE(t.search("B.PY"), expected);
     QCOMPARE(t.search("MODIFY:replace:1111"), std::vector<NodeId> { t.findState("a.py:Vf") });
@@ -380,7 +384,8 @@ void TestRolloutTree::layout()
     for (int i = 0; i < 40; ++i) {
         std::vector<Step> steps;
         for (int k = 0; k < 12; ++k)
-            steps.push_back({ "s" + std::to_string(k) + "-" + std::to_string(rng() % 5), "a" + std::to_string(rng() % 2) });
+            steps.push_back(
+                { "s" + std::to_string(k) + "-" + std::to_string(rng() % 5), "a" + std::to_string(rng() % 2) });
         group.push_back(traj("t" + std::to_string(i), static_cast<double>(rng() % 2), steps));
     }
     for (Merge merge : { Merge::StateKey, Merge::Prefix }) {
@@ -415,7 +420,8 @@ void TestRolloutTree::emptyGroup()
     const RolloutTree empty = RolloutTree::build({});
     QVERIFY(empty.nodes().empty());
     QCOMPARE(layoutTree(empty).width, 0.0);
-    const RolloutTree turnless = RolloutTree::build(std::vector<Trajectory> { traj("e", 1.0, {}), traj("one", 0.0, { { "s", "a" } }) });
+    const RolloutTree turnless
+        = RolloutTree::build(std::vector<Trajectory> { traj("e", 1.0, {}), traj("one", 0.0, { { "s", "a" } }) });
     QCOMPARE(turnless.nodes().size(), std::size_t(2)); // s and its terminal
     QVERIFY(turnless.path(0).empty());
     // rtmc: p = 0.5 counts the turnless success: V' = (0 + 2 * 0.5) / 3.
