@@ -251,6 +251,8 @@ std::optional<double> RolloutTree::advantage(const std::string& method, TurnRef 
 std::vector<double> RolloutTree::nodeAdvantages(NodeId node, const std::string& method) const
 {
     std::vector<double> out;
+    if (m_nodes.at(node).kind == NodeKind::Terminal)
+        return out; // its turns are the last turns, whose credit belongs to their state node
     for (const auto& [name, values] : m_credits)
         if (name == method)
             for (const TurnRef& r : m_nodes.at(node).turns)

@@ -119,7 +119,8 @@ public:
     std::vector<std::string> creditMethods() const;
     /// The advantage of one turn under `method`; nullopt when the method has no credits.
     std::optional<double> advantage(const std::string& method, TurnRef turn) const;
-    /// The advantages of the node's turns (Node::turns order) under `method`; empty without credits.
+    /// The advantages of the node's turns (Node::turns order) under `method`; empty without credits or for a
+    /// Terminal node (its turns' credit belongs to their state node). NaN marks a turn the method has no value for.
     std::vector<double> nodeAdvantages(NodeId node, const std::string& method) const;
     /// Their mean; nullopt without credits or turns. edgeMeanAdvantage: the same over the edge's turns.
     std::optional<double> nodeMeanAdvantage(NodeId node, const std::string& method) const;

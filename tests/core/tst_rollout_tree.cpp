@@ -326,6 +326,7 @@ void TestRolloutTree::credits()
     QCOMPARE(t.nodeMeanAdvantage(t.findState("a.py:Vf|b.py:S"), "a"), std::optional<double>(10.5)); // 9 and 12
     QCOMPARE(t.edgeMeanAdvantage(t.edgePath(0)[0], "a"), std::optional<double>(4.0)); // (root, view): 1, 4, 7
     QCOMPARE(t.nodeMeanAdvantage(t.path(0).back(), "a"), std::nullopt); // terminal
+    QVERIFY(t.nodeAdvantages(t.path(0).back(), "a").empty());
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, t.setCredits("b", { { 1, 2, 3 } }));
     QVERIFY_THROWS_EXCEPTION(
         std::invalid_argument, t.setCredits("b", { { 1, 2, 3 }, { 4, 5 }, { 7, 8, 9 }, { 1, 1, 1 } }));
