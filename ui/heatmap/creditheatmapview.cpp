@@ -310,21 +310,28 @@ void CreditHeatmapView::paintBlock(QPainter& painter, int block, std::size_t fir
     const int columns = m_data->columns;
     const std::size_t columnCount = static_cast<std::size_t>(columns);
     const int rowCount = static_cast<int>(lastRow - firstRow);
+    // The outlines mark the sign disagreement of the first two blocks, in both. Cells under 4 px have no
+    // room for an outline: the mark is the outline colour filling the cell.
+    const bool outline = !m_mask.empty() && block <= 1;
+    const bool tiny = m_cell.width() < 4 || m_cell.height() < 4;
+    const QRgb outlineRgb = palette().color(QPalette::Text).rgb();
     // One pixel per cell, scaled up without smoothing: the cost is the visible cells, not their size.
     QImage cells(columns, rowCount, QImage::Format_RGB32);
     for (int y = 0; y < rowCount; ++y) {
         auto* line = reinterpret_cast<QRgb*>(cells.scanLine(y));
-        const double* row = values.data() + m_rows[firstRow + static_cast<std::size_t>(y)] * columnCount;
+        const std::size_t base = m_rows[firstRow + static_cast<std::size_t>(y)] * columnCount;
+        const double* row = values.data() + base;
         for (int x = 0; x < columns; ++x)
-            line[x] = m_colors.tableRgb(row[x]);
+            line[x] = outline && tiny && m_mask[base + static_cast<std::size_t>(x)] ? outlineRgb
+                                                                                    : m_colors.tableRgb(row[x]);
     }
     const int top = cellArea().top() + static_cast<int>(firstRow) * m_cell.height() - verticalScrollBar()->value();
     const QRect target(blockLeft(block), top, columns * m_cell.width(), rowCount * m_cell.height());
     painter.drawImage(target, cells);
 
-    if (m_mask.empty() || block > 1)
-        return; // the outlines mark the disagreement of the first two blocks, in both
-    painter.setPen(QPen(palette().color(QPalette::Text), 1));
+    if (!outline || tiny)
+        return;
+    painter.setPen(QPen(QColor::fromRgb(outlineRgb), 1));
     painter.setBrush(Qt::NoBrush);
     for (int y = 0; y < rowCount; ++y) {
         const std::size_t base = m_rows[firstRow + static_cast<std::size_t>(y)] * columnCount;
