@@ -1,0 +1,315 @@
+// The Agreement page: a temp store with hand-made labels (an oracle judge and two human annotators); the page's
+// numbers equal the core functions `creditlab-cli agreement` uses and hand-computed values; clicking a matrix
+// cell lists exactly its turns; CSV export; both models under QAbstractItemModelTester; stale loads dropped.
+#include "core/judge/agreement.h"
+#include "core/judge/labelsources.h"
+#include "core/store.h"
+#include "ui/agreementmodel.h"
+#include "ui/agreementpage.h"
+#include "ui/charts/heatmapchart.h"
+#include "ui/itemroles.h"
+#include "ui/workspace.h"
+
+#include <QAbstractItemModelTester>
+#include <QFile>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace creditlab;
+using namespace creditlab::ui;
+
+namespace {
+
+/// Run 1: t1 (success) and t2 (failure), 4 turns each, actions "t1-a0".. ; labels:
+///   human:alice  D E N R | D E N R
+///   human:bob    D E N N | D D N R
+///   judge:oracle D E R R | D E N -
+/// Run 2: one failed trajectory of 2 turns labelled by judge:oracle only.
+struct Fixture {
+    QTemporaryDir dir;
+    QString path;
+    qint64 run1 = 0;
+    qint64 run2 = 0;
+    std::int64_t t1 = 0;
+    std::int64_t t2 = 0;
+
+    Fixture()
+    {
+        path = dir.filePath(QStringLiteral("labels.db"));
+        Store store(path.toStdString());
+        const auto trajectory = [](const std::string& id, bool success, int turns) {
+            Trajectory t;
+            t.id = id;
+            t.group = "g";
+            t.reward = success ? 1.0 : 0.0;
+            t.success = success;
+            for (int k = 0; k < turns; ++k) {
+                Turn turn;
+                turn.observation = "obs";
+                turn.action = id + "-a" + std::to_string(k);
+                t.turns.push_back(turn);
+            }
+            return t;
+        };
+        run1 = store.createRun(NewRun { "labelled", "import", "finished", {} });
+        t1 = store.insertTrajectory(run1, 0, trajectory("t1", true, 4));
+        t2 = store.insertTrajectory(run1, 1, trajectory("t2", false, 4));
+        run2 = store.createRun(NewRun { "second", "import", "finished", {} });
+        const std::int64_t t3 = store.insertTrajectory(run2, 0, trajectory("t3", false, 2));
+        const auto human = [&](const std::string& who, std::int64_t row, const std::string& roles) {
+            for (std::size_t k = 0; k < roles.size(); ++k)
+                if (roles[k] != '-')
+                    store.setHumanLabel(row, int(k), who, *parseRole(std::string(1, roles[k])));
+        };
+        const auto judge = [&](std::int64_t row, const std::string& roles) {
+            for (std::size_t k = 0; k < roles.size(); ++k)
+                if (roles[k] != '-')
+                    store.setJudgeLabel(JudgeLabel { row, int(k), "oracle", *parseRole(std::string(1, roles[k])),
+                        std::nullopt, std::nullopt, currentTimestamp() });
+        };
+        human("alice", t1, "DENR");
+        human("alice", t2, "DENR");
+        human("bob", t1, "DENN");
+        human("bob", t2, "DDNR");
+        judge(t1, "DERR");
+        judge(t2, "DEN-");
+        judge(t3, "NE");
+    }
+};
+
+int columnOf(AgreementTableModel::Column c) { return int(c); }
+
+QString cell(const QAbstractItemModel& m, int row, int column) { return m.index(row, column).data().toString(); }
+
+int rowOf(const QAbstractItemModel& m, const QString& source)
+{
+    for (int r = 0; r < m.rowCount(); ++r)
+        if (cell(m, r, 0) == source)
+            return r;
+    return -1;
+}
+
+} // namespace
+
+class TestUiAgreement : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void modelsUnderTester();
+    void pageMatchesCoreAndHand();
+    void clickingCellListsItsTurns();
+    void csvExport();
+    void allRunsAndStaleDrop();
+};
+
+void TestUiAgreement::modelsUnderTester()
+{
+    Fixture f;
+    Store store(f.path.toStdString(), Store::Access::ReadOnly);
+    const judge::RunLabels labels = judge::loadRunLabels(store, f.run1);
+    AgreementTableModel table;
+    QAbstractItemModelTester tableTester(&table, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    table.setRows(computeAgreement(labels, "human:alice", { "judge:oracle", "human:bob", "human:alice" }));
+    QCOMPARE(table.rowCount(), 2); // the reference itself is skipped
+    QCOMPARE(table.columnCount(), int(AgreementTableModel::Column::Count));
+    QCOMPARE(table.headerData(AgreementTableModel::roleColumn(3, AgreementTableModel::RoleMetric::F1), Qt::Horizontal)
+                 .toString(),
+        QStringLiteral("R F1"));
+    table.setRows({});
+    QCOMPARE(table.rowCount(), 0);
+
+    CellTurnsModel turns;
+    QAbstractItemModelTester turnsTester(&turns, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    turns.setEntries(
+        { { judge::TurnRef { f.t1, 2, true }, QStringLiteral("t1"), QStringLiteral("go"), Role::N, Role::R } },
+        QStringLiteral("human:alice"), QStringLiteral("judge:oracle"));
+    QCOMPARE(turns.rowCount(), 1);
+    QCOMPARE(turns.index(0, 0).data(IdRole).toLongLong(), f.t1);
+    QCOMPARE(turns.headerData(int(CellTurnsModel::Column::Other), Qt::Horizontal).toString(),
+        QStringLiteral("judge:oracle"));
+    turns.setEntries({}, {}, {});
+    QCOMPARE(turns.rowCount(), 0);
+}
+
+void TestUiAgreement::pageMatchesCoreAndHand()
+{
+    Fixture f;
+    Workspace workspace;
+    workspace.setPollInterval(0);
+    QVERIFY(workspace.open(f.path));
+    AgreementPage page(&workspace);
+    QSignalSpy loaded(&page, &AgreementPage::loaded);
+    page.setRun(f.run1);
+    QVERIFY(loaded.wait(10000));
+    QCOMPARE(page.run(), f.run1);
+    QCOMPARE(page.sources(), QStringList({ "human:alice", "human:bob", "judge:oracle" }));
+    QCOMPARE(page.reference(), QStringLiteral("human:alice")); // a human is the default reference
+    QCOMPARE(page.compared(), page.sources());
+
+    // The numbers the CLI computes: the same core calls on a fresh Store.
+    Store store(f.path.toStdString(), Store::Access::ReadOnly);
+    const judge::RunLabels labels = judge::loadRunLabels(store, f.run1);
+    const auto flags = labels.successFlags();
+    const judge::PairAgreement oracle
+        = judge::comparePair(*labels.find("human:alice"), *labels.find("judge:oracle"), flags);
+    const judge::PairAgreement bob = judge::comparePair(*labels.find("human:alice"), *labels.find("human:bob"), flags);
+
+    const AgreementTableModel& m = *page.tableModel();
+    QCOMPARE(m.rowCount(), 2);
+    const auto& rows = m.rows();
+    const auto find = [&](const std::string& s) {
+        return *std::find_if(rows.begin(), rows.end(), [&](const AgreementRow& r) { return r.source == s; });
+    };
+    const judge::PairAgreement& pageOracle = find("judge:oracle").result;
+    QCOMPARE(pageOracle.count, oracle.count);
+    QCOMPARE(*pageOracle.kappa, *oracle.kappa);
+    QCOMPARE(pageOracle.confusion, oracle.confusion);
+    QCOMPARE(*find("human:bob").result.accuracy, *bob.accuracy);
+
+    // By hand (alice as truth): 7 shared turns, 6 agree; p_e = (2·2 + 2·2 + 2·1 + 1·2)/49 = 12/49, so
+    // kappa = (42 − 12)/(49 − 12) = 30/37; R: P 1/2, R 1, F1 2/3; N: P 1, R 1/2; macro F1 (1 + 1 + 2/3 + 2/3)/4.
+    QCOMPARE(pageOracle.count, 7);
+    QCOMPARE(pageOracle.onlyReference, 1);
+    QVERIFY(qFuzzyCompare(*pageOracle.accuracy, 6.0 / 7.0));
+    QVERIFY(qFuzzyCompare(*pageOracle.kappa, 30.0 / 37.0));
+    QVERIFY(qFuzzyCompare(*pageOracle.macroF1, 10.0 / 12.0));
+    const int r = rowOf(m, QStringLiteral("judge:oracle"));
+    QCOMPARE(cell(m, r, columnOf(AgreementTableModel::Column::Turns)), QStringLiteral("7"));
+    QCOMPARE(cell(m, r, columnOf(AgreementTableModel::Column::Accuracy)), QStringLiteral("0.857"));
+    QCOMPARE(cell(m, r, columnOf(AgreementTableModel::Column::Kappa)), QStringLiteral("0.811"));
+    QCOMPARE(cell(m, r, AgreementTableModel::roleColumn(3, AgreementTableModel::RoleMetric::Precision)),
+        QStringLiteral("0.500"));
+    QCOMPARE(cell(m, r, AgreementTableModel::roleColumn(2, AgreementTableModel::RoleMetric::Recall)),
+        QStringLiteral("0.500"));
+    // bob misses the R in the successful rollout and the E in the failed one: both conflict cells at 100 %.
+    const int b = rowOf(m, QStringLiteral("human:bob"));
+    QCOMPARE(cell(m, b, columnOf(AgreementTableModel::Column::Accuracy)), QStringLiteral("0.750"));
+    QCOMPARE(cell(m, b, columnOf(AgreementTableModel::Column::RegressionSuccessMissed)), QStringLiteral("1.000"));
+    QCOMPARE(cell(m, b, columnOf(AgreementTableModel::Column::ExplorationFailureMissed)), QStringLiteral("1.000"));
+
+    // Alpha across the two annotators, as the CLI: 16 values, Σo_cc = 12, Σn_c(n_c − 1) = 52:
+    // (15·12 − 52)/(16·15 − 52) = 128/188.
+    QVERIFY(page.alpha().overHumans);
+    QCOMPARE(*page.alpha().result->alpha, *judge::alphaAcrossSources(labels).result->alpha);
+    QVERIFY(qFuzzyCompare(*page.alpha().result->alpha, 128.0 / 188.0));
+
+    // The matrix shows the selected pair's counts.
+    page.showPair(QStringLiteral("judge:oracle"));
+    QCOMPARE(page.matrix()->value(2, 3), 1.0); // alice N, oracle R
+    QCOMPARE(page.matrix()->value(0, 0), 2.0);
+    page.setReference(QStringLiteral("judge:oracle"));
+    QCOMPARE(page.tableModel()->rowCount(), 2); // alice and bob against the oracle
+    page.setCompared({ QStringLiteral("human:bob") });
+    QCOMPARE(page.tableModel()->rowCount(), 1);
+    QCOMPARE(page.shownSource(), QStringLiteral("human:bob"));
+}
+
+void TestUiAgreement::clickingCellListsItsTurns()
+{
+    Fixture f;
+    Workspace workspace;
+    workspace.setPollInterval(0);
+    QVERIFY(workspace.open(f.path));
+    AgreementPage page(&workspace);
+    QSignalSpy loaded(&page, &AgreementPage::loaded);
+    page.setRun(f.run1);
+    QVERIFY(loaded.wait(10000));
+    page.resize(1200, 800);
+    page.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&page));
+    page.showPair(QStringLiteral("judge:oracle"));
+
+    // Find a point of cell (N, R) by hovering, then click there.
+    charts::HeatmapChart* chart = page.matrix();
+    QSignalSpy hovered(chart, &charts::HeatmapChart::cellHovered);
+    QPoint target(-1, -1);
+    for (int y = 0; y < chart->height() && target.x() < 0; y += 4)
+        for (int x = 0; x < chart->width() && target.x() < 0; x += 4) {
+            QTest::mouseMove(chart, QPoint(x, y));
+            if (!hovered.isEmpty() && hovered.last().at(0).toInt() == 2 && hovered.last().at(1).toInt() == 3)
+                target = QPoint(x, y);
+        }
+    QVERIFY(target.x() >= 0);
+    QTest::mouseClick(chart, Qt::LeftButton, {}, target);
+    const CellTurnsModel& turns = *page.turnsModel();
+    QCOMPARE(turns.rowCount(), 1);
+    QCOMPARE(turns.entries()[0].turn.trajectoryRowId, f.t1);
+    QCOMPARE(turns.entries()[0].turn.turn, 2);
+    QCOMPARE(cell(turns, 0, int(CellTurnsModel::Column::Trajectory)), QStringLiteral("t1"));
+    QCOMPARE(cell(turns, 0, int(CellTurnsModel::Column::Action)), QStringLiteral("t1-a2"));
+    QCOMPARE(cell(turns, 0, int(CellTurnsModel::Column::Reference)), QStringLiteral("N"));
+    QCOMPARE(cell(turns, 0, int(CellTurnsModel::Column::Other)), QStringLiteral("R"));
+
+    // A click outside the grid (the title) leaves the list; the diagonal D/D has one turn of each trajectory.
+    QTest::mouseClick(chart, Qt::LeftButton, {}, QPoint(1, 1));
+    QCOMPARE(turns.rowCount(), 1);
+    page.selectCell(Role::D, Role::D);
+    QCOMPARE(turns.rowCount(), 2);
+    QCOMPARE(cell(turns, 0, 0), QStringLiteral("t1"));
+    QCOMPARE(cell(turns, 1, 0), QStringLiteral("t2"));
+    QCOMPARE(cell(turns, 1, int(CellTurnsModel::Column::Action)), QStringLiteral("t2-a0"));
+
+    QSignalSpy activated(&page, &AgreementPage::turnActivated);
+    page.turnsView()->setCurrentIndex(turns.index(1, 0));
+    QTest::keyClick(page.turnsView(), Qt::Key_Return);
+    QCOMPARE(activated.size(), 1);
+    QCOMPARE(activated[0].at(0).toLongLong(), f.t2);
+    QCOMPARE(activated[0].at(1).toInt(), 0);
+}
+
+void TestUiAgreement::csvExport()
+{
+    Fixture f;
+    Workspace workspace;
+    workspace.setPollInterval(0);
+    QVERIFY(workspace.open(f.path));
+    AgreementPage page(&workspace);
+    QSignalSpy loaded(&page, &AgreementPage::loaded);
+    page.setRun(f.run1);
+    QVERIFY(loaded.wait(10000));
+    page.setCompared({ QStringLiteral("judge:oracle") });
+    const QString path = f.dir.filePath(QStringLiteral("agreement.csv"));
+    QString error;
+    QVERIFY2(page.exportTableCsv(path, &error), qPrintable(error));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QStringList lines = QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), 2);
+    QVERIFY2(lines[0].startsWith(QStringLiteral("Source,Turns,Accuracy,Cohen's κ,Macro F1,D precision")),
+        qPrintable(lines[0]));
+    QVERIFY2(lines[1].startsWith(QStringLiteral("judge:oracle,7,0.857,0.811,0.833,1.000,1.000,1.000")),
+        qPrintable(lines[1]));
+    const QString png = f.dir.filePath(QStringLiteral("matrix.png"));
+    QVERIFY2(page.exportMatrix(png, &error), qPrintable(error));
+    QVERIFY(!QImage(png).isNull());
+}
+
+void TestUiAgreement::allRunsAndStaleDrop()
+{
+    Fixture f;
+    Workspace workspace;
+    workspace.setPollInterval(0);
+    QVERIFY(workspace.open(f.path));
+    AgreementPage page(&workspace);
+    QSignalSpy loaded(&page, &AgreementPage::loaded);
+    QVERIFY(loaded.wait(10000)); // the newest run with labels, as the CLI picks without --run
+    QCOMPARE(page.run(), f.run2);
+    QCOMPARE(page.labels()->turns.size(), std::size_t(2));
+
+    // Two requests in a row: only the newest is reported.
+    loaded.clear();
+    page.setRun(f.run1);
+    page.setRun(0);
+    QVERIFY(loaded.wait(10000));
+    QVERIFY(!loaded.wait(300)); // the stale one never arrives
+    QCOMPARE(loaded.size(), 1);
+    QCOMPARE(page.run(), 0);
+    QCOMPARE(page.labels()->turns.size(), std::size_t(10));
+    // Across both runs the oracle labels 9 turns; alice labels only run 1's, so 7 in common as before.
+    QCOMPARE(page.labels()->labelledCount("judge:oracle"), 9);
+    QCOMPARE(page.tableModel()->rows().front().result.count, 7);
+}
+
+QTEST_MAIN(TestUiAgreement)
+#include "tst_ui_agreement.moc"
