@@ -232,6 +232,8 @@ void TestHeatmap::viewBlocksAndPaint()
 {
     CreditHeatmapView view;
     view.resize(900, 600);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
     QImage empty = view.grab().toImage();
     QVERIFY(!empty.isNull());
 
@@ -246,6 +248,29 @@ void TestHeatmap::viewBlocksAndPaint()
     const QPoint c1 = view.viewport()->mapTo(&view, view.cellRect(0, 0, 1).center());
     QCOMPARE(image.pixel(c0), DivergingColorMap::kZero);
     QCOMPARE(image.pixel(c1), DivergingColorMap::kPositive);
+
+    // A disagreeing cell is outlined in both blocks (12 px cells), filled with the outline colour when tiny.
+    const auto& mask = view.disagreementMask();
+    const auto hit = std::find(mask.begin(), mask.end(), std::uint8_t(1));
+    QVERIFY(hit != mask.end());
+    const std::size_t cellIndex = static_cast<std::size_t>(hit - mask.begin());
+    const std::size_t maskRow = cellIndex / 50;
+    const int maskTurn = static_cast<int>(cellIndex % 50);
+    const QRgb outline = view.palette().color(QPalette::Text).rgb();
+    view.resize(1400, 600); // both 50-turn blocks in view
+    view.scrollToDisplayRow(maskRow);
+    const QImage outlined = view.grab().toImage();
+    for (int method = 0; method < 2; ++method) {
+        const QRect r = view.cellRect(maskRow, maskTurn, method);
+        QCOMPARE(outlined.pixel(view.viewport()->mapTo(&view, r.topLeft())), outline);
+        QVERIFY(outlined.pixel(view.viewport()->mapTo(&view, r.center())) != outline);
+    }
+    view.setCellSize(QSize(2, 2));
+    view.scrollToDisplayRow(maskRow);
+    const QImage tiny = view.grab().toImage();
+    QCOMPARE(tiny.pixel(view.viewport()->mapTo(&view, view.cellRect(maskRow, maskTurn, 1).center())), outline);
+    view.setCellSize(QSize(12, 12));
+    view.verticalScrollBar()->setValue(0);
 
     view.setShownMethods({ QStringLiteral("triage"), QStringLiteral("nope") });
     QCOMPARE(view.methodBlockCount(), 1);
