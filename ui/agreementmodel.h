@@ -2,14 +2,29 @@
 
 #include "core/judge/agreement.h"
 #include "core/judge/labelsources.h"
+#include "core/store.h"
 
 #include <QAbstractTableModel>
 #include <QString>
 
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace creditlab::ui {
+
+/// What one background load of the agreement page hands back: an immutable value snapshot.
+struct AgreementLoad {
+    std::vector<RunInfo> labelledRuns; ///< runs with at least one label, newest first
+    std::int64_t runId = 0; ///< the run loaded; 0 = all labelled runs merged
+    judge::RunLabels labels;
+    QString error; ///< set when the database could not be read
+};
+
+/// The background load: the runs with labels (newest first), then the labels of run `runId` (0 = all labelled
+/// runs merged; an id that is not a labelled run, e.g. -1: the newest labelled run, as the CLI picks without
+/// --run). Opens its own read-only Store on `path`; errors come back in `error`. Worker thread.
+std::shared_ptr<const AgreementLoad> loadAgreement(const std::string& path, std::int64_t runId);
 
 /// One compared source's agreement with the reference.
 struct AgreementRow {

@@ -33,38 +33,6 @@ namespace creditlab::ui {
 
 namespace {
 
-/// The background load: runs with labels, then the labels of one run or of all of them merged. Worker thread;
-/// its own read-only Store (one SQLite connection per thread).
-std::shared_ptr<const AgreementLoad> loadAgreement(const std::string& path, qint64 runId)
-{
-    auto d = std::make_shared<AgreementLoad>();
-    try {
-        Store store(path, Store::Access::ReadOnly);
-        std::vector<RunInfo> runs = store.runs();
-        std::sort(runs.begin(), runs.end(), [](const RunInfo& a, const RunInfo& b) { return a.id > b.id; });
-        for (const RunInfo& r : runs)
-            if (!judge::labelSources(store, r.id).empty())
-                d->labelledRuns.push_back(r);
-        const bool known = std::any_of(
-            d->labelledRuns.begin(), d->labelledRuns.end(), [runId](const RunInfo& r) { return r.id == runId; });
-        if (runId != 0 && !known) // newest run with labels, as the CLI picks without --run
-            runId = d->labelledRuns.empty() ? 0 : d->labelledRuns.front().id;
-        d->runId = runId;
-        if (runId > 0) {
-            d->labels = judge::loadRunLabels(store, runId);
-        } else {
-            std::vector<judge::RunLabels> all;
-            for (auto it = d->labelledRuns.rbegin(); it != d->labelledRuns.rend(); ++it)
-                all.push_back(judge::loadRunLabels(store, it->id));
-            d->labels = judge::mergeRunLabels(all);
-        }
-    } catch (const std::exception& e) {
-        d->error = QCoreApplication::translate("creditlab::ui::AgreementPage", "Cannot read the labels: %1")
-                       .arg(toQString(e.what()));
-    }
-    return d;
-}
-
 QStringList roleLabels()
 {
     QStringList out;

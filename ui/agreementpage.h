@@ -2,7 +2,7 @@
 
 #include "core/judge/labelsources.h"
 #include "core/model.h"
-#include "core/store.h"
+#include "ui/agreementmodel.h"
 
 #include <QFutureWatcher>
 #include <QString>
@@ -24,18 +24,8 @@ namespace creditlab::ui {
 namespace charts {
 class HeatmapChart;
 }
-class AgreementTableModel;
-class CellTurnsModel;
 class SortFilterProxyModel;
 class Workspace;
-
-/// What one background load of the agreement page hands back: an immutable value snapshot.
-struct AgreementLoad {
-    std::vector<RunInfo> labelledRuns; ///< runs with at least one label, newest first
-    std::int64_t runId = 0; ///< the run loaded; 0 = all labelled runs merged
-    judge::RunLabels labels;
-    QString error; ///< set when the database could not be read
-};
 
 /// Judge–human agreement (issue 7 §4): pick a run (or all runs), a reference (a human annotator, or the oracle)
 /// and the sources to compare with it (judges, imported roles, other annotators). Shows the metrics table
