@@ -156,6 +156,8 @@ public:
     std::vector<std::int64_t> iterations(std::int64_t runId);
     /// Throws StoreError when there is no such trajectory.
     Trajectory loadTrajectory(std::int64_t rowId);
+    /// The run a trajectory belongs to; nullopt when there is no such trajectory.
+    std::optional<std::int64_t> runOfTrajectory(std::int64_t rowId);
     /// Calls `visit` for every trajectory of the run in order; stops early when it returns false.
     /// Reads in one read transaction, so it sees one consistent state. Returns false when stopped.
     bool forEachTrajectory(

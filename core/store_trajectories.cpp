@@ -159,6 +159,15 @@ std::vector<std::int64_t> Store::iterations(std::int64_t runId)
     return out;
 }
 
+std::optional<std::int64_t> Store::runOfTrajectory(std::int64_t rowId)
+{
+    Statement st = m_db.prepare("SELECT run_id FROM trajectory WHERE id = ?");
+    st.bind(1, rowId);
+    if (!st.step())
+        return std::nullopt;
+    return st.columnInt(0);
+}
+
 Trajectory Store::loadTrajectory(std::int64_t rowId)
 {
     Statement st = m_db.prepare("SELECT " + std::string(kTrajectoryColumns) + ", extra FROM trajectory WHERE id = ?");

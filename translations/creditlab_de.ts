@@ -2,6 +2,181 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE">
 <context>
+    <name>creditlab::ui::AgreementPage</name>
+    <message>
+        <source>Cannot read the labels: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export table…</source>
+        <translation type="unfinished">Tabelle exportieren…</translation>
+    </message>
+    <message>
+        <source>Export matrix…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation type="unfinished">Lauf</translation>
+    </message>
+    <message>
+        <source>Reference</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compared sources</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Loading labels…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>All runs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>#%1 %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Krippendorff&apos;s α: n/a</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Krippendorff&apos;s α across %1: %2 (%n unit(s))</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 human annotators</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 label sources</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n turn(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No pair to compare</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (rows) vs %2 (columns)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot read the turns: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export Agreement Table</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation type="unfinished">CSV-Dateien (*.csv)</translation>
+    </message>
+    <message>
+        <source>Export Failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export Confusion Matrix</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PNG images (*.png);;SVG images (*.svg)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>creditlab::ui::AgreementTableModel</name>
+    <message>
+        <source>n/a</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation type="unfinished">Quelle</translation>
+    </message>
+    <message>
+        <source>Turns</source>
+        <translation type="unfinished">Züge</translation>
+    </message>
+    <message>
+        <source>Accuracy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cohen&apos;s κ</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Macro F1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>F1 R|success</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>F1 E|failure</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>R|success missed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>E|failure missed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 precision</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 recall</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 F1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>creditlab::ui::CellTurnsModel</name>
+    <message>
+        <source>Trajectory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Turn</source>
+        <translation type="unfinished">Zug</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation type="unfinished">Aktion</translation>
+    </message>
+    <message>
+        <source>Reference</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Other</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>creditlab::ui::CompareAddRunsDialog</name>
     <message>
         <source>Add runs to compare</source>
@@ -225,6 +400,89 @@ Läufe: %2</translation>
     <message>
         <source>%1 at iteration %2; * marks the last value before it</source>
         <translation>%1 bei Iteration %2; * kennzeichnet den letzten Wert davor</translation>
+    </message>
+</context>
+<context>
+    <name>creditlab::ui::CreditPage</name>
+    <message>
+        <source>Stored order</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>By group</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>By outcome</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>By disagreement</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Methods shown side by side; cells where the first two disagree in sign are outlined</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Advantages per role</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>advantage</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>turns</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Iteration:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rows:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Methods:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Distribution of:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation type="unfinished">%1: %2</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Loading run %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run %1 has no trajectories with credits here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 trajectories, up to %2 turns, %3 method(s)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (%2 turns)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unlabelled (%1 turns)</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -747,6 +1005,14 @@ Schema-Version: %5</translation>
     <message>
         <source>Started run %1 (%2)</source>
         <translation>Lauf %1 gestartet (%2)</translation>
+    </message>
+    <message>
+        <source>Cre&amp;dit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Agreement</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1620,6 +1886,41 @@ Wert: %5</translation>
     <message>
         <source>Export chart</source>
         <translation>Diagramm exportieren</translation>
+    </message>
+</context>
+<context>
+    <name>creditlab::ui::heatmap::CreditHeatmapView</name>
+    <message>
+        <source>Trajectory %1, turn %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Outcome: success</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Outcome: failure</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Role: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation type="unfinished">%1: %2</translation>
+    </message>
+    <message>
+        <source>Action: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No credits to show</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>advantage</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>

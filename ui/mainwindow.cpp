@@ -1,7 +1,9 @@
 #include "ui/mainwindow.h"
 
 #include "core/version.h"
+#include "ui/agreementpage.h"
 #include "ui/comparepage.h"
+#include "ui/creditpage.h"
 #include "ui/importjob.h"
 #include "ui/importstatuswidget.h"
 #include "ui/launcherpage.h"
@@ -12,6 +14,7 @@
 #include "ui/runcontroller.h"
 #include "ui/settings.h"
 #include "ui/sweeppage.h"
+#include "ui/textutil.h"
 #include "ui/trajectoryviewerpage.h"
 #include "ui/workspace.h"
 
@@ -56,6 +59,8 @@ MainWindow::MainWindow(std::unique_ptr<Settings> settings, QWidget* parent)
     , m_monitor(new MonitorPage(m_workspace, m_controller, this))
     , m_compare(new ComparePage(m_workspace, this))
     , m_sweeps(new SweepPage(m_workspace, this))
+    , m_credit(new CreditPage(m_workspace, this))
+    , m_agreement(new AgreementPage(m_workspace, this))
     , m_runActions(new RunActions(m_workspace, m_browser, m_controller, m_undoStack, this))
     , m_tabs(new QTabWidget(this))
 {
@@ -76,6 +81,8 @@ MainWindow::MainWindow(std::unique_ptr<Settings> settings, QWidget* parent)
     m_tabs->addTab(m_monitor, tr("&Monitor"));
     m_tabs->addTab(m_compare, tr("&Compare"));
     m_tabs->addTab(m_sweeps, tr("S&weeps"));
+    m_tabs->addTab(m_credit, tr("Cre&dit"));
+    m_tabs->addTab(m_agreement, tr("&Agreement"));
     for (int i = 0; i < m_tabs->count(); ++i)
         m_tabs->setTabToolTip(i, tr("Ctrl+%1").arg(i + 1));
     setCentralWidget(m_tabs);
@@ -103,6 +110,10 @@ MainWindow::MainWindow(std::unique_ptr<Settings> settings, QWidget* parent)
     connect(m_runActions, &RunActions::resumeRequested, this, [this](qint64 runId) { resumeRun(runId); });
     connect(m_monitor, &MonitorPage::resumeRequested, this, [this](qint64 runId) { resumeRun(runId); });
     connect(m_launcher, &LauncherPage::runLaunched, this, [this] { showPage(Page::Monitor); });
+    connect(m_credit, &CreditPage::turnActivated, this, &MainWindow::openTurn);
+    connect(m_agreement, &AgreementPage::turnActivated, this, &MainWindow::openTurn);
+    connect(m_credit, &CreditPage::errorOccurred, this, showReadError);
+    connect(m_agreement, &AgreementPage::errorOccurred, this, showReadError);
     connect(m_controller, &RunController::runStarted, this, [this](qint64 runId, const QString& name) {
         m_workspace->notifyRunsChanged();
         statusBar()->showMessage(tr("Started run %1 (%2)").arg(runId).arg(name), kStatusTimeoutMs);
@@ -202,6 +213,27 @@ void MainWindow::showEvent(QShowEvent* event)
     QTimer::singleShot(kTrainingModuleDelayMs, m_launcher, &LauncherPage::loadTrainingModule);
 }
 
+void MainWindow::openTurn(qint64 trajectoryRowId, int turn)
+{
+    Store* store = m_workspace->store();
+    if (!store)
+        return;
+    std::optional<std::int64_t> runId;
+    try {
+        runId = store->runOfTrajectory(trajectoryRowId);
+    } catch (const std::exception& e) {
+        statusBar()->showMessage(tr("Could not read the database: %1").arg(toQString(e.what())), kStatusTimeoutMs);
+        return;
+    }
+    if (!runId)
+        return;
+    showPage(Page::Runs);
+    m_browser->selectRun(*runId);
+    if (!m_browser->selectTrajectory(trajectoryRowId))
+        m_viewer->showTrajectory(trajectoryRowId); // filtered out of the list: show it anyway
+    m_viewer->selectTurn(turn);
+}
+
 void MainWindow::showPage(Page page) { m_tabs->setCurrentIndex(static_cast<int>(page)); }
 
 bool MainWindow::resumeRun(qint64 runId, QString* errorMessage)
@@ -276,7 +308,8 @@ void MainWindow::createMenus()
     run->addActions(m_runActions->actions());
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
-    const QStringList pages { tr("&Runs"), tr("&Launch"), tr("&Monitor"), tr("&Compare"), tr("S&weeps") };
+    const QStringList pages { tr("&Runs"), tr("&Launch"), tr("&Monitor"), tr("&Compare"), tr("S&weeps"),
+        tr("Cre&dit"), tr("&Agreement") };
     for (int i = 0; i < pages.size(); ++i) {
         QAction* page = view->addAction(pages[i], this, [this, i] { showPage(static_cast<Page>(i)); });
         page->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_1 + i)));

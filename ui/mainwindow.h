@@ -14,7 +14,9 @@ class QUndoStack;
 
 namespace creditlab::ui {
 
+class AgreementPage;
 class ComparePage;
+class CreditPage;
 class ImportJob;
 class ImportStatusWidget;
 class LauncherPage;
@@ -57,12 +59,16 @@ public:
     MonitorPage* monitor() const { return m_monitor; }
     ComparePage* compare() const { return m_compare; }
     SweepPage* sweeps() const { return m_sweeps; }
+    CreditPage* credit() const { return m_credit; }
+    AgreementPage* agreement() const { return m_agreement; }
     RunActions* runActions() const { return m_runActions; }
     QUndoStack* undoStack() const { return m_undoStack; }
     QTabWidget* tabs() const { return m_tabs; }
 
-    /// The tabs, in order (Ctrl+1 … Ctrl+5).
-    enum class Page { Runs, Launch, Monitor, Compare, Sweeps };
+    /// The tabs, in order (Ctrl+1 … Ctrl+7).
+    enum class Page { Runs, Launch, Monitor, Compare, Sweeps, Credit, Agreement };
+    /// Shows a turn in the Runs page's trajectory viewer (from the credit heatmap or the agreement page).
+    void openTurn(qint64 trajectoryRowId, int turn);
     void showPage(Page page);
     /// Continues a stopped run from its last checkpoint on the run controller and shows the monitor.
     bool resumeRun(qint64 runId, QString* error = nullptr);
@@ -105,6 +111,8 @@ private:
     MonitorPage* m_monitor;
     ComparePage* m_compare;
     SweepPage* m_sweeps;
+    CreditPage* m_credit;
+    AgreementPage* m_agreement;
     RunActions* m_runActions;
     QTabWidget* m_tabs;
     bool m_shownOnce = false;

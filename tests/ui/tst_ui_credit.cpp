@@ -1,0 +1,90 @@
+// The credit page in the main window, offscreen: a run's stored credits load in the background into the heatmap
+// (two methods side by side by default), the per-role distribution fills, and clicking a cell opens that turn in
+// the Runs page's trajectory viewer. Also the Agreement tab is there.
+#include "core/store.h"
+#include "ui/charts/linechart.h"
+#include "ui/creditpage.h"
+#include "ui/heatmap/creditheatmapview.h"
+#include "ui/mainwindow.h"
+#include "ui/runbrowserpage.h"
+#include "ui/settings.h"
+#include "ui/trajectoryviewerpage.h"
+
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace creditlab;
+using namespace creditlab::ui;
+
+class TestCredit : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void heatmapLoadsAndOpensTurns();
+};
+
+void TestCredit::heatmapLoadsAndOpensTurns()
+{
+    QTemporaryDir dir;
+    const QString db = dir.filePath(QStringLiteral("runs.db"));
+    qint64 runId = 0;
+    std::vector<std::int64_t> rows;
+    {
+        Store store(db.toStdString());
+        runId = store.createRun({ "credits", "import", "finished", {} });
+        for (int i = 0; i < 4; ++i) {
+            Trajectory t;
+            t.id = "t" + std::to_string(i);
+            t.group = "g" + std::to_string(i / 2);
+            t.reward = i % 2 ? 1.0 : 0.0;
+            for (int k = 0; k < 3 + i; ++k) {
+                Turn turn;
+                turn.observation = "obs " + std::to_string(k);
+                turn.action = "act " + std::to_string(i) + "." + std::to_string(k);
+                turn.role = k % 2 ? Role::E : Role::D;
+                t.turns.push_back(turn);
+            }
+            const auto row = store.insertTrajectory(runId, i, t);
+            rows.push_back(row);
+            std::vector<double> a(t.turns.size()), b(t.turns.size());
+            for (std::size_t k = 0; k < a.size(); ++k) {
+                a[k] = (i % 2 ? 1.0 : -1.0) * 0.1 * double(k + 1);
+                b[k] = -a[k]; // the second method disagrees in sign everywhere
+            }
+            store.writeCredits(row, "grpo", a);
+            store.writeCredits(row, "triage", b);
+        }
+        QCOMPARE(store.runOfTrajectory(rows[2]), std::optional<std::int64_t>(runId));
+        QCOMPARE(store.runOfTrajectory(rows.back() + 100), std::optional<std::int64_t>());
+    }
+    MainWindow window(std::make_unique<Settings>(dir.filePath(QStringLiteral("settings.ini"))));
+    QVERIFY(window.openDatabase(db));
+    window.resize(1200, 800);
+    window.show();
+    CreditPage* page = window.credit();
+    QSignalSpy loaded(page, &CreditPage::loaded);
+    window.showPage(MainWindow::Page::Credit);
+    page->showRun(runId);
+    QVERIFY(loaded.wait(10000));
+    auto* view = page->view();
+    QVERIFY(view->data());
+    QCOMPARE(view->data()->rows.size(), std::size_t(4));
+    QCOMPARE(view->methodBlockCount(), 2); // the first two methods, so that disagreement shows at once
+    const auto& mask = view->disagreementMask();
+    QVERIFY(std::count(mask.begin(), mask.end(), 1) == 3 + 4 + 5 + 6); // every turn disagrees in sign
+    QVERIFY(page->distributionChart()->seriesCount() >= 2); // roles D and E of the first method
+
+    page->setMethods({ QStringLiteral("triage") });
+    QCOMPARE(view->methodBlockCount(), 1);
+
+    // A click on a cell opens the turn where its text is read.
+    Q_EMIT view->turnActivated(rows[3], 4);
+    QCOMPARE(window.tabs()->currentIndex(), int(MainWindow::Page::Runs));
+    QCOMPARE(window.runBrowser()->currentRunId(), runId);
+    QCOMPARE(window.runBrowser()->currentTrajectoryRowId(), qint64(rows[3]));
+    QCOMPARE(window.trajectoryViewer()->currentTurn(), 4);
+    QCOMPARE(window.tabs()->count(), 7); // Runs, Launch, Monitor, Compare, Sweeps, Credit, Agreement
+}
+
+QTEST_MAIN(TestCredit)
+#include "tst_ui_credit.moc"

@@ -1,0 +1,71 @@
+#pragma once
+
+#include "ui/heatmap/heatmapdata.h"
+
+#include <QWidget>
+
+#include <memory>
+
+class QComboBox;
+class QLabel;
+class QListWidget;
+
+namespace creditlab::ui {
+
+namespace charts {
+class LineChart;
+}
+namespace heatmap {
+class CreditHeatmapView;
+}
+class Workspace;
+
+/// Per-turn credit of one run (or one of its iterations) as a heatmap: trajectories as rows, turns as columns, one
+/// block per chosen method side by side with sign disagreements between the first two marked, rows ordered by group,
+/// outcome or disagreement; below, the distribution of each method's advantages per role. Works on trained runs
+/// (which store every method's shadow credits) and on imported JSONL with computed credits. Loads in the background
+/// with its own store connection and drops stale results. Lives on the GUI thread.
+class CreditPage : public QWidget {
+    Q_OBJECT
+public:
+    explicit CreditPage(Workspace* workspace, QWidget* parent = nullptr);
+    ~CreditPage() override;
+
+    /// Shows run `runId` (all iterations when `iteration` is negative).
+    void showRun(qint64 runId, qint64 iteration = -1);
+    qint64 runId() const { return m_runId; }
+    /// Shows these methods side by side (the first two are compared for sign); unknown ones are skipped.
+    void setMethods(const QStringList& methods);
+    heatmap::CreditHeatmapView* view() const { return m_view; }
+    charts::LineChart* distributionChart() const { return m_distribution; }
+
+Q_SIGNALS:
+    /// A load finished (its data is shown) or failed (errorOccurred came first).
+    void loaded();
+    void errorOccurred(const QString& message);
+    /// The user clicked a cell: open that turn.
+    void turnActivated(qint64 trajectoryRowId, int turn);
+
+private:
+    void reloadRuns();
+    void reloadIterations();
+    void load();
+    void onLoaded(const heatmap::HeatmapDataPtr& data, quint64 generation);
+    void applyMethods();
+    void updateDistribution();
+
+    Workspace* m_workspace;
+    qint64 m_runId = 0;
+    quint64 m_generation = 0;
+    heatmap::HeatmapDataPtr m_data;
+    QComboBox* m_run;
+    QComboBox* m_iteration;
+    QComboBox* m_order;
+    QListWidget* m_methods;
+    QLabel* m_status;
+    heatmap::CreditHeatmapView* m_view;
+    charts::LineChart* m_distribution;
+    QComboBox* m_distributionMethod;
+};
+
+} // namespace creditlab::ui
