@@ -5,175 +5,175 @@
     <name>creditlab::ui::AgreementPage</name>
     <message>
         <source>Cannot read the labels: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Labels können nicht gelesen werden: %1</translation>
     </message>
     <message>
         <source>Export table…</source>
-        <translation type="unfinished">Tabelle exportieren…</translation>
+        <translation>Tabelle exportieren…</translation>
     </message>
     <message>
         <source>Export matrix…</source>
-        <translation type="unfinished"></translation>
+        <translation>Matrix exportieren…</translation>
     </message>
     <message>
         <source>Run</source>
-        <translation type="unfinished">Lauf</translation>
+        <translation>Lauf</translation>
     </message>
     <message>
         <source>Reference</source>
-        <translation type="unfinished"></translation>
+        <translation>Referenz</translation>
     </message>
     <message>
         <source>Compared sources</source>
-        <translation type="unfinished"></translation>
+        <translation>Verglichene Quellen</translation>
     </message>
     <message>
         <source>Loading labels…</source>
-        <translation type="unfinished"></translation>
+        <translation>Labels werden geladen…</translation>
     </message>
     <message>
         <source>All runs</source>
-        <translation type="unfinished"></translation>
+        <translation>Alle Läufe</translation>
     </message>
     <message>
         <source>#%1 %2</source>
-        <translation type="unfinished"></translation>
+        <translation>#%1 %2</translation>
     </message>
     <message>
         <source>Krippendorff&apos;s α: n/a</source>
-        <translation type="unfinished"></translation>
+        <translation>Krippendorffs α: k. A.</translation>
     </message>
     <message numerus="yes">
         <source>Krippendorff&apos;s α across %1: %2 (%n unit(s))</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Krippendorffs α über %1: %2 (%n Einheit)</numerusform>
+            <numerusform>Krippendorffs α über %1: %2 (%n Einheiten)</numerusform>
         </translation>
     </message>
     <message>
         <source>%1 human annotators</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 menschliche Annotatoren</translation>
     </message>
     <message>
         <source>%1 label sources</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 Label-Quellen</translation>
     </message>
     <message numerus="yes">
         <source>%n turn(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n Zug</numerusform>
+            <numerusform>%n Züge</numerusform>
         </translation>
     </message>
     <message>
         <source>No pair to compare</source>
-        <translation type="unfinished"></translation>
+        <translation>Kein Paar zum Vergleichen</translation>
     </message>
     <message>
         <source>%1 (rows) vs %2 (columns)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (Zeilen) vs. %2 (Spalten)</translation>
     </message>
     <message>
         <source>Cannot read the turns: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Züge können nicht gelesen werden: %1</translation>
     </message>
     <message>
         <source>Export Agreement Table</source>
-        <translation type="unfinished"></translation>
+        <translation>Übereinstimmungstabelle exportieren</translation>
     </message>
     <message>
         <source>CSV files (*.csv)</source>
-        <translation type="unfinished">CSV-Dateien (*.csv)</translation>
+        <translation>CSV-Dateien (*.csv)</translation>
     </message>
     <message>
         <source>Export Failed</source>
-        <translation type="unfinished"></translation>
+        <translation>Export fehlgeschlagen</translation>
     </message>
     <message>
         <source>Export Confusion Matrix</source>
-        <translation type="unfinished"></translation>
+        <translation>Konfusionsmatrix exportieren</translation>
     </message>
     <message>
         <source>PNG images (*.png);;SVG images (*.svg)</source>
-        <translation type="unfinished"></translation>
+        <translation>PNG-Bilder (*.png);;SVG-Bilder (*.svg)</translation>
     </message>
 </context>
 <context>
     <name>creditlab::ui::AgreementTableModel</name>
     <message>
         <source>n/a</source>
-        <translation type="unfinished"></translation>
+        <translation>k. A.</translation>
     </message>
     <message>
         <source>Source</source>
-        <translation type="unfinished">Quelle</translation>
+        <translation>Quelle</translation>
     </message>
     <message>
         <source>Turns</source>
-        <translation type="unfinished">Züge</translation>
+        <translation>Züge</translation>
     </message>
     <message>
         <source>Accuracy</source>
-        <translation type="unfinished"></translation>
+        <translation>Genauigkeit</translation>
     </message>
     <message>
         <source>Cohen&apos;s κ</source>
-        <translation type="unfinished"></translation>
+        <translation>Cohens κ</translation>
     </message>
     <message>
         <source>Macro F1</source>
-        <translation type="unfinished"></translation>
+        <translation>Makro-F1</translation>
     </message>
     <message>
         <source>F1 R|success</source>
-        <translation type="unfinished"></translation>
+        <translation>F1 R|Erfolg</translation>
     </message>
     <message>
         <source>F1 E|failure</source>
-        <translation type="unfinished"></translation>
+        <translation>F1 E|Misserfolg</translation>
     </message>
     <message>
         <source>R|success missed</source>
-        <translation type="unfinished"></translation>
+        <translation>R|Erfolg verfehlt</translation>
     </message>
     <message>
         <source>E|failure missed</source>
-        <translation type="unfinished"></translation>
+        <translation>E|Misserfolg verfehlt</translation>
     </message>
     <message>
         <source>%1 precision</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 Präzision</translation>
     </message>
     <message>
         <source>%1 recall</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 Recall</translation>
     </message>
     <message>
         <source>%1 F1</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 F1</translation>
     </message>
 </context>
 <context>
     <name>creditlab::ui::CellTurnsModel</name>
     <message>
         <source>Trajectory</source>
-        <translation type="unfinished"></translation>
+        <translation>Trajektorie</translation>
     </message>
     <message>
         <source>Turn</source>
-        <translation type="unfinished">Zug</translation>
+        <translation>Zug</translation>
     </message>
     <message>
         <source>Action</source>
-        <translation type="unfinished">Aktion</translation>
+        <translation>Aktion</translation>
     </message>
     <message>
         <source>Reference</source>
-        <translation type="unfinished"></translation>
+        <translation>Referenz</translation>
     </message>
     <message>
         <source>Other</source>
-        <translation type="unfinished"></translation>
+        <translation>Andere</translation>
     </message>
 </context>
 <context>
@@ -406,83 +406,83 @@ Läufe: %2</translation>
     <name>creditlab::ui::CreditPage</name>
     <message>
         <source>Stored order</source>
-        <translation type="unfinished"></translation>
+        <translation>Gespeicherte Reihenfolge</translation>
     </message>
     <message>
         <source>By group</source>
-        <translation type="unfinished"></translation>
+        <translation>Nach Gruppe</translation>
     </message>
     <message>
         <source>By outcome</source>
-        <translation type="unfinished"></translation>
+        <translation>Nach Ergebnis</translation>
     </message>
     <message>
         <source>By disagreement</source>
-        <translation type="unfinished"></translation>
+        <translation>Nach Abweichung</translation>
     </message>
     <message>
         <source>Methods shown side by side; cells where the first two disagree in sign are outlined</source>
-        <translation type="unfinished"></translation>
+        <translation>Methoden nebeneinander; Zellen, in denen die ersten beiden im Vorzeichen abweichen, sind umrandet</translation>
     </message>
     <message>
         <source>Advantages per role</source>
-        <translation type="unfinished"></translation>
+        <translation>Vorteile (Advantages) pro Rolle</translation>
     </message>
     <message>
         <source>advantage</source>
-        <translation type="unfinished"></translation>
+        <translation>Vorteil (Advantage)</translation>
     </message>
     <message>
         <source>turns</source>
-        <translation type="unfinished"></translation>
+        <translation>Züge</translation>
     </message>
     <message>
         <source>Run:</source>
-        <translation type="unfinished"></translation>
+        <translation>Lauf:</translation>
     </message>
     <message>
         <source>Iteration:</source>
-        <translation type="unfinished"></translation>
+        <translation>Iteration:</translation>
     </message>
     <message>
         <source>Rows:</source>
-        <translation type="unfinished"></translation>
+        <translation>Zeilen:</translation>
     </message>
     <message>
         <source>Methods:</source>
-        <translation type="unfinished"></translation>
+        <translation>Methoden:</translation>
     </message>
     <message>
         <source>Distribution of:</source>
-        <translation type="unfinished"></translation>
+        <translation>Verteilung von:</translation>
     </message>
     <message>
         <source>%1: %2</source>
-        <translation type="unfinished">%1: %2</translation>
+        <translation>%1: %2</translation>
     </message>
     <message>
         <source>all</source>
-        <translation type="unfinished"></translation>
+        <translation>alle</translation>
     </message>
     <message>
         <source>Loading run %1…</source>
-        <translation type="unfinished"></translation>
+        <translation>Lauf %1 wird geladen…</translation>
     </message>
     <message>
         <source>Run %1 has no trajectories with credits here.</source>
-        <translation type="unfinished"></translation>
+        <translation>Lauf %1 hat hier keine Trajektorien mit Credits.</translation>
     </message>
     <message>
         <source>%1 trajectories, up to %2 turns, %3 method(s)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 Trajektorien, bis zu %2 Züge, %3 Methode(n)</translation>
     </message>
     <message>
         <source>%1 (%2 turns)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (%2 Züge)</translation>
     </message>
     <message>
         <source>unlabelled (%1 turns)</source>
-        <translation type="unfinished"></translation>
+        <translation>ohne Label (%1 Züge)</translation>
     </message>
 </context>
 <context>
@@ -1008,11 +1008,11 @@ Schema-Version: %5</translation>
     </message>
     <message>
         <source>Cre&amp;dit</source>
-        <translation type="unfinished"></translation>
+        <translation>Cre&amp;dit</translation>
     </message>
     <message>
         <source>&amp;Agreement</source>
-        <translation type="unfinished"></translation>
+        <translation>Ü&amp;bereinstimmung</translation>
     </message>
 </context>
 <context>
@@ -1892,35 +1892,35 @@ Wert: %5</translation>
     <name>creditlab::ui::heatmap::CreditHeatmapView</name>
     <message>
         <source>Trajectory %1, turn %2</source>
-        <translation type="unfinished"></translation>
+        <translation>Trajektorie %1, Zug %2</translation>
     </message>
     <message>
         <source>Outcome: success</source>
-        <translation type="unfinished"></translation>
+        <translation>Ergebnis: Erfolg</translation>
     </message>
     <message>
         <source>Outcome: failure</source>
-        <translation type="unfinished"></translation>
+        <translation>Ergebnis: Misserfolg</translation>
     </message>
     <message>
         <source>Role: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Rolle: %1</translation>
     </message>
     <message>
         <source>%1: %2</source>
-        <translation type="unfinished">%1: %2</translation>
+        <translation>%1: %2</translation>
     </message>
     <message>
         <source>Action: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Aktion: %1</translation>
     </message>
     <message>
         <source>No credits to show</source>
-        <translation type="unfinished"></translation>
+        <translation>Keine Credits anzuzeigen</translation>
     </message>
     <message>
         <source>advantage</source>
-        <translation type="unfinished"></translation>
+        <translation>Vorteil (Advantage)</translation>
     </message>
 </context>
 <context>

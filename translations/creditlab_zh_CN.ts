@@ -5,173 +5,173 @@
     <name>creditlab::ui::AgreementPage</name>
     <message>
         <source>Cannot read the labels: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法读取标签：%1</translation>
     </message>
     <message>
         <source>Export table…</source>
-        <translation type="unfinished">导出表格…</translation>
+        <translation>导出表格…</translation>
     </message>
     <message>
         <source>Export matrix…</source>
-        <translation type="unfinished"></translation>
+        <translation>导出矩阵…</translation>
     </message>
     <message>
         <source>Run</source>
-        <translation type="unfinished">运行</translation>
+        <translation>运行</translation>
     </message>
     <message>
         <source>Reference</source>
-        <translation type="unfinished"></translation>
+        <translation>参考</translation>
     </message>
     <message>
         <source>Compared sources</source>
-        <translation type="unfinished"></translation>
+        <translation>比较的来源</translation>
     </message>
     <message>
         <source>Loading labels…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在加载标签…</translation>
     </message>
     <message>
         <source>All runs</source>
-        <translation type="unfinished"></translation>
+        <translation>所有运行</translation>
     </message>
     <message>
         <source>#%1 %2</source>
-        <translation type="unfinished"></translation>
+        <translation>#%1 %2</translation>
     </message>
     <message>
         <source>Krippendorff&apos;s α: n/a</source>
-        <translation type="unfinished"></translation>
+        <translation>Krippendorff α：不适用</translation>
     </message>
     <message numerus="yes">
         <source>Krippendorff&apos;s α across %1: %2 (%n unit(s))</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%1 的 Krippendorff α：%2（%n 个单元）</numerusform>
         </translation>
     </message>
     <message>
         <source>%1 human annotators</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 位人工标注者</translation>
     </message>
     <message>
         <source>%1 label sources</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 个标签来源</translation>
     </message>
     <message numerus="yes">
         <source>%n turn(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 个回合</numerusform>
         </translation>
     </message>
     <message>
         <source>No pair to compare</source>
-        <translation type="unfinished"></translation>
+        <translation>没有可比较的配对</translation>
     </message>
     <message>
         <source>%1 (rows) vs %2 (columns)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1（行）对比 %2（列）</translation>
     </message>
     <message>
         <source>Cannot read the turns: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法读取回合：%1</translation>
     </message>
     <message>
         <source>Export Agreement Table</source>
-        <translation type="unfinished"></translation>
+        <translation>导出一致性表格</translation>
     </message>
     <message>
         <source>CSV files (*.csv)</source>
-        <translation type="unfinished">CSV 文件 (*.csv)</translation>
+        <translation>CSV 文件 (*.csv)</translation>
     </message>
     <message>
         <source>Export Failed</source>
-        <translation type="unfinished"></translation>
+        <translation>导出失败</translation>
     </message>
     <message>
         <source>Export Confusion Matrix</source>
-        <translation type="unfinished"></translation>
+        <translation>导出混淆矩阵</translation>
     </message>
     <message>
         <source>PNG images (*.png);;SVG images (*.svg)</source>
-        <translation type="unfinished"></translation>
+        <translation>PNG 图像 (*.png);;SVG 图像 (*.svg)</translation>
     </message>
 </context>
 <context>
     <name>creditlab::ui::AgreementTableModel</name>
     <message>
         <source>n/a</source>
-        <translation type="unfinished"></translation>
+        <translation>不适用</translation>
     </message>
     <message>
         <source>Source</source>
-        <translation type="unfinished">来源</translation>
+        <translation>来源</translation>
     </message>
     <message>
         <source>Turns</source>
-        <translation type="unfinished">回合</translation>
+        <translation>回合</translation>
     </message>
     <message>
         <source>Accuracy</source>
-        <translation type="unfinished"></translation>
+        <translation>准确率</translation>
     </message>
     <message>
         <source>Cohen&apos;s κ</source>
-        <translation type="unfinished"></translation>
+        <translation>Cohen κ</translation>
     </message>
     <message>
         <source>Macro F1</source>
-        <translation type="unfinished"></translation>
+        <translation>宏 F1</translation>
     </message>
     <message>
         <source>F1 R|success</source>
-        <translation type="unfinished"></translation>
+        <translation>F1 R|成功</translation>
     </message>
     <message>
         <source>F1 E|failure</source>
-        <translation type="unfinished"></translation>
+        <translation>F1 E|失败</translation>
     </message>
     <message>
         <source>R|success missed</source>
-        <translation type="unfinished"></translation>
+        <translation>R|成功 漏检</translation>
     </message>
     <message>
         <source>E|failure missed</source>
-        <translation type="unfinished"></translation>
+        <translation>E|失败 漏检</translation>
     </message>
     <message>
         <source>%1 precision</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 精确率</translation>
     </message>
     <message>
         <source>%1 recall</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 召回率</translation>
     </message>
     <message>
         <source>%1 F1</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 F1</translation>
     </message>
 </context>
 <context>
     <name>creditlab::ui::CellTurnsModel</name>
     <message>
         <source>Trajectory</source>
-        <translation type="unfinished"></translation>
+        <translation>轨迹</translation>
     </message>
     <message>
         <source>Turn</source>
-        <translation type="unfinished">回合</translation>
+        <translation>回合</translation>
     </message>
     <message>
         <source>Action</source>
-        <translation type="unfinished">动作</translation>
+        <translation>动作</translation>
     </message>
     <message>
         <source>Reference</source>
-        <translation type="unfinished"></translation>
+        <translation>参考</translation>
     </message>
     <message>
         <source>Other</source>
-        <translation type="unfinished"></translation>
+        <translation>其他</translation>
     </message>
 </context>
 <context>
@@ -401,83 +401,83 @@ runs: %2</source>
     <name>creditlab::ui::CreditPage</name>
     <message>
         <source>Stored order</source>
-        <translation type="unfinished"></translation>
+        <translation>存储顺序</translation>
     </message>
     <message>
         <source>By group</source>
-        <translation type="unfinished"></translation>
+        <translation>按分组</translation>
     </message>
     <message>
         <source>By outcome</source>
-        <translation type="unfinished"></translation>
+        <translation>按结果</translation>
     </message>
     <message>
         <source>By disagreement</source>
-        <translation type="unfinished"></translation>
+        <translation>按分歧</translation>
     </message>
     <message>
         <source>Methods shown side by side; cells where the first two disagree in sign are outlined</source>
-        <translation type="unfinished"></translation>
+        <translation>各方法并排显示；前两种方法符号不一致的单元格带有边框</translation>
     </message>
     <message>
         <source>Advantages per role</source>
-        <translation type="unfinished"></translation>
+        <translation>各角色的优势</translation>
     </message>
     <message>
         <source>advantage</source>
-        <translation type="unfinished"></translation>
+        <translation>优势</translation>
     </message>
     <message>
         <source>turns</source>
-        <translation type="unfinished"></translation>
+        <translation>回合</translation>
     </message>
     <message>
         <source>Run:</source>
-        <translation type="unfinished"></translation>
+        <translation>运行：</translation>
     </message>
     <message>
         <source>Iteration:</source>
-        <translation type="unfinished"></translation>
+        <translation>迭代：</translation>
     </message>
     <message>
         <source>Rows:</source>
-        <translation type="unfinished"></translation>
+        <translation>行：</translation>
     </message>
     <message>
         <source>Methods:</source>
-        <translation type="unfinished"></translation>
+        <translation>方法：</translation>
     </message>
     <message>
         <source>Distribution of:</source>
-        <translation type="unfinished"></translation>
+        <translation>分布对象：</translation>
     </message>
     <message>
         <source>%1: %2</source>
-        <translation type="unfinished">%1：%2</translation>
+        <translation>%1：%2</translation>
     </message>
     <message>
         <source>all</source>
-        <translation type="unfinished"></translation>
+        <translation>全部</translation>
     </message>
     <message>
         <source>Loading run %1…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在加载运行 %1…</translation>
     </message>
     <message>
         <source>Run %1 has no trajectories with credits here.</source>
-        <translation type="unfinished"></translation>
+        <translation>运行 %1 在此处没有带信用的轨迹。</translation>
     </message>
     <message>
         <source>%1 trajectories, up to %2 turns, %3 method(s)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 条轨迹，最多 %2 个回合，%3 种方法</translation>
     </message>
     <message>
         <source>%1 (%2 turns)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1（%2 个回合）</translation>
     </message>
     <message>
         <source>unlabelled (%1 turns)</source>
-        <translation type="unfinished"></translation>
+        <translation>未标注（%1 个回合）</translation>
     </message>
 </context>
 <context>
@@ -1001,11 +1001,11 @@ Qt %2（构建于 %3）
     </message>
     <message>
         <source>Cre&amp;dit</source>
-        <translation type="unfinished"></translation>
+        <translation>信用(&amp;D)</translation>
     </message>
     <message>
         <source>&amp;Agreement</source>
-        <translation type="unfinished"></translation>
+        <translation>一致性(&amp;A)</translation>
     </message>
 </context>
 <context>
@@ -1881,35 +1881,35 @@ Value: %5</source>
     <name>creditlab::ui::heatmap::CreditHeatmapView</name>
     <message>
         <source>Trajectory %1, turn %2</source>
-        <translation type="unfinished"></translation>
+        <translation>轨迹 %1，回合 %2</translation>
     </message>
     <message>
         <source>Outcome: success</source>
-        <translation type="unfinished"></translation>
+        <translation>结果：成功</translation>
     </message>
     <message>
         <source>Outcome: failure</source>
-        <translation type="unfinished"></translation>
+        <translation>结果：失败</translation>
     </message>
     <message>
         <source>Role: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>角色：%1</translation>
     </message>
     <message>
         <source>%1: %2</source>
-        <translation type="unfinished">%1：%2</translation>
+        <translation>%1：%2</translation>
     </message>
     <message>
         <source>Action: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>动作：%1</translation>
     </message>
     <message>
         <source>No credits to show</source>
-        <translation type="unfinished"></translation>
+        <translation>没有可显示的信用</translation>
     </message>
     <message>
         <source>advantage</source>
-        <translation type="unfinished"></translation>
+        <translation>优势</translation>
     </message>
 </context>
 <context>
