@@ -274,6 +274,8 @@ void CreditPage::applyMethods()
         if (m_methods->item(i)->checkState() == Qt::Checked)
             shown << m_methods->item(i)->text();
     m_view->setShownMethods(shown);
+    if (!shown.isEmpty())
+        m_distributionMethod->setCurrentText(shown.first()); // the distribution follows the first shown method
 }
 
 void CreditPage::updateDistribution()

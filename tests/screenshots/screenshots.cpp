@@ -4,7 +4,9 @@
 // The pages are shown as a user finds them: the newest training run monitored, every training run compared on
 // rollout/invalid_rate (seeds grouped), the triage preset in the launcher, the newest sweep's results.
 #include "core/store.h"
+#include "ui/agreementpage.h"
 #include "ui/comparepage.h"
+#include "ui/creditpage.h"
 #include "ui/launcherpage.h"
 #include "ui/mainwindow.h"
 #include "ui/runcontroller.h"
@@ -107,6 +109,25 @@ int main(int argc, char** argv)
         window.compare()->setGroupSeeds(true);
         window.showPage(ui::MainWindow::Page::Compare);
         ok &= save(window, out, QStringLiteral("compare"));
+    }
+
+    if (!compared.isEmpty()) {
+        QSignalSpy loaded(window.credit(), &ui::CreditPage::loaded);
+        window.showPage(ui::MainWindow::Page::Credit);
+        // CREDITLAB_SCREENSHOT_CREDIT_RUN picks the run (default: the first compared one); grpo against rtmc.
+        const qint64 creditRun = qEnvironmentVariableIsSet("CREDITLAB_SCREENSHOT_CREDIT_RUN")
+            ? qEnvironmentVariable("CREDITLAB_SCREENSHOT_CREDIT_RUN").toLongLong()
+            : compared.first();
+        window.credit()->showRun(creditRun);
+        loaded.wait(30000);
+        window.credit()->setMethods({ QStringLiteral("grpo"), QStringLiteral("rtmc"), QStringLiteral("triage") });
+        ok &= save(window, out, QStringLiteral("credit"));
+    }
+    {
+        QSignalSpy loaded(window.agreement(), &ui::AgreementPage::loaded);
+        window.showPage(ui::MainWindow::Page::Agreement);
+        loaded.wait(5000);
+        ok &= save(window, out, QStringLiteral("agreement"));
     }
 
     window.showPage(ui::MainWindow::Page::Sweeps);
