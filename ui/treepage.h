@@ -1,0 +1,84 @@
+#pragma once
+
+#include "ui/treeview/rollouttreeview.h"
+
+#include <QWidget>
+
+#include <memory>
+#include <vector>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QPushButton;
+
+namespace creditlab::ui {
+
+class Workspace;
+
+/// One group's trajectories as the rollout tree it makes (issue 7 §1).
+struct TreeGroupData {
+    treeview::TreePtr tree;
+    std::vector<Trajectory> trajectories; ///< the group, in the tree's trajectory order
+    std::vector<qint64> rowIds; ///< per trajectory
+};
+using TreeGroupDataPtr = std::shared_ptr<const TreeGroupData>;
+
+/// The rollout tree of one group of one run: run and group choosers, colour-by and method choosers, search,
+/// follow-a-rollout, a details pane for the clicked node or edge (observation, action, feedback, visits, Q/V and
+/// every method's credit) and the tree's statistics. A group is the trajectories of a run sharing a group key (and
+/// iteration). Loads in the background with its own store connection and drops stale results. GUI thread.
+class TreePage : public QWidget {
+    Q_OBJECT
+public:
+    explicit TreePage(Workspace* workspace, QWidget* parent = nullptr);
+    ~TreePage() override;
+
+    /// Shows run `runId`, and its group `groupKey` when given (else the first group).
+    void showRun(qint64 runId, const QString& groupKey = {});
+    treeview::RolloutTreeView* view() const { return m_view; }
+    const TreeGroupDataPtr& data() const { return m_data; }
+    /// The statistics line and the details pane's text (for tests and the lead's wiring).
+    QString statisticsText() const;
+    QString detailsText() const;
+    QComboBox* groupChooser() const { return m_group; }
+    QComboBox* rolloutChooser() const { return m_rollout; }
+
+Q_SIGNALS:
+    /// A group's load finished (shown) or failed (errorOccurred came first).
+    void loaded();
+    void errorOccurred(const QString& message);
+    /// "Open turn" on the selected node or edge: its first turn.
+    void turnActivated(qint64 trajectoryRowId, int turn);
+
+private:
+    void reloadRuns();
+    void reloadGroups();
+    void load();
+    void onLoaded(const TreeGroupDataPtr& data);
+    void applyColor();
+    void showNode(tree::NodeId node);
+    void showEdge(tree::EdgeId edge);
+    QString creditLines(const std::vector<tree::TurnRef>& turns) const;
+
+    Workspace* m_workspace;
+    qint64 m_runId = 0;
+    quint64 m_generation = 0;
+    TreeGroupDataPtr m_data;
+    tree::TurnRef m_selectedTurn;
+    bool m_hasSelection = false;
+    QComboBox* m_run;
+    QComboBox* m_group;
+    QComboBox* m_colorBy;
+    QComboBox* m_method;
+    QLineEdit* m_search;
+    QComboBox* m_rollout;
+    QLabel* m_status;
+    QLabel* m_statistics;
+    treeview::RolloutTreeView* m_view;
+    QPlainTextEdit* m_details;
+    QPushButton* m_open;
+};
+
+} // namespace creditlab::ui

@@ -1,0 +1,324 @@
+#include "ui/treeview/rollouttreeview.h"
+
+#include "ui/heatmap/heatmapmath.h"
+
+#include <QElapsedTimer>
+#include <QPainter>
+#include <QScrollBar>
+
+#include <algorithm>
+#include <cmath>
+
+namespace creditlab::ui::treeview {
+
+namespace {
+
+constexpr double kLabelZoom = 2.0; ///< edge action texts from this zoom on
+constexpr double kEdgeHitPixels = 4.0;
+
+QString qs(const std::string& text) { return QString::fromStdString(text); }
+
+/// Sequential 0 → red, 0.5 → yellow, 1 → green, clamped; NaN grey.
+QColor sequentialColor(double value)
+{
+    if (!std::isfinite(value))
+        return QColor::fromRgb(heatmap::DivergingColorMap::kMissing);
+    const double t = std::clamp(value, 0.0, 1.0);
+    const auto mix = [](QColor a, QColor b, double f) {
+        return QColor::fromRgbF(float(a.redF() + (b.redF() - a.redF()) * f),
+            float(a.greenF() + (b.greenF() - a.greenF()) * f), float(a.blueF() + (b.blueF() - a.blueF()) * f));
+    };
+    const QColor red(215, 48, 39), yellow(254, 224, 139), green(26, 152, 80);
+    return t < 0.5 ? mix(red, yellow, t * 2) : mix(yellow, green, (t - 0.5) * 2);
+}
+
+double segmentDistance(QPointF p, QPointF a, QPointF b)
+{
+    const QPointF ab = b - a;
+    const double len2 = QPointF::dotProduct(ab, ab);
+    const double t = len2 > 0 ? std::clamp(QPointF::dotProduct(p - a, ab) / len2, 0.0, 1.0) : 0.0;
+    const QPointF d = p - (a + t * ab);
+    return std::sqrt(QPointF::dotProduct(d, d));
+}
+
+} // namespace
+
+RolloutTreeView::RolloutTreeView(QWidget* parent)
+    : QAbstractScrollArea(parent)
+{
+    setObjectName(QStringLiteral("rolloutTreeView"));
+    setMouseTracking(true);
+    viewport()->setMouseTracking(true);
+    setFocusPolicy(Qt::StrongFocus);
+    setMinimumSize(200, 150);
+}
+
+RolloutTreeView::~RolloutTreeView() = default;
+
+void RolloutTreeView::setTree(TreePtr tree)
+{
+    m_tree = std::move(tree);
+    m_collapsed.clear();
+    m_followed = -1;
+    m_matches.clear();
+    const std::size_t nodes = m_tree ? m_tree->nodes().size() : 0;
+    const std::size_t edges = m_tree ? m_tree->edges().size() : 0;
+    m_onPath.assign(nodes, 0);
+    m_matched.assign(nodes, 0);
+    m_edgeOnPath.assign(edges, 0);
+    m_maxVisits = 1.0;
+    if (m_tree)
+        for (const auto& n : m_tree->nodes())
+            m_maxVisits = std::max(m_maxVisits, n.visits);
+    updateColorScale();
+    relayout();
+    fitToView();
+}
+
+void RolloutTreeView::setColorBy(ColorBy quantity, const QString& method)
+{
+    m_colorBy = quantity;
+    m_method = method.toStdString();
+    updateColorScale();
+    viewport()->update();
+}
+
+void RolloutTreeView::updateColorScale()
+{
+    m_advantageLimit = 0.0;
+    if (!m_tree || m_colorBy != ColorBy::MeanAdvantage)
+        return;
+    for (tree::NodeId n = 0; n < m_tree->nodes().size(); ++n)
+        if (const auto a = m_tree->nodeMeanAdvantage(n, m_method); a && std::isfinite(*a))
+            m_advantageLimit = std::max(m_advantageLimit, std::abs(*a));
+}
+
+void RolloutTreeView::setFollowedRollout(int trajectory)
+{
+    std::fill(m_onPath.begin(), m_onPath.end(), 0);
+    std::fill(m_edgeOnPath.begin(), m_edgeOnPath.end(), 0);
+    m_followed = -1;
+    if (m_tree && trajectory >= 0 && static_cast<std::size_t>(trajectory) < m_tree->trajectoryCount()) {
+        m_followed = trajectory;
+        for (const tree::NodeId n : m_tree->path(static_cast<std::uint32_t>(trajectory)))
+            m_onPath[n] = 1;
+        for (const tree::EdgeId e : m_tree->edgePath(static_cast<std::uint32_t>(trajectory)))
+            m_edgeOnPath[e] = 1;
+    }
+    viewport()->update();
+}
+
+std::vector<tree::NodeId> RolloutTreeView::followedNodes() const
+{
+    std::vector<tree::NodeId> out;
+    for (std::size_t n = 0; n < m_onPath.size(); ++n)
+        if (m_onPath[n])
+            out.push_back(static_cast<tree::NodeId>(n));
+    return out;
+}
+
+int RolloutTreeView::setSearchText(const QString& text)
+{
+    std::fill(m_matched.begin(), m_matched.end(), 0);
+    m_matches.clear();
+    if (m_tree && !text.trimmed().isEmpty())
+        m_matches = m_tree->search(text.trimmed().toStdString());
+    for (const tree::NodeId n : m_matches)
+        m_matched[n] = 1;
+    viewport()->update();
+    return static_cast<int>(m_matches.size());
+}
+
+void RolloutTreeView::setCollapsed(tree::NodeId node, bool collapsed)
+{
+    if (!m_tree || node >= m_tree->nodes().size())
+        return;
+    if (collapsed ? !m_collapsed.insert(node).second : m_collapsed.erase(node) == 0)
+        return;
+    relayout();
+}
+
+void RolloutTreeView::relayout()
+{
+    if (m_tree) {
+        const std::vector<tree::NodeId> collapsed(m_collapsed.begin(), m_collapsed.end());
+        m_layout = tree::layoutTree(*m_tree, collapsed);
+    } else {
+        m_layout = {};
+    }
+    m_index = TreeViewIndex(m_layout);
+    updateScrollBars();
+    viewport()->update();
+    Q_EMIT layoutChanged();
+}
+
+void RolloutTreeView::updateScrollBars()
+{
+    const QSize view = viewport()->size();
+    const double w = m_layout.width * kUnitX * m_zoom;
+    const double h = m_layout.levels * kUnitY * m_zoom;
+    horizontalScrollBar()->setPageStep(view.width());
+    verticalScrollBar()->setPageStep(view.height());
+    horizontalScrollBar()->setSingleStep(std::max(1, int(kUnitX * m_zoom)));
+    verticalScrollBar()->setSingleStep(std::max(1, int(kUnitY * m_zoom)));
+    horizontalScrollBar()->setRange(0, std::max(0, int(std::ceil(w)) - view.width()));
+    verticalScrollBar()->setRange(0, std::max(0, int(std::ceil(h)) - view.height()));
+}
+
+QPointF RolloutTreeView::toView(double x, int depth) const
+{
+    const QSize view = viewport()->size();
+    const double w = m_layout.width * kUnitX * m_zoom;
+    const double h = m_layout.levels * kUnitY * m_zoom;
+    // Centre the tree when it is smaller than the viewport.
+    const double ox = w < view.width() ? (view.width() - w) / 2 : -horizontalScrollBar()->value();
+    const double oy = h < view.height() ? (view.height() - h) / 2 : -verticalScrollBar()->value();
+    return { ox + (x + 0.5) * kUnitX * m_zoom, oy + (depth + 0.5) * kUnitY * m_zoom };
+}
+
+QPointF RolloutTreeView::nodeCenter(tree::NodeId node) const
+{
+    if (node >= m_layout.x.size())
+        return {};
+    return toView(m_layout.x[node], m_layout.depth[node]);
+}
+
+double RolloutTreeView::radius(tree::NodeId node) const
+{
+    const double visits = m_tree->node(node).visits;
+    const double unit = std::min(kUnitX, kUnitY) * m_zoom;
+    return std::max(1.5, unit * (0.12 + 0.33 * std::sqrt(std::max(0.0, visits) / m_maxVisits)));
+}
+
+QColor RolloutTreeView::nodeColor(tree::NodeId node) const
+{
+    const tree::Node& n = m_tree->node(node);
+    switch (m_colorBy) {
+    case ColorBy::Value:
+        return sequentialColor(n.vPrime);
+    case ColorBy::SuccessRate:
+        return sequentialColor(n.successRate);
+    case ColorBy::MeanAdvantage: {
+        const auto a = m_tree->nodeMeanAdvantage(node, m_method);
+        return heatmap::DivergingColorMap(m_advantageLimit).color(a ? *a : std::nan(""));
+    }
+    }
+    return Qt::gray;
+}
+
+bool RolloutTreeView::edgeShown(const tree::Edge& edge) const
+{
+    return m_layout.visible[edge.source] && m_layout.visible[edge.target];
+}
+
+void RolloutTreeView::paintEvent(QPaintEvent*)
+{
+    QElapsedTimer timer;
+    timer.start();
+    QPainter painter(viewport());
+    painter.fillRect(viewport()->rect(), palette().base());
+    m_lastPainted = 0;
+    if (!m_tree || m_layout.visibleCount == 0) {
+        painter.setPen(palette().color(QPalette::PlaceholderText));
+        painter.drawText(viewport()->rect(), Qt::AlignCenter, tr("No rollout tree to show"));
+        m_lastPaintMs = double(timer.nsecsElapsed()) / 1e6;
+        return;
+    }
+    painter.setRenderHint(QPainter::Antialiasing, m_zoom >= 0.3);
+    const QRectF view = QRectF(viewport()->rect()).adjusted(-4, -4, 4, 4);
+    const QPen spanning(QColor(150, 150, 150), 1.0);
+    QPen reconverging(QColor(120, 120, 200), 1.0, Qt::DashLine);
+    const QPen followed(QColor(255, 140, 0), 3.0);
+    const bool labels = m_zoom >= kLabelZoom;
+    const QFontMetrics metrics(font());
+    // Edges: a cheap bounding-box cull over all of them; only intersecting ones are drawn.
+    for (tree::EdgeId e = 0; e < m_tree->edges().size(); ++e) {
+        const tree::Edge& edge = m_tree->edge(e);
+        if (!edgeShown(edge))
+            continue;
+        const QPointF a = nodeCenter(edge.source), b = nodeCenter(edge.target);
+        if (!QRectF(a, b).normalized().adjusted(-1, -1, 1, 1).intersects(view))
+            continue;
+        painter.setPen(m_edgeOnPath[e] ? followed : edge.spanning ? spanning : reconverging);
+        painter.drawLine(a, b);
+        if (labels && edge.spanning) {
+            const QPointF mid = (a + b) / 2;
+            const QString text = metrics.elidedText(qs(edge.action), Qt::ElideRight, int(kUnitX * m_zoom * 0.9));
+            painter.setPen(palette().color(QPalette::Text));
+            painter.drawText(mid + QPointF(4, metrics.ascent() / 2.0), text);
+        }
+    }
+    // Nodes: per level, only the x range in view (the index is sorted by x).
+    const double unitX = kUnitX * m_zoom, unitY = kUnitY * m_zoom;
+    const QPointF origin = toView(0, 0);
+    const double x0 = (view.left() - origin.x()) / unitX - 1, x1 = (view.right() - origin.x()) / unitX + 1;
+    const int d0 = int(std::floor((view.top() - origin.y()) / unitY)) - 1;
+    const int d1 = int(std::ceil((view.bottom() - origin.y()) / unitY)) + 1;
+    m_index.forEachIn(x0, x1, d0, d1, [&](tree::NodeId id) {
+        const tree::Node& n = m_tree->node(id);
+        const QPointF c = nodeCenter(id);
+        const double r = radius(id);
+        const QColor colour = nodeColor(id);
+        QPen outline(n.anchor ? QColor(20, 20, 20) : colour.darker(150), n.anchor ? 2.0 : 1.0);
+        if (m_onPath[id])
+            outline = QPen(QColor(255, 140, 0), 3.0);
+        painter.setPen(outline);
+        painter.setBrush(n.singleton ? QBrush(Qt::NoBrush) : QBrush(colour));
+        if (n.kind == tree::NodeKind::Terminal)
+            painter.drawRect(QRectF(c.x() - r, c.y() - r, 2 * r, 2 * r));
+        else
+            painter.drawEllipse(c, r, r);
+        if (m_matched[id]) {
+            painter.setPen(QPen(QColor(200, 0, 200), 2.0));
+            painter.setBrush(Qt::NoBrush);
+            painter.drawEllipse(c, r + 4, r + 4);
+        }
+        if (m_layout.hiddenBelow[id] > 0) {
+            painter.setPen(palette().color(QPalette::Text));
+            painter.drawText(c + QPointF(r + 2, r + metrics.ascent()), QStringLiteral("+%1").arg(m_layout.hiddenBelow[id]));
+        }
+        ++m_lastPainted;
+    });
+    m_lastPaintMs = double(timer.nsecsElapsed()) / 1e6;
+}
+
+tree::NodeId RolloutTreeView::nodeAt(QPointF p) const
+{
+    if (!m_tree || m_layout.visibleCount == 0)
+        return tree::kNone;
+    const QPointF origin = toView(0, 0);
+    const double unitX = kUnitX * m_zoom, unitY = kUnitY * m_zoom;
+    const int depth = int(std::lround((p.y() - origin.y()) / unitY));
+    const double x = (p.x() - origin.x()) / unitX;
+    const tree::NodeId n = m_index.nearest(depth, x, 0.5);
+    if (n == tree::kNone)
+        return n;
+    const QPointF d = p - nodeCenter(n);
+    const double r = std::max(radius(n), 4.0);
+    return QPointF::dotProduct(d, d) <= r * r ? n : tree::kNone;
+}
+
+tree::EdgeId RolloutTreeView::edgeAt(QPointF p) const
+{
+    if (!m_tree)
+        return tree::kNone;
+    tree::EdgeId best = tree::kNone;
+    double bestDistance = kEdgeHitPixels;
+    for (tree::EdgeId e = 0; e < m_tree->edges().size(); ++e) {
+        const tree::Edge& edge = m_tree->edge(e);
+        if (!edgeShown(edge))
+            continue;
+        const QPointF a = nodeCenter(edge.source), b = nodeCenter(edge.target);
+        if (!QRectF(a, b).normalized().adjusted(-kEdgeHitPixels, -kEdgeHitPixels, kEdgeHitPixels, kEdgeHitPixels)
+                 .contains(p))
+            continue;
+        const double d = segmentDistance(p, a, b);
+        if (d <= bestDistance) {
+            bestDistance = d;
+            best = e;
+        }
+    }
+    return best;
+}
+
+} // namespace creditlab::ui::treeview
