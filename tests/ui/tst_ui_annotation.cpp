@@ -1,0 +1,342 @@
+// The Annotation page: a temp store with 2 trajectories of 3 turns (judge labels, credits of two methods). Key
+// presses label turns and advance; undo/redo restore the store exactly; labels survive a new Store and page; blind
+// mode hides the judge labels; every queue order on hand-made data; progress text; JSONL export → clear → import;
+// a bad JSONL line is refused naming line and field and imports nothing; key-to-next-turn latency.
+#include "core/store.h"
+#include "ui/annotationpage.h"
+#include "ui/annotationqueue.h"
+#include "ui/workspace.h"
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QUndoStack>
+#include <QtTest>
+
+#include <algorithm>
+
+using namespace creditlab;
+using namespace creditlab::ui;
+
+namespace {
+
+/// Run: "t1" (success) and "t2" (failure), 3 turns each. judge:oracle labels t1 D R N (conf .9 .2 -),
+/// t2 E N D (conf .5 .7 .1). Credits grpo/triage: spreads t1 0.1 0.0 0.9, t2 0.5 0.3 0.2.
+struct Fixture {
+    QTemporaryDir dir;
+    QString path;
+    qint64 run = 0;
+    std::int64_t t1 = 0;
+    std::int64_t t2 = 0;
+
+    Fixture()
+    {
+        path = dir.filePath(QStringLiteral("annotate.db"));
+        Store store(path.toStdString());
+        const auto trajectory = [](const std::string& id, bool success) {
+            Trajectory t;
+            t.id = id;
+            t.group = "g";
+            t.task.goal = "goal of " + id;
+            t.reward = success ? 1.0 : 0.0;
+            t.success = success;
+            for (int k = 0; k < 3; ++k) {
+                Turn turn;
+                turn.observation = id + "-obs" + std::to_string(k);
+                turn.action = id + "-act" + std::to_string(k);
+                turn.feedback = id + "-fb" + std::to_string(k);
+                t.turns.push_back(turn);
+            }
+            return t;
+        };
+        run = store.createRun(NewRun { "annotate", "import", "finished", {} });
+        t1 = store.insertTrajectory(run, 0, trajectory("t1", true));
+        t2 = store.insertTrajectory(run, 1, trajectory("t2", false));
+        const auto judge = [&](std::int64_t row, int turn, Role role, std::optional<double> conf) {
+            store.setJudgeLabel(JudgeLabel { row, turn, "oracle", role, conf, std::nullopt, currentTimestamp() });
+        };
+        judge(t1, 0, Role::D, 0.9);
+        judge(t1, 1, Role::R, 0.2);
+        judge(t1, 2, Role::N, std::nullopt);
+        judge(t2, 0, Role::E, 0.5);
+        judge(t2, 1, Role::N, 0.7);
+        judge(t2, 2, Role::D, 0.1);
+        const std::vector<double> g1 { 0.1, 0.0, 0.9 }, r1 { 0.0, 0.0, 0.0 };
+        const std::vector<double> g2 { -0.5, 0.3, 0.2 }, r2 { 0.0, 0.0, 0.0 };
+        store.writeCredits(t1, "grpo", g1);
+        store.writeCredits(t1, "triage", r1);
+        store.writeCredits(t2, "grpo", g2);
+        store.writeCredits(t2, "triage", r2);
+    }
+};
+
+/// Every human label of the fixture's run as "row:turn:annotator:role" strings.
+QStringList dump(Store& store, const Fixture& f)
+{
+    QStringList out;
+    for (const auto row : { f.t1, f.t2 })
+        for (const HumanLabel& h : store.humanLabels(row))
+            out << QStringLiteral("%1:%2:%3:%4")
+                       .arg(row)
+                       .arg(h.turn)
+                       .arg(QString::fromStdString(h.annotator), QString::fromStdString(std::string(roleName(h.role))));
+    return out;
+}
+
+using Item = QueueItem;
+
+} // namespace
+
+class TestAnnotation : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void queueOrders();
+    void keysLabelAndAdvance();
+    void undoRedoRestoreStore();
+    void persistsAcrossReopen();
+    void blindHidesJudge();
+    void jsonlRoundTrip();
+    void jsonlBadLineImportsNothing();
+    void keyLatency();
+};
+
+void TestAnnotation::queueOrders()
+{
+    // Given out of order on purpose: the result must not depend on it.
+    const std::vector<QueueTurn> turns {
+        { 1, 0, false, { Role::E }, 0.5, { -0.5, 0.0 } }, { 0, 0, true, { Role::D }, 0.9, { 0.1, 0.0 } },
+        { 0, 1, true, { Role::R }, 0.2, { 0.0, 0.0 } }, { 0, 2, true, { Role::N }, std::nullopt, { 0.9, 0.0 } },
+        { 1, 1, false, { Role::N }, 0.7, { 0.3, 0.0 } },
+        { 1, 2, false, {}, std::nullopt, { 0.2 } }, // one method only: spread 0
+    };
+    QCOMPARE(buildQueue(turns, QueueOrder::Sequential),
+        (std::vector<Item> { { 0, 0 }, { 0, 1 }, { 0, 2 }, { 1, 0 }, { 1, 1 }, { 1, 2 } }));
+    QCOMPARE(buildQueue(turns, QueueOrder::JudgeLeastSure),
+        (std::vector<Item> { { 0, 1 }, { 1, 0 }, { 1, 1 }, { 0, 0 }, { 0, 2 }, { 1, 2 } }));
+    QCOMPARE(buildQueue(turns, QueueOrder::MethodsDisagree),
+        (std::vector<Item> { { 0, 2 }, { 1, 0 }, { 1, 1 }, { 0, 0 }, { 0, 1 }, { 1, 2 } }));
+    QCOMPARE(buildQueue(turns, QueueOrder::TriageConflicts),
+        (std::vector<Item> { { 0, 1 }, { 1, 0 }, { 0, 0 }, { 0, 2 }, { 1, 1 }, { 1, 2 } }));
+    QCOMPARE(creditSpread(std::vector<double> { 0.3, -0.2, 0.1 }), 0.5);
+    QCOMPARE(creditSpread(std::vector<double> { 0.3 }), 0.0);
+    QVERIFY(isTriageConflict(turns[0]));
+    QVERIFY(!isTriageConflict(turns[1]));
+}
+
+void TestAnnotation::keysLabelAndAdvance()
+{
+    Fixture f;
+    Workspace ws;
+    QVERIFY(ws.open(f.path));
+    AnnotationPage page(&ws);
+    page.setRun(f.run);
+    page.setAnnotator(QStringLiteral("alice"));
+    QCOMPARE(page.current(), std::make_optional(std::make_pair(f.t1, 0)));
+    QVERIFY(page.progressText().startsWith(QStringLiteral("0 / 6")));
+    QSignalSpy moved(&page, &AnnotationPage::currentChanged);
+    QTest::keyClick(&page, Qt::Key_1);
+    QCOMPARE(page.current(), std::make_optional(std::make_pair(f.t1, 1)));
+    QCOMPARE(moved.count(), 1);
+    QTest::keyClick(&page, Qt::Key_R);
+    QTest::keyClick(&page, Qt::Key_3);
+    QCOMPARE(page.current(), std::make_optional(std::make_pair(f.t2, 0)));
+    QTest::keyClick(&page, Qt::Key_Up);
+    QCOMPARE(page.current(), std::make_optional(std::make_pair(f.t1, 2)));
+    QTest::keyClick(&page, Qt::Key_E); // relabel t1 turn 2 as E
+    QTest::keyClick(&page, Qt::Key_Down);
+    QCOMPARE(page.current(), std::make_optional(std::make_pair(f.t2, 1)));
+    QTest::keyClick(&page, Qt::Key_4);
+    QCOMPARE(dump(*ws.store(), f),
+        (QStringList { QStringLiteral("%1:0:alice:D").arg(f.t1), QStringLiteral("%1:1:alice:R").arg(f.t1),
+            QStringLiteral("%1:2:alice:E").arg(f.t1), QStringLiteral("%1:1:alice:R").arg(f.t2) }));
+    QVERIFY2(page.progressText().startsWith(QStringLiteral("4 / 6 turns labelled by alice")),
+        qPrintable(page.progressText()));
+    QVERIFY(page.transcriptText().contains(QStringLiteral("[you: R]")));
+    // The order chooser reorders the queue: judge least sure first starts at t2 turn 2 (confidence 0.1).
+    page.setOrder(QueueOrder::JudgeLeastSure);
+    QCOMPARE(page.current(), std::make_optional(std::make_pair(f.t2, 2)));
+    // No annotator: the key is refused, nothing written.
+    page.setAnnotator(QString());
+    QSignalSpy errors(&page, &AnnotationPage::errorOccurred);
+    QTest::keyClick(&page, Qt::Key_2);
+    QCOMPARE(errors.count(), 1);
+    QCOMPARE(dump(*ws.store(), f).size(), 4);
+}
+
+void TestAnnotation::undoRedoRestoreStore()
+{
+    Fixture f;
+    {
+        Store store(f.path.toStdString());
+        store.setHumanLabel(f.t1, 1, "alice", Role::N); // a label from before, which undo must restore
+    }
+    Workspace ws;
+    QVERIFY(ws.open(f.path));
+    QUndoStack stack;
+    AnnotationPage page(&ws, nullptr, &stack);
+    QCOMPARE(page.undoStack(), &stack);
+    page.setRun(f.run);
+    page.setAnnotator(QStringLiteral("alice"));
+    const QStringList before = dump(*ws.store(), f);
+    QTest::keyClick(&page, Qt::Key_D);
+    const QStringList afterOne = dump(*ws.store(), f);
+    QTest::keyClick(&page, Qt::Key_E); // overwrites the old N on t1 turn 1
+    const QStringList afterTwo = dump(*ws.store(), f);
+    QCOMPARE(
+        afterTwo, (QStringList { QStringLiteral("%1:0:alice:D").arg(f.t1), QStringLiteral("%1:1:alice:E").arg(f.t1) }));
+    QCOMPARE(page.current(), std::make_optional(std::make_pair(f.t1, 2)));
+
+    QTest::keyClick(&page, Qt::Key_Z, Qt::ControlModifier);
+    QCOMPARE(dump(*ws.store(), f), afterOne); // the N is back
+    QCOMPARE(page.current(), std::make_optional(std::make_pair(f.t1, 1)));
+    QTest::keyClick(&page, Qt::Key_Z, Qt::ControlModifier);
+    QCOMPARE(dump(*ws.store(), f), before); // turn 0 cleared again
+    QCOMPARE(page.current(), std::make_optional(std::make_pair(f.t1, 0)));
+    QTest::keyClick(&page, Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
+    QCOMPARE(dump(*ws.store(), f), afterOne);
+    QTest::keyClick(&page, Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
+    QCOMPARE(dump(*ws.store(), f), afterTwo);
+    QCOMPARE(page.current(), std::make_optional(std::make_pair(f.t1, 2)));
+}
+
+void TestAnnotation::persistsAcrossReopen()
+{
+    Fixture f;
+    {
+        Workspace ws;
+        QVERIFY(ws.open(f.path));
+        AnnotationPage page(&ws);
+        page.setRun(f.run);
+        page.setAnnotator(QStringLiteral("bob"));
+        QTest::keyClick(&page, Qt::Key_2);
+        QTest::keyClick(&page, Qt::Key_3);
+    } // no explicit save anywhere
+    Store store(f.path.toStdString());
+    QCOMPARE(dump(store, f),
+        (QStringList { QStringLiteral("%1:0:bob:E").arg(f.t1), QStringLiteral("%1:1:bob:N").arg(f.t1) }));
+    Workspace ws;
+    QVERIFY(ws.open(f.path));
+    AnnotationPage page(&ws);
+    QCOMPARE(page.annotator(), QStringLiteral("bob")); // remembered for the session
+    page.setRun(f.run);
+    QVERIFY(page.progressText().startsWith(QStringLiteral("2 / 6")));
+    QVERIFY(page.transcriptText().contains(QStringLiteral("[you: E]")));
+}
+
+void TestAnnotation::blindHidesJudge()
+{
+    Fixture f;
+    Workspace ws;
+    QVERIFY(ws.open(f.path));
+    AnnotationPage page(&ws);
+    page.setRun(f.run);
+    const QString shown = page.transcriptText();
+    QVERIFY(shown.contains(QStringLiteral("Goal: goal of t1")));
+    QVERIFY(shown.contains(QStringLiteral("t1-obs0")) && shown.contains(QStringLiteral("t1-act2"))
+        && shown.contains(QStringLiteral("t1-fb1")));
+    QVERIFY(shown.contains(QStringLiteral("[judge oracle: R (0.2)]")));
+    page.setShowJudge(false);
+    QVERIFY(!page.transcriptText().contains(QStringLiteral("judge")));
+    QVERIFY(!page.transcriptText().contains(QStringLiteral("oracle")));
+    QVERIFY(page.transcriptText().contains(QStringLiteral("t1-act1")));
+}
+
+void TestAnnotation::jsonlRoundTrip()
+{
+    Fixture f;
+    Workspace ws;
+    QVERIFY(ws.open(f.path));
+    AnnotationPage page(&ws);
+    page.setRun(f.run);
+    page.setAnnotator(QStringLiteral("carol"));
+    for (const auto key : { Qt::Key_1, Qt::Key_2, Qt::Key_3, Qt::Key_4 })
+        QTest::keyClick(&page, key);
+    ws.store()->setHumanLabel(f.t2, 2, "dave", Role::D);
+    const QStringList before = dump(*ws.store(), f);
+    const QString file = f.dir.filePath(QStringLiteral("labels.jsonl"));
+    QString error;
+    QVERIFY2(page.exportLabels(file, &error), qPrintable(error));
+    QFile in(file);
+    QVERIFY(in.open(QIODevice::ReadOnly));
+    const QByteArray text = in.readAll();
+    QCOMPARE(text.count('\n'), 5);
+    QVERIFY(text.contains(R"({"annotator":"carol","role":"R","trajectory":"t2","turn":0})"));
+    for (const auto row : { f.t1, f.t2 })
+        for (const HumanLabel& h : ws.store()->humanLabels(row))
+            ws.store()->clearHumanLabel(row, h.turn, h.annotator);
+    QVERIFY(dump(*ws.store(), f).isEmpty());
+    QCOMPARE(page.importLabels(file, &error), 5);
+    QCOMPARE(dump(*ws.store(), f), before);
+    QVERIFY(page.progressText().startsWith(QStringLiteral("4 / 6")));
+}
+
+void TestAnnotation::jsonlBadLineImportsNothing()
+{
+    Fixture f;
+    Workspace ws;
+    QVERIFY(ws.open(f.path));
+    AnnotationPage page(&ws);
+    page.setRun(f.run);
+    const QString file = f.dir.filePath(QStringLiteral("bad.jsonl"));
+    const auto write = [&](const QByteArray& content) {
+        QFile out(file);
+        QVERIFY(out.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        out.write(content);
+    };
+    const QByteArray good = R"({"trajectory":"t1","turn":0,"annotator":"eve","role":"D"})"
+                            "\n\n";
+    QString error;
+    write(good
+        + R"({"trajectory":"t2","turn":1,"annotator":"eve","role":"X"})"
+          "\n");
+    QCOMPARE(page.importLabels(file, &error), -1);
+    QCOMPARE(error, QStringLiteral("bad.jsonl:3: field \"role\": expected one of D, E, N, R"));
+    QVERIFY(dump(*ws.store(), f).isEmpty());
+    write(good
+        + R"({"trajectory":"t2","turn":3,"annotator":"eve","role":"E"})"
+          "\n");
+    QCOMPARE(page.importLabels(file, &error), -1);
+    QVERIFY2(error.startsWith(QStringLiteral("bad.jsonl:3: field \"turn\"")), qPrintable(error));
+    write(good
+        + R"({"trajectory":"nope","turn":0,"annotator":"eve","role":"E"})"
+          "\n");
+    QCOMPARE(page.importLabels(file, &error), -1);
+    QVERIFY2(error.startsWith(QStringLiteral("bad.jsonl:3: field \"trajectory\"")), qPrintable(error));
+    write(good + "{not json\n");
+    QCOMPARE(page.importLabels(file, &error), -1);
+    QVERIFY2(error.startsWith(QStringLiteral("bad.jsonl:3: not a JSON object")), qPrintable(error));
+    QVERIFY(dump(*ws.store(), f).isEmpty());
+    write(good);
+    QCOMPARE(page.importLabels(file, &error), 1);
+    QCOMPARE(dump(*ws.store(), f), QStringList { QStringLiteral("%1:0:eve:D").arg(f.t1) });
+}
+
+void TestAnnotation::keyLatency()
+{
+    Fixture f;
+    Workspace ws;
+    QVERIFY(ws.open(f.path));
+    AnnotationPage page(&ws);
+    page.resize(900, 600);
+    page.show();
+    page.setRun(f.run);
+    page.setAnnotator(QStringLiteral("timer"));
+    std::vector<qint64> nanos;
+    for (int i = 0; i < 50; ++i) {
+        if (page.queuePosition() == int(page.queue().size()) - 1)
+            page.move(-int(page.queue().size()));
+        const int before = page.queuePosition();
+        QElapsedTimer timer;
+        timer.start();
+        QTest::keyClick(&page, i % 2 ? Qt::Key_D : Qt::Key_2);
+        nanos.push_back(timer.nsecsElapsed());
+        QCOMPARE(page.queuePosition(), before + 1);
+    }
+    std::sort(nanos.begin(), nanos.end());
+    qInfo("key-to-next-turn latency: median %.3f ms, max %.3f ms over 50 key presses", double(nanos[25]) / 1e6,
+        double(nanos.back()) / 1e6);
+    QVERIFY(nanos[25] < 200'000'000); // 200 ms: far above what a label write and redraw take
+}
+
+QTEST_MAIN(TestAnnotation)
+#include "tst_ui_annotation.moc"
