@@ -122,8 +122,9 @@ TreePage::TreePage(Workspace* workspace, QWidget* parent)
                 m_view->centerOn(m_view->searchMatches().front());
         }
     });
-    connect(m_rollout, &QComboBox::currentIndexChanged, this,
-        [this] { m_view->setFollowedRollout(m_rollout->currentData().isValid() ? m_rollout->currentData().toInt() : -1); });
+    connect(m_rollout, &QComboBox::currentIndexChanged, this, [this] {
+        m_view->setFollowedRollout(m_rollout->currentData().isValid() ? m_rollout->currentData().toInt() : -1);
+    });
     connect(m_view, &treeview::RolloutTreeView::nodeClicked, this, &TreePage::showNode);
     connect(m_view, &treeview::RolloutTreeView::edgeClicked, this, &TreePage::showEdge);
     connect(m_open, &QPushButton::clicked, this, [this] {
@@ -297,7 +298,8 @@ QString TreePage::statisticsText() const
                        .arg(locale.toString(100.0 * s.sharedStateShare, 'f', 1));
     for (const auto& [method, share] : s.nonZeroAdvantageShare)
         text += QLatin1Char('\n')
-            + tr("%1: non-zero advantage on %2% of turns").arg(toQString(method), locale.toString(100.0 * share, 'f', 1));
+            + tr("%1: non-zero advantage on %2% of turns")
+                  .arg(toQString(method), locale.toString(100.0 * share, 'f', 1));
     return text;
 }
 

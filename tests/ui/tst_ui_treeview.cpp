@@ -110,7 +110,8 @@ void TestTreeView::paintsClicksCollapsesFollowsSearches()
     // An edge click: the midpoint of root → b.
     const tree::NodeId root = tree->findState("root"), b = tree->findState("b");
     QSignalSpy edgeClicked(&view, &RolloutTreeView::edgeClicked);
-    QTest::mouseClick(view.viewport(), Qt::LeftButton, {}, ((view.nodeCenter(root) + view.nodeCenter(b)) / 2).toPoint());
+    QTest::mouseClick(
+        view.viewport(), Qt::LeftButton, {}, ((view.nodeCenter(root) + view.nodeCenter(b)) / 2).toPoint());
     QCOMPARE(edgeClicked.count(), 1);
     QCOMPARE(tree->edge(edgeClicked.at(0).at(0).toUInt()).target, b);
 
@@ -137,8 +138,8 @@ void TestTreeView::paintsClicksCollapsesFollowsSearches()
 
     // Search: "a1" finds node a1 (and a, whose outgoing action "go a1" matches).
     QCOMPARE(view.setSearchText(QStringLiteral("A1")), 2);
-    QCOMPARE(view.searchMatches(), (std::vector<tree::NodeId> { std::min(a, tree->findState("a1")),
-                                      std::max(a, tree->findState("a1")) }));
+    QCOMPARE(view.searchMatches(),
+        (std::vector<tree::NodeId> { std::min(a, tree->findState("a1")), std::max(a, tree->findState("a1")) }));
     QCOMPARE(view.setSearchText(QString()), 0);
 
     // Zoom keeps working and export writes a PNG.

@@ -275,7 +275,8 @@ void RolloutTreeView::paintEvent(QPaintEvent*)
         }
         if (m_layout.hiddenBelow[id] > 0) {
             painter.setPen(palette().color(QPalette::Text));
-            painter.drawText(c + QPointF(r + 2, r + metrics.ascent()), QStringLiteral("+%1").arg(m_layout.hiddenBelow[id]));
+            painter.drawText(
+                c + QPointF(r + 2, r + metrics.ascent()), QStringLiteral("+%1").arg(m_layout.hiddenBelow[id]));
         }
         ++m_lastPainted;
     });
@@ -309,7 +310,9 @@ tree::EdgeId RolloutTreeView::edgeAt(QPointF p) const
         if (!edgeShown(edge))
             continue;
         const QPointF a = nodeCenter(edge.source), b = nodeCenter(edge.target);
-        if (!QRectF(a, b).normalized().adjusted(-kEdgeHitPixels, -kEdgeHitPixels, kEdgeHitPixels, kEdgeHitPixels)
+        if (!QRectF(a, b)
+                 .normalized()
+                 .adjusted(-kEdgeHitPixels, -kEdgeHitPixels, kEdgeHitPixels, kEdgeHitPixels)
                  .contains(p))
             continue;
         const double d = segmentDistance(p, a, b);

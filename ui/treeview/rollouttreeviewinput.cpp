@@ -67,10 +67,8 @@ void RolloutTreeView::centerOn(tree::NodeId node)
 {
     if (node >= m_layout.x.size() || !m_layout.visible[node])
         return;
-    horizontalScrollBar()->setValue(
-        int((m_layout.x[node] + 0.5) * kUnitX * m_zoom - viewport()->width() / 2.0));
-    verticalScrollBar()->setValue(
-        int((m_layout.depth[node] + 0.5) * kUnitY * m_zoom - viewport()->height() / 2.0));
+    horizontalScrollBar()->setValue(int((m_layout.x[node] + 0.5) * kUnitX * m_zoom - viewport()->width() / 2.0));
+    verticalScrollBar()->setValue(int((m_layout.depth[node] + 0.5) * kUnitY * m_zoom - viewport()->height() / 2.0));
     viewport()->update();
 }
 
@@ -190,7 +188,8 @@ QString RolloutTreeView::nodeToolTip(tree::NodeId node) const
         text += QLatin1Char('\n') + tr("anchor state (repeats in the group)");
     if (m_colorBy == ColorBy::MeanAdvantage)
         if (const auto a = m_tree->nodeMeanAdvantage(node, m_method))
-            text += QLatin1Char('\n') + tr("mean advantage (%1): %2").arg(qs(m_method)).arg(locale.toString(*a, 'g', 4));
+            text
+                += QLatin1Char('\n') + tr("mean advantage (%1): %2").arg(qs(m_method)).arg(locale.toString(*a, 'g', 4));
     if (m_layout.hiddenBelow[node] > 0)
         text += QLatin1Char('\n') + tr("%n node(s) collapsed below", nullptr, int(m_layout.hiddenBelow[node]));
     return text;

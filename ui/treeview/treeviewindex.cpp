@@ -22,9 +22,9 @@ TreeViewIndex::TreeViewIndex(const tree::TreeLayout& layout)
 
 std::size_t TreeViewIndex::lowerBound(const std::vector<Entry>& level, double x)
 {
-    return static_cast<std::size_t>(
-        std::lower_bound(level.begin(), level.end(), x, [](const Entry& e, double v) { return e.x < v; })
-        - level.begin());
+    return static_cast<std::size_t>(std::lower_bound(level.begin(), level.end(), x, [](const Entry& e, double v) {
+        return e.x < v;
+    }) - level.begin());
 }
 
 tree::NodeId TreeViewIndex::nearest(int depth, double x, double maxDistance) const

@@ -18,8 +18,7 @@ public:
     explicit TreeViewIndex(const tree::TreeLayout& layout);
 
     /// Calls `visit(node)` for each visible node with x in [x0, x1] and depth in [d0, d1].
-    template <typename Visit>
-    void forEachIn(double x0, double x1, int d0, int d1, Visit&& visit) const
+    template <typename Visit> void forEachIn(double x0, double x1, int d0, int d1, Visit&& visit) const
     {
         if (d0 < 0)
             d0 = 0;
