@@ -154,6 +154,227 @@
     </message>
 </context>
 <context>
+    <name>creditlab::ui::AnnotationPage</name>
+    <message>
+        <source>no label</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Label turn %1 as %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show judge labels</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Annotator name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sequential</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Judge least sure first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Methods disagree most first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TRIAGE conflict cells first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export labels…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import labels…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run:</source>
+        <translation type="unfinished">Lauf:</translation>
+    </message>
+    <message>
+        <source>Annotator:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Order:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keys: 1–4 or D/E/N/R label · ↑/↓ move · Ctrl+Z undo</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (#%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not list the runs: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not read run %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>There is no turn to label.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Type an annotator name before labelling.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not store the label: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 / %2 turns labelled by %3 · queue %4 / %5</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(no annotator)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This run has no turns.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No run chosen.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Goal: %1
+</source>
+        <translation type="unfinished">Ziel: %1
+</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation type="unfinished">(keine)</translation>
+    </message>
+    <message>
+        <source>Trajectory %1 · %2 · reward %3
+</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>success</source>
+        <translation type="unfinished">Erfolg</translation>
+    </message>
+    <message>
+        <source>failure</source>
+        <translation type="unfinished">Misserfolg</translation>
+    </message>
+    <message>
+        <source>%1 Turn %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>   [you: %1]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>   [judge %1: %2%3]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Observation: %1
+</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Action: %1
+</source>
+        <translation type="unfinished">Aktion: %1
+</translation>
+    </message>
+    <message>
+        <source>Feedback: %1
+</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not write %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not read the labels: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not read %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a run to import labels into.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1:%2: field &quot;%3&quot;: %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1:%2: not a JSON object (%3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no trajectory with this id in the run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>expected a turn index from 0 to %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>expected a non-empty name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>expected one of D, E, N, R</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not store the labels: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export human labels</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>JSON Lines (*.jsonl);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Exported the labels to %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import human labels</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Imported %n label(s).</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>creditlab::ui::CellTurnsModel</name>
     <message>
         <source>Trajectory</source>
@@ -1014,6 +1235,14 @@ Schema-Version: %5</translation>
         <source>&amp;Agreement</source>
         <translation>Ü&amp;bereinstimmung</translation>
     </message>
+    <message>
+        <source>&amp;Trees</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A&amp;nnotate</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>creditlab::ui::MonitorPage</name>
@@ -1710,6 +1939,160 @@ Schema-Version: %5</translation>
     </message>
 </context>
 <context>
+    <name>creditlab::ui::TreePage</name>
+    <message>
+        <source>Open turn</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Value V</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Success rate below</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mean advantage</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Search states and actions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Click a node or an edge</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run:</source>
+        <translation type="unfinished">Lauf:</translation>
+    </message>
+    <message>
+        <source>Group:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Colour:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Follow:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n match(es)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation type="unfinished">%1: %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 (%n rollout(s))</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>it %1 / %2 (%n rollout(s))</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Loading group %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation type="unfinished">keine</translation>
+    </message>
+    <message>
+        <source>%1 (reward %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n rollout(s), %1 nodes, %2 edges</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 states (%2 anchors, %3 singletons), %4 terminals, %5 edges, %6 turns
+branching factor %7; states shared by more than one rollout: %8%</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: non-zero advantage on %2% of turns</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>credit %1: mean %2 over %n turn(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Terminal: %n rollout(s) ended here, mean outcome %1
+</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>State %1
+
+Observation:
+%2
+
+visits %3, V %4, V&apos; %5, success rate %6%, rollouts %7%8
+</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, anchor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Action:
+%1
+
+Q %2, N(s,a) %3, taken %n time(s)%4
+</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>, re-convergence</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>
+Observation:
+%1
+</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>
+Feedback:
+%1
+</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>creditlab::ui::TrialModel</name>
     <message>
         <source>done</source>
@@ -1921,6 +2304,50 @@ Wert: %5</translation>
     <message>
         <source>advantage</source>
         <translation>Vorteil (Advantage)</translation>
+    </message>
+</context>
+<context>
+    <name>creditlab::ui::treeview::RolloutTreeView</name>
+    <message>
+        <source>No rollout tree to show</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>End of %n rollout(s), mean outcome %1</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>State %1
+visits %2, V %3, V&apos; %4, success %5%
+rollouts through it: %6</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>anchor state (repeats in the group)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>mean advantage (%1): %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n node(s) collapsed below</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Action %1
+Q %2, N(s,a) %3, taken %4 time(s)%5</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (re-convergence)</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>

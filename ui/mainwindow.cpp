@@ -2,6 +2,7 @@
 
 #include "core/version.h"
 #include "ui/agreementpage.h"
+#include "ui/annotationpage.h"
 #include "ui/comparepage.h"
 #include "ui/creditpage.h"
 #include "ui/importjob.h"
@@ -16,6 +17,7 @@
 #include "ui/sweeppage.h"
 #include "ui/textutil.h"
 #include "ui/trajectoryviewerpage.h"
+#include "ui/treepage.h"
 #include "ui/workspace.h"
 
 #include <QAction>
@@ -60,6 +62,8 @@ MainWindow::MainWindow(std::unique_ptr<Settings> settings, QWidget* parent)
     , m_compare(new ComparePage(m_workspace, this))
     , m_sweeps(new SweepPage(m_workspace, this))
     , m_credit(new CreditPage(m_workspace, this))
+    , m_trees(new TreePage(m_workspace, this))
+    , m_annotation(new AnnotationPage(m_workspace, this, m_undoStack))
     , m_agreement(new AgreementPage(m_workspace, this))
     , m_runActions(new RunActions(m_workspace, m_browser, m_controller, m_undoStack, this))
     , m_tabs(new QTabWidget(this))
@@ -82,6 +86,8 @@ MainWindow::MainWindow(std::unique_ptr<Settings> settings, QWidget* parent)
     m_tabs->addTab(m_compare, tr("&Compare"));
     m_tabs->addTab(m_sweeps, tr("S&weeps"));
     m_tabs->addTab(m_credit, tr("Cre&dit"));
+    m_tabs->addTab(m_trees, tr("&Trees"));
+    m_tabs->addTab(m_annotation, tr("A&nnotate"));
     m_tabs->addTab(m_agreement, tr("&Agreement"));
     for (int i = 0; i < m_tabs->count(); ++i)
         m_tabs->setTabToolTip(i, tr("Ctrl+%1").arg(i + 1));
@@ -112,8 +118,12 @@ MainWindow::MainWindow(std::unique_ptr<Settings> settings, QWidget* parent)
     connect(m_launcher, &LauncherPage::runLaunched, this, [this] { showPage(Page::Monitor); });
     connect(m_credit, &CreditPage::turnActivated, this, &MainWindow::openTurn);
     connect(m_agreement, &AgreementPage::turnActivated, this, &MainWindow::openTurn);
+    connect(m_trees, &TreePage::turnActivated, this, &MainWindow::openTurn);
+    connect(m_trees, &TreePage::errorOccurred, this, showReadError);
     connect(m_credit, &CreditPage::errorOccurred, this, showReadError);
     connect(m_agreement, &AgreementPage::errorOccurred, this, showReadError);
+    connect(m_annotation, &AnnotationPage::errorOccurred, this,
+        [this](const QString& message) { statusBar()->showMessage(message, kStatusTimeoutMs); });
     connect(m_controller, &RunController::runStarted, this, [this](qint64 runId, const QString& name) {
         m_workspace->notifyRunsChanged();
         statusBar()->showMessage(tr("Started run %1 (%2)").arg(runId).arg(name), kStatusTimeoutMs);
@@ -309,7 +319,7 @@ void MainWindow::createMenus()
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     const QStringList pages { tr("&Runs"), tr("&Launch"), tr("&Monitor"), tr("&Compare"), tr("S&weeps"),
-        tr("Cre&dit"), tr("&Agreement") };
+        tr("Cre&dit"), tr("&Trees"), tr("A&nnotate"), tr("&Agreement") };
     for (int i = 0; i < pages.size(); ++i) {
         QAction* page = view->addAction(pages[i], this, [this, i] { showPage(static_cast<Page>(i)); });
         page->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_1 + i)));

@@ -15,6 +15,7 @@ class QUndoStack;
 namespace creditlab::ui {
 
 class AgreementPage;
+class AnnotationPage;
 class ComparePage;
 class CreditPage;
 class ImportJob;
@@ -25,6 +26,7 @@ class RunActions;
 class RunBrowserPage;
 class RunController;
 class SweepPage;
+class TreePage;
 class TrajectoryViewerPage;
 class Workspace;
 
@@ -61,12 +63,14 @@ public:
     SweepPage* sweeps() const { return m_sweeps; }
     CreditPage* credit() const { return m_credit; }
     AgreementPage* agreement() const { return m_agreement; }
+    AnnotationPage* annotation() const { return m_annotation; }
+    TreePage* trees() const { return m_trees; }
     RunActions* runActions() const { return m_runActions; }
     QUndoStack* undoStack() const { return m_undoStack; }
     QTabWidget* tabs() const { return m_tabs; }
 
-    /// The tabs, in order (Ctrl+1 … Ctrl+7).
-    enum class Page { Runs, Launch, Monitor, Compare, Sweeps, Credit, Agreement };
+    /// The tabs, in order (Ctrl+1 … Ctrl+9).
+    enum class Page { Runs, Launch, Monitor, Compare, Sweeps, Credit, Trees, Annotate, Agreement };
     /// Shows a turn in the Runs page's trajectory viewer (from the credit heatmap or the agreement page).
     void openTurn(qint64 trajectoryRowId, int turn);
     void showPage(Page page);
@@ -112,6 +116,8 @@ private:
     ComparePage* m_compare;
     SweepPage* m_sweeps;
     CreditPage* m_credit;
+    TreePage* m_trees;
+    AnnotationPage* m_annotation;
     AgreementPage* m_agreement;
     RunActions* m_runActions;
     QTabWidget* m_tabs;

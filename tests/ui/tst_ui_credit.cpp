@@ -83,7 +83,7 @@ void TestCredit::heatmapLoadsAndOpensTurns()
     QCOMPARE(window.runBrowser()->currentRunId(), runId);
     QCOMPARE(window.runBrowser()->currentTrajectoryRowId(), qint64(rows[3]));
     QCOMPARE(window.trajectoryViewer()->currentTurn(), 4);
-    QCOMPARE(window.tabs()->count(), 7); // Runs, Launch, Monitor, Compare, Sweeps, Credit, Agreement
+    QCOMPARE(window.tabs()->count(), 9); // Runs, Launch, Monitor, Compare, Sweeps, Credit, Trees, Annotate, Agreement
 }
 
 QTEST_MAIN(TestCredit)
