@@ -5,6 +5,7 @@
 // rollout/invalid_rate (seeds grouped), the triage preset in the launcher, the newest sweep's results.
 #include "core/store.h"
 #include "ui/agreementpage.h"
+#include "ui/annotationpage.h"
 #include "ui/comparepage.h"
 #include "ui/creditpage.h"
 #include "ui/launcherpage.h"
@@ -15,6 +16,7 @@
 #include "ui/settings.h"
 #include "ui/sweepcontroller.h"
 #include "ui/sweeppage.h"
+#include "ui/treepage.h"
 
 #include <QApplication>
 #include <QDir>
@@ -122,6 +124,24 @@ int main(int argc, char** argv)
         loaded.wait(30000);
         window.credit()->setMethods({ QStringLiteral("grpo"), QStringLiteral("rtmc"), QStringLiteral("triage") });
         ok &= save(window, out, QStringLiteral("credit"));
+    }
+    if (!compared.isEmpty()) {
+        const qint64 treeRun = qEnvironmentVariableIsSet("CREDITLAB_SCREENSHOT_CREDIT_RUN")
+            ? qEnvironmentVariable("CREDITLAB_SCREENSHOT_CREDIT_RUN").toLongLong()
+            : compared.first();
+        QSignalSpy loaded(window.trees(), &ui::TreePage::loaded);
+        window.showPage(ui::MainWindow::Page::Trees);
+        window.trees()->showRun(treeRun);
+        loaded.wait(30000);
+        ok &= save(window, out, QStringLiteral("trees"));
+
+        // Annotation: a few turns labelled by "alice" with the keyboard's functions, judge labels shown.
+        window.showPage(ui::MainWindow::Page::Annotate);
+        window.annotation()->setRun(treeRun);
+        window.annotation()->setAnnotator(QStringLiteral("alice"));
+        for (const Role role : { Role::E, Role::E, Role::D, Role::N, Role::R })
+            window.annotation()->labelCurrent(role);
+        ok &= save(window, out, QStringLiteral("annotate"));
     }
     {
         QSignalSpy loaded(window.agreement(), &ui::AgreementPage::loaded);
