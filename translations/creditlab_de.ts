@@ -157,220 +157,223 @@
     <name>creditlab::ui::AnnotationPage</name>
     <message>
         <source>no label</source>
-        <translation type="unfinished"></translation>
+        <translation>kein Label</translation>
     </message>
     <message>
         <source>Label turn %1 as %2</source>
-        <translation type="unfinished"></translation>
+        <translation>Zug %1 als %2 labeln</translation>
     </message>
     <message>
         <source>Show judge labels</source>
-        <translation type="unfinished"></translation>
+        <translation>Bewerter-Labels anzeigen</translation>
     </message>
     <message>
         <source>Annotator name</source>
-        <translation type="unfinished"></translation>
+        <translation>Name des Annotators</translation>
     </message>
     <message>
         <source>Sequential</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Reihe nach</translation>
     </message>
     <message>
         <source>Judge least sure first</source>
-        <translation type="unfinished"></translation>
+        <translation>Unsicherste Bewerterurteile zuerst</translation>
     </message>
     <message>
         <source>Methods disagree most first</source>
-        <translation type="unfinished"></translation>
+        <translation>Größte Uneinigkeit der Methoden zuerst</translation>
     </message>
     <message>
         <source>TRIAGE conflict cells first</source>
-        <translation type="unfinished"></translation>
+        <translation>TRIAGE-Konfliktzellen zuerst</translation>
     </message>
     <message>
         <source>Export labels…</source>
-        <translation type="unfinished"></translation>
+        <translation>Labels exportieren…</translation>
     </message>
     <message>
         <source>Import labels…</source>
-        <translation type="unfinished"></translation>
+        <translation>Labels importieren…</translation>
     </message>
     <message>
         <source>Run:</source>
-        <translation type="unfinished">Lauf:</translation>
+        <translation>Lauf:</translation>
     </message>
     <message>
         <source>Annotator:</source>
-        <translation type="unfinished"></translation>
+        <translation>Annotator:</translation>
     </message>
     <message>
         <source>Order:</source>
-        <translation type="unfinished"></translation>
+        <translation>Reihenfolge:</translation>
     </message>
     <message>
         <source>Keys: 1–4 or D/E/N/R label · ↑/↓ move · Ctrl+Z undo</source>
-        <translation type="unfinished"></translation>
+        <translation>Tasten: 1–4 oder D/E/N/R labeln · ↑/↓ bewegen · Ctrl+Z rückgängig</translation>
     </message>
     <message>
         <source>%1 (#%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (#%2)</translation>
     </message>
     <message>
         <source>Could not list the runs: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Läufe konnten nicht aufgelistet werden: %1</translation>
     </message>
     <message>
         <source>Could not read run %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>Lauf %1 konnte nicht gelesen werden: %2</translation>
     </message>
     <message>
         <source>There is no turn to label.</source>
-        <translation type="unfinished"></translation>
+        <translation>Es gibt keinen Zug zum Labeln.</translation>
     </message>
     <message>
         <source>Type an annotator name before labelling.</source>
-        <translation type="unfinished"></translation>
+        <translation>Geben Sie vor dem Labeln einen Annotatornamen ein.</translation>
     </message>
     <message>
         <source>Could not store the label: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Das Label konnte nicht gespeichert werden: %1</translation>
     </message>
     <message>
         <source>%1 / %2 turns labelled by %3 · queue %4 / %5</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 / %2 Züge gelabelt von %3 · Warteschlange %4 / %5</translation>
     </message>
     <message>
         <source>(no annotator)</source>
-        <translation type="unfinished"></translation>
+        <translation>(kein Annotator)</translation>
     </message>
     <message>
         <source>This run has no turns.</source>
-        <translation type="unfinished"></translation>
+        <translation>Dieser Lauf hat keine Züge.</translation>
     </message>
     <message>
         <source>No run chosen.</source>
-        <translation type="unfinished"></translation>
+        <translation>Kein Lauf ausgewählt.</translation>
     </message>
     <message>
         <source>Goal: %1
 </source>
-        <translation type="unfinished">Ziel: %1
+        <translation>Ziel: %1
 </translation>
     </message>
     <message>
         <source>(none)</source>
-        <translation type="unfinished">(keine)</translation>
+        <translation>(keins)</translation>
     </message>
     <message>
         <source>Trajectory %1 · %2 · reward %3
 </source>
-        <translation type="unfinished"></translation>
+        <translation>Trajektorie %1 · %2 · Belohnung %3
+</translation>
     </message>
     <message>
         <source>success</source>
-        <translation type="unfinished">Erfolg</translation>
+        <translation>Erfolg</translation>
     </message>
     <message>
         <source>failure</source>
-        <translation type="unfinished">Misserfolg</translation>
+        <translation>Misserfolg</translation>
     </message>
     <message>
         <source>%1 Turn %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 Zug %2</translation>
     </message>
     <message>
         <source>   [you: %1]</source>
-        <translation type="unfinished"></translation>
+        <translation>   [Sie: %1]</translation>
     </message>
     <message>
         <source>   [judge %1: %2%3]</source>
-        <translation type="unfinished"></translation>
+        <translation>   [Bewerter %1: %2%3]</translation>
     </message>
     <message>
         <source> (%1)</source>
-        <translation type="unfinished"></translation>
+        <translation> (%1)</translation>
     </message>
     <message>
         <source>Observation: %1
 </source>
-        <translation type="unfinished"></translation>
+        <translation>Beobachtung: %1
+</translation>
     </message>
     <message>
         <source>Action: %1
 </source>
-        <translation type="unfinished">Aktion: %1
+        <translation>Aktion: %1
 </translation>
     </message>
     <message>
         <source>Feedback: %1
 </source>
-        <translation type="unfinished"></translation>
+        <translation>Rückmeldung: %1
+</translation>
     </message>
     <message>
         <source>Could not write %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 konnte nicht geschrieben werden: %2</translation>
     </message>
     <message>
         <source>Could not read the labels: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Labels konnten nicht gelesen werden: %1</translation>
     </message>
     <message>
         <source>Could not read %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 konnte nicht gelesen werden: %2</translation>
     </message>
     <message>
         <source>Choose a run to import labels into.</source>
-        <translation type="unfinished"></translation>
+        <translation>Wählen Sie einen Lauf, in den die Labels importiert werden sollen.</translation>
     </message>
     <message>
         <source>%1:%2: field &quot;%3&quot;: %4</source>
-        <translation type="unfinished"></translation>
+        <translation>%1:%2: Feld „%3“: %4</translation>
     </message>
     <message>
         <source>%1:%2: not a JSON object (%3)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1:%2: kein JSON-Objekt (%3)</translation>
     </message>
     <message>
         <source>no trajectory with this id in the run</source>
-        <translation type="unfinished"></translation>
+        <translation>keine Trajektorie mit dieser ID im Lauf</translation>
     </message>
     <message>
         <source>expected a turn index from 0 to %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Zugindex von 0 bis %1 erwartet</translation>
     </message>
     <message>
         <source>expected a non-empty name</source>
-        <translation type="unfinished"></translation>
+        <translation>nicht leerer Name erwartet</translation>
     </message>
     <message>
         <source>expected one of D, E, N, R</source>
-        <translation type="unfinished"></translation>
+        <translation>einer von D, E, N, R erwartet</translation>
     </message>
     <message>
         <source>Could not store the labels: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Labels konnten nicht gespeichert werden: %1</translation>
     </message>
     <message>
         <source>Export human labels</source>
-        <translation type="unfinished"></translation>
+        <translation>Menschliche Labels exportieren</translation>
     </message>
     <message>
         <source>JSON Lines (*.jsonl);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>JSON Lines (*.jsonl);;Alle Dateien (*)</translation>
     </message>
     <message>
         <source>Exported the labels to %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Labels wurden nach %1 exportiert.</translation>
     </message>
     <message>
         <source>Import human labels</source>
-        <translation type="unfinished"></translation>
+        <translation>Menschliche Labels importieren</translation>
     </message>
     <message numerus="yes">
         <source>Imported %n label(s).</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n Label importiert.</numerusform>
+            <numerusform>%n Labels importiert.</numerusform>
         </translation>
     </message>
 </context>
@@ -1237,11 +1240,11 @@ Schema-Version: %5</translation>
     </message>
     <message>
         <source>&amp;Trees</source>
-        <translation type="unfinished"></translation>
+        <translation>Bäum&amp;e</translation>
     </message>
     <message>
         <source>A&amp;nnotate</source>
-        <translation type="unfinished"></translation>
+        <translation>A&amp;nnotieren</translation>
     </message>
 </context>
 <context>
@@ -1942,110 +1945,113 @@ Schema-Version: %5</translation>
     <name>creditlab::ui::TreePage</name>
     <message>
         <source>Open turn</source>
-        <translation type="unfinished"></translation>
+        <translation>Zug öffnen</translation>
     </message>
     <message>
         <source>Value V</source>
-        <translation type="unfinished"></translation>
+        <translation>Wert V</translation>
     </message>
     <message>
         <source>Success rate below</source>
-        <translation type="unfinished"></translation>
+        <translation>Erfolgsrate darunter</translation>
     </message>
     <message>
         <source>Mean advantage</source>
-        <translation type="unfinished"></translation>
+        <translation>Mittlerer Vorteil (Advantage)</translation>
     </message>
     <message>
         <source>Search states and actions</source>
-        <translation type="unfinished"></translation>
+        <translation>Zustände und Aktionen durchsuchen</translation>
     </message>
     <message>
         <source>Click a node or an edge</source>
-        <translation type="unfinished"></translation>
+        <translation>Klicken Sie auf einen Knoten oder eine Kante</translation>
     </message>
     <message>
         <source>Run:</source>
-        <translation type="unfinished">Lauf:</translation>
+        <translation>Lauf:</translation>
     </message>
     <message>
         <source>Group:</source>
-        <translation type="unfinished"></translation>
+        <translation>Gruppe:</translation>
     </message>
     <message>
         <source>Colour:</source>
-        <translation type="unfinished"></translation>
+        <translation>Farbe:</translation>
     </message>
     <message>
         <source>Follow:</source>
-        <translation type="unfinished"></translation>
+        <translation>Folgen:</translation>
     </message>
     <message numerus="yes">
         <source>%n match(es)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n Treffer</numerusform>
+            <numerusform>%n Treffer</numerusform>
         </translation>
     </message>
     <message>
         <source>%1: %2</source>
-        <translation type="unfinished">%1: %2</translation>
+        <translation>%1: %2</translation>
     </message>
     <message numerus="yes">
         <source>%1 (%n rollout(s))</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%1 (%n Rollout)</numerusform>
+            <numerusform>%1 (%n Rollouts)</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>it %1 / %2 (%n rollout(s))</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>It. %1 / %2 (%n Rollout)</numerusform>
+            <numerusform>It. %1 / %2 (%n Rollouts)</numerusform>
         </translation>
     </message>
     <message>
         <source>Loading group %1…</source>
-        <translation type="unfinished"></translation>
+        <translation>Gruppe %1 wird geladen…</translation>
     </message>
     <message>
         <source>none</source>
-        <translation type="unfinished">keine</translation>
+        <translation>keine</translation>
     </message>
     <message>
         <source>%1 (reward %2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (Belohnung %2)</translation>
     </message>
     <message numerus="yes">
         <source>%n rollout(s), %1 nodes, %2 edges</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n Rollout, %1 Knoten, %2 Kanten</numerusform>
+            <numerusform>%n Rollouts, %1 Knoten, %2 Kanten</numerusform>
         </translation>
     </message>
     <message>
         <source>%1 states (%2 anchors, %3 singletons), %4 terminals, %5 edges, %6 turns
 branching factor %7; states shared by more than one rollout: %8%</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 Zustände (%2 Anker, %3 Einzelzustände), %4 Endzustände, %5 Kanten, %6 Züge
+Verzweigungsfaktor %7; von mehr als einem Rollout geteilte Zustände: %8 %</translation>
     </message>
     <message>
         <source>%1: non-zero advantage on %2% of turns</source>
-        <translation type="unfinished"></translation>
+        <translation>%1: Vorteil (Advantage) ungleich null bei %2 % der Züge</translation>
     </message>
     <message numerus="yes">
         <source>credit %1: mean %2 over %n turn(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Credit %1: Mittel %2 über %n Zug</numerusform>
+            <numerusform>Credit %1: Mittel %2 über %n Züge</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>Terminal: %n rollout(s) ended here, mean outcome %1
 </source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Endzustand: %n Rollout endete hier, mittleres Ergebnis %1
+</numerusform>
+            <numerusform>Endzustand: %n Rollouts endeten hier, mittleres Ergebnis %1
+</numerusform>
         </translation>
     </message>
     <message>
@@ -2056,11 +2062,17 @@ Observation:
 
 visits %3, V %4, V&apos; %5, success rate %6%, rollouts %7%8
 </source>
-        <translation type="unfinished"></translation>
+        <translation>Zustand %1
+
+Beobachtung:
+%2
+
+Besuche %3, V %4, V&apos; %5, Erfolgsrate %6 %, Rollouts %7%8
+</translation>
     </message>
     <message>
         <source>, anchor</source>
-        <translation type="unfinished"></translation>
+        <translation>, Anker</translation>
     </message>
     <message numerus="yes">
         <source>Action:
@@ -2068,28 +2080,42 @@ visits %3, V %4, V&apos; %5, success rate %6%, rollouts %7%8
 
 Q %2, N(s,a) %3, taken %n time(s)%4
 </source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Aktion:
+%1
+
+Q %2, N(s,a) %3, %n-mal gewählt%4
+</numerusform>
+            <numerusform>Aktion:
+%1
+
+Q %2, N(s,a) %3, %n-mal gewählt%4
+</numerusform>
         </translation>
     </message>
     <message>
         <source>, re-convergence</source>
-        <translation type="unfinished"></translation>
+        <translation>, Rekonvergenz</translation>
     </message>
     <message>
         <source>
 Observation:
 %1
 </source>
-        <translation type="unfinished"></translation>
+        <translation>
+Beobachtung:
+%1
+</translation>
     </message>
     <message>
         <source>
 Feedback:
 %1
 </source>
-        <translation type="unfinished"></translation>
+        <translation>
+Rückmeldung:
+%1
+</translation>
     </message>
 </context>
 <context>
@@ -2310,44 +2336,47 @@ Wert: %5</translation>
     <name>creditlab::ui::treeview::RolloutTreeView</name>
     <message>
         <source>No rollout tree to show</source>
-        <translation type="unfinished"></translation>
+        <translation>Kein Rollout-Baum anzuzeigen</translation>
     </message>
     <message numerus="yes">
         <source>End of %n rollout(s), mean outcome %1</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Ende von %n Rollout, mittleres Ergebnis %1</numerusform>
+            <numerusform>Ende von %n Rollouts, mittleres Ergebnis %1</numerusform>
         </translation>
     </message>
     <message>
         <source>State %1
 visits %2, V %3, V&apos; %4, success %5%
 rollouts through it: %6</source>
-        <translation type="unfinished"></translation>
+        <translation>Zustand %1
+Besuche %2, V %3, V&apos; %4, Erfolg %5 %
+Rollouts hindurch: %6</translation>
     </message>
     <message>
         <source>anchor state (repeats in the group)</source>
-        <translation type="unfinished"></translation>
+        <translation>Ankerzustand (wiederholt sich in der Gruppe)</translation>
     </message>
     <message>
         <source>mean advantage (%1): %2</source>
-        <translation type="unfinished"></translation>
+        <translation>mittlerer Vorteil (%1): %2</translation>
     </message>
     <message numerus="yes">
         <source>%n node(s) collapsed below</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n Knoten darunter eingeklappt</numerusform>
+            <numerusform>%n Knoten darunter eingeklappt</numerusform>
         </translation>
     </message>
     <message>
         <source>Action %1
 Q %2, N(s,a) %3, taken %4 time(s)%5</source>
-        <translation type="unfinished"></translation>
+        <translation>Aktion %1
+Q %2, N(s,a) %3, %4-mal gewählt%5</translation>
     </message>
     <message>
         <source> (re-convergence)</source>
-        <translation type="unfinished"></translation>
+        <translation> (Rekonvergenz)</translation>
     </message>
 </context>
 <context>

@@ -155,219 +155,222 @@
     <name>creditlab::ui::AnnotationPage</name>
     <message>
         <source>no label</source>
-        <translation type="unfinished"></translation>
+        <translation>无标签</translation>
     </message>
     <message>
         <source>Label turn %1 as %2</source>
-        <translation type="unfinished"></translation>
+        <translation>将回合 %1 标注为 %2</translation>
     </message>
     <message>
         <source>Show judge labels</source>
-        <translation type="unfinished"></translation>
+        <translation>显示评判器标签</translation>
     </message>
     <message>
         <source>Annotator name</source>
-        <translation type="unfinished"></translation>
+        <translation>标注者名称</translation>
     </message>
     <message>
         <source>Sequential</source>
-        <translation type="unfinished"></translation>
+        <translation>按顺序</translation>
     </message>
     <message>
         <source>Judge least sure first</source>
-        <translation type="unfinished"></translation>
+        <translation>评判器最不确定的优先</translation>
     </message>
     <message>
         <source>Methods disagree most first</source>
-        <translation type="unfinished"></translation>
+        <translation>方法分歧最大的优先</translation>
     </message>
     <message>
         <source>TRIAGE conflict cells first</source>
-        <translation type="unfinished"></translation>
+        <translation>TRIAGE 冲突单元格优先</translation>
     </message>
     <message>
         <source>Export labels…</source>
-        <translation type="unfinished"></translation>
+        <translation>导出标签…</translation>
     </message>
     <message>
         <source>Import labels…</source>
-        <translation type="unfinished"></translation>
+        <translation>导入标签…</translation>
     </message>
     <message>
         <source>Run:</source>
-        <translation type="unfinished">运行：</translation>
+        <translation>运行：</translation>
     </message>
     <message>
         <source>Annotator:</source>
-        <translation type="unfinished"></translation>
+        <translation>标注者：</translation>
     </message>
     <message>
         <source>Order:</source>
-        <translation type="unfinished"></translation>
+        <translation>顺序：</translation>
     </message>
     <message>
         <source>Keys: 1–4 or D/E/N/R label · ↑/↓ move · Ctrl+Z undo</source>
-        <translation type="unfinished"></translation>
+        <translation>按键：1–4 或 D/E/N/R 标注 · ↑/↓ 移动 · Ctrl+Z 撤销</translation>
     </message>
     <message>
         <source>%1 (#%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1（#%2）</translation>
     </message>
     <message>
         <source>Could not list the runs: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法列出运行：%1</translation>
     </message>
     <message>
         <source>Could not read run %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>无法读取运行 %1：%2</translation>
     </message>
     <message>
         <source>There is no turn to label.</source>
-        <translation type="unfinished"></translation>
+        <translation>没有可标注的回合。</translation>
     </message>
     <message>
         <source>Type an annotator name before labelling.</source>
-        <translation type="unfinished"></translation>
+        <translation>请在标注前输入标注者名称。</translation>
     </message>
     <message>
         <source>Could not store the label: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法保存标签：%1</translation>
     </message>
     <message>
         <source>%1 / %2 turns labelled by %3 · queue %4 / %5</source>
-        <translation type="unfinished"></translation>
+        <translation>%3 已标注 %1 / %2 个回合 · 队列 %4 / %5</translation>
     </message>
     <message>
         <source>(no annotator)</source>
-        <translation type="unfinished"></translation>
+        <translation>（无标注者）</translation>
     </message>
     <message>
         <source>This run has no turns.</source>
-        <translation type="unfinished"></translation>
+        <translation>此运行没有回合。</translation>
     </message>
     <message>
         <source>No run chosen.</source>
-        <translation type="unfinished"></translation>
+        <translation>未选择运行。</translation>
     </message>
     <message>
         <source>Goal: %1
 </source>
-        <translation type="unfinished">目标：%1
+        <translation>目标：%1
 </translation>
     </message>
     <message>
         <source>(none)</source>
-        <translation type="unfinished">（无）</translation>
+        <translation>（无）</translation>
     </message>
     <message>
         <source>Trajectory %1 · %2 · reward %3
 </source>
-        <translation type="unfinished"></translation>
+        <translation>轨迹 %1 · %2 · 奖励 %3
+</translation>
     </message>
     <message>
         <source>success</source>
-        <translation type="unfinished">成功</translation>
+        <translation>成功</translation>
     </message>
     <message>
         <source>failure</source>
-        <translation type="unfinished">失败</translation>
+        <translation>失败</translation>
     </message>
     <message>
         <source>%1 Turn %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 回合 %2</translation>
     </message>
     <message>
         <source>   [you: %1]</source>
-        <translation type="unfinished"></translation>
+        <translation>   [您：%1]</translation>
     </message>
     <message>
         <source>   [judge %1: %2%3]</source>
-        <translation type="unfinished"></translation>
+        <translation>   [评判器 %1：%2%3]</translation>
     </message>
     <message>
         <source> (%1)</source>
-        <translation type="unfinished"></translation>
+        <translation>（%1）</translation>
     </message>
     <message>
         <source>Observation: %1
 </source>
-        <translation type="unfinished"></translation>
+        <translation>观察：%1
+</translation>
     </message>
     <message>
         <source>Action: %1
 </source>
-        <translation type="unfinished">动作：%1
+        <translation>动作：%1
 </translation>
     </message>
     <message>
         <source>Feedback: %1
 </source>
-        <translation type="unfinished"></translation>
+        <translation>反馈：%1
+</translation>
     </message>
     <message>
         <source>Could not write %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>无法写入 %1：%2</translation>
     </message>
     <message>
         <source>Could not read the labels: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法读取标签：%1</translation>
     </message>
     <message>
         <source>Could not read %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>无法读取 %1：%2</translation>
     </message>
     <message>
         <source>Choose a run to import labels into.</source>
-        <translation type="unfinished"></translation>
+        <translation>请选择要导入标签的运行。</translation>
     </message>
     <message>
         <source>%1:%2: field &quot;%3&quot;: %4</source>
-        <translation type="unfinished"></translation>
+        <translation>%1:%2：字段“%3”：%4</translation>
     </message>
     <message>
         <source>%1:%2: not a JSON object (%3)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1:%2：不是 JSON 对象（%3）</translation>
     </message>
     <message>
         <source>no trajectory with this id in the run</source>
-        <translation type="unfinished"></translation>
+        <translation>该运行中没有此 ID 的轨迹</translation>
     </message>
     <message>
         <source>expected a turn index from 0 to %1</source>
-        <translation type="unfinished"></translation>
+        <translation>应为 0 到 %1 之间的回合索引</translation>
     </message>
     <message>
         <source>expected a non-empty name</source>
-        <translation type="unfinished"></translation>
+        <translation>应为非空名称</translation>
     </message>
     <message>
         <source>expected one of D, E, N, R</source>
-        <translation type="unfinished"></translation>
+        <translation>应为 D、E、N、R 之一</translation>
     </message>
     <message>
         <source>Could not store the labels: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法保存标签：%1</translation>
     </message>
     <message>
         <source>Export human labels</source>
-        <translation type="unfinished"></translation>
+        <translation>导出人工标签</translation>
     </message>
     <message>
         <source>JSON Lines (*.jsonl);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>JSON Lines (*.jsonl);;所有文件 (*)</translation>
     </message>
     <message>
         <source>Exported the labels to %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>已将标签导出到 %1。</translation>
     </message>
     <message>
         <source>Import human labels</source>
-        <translation type="unfinished"></translation>
+        <translation>导入人工标签</translation>
     </message>
     <message numerus="yes">
         <source>Imported %n label(s).</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>已导入 %n 个标签。</numerusform>
         </translation>
     </message>
 </context>
@@ -1229,11 +1232,11 @@ Qt %2（构建于 %3）
     </message>
     <message>
         <source>&amp;Trees</source>
-        <translation type="unfinished"></translation>
+        <translation>树(&amp;T)</translation>
     </message>
     <message>
         <source>A&amp;nnotate</source>
-        <translation type="unfinished"></translation>
+        <translation>标注(&amp;N)</translation>
     </message>
 </context>
 <context>
@@ -1930,104 +1933,106 @@ Qt %2（构建于 %3）
     <name>creditlab::ui::TreePage</name>
     <message>
         <source>Open turn</source>
-        <translation type="unfinished"></translation>
+        <translation>打开回合</translation>
     </message>
     <message>
         <source>Value V</source>
-        <translation type="unfinished"></translation>
+        <translation>价值 V</translation>
     </message>
     <message>
         <source>Success rate below</source>
-        <translation type="unfinished"></translation>
+        <translation>下方成功率</translation>
     </message>
     <message>
         <source>Mean advantage</source>
-        <translation type="unfinished"></translation>
+        <translation>平均优势</translation>
     </message>
     <message>
         <source>Search states and actions</source>
-        <translation type="unfinished"></translation>
+        <translation>搜索状态和动作</translation>
     </message>
     <message>
         <source>Click a node or an edge</source>
-        <translation type="unfinished"></translation>
+        <translation>点击一个节点或一条边</translation>
     </message>
     <message>
         <source>Run:</source>
-        <translation type="unfinished">运行：</translation>
+        <translation>运行：</translation>
     </message>
     <message>
         <source>Group:</source>
-        <translation type="unfinished"></translation>
+        <translation>分组：</translation>
     </message>
     <message>
         <source>Colour:</source>
-        <translation type="unfinished"></translation>
+        <translation>颜色：</translation>
     </message>
     <message>
         <source>Follow:</source>
-        <translation type="unfinished"></translation>
+        <translation>跟随：</translation>
     </message>
     <message numerus="yes">
         <source>%n match(es)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 个匹配</numerusform>
         </translation>
     </message>
     <message>
         <source>%1: %2</source>
-        <translation type="unfinished">%1：%2</translation>
+        <translation>%1：%2</translation>
     </message>
     <message numerus="yes">
         <source>%1 (%n rollout(s))</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%1（%n 次 rollout）</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>it %1 / %2 (%n rollout(s))</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>迭代 %1 / %2（%n 次 rollout）</numerusform>
         </translation>
     </message>
     <message>
         <source>Loading group %1…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在加载分组 %1…</translation>
     </message>
     <message>
         <source>none</source>
-        <translation type="unfinished">无</translation>
+        <translation>无</translation>
     </message>
     <message>
         <source>%1 (reward %2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1（奖励 %2）</translation>
     </message>
     <message numerus="yes">
         <source>%n rollout(s), %1 nodes, %2 edges</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 次 rollout，%1 个节点，%2 条边</numerusform>
         </translation>
     </message>
     <message>
         <source>%1 states (%2 anchors, %3 singletons), %4 terminals, %5 edges, %6 turns
 branching factor %7; states shared by more than one rollout: %8%</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 个状态（%2 个锚点，%3 个单例），%4 个终止状态，%5 条边，%6 个回合
+分支因子 %7；被多个 rollout 共享的状态：%8%</translation>
     </message>
     <message>
         <source>%1: non-zero advantage on %2% of turns</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：%2% 的回合优势非零</translation>
     </message>
     <message numerus="yes">
         <source>credit %1: mean %2 over %n turn(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>信用 %1：%n 个回合的均值 %2</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>Terminal: %n rollout(s) ended here, mean outcome %1
 </source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>终止状态：%n 次 rollout 在此结束，平均结果 %1
+</numerusform>
         </translation>
     </message>
     <message>
@@ -2038,11 +2043,17 @@ Observation:
 
 visits %3, V %4, V&apos; %5, success rate %6%, rollouts %7%8
 </source>
-        <translation type="unfinished"></translation>
+        <translation>状态 %1
+
+观察：
+%2
+
+访问 %3，V %4，V&apos; %5，成功率 %6%，rollout %7%8
+</translation>
     </message>
     <message>
         <source>, anchor</source>
-        <translation type="unfinished"></translation>
+        <translation>，锚点</translation>
     </message>
     <message numerus="yes">
         <source>Action:
@@ -2050,27 +2061,37 @@ visits %3, V %4, V&apos; %5, success rate %6%, rollouts %7%8
 
 Q %2, N(s,a) %3, taken %n time(s)%4
 </source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>动作：
+%1
+
+Q %2，N(s,a) %3，被选择 %n 次%4
+</numerusform>
         </translation>
     </message>
     <message>
         <source>, re-convergence</source>
-        <translation type="unfinished"></translation>
+        <translation>，重新汇合</translation>
     </message>
     <message>
         <source>
 Observation:
 %1
 </source>
-        <translation type="unfinished"></translation>
+        <translation>
+观察：
+%1
+</translation>
     </message>
     <message>
         <source>
 Feedback:
 %1
 </source>
-        <translation type="unfinished"></translation>
+        <translation>
+反馈：
+%1
+</translation>
     </message>
 </context>
 <context>
@@ -2291,42 +2312,45 @@ Value: %5</source>
     <name>creditlab::ui::treeview::RolloutTreeView</name>
     <message>
         <source>No rollout tree to show</source>
-        <translation type="unfinished"></translation>
+        <translation>没有可显示的 rollout 树</translation>
     </message>
     <message numerus="yes">
         <source>End of %n rollout(s), mean outcome %1</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 次 rollout 的终点，平均结果 %1</numerusform>
         </translation>
     </message>
     <message>
         <source>State %1
 visits %2, V %3, V&apos; %4, success %5%
 rollouts through it: %6</source>
-        <translation type="unfinished"></translation>
+        <translation>状态 %1
+访问 %2，V %3，V&apos; %4，成功 %5%
+经过的 rollout：%6</translation>
     </message>
     <message>
         <source>anchor state (repeats in the group)</source>
-        <translation type="unfinished"></translation>
+        <translation>锚点状态（在分组中重复出现）</translation>
     </message>
     <message>
         <source>mean advantage (%1): %2</source>
-        <translation type="unfinished"></translation>
+        <translation>平均优势（%1）：%2</translation>
     </message>
     <message numerus="yes">
         <source>%n node(s) collapsed below</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>下方折叠了 %n 个节点</numerusform>
         </translation>
     </message>
     <message>
         <source>Action %1
 Q %2, N(s,a) %3, taken %4 time(s)%5</source>
-        <translation type="unfinished"></translation>
+        <translation>动作 %1
+Q %2，N(s,a) %3，被选择 %4 次%5</translation>
     </message>
     <message>
         <source> (re-convergence)</source>
-        <translation type="unfinished"></translation>
+        <translation>（重新汇合）</translation>
     </message>
 </context>
 <context>
