@@ -7,7 +7,6 @@
 #include "ui/annotationqueue.h"
 #include "ui/workspace.h"
 
-#include <QElapsedTimer>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QUndoStack>
@@ -97,7 +96,7 @@ private Q_SLOTS:
     void blindHidesJudge();
     void jsonlRoundTrip();
     void jsonlBadLineImportsNothing();
-    void keyLatency();
+    void keysWalkTheWholeQueue();
 };
 
 void TestAnnotation::queueOrders()
@@ -311,8 +310,9 @@ void TestAnnotation::jsonlBadLineImportsNothing()
     QCOMPARE(dump(*ws.store(), f), QStringList { QStringLiteral("%1:0:eve:D").arg(f.t1) });
 }
 
-void TestAnnotation::keyLatency()
+void TestAnnotation::keysWalkTheWholeQueue()
 {
+    // Fifty presses in a row, wrapping at the end: every one labels and advances (speed: bench_annotation).
     Fixture f;
     Workspace ws;
     QVERIFY(ws.open(f.path));
@@ -320,22 +320,14 @@ void TestAnnotation::keyLatency()
     page.resize(900, 600);
     page.show();
     page.setRun(f.run);
-    page.setAnnotator(QStringLiteral("timer"));
-    std::vector<qint64> nanos;
+    page.setAnnotator(QStringLiteral("walker"));
     for (int i = 0; i < 50; ++i) {
         if (page.queuePosition() == int(page.queue().size()) - 1)
             page.move(-int(page.queue().size()));
         const int before = page.queuePosition();
-        QElapsedTimer timer;
-        timer.start();
         QTest::keyClick(&page, i % 2 ? Qt::Key_D : Qt::Key_2);
-        nanos.push_back(timer.nsecsElapsed());
         QCOMPARE(page.queuePosition(), before + 1);
     }
-    std::sort(nanos.begin(), nanos.end());
-    qInfo("key-to-next-turn latency: median %.3f ms, max %.3f ms over 50 key presses", double(nanos[25]) / 1e6,
-        double(nanos.back()) / 1e6);
-    QVERIFY(nanos[25] < 200'000'000); // 200 ms: far above what a label write and redraw take
 }
 
 QTEST_MAIN(TestAnnotation)
