@@ -708,6 +708,22 @@ Läufe: %2</translation>
         <source>unlabelled (%1 turns)</source>
         <translation>ohne Label (%1 Züge)</translation>
     </message>
+    <message>
+        <source>Compute credits</source>
+        <translation>Credits berechnen</translation>
+    </message>
+    <message>
+        <source>Compute a method&apos;s credits for this run (default parameters) and store them</source>
+        <translation>Die Credits einer Methode für diesen Lauf berechnen (Standardparameter) und speichern</translation>
+    </message>
+    <message>
+        <source>All methods</source>
+        <translation>Alle Methoden</translation>
+    </message>
+    <message>
+        <source>Computing %1 for run %2…</source>
+        <translation>Berechne %1 für Lauf %2…</translation>
+    </message>
 </context>
 <context>
     <name>creditlab::ui::CsvExport</name>

@@ -702,6 +702,22 @@ runs: %2</source>
         <source>unlabelled (%1 turns)</source>
         <translation>未标注（%1 个回合）</translation>
     </message>
+    <message>
+        <source>Compute credits</source>
+        <translation>计算信用</translation>
+    </message>
+    <message>
+        <source>Compute a method&apos;s credits for this run (default parameters) and store them</source>
+        <translation>为此运行计算某方法的信用（默认参数）并保存</translation>
+    </message>
+    <message>
+        <source>All methods</source>
+        <translation>所有方法</translation>
+    </message>
+    <message>
+        <source>Computing %1 for run %2…</source>
+        <translation>正在为运行 %2 计算 %1…</translation>
+    </message>
 </context>
 <context>
     <name>creditlab::ui::CsvExport</name>

@@ -1,5 +1,7 @@
 #include "ui/creditpage.h"
 
+#include "core/credit/estimator.h"
+#include "core/credit/runcredits.h"
 #include "core/store.h"
 #include "ui/charts/linechart.h"
 #include "ui/heatmap/creditheatmapview.h"
@@ -13,7 +15,9 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QLocale>
+#include <QMenu>
 #include <QSplitter>
+#include <QToolButton>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -44,6 +48,7 @@ CreditPage::CreditPage(Workspace* workspace, QWidget* parent)
     , m_view(new heatmap::CreditHeatmapView(this))
     , m_distribution(new charts::LineChart(this))
     , m_distributionMethod(new QComboBox(this))
+    , m_compute(new QToolButton(this))
 {
     setObjectName(QStringLiteral("creditPage"));
     m_order->addItem(tr("Stored order"), int(heatmap::RowOrder::Stored));
@@ -55,6 +60,19 @@ CreditPage::CreditPage(Workspace* workspace, QWidget* parent)
     m_methods->setMaximumWidth(200);
     m_status->setTextFormat(Qt::PlainText);
     m_distribution->setTitle(tr("Advantages per role"));
+    m_compute->setText(tr("Compute credits"));
+    m_compute->setToolTip(tr("Compute a method's credits for this run (default parameters) and store them"));
+    m_compute->setPopupMode(QToolButton::InstantPopup);
+    auto* computeMenu = new QMenu(m_compute);
+    QStringList allMethods;
+    for (const auto* estimator : credit::estimators()) {
+        const QString name = toQString(std::string(estimator->name()));
+        allMethods << name;
+        computeMenu->addAction(name, this, [this, name] { computeCredits({ name }); });
+    }
+    computeMenu->addSeparator();
+    computeMenu->addAction(tr("All methods"), this, [this, allMethods] { computeCredits(allMethods); });
+    m_compute->setMenu(computeMenu);
     m_distribution->setAxisTitles(tr("advantage"), tr("turns"));
 
     auto* controls = new QHBoxLayout;
@@ -64,6 +82,7 @@ CreditPage::CreditPage(Workspace* workspace, QWidget* parent)
     controls->addWidget(m_iteration);
     controls->addWidget(new QLabel(tr("Rows:"), this));
     controls->addWidget(m_order);
+    controls->addWidget(m_compute);
     controls->addWidget(m_status, 3);
     auto* left = new QWidget(this);
     auto* leftLayout = new QVBoxLayout(left);
@@ -211,6 +230,53 @@ void CreditPage::load()
             Store store(path, Store::Access::ReadOnly); // one connection per thread
             out.data = heatmap::loadHeatmapData(
                 store, runId, iteration >= 0 ? std::optional<std::int64_t>(iteration) : std::nullopt, {});
+        } catch (const std::exception& e) {
+            out.error = toQString(e.what());
+        }
+        return out;
+    }));
+}
+
+void CreditPage::computeCredits(const QStringList& methods)
+{
+    if (!m_workspace->isOpen() || m_runId == 0 || methods.isEmpty())
+        return;
+    const std::string path = m_workspace->path().toStdString();
+    const qint64 runId = m_runId;
+    const qint64 iteration = m_iteration->currentData().toLongLong();
+    std::vector<std::string> names;
+    for (const QString& m : methods)
+        names.push_back(m.toStdString());
+    m_compute->setEnabled(false);
+    m_status->setText(tr("Computing %1 for run %2…").arg(methods.join(QStringLiteral(", "))).arg(runId));
+    struct Outcome {
+        qint64 turns = 0;
+        QString error;
+    };
+    auto* watcher = new QFutureWatcher<Outcome>(this);
+    connect(watcher, &QFutureWatcher<Outcome>::finished, this, [this, watcher, methods] {
+        watcher->deleteLater();
+        m_compute->setEnabled(true);
+        const Outcome outcome = watcher->result();
+        if (!outcome.error.isEmpty()) {
+            m_status->setText(outcome.error);
+            Q_EMIT errorOccurred(outcome.error);
+            return;
+        }
+        Q_EMIT creditsComputed(methods, outcome.turns);
+        load();
+    });
+    watcher->setFuture(QtConcurrent::run([path, runId, iteration, names] {
+        Outcome out;
+        try {
+            Store store(path); // this thread's own connection; each method is one transaction
+            for (const auto& name : names) {
+                const auto& method = credit::requireEstimator(name);
+                const auto params = method.resolve({});
+                out.turns += static_cast<qint64>(credit::computeRunCredits(store, runId,
+                    iteration >= 0 ? std::optional<std::int64_t>(iteration) : std::nullopt, method, params)
+                                                      .turns);
+            }
         } catch (const std::exception& e) {
             out.error = toQString(e.what());
         }

@@ -9,6 +9,7 @@
 class QComboBox;
 class QLabel;
 class QListWidget;
+class QToolButton;
 
 namespace creditlab::ui {
 
@@ -36,6 +37,10 @@ public:
     qint64 runId() const { return m_runId; }
     /// Shows these methods side by side (the first two are compared for sign); unknown ones are skipped.
     void setMethods(const QStringList& methods);
+    /// Computes these methods' credits (default parameters) for the shown run or iteration in the background and
+    /// stores them, then reloads; creditsComputed() or errorOccurred() follows. For imported runs, which have no
+    /// credits until something computes them.
+    void computeCredits(const QStringList& methods);
     heatmap::CreditHeatmapView* view() const { return m_view; }
     charts::LineChart* distributionChart() const { return m_distribution; }
 
@@ -43,6 +48,8 @@ Q_SIGNALS:
     /// A load finished (its data is shown) or failed (errorOccurred came first).
     void loaded();
     void errorOccurred(const QString& message);
+    /// computeCredits() stored `turns` credits in all.
+    void creditsComputed(const QStringList& methods, qint64 turns);
     /// The user clicked a cell: open that turn.
     void turnActivated(qint64 trajectoryRowId, int turn);
 
@@ -66,6 +73,7 @@ private:
     heatmap::CreditHeatmapView* m_view;
     charts::LineChart* m_distribution;
     QComboBox* m_distributionMethod;
+    QToolButton* m_compute;
 };
 
 } // namespace creditlab::ui

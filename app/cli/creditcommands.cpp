@@ -3,6 +3,7 @@
 
 #include "core/atomicfile.h"
 #include "core/credit/estimator.h"
+#include "core/credit/runcredits.h"
 #include "core/jsonl.h"
 #include "core/jsonlfile.h"
 #include "core/jsonscanner.h"
@@ -102,54 +103,24 @@ void runStoreMode(const CreditOptions& o, const Estimator& method, const credit:
     if (!std::filesystem::exists(path))
         throw StoreError(path + ": no such database (import something first, or pass --db)");
     Store store(path);
-    if (!store.run(o.run))
-        throw StoreError(path + ": no run with id " + std::to_string(o.run));
-    // One batch per iteration, as the trainer computes it.
-    std::map<std::int64_t, std::vector<std::int64_t>> rowIds;
-    std::map<std::int64_t, std::vector<Trajectory>> byIteration;
     std::optional<std::int64_t> only;
     if (o.iteration >= 0)
         only = o.iteration;
-    store.forEachTrajectoryRow(o.run, only, [&](std::int64_t rowId, const Trajectory& t) {
-        rowIds[t.iterationOrDefault()].push_back(rowId);
-        byIteration[t.iterationOrDefault()].push_back(t);
-        return true;
-    });
-    if (byIteration.empty())
-        throw StoreError(path + ": run " + std::to_string(o.run) + " has no trajectories"
-            + (only ? " in iteration " + std::to_string(*only) : std::string()));
-    std::vector<std::pair<std::int64_t, Batch>> batches;
-    for (auto& [iteration, trajectories] : byIteration) {
-        batches.emplace_back(iteration, Batch::fromTrajectories(std::move(trajectories)));
-        method.validate(batches.back().second, params); // every batch checked before anything is written
-    }
-    const std::string label = o.label.empty() ? std::string(method.name()) : o.label;
-    const std::string tag = std::string(method.name()) + (params.canonical().empty() ? "" : ":") + params.canonical();
     std::string out;
-    std::size_t turns = 0;
-    auto tx = store.begin();
-    for (const auto& [iteration, batch] : batches) {
-        const CreditResult r = method.compute(batch, params);
-        const auto& ids = rowIds[iteration];
-        std::vector<std::string> details;
-        for (std::size_t i = 0; i < batch.trajectories.size(); ++i) {
-            details.clear();
-            for (std::size_t k = r.offsets[i]; k < r.offsets[i + 1]; ++k)
-                details.push_back(r.turnDetailsJson(k));
-            store.writeCredits(ids[i], label,
-                std::span<const double>(r.advantages.data() + r.offsets[i], r.offsets[i + 1] - r.offsets[i]), details,
-                tag);
+    // The output file is written before the store's transaction commits: a failed write stores nothing.
+    const auto result = credit::computeRunCredits(
+        store, o.run, only, method, params, o.label,
+        [&](const Trajectory& t, const CreditResult& r, std::size_t i) {
             if (!o.output.empty())
-                out += formatCreditLine(batch.trajectories[i], r, i, o.details);
-        }
-        turns += r.advantages.size();
-    }
-    if (!o.output.empty())
-        writeFileAtomically(o.output, out); // before the commit: a failed write stores nothing
-    tx->commit();
+                out += formatCreditLine(t, r, i, o.details);
+        },
+        [&] {
+            if (!o.output.empty())
+                writeFileAtomically(o.output, out);
+        });
     if (o.output != "-")
         std::printf("stored %s credits for %zu turns of run %lld as '%s' (%s)\n", std::string(method.name()).c_str(),
-            turns, static_cast<long long>(o.run), label.c_str(), tag.c_str());
+            result.turns, static_cast<long long>(o.run), result.label.c_str(), result.tag.c_str());
 }
 
 } // namespace

@@ -21,6 +21,7 @@ class TestCredit : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void heatmapLoadsAndOpensTurns();
+    void computesCreditsOfAnImportedRun();
 };
 
 void TestCredit::heatmapLoadsAndOpensTurns()
@@ -84,6 +85,55 @@ void TestCredit::heatmapLoadsAndOpensTurns()
     QCOMPARE(window.runBrowser()->currentTrajectoryRowId(), qint64(rows[3]));
     QCOMPARE(window.trajectoryViewer()->currentTurn(), 4);
     QCOMPARE(window.tabs()->count(), 9); // Runs, Launch, Monitor, Compare, Sweeps, Credit, Trees, Annotate, Agreement
+}
+
+void TestCredit::computesCreditsOfAnImportedRun()
+{
+    // An imported run has no credits until something computes them: the page does, in the background.
+    QTemporaryDir dir;
+    const QString db = dir.filePath(QStringLiteral("runs.db"));
+    qint64 runId = 0, empty = 0;
+    {
+        Store store(db.toStdString());
+        runId = store.createRun({ "imported", "import", "finished", {} });
+        for (int i = 0; i < 4; ++i) {
+            Trajectory t;
+            t.id = "t" + std::to_string(i);
+            t.group = "g";
+            t.reward = i < 2 ? 1.0 : 0.0;
+            for (int k = 0; k < 3; ++k) {
+                Turn turn;
+                turn.observation = "room " + std::to_string(k + (i % 2));
+                turn.action = "go " + std::to_string(k);
+                t.turns.push_back(turn);
+            }
+            store.insertTrajectory(runId, i, t);
+        }
+        empty = store.createRun({ "empty", "import", "finished", {} });
+    }
+    MainWindow window(std::make_unique<Settings>(dir.filePath(QStringLiteral("settings.ini"))));
+    QVERIFY(window.openDatabase(db));
+    CreditPage* page = window.credit();
+    QSignalSpy loaded(page, &CreditPage::loaded);
+    QSignalSpy computed(page, &CreditPage::creditsComputed);
+    QSignalSpy failed(page, &CreditPage::errorOccurred);
+    page->showRun(runId);
+    QVERIFY(loaded.wait(10000));
+    QVERIFY(!page->view()->data() || page->view()->data()->methods.empty());
+    page->computeCredits({ QStringLiteral("grpo"), QStringLiteral("rtmc") });
+    QVERIFY(computed.wait(10000));
+    QCOMPARE(computed.first().at(1).toLongLong(), 2 * 12); // two methods × 12 turns
+    QTRY_VERIFY_WITH_TIMEOUT(page->view()->data() && page->view()->data()->methods.size() == 2, 10000);
+    Store store(db.toStdString());
+    QCOMPARE(store.creditMethods(runId), (std::vector<std::string> { "grpo", "rtmc" }));
+
+    // A run without trajectories: a clear error, nothing stored.
+    page->showRun(empty);
+    page->computeCredits({ QStringLiteral("grpo") });
+    QVERIFY(failed.wait(10000));
+    QVERIFY2(failed.last().first().toString().contains(QLatin1String("no trajectories")),
+        qPrintable(failed.last().first().toString()));
+    QVERIFY(store.creditMethods(empty).empty());
 }
 
 QTEST_MAIN(TestCredit)
