@@ -212,10 +212,6 @@
         <translation>Tasten: 1–4 oder D/E/N/R labeln · ↑/↓ bewegen · Ctrl+Z rückgängig</translation>
     </message>
     <message>
-        <source>%1 (#%2)</source>
-        <translation>%1 (#%2)</translation>
-    </message>
-    <message>
         <source>Could not list the runs: %1</source>
         <translation>Die Läufe konnten nicht aufgelistet werden: %1</translation>
     </message>
@@ -679,10 +675,6 @@ Läufe: %2</translation>
     <message>
         <source>Distribution of:</source>
         <translation>Verteilung von:</translation>
-    </message>
-    <message>
-        <source>%1: %2</source>
-        <translation>%1: %2</translation>
     </message>
     <message>
         <source>all</source>
@@ -1527,6 +1519,13 @@ Schema-Version: %5</translation>
     </message>
 </context>
 <context>
+    <name>creditlab::ui::RunCombo</name>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+</context>
+<context>
     <name>creditlab::ui::RunController</name>
     <message>
         <source>Open a database first.</source>
@@ -2005,10 +2004,6 @@ Schema-Version: %5</translation>
             <numerusform>%n Treffer</numerusform>
             <numerusform>%n Treffer</numerusform>
         </translation>
-    </message>
-    <message>
-        <source>%1: %2</source>
-        <translation>%1: %2</translation>
     </message>
     <message numerus="yes">
         <source>%1 (%n rollout(s))</source>

@@ -210,10 +210,6 @@
         <translation>按键：1–4 或 D/E/N/R 标注 · ↑/↓ 移动 · Ctrl+Z 撤销</translation>
     </message>
     <message>
-        <source>%1 (#%2)</source>
-        <translation>%1（#%2）</translation>
-    </message>
-    <message>
         <source>Could not list the runs: %1</source>
         <translation>无法列出运行：%1</translation>
     </message>
@@ -673,10 +669,6 @@ runs: %2</source>
     <message>
         <source>Distribution of:</source>
         <translation>分布对象：</translation>
-    </message>
-    <message>
-        <source>%1: %2</source>
-        <translation>%1：%2</translation>
     </message>
     <message>
         <source>all</source>
@@ -1518,6 +1510,13 @@ Qt %2（构建于 %3）
     </message>
 </context>
 <context>
+    <name>creditlab::ui::RunCombo</name>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+</context>
+<context>
     <name>creditlab::ui::RunController</name>
     <message>
         <source>Open a database first.</source>
@@ -1992,10 +1991,6 @@ Qt %2（构建于 %3）
         <translation>
             <numerusform>%n 个匹配</numerusform>
         </translation>
-    </message>
-    <message>
-        <source>%1: %2</source>
-        <translation>%1：%2</translation>
     </message>
     <message numerus="yes">
         <source>%1 (%n rollout(s))</source>

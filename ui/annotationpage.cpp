@@ -1,6 +1,7 @@
 #include "ui/annotationpage.h"
 
 #include "ui/annotationcommands.h"
+#include "ui/runcombo.h"
 #include "ui/textutil.h"
 #include "ui/workspace.h"
 
@@ -128,17 +129,14 @@ AnnotationPage::~AnnotationPage() = default;
 
 void AnnotationPage::reloadRuns()
 {
-    Store* store = m_workspace->store();
     m_updating = true;
-    m_runCombo->clear();
     try {
-        if (store)
-            for (const RunInfo& r : store->runs())
-                m_runCombo->addItem(tr("%1 (#%2)").arg(toQString(r.name)).arg(r.id), qint64(r.id));
+        fillRunCombo(m_runCombo, m_workspace->runs(), m_runId);
     } catch (const std::exception& e) {
+        m_runCombo->clear();
         fail(tr("Could not list the runs: %1").arg(QString::fromUtf8(e.what())));
     }
-    m_runCombo->setCurrentIndex(m_runCombo->findData(m_runId));
+    m_runCombo->setCurrentIndex(m_runCombo->findData(QVariant::fromValue<qint64>(m_runId)));
     m_updating = false;
 }
 

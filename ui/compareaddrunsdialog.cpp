@@ -32,12 +32,10 @@ CompareAddRunsDialog::CompareAddRunsDialog(Workspace* workspace, const QList<qin
 
     std::vector<RunInfo> runs;
     QString error;
-    if (Store* store = workspace->store()) {
-        try {
-            runs = store->runs();
-        } catch (const std::exception& e) {
-            error = toQString(e.what());
-        }
+    try {
+        runs = workspace->runs();
+    } catch (const std::exception& e) {
+        error = toQString(e.what());
     }
     std::erase_if(runs, [&](const RunInfo& run) { return alreadyCompared.contains(run.id); });
     m_model->setRuns(std::move(runs));

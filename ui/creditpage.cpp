@@ -6,6 +6,7 @@
 #include "ui/charts/linechart.h"
 #include "ui/heatmap/creditheatmapview.h"
 #include "ui/heatmap/heatmapmath.h"
+#include "ui/runcombo.h"
 #include "ui/textutil.h"
 #include "ui/workspace.h"
 
@@ -150,21 +151,14 @@ CreditPage::~CreditPage() = default;
 
 void CreditPage::reloadRuns()
 {
-    Store* store = m_workspace->store();
-    const qint64 keep = m_runId;
-    m_run->clear();
-    if (!store)
-        return;
+    bool kept = false;
     try {
-        for (const auto& run : store->runs())
-            m_run->addItem(tr("%1: %2").arg(run.id).arg(toQString(run.name)), QVariant::fromValue<qint64>(run.id));
+        kept = fillRunCombo(m_run, m_workspace->runs(), m_runId);
     } catch (const std::exception& e) {
         Q_EMIT errorOccurred(toQString(e.what()));
         return;
     }
-    const int index = m_run->findData(QVariant::fromValue<qint64>(keep));
-    m_run->setCurrentIndex(index >= 0 ? index : m_run->count() - 1);
-    if (index < 0 && m_run->count() > 0 && isVisible())
+    if (!kept && m_run->count() > 0 && isVisible())
         showRun(m_run->currentData().toLongLong());
 }
 

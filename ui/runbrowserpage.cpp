@@ -231,12 +231,10 @@ void RunBrowserPage::reload()
     const qint64 selected = currentRunId();
     const qint64 selectedTrajectory = currentTrajectoryRowId();
     std::vector<RunInfo> runs;
-    if (Store* store = m_workspace->store()) {
-        try {
-            runs = store->runs();
-        } catch (const std::exception& error) {
-            Q_EMIT errorOccurred(toQString(error.what()));
-        }
+    try {
+        runs = m_workspace->runs();
+    } catch (const std::exception& error) {
+        Q_EMIT errorOccurred(toQString(error.what()));
     }
     {
         // The reset reports "no current run" in between; report the outcome once instead.

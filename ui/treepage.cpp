@@ -1,6 +1,7 @@
 #include "ui/treepage.h"
 
 #include "core/store.h"
+#include "ui/runcombo.h"
 #include "ui/textutil.h"
 #include "ui/workspace.h"
 
@@ -148,20 +149,11 @@ TreePage::~TreePage() = default;
 
 void TreePage::reloadRuns()
 {
-    Store* store = m_workspace->store();
-    const qint64 keep = m_runId;
-    m_run->clear();
-    if (!store)
-        return;
     try {
-        for (const auto& run : store->runs())
-            m_run->addItem(tr("%1: %2").arg(run.id).arg(toQString(run.name)), QVariant::fromValue<qint64>(run.id));
+        fillRunCombo(m_run, m_workspace->runs(), m_runId);
     } catch (const std::exception& e) {
         Q_EMIT errorOccurred(toQString(e.what()));
-        return;
     }
-    const int index = m_run->findData(QVariant::fromValue<qint64>(keep));
-    m_run->setCurrentIndex(index >= 0 ? index : m_run->count() - 1);
 }
 
 void TreePage::reloadGroups()

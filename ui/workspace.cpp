@@ -34,7 +34,7 @@ void Workspace::poll()
         // data_version changes when another connection (in this process or another) commits: cheap, no scan.
         const qint64 version = m_store->database().scalarInt("PRAGMA data_version");
         if (m_dataVersion >= 0 && version != m_dataVersion)
-            Q_EMIT runsChanged();
+            emitRunsChanged();
         m_dataVersion = version;
     } catch (const std::exception&) {
         // A busy or vanished file: try again on the next tick.
@@ -53,6 +53,7 @@ bool Workspace::open(const QString& path, QString* errorMessage)
         m_store = std::move(store);
         m_path = absolute;
         m_dataVersion = -1;
+        m_runs.reset();
         poll(); // the baseline: commits from now on are news
         if (m_pollTimer->interval() > 0)
             m_pollTimer->start();
@@ -76,6 +77,19 @@ int Workspace::schemaVersion() const
     }
 }
 
-void Workspace::notifyRunsChanged() { Q_EMIT runsChanged(); }
+void Workspace::notifyRunsChanged() { emitRunsChanged(); }
+
+void Workspace::emitRunsChanged()
+{
+    m_runs.reset();
+    Q_EMIT runsChanged();
+}
+
+const std::vector<RunInfo>& Workspace::runs()
+{
+    if (!m_runs)
+        m_runs = m_store ? m_store->runs() : std::vector<RunInfo> {};
+    return *m_runs;
+}
 
 } // namespace creditlab::ui

@@ -6,6 +6,8 @@
 #include <QString>
 
 #include <memory>
+#include <optional>
+#include <vector>
 
 class QTimer;
 
@@ -31,6 +33,10 @@ public:
     /// The schema version of the open database; 0 when none.
     int schemaVersion() const;
 
+    /// The runs of the open database (empty when none), read once per change: every page that lists runs shares
+    /// this snapshot instead of querying on each runsChanged(). Throws StoreError when the read fails.
+    const std::vector<RunInfo>& runs();
+
     /// Tells the pages that runs were added, changed or removed (e.g. by an import).
     void notifyRunsChanged();
     /// How often the database is checked for commits of other connections (the trainer's, another process's):
@@ -48,10 +54,13 @@ Q_SIGNALS:
 
 private:
     void poll();
+    /// Drops the run snapshot, then emits runsChanged().
+    void emitRunsChanged();
 
     std::unique_ptr<Store> m_store;
     QTimer* m_pollTimer;
     qint64 m_dataVersion = -1;
+    std::optional<std::vector<RunInfo>> m_runs;
     QString m_path;
 };
 
