@@ -17,6 +17,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSaveFile>
 #include <QTextBlock>
@@ -26,6 +27,7 @@
 #include <algorithm>
 #include <exception>
 #include <map>
+#include <set>
 
 namespace creditlab::ui {
 
@@ -53,6 +55,8 @@ AnnotationPage::AnnotationPage(Workspace* workspace, QWidget* parent, QUndoStack
     , m_progress(new QLabel(this))
     , m_status(new QLabel(this))
     , m_transcript(new QPlainTextEdit(this))
+    , m_busy(new QProgressBar(this))
+    , m_loader(new AnnotationLoader(this))
 {
     setFocusPolicy(Qt::StrongFocus);
     m_runCombo->setObjectName(QStringLiteral("annotationRunCombo"));
@@ -70,6 +74,11 @@ AnnotationPage::AnnotationPage(Workspace* workspace, QWidget* parent, QUndoStack
     m_transcript->setReadOnly(true);
     m_transcript->setLineWrapMode(QPlainTextEdit::WidgetWidth);
     m_transcript->installEventFilter(this);
+    m_busy->setObjectName(QStringLiteral("annotationBusy"));
+    m_busy->setRange(0, 0); // busy indicator: the load reports no steps
+    m_busy->setMaximumWidth(160);
+    m_busy->setTextVisible(false);
+    m_busy->hide();
     auto* exportButton = new QPushButton(tr("Export labels…"), this);
     auto* importButton = new QPushButton(tr("Import labels…"), this);
 
@@ -85,6 +94,7 @@ AnnotationPage::AnnotationPage(Workspace* workspace, QWidget* parent, QUndoStack
     controls->addWidget(importButton);
     auto* footer = new QHBoxLayout;
     footer->addWidget(m_progress);
+    footer->addWidget(m_busy);
     footer->addStretch(1);
     footer->addWidget(new QLabel(tr("Keys: 1–4 or D/E/N/R label · ↑/↓ move · Ctrl+Z undo"), this));
     auto* layout = new QVBoxLayout(this);
@@ -107,10 +117,14 @@ AnnotationPage::AnnotationPage(Workspace* workspace, QWidget* parent, QUndoStack
     connect(m_showJudge, &QCheckBox::toggled, this, [this] { refreshTranscript(); });
     connect(exportButton, &QPushButton::clicked, this, &AnnotationPage::exportInteractive);
     connect(importButton, &QPushButton::clicked, this, &AnnotationPage::importInteractive);
+    connect(m_loader, &AnnotationLoader::loaded, this, &AnnotationPage::onLoaded);
     connect(m_workspace, &Workspace::aboutToReplace, this, [this] {
         if (m_undo->parent() == this)
             m_undo->clear(); // its commands name turns of the old database
         m_runId = 0;
+        m_loader->cancel(); // its result would name rows of the old database
+        m_busy->hide();
+        m_writtenWhileLoading.clear();
         m_trajectories.clear();
         m_queue.clear();
         m_position = -1;
@@ -149,24 +163,59 @@ void AnnotationPage::setRun(qint64 runId)
     loadRun(false);
 }
 
+bool AnnotationPage::isLoading() const { return m_loader->isBusy(); }
+
 void AnnotationPage::loadRun(bool keepCurrent)
 {
-    const auto was = current();
-    m_trajectories.clear();
-    Store* store = m_workspace->store();
-    try {
-        if (store && m_runId > 0)
-            for (const TrajectoryInfo& info : store->trajectories(m_runId))
-                m_trajectories.push_back(Loaded { info, store->loadTrajectory(info.rowId),
-                    store->judgeLabels(info.rowId), store->humanLabels(info.rowId) });
-    } catch (const std::exception& e) {
+    m_writtenWhileLoading.clear(); // labels written before this request are in the database the worker reads
+    if (!keepCurrent) {
+        m_queue.clear();
+        m_position = -1;
         m_trajectories.clear();
-        fail(tr("Could not read run %1: %2").arg(m_runId).arg(QString::fromUtf8(e.what())));
     }
-    m_queue.clear();
+    m_keepCurrent = keepCurrent;
+    if (!m_workspace->store() || m_workspace->path().isEmpty() || m_runId <= 0) {
+        m_loader->cancel();
+        onLoaded(std::make_shared<const AnnotationData>(AnnotationData { m_runId, {}, {} }));
+        return;
+    }
+    m_loader->load(m_workspace->path(), m_runId);
+    m_busy->show();
+    m_status->setText(tr("Loading run %1…").arg(m_runId));
+    refreshTranscript();
+    refreshProgress();
+}
+
+void AnnotationPage::onLoaded(const std::shared_ptr<const AnnotationData>& data)
+{
+    m_busy->hide();
+    if (m_status->text() == tr("Loading run %1…").arg(m_runId))
+        m_status->clear(); // but keep a message that came meanwhile
+    const auto was = m_keepCurrent ? current() : std::nullopt;
+    m_queue.clear(); // it indexes the old trajectories
+    m_position = -1;
+    m_trajectories = data->trajectories;
+    if (!data->error.isEmpty())
+        fail(tr("Could not read run %1: %2").arg(data->runId).arg(data->error));
+    // A label written after the request may have missed the worker's snapshot; the workspace store has it.
+    for (const std::int64_t rowId : m_writtenWhileLoading)
+        rereadHumanLabels(rowId);
+    m_writtenWhileLoading.clear();
     rebuildQueue(false);
-    if (keepCurrent && was)
+    if (was)
         setPosition(std::max(0, queueIndexOf(was->first, was->second)));
+    Q_EMIT loaded();
+}
+
+void AnnotationPage::rereadHumanLabels(std::int64_t rowId)
+{
+    try {
+        for (Loaded& l : m_trajectories)
+            if (l.info.rowId == rowId)
+                l.human = m_workspace->store()->humanLabels(rowId);
+    } catch (const std::exception& e) {
+        fail(tr("Could not read the labels: %1").arg(QString::fromUtf8(e.what())));
+    }
 }
 
 void AnnotationPage::setAnnotator(const QString& name) { m_annotatorEdit->setText(name); }
@@ -255,7 +304,7 @@ bool AnnotationPage::labelCurrent(Role role)
 {
     const auto at = current();
     if (!at) {
-        fail(tr("There is no turn to label."));
+        fail(isLoading() ? tr("The run is still loading.") : tr("There is no turn to label."));
         return false;
     }
     if (annotator().isEmpty()) {
@@ -276,9 +325,9 @@ bool AnnotationPage::labelCurrent(Role role)
 
 void AnnotationPage::onApplied(std::int64_t rowId, int turn, bool undone)
 {
-    for (Loaded& l : m_trajectories)
-        if (l.info.rowId == rowId)
-            l.human = m_workspace->store()->humanLabels(rowId);
+    if (isLoading())
+        m_writtenWhileLoading.insert(rowId);
+    rereadHumanLabels(rowId);
     const int index = queueIndexOf(rowId, turn);
     if (index >= 0)
         setPosition(undone ? index : index + 1);
@@ -309,7 +358,9 @@ void AnnotationPage::refreshTranscript()
 {
     const auto at = current();
     if (!at) {
-        m_transcript->setPlainText(m_runId > 0 ? tr("This run has no turns.") : tr("No run chosen."));
+        m_transcript->setPlainText(m_runId <= 0 ? tr("No run chosen.")
+                : isLoading()                   ? tr("Loading run %1…").arg(m_runId)
+                                                : tr("This run has no turns."));
         return;
     }
     const Loaded& l = m_trajectories[m_queue[std::size_t(m_position)].trajectory];
@@ -500,7 +551,17 @@ int AnnotationPage::importLabels(const QString& path, QString* error)
     } catch (const std::exception& e) {
         return setError(tr("Could not store the labels: %1").arg(QString::fromUtf8(e.what())));
     }
-    loadRun(true);
+    // Only human labels changed: re-read those of the imported trajectories instead of reloading the run.
+    std::set<std::int64_t> touched;
+    for (const Row& r : rows)
+        touched.insert(r.rowId);
+    for (const std::int64_t rowId : touched) {
+        if (isLoading())
+            m_writtenWhileLoading.insert(rowId);
+        rereadHumanLabels(rowId);
+    }
+    refreshTranscript();
+    refreshProgress();
     return int(rows.size());
 }
 

@@ -1,13 +1,16 @@
 #pragma once
 
 #include "core/store.h"
+#include "ui/annotationloader.h"
 #include "ui/annotationqueue.h"
 
 #include <QString>
 #include <QWidget>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
+#include <set>
 #include <vector>
 
 class QCheckBox;
@@ -15,6 +18,7 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
+class QProgressBar;
 class QUndoStack;
 
 namespace creditlab::ui {
@@ -36,9 +40,12 @@ class Workspace;
 /// non-empty annotator, valid role); an error names the file, line and field and nothing is imported; a valid file
 /// is written in one transaction.
 ///
-/// The run's turns, judge labels and credits are read synchronously from the workspace's store when the run
-/// changes (the page writes labels through that same store). Reloads on Workspace::runsChanged keep the current
-/// turn. Lives on the GUI thread.
+/// The run's turns, judge labels and credits are read in the background (AnnotationLoader, its own read-only Store on
+/// Workspace::path()) when the run changes; meanwhile the page shows a busy bar and "Loading…", and loaded() says
+/// when the result is shown. A result for an older request is dropped. Labels are written through the workspace's
+/// store on the GUI thread; a label written while a load runs is re-read from that store when the load lands, so it
+/// is never lost. Reloads on Workspace::runsChanged keep showing (and labelling) the old snapshot until the new one
+/// lands, then keep the current turn. Read errors are shown in the page (and errorOccurred). Lives on the GUI thread.
 class AnnotationPage : public QWidget {
     Q_OBJECT
 public:
@@ -46,8 +53,11 @@ public:
     explicit AnnotationPage(Workspace* workspace, QWidget* parent = nullptr, QUndoStack* undo = nullptr);
     ~AnnotationPage() override;
 
-    /// Shows run `runId` (0 = none); the queue starts at its first item.
+    /// Shows run `runId` (0 = none) once its background load lands (loaded()); the queue starts at its first item.
+    /// Until then the page is empty and says it is loading. Run 0 (or no database) is shown at once.
     void setRun(qint64 runId);
+    /// True while a requested run has not been shown yet.
+    bool isLoading() const;
     qint64 run() const { return m_runId; }
     void setAnnotator(const QString& name);
     QString annotator() const;
@@ -84,21 +94,20 @@ Q_SIGNALS:
     void currentChanged(qint64 trajectoryRowId, int turn);
     /// Reading or writing the store failed, or a label was refused; the message says why.
     void errorOccurred(const QString& message);
+    /// The newest requested run is shown (also after a read error, which errorOccurred reported).
+    void loaded();
 
 protected:
     void keyPressEvent(QKeyEvent* event) override;
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
-    struct Loaded {
-        TrajectoryInfo info;
-        Trajectory trajectory;
-        std::vector<JudgeLabel> judge;
-        std::vector<HumanLabel> human; ///< every annotator's
-    };
+    using Loaded = AnnotationTrajectory;
     bool handleKey(QKeyEvent* event);
     void reloadRuns();
     void loadRun(bool keepCurrent);
+    void onLoaded(const std::shared_ptr<const AnnotationData>& data);
+    void rereadHumanLabels(std::int64_t rowId);
     void rebuildQueue(bool keepCurrent);
     void setPosition(int position);
     void refreshTranscript();
@@ -119,6 +128,8 @@ private:
     QLabel* m_progress;
     QLabel* m_status;
     QPlainTextEdit* m_transcript;
+    QProgressBar* m_busy;
+    AnnotationLoader* m_loader;
 
     qint64 m_runId = 0;
     QueueOrder m_order = QueueOrder::Sequential;
@@ -126,6 +137,8 @@ private:
     std::vector<QueueItem> m_queue;
     int m_position = -1;
     bool m_updating = false;
+    bool m_keepCurrent = false; ///< of the load in flight
+    std::set<std::int64_t> m_writtenWhileLoading; ///< trajectories labelled since the load in flight was requested
 };
 
 } // namespace creditlab::ui

@@ -9,6 +9,7 @@
 
 #include <QApplication>
 #include <QElapsedTimer>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -69,7 +70,12 @@ int main(int argc, char** argv)
     page.show();
     QElapsedTimer setup;
     setup.start();
-    page.setRun(run);
+    QSignalSpy loaded(&page, &ui::AnnotationPage::loaded);
+    page.setRun(run); // read in the background: the run is shown when loaded() arrives
+    if (!loaded.wait(60000)) {
+        std::fprintf(stderr, "bench_annotation: the run did not load\n");
+        return 1;
+    }
     const double setRunMs = setup.nsecsElapsed() / 1e6;
     page.setAnnotator(QStringLiteral("bench"));
     std::vector<double> ms;

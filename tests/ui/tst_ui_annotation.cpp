@@ -1,8 +1,11 @@
 // The Annotation page: a temp store with 2 trajectories of 3 turns (judge labels, credits of two methods). Key
 // presses label turns and advance; undo/redo restore the store exactly; labels survive a new Store and page; blind
 // mode hides the judge labels; every queue order on hand-made data; progress text; JSONL export → clear → import;
-// a bad JSONL line is refused naming line and field and imports nothing; key-to-next-turn latency.
+// a bad JSONL line is refused naming line and field and imports nothing; fifty key presses walk the queue. The run
+// loads in the background: loaded() comes after setRun returns, a stale load is dropped, and a label written during
+// a reload survives it.
 #include "core/store.h"
+#include "ui/annotationloader.h"
 #include "ui/annotationpage.h"
 #include "ui/annotationqueue.h"
 #include "ui/workspace.h"
@@ -84,6 +87,36 @@ QStringList dump(Store& store, const Fixture& f)
 
 using Item = QueueItem;
 
+constexpr int kWaitMs = 10000;
+
+/// Shows `run` and waits until its background load is shown.
+bool showRun(AnnotationPage& page, qint64 run)
+{
+    QSignalSpy loaded(&page, &AnnotationPage::loaded);
+    page.setRun(run);
+    return loaded.wait(kWaitMs) && loaded.count() == 1 && !page.isLoading();
+}
+
+/// A second run in the fixture's database: one trajectory "u1" of 2 turns.
+qint64 addSecondRun(const Fixture& f)
+{
+    Store store(f.path.toStdString());
+    const qint64 run = store.createRun(NewRun { "other", "import", "finished", {} });
+    Trajectory t;
+    t.id = "u1";
+    t.group = "h";
+    t.reward = 0.0;
+    t.success = false;
+    for (int k = 0; k < 2; ++k) {
+        Turn turn;
+        turn.observation = "u1-obs" + std::to_string(k);
+        turn.action = "u1-act" + std::to_string(k);
+        t.turns.push_back(turn);
+    }
+    store.insertTrajectory(run, 0, t);
+    return run;
+}
+
 } // namespace
 
 class TestAnnotation : public QObject {
@@ -97,6 +130,9 @@ private Q_SLOTS:
     void jsonlRoundTrip();
     void jsonlBadLineImportsNothing();
     void keysWalkTheWholeQueue();
+    void loadsInBackground();
+    void staleLoadIsDropped();
+    void labelDuringReloadSurvives();
 };
 
 void TestAnnotation::queueOrders()
@@ -128,7 +164,7 @@ void TestAnnotation::keysLabelAndAdvance()
     Workspace ws;
     QVERIFY(ws.open(f.path));
     AnnotationPage page(&ws);
-    page.setRun(f.run);
+    QVERIFY(showRun(page, f.run));
     page.setAnnotator(QStringLiteral("alice"));
     QCOMPARE(page.current(), std::make_optional(std::make_pair(f.t1, 0)));
     QVERIFY(page.progressText().startsWith(QStringLiteral("0 / 6")));
@@ -174,7 +210,7 @@ void TestAnnotation::undoRedoRestoreStore()
     QUndoStack stack;
     AnnotationPage page(&ws, nullptr, &stack);
     QCOMPARE(page.undoStack(), &stack);
-    page.setRun(f.run);
+    QVERIFY(showRun(page, f.run));
     page.setAnnotator(QStringLiteral("alice"));
     const QStringList before = dump(*ws.store(), f);
     QTest::keyClick(&page, Qt::Key_D);
@@ -205,7 +241,7 @@ void TestAnnotation::persistsAcrossReopen()
         Workspace ws;
         QVERIFY(ws.open(f.path));
         AnnotationPage page(&ws);
-        page.setRun(f.run);
+        QVERIFY(showRun(page, f.run));
         page.setAnnotator(QStringLiteral("bob"));
         QTest::keyClick(&page, Qt::Key_2);
         QTest::keyClick(&page, Qt::Key_3);
@@ -217,7 +253,7 @@ void TestAnnotation::persistsAcrossReopen()
     QVERIFY(ws.open(f.path));
     AnnotationPage page(&ws);
     QCOMPARE(page.annotator(), QStringLiteral("bob")); // remembered for the session
-    page.setRun(f.run);
+    QVERIFY(showRun(page, f.run));
     QVERIFY(page.progressText().startsWith(QStringLiteral("2 / 6")));
     QVERIFY(page.transcriptText().contains(QStringLiteral("[you: E]")));
 }
@@ -228,7 +264,7 @@ void TestAnnotation::blindHidesJudge()
     Workspace ws;
     QVERIFY(ws.open(f.path));
     AnnotationPage page(&ws);
-    page.setRun(f.run);
+    QVERIFY(showRun(page, f.run));
     const QString shown = page.transcriptText();
     QVERIFY(shown.contains(QStringLiteral("Goal: goal of t1")));
     QVERIFY(shown.contains(QStringLiteral("t1-obs0")) && shown.contains(QStringLiteral("t1-act2"))
@@ -246,7 +282,7 @@ void TestAnnotation::jsonlRoundTrip()
     Workspace ws;
     QVERIFY(ws.open(f.path));
     AnnotationPage page(&ws);
-    page.setRun(f.run);
+    QVERIFY(showRun(page, f.run));
     page.setAnnotator(QStringLiteral("carol"));
     for (const auto key : { Qt::Key_1, Qt::Key_2, Qt::Key_3, Qt::Key_4 })
         QTest::keyClick(&page, key);
@@ -275,7 +311,7 @@ void TestAnnotation::jsonlBadLineImportsNothing()
     Workspace ws;
     QVERIFY(ws.open(f.path));
     AnnotationPage page(&ws);
-    page.setRun(f.run);
+    QVERIFY(showRun(page, f.run));
     const QString file = f.dir.filePath(QStringLiteral("bad.jsonl"));
     const auto write = [&](const QByteArray& content) {
         QFile out(file);
@@ -319,7 +355,7 @@ void TestAnnotation::keysWalkTheWholeQueue()
     AnnotationPage page(&ws);
     page.resize(900, 600);
     page.show();
-    page.setRun(f.run);
+    QVERIFY(showRun(page, f.run));
     page.setAnnotator(QStringLiteral("walker"));
     for (int i = 0; i < 50; ++i) {
         if (page.queuePosition() == int(page.queue().size()) - 1)
@@ -328,6 +364,93 @@ void TestAnnotation::keysWalkTheWholeQueue()
         QTest::keyClick(&page, i % 2 ? Qt::Key_D : Qt::Key_2);
         QCOMPARE(page.queuePosition(), before + 1);
     }
+}
+
+void TestAnnotation::loadsInBackground()
+{
+    Fixture f;
+    Workspace ws;
+    QVERIFY(ws.open(f.path));
+    AnnotationPage page(&ws);
+    QSignalSpy loaded(&page, &AnnotationPage::loaded);
+    page.setRun(f.run);
+    // setRun returned without reading the run: nothing shown yet, the page says it is loading.
+    QCOMPARE(loaded.count(), 0);
+    QVERIFY(page.isLoading());
+    QVERIFY(!page.current());
+    QVERIFY2(page.transcriptText().startsWith(QStringLiteral("Loading run")), qPrintable(page.transcriptText()));
+    page.setAnnotator(QStringLiteral("early"));
+    QSignalSpy errors(&page, &AnnotationPage::errorOccurred);
+    QTest::keyClick(&page, Qt::Key_1); // nothing to label yet: refused, nothing written
+    QCOMPARE(errors.count(), 1);
+    QVERIFY(loaded.wait(kWaitMs));
+    QCOMPARE(loaded.count(), 1);
+    QVERIFY(!page.isLoading());
+    QCOMPARE(page.current(), std::make_optional(std::make_pair(f.t1, 0)));
+    QVERIFY(page.transcriptText().contains(QStringLiteral("t1-obs0")));
+    QVERIFY(dump(*ws.store(), f).isEmpty());
+}
+
+void TestAnnotation::staleLoadIsDropped()
+{
+    Fixture f;
+    const qint64 other = addSecondRun(f);
+    {
+        // The loader alone: two requests in a row, one answer, for the newest.
+        AnnotationLoader loader;
+        QSignalSpy answers(&loader, &AnnotationLoader::loaded);
+        loader.load(f.path, other);
+        loader.load(f.path, f.run);
+        QVERIFY(answers.wait(kWaitMs));
+        QVERIFY(!loader.isBusy()); // nothing else can come
+        QCOMPARE(answers.count(), 1);
+        const auto data = answers.front().front().value<std::shared_ptr<const AnnotationData>>();
+        QCOMPARE(data->runId, f.run);
+        QVERIFY(data->error.isEmpty());
+        QCOMPARE(data->trajectories.size(), std::size_t(2));
+        QCOMPARE(data->trajectories.front().judge.size(), std::size_t(3));
+    }
+    Workspace ws;
+    QVERIFY(ws.open(f.path));
+    AnnotationPage page(&ws);
+    QSignalSpy loaded(&page, &AnnotationPage::loaded);
+    page.setRun(other);
+    page.setRun(f.run); // before the first load lands
+    QVERIFY(loaded.wait(kWaitMs));
+    QVERIFY(!page.isLoading());
+    QCOMPARE(loaded.count(), 1);
+    QCOMPARE(page.run(), f.run);
+    QCOMPARE(page.queue().size(), std::size_t(6));
+    QVERIFY(!page.transcriptText().contains(QStringLiteral("u1")));
+    // And the other way round: the newest request wins whatever the order.
+    QVERIFY(showRun(page, other));
+    QCOMPARE(page.queue().size(), std::size_t(2));
+    QVERIFY(page.transcriptText().contains(QStringLiteral("u1-obs1")));
+    // A missing run is not an error: it has no turns.
+    QVERIFY(showRun(page, 9999));
+    QVERIFY(page.queue().empty());
+    QCOMPARE(page.transcriptText(), QStringLiteral("This run has no turns."));
+}
+
+void TestAnnotation::labelDuringReloadSurvives()
+{
+    Fixture f;
+    Workspace ws;
+    QVERIFY(ws.open(f.path));
+    AnnotationPage page(&ws);
+    QVERIFY(showRun(page, f.run));
+    page.setAnnotator(QStringLiteral("frank"));
+    QTest::keyClick(&page, Qt::Key_Down); // t1 turn 1
+    QSignalSpy loaded(&page, &AnnotationPage::loaded);
+    ws.notifyRunsChanged(); // a reload in the background; the old snapshot stays usable meanwhile
+    QVERIFY(page.isLoading());
+    QTest::keyClick(&page, Qt::Key_E); // labels t1 turn 1 while the worker reads
+    QCOMPARE(page.current(), std::make_optional(std::make_pair(f.t1, 2)));
+    QVERIFY(loaded.wait(kWaitMs));
+    QCOMPARE(dump(*ws.store(), f), QStringList { QStringLiteral("%1:1:frank:E").arg(f.t1) });
+    QCOMPARE(page.current(), std::make_optional(std::make_pair(f.t1, 2))); // kept across the reload
+    QVERIFY2(page.progressText().startsWith(QStringLiteral("1 / 6")), qPrintable(page.progressText()));
+    QVERIFY(page.transcriptText().contains(QStringLiteral("[you: E]")));
 }
 
 QTEST_MAIN(TestAnnotation)

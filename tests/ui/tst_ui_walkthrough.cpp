@@ -105,7 +105,9 @@ void TestWalkthrough::importTreeCreditLabelAgreement()
     // 4. Annotate: 50 turns with the keyboard.
     AnnotationPage* annotate = window.annotation();
     window.showPage(MainWindow::Page::Annotate);
+    QSignalSpy annotateLoaded(annotate, &AnnotationPage::loaded);
     annotate->setRun(runId);
+    QVERIFY(annotateLoaded.wait(kWaitMs)); // the run is read in the background
     annotate->setAnnotator(QStringLiteral("newcomer"));
     const char keys[] = { '1', '2', '3', '4', 'D', 'E', 'N', 'R' };
     for (int i = 0; i < 50; ++i)
