@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
+#include <limits>
 #include <stdexcept>
 
 namespace creditlab::probe {
@@ -179,7 +180,10 @@ double lineSearch(const Objective& f, const std::vector<double>& theta, double v
         for (std::size_t i = 0; i < theta.size(); ++i)
             next[i] = theta[i] + step * dir[i];
         nextValue = f.evaluate(next, nullptr, nullptr);
-        if (nextValue <= value + 1e-4 * step * slope)
+        // Near the optimum the decrease falls below the objective's rounding (about 1e-16·|f|), while the gradient
+        // is still above tolerance; a step that keeps f within that rounding is accepted so the solver can finish.
+        const double rounding = 8.0 * std::numeric_limits<double>::epsilon() * std::abs(value);
+        if (nextValue <= value + 1e-4 * step * slope + rounding)
             return step;
     }
     return 0.0;
