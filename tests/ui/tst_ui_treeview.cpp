@@ -1,6 +1,7 @@
 // The rollout tree view and the Trees page, offscreen: a hand-made group paints with the right visible node count,
 // a click on a node's centre emits its id, collapse hides the subtree, follow highlights the path, search finds
-// nodes, a 20,000-node tree paints fast (time printed, not asserted tightly), and the page loads a store's group.
+// nodes, a 20,000-node tree paints fast (time printed, not asserted tightly), the page loads a store's group, and the
+// colour legend's title, range and bar colours follow the coloured quantity, on screen and in PNG/SVG export.
 #include "core/store.h"
 #include "ui/treepage.h"
 #include "ui/treeview/rollouttreeview.h"
@@ -75,6 +76,7 @@ private Q_SLOTS:
     void paintsClicksCollapsesFollowsSearches();
     void largeTreePaints();
     void pageLoadsGroup();
+    void legendFollowsQuantity();
 };
 
 void TestTreeView::paintsClicksCollapsesFollowsSearches()
@@ -235,6 +237,99 @@ void TestTreeView::pageLoadsGroup()
     // Follow R2 through the chooser.
     page.rolloutChooser()->setCurrentIndex(2);
     QCOMPARE(page.view()->followedRollout(), 1);
+}
+
+namespace {
+
+/// True when `a` and `b` differ by at most `tolerance` in each channel.
+bool near(QColor a, QColor b, int tolerance = 6)
+{
+    return std::abs(a.red() - b.red()) <= tolerance && std::abs(a.green() - b.green()) <= tolerance
+        && std::abs(a.blue() - b.blue()) <= tolerance;
+}
+
+/// The colours at the left and right ends of the legend's bar in `image` (viewport coordinates).
+std::pair<QColor, QColor> barEnds(const QImage& image, const QRect& bar)
+{
+    const int y = bar.center().y();
+    return { image.pixelColor(bar.left() + 2, y), image.pixelColor(bar.right() - 2, y) };
+}
+
+} // namespace
+
+void TestTreeView::legendFollowsQuantity()
+{
+    // grpo credits: R1 +0.5 on every turn, R2 -0.2, R3 -0.8, so the largest |mean advantage| of a node is 0.8 (b, b1).
+    auto group = handMade();
+    const double credit[] = { 0.5, -0.2, -0.8 };
+    for (std::size_t i = 0; i < group.size(); ++i)
+        for (Turn& turn : group[i].turns)
+            turn.credits = { { "grpo", credit[i] } };
+    auto tree = std::make_shared<const tree::RolloutTree>(tree::RolloutTree::build(group));
+    RolloutTreeView view;
+    view.resize(800, 500);
+    view.setTree(tree);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+
+    ColorLegend legend = view.colorLegend();
+    QCOMPARE(legend.title, QStringLiteral("Value V (RTMC)"));
+    QVERIFY(!legend.diverging);
+    QCOMPARE(legend.labels, (QStringList { QStringLiteral("0"), QStringLiteral("0.5"), QStringLiteral("1") }));
+    QImage image = view.viewport()->grab().toImage();
+    QVERIFY(!view.legendRect().isEmpty());
+    QVERIFY(view.viewport()->rect().contains(view.legendRect()));
+    QVERIFY(view.legendRect().contains(view.legendBarRect()));
+    auto [low, high] = barEnds(image, view.legendBarRect());
+    QVERIFY2(near(low, QColor(215, 48, 39)), qPrintable(low.name())); // red at 0
+    QVERIFY2(near(high, QColor(26, 152, 80)), qPrintable(high.name())); // green at 1
+
+    view.setColorBy(ColorBy::SuccessRate);
+    QCOMPARE(view.colorLegend().title, QStringLiteral("Success rate below"));
+    QCOMPARE(view.colorLegend().maximum, 1.0);
+
+    view.setColorBy(ColorBy::MeanAdvantage, QStringLiteral("grpo"));
+    legend = view.colorLegend();
+    QCOMPARE(legend.title, QStringLiteral("Mean advantage (grpo)"));
+    QVERIFY(legend.diverging);
+    QCOMPARE(legend.minimum, -0.8);
+    QCOMPARE(legend.middle, 0.0);
+    QCOMPARE(legend.maximum, 0.8);
+    QCOMPARE(legend.labels, (QStringList { QStringLiteral("-0.8"), QStringLiteral("0"), QStringLiteral("0.8") }));
+    image = view.viewport()->grab().toImage();
+    std::tie(low, high) = barEnds(image, view.legendBarRect());
+    QVERIFY2(near(low, QColor(33, 102, 172), 12), qPrintable(low.name())); // blue at -0.8
+    QVERIFY2(near(high, QColor(178, 24, 43), 12), qPrintable(high.name())); // red at +0.8
+    // A node's colour is the legend's colour of its value (root: filled, the mean of 0.5, -0.2 and -0.8).
+    const tree::NodeId root = tree->findState("root");
+    QCOMPARE(tree->nodeMeanAdvantage(root, "grpo").value_or(0), (0.5 - 0.2 - 0.8) / 3);
+    const QColor rootColor = image.pixelColor(view.nodeCenter(root).toPoint());
+    QVERIFY2(near(rootColor, legendColor(legend, (0.5 - 0.2 - 0.8) / 3)), qPrintable(rootColor.name()));
+
+    // The legend is in the exported images.
+    QTemporaryDir dir;
+    QString error;
+    const QString png = dir.filePath(QStringLiteral("tree.png"));
+    QVERIFY2(view.exportImage(png, &error), qPrintable(error));
+    const QImage exported(png);
+    const int scale = exported.width() / view.viewport()->width(); // the PNG may be written at a higher resolution
+    QVERIFY(scale >= 1);
+    QCOMPARE(exported.size(), view.viewport()->size() * scale);
+    const QRect bar = view.legendBarRect();
+    std::tie(low, high) = barEnds(exported, QRect(bar.topLeft() * scale, bar.size() * scale));
+    QVERIFY2(near(low, QColor(33, 102, 172), 12), qPrintable(low.name()));
+    const QString svg = dir.filePath(QStringLiteral("tree.svg"));
+    QVERIFY2(view.exportImage(svg, &error), qPrintable(error));
+    QFile svgFile(svg);
+    QVERIFY(svgFile.open(QIODevice::ReadOnly));
+    const QByteArray svgText = svgFile.readAll();
+    QVERIFY(svgText.contains("Mean advantage (grpo)"));
+    QVERIFY(svgText.contains("singleton"));
+
+    // Hidden: nothing painted there any more.
+    view.setLegendVisible(false);
+    view.viewport()->grab();
+    QVERIFY(view.legendRect().isEmpty());
 }
 
 QTEST_MAIN(TestTreeView)

@@ -18,20 +18,6 @@ constexpr double kEdgeHitPixels = 4.0;
 
 QString qs(const std::string& text) { return QString::fromStdString(text); }
 
-/// Sequential 0 → red, 0.5 → yellow, 1 → green, clamped; NaN grey.
-QColor sequentialColor(double value)
-{
-    if (!std::isfinite(value))
-        return QColor::fromRgb(heatmap::DivergingColorMap::kMissing);
-    const double t = std::clamp(value, 0.0, 1.0);
-    const auto mix = [](QColor a, QColor b, double f) {
-        return QColor::fromRgbF(float(a.redF() + (b.redF() - a.redF()) * f),
-            float(a.greenF() + (b.greenF() - a.greenF()) * f), float(a.blueF() + (b.blueF() - a.blueF()) * f));
-    };
-    const QColor red(215, 48, 39), yellow(254, 224, 139), green(26, 152, 80);
-    return t < 0.5 ? mix(red, yellow, t * 2) : mix(yellow, green, (t - 0.5) * 2);
-}
-
 double segmentDistance(QPointF p, QPointF a, QPointF b)
 {
     const QPointF ab = b - a;
@@ -80,6 +66,12 @@ void RolloutTreeView::setColorBy(ColorBy quantity, const QString& method)
     m_colorBy = quantity;
     m_method = method.toStdString();
     updateColorScale();
+    viewport()->update();
+}
+
+void RolloutTreeView::setLegendVisible(bool visible)
+{
+    m_legendVisible = visible;
     viewport()->update();
 }
 
@@ -195,9 +187,9 @@ QColor RolloutTreeView::nodeColor(tree::NodeId node) const
     const tree::Node& n = m_tree->node(node);
     switch (m_colorBy) {
     case ColorBy::Value:
-        return sequentialColor(n.vPrime);
+        return legendColor(ColorLegend {}, n.vPrime);
     case ColorBy::SuccessRate:
-        return sequentialColor(n.successRate);
+        return legendColor(ColorLegend {}, n.successRate);
     case ColorBy::MeanAdvantage: {
         const auto a = m_tree->nodeMeanAdvantage(node, m_method);
         return heatmap::DivergingColorMap(m_advantageLimit).color(a ? *a : std::nan(""));
@@ -221,6 +213,7 @@ void RolloutTreeView::paintEvent(QPaintEvent*)
     if (!m_tree || m_layout.visibleCount == 0) {
         painter.setPen(palette().color(QPalette::PlaceholderText));
         painter.drawText(viewport()->rect(), Qt::AlignCenter, tr("No rollout tree to show"));
+        m_legendRect = m_legendBarRect = QRect();
         m_lastPaintMs = double(timer.nsecsElapsed()) / 1e6;
         return;
     }
@@ -280,6 +273,7 @@ void RolloutTreeView::paintEvent(QPaintEvent*)
         }
         ++m_lastPainted;
     });
+    paintLegend(painter);
     m_lastPaintMs = double(timer.nsecsElapsed()) / 1e6;
 }
 

@@ -5,6 +5,9 @@
 #include "ui/treeview/treeviewindex.h"
 
 #include <QAbstractScrollArea>
+#include <QColor>
+#include <QString>
+#include <QStringList>
 
 #include <memory>
 #include <unordered_set>
@@ -21,11 +24,27 @@ enum class ColorBy {
     MeanAdvantage, ///< mean advantage of the node's turns under one method (diverging, centred at 0)
 };
 
+/// What the colour legend shows for the current quantity: the bar runs from `minimum` through `middle` to
+/// `maximum`; `labels` are the three numbers written under it (minimum, middle, maximum).
+struct ColorLegend {
+    QString title; ///< the quantity's name
+    double minimum = 0.0;
+    double middle = 0.5;
+    double maximum = 1.0;
+    bool diverging = false; ///< blue–white–red centred at 0, else red–yellow–green
+    QStringList labels;
+};
+
+/// The colour the view paints a node of `value` with under `legend` (NaN: grey). Any thread.
+QColor legendColor(const ColorLegend& legend, double value);
+
 /// The rollout tree of one group, custom-painted: circles sized by visits (sqrt scale) and coloured by a quantity,
 /// anchors outlined, singletons hollow, terminal nodes square; spanning edges straight, re-convergence edges dashed,
 /// with the action text when zoomed in. Draws only what intersects the viewport (nodes found through a per-level
 /// sorted index), so it stays interactive at 10⁴–10⁵ nodes. Wheel zooms, drag pans, Home fits, double-click
-/// collapses/expands a subtree. Lives on the GUI thread.
+/// collapses/expands a subtree. A colour legend (the quantity's name, its colour bar with minimum, middle and maximum,
+/// and the anchor / singleton / terminal markers) is painted over the top-right corner, so it is in every grab and
+/// PNG/SVG export. Lives on the GUI thread.
 class RolloutTreeView : public QAbstractScrollArea {
     Q_OBJECT
 public:
@@ -38,6 +57,15 @@ public:
     /// Colours by `quantity`; `method` names the credit method for MeanAdvantage.
     void setColorBy(ColorBy quantity, const QString& method = {});
     ColorBy colorBy() const { return m_colorBy; }
+    /// The legend of the current quantity (follows setColorBy and setTree).
+    ColorLegend colorLegend() const;
+    /// Shows or hides the legend overlay (shown by default).
+    void setLegendVisible(bool visible);
+    bool isLegendVisible() const { return m_legendVisible; }
+    /// Where the legend was painted last, in viewport coordinates; empty when it was not.
+    QRect legendRect() const { return m_legendRect; }
+    /// Where the colour bar was painted last (inside legendRect()), in viewport coordinates.
+    QRect legendBarRect() const { return m_legendBarRect; }
 
     /// Highlights the path of trajectory `trajectory` (index into the tree's group); -1 clears.
     void setFollowedRollout(int trajectory);
@@ -102,6 +130,7 @@ private:
     QString nodeToolTip(tree::NodeId node) const;
     QString edgeToolTip(tree::EdgeId edge) const;
     bool edgeShown(const tree::Edge& edge) const;
+    void paintLegend(QPainter& painter);
 
     TreePtr m_tree;
     tree::TreeLayout m_layout;
@@ -122,6 +151,9 @@ private:
     bool m_dragging = false;
     std::size_t m_lastPainted = 0;
     double m_lastPaintMs = 0;
+    bool m_legendVisible = true;
+    QRect m_legendRect;
+    QRect m_legendBarRect;
 };
 
 } // namespace creditlab::ui::treeview
