@@ -74,6 +74,18 @@ struct HumanLabel {
     std::string createdAt;
 };
 
+/// A human label with what identifies its turn across runs: the human judge matches new turns on (task, state,
+/// action) (core/judge/humanjudge.h).
+struct LabelledTurn {
+    std::string task; ///< the trajectory's task key; empty when it has none
+    std::string env; ///< the trajectory's environment; empty when it has none
+    std::string state; ///< the turn's canonical state key: its `state`, else its observation
+    std::string action;
+    std::string annotator;
+    Role role = Role::N;
+    std::int64_t order = 0; ///< a larger value was written later
+};
+
 struct JudgeLabel {
     std::int64_t trajectoryRowId = 0;
     int turn = 0;
@@ -180,6 +192,9 @@ public:
     void setHumanLabel(std::int64_t trajectoryRowId, int turn, const std::string& annotator, Role role);
     void clearHumanLabel(std::int64_t trajectoryRowId, int turn, const std::string& annotator);
     std::vector<HumanLabel> humanLabels(std::int64_t trajectoryRowId);
+    /// Every human label in the database (only `annotator`'s when not empty) with its turn's task, state and
+    /// action, oldest first. One query.
+    std::vector<LabelledTurn> humanLabelledTurns(const std::string& annotator = {});
     void setJudgeLabel(const JudgeLabel& label);
     std::vector<JudgeLabel> judgeLabels(std::int64_t trajectoryRowId);
 

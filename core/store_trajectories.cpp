@@ -365,6 +365,22 @@ std::vector<HumanLabel> Store::humanLabels(std::int64_t trajectoryRowId)
     return out;
 }
 
+std::vector<LabelledTurn> Store::humanLabelledTurns(const std::string& annotator)
+{
+    // A rowid table with INSERT OR REPLACE: a relabelled turn gets a new, larger rowid, so rowid orders by write.
+    Statement st = m_db.prepare(
+        "SELECT coalesce(t.task, ''), coalesce(t.env, ''), coalesce(u.state, u.observation), u.action, h.annotator, "
+        "h.role, h.rowid FROM human_label h JOIN trajectory t ON t.id = h.trajectory_id "
+        "JOIN turn u ON u.trajectory_id = h.trajectory_id AND u.idx = h.idx "
+        "WHERE ?1 = '' OR h.annotator = ?1 ORDER BY h.rowid");
+    st.bind(1, annotator);
+    std::vector<LabelledTurn> out;
+    while (st.step())
+        out.push_back(LabelledTurn { st.columnText(0), st.columnText(1), st.columnText(2), st.columnText(3),
+            st.columnText(4), parseRole(st.columnTextView(5)).value_or(Role::N), st.columnInt(6) });
+    return out;
+}
+
 void Store::setJudgeLabel(const JudgeLabel& l)
 {
     m_db.prepare("INSERT OR REPLACE INTO judge_label (trajectory_id, idx, judge, role, confidence, rationale, "

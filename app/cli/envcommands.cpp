@@ -194,9 +194,12 @@ void addRolloutCommand(CLI::App* envCmd)
     cmd->add_option("--set", o->sets, "Environment parameter key=value")->type_name("KEY=VALUE");
     auto* out = cmd->add_option("--output,-o", o->output, "Write JSONL here (- for stdout)")->type_name("FILE");
     auto* db = cmd->add_option("--db", o->db, "Store as a run in this database")->type_name("FILE");
-    cmd->add_option("--judge", o->judge, "Who labels roles (and the scores derived from them): oracle or noisy")
+    cmd->add_option("--judge", o->judge,
+           "Who labels roles (and the scores derived from them): oracle, noisy, or human (the labels in --db "
+           "where they match, a backing judge elsewhere)")
         ->type_name("JUDGE");
-    cmd->add_option("--judge-set", o->judgeSets, "noisy judge parameter, e.g. accuracy=0.7")->type_name("KEY=VALUE");
+    cmd->add_option("--judge-set", o->judgeSets, "judge parameter, e.g. accuracy=0.7 or backing=noisy")
+        ->type_name("KEY=VALUE");
     out->excludes(db);
     cmd->callback([o] {
         if (o->output.empty() && o->db.empty())
@@ -206,7 +209,14 @@ void addRolloutCommand(CLI::App* envCmd)
         auto environment = env::makeEnvironment(o->name, credit::splitAssignments(o->sets));
         auto policy = env::makePolicy(o->policy, o->epsilon);
         const env::Split split = splitOf(o->split);
-        const std::unique_ptr<judge::Judge> judge = judge::makeJudge(o->judge, credit::splitAssignments(o->judgeSets));
+        std::unique_ptr<Store> labels;
+        if (o->judge == "human") {
+            if (o->db.empty())
+                throw CLI::ValidationError("--judge", "human reads its labels from the database: give --db FILE");
+            labels = std::make_unique<Store>(o->db);
+        }
+        const std::unique_ptr<judge::Judge> judge
+            = judge::makeJudge(o->judge, credit::splitAssignments(o->judgeSets), labels.get());
         const std::string judgeTag = judge->tag();
 
         std::vector<Trajectory> trajectories;
@@ -229,7 +239,7 @@ void addRolloutCommand(CLI::App* envCmd)
                 for (std::size_t i = 0; i < t.turns.size(); ++i) {
                     t.turns[i].role = verdicts[i].role;
                     t.turns[i].score = verdicts[i].score;
-                    t.turns[i].roleSource = "judge:" + judgeTag;
+                    t.turns[i].roleSource = verdicts[i].source.value_or("judge:" + judgeTag);
                 }
                 oracle.push_back(std::move(truth));
                 trajectories.push_back(std::move(t));

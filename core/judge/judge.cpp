@@ -1,5 +1,6 @@
 #include "core/judge/judge.h"
 
+#include "core/judge/humanjudge.h"
 #include "core/judge/noisyjudge.h"
 
 #include <stdexcept>
@@ -75,7 +76,7 @@ double roleScore(Role role)
 
 const std::vector<std::string>& judgeNames()
 {
-    static const std::vector<std::string> names { "oracle", "noisy" };
+    static const std::vector<std::string> names { "oracle", "noisy", "human" };
     return names;
 }
 
@@ -86,11 +87,13 @@ const std::vector<credit::ParamSpec>& judgeParams(std::string_view name)
         return NoisyJudge::params();
     if (name == "oracle")
         return none;
-    throw std::invalid_argument("unknown judge '" + std::string(name) + "' (judges: oracle, noisy)");
+    if (name == HumanJudge::kName)
+        return HumanJudge::params();
+    throw std::invalid_argument("unknown judge '" + std::string(name) + "' (judges: oracle, noisy, human)");
 }
 
 std::unique_ptr<Judge> makeJudge(
-    std::string_view name, const std::vector<std::pair<std::string, std::string>>& assignments)
+    std::string_view name, const std::vector<std::pair<std::string, std::string>>& assignments, Store* labels)
 {
     if (name == "oracle") {
         if (!assignments.empty())
@@ -100,7 +103,9 @@ std::unique_ptr<Judge> makeJudge(
     }
     if (name == "noisy")
         return std::make_unique<NoisyOracleJudge>(NoisyJudge::resolve(assignments));
-    throw std::invalid_argument("unknown judge '" + std::string(name) + "' (judges: oracle, noisy)");
+    if (name == HumanJudge::kName)
+        return HumanJudge::create(assignments, labels);
+    throw std::invalid_argument("unknown judge '" + std::string(name) + "' (judges: oracle, noisy, human)");
 }
 
 } // namespace creditlab::judge

@@ -13,16 +13,23 @@
 #include <utility>
 #include <vector>
 
+namespace creditlab {
+class Store;
+}
+
 namespace creditlab::judge {
 
 /// One judged turn: a role and a scalar score in [0, 1] (TRIAGE's scalar process reward).
 struct Verdict {
     std::optional<Role> role;
     std::optional<double> score;
+    /// Who gave the label when it is not the judge itself ("human:<annotator>" for the human judge's matches);
+    /// nullopt = the judge (the trainer stores "judge:<tag>").
+    std::optional<std::string> source;
 };
 
-/// A source of role labels. Sources now: `oracle` (the environment's ground truth) and `noisy` (the
-/// oracle through a confusion matrix). An LLM judge and stored human labels come later. Not
+/// A source of role labels: `oracle` (the environment's ground truth), `noisy` (the oracle through a
+/// confusion matrix) and `human` (stored human labels where they exist, a backing judge elsewhere). Not
 /// thread-safe (a judge may own a random generator); one instance per thread.
 class Judge {
 public:
@@ -44,13 +51,15 @@ public:
 /// that need one.
 double roleScore(Role role);
 
-/// The judge names makeJudge() knows: "oracle", "noisy".
+/// The judge names makeJudge() knows: "oracle", "noisy", "human".
 const std::vector<std::string>& judgeNames();
 /// The parameters a judge takes (for forms); throws std::invalid_argument for an unknown name.
 const std::vector<credit::ParamSpec>& judgeParams(std::string_view name);
 /// Creates a judge by name with `--set`-style parameters. Throws std::invalid_argument for an unknown
-/// name (listing the known ones) and credit::ParamError / ConfusionError for bad parameters.
-std::unique_ptr<Judge> makeJudge(
-    std::string_view name, const std::vector<std::pair<std::string, std::string>>& assignments = {});
+/// name (listing the known ones) and credit::ParamError / ConfusionError for bad parameters. `labels` is the
+/// store the `human` judge reads labels from (it must outlive the judge); without one (config validation)
+/// the human judge passes every turn to its backing judge.
+std::unique_ptr<Judge> makeJudge(std::string_view name,
+    const std::vector<std::pair<std::string, std::string>>& assignments = {}, Store* labels = nullptr);
 
 } // namespace creditlab::judge

@@ -1,9 +1,12 @@
 // One RL iteration: roll out, judge, assign credit (and shadow credits), update, evaluate, store.
 #include "core/credit/estimator.h"
+#include "core/judge/humanjudge.h"
 #include "core/learn/trainer_impl.h"
 
+#include <charconv>
 #include <cmath>
 #include <set>
+#include <stdexcept>
 
 namespace creditlab::learn {
 
@@ -44,6 +47,47 @@ void addRolloutMetrics(const Batch& batch, const RolloutBatch& rollouts, Metrics
     for (int r = 0; r < 4; ++r)
         m.emplace_back(names[r], labelled > 0 ? roles[r] / labelled : 0.0);
 }
+/// rl.task_pool=labelled: the train seeds of the tasks that carry human labels for environment `env`. Task keys
+/// are "<env>:seed=<N>" (Environment::taskKey); eval-split keys ("...:split=eval") and other keys are skipped.
+std::vector<std::uint64_t> labelledTrainSeeds(Store& store, const std::string& env)
+{
+    const std::string prefix = env + ":seed=";
+    std::set<std::uint64_t> seeds;
+    for (const LabelledTurn& l : store.humanLabelledTurns()) {
+        if (l.task.compare(0, prefix.size(), prefix) != 0)
+            continue;
+        std::uint64_t seed = 0;
+        const char* begin = l.task.data() + prefix.size();
+        const char* end = l.task.data() + l.task.size();
+        const auto [ptr, ec] = std::from_chars(begin, end, seed);
+        if (ec == std::errc() && ptr == end)
+            seeds.insert(seed);
+    }
+    return { seeds.begin(), seeds.end() };
+}
+
+/// The task seeds of one iteration: `count` distinct random seeds, or (from a pool) the pool shuffled, cycled
+/// when the pool is smaller than `count`.
+std::vector<std::uint64_t> sampleTaskSeeds(std::int64_t count, std::vector<std::uint64_t> pool, Rng& rng)
+{
+    std::vector<std::uint64_t> out;
+    if (pool.empty()) {
+        std::set<std::uint64_t> seen;
+        while (static_cast<std::int64_t>(out.size()) < count) {
+            const std::uint64_t seed = rng.below(1ULL << 31);
+            if (seen.insert(seed).second)
+                out.push_back(seed);
+        }
+        return out;
+    }
+    while (static_cast<std::int64_t>(out.size()) < count) {
+        for (std::size_t i = pool.size(); i > 1; --i)
+            std::swap(pool[i - 1], pool[rng.below(i)]);
+        for (std::size_t i = 0; i < pool.size() && static_cast<std::int64_t>(out.size()) < count; ++i)
+            out.push_back(pool[i]);
+    }
+    return out;
+}
 } // namespace
 
 std::vector<std::pair<std::string, double>> Trainer::Impl::runIteration()
@@ -55,12 +99,17 @@ std::vector<std::pair<std::string, double>> Trainer::Impl::runIteration()
     // 1. Sample distinct train tasks and roll out G per task, all at once.
     const auto tasks = config.getInt("rl.tasks");
     const auto group = config.getInt("rl.group_size");
+    std::vector<std::uint64_t> pool;
+    if (config.getText("rl.task_pool") == "labelled") {
+        pool = labelledTrainSeeds(*store, config.envName());
+        if (pool.empty())
+            throw std::runtime_error("rl.task_pool=labelled: no " + config.envName() + " train task in "
+                + options.database + " carries human labels; label some turns (Annotate tab) or import labels");
+    }
+    const auto taskSeeds = sampleTaskSeeds(tasks, std::move(pool), rng);
     std::vector<EpisodeSpec> specs;
-    std::set<std::uint64_t> seeds;
     for (std::int64_t j = 0; j < tasks; ++j) {
-        std::uint64_t seed = rng.below(1ULL << 31);
-        while (!seeds.insert(seed).second)
-            seed = rng.below(1ULL << 31);
+        const std::uint64_t seed = taskSeeds[static_cast<std::size_t>(j)];
         // As DESIGN.md's example: a group is one task at one policy version, so its id names the iteration.
         const std::string groupId = "it" + std::to_string(it) + "-t" + std::to_string(j);
         for (std::int64_t k = 0; k < group; ++k)
@@ -78,7 +127,8 @@ std::vector<std::pair<std::string, double>> Trainer::Impl::runIteration()
         const auto verdicts = judge->judge(t, rollouts.oracleRoles[i]);
         for (std::size_t k = 0; k < t.turns.size() && k < verdicts.size(); ++k) {
             t.turns[k].role = verdicts[k].role;
-            t.turns[k].roleSource = verdicts[k].role ? std::optional<std::string>(roleSource) : std::nullopt;
+            t.turns[k].roleSource
+                = verdicts[k].role ? std::optional<std::string>(verdicts[k].source.value_or(roleSource)) : std::nullopt;
             t.turns[k].score = verdicts[k].score;
         }
     }
@@ -168,6 +218,13 @@ std::vector<std::pair<std::string, double>> Trainer::Impl::runIteration()
     iteration = it;
 
     addRolloutMetrics(batch, rollouts, metrics);
+    if (const auto* human = dynamic_cast<const judge::HumanJudge*>(judge.get())) {
+        metrics.emplace_back("judge/human_share",
+            human->judgedTurns() > 0
+                ? static_cast<double>(human->humanTurns()) / static_cast<double>(human->judgedTurns())
+                : 0.0);
+        metrics.emplace_back("judge/human_keys", static_cast<double>(human->index().size()));
+    }
     metrics.emplace_back("credit/nonzero_share",
         result.advantages.empty() ? 0.0 : nonZero / static_cast<double>(result.advantages.size()));
     metrics.emplace_back("train/policy_loss", stats.policyLoss);

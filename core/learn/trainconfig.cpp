@@ -120,6 +120,9 @@ std::vector<ParamSpec> buildSpecs()
         integer("rl.iterations", "50", 0, 10000000, "RL iterations after the warm start; 0 = SFT only"),
         integer("rl.tasks", "8", 1, 100000, "Tasks sampled per iteration"),
         integer("rl.group_size", "8", 1, 1024, "Rollouts per task (G)"),
+        choice("rl.task_pool", { "random", "labelled" },
+            "Where training tasks come from: fresh random seeds, or the train tasks that carry human labels in the "
+            "run's database (with judge.name=human, so the labels meet the rollouts they describe)"),
         real("rl.lr", "0.0001", 0, 1, "Policy Adam learning rate", true),
         real("rl.adam_beta1", "0.9", 0, 1, "Adam beta1"),
         real("rl.adam_beta2", "0.999", 0, 1, "Adam beta2"),

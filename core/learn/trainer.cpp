@@ -143,7 +143,7 @@ Trainer::Trainer(const TrainConfig& config, const TrainOptions& options)
         d->filesDir = options.database + ".files/run-" + std::to_string(d->runId);
         fs::create_directories(d->filesDir);
         d->initialisePolicy();
-        d->judge = judge::makeJudge(config.judgeName(), config.judgeAssignments());
+        d->judge = judge::makeJudge(config.judgeName(), config.judgeAssignments(), d->store.get());
     } catch (...) {
         d->store->setRunStatus(d->runId, "failed");
         throw;
@@ -195,7 +195,7 @@ std::unique_ptr<Trainer> Trainer::resume(
     auto impl = std::make_unique<Impl>(config, options);
     impl->runId = runId;
     impl->filesDir = options.database + ".files/run-" + std::to_string(runId);
-    impl->judge = judge::makeJudge(config.judgeName(), config.judgeAssignments());
+    impl->judge = judge::makeJudge(config.judgeName(), config.judgeAssignments(), impl->store.get());
     if (!checkpoint) {
         // Stopped during SFT: start it again from the seed, exactly as the first attempt began.
         fs::create_directories(impl->filesDir);

@@ -1,6 +1,7 @@
 // End-to-end tests of creditlab-cli: exit codes, stderr lines, files and databases it leaves.
 #include "core/jsonl.h"
 #include "core/schema.h"
+#include "core/store.h"
 
 #include <QCryptographicHash>
 #include <QFile>
@@ -381,6 +382,40 @@ private Q_SLOTS:
         QVERIFY(out.contains("stored as run 1"));
         const Result runs = run({ "runs", "--db", path("play.db"), "--json" });
         QVERIFY2(runs.out.contains("\"turns\":2"), runs.out.constData()); // look and the invalid command
+    }
+
+    void rolloutWithHumanJudge()
+    {
+        // Expert rollouts of two tasks, then "alice" labels every turn of them R (the oracle says D or E).
+        const QString db = path("human.db");
+        QCOMPARE(run({ "env", "rollout", "household", "--episodes", "2", "--seed", "40", "--db", db }).exitCode, 0);
+        int labelled = 0;
+        {
+            creditlab::Store store(db.toStdString());
+            for (const auto& info : store.trajectories(1))
+                for (int k = 0; k < info.turnCount; ++k, ++labelled)
+                    store.setHumanLabel(info.rowId, k, "alice", creditlab::Role::R);
+        }
+        QVERIFY(labelled > 2);
+        // The same tasks again with the human judge: the expert repeats itself, so every turn takes alice's label;
+        // a third task has none and gets the backing oracle's.
+        const Result r = run({ "env", "rollout", "household", "--episodes", "3", "--seed", "40", "--db", db, "--judge",
+            "human" });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const Result exp = run({ "export", "--db", db, "--run", "2", "-o", "-" });
+        QCOMPARE(exp.exitCode, 0);
+        const QList<QByteArray> lines = exp.out.trimmed().split('\n');
+        QCOMPARE(lines.size(), 3);
+        for (int i = 0; i < 2; ++i) {
+            QVERIFY2(!lines[i].contains("judge:"), lines[i].constData());
+            QCOMPARE(lines[i].count(R"("role":"R","role_source":"human:alice")"), lines[i].count(R"("action":)"));
+        }
+        QVERIFY2(!lines[2].contains("human:alice"), lines[2].constData());
+        QVERIFY(lines[2].contains(R"("role_source":"judge:human:annotator=*,backing=oracle")"));
+        // The human judge needs the database its labels are in.
+        const Result noDb = run({ "env", "rollout", "household", "--judge", "human", "-o", "-" });
+        QVERIFY(noDb.exitCode != 0);
+        QVERIFY2(noDb.err.contains("--db"), noDb.err.constData());
     }
 
     void agreementMatchesConfiguredNoise()
