@@ -137,7 +137,9 @@ int main(int argc, char** argv)
 
         // Annotation: a few turns labelled by "alice" with the keyboard's functions, judge labels shown.
         window.showPage(ui::MainWindow::Page::Annotate);
-        window.annotation()->setRun(treeRun);
+        QSignalSpy annotationLoaded(window.annotation(), &ui::AnnotationPage::loaded);
+        window.annotation()->setRun(treeRun); // read in the background
+        annotationLoaded.wait(30000);
         window.annotation()->setAnnotator(QStringLiteral("alice"));
         for (const Role role : { Role::E, Role::E, Role::D, Role::N, Role::R })
             window.annotation()->labelCurrent(role);
