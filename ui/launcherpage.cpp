@@ -2,6 +2,7 @@
 
 #include "core/credit/estimator.h"
 #include "core/env/environment.h"
+#include "core/judge/humanjudge.h"
 #include "core/judge/judge.h"
 #include "core/learn/backend.h"
 #include "core/learn/trainconfig.h"
@@ -86,6 +87,7 @@ LauncherPage::LauncherPage(Workspace* workspace, RunController* controller, QWid
     , m_start(new QPushButton(tr("&Start run"), this))
 {
     setObjectName(QStringLiteral("launcherPage"));
+    m_summary->setObjectName(QStringLiteral("launchSummary"));
     m_presets->addItem(tr("(defaults)"));
     m_presets->addItems(presetNames());
     m_presets->setToolTip(tr("Ready-made configs shipped in resources/configs/"));
@@ -341,18 +343,59 @@ void LauncherPage::updatePreview()
     try {
         const auto config = learn::TrainConfig::parse(text.toStdString(), "launcher");
         const qint64 episodes = config.getInt("rl.iterations") * config.getInt("rl.tasks") * config.getInt("rl.group_size");
-        m_summary->setText(tr("Run \"%1\": %2 SFT episodes, then %3 iterations × %4 tasks × %5 rollouts = %6 "
-                              "training episodes, on %7.")
-                               .arg(toQString(config.runName()))
-                               .arg(config.getInt("sft.expert_episodes") + config.getInt("sft.noisy_episodes"))
-                               .arg(config.getInt("rl.iterations"))
-                               .arg(config.getInt("rl.tasks"))
-                               .arg(config.getInt("rl.group_size"))
-                               .arg(episodes)
-                               .arg(m_device->currentText()));
+        QString summary = tr("Run \"%1\": %2 SFT episodes, then %3 iterations × %4 tasks × %5 rollouts = %6 "
+                             "training episodes, on %7.")
+                              .arg(toQString(config.runName()))
+                              .arg(config.getInt("sft.expert_episodes") + config.getInt("sft.noisy_episodes"))
+                              .arg(config.getInt("rl.iterations"))
+                              .arg(config.getInt("rl.tasks"))
+                              .arg(config.getInt("rl.group_size"))
+                              .arg(episodes)
+                              .arg(m_device->currentText());
+        const QString labels = humanLabelSummary(config);
+        if (!labels.isEmpty())
+            summary += QLatin1Char('\n') + labels;
+        m_summary->setText(summary);
     } catch (const std::exception& e) {
         m_summary->setText(toQString(e.what()));
     }
+}
+
+QString LauncherPage::humanLabelSummary(const learn::TrainConfig& config) const
+{
+    const bool humanJudge = config.judgeName() == judge::HumanJudge::kName;
+    const bool labelledPool = config.getText("rl.task_pool") == "labelled";
+    Store* store = m_workspace->store();
+    if ((!humanJudge && !labelledPool) || !store)
+        return {};
+    std::string annotator;
+    for (const auto& [key, value] : config.judgeAssignments())
+        if (key == "annotator")
+            annotator = value;
+    const auto index = judge::HumanJudge::labelIndex(*store, annotator);
+    const std::string prefix = config.envName() + ":seed=";
+    int envTasks = 0;
+    for (const auto& task : index.tasks())
+        envTasks += task.rfind(prefix, 0) == 0 && task.find(":split=") == std::string::npos ? 1 : 0;
+    const QString who = annotator.empty() ? tr("every annotator") : toQString(annotator);
+    QString text;
+    if (index.labelCount() == 0)
+        text = tr("No human labels by %1 in this database yet: every turn goes to the backing judge. Label turns "
+                  "in the Annotate tab (Ctrl+8).")
+                   .arg(who);
+    else
+        text = tr("Human labels by %1: %2, on %3 distinct (task, state, action) keys in %4 %5 train tasks. "
+                  "Rollout turns that match one take it; the rest go to the backing judge.")
+                   .arg(who)
+                   .arg(index.labelCount())
+                   .arg(index.size())
+                   .arg(envTasks)
+                   .arg(toQString(config.envName()));
+    if (labelledPool && envTasks == 0)
+        text += QLatin1Char(' ')
+            + tr("rl.task_pool=labelled needs labelled %1 train tasks: the run would stop at its first iteration.")
+                  .arg(toQString(config.envName()));
+    return text;
 }
 
 void LauncherPage::updateStartButton()

@@ -9,6 +9,10 @@ class QLineEdit;
 class QPlainTextEdit;
 class QPushButton;
 
+namespace creditlab::learn {
+class TrainConfig;
+}
+
 namespace creditlab::ui {
 
 class ParamForm;
@@ -59,6 +63,8 @@ private:
     void applySize(int index);
     void syncSizeCombo();
     void updatePreview();
+    /// With the human judge or the labelled task pool: what the open database holds for them; else empty.
+    QString humanLabelSummary(const learn::TrainConfig& config) const;
     void updateStartButton();
     void chooseOpen();
     void chooseSave();

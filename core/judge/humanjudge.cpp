@@ -124,10 +124,15 @@ std::string HumanJudge::tag() const
         + ",backing=" + m_backing->tag();
 }
 
+HumanLabelIndex HumanJudge::labelIndex(Store& store, const std::string& annotator)
+{
+    return HumanLabelIndex::build(store.humanLabelledTurns(annotator));
+}
+
 void HumanJudge::reload()
 {
     if (m_store)
-        m_index = HumanLabelIndex::build(m_store->humanLabelledTurns(m_annotator));
+        m_index = labelIndex(*m_store, m_annotator);
 }
 
 void HumanJudge::restart(std::uint64_t stream)

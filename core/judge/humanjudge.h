@@ -73,6 +73,9 @@ public:
     std::vector<Verdict> judge(const Trajectory& trajectory, std::span<const std::optional<Role>> oracle) override;
     void restart(std::uint64_t stream) override;
 
+    /// The index of `annotator`'s labels (every annotator's when empty) in `store`, as the judge builds it.
+    static HumanLabelIndex labelIndex(Store& store, const std::string& annotator);
+
     /// Re-reads the labels from the store (no-op without one).
     void reload();
     const HumanLabelIndex& index() const { return m_index; }

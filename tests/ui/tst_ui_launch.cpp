@@ -20,6 +20,7 @@
 #include "ui/workspace.h"
 
 #include <QAbstractItemModelTester>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QTabWidget>
@@ -67,6 +68,7 @@ private Q_SLOTS:
     void configRoundTrip();
     void badConfigNamesLine();
     void presetsLoad();
+    void humanJudgeShowsLabels();
     void launchedRunGrowsCurves();
     void pauseStopAndResume();
     void secondRunQueues();
@@ -178,6 +180,50 @@ void TestLaunch::presetsLoad()
     QString error;
     QVERIFY(window.launcher()->loadPreset(QStringLiteral("household-triage.yaml"), &error));
     QCOMPARE(window.launcher()->value(QStringLiteral("credit.method")), QStringLiteral("triage"));
+}
+
+void TestLaunch::humanJudgeShowsLabels()
+{
+    QTemporaryDir dir;
+    MainWindow window(testSettings(dir));
+    QVERIFY(window.openDatabase(dir.filePath(QStringLiteral("runs.db"))));
+    LauncherPage* launcher = window.launcher();
+    auto* summary = launcher->findChild<QLabel*>(QStringLiteral("launchSummary"));
+    QVERIFY(summary);
+    QVERIFY(!summary->text().contains(QStringLiteral("Human labels")));
+    // The human judge's own keys and its backing judge's appear in the form.
+    QVERIFY(launcher->setValue(QStringLiteral("judge.name"), QStringLiteral("human")));
+    for (const char* key : { "judge.annotator", "judge.backing", "judge.accuracy" })
+        QVERIFY2(launcher->form()->hasKey(QString::fromLatin1(key)), key);
+    QVERIFY2(summary->text().contains(QStringLiteral("No human labels by every annotator")), qPrintable(summary->text()));
+    // Labels in the database are counted once the form changes.
+    Store* store = window.workspace()->store();
+    const auto run = store->createRun(NewRun { "imported" });
+    Trajectory t;
+    t.id = "a";
+    t.group = "g";
+    t.task.key = "household:seed=4";
+    t.turns.resize(2);
+    t.turns[0].action = "look";
+    t.turns[1].action = "go to sink 1";
+    const auto row = store->insertTrajectory(run, 0, t);
+    store->setHumanLabel(row, 0, "alice", Role::E);
+    store->setHumanLabel(row, 1, "alice", Role::D);
+    QVERIFY(launcher->setValue(QStringLiteral("judge.annotator"), QStringLiteral("alice")));
+    QVERIFY(launcher->setValue(QStringLiteral("rl.task_pool"), QStringLiteral("labelled")));
+    QVERIFY2(summary->text().contains(QStringLiteral("Human labels by alice: 2, on 2 distinct (task, state, action) "
+                                                     "keys in 1 household train tasks")),
+        qPrintable(summary->text()));
+    // The YAML carries the judge's keys exactly as the trainer reads them.
+    const auto config = learn::TrainConfig::parse(launcher->configText().toStdString(), "launcher");
+    QCOMPARE(config.judgeName(), std::string("human"));
+    QCOMPARE(config.getText("rl.task_pool"), std::string("labelled"));
+    QCOMPARE(config.judgeAssignments(),
+        (std::vector<std::pair<std::string, std::string>> { { "annotator", "alice" } }));
+    // Labels of another annotator only: the labelled pool would have nothing to train on.
+    QVERIFY(launcher->setValue(QStringLiteral("judge.annotator"), QStringLiteral("bob")));
+    QVERIFY2(summary->text().contains(QStringLiteral("rl.task_pool=labelled needs labelled household train tasks")),
+        qPrintable(summary->text()));
 }
 
 void TestLaunch::launchedRunGrowsCurves()
