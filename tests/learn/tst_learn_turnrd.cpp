@@ -78,6 +78,7 @@ private Q_SLOTS:
     void creditsConserveReward_data();
     void creditsConserveReward();
     void filmStartsAsIdentity();
+    void learnsDecisiveTurn_data();
     void learnsDecisiveTurn();
     void replayRecencyWeights();
     void seededTrainingIsDeterministic();
@@ -177,15 +178,34 @@ void TestLearnTurnRd::filmStartsAsIdentity()
     QVERIFY(stats.deltaGammaChange > 0.0);
 }
 
+void TestLearnTurnRd::learnsDecisiveTurn_data()
+{
+    // With the progress reward the value loss supervises V_t directly; from R alone (L_pred and L_rank) the credit
+    // is less peaked (measured: mean share 0.33 vs 0.19 for the best other turn), so the margin asked is smaller.
+    QTest::addColumn<bool>("progress");
+    QTest::addColumn<bool>("attention");
+    QTest::addColumn<double>("margin");
+    QTest::newRow("value credit, progress") << true << false << 0.4;
+    QTest::newRow("value credit, return only") << false << false << 0.08;
+    QTest::newRow("attention credit, return only") << false << true << 0.1;
+}
+
 void TestLearnTurnRd::learnsDecisiveTurn()
 {
-    auto options = smallOptions(true);
+    QFETCH(bool, progress);
+    QFETCH(bool, attention);
+    QFETCH(double, margin);
+    auto options = smallOptions(true, attention ? TurnRdCreditMode::Attention : TurnRdCreditMode::ValueProjection);
     options.learningRate = 2e-3;
     TurnRd model(options);
     TurnRdReplay replay;
     TurnRdRoundStats first, last;
     for (std::int64_t round = 0; round < 8; ++round) {
-        replay.append(synthetic(96, static_cast<std::uint32_t>(100 + round), round, nullptr));
+        auto data = synthetic(96, static_cast<std::uint32_t>(100 + round), round, nullptr);
+        if (!progress)
+            for (auto& t : data)
+                t.progress.clear();
+        replay.append(std::move(data));
         last = model.trainRound(replay, round);
         if (round == 0)
             first = last;
@@ -217,7 +237,7 @@ void TestLearnTurnRd::learnsDecisiveTurn()
     qInfo("decisive turn on top in %d/%d successes; mean share %.3f vs best other %.3f", top, successes, keyShare,
         bestOtherShare);
     QVERIFY(top >= 0.9 * successes);
-    QVERIFY(keyShare > bestOtherShare + 0.4);
+    QVERIFY(keyShare > bestOtherShare + margin);
 }
 
 void TestLearnTurnRd::replayRecencyWeights()
