@@ -81,6 +81,10 @@ AnnotationPage::AnnotationPage(Workspace* workspace, QWidget* parent, QUndoStack
     m_busy->hide();
     auto* exportButton = new QPushButton(tr("Export labels…"), this);
     auto* importButton = new QPushButton(tr("Import labels…"), this);
+    auto* trainButton = new QPushButton(tr("Train on labels…"), this);
+    trainButton->setObjectName(QStringLiteral("annotationTrainButton"));
+    trainButton->setToolTip(tr("Open the launcher with a TRIAGE run whose judge is these human labels where they "
+                               "match a rollout's turn (the oracle elsewhere), on the labelled tasks"));
 
     auto* controls = new QHBoxLayout;
     controls->addWidget(new QLabel(tr("Run:"), this));
@@ -92,6 +96,7 @@ AnnotationPage::AnnotationPage(Workspace* workspace, QWidget* parent, QUndoStack
     controls->addWidget(m_showJudge);
     controls->addWidget(exportButton);
     controls->addWidget(importButton);
+    controls->addWidget(trainButton);
     auto* footer = new QHBoxLayout;
     footer->addWidget(m_progress);
     footer->addWidget(m_busy);
@@ -117,6 +122,15 @@ AnnotationPage::AnnotationPage(Workspace* workspace, QWidget* parent, QUndoStack
     connect(m_showJudge, &QCheckBox::toggled, this, [this] { refreshTranscript(); });
     connect(exportButton, &QPushButton::clicked, this, &AnnotationPage::exportInteractive);
     connect(importButton, &QPushButton::clicked, this, &AnnotationPage::importInteractive);
+    connect(trainButton, &QPushButton::clicked, this, [this] {
+        QString env;
+        for (const Loaded& loaded : m_trajectories)
+            if (loaded.trajectory.task.env) {
+                env = QString::fromStdString(*loaded.trajectory.task.env);
+                break;
+            }
+        Q_EMIT trainOnLabelsRequested(annotator(), env);
+    });
     connect(m_loader, &AnnotationLoader::loaded, this, &AnnotationPage::onLoaded);
     connect(m_workspace, &Workspace::aboutToReplace, this, [this] {
         if (m_undo->parent() == this)

@@ -96,6 +96,9 @@ Q_SIGNALS:
     void errorOccurred(const QString& message);
     /// The newest requested run is shown (also after a read error, which errorOccurred reported).
     void loaded();
+    /// "Train on labels…": launch a run that learns from `annotator`'s labels (empty: everyone's) on the
+    /// environment `env` of the shown run (empty when its trajectories name none).
+    void trainOnLabelsRequested(const QString& annotator, const QString& env);
 
 protected:
     void keyPressEvent(QKeyEvent* event) override;

@@ -124,6 +124,7 @@ MainWindow::MainWindow(std::unique_ptr<Settings> settings, QWidget* parent)
     connect(m_agreement, &AgreementPage::errorOccurred, this, showReadError);
     connect(m_annotation, &AnnotationPage::errorOccurred, this,
         [this](const QString& message) { statusBar()->showMessage(message, kStatusTimeoutMs); });
+    connect(m_annotation, &AnnotationPage::trainOnLabelsRequested, this, &MainWindow::prepareLabelRun);
     connect(m_controller, &RunController::runStarted, this, [this](qint64 runId, const QString& name) {
         m_workspace->notifyRunsChanged();
         statusBar()->showMessage(tr("Started run %1 (%2)").arg(runId).arg(name), kStatusTimeoutMs);
@@ -221,6 +222,30 @@ void MainWindow::showEvent(QShowEvent* event)
     m_shownOnce = true;
     // LibTorch loads in the background once the window is up (see LauncherPage::loadTrainingModule).
     QTimer::singleShot(kTrainingModuleDelayMs, m_launcher, &LauncherPage::loadTrainingModule);
+}
+
+void MainWindow::prepareLabelRun(const QString& annotator, const QString& env)
+{
+    // Learn from labels (issue 7 §5): TRIAGE, whose judge is the human labels where they match, on the labelled
+    // tasks. Every value goes through the launcher, which refuses (and says) what it cannot take.
+    QStringList refused;
+    auto set = [&](const QString& key, const QString& value) {
+        QString error;
+        if (!m_launcher->setValue(key, value, &error))
+            refused << error;
+    };
+    if (!env.isEmpty())
+        set(QStringLiteral("env.name"), env);
+    set(QStringLiteral("credit.method"), QStringLiteral("triage"));
+    set(QStringLiteral("judge.name"), QStringLiteral("human"));
+    set(QStringLiteral("judge.annotator"), annotator);
+    set(QStringLiteral("rl.task_pool"), QStringLiteral("labelled"));
+    m_tabs->setCurrentWidget(m_launcher);
+    statusBar()->showMessage(refused.isEmpty()
+            ? tr("The launcher is set to learn from %1's labels; check the settings and start the run")
+                  .arg(annotator.isEmpty() ? tr("every annotator") : annotator)
+            : refused.join(QStringLiteral("; ")),
+        kStatusTimeoutMs);
 }
 
 void MainWindow::openTurn(qint64 trajectoryRowId, int turn)

@@ -68,6 +68,9 @@ public:
     RunActions* runActions() const { return m_runActions; }
     QUndoStack* undoStack() const { return m_undoStack; }
     QTabWidget* tabs() const { return m_tabs; }
+    /// Sets the launcher to learn from `annotator`'s human labels on `env` (TRIAGE, judge human, labelled task
+    /// pool) and shows it.
+    void prepareLabelRun(const QString& annotator, const QString& env);
 
     /// The tabs, in order (Ctrl+1 … Ctrl+9).
     enum class Page { Runs, Launch, Monitor, Compare, Sweeps, Credit, Trees, Annotate, Agreement };

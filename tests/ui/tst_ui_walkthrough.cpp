@@ -1,18 +1,22 @@
 // Issue 7's newcomer path through the main window, offscreen, without a terminal: import a JSONL batch, open a group's
 // rollout tree, compute GRPO, RTMC and TRIAGE credits and see them side by side in the heatmap, label 50 turns with
-// the keyboard, and read the judge–human agreement (Cohen's kappa).
+// the keyboard, read the judge–human agreement (Cohen's kappa), and set up a run that learns from those labels.
 #include "core/store.h"
 #include "ui/agreementmodel.h"
 #include "ui/agreementpage.h"
 #include "ui/annotationpage.h"
 #include "ui/creditpage.h"
 #include "ui/heatmap/creditheatmapview.h"
+#include "ui/launcherpage.h"
 #include "ui/mainwindow.h"
 #include "ui/settings.h"
 #include "ui/treepage.h"
 #include "ui/treeview/rollouttreeview.h"
 
 #include <QFile>
+#include <QLabel>
+#include <QPushButton>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -141,6 +145,22 @@ void TestWalkthrough::importTreeCreditLabelAgreement()
     QCOMPARE(rows.size(), std::size_t(1));
     QCOMPARE(rows.front().result.count, 50);
     QVERIFY(rows.front().result.accuracy.has_value());
+
+    // 6. Learn from the labels: the Annotate page's button sets the launcher up and shows it.
+    window.showPage(MainWindow::Page::Annotate);
+    auto* train = annotate->findChild<QPushButton*>(QStringLiteral("annotationTrainButton"));
+    QVERIFY(train);
+    train->click();
+    LauncherPage* launcher = window.launcher();
+    QCOMPARE(window.tabs()->currentWidget(), launcher);
+    QCOMPARE(launcher->value(QStringLiteral("credit.method")), QStringLiteral("triage"));
+    QCOMPARE(launcher->value(QStringLiteral("judge.name")), QStringLiteral("human"));
+    QCOMPARE(launcher->value(QStringLiteral("judge.annotator")), QStringLiteral("newcomer"));
+    QCOMPARE(launcher->value(QStringLiteral("rl.task_pool")), QStringLiteral("labelled"));
+    auto* summary = launcher->findChild<QLabel*>(QStringLiteral("launchSummary"));
+    QVERIFY(summary);
+    QVERIFY2(summary->text().contains(QStringLiteral("Human labels by newcomer: 50")), qPrintable(summary->text()));
+    QVERIFY2(summary->text().contains(QStringLiteral("in 2 household train tasks")), qPrintable(summary->text()));
 }
 
 QTEST_MAIN(TestWalkthrough)
