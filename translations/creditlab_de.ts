@@ -372,6 +372,22 @@
             <numerusform>%n Labels importiert.</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Train on labels…</source>
+        <translation>Mit Labels trainieren…</translation>
+    </message>
+    <message>
+        <source>Open the launcher with a TRIAGE run whose judge is these human labels where they match a rollout&apos;s turn (the oracle elsewhere), on the labelled tasks</source>
+        <translation>Öffnet den Starter mit einem TRIAGE-Lauf, dessen Judge diese menschlichen Labels sind, wo sie zu einem Zug eines Rollouts passen (sonst das Orakel), auf den gelabelten Aufgaben</translation>
+    </message>
+    <message>
+        <source>Loading run %1…</source>
+        <translation>Lade Lauf %1…</translation>
+    </message>
+    <message>
+        <source>The run is still loading.</source>
+        <translation>Der Lauf wird noch geladen.</translation>
+    </message>
 </context>
 <context>
     <name>creditlab::ui::CellTurnsModel</name>
@@ -1009,6 +1025,22 @@ Läufe: %2</translation>
         <source>Training is not available: %1</source>
         <translation>Training ist nicht verfügbar: %1</translation>
     </message>
+    <message>
+        <source>every annotator</source>
+        <translation>alle Annotatoren</translation>
+    </message>
+    <message>
+        <source>No human labels by %1 in this database yet: every turn goes to the backing judge. Label turns in the Annotate tab (Ctrl+8).</source>
+        <translation>Noch keine menschlichen Labels von %1 in dieser Datenbank: Jeder Zug geht an den Ersatz-Judge. Züge im Tab „Annotieren“ (Strg+8) labeln.</translation>
+    </message>
+    <message>
+        <source>Human labels by %1: %2, on %3 distinct (task, state, action) keys in %4 %5 train tasks. Rollout turns that match one take it; the rest go to the backing judge.</source>
+        <translation>Menschliche Labels von %1: %2, auf %3 verschiedenen Schlüsseln (Aufgabe, Zustand, Aktion) in %4 %5-Trainingsaufgaben. Passende Züge der Rollouts übernehmen sie; der Rest geht an den Ersatz-Judge.</translation>
+    </message>
+    <message>
+        <source>rl.task_pool=labelled needs labelled %1 train tasks: the run would stop at its first iteration.</source>
+        <translation>rl.task_pool=labelled braucht gelabelte %1-Trainingsaufgaben: Der Lauf würde in seiner ersten Iteration anhalten.</translation>
+    </message>
 </context>
 <context>
     <name>creditlab::ui::MainWindow</name>
@@ -1253,6 +1285,14 @@ Schema-Version: %5</translation>
     <message>
         <source>A&amp;nnotate</source>
         <translation>A&amp;nnotieren</translation>
+    </message>
+    <message>
+        <source>The launcher is set to learn from %1&apos;s labels; check the settings and start the run</source>
+        <translation>Der Starter ist so eingestellt, dass er aus den Labels von %1 lernt; Einstellungen prüfen und den Lauf starten</translation>
+    </message>
+    <message>
+        <source>every annotator</source>
+        <translation>alle Annotatoren</translation>
     </message>
 </context>
 <context>
@@ -2388,6 +2428,34 @@ Q %2, N(s,a) %3, %4-mal gewählt%5</translation>
     <message>
         <source> (re-convergence)</source>
         <translation> (Rekonvergenz)</translation>
+    </message>
+    <message>
+        <source>Value V (RTMC)</source>
+        <translation>Wert V (RTMC)</translation>
+    </message>
+    <message>
+        <source>Success rate below</source>
+        <translation>Erfolgsrate darunter</translation>
+    </message>
+    <message>
+        <source>Mean advantage</source>
+        <translation>Mittlerer Vorteil</translation>
+    </message>
+    <message>
+        <source>Mean advantage (%1)</source>
+        <translation>Mittlerer Vorteil (%1)</translation>
+    </message>
+    <message>
+        <source>anchor</source>
+        <translation>Anker</translation>
+    </message>
+    <message>
+        <source>singleton</source>
+        <translation>Einzelzustand</translation>
+    </message>
+    <message>
+        <source>terminal</source>
+        <translation>Endzustand</translation>
     </message>
 </context>
 <context>

@@ -369,6 +369,22 @@
             <numerusform>已导入 %n 个标签。</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Train on labels…</source>
+        <translation>用标注训练…</translation>
+    </message>
+    <message>
+        <source>Open the launcher with a TRIAGE run whose judge is these human labels where they match a rollout&apos;s turn (the oracle elsewhere), on the labelled tasks</source>
+        <translation>打开启动器，设置一个 TRIAGE 运行：在与 rollout 轮次匹配处以这些人工标注为评判（其余用 oracle），在已标注的任务上训练</translation>
+    </message>
+    <message>
+        <source>Loading run %1…</source>
+        <translation>正在加载运行 %1…</translation>
+    </message>
+    <message>
+        <source>The run is still loading.</source>
+        <translation>运行仍在加载中。</translation>
+    </message>
 </context>
 <context>
     <name>creditlab::ui::CellTurnsModel</name>
@@ -1001,6 +1017,22 @@ runs: %2</source>
         <source>Training is not available: %1</source>
         <translation>训练不可用：%1</translation>
     </message>
+    <message>
+        <source>every annotator</source>
+        <translation>所有标注者</translation>
+    </message>
+    <message>
+        <source>No human labels by %1 in this database yet: every turn goes to the backing judge. Label turns in the Annotate tab (Ctrl+8).</source>
+        <translation>此数据库中尚无 %1 的人工标注：所有轮次都交给后备评判。请在“标注”标签页（Ctrl+8）中标注轮次。</translation>
+    </message>
+    <message>
+        <source>Human labels by %1: %2, on %3 distinct (task, state, action) keys in %4 %5 train tasks. Rollout turns that match one take it; the rest go to the backing judge.</source>
+        <translation>%1 的人工标注：%2 条，覆盖 %3 个不同的（任务、状态、动作）键，分布在 %4 个 %5 训练任务中。匹配的 rollout 轮次采用人工标注；其余交给后备评判。</translation>
+    </message>
+    <message>
+        <source>rl.task_pool=labelled needs labelled %1 train tasks: the run would stop at its first iteration.</source>
+        <translation>rl.task_pool=labelled 需要已标注的 %1 训练任务：否则运行会在第一次迭代时停止。</translation>
+    </message>
 </context>
 <context>
     <name>creditlab::ui::MainWindow</name>
@@ -1245,6 +1277,14 @@ Qt %2（构建于 %3）
     <message>
         <source>A&amp;nnotate</source>
         <translation>标注(&amp;N)</translation>
+    </message>
+    <message>
+        <source>The launcher is set to learn from %1&apos;s labels; check the settings and start the run</source>
+        <translation>启动器已设置为从 %1 的标注中学习；请检查设置后开始运行</translation>
+    </message>
+    <message>
+        <source>every annotator</source>
+        <translation>所有标注者</translation>
     </message>
 </context>
 <context>
@@ -2362,6 +2402,34 @@ Q %2，N(s,a) %3，被选择 %4 次%5</translation>
     <message>
         <source> (re-convergence)</source>
         <translation>（重新汇合）</translation>
+    </message>
+    <message>
+        <source>Value V (RTMC)</source>
+        <translation>价值 V（RTMC）</translation>
+    </message>
+    <message>
+        <source>Success rate below</source>
+        <translation>下方成功率</translation>
+    </message>
+    <message>
+        <source>Mean advantage</source>
+        <translation>平均优势</translation>
+    </message>
+    <message>
+        <source>Mean advantage (%1)</source>
+        <translation>平均优势（%1）</translation>
+    </message>
+    <message>
+        <source>anchor</source>
+        <translation>锚点</translation>
+    </message>
+    <message>
+        <source>singleton</source>
+        <translation>单例</translation>
+    </message>
+    <message>
+        <source>terminal</source>
+        <translation>终止</translation>
     </message>
 </context>
 <context>
