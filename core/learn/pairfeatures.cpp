@@ -139,6 +139,16 @@ std::vector<float> pairFeatureVector(const TurnFeatures& f, PairFeatureType type
     return out;
 }
 
+probe::FeatureMatrix pairFeatureMatrix(const std::vector<TurnFeatures>& turns, PairFeatureType type)
+{
+    probe::FeatureMatrix m;
+    for (const TurnFeatures& f : turns) {
+        const std::vector<float> row = pairFeatureVector(f, type);
+        m.appendRow(std::span<const float>(row));
+    }
+    return m;
+}
+
 const char* pairFeatureTypeName(PairFeatureType type)
 {
     for (const auto& [t, name] : featureNames())

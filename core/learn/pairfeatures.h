@@ -5,6 +5,8 @@
 // statistics work on plain float arrays, and the torch-side extractors take the policy's types by forward
 // declaration only, so the CLI, the GUI and core-side probe code include this header without LibTorch.
 
+#include "core/probe/featurematrix.h"
+
 #include <cstdint>
 #include <span>
 #include <string>
@@ -30,6 +32,7 @@ enum class AttentionKeySupport { AllKeys, Causal };
 /// std_attn's estimator: Unbiased (N − 1, the offline torch.std the probes were trained with) or Population.
 enum class AttentionStdEstimator { Unbiased, Population };
 
+/// How attentionStatistics computes max_attn and std_attn; the defaults are the authors' offline code.
 struct AttentionStatOptions {
     AttentionKeySupport support = AttentionKeySupport::AllKeys;
     AttentionStdEstimator stdEstimator = AttentionStdEstimator::Unbiased;
@@ -74,6 +77,8 @@ enum class PairFeatureType {
 
 /// The feature vector of one type for one turn. Throws std::invalid_argument when `features` is empty.
 std::vector<float> pairFeatureVector(const TurnFeatures& features, PairFeatureType type);
+/// One row per turn of pairFeatureVector(turns[i], type): the probes' input (core/probe). Any thread.
+probe::FeatureMatrix pairFeatureMatrix(const std::vector<TurnFeatures>& turns, PairFeatureType type);
 /// Stable names for files and the CLI: last_token, mean_pooled, multi_layer, attention, hidden_attention,
 /// multi_attention, lookback.
 const char* pairFeatureTypeName(PairFeatureType type);

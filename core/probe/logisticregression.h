@@ -20,6 +20,8 @@ struct LogisticOptions {
 };
 
 /// What a fit did: solver iterations, the final objective and gradient size, and whether it met the tolerance.
+/// When `converged` is false the coefficients are the best point reached within maxIterations (or where the
+/// line search could no longer make progress); callers that need the exact optimum check it.
 struct LogisticFitReport {
     int iterations = 0;
     double objective = 0.0;

@@ -9,6 +9,8 @@ namespace creditlab::probe {
 /// PAIR's Stage 2 (pair.md §2.4). Concat is Eq. 4 as published: a logistic regression on the scaled
 /// [a ; s_bc]. LogitResidual is the released code's "PAIR-NEW": s_final = σ(z_base + Δ) with
 /// Δ = w2ᵀ[â ; s_base] + b2, the attention scaled on its own and s_base left unscaled; Δ = 0 passes Stage 1 through.
+/// The code trains Δ from zero with AdamW epochs and weight decay; here it is the exact minimiser of the same
+/// BCE(z_base + Δ) plus Stage 2's ℓ2 penalty (C), so that the fit is deterministic and does not depend on a schedule.
 enum class PairStage2Mode { Concat, LogitResidual };
 
 /// Options of PairProbe::fit. Defaults follow the paper: C = 0.01 for both stages, mixed training data,

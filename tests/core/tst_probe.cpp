@@ -237,7 +237,8 @@ private Q_SLOTS:
     {
         QVERIFY(std::isnan(auroc({ 0.1, 0.2 }, { 1, 1 })));
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, auroc({ 0.1 }, { 1, 0 }));
-        // Brier and 15-bin ECE by hand: p = 0 joins the first bin; bins (0.8, 0.8667] and (0, 0.0667].
+        // Brier and 15-bin ECE by hand: 0.8 sits alone in its bin (|1 − 0.8|); p = 0 joins 0.05 in the first
+        // bin (0, 1/15] (|0 − 0.025| · 2); ECE = (0.2 + 0.05) / 3.
         QVERIFY(std::abs(brierScore({ 0.8, 0.0 }, { 1, 0 }) - 0.02) < 1e-15);
         QVERIFY(std::abs(expectedCalibrationError({ 0.8, 0.0, 0.05 }, { 1, 0, 0 }) - (0.2 + 0.05) / 3.0) < 1e-15);
     }

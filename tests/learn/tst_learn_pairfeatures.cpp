@@ -240,6 +240,11 @@ private Q_SLOTS:
         QCOMPARE(last, std::vector<float>(f.attention.begin() + 8, f.attention.end()));
         const auto lookback = pairFeatureVector(f, PairFeatureType::Lookback);
         QCOMPARE(lookback, (std::vector<float> { f.attention[4], f.attention[5], f.attention[12], f.attention[13] }));
+        const auto all = teacherForcedTurnFeatures(*model, kTokens, kSpans);
+        const auto matrix = pairFeatureMatrix(all, PairFeatureType::HiddenAttention);
+        QCOMPARE(matrix.rows(), kSpans.size());
+        QCOMPARE(matrix.cols(), d + 4 * heads);
+        QCOMPARE(matrix.at(2, d + 1), static_cast<double>(pairFeatureVector(all[2], PairFeatureType::Attention)[1]));
         for (PairFeatureType type : allPairFeatureTypes())
             QCOMPARE(pairFeatureTypeFromName(pairFeatureTypeName(type)), type);
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, pairFeatureTypeFromName("nope"));
