@@ -116,6 +116,9 @@ public:
         return out;
     }
 
+    /// (Δγ, β) for goals (B, g): the FiLM projector's output (B, 2d).
+    Tensor film(const Tensor& goal) { return m_film(goal); }
+
 private:
     Tensor drop(const Tensor& x, at::Generator* generator) const
     {
@@ -255,6 +258,25 @@ struct TurnRd::Private {
             progress.item<double>() };
     }
 
+    /// The §2.13/§2.14 probes (eval mode, no gradients).
+    TurnRdProbes probe(const std::vector<const TurnRdTrajectory*>& records);
+    /// Mean ‖Δγ‖₂ over the records' goals: the FiLM projector alone, cheap.
+    double meanDeltaGammaNorm(const std::vector<const TurnRdTrajectory*>& records)
+    {
+        if (!options.film || records.empty())
+            return 0.0;
+        torch::NoGradGuard noGrad;
+        auto goals = torch::empty({ static_cast<std::int64_t>(records.size()), options.goalWidth });
+        for (std::size_t i = 0; i < records.size(); ++i) {
+            if (records[i]->goal.size() != static_cast<std::size_t>(options.goalWidth))
+                throw std::invalid_argument("TurnRD: the goal embedding must have goalWidth values");
+            std::copy(records[i]->goal.begin(), records[i]->goal.end(),
+                goals.data_ptr<float>() + static_cast<std::int64_t>(i) * options.goalWidth);
+        }
+        const auto deltaGamma = net->film(goals.to(device)).slice(1, 0, options.modelWidth);
+        return deltaGamma.norm(2, { 1 }).mean().item<double>();
+    }
+
     /// Eq. 5 or the attention credit for one row of a forward pass, in double.
     TurnRdCredit creditOf(const Tensor& weightsCpu, const Tensor& valuesCpu, const Tensor& predictedCpu,
         std::int64_t row, std::int64_t turns, double reward) const
@@ -355,12 +377,12 @@ std::vector<TurnRdCredit> TurnRd::credit(const std::vector<TurnRdTrajectory>& tr
     return out;
 }
 
-TurnRdProbes TurnRd::probe(const std::vector<TurnRdTrajectory>& trajectories) const
+TurnRdProbes TurnRd::Private::probe(const std::vector<const TurnRdTrajectory*>& records)
 {
     torch::NoGradGuard noGrad;
-    d->net->eval();
-    const auto& o = d->options;
-    const auto n = trajectories.size();
+    net->eval();
+    const auto& o = options;
+    const auto n = records.size();
     TurnRdProbes p;
     p.trajectories = static_cast<std::int64_t>(n);
     if (n == 0)
@@ -376,17 +398,16 @@ TurnRdProbes TurnRd::probe(const std::vector<TurnRdTrajectory>& trajectories) co
     std::int64_t worse = 0;
     const auto step = static_cast<std::size_t>(std::max<std::int64_t>(1, o.batchSize));
     for (std::size_t start = 0; start < n; start += step) {
-        std::vector<const TurnRdTrajectory*> records;
+        const std::vector<const TurnRdTrajectory*> batch(records.begin() + static_cast<std::ptrdiff_t>(start),
+            records.begin() + static_cast<std::ptrdiff_t>(std::min(n, start + step)));
         std::vector<const std::vector<float>*> shuffledGoals;
-        for (std::size_t i = start; i < std::min(n, start + step); ++i) {
-            records.push_back(&trajectories[i]);
-            shuffledGoals.push_back(&trajectories[perm[i]].goal);
-        }
-        const auto b = d->assemble(records, nullptr, nullptr);
-        const auto out = d->net->forward(b.hidden, b.valid, b.goal, false, nullptr);
+        for (std::size_t i = start; i < std::min(n, start + step); ++i)
+            shuffledGoals.push_back(&records[perm[i]]->goal);
+        const auto b = assemble(batch, nullptr, nullptr);
+        const auto out = net->forward(b.hidden, b.valid, b.goal, false, nullptr);
         const auto w = toCpuDouble(out.weights), v = toCpuDouble(out.values), pr = toCpuDouble(out.predicted);
-        for (std::size_t i = 0; i < records.size(); ++i) {
-            const auto c = d->creditOf(w, v, pr, static_cast<std::int64_t>(i), b.turns[i], b.rewards[i]);
+        for (std::size_t i = 0; i < batch.size(); ++i) {
+            const auto c = creditOf(w, v, pr, static_cast<std::int64_t>(i), b.turns[i], b.rewards[i]);
             double sum = 0.0;
             for (double x : c.credit)
                 sum += x;
@@ -395,13 +416,13 @@ TurnRdProbes TurnRd::probe(const std::vector<TurnRdTrajectory>& trajectories) co
         if (!o.film)
             continue;
         const auto valid = b.valid.to(out.values.scalar_type());
-        const auto zeroed = d->net->forward(b.hidden, b.valid, b.goal, true, nullptr);
+        const auto zeroed = net->forward(b.hidden, b.valid, b.goal, true, nullptr);
         absDiff += ((out.values - zeroed.values).abs() * valid).sum().item<double>();
         absValue += (out.values.abs() * valid).sum().item<double>();
         gammaNorm += out.deltaGamma.norm(2, { 1 }).sum().item<double>();
         betaNorm += out.beta.norm(2, { 1 }).sum().item<double>();
-        const auto shuffledGoal = d->assemble(records, &shuffledGoals, nullptr).goal;
-        const auto shuffled = d->net->forward(b.hidden, b.valid, shuffledGoal, false, nullptr);
+        const auto shuffledGoal = assemble(batch, &shuffledGoals, nullptr).goal;
+        const auto shuffled = net->forward(b.hidden, b.valid, shuffledGoal, false, nullptr);
         const auto err = sampleError(b, out), errShuffled = sampleError(b, shuffled);
         mse += err.sum().item<double>();
         mseShuffled += errShuffled.sum().item<double>();
@@ -418,6 +439,14 @@ TurnRdProbes TurnRd::probe(const std::vector<TurnRdTrajectory>& trajectories) co
     return p;
 }
 
+TurnRdProbes TurnRd::probe(const std::vector<TurnRdTrajectory>& trajectories) const
+{
+    std::vector<const TurnRdTrajectory*> records;
+    for (const auto& t : trajectories)
+        records.push_back(&t);
+    return d->probe(records);
+}
+
 TurnRdRoundStats TurnRd::trainRound(
     const TurnRdReplay& replay, std::int64_t currentRound, const std::function<bool(const TurnRdProgress&)>& progress)
 {
@@ -428,11 +457,11 @@ TurnRdRoundStats TurnRd::trainRound(
     const auto& records = replay.records();
     const auto n = records.size();
     // Probe set: the latest round's records, the newest `probeTrajectories` of them [choice].
-    std::vector<TurnRdTrajectory> probeSet;
+    std::vector<const TurnRdTrajectory*> probeSet;
     for (auto it = records.rbegin(); it != records.rend(); ++it)
         if (it->round == replay.latestRound() && static_cast<std::int64_t>(probeSet.size()) < o.probeTrajectories)
-            probeSet.push_back(*it);
-    const double gammaBefore = probe(probeSet).deltaGammaNorm;
+            probeSet.push_back(&*it);
+    const double gammaBefore = d->meanDeltaGammaNorm(probeSet);
 
     // Every round draws from its own seeded streams, so a run is reproducible from the seed and the round count.
     Rng rng(mixSeed(o.seed, 100 + static_cast<std::uint64_t>(d->rounds)));
@@ -497,7 +526,7 @@ TurnRdRoundStats TurnRd::trainRound(
     ++d->rounds;
     if (!s.epochs.empty())
         s.last = s.epochs.back();
-    s.probes = probe(probeSet);
+    s.probes = d->probe(probeSet);
     s.deltaGammaChange = s.probes.deltaGammaNorm - gammaBefore;
     s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     return s;

@@ -2,6 +2,7 @@
 // both credit modes (padding changes nothing), the note's parameter count, FiLM starting as the identity, a seeded
 // TurnRD learning which turn carries the reward, the §2.9 recency weights, determinism, cancelling, and a save/load
 // round trip that restores the weights and the optimizer.
+#include "core/learn/runtime.h"
 #include "core/learn/turnrd.h"
 
 #include <QtCore/QTemporaryDir>
@@ -73,6 +74,7 @@ class TestLearnTurnRd : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
+    void initTestCase();
     void valueProjectionMatchesWorkedExample();
     void parameterCountMatchesNote();
     void creditsConserveReward_data();
@@ -85,6 +87,12 @@ private Q_SLOTS:
     void cancelStopsAfterTheStep();
     void saveLoadRoundTrip();
 };
+
+void TestLearnTurnRd::initTestCase()
+{
+    // One intra-op thread: these models are tiny, and a second thread only adds contention on a loaded CI machine.
+    configureThreads({ 1 });
+}
 
 void TestLearnTurnRd::valueProjectionMatchesWorkedExample()
 {
