@@ -64,7 +64,7 @@ struct TurnRdCredit {
     double predictedReturn = 0.0; ///< R̂ = Σ_t w_t V_t
 };
 
-/// Mean loss terms over one epoch's steps (§2.8), each already multiplied by nothing: the total is
+/// Mean loss terms over one epoch's steps (§2.8), unweighted; the total is
 /// pred + λ_V·value + λ_rank·rank + λ_prog·progress.
 struct TurnRdLosses {
     double total = 0.0;

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <stdexcept>
 #include <string>
 
@@ -58,6 +61,81 @@ std::vector<double> TurnRdReplay::weights(std::int64_t now) const
     for (const auto& r : m_records)
         out.push_back(recencyWeight(r.round, now, m_halfLife));
     return out;
+}
+
+namespace {
+
+constexpr char kMagic[8] = { 'C', 'L', 'T', 'R', 'D', 'R', 'P', '1' };
+
+template <typename T> void put(std::ofstream& out, const T& value)
+{
+    out.write(reinterpret_cast<const char*>(&value), sizeof(T));
+}
+
+template <typename T> bool get(std::ifstream& in, T& value)
+{
+    return static_cast<bool>(in.read(reinterpret_cast<char*>(&value), sizeof(T)));
+}
+
+void putFloats(std::ofstream& out, const std::vector<float>& values)
+{
+    put(out, static_cast<std::uint64_t>(values.size()));
+    out.write(
+        reinterpret_cast<const char*>(values.data()), static_cast<std::streamsize>(values.size() * sizeof(float)));
+}
+
+bool getFloats(std::ifstream& in, std::vector<float>& values, std::uint64_t remaining)
+{
+    std::uint64_t size = 0;
+    if (!get(in, size) || size > remaining / sizeof(float))
+        return false;
+    values.resize(static_cast<std::size_t>(size));
+    return static_cast<bool>(
+        in.read(reinterpret_cast<char*>(values.data()), static_cast<std::streamsize>(size * sizeof(float))));
+}
+
+} // namespace
+
+void TurnRdReplay::appendToFile(const std::string& path, const std::vector<TurnRdTrajectory>& records)
+{
+    const bool fresh = !std::filesystem::exists(path) || std::filesystem::file_size(path) == 0;
+    std::ofstream out(path, std::ios::binary | std::ios::app);
+    if (!out)
+        throw std::runtime_error(path + ": cannot open the TurnRD replay file for writing");
+    if (fresh)
+        out.write(kMagic, sizeof(kMagic));
+    for (const auto& r : records) {
+        put(out, static_cast<std::int64_t>(r.turns));
+        put(out, static_cast<std::int64_t>(r.round));
+        put(out, r.reward);
+        putFloats(out, r.hidden);
+        putFloats(out, r.goal);
+        putFloats(out, r.progress);
+    }
+    out.flush();
+    if (!out)
+        throw std::runtime_error(path + ": cannot write the TurnRD replay file");
+}
+
+std::vector<TurnRdTrajectory> TurnRdReplay::readFile(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw std::runtime_error(path + ": cannot open the TurnRD replay file");
+    const auto size = std::filesystem::file_size(path);
+    char magic[sizeof(kMagic)] = {};
+    if (!in.read(magic, sizeof(magic)) || std::memcmp(magic, kMagic, sizeof(kMagic)) != 0)
+        throw std::runtime_error(path + ": not a TurnRD replay file");
+    std::vector<TurnRdTrajectory> records;
+    while (in.peek() != std::char_traits<char>::eof()) {
+        TurnRdTrajectory r;
+        const auto remaining = static_cast<std::uint64_t>(size) - static_cast<std::uint64_t>(in.tellg());
+        if (!get(in, r.turns) || !get(in, r.round) || !get(in, r.reward) || !getFloats(in, r.hidden, remaining)
+            || !getFloats(in, r.goal, remaining) || !getFloats(in, r.progress, remaining))
+            throw std::runtime_error(path + ": truncated TurnRD replay record " + std::to_string(records.size()));
+        records.push_back(std::move(r));
+    }
+    return records;
 }
 
 } // namespace creditlab::learn

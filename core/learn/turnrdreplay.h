@@ -4,6 +4,7 @@
 // the GUI can hold and show it without LibTorch.
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace creditlab::learn {
@@ -49,6 +50,13 @@ public:
     static double recencyWeight(std::int64_t round, std::int64_t now, double halfLifeRounds);
     /// ω of every record, in records() order, with `now` the round just collected.
     std::vector<double> weights(std::int64_t now) const;
+
+    /// The side file of the replay (the database keeps only its path): appends `records` to `path`, creating it
+    /// with its header when missing, so each round adds its records without rewriting older ones. Float32,
+    /// host byte order. Throws std::runtime_error on I/O errors. Any thread, one writer per file.
+    static void appendToFile(const std::string& path, const std::vector<TurnRdTrajectory>& records);
+    /// Reads every record of a side file; throws std::runtime_error naming the file on a bad or truncated one.
+    static std::vector<TurnRdTrajectory> readFile(const std::string& path);
 
 private:
     double m_halfLife;

@@ -9,6 +9,7 @@
 #include <QtTest/QTest>
 
 #include <cmath>
+#include <filesystem>
 #include <random>
 
 using namespace creditlab::learn;
@@ -269,6 +270,26 @@ void TestLearnTurnRd::replayRecencyWeights()
     bad[0].progress.push_back(0.0f);
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, replay.append(bad));
     QCOMPARE(replay.size(), std::size_t(4));
+
+    // The side file: two rounds appended, read back exactly; a truncated file is refused.
+    QTemporaryDir dir;
+    const auto path = dir.filePath(QStringLiteral("replay.bin")).toStdString();
+    const auto first = synthetic(3, 1, 0, nullptr), second = synthetic(2, 2, 1, nullptr);
+    TurnRdReplay::appendToFile(path, first);
+    TurnRdReplay::appendToFile(path, second);
+    const auto back = TurnRdReplay::readFile(path);
+    QCOMPARE(back.size(), std::size_t(5));
+    for (std::size_t i = 0; i < back.size(); ++i) {
+        const auto& want = i < 3 ? first[i] : second[i - 3];
+        QCOMPARE(back[i].turns, want.turns);
+        QCOMPARE(back[i].round, want.round);
+        QCOMPARE(back[i].reward, want.reward);
+        QCOMPARE(back[i].hidden, want.hidden);
+        QCOMPARE(back[i].goal, want.goal);
+        QCOMPARE(back[i].progress, want.progress);
+    }
+    std::filesystem::resize_file(path, std::filesystem::file_size(path) - 5);
+    QVERIFY_THROWS_EXCEPTION(std::runtime_error, TurnRdReplay::readFile(path));
 }
 
 void TestLearnTurnRd::seededTrainingIsDeterministic()
