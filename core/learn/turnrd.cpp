@@ -56,7 +56,8 @@ public:
             m_fc2.push_back(register_module(p + "fc2", torch::nn::Linear(o.ffnWidth, d)));
         }
         if (o.film)
-            m_film = register_module("film", torch::nn::Linear(o.goalWidth, 2 * d)); // → (Δγ, β)
+            m_film = register_module("film", // → (Δγ, β), then (Δγ_attn, β_attn) with separate head FiLM
+                torch::nn::Linear(o.goalWidth, (o.separateHeadFilm ? 4 : 2) * d));
         m_attnHead = register_module("attn_head", torch::nn::Linear(d, 1)); // [choice] single Linear heads
         m_valueHead = register_module("value_head", torch::nn::Linear(d, 1));
 
@@ -100,16 +101,22 @@ public:
             x = x + drop(m_fc2[l](drop(torch::gelu(m_fc1[l](m_ln2[l](x))), dropout)), dropout);
         }
         Output out;
+        auto forAttention = x;
         if (m_film) {
-            // [note §7.1] residual FiLM: FiLM(z) = (1 + Δγ) ⊙ z + β, one shared FiLM after the encoder feeding both
-            // heads [note §7.2 choice]; Eq. 6 with γ = 1 + Δγ.
+            // [note §7.1] residual FiLM: FiLM(z) = (1 + Δγ) ⊙ z + β (Eq. 6 with γ = 1 + Δγ), after the encoder
+            // [note §7.2]. Default: one shared FiLM feeding both heads [note §7.2 choice]; the option gives the
+            // attention head its own (Δγ, β). The reported Δγ, β are the value head's ("goal-conditioned value head").
             auto gb = m_film(goal);
             out.deltaGamma = gb.slice(1, 0, d);
             out.beta = gb.slice(1, d, 2 * d);
-            if (!zeroFilm)
+            if (!zeroFilm) {
                 x = (1 + out.deltaGamma.unsqueeze(1)) * x + out.beta.unsqueeze(1);
+                forAttention = m_o.separateHeadFilm ? (1 + gb.slice(1, 2 * d, 3 * d).unsqueeze(1)) * forAttention
+                        + gb.slice(1, 3 * d, 4 * d).unsqueeze(1)
+                                                    : x;
+            }
         }
-        out.logits = m_attnHead(x).squeeze(-1).masked_fill(valid.logical_not(), -INFINITY);
+        out.logits = m_attnHead(forAttention).squeeze(-1).masked_fill(valid.logical_not(), -INFINITY);
         out.weights = torch::softmax(out.logits, 1); // masked softmax over turns: Σ_t w_t = 1 [paper]
         out.values = m_valueHead(x).squeeze(-1).masked_fill(valid.logical_not(), 0.0);
         out.predicted = (out.weights * out.values).sum(1); // Eq. 7's R̂
@@ -541,13 +548,13 @@ std::string headerText(const TurnRdOptions& o, std::int64_t rounds)
     out << "format " << kFormatVersion << "\ninput_width " << o.inputWidth << "\ngoal_width " << o.goalWidth
         << "\nmodel_width " << o.modelWidth << "\nheads " << o.heads << "\nlayers " << o.layers << "\nffn_width "
         << o.ffnWidth << "\nmax_turns " << o.maxTurns << "\ndropout " << o.dropout << "\nfilm " << (o.film ? 1 : 0)
-        << "\ncredit_mode " << static_cast<int>(o.creditMode) << "\nclamp " << o.clamp << "\nlambda_value "
-        << o.lambdaValue << "\nlambda_rank " << o.lambdaRank << "\nlambda_progress " << o.lambdaProgress
-        << "\nrank_margin " << o.rankMargin << "\nprogress_epsilon " << o.progressEpsilon << "\nlearning_rate "
-        << o.learningRate << "\nweight_decay " << o.weightDecay << "\nepochs " << o.epochs << "\nbatch_size "
-        << o.batchSize << "\ngrad_clip " << o.gradClip << "\nrecency " << static_cast<int>(o.recency)
-        << "\nprobe_trajectories " << o.probeTrajectories << "\nseed " << o.seed << "\ndevice " << o.device
-        << "\nrounds " << rounds << "\n";
+        << "\nseparate_head_film " << (o.separateHeadFilm ? 1 : 0) << "\ncredit_mode " << static_cast<int>(o.creditMode)
+        << "\nclamp " << o.clamp << "\nlambda_value " << o.lambdaValue << "\nlambda_rank " << o.lambdaRank
+        << "\nlambda_progress " << o.lambdaProgress << "\nrank_margin " << o.rankMargin << "\nprogress_epsilon "
+        << o.progressEpsilon << "\nlearning_rate " << o.learningRate << "\nweight_decay " << o.weightDecay
+        << "\nepochs " << o.epochs << "\nbatch_size " << o.batchSize << "\ngrad_clip " << o.gradClip << "\nrecency "
+        << static_cast<int>(o.recency) << "\nprobe_trajectories " << o.probeTrajectories << "\nseed " << o.seed
+        << "\ndevice " << o.device << "\nrounds " << rounds << "\n";
     return out.str();
 }
 
@@ -556,7 +563,7 @@ TurnRdOptions parseHeader(const std::string& path, const std::string& text, std:
     TurnRdOptions o;
     std::istringstream in(text);
     std::string key;
-    int format = 0, film = 1, mode = 0, recency = 0;
+    int format = 0, film = 1, separate = 0, mode = 0, recency = 0;
     const auto fail = [&](const std::string& why) { throw std::runtime_error(path + ": TurnRD header: " + why); };
     while (in >> key) {
         bool ok = true;
@@ -578,6 +585,8 @@ TurnRdOptions parseHeader(const std::string& path, const std::string& text, std:
             ok = static_cast<bool>(in >> o.maxTurns);
         else if (key == "dropout")
             ok = static_cast<bool>(in >> o.dropout);
+        else if (key == "separate_head_film")
+            ok = static_cast<bool>(in >> separate);
         else if (key == "film")
             ok = static_cast<bool>(in >> film);
         else if (key == "credit_mode")
@@ -622,6 +631,7 @@ TurnRdOptions parseHeader(const std::string& path, const std::string& text, std:
     if (format != kFormatVersion)
         fail("format " + std::to_string(format) + ", this build reads " + std::to_string(kFormatVersion));
     o.film = film != 0;
+    o.separateHeadFilm = separate != 0;
     o.creditMode = mode == 1 ? TurnRdCreditMode::Attention : TurnRdCreditMode::ValueProjection;
     o.recency = recency == 1 ? TurnRdRecency::LossWeighting : TurnRdRecency::Sampling;
     return o;

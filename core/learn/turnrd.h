@@ -38,6 +38,7 @@ struct TurnRdOptions {
     std::int64_t maxTurns = 50; ///< learned positions [paper: 50 AlfWorld, 16 WebShop]
     double dropout = 0.1; ///< [paper]
     bool film = true; ///< goal-aware residual FiLM (§2.6); false = the goal-blind TurnRD
+    bool separateHeadFilm = false; ///< [note §7.2 option] own FiLM for the attention head; default one shared FiLM
     TurnRdCreditMode creditMode = TurnRdCreditMode::ValueProjection; ///< [paper: value projection]
     double clamp = 2.0; ///< c of Eq. 5 [paper]
     double lambdaValue = 1.0; ///< λ_V [paper: 1.0 AlfWorld, 0.5 WebShop]

@@ -80,6 +80,7 @@ private Q_SLOTS:
     void parameterCountMatchesNote();
     void creditsConserveReward_data();
     void creditsConserveReward();
+    void filmStartsAsIdentity_data();
     void filmStartsAsIdentity();
     void learnsDecisiveTurn_data();
     void learnsDecisiveTurn();
@@ -161,10 +162,20 @@ void TestLearnTurnRd::creditsConserveReward()
     QVERIFY(model.probe(data).conservationDrift < 1e-5);
 }
 
+void TestLearnTurnRd::filmStartsAsIdentity_data()
+{
+    QTest::addColumn<bool>("separate");
+    QTest::newRow("shared FiLM") << false;
+    QTest::newRow("FiLM per head") << true;
+}
+
 void TestLearnTurnRd::filmStartsAsIdentity()
 {
     // The zero-initialised FiLM projector (§2.6) makes TurnRD+FiLM the goal-blind TurnRD at round 0.
-    TurnRd withFilm(smallOptions(true)), without(smallOptions(false));
+    QFETCH(bool, separate);
+    auto filmOptions = smallOptions(true);
+    filmOptions.separateHeadFilm = separate;
+    TurnRd withFilm(filmOptions), without(smallOptions(false));
     const auto data = synthetic(24, 5, 0, nullptr);
     const auto a = withFilm.credit(data), b = without.credit(data);
     for (std::size_t i = 0; i < data.size(); ++i)
