@@ -343,8 +343,19 @@ constexpr int kFormatVersion = 1;
 } // namespace
 
 TurnRd::TurnRd(const TurnRdOptions& options)
-    : d(std::make_unique<Private>(options))
 {
+    const auto& o = options;
+    if (o.inputWidth < 1 || o.goalWidth < 1 || o.modelWidth < 1 || o.heads < 1 || o.layers < 0 || o.ffnWidth < 1
+        || o.maxTurns < 1 || o.epochs < 0 || o.batchSize < 1 || !(o.dropout >= 0.0 && o.dropout < 1.0)
+        || !(o.clamp > 0.0) || !(o.learningRate > 0.0))
+        throw std::invalid_argument("TurnRD: an option is out of range (widths, heads, turns and batch must be "
+                                    "positive, dropout in [0, 1), clamp and learning rate > 0)");
+    try {
+        d = std::make_unique<Private>(options);
+    } catch (const c10::Error& e) {
+        throw std::invalid_argument(
+            "TurnRD: cannot build the model on device '" + o.device + "': " + e.what_without_backtrace());
+    }
 }
 
 TurnRd::~TurnRd() = default;
@@ -403,6 +414,7 @@ TurnRdProbes TurnRd::Private::probe(const std::vector<const TurnRdTrajectory*>& 
         std::swap(perm[i], perm[rng.below(i + 1)]);
     double absDiff = 0.0, absValue = 0.0, mse = 0.0, mseShuffled = 0.0, gammaNorm = 0.0, betaNorm = 0.0;
     std::int64_t worse = 0;
+    std::vector<double> predicted, rewards;
     const auto step = static_cast<std::size_t>(std::max<std::int64_t>(1, o.batchSize));
     for (std::size_t start = 0; start < n; start += step) {
         const std::vector<const TurnRdTrajectory*> batch(records.begin() + static_cast<std::ptrdiff_t>(start),
@@ -419,6 +431,8 @@ TurnRdProbes TurnRd::Private::probe(const std::vector<const TurnRdTrajectory*>& 
             for (double x : c.credit)
                 sum += x;
             p.conservationDrift = std::max(p.conservationDrift, std::abs(sum - b.rewards[i])); // §2.14
+            predicted.push_back(c.predictedReturn);
+            rewards.push_back(b.rewards[i]);
         }
         if (!o.film)
             continue;
@@ -435,6 +449,16 @@ TurnRdProbes TurnRd::Private::probe(const std::vector<const TurnRdTrajectory*>& 
         mseShuffled += errShuffled.sum().item<double>();
         worse += (errShuffled > err).sum().item<std::int64_t>();
     }
+    std::int64_t concordant = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        p.returnMse += (predicted[i] - rewards[i]) * (predicted[i] - rewards[i]) / static_cast<double>(n);
+        for (std::size_t j = 0; j < n; ++j)
+            if (rewards[i] > rewards[j]) {
+                ++p.rankPairs;
+                concordant += predicted[i] > predicted[j] ? 1 : 0;
+            }
+    }
+    p.rankAccuracy = p.rankPairs > 0 ? static_cast<double>(concordant) / static_cast<double>(p.rankPairs) : 0.0;
     if (o.film) {
         const auto count = static_cast<double>(n);
         p.deltaGammaNorm = gammaNorm / count;

@@ -84,6 +84,9 @@ struct TurnRdProbes {
     double zeroFilmChange = 0.0; ///< Σ|V^FiLM − V^{Δγ=β=0}| / Σ|V^FiLM| over active turns (§2.13a)
     double goalShuffleMseChange = 0.0; ///< (MSE_shuffled − MSE)/MSE of the V-head (§2.13b)
     double goalShuffleWorseFraction = 0.0; ///< share of trajectories whose own MSE got worse when shuffled
+    double returnMse = 0.0; ///< mean (R̂ − R)², the return reconstruction of Eq. 7 on the probe set
+    double rankAccuracy = 0.0; ///< share of pairs with R_i > R_j that have R̂_i > R̂_j (0 without such pairs)
+    std::int64_t rankPairs = 0; ///< how many such pairs
 };
 
 /// What one TurnRD stage of Algorithm 1 (line 12) did.

@@ -257,6 +257,11 @@ void TestLearnTurnRd::learnsDecisiveTurn()
     qInfo("decisive turn on top in %d/%d successes; mean share %.3f vs best other %.3f", top, successes, keyShare,
         bestOtherShare);
     QVERIFY(top >= 0.9 * successes);
+    // The round's own diagnostics on its latest data: R̂ reconstructs R and ranks successes above failures.
+    QVERIFY(last.probes.rankPairs > 0);
+    QVERIFY(last.probes.rankAccuracy > 0.9);
+    QVERIFY(last.probes.returnMse < 0.1);
+    QVERIFY(last.probes.conservationDrift < 1e-5);
     QVERIFY(keyShare > bestOtherShare + margin);
 }
 
@@ -366,6 +371,12 @@ void TestLearnTurnRd::saveLoadRoundTrip()
     std::fclose(f);
     QVERIFY_THROWS_EXCEPTION(std::runtime_error, TurnRd::load(junk));
     QVERIFY_THROWS_EXCEPTION(std::runtime_error, TurnRd::load(dir.filePath(QStringLiteral("none.pt")).toStdString()));
+    auto badOptions = smallOptions();
+    badOptions.modelWidth = 30; // not a multiple of 4 heads
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, TurnRd { badOptions });
+    badOptions = smallOptions();
+    badOptions.device = "no-such-device";
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, TurnRd { badOptions });
 }
 
 QTEST_GUILESS_MAIN(TestLearnTurnRd)
