@@ -1,6 +1,8 @@
 // TurnRD (HAS §2.5–2.10, §2.13–2.14). Tags in comments: [paper] = the paper states it; [note] = the method note
 // (shared/methods/has_turnrd.md) fixes it by inference; [choice] = the note's proposed default where the paper is
 // silent.
+// File size: the network, the loss, training, the probes and the checkpoint I/O of one class share this file
+// (~700 lines, over the house ~400) because this task owns no other file; the checkpoint header could move out.
 #include "core/learn/turnrd.h"
 
 #include "core/learn/rng.h"
