@@ -198,7 +198,9 @@ void TestLaunch::humanJudgeShowsLabels()
     QVERIFY2(summary->text().contains(QStringLiteral("No human labels by every annotator")), qPrintable(summary->text()));
     // Labels in the database are counted once the form changes.
     Store* store = window.workspace()->store();
-    const auto run = store->createRun(NewRun { "imported" });
+    NewRun imported;
+    imported.name = "imported";
+    const auto run = store->createRun(imported);
     Trajectory t;
     t.id = "a";
     t.group = "g";
