@@ -110,6 +110,23 @@ void requireTurnField(const Batch& batch, std::string_view field, std::string_vi
     }
 }
 
+std::optional<double> turnCredit(const Turn& turn, std::string_view name)
+{
+    for (const auto& [method, value] : turn.credits)
+        if (method == name)
+            return value;
+    return std::nullopt;
+}
+
+void requireTurnCredit(const Batch& batch, std::string_view name, std::string_view method)
+{
+    for (const Trajectory& t : batch.trajectories)
+        for (std::size_t k = 0; k < t.turns.size(); ++k)
+            if (!turnCredit(t.turns[k], name))
+                throw CreditInputError("trajectory \"" + t.id + "\", turn " + std::to_string(k + 1) + ": credit \""
+                    + std::string(name) + "\" is required by " + std::string(method));
+}
+
 void whiten(std::vector<double>& values)
 {
     const double m = mean(values);

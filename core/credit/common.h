@@ -36,6 +36,11 @@ std::vector<ParamSpec> grpoParamSpecs();
 
 /// Throws CreditInputError unless every turn has the field: "role", "progress" or "score".
 void requireTurnField(const Batch& batch, std::string_view field, std::string_view method);
+/// The turn's per-method credit entry named `name` (JSONL `"credit": {"<name>": x}`); nullopt when absent.
+/// Learned models the trainer runs (TurnRD's r̂_t as "turnrd") hand their per-turn output to estimators this way.
+std::optional<double> turnCredit(const Turn& turn, std::string_view name);
+/// Throws CreditInputError naming the trajectory and turn when a turn lacks the credit entry `name`.
+void requireTurnCredit(const Batch& batch, std::string_view name, std::string_view method);
 
 /// Whitening over all turns of the batch: (x - mean) / (std + eps), sample std (triage, scalar_judge).
 void whiten(std::vector<double>& values);

@@ -3,6 +3,9 @@
 // pluggable decomposer. The learned TurnRD decomposer (has_turnrd.md §2.7, Eq. 5) needs a trained model and
 // comes with the learned models; this file has the two that work from plain JSONL:
 //   progressive  x_{i,t} = p_{i,t} - p_{i,t-1}, p_{i,0} = 0, p = `progress` (CONVENTIONS.md).
+//   turnrd       x_{i,t} = r̂_{i,t}, TurnRD's per-turn credit (has_turnrd.md §2.7, Eq. 5), which the trainer
+//                computes with the learned decomposer and hands over as the turn's credit entry "turnrd"
+//                (JSONL `"credit": {"turnrd": x}`), so an externally trained decomposer can feed it too.
 //   judge        x_{i,t} = 2 * score_{i,t} - 1. The paper gives no formula for its LLM-Judge decomposer
 //                ("cached turn labels"); has_turnrd.md §2.11 proposes a judge score in [-1, 1], or one in
 //                [0, 1] mapped to [-1, 1]. CreditLab's `score` is in [0, 1], and 2 * score - 1 is the map
@@ -30,9 +33,9 @@ public:
             std::vector<ParamSpec> s {
                 { "alpha", ParamType::Double, "0.5", 0.0, 1.0, {},
                     "weight of the trajectory advantage; 1 is GRPO (HAS Eq. 2)" },
-                { "decomposer", ParamType::Choice, "progressive", {}, {}, { "progressive", "judge" },
-                    "per-turn credit: progress differences, or the judge's 2 score - 1 (turnrd comes with the "
-                    "learned models)" },
+                { "decomposer", ParamType::Choice, "progressive", {}, {}, { "progressive", "judge", "turnrd" },
+                    "per-turn credit: progress differences, the judge's 2 score - 1, or TurnRD's r_hat (the "
+                    "turn's credit entry \"turnrd\"; the trainer fills it)" },
             };
             for (ParamSpec& g : grpoParamSpecs())
                 s.push_back(std::move(g));
@@ -42,14 +45,20 @@ public:
     }
     void validate(const Batch& batch, const Params& params) const override
     {
-        requireTurnField(batch, isJudge(params) ? "score" : "progress", "has");
+        const auto& decomposer = params.getChoice("decomposer");
+        if (decomposer == "turnrd")
+            requireTurnCredit(batch, "turnrd", "has decomposer=turnrd");
+        else
+            requireTurnField(batch, decomposer == "judge" ? "score" : "progress", "has");
     }
     CreditResult compute(const Batch& batch, const Params& params) const override
     {
         CreditResult r(batch);
         const std::vector<double> aTraj = grpoAdvantages(batch, params); // HAS Eq. 1
         const double alpha = params.getDouble("alpha");
-        const bool judge = isJudge(params);
+        const std::string& decomposer = params.getChoice("decomposer");
+        const bool judge = decomposer == "judge";
+        const bool turnrd = decomposer == "turnrd";
 
         r.details.reserve(3); // addDetail push_backs: keep the references below valid
         DetailColumn& trajCol = r.addDetail("A_traj");
@@ -62,7 +71,9 @@ public:
             double previous = 0.0; // p_{i,0} = 0
             for (std::size_t k = 0; k < t.turns.size(); ++k) {
                 const Turn& u = t.turns[k];
-                if (judge) {
+                if (turnrd) {
+                    x[base + k] = turnCredit(u, "turnrd").value(); // validate() guarantees it
+                } else if (judge) {
                     x[base + k] = 2.0 * u.score.value() - 1.0;
                 } else {
                     const double p = u.progress.value(); // validate() guarantees it
@@ -82,8 +93,6 @@ public:
     }
 
 private:
-    static bool isJudge(const Params& params) { return params.getChoice("decomposer") == "judge"; }
-
     /// HAS §3.2 (has_turnrd.md §2.3): at position t, normalise over the group's trajectories with T_j >= t,
     /// sample std + eps; fewer than two such trajectories give 0. `out` is zero-filled on entry.
     static void normalisePositionWise(const Batch& batch, const std::vector<std::size_t>& offsets,

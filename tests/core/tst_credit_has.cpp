@@ -223,6 +223,37 @@ private Q_SLOTS:
         }
     }
 
+    // The turnrd decomposer reads TurnRD's r̂_t from the turn's credit entry "turnrd": with r̂_t equal to the
+    // progress differences it gives exactly the progressive decomposer's advantages; a turn without it is named.
+    void turnrdReadsCreditEntry()
+    {
+        const QString spec = QStringLiteral("g:1:0.2,0.5,1;g:0:0.1,0.1;g:1:0.3,0.9,1,1;h:0:0,0.4;h:1:0.6,1");
+        const Batch progressive = makeBatch(spec);
+        std::vector<Trajectory> withCredit = progressive.trajectories;
+        for (Trajectory& t : withCredit) {
+            double previous = 0.0;
+            for (Turn& u : t.turns) {
+                u.credits.emplace_back("turnrd", *u.progress - previous);
+                previous = *u.progress;
+                u.progress.reset();
+            }
+        }
+        const Batch turnrd = Batch::fromTrajectories(std::move(withCredit));
+        const CreditResult expected = run("has", progressive, { "alpha=0.25" });
+        const CreditResult actual = run("has", turnrd, { "alpha=0.25", "decomposer=turnrd" });
+        QCOMPARE(actual.advantages.size(), expected.advantages.size());
+        for (std::size_t n = 0; n < actual.advantages.size(); ++n)
+            QVERIFY(std::abs(actual.advantages[n] - expected.advantages[n]) < 1e-12);
+        QVERIFY(std::abs(actual.advantages[0] - actual.advantages[3]) > 1e-6); // not a constant
+        const Estimator& e = requireEstimator("has");
+        try {
+            e.validate(progressive, e.resolve(assignments({ "decomposer=turnrd" })));
+            QFAIL("expected CreditInputError");
+        } catch (const CreditInputError& error) {
+            QVERIFY2(std::string(error.what()).find("turn 1: credit \"turnrd\"") != std::string::npos, error.what());
+        }
+    }
+
     // The judge decomposer reads only `score`: a batch without progress is fine.
     void judgeIgnoresProgress()
     {
@@ -241,8 +272,6 @@ private Q_SLOTS:
                                        << "alpha";
         QTest::newRow("alpha below 0") << "alpha=-0.1"
                                        << "alpha";
-        QTest::newRow("turnrd is not here") << "decomposer=turnrd"
-                                            << "decomposer";
         QTest::newRow("unknown decomposer") << "decomposer=flat"
                                             << "decomposer";
         QTest::newRow("bad bool") << "norm_std=yes"
