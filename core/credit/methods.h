@@ -21,6 +21,7 @@ std::unique_ptr<Estimator> makePair();
 std::unique_ptr<Estimator> makeStepReward();
 std::unique_ptr<Estimator> makeLoop();
 std::unique_ptr<Estimator> makeScalarJudge();
+std::unique_ptr<Estimator> makeValueBaseline();
 
 /// All factories, in listing order. Add a new method here and in core/CMakeLists.txt.
 std::vector<EstimatorFactory> builtinEstimatorFactories();

@@ -15,6 +15,7 @@ std::vector<EstimatorFactory> builtinEstimatorFactories()
         makeStepReward,
         makeLoop,
         makeScalarJudge,
+        makeValueBaseline,
     };
 }
 
