@@ -11,7 +11,6 @@
 namespace creditlab::learn {
 
 namespace {
-using Metrics = std::vector<std::pair<std::string, double>>;
 
 /// The credits of one method on the batch, ready to store.
 struct MethodCredits {
@@ -132,6 +131,14 @@ std::vector<std::pair<std::string, double>> Trainer::Impl::runIteration()
             t.turns[k].score = verdicts[k].score;
         }
     }
+    // Learned credit models read the acting policy's hidden states of these very rollouts.
+    if (usesTurnRd()) {
+        const auto hiddenStart = Clock::now();
+        const TurnStates states
+            = extractTurnStates(policy, tokenizer, rollouts, config.getInt("rl.micro_batch"), device);
+        metrics.emplace_back("time/hidden_s", secondsSince(hiddenStart));
+        turnRdCredits(rollouts, states, it, metrics);
+    }
     Batch batch = Batch::fromTrajectories(std::move(rollouts.trajectories));
 
     // 3. Credit: the trained method, then every other method on the same batch (shadow credits).
@@ -215,6 +222,8 @@ std::vector<std::pair<std::string, double>> Trainer::Impl::runIteration()
         samples, advantages, settings, rng);
     kl.update(stats.kl, static_cast<std::int64_t>(samples.size()));
     const double updateSeconds = secondsSince(updateStart);
+    if (turnrd)
+        trainTurnRd(it, metrics); // Algorithm 1 line 12, after the policy update
     iteration = it;
 
     addRolloutMetrics(batch, rollouts, metrics);

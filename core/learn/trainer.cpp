@@ -201,6 +201,7 @@ std::unique_ptr<Trainer> Trainer::resume(
         fs::create_directories(impl->filesDir);
         impl->initialisePolicy();
         impl->store->truncateRun(runId, -1);
+        impl->restoreLearnedModels({}); // drops a replay side file the first attempt may have begun
         impl->store->setRunStatus(runId, "running");
         logger()->info("restarting run {} from the beginning (it stopped before its first checkpoint)", runId);
         return std::unique_ptr<Trainer>(new Trainer(std::move(impl)));
@@ -213,6 +214,7 @@ std::unique_ptr<Trainer> Trainer::resume(
     impl->iteration = state.iteration;
     impl->rng.setState(state.rng);
     impl->kl.coef = state.klCoef;
+    impl->restoreLearnedModels(checkpoint->second);
     // Iterations after the checkpoint are recomputed exactly; drop what an interrupted run left of them.
     impl->store->truncateRun(runId, state.iteration);
     impl->store->setRunStatus(runId, "running");

@@ -8,6 +8,7 @@
 #include "core/learn/runtime.h"
 #include "core/learn/trainer.h"
 #include "core/learn/trainer_p.h"
+#include "core/learn/turnrd.h"
 #include "core/store.h"
 
 #include <spdlog/spdlog.h>
@@ -47,6 +48,21 @@ inline TransformerOptions modelOptions(const TrainConfig& c, std::int64_t vocab,
     o.valueHead = valueHead;
     return o;
 }
+using Metrics = std::vector<std::pair<std::string, double>>;
+
+/// The acting policy's final-layer hidden states per turn of a rollout batch (no gradients), on the CPU:
+/// `actionLast` (samples, width) at the last token of each turn's action (TurnRD's h_t, has_turnrd.md §2.5),
+/// `promptLast` (samples, width) at the last prompt token (the state before the action), `goal`
+/// (trajectories, width) mean-pooled over the goal's tokens (TurnRD's g). Rows follow rollouts.samples and
+/// rollouts.trajectories.
+struct TurnStates {
+    torch::Tensor actionLast;
+    torch::Tensor promptLast;
+    torch::Tensor goal;
+};
+TurnStates extractTurnStates(Transformer& policy, const Tokenizer& tokenizer, const RolloutBatch& rollouts,
+    std::int64_t microBatch, const torch::Device& device);
+
 struct Trainer::Impl {
     TrainConfig config;
     TrainOptions options;
@@ -66,6 +82,11 @@ struct Trainer::Impl {
     std::int64_t iteration = -1; ///< the last finished iteration; -1 before SFT
     std::optional<double> lastEval;
     std::unique_ptr<judge::Judge> judge;
+    // TurnRD (has with credit.decomposer=turnrd): the decomposer, its replay, and this round's records until the
+    // update is done (learnedcredit.cpp).
+    std::unique_ptr<TurnRd> turnrd;
+    std::unique_ptr<TurnRdReplay> turnrdReplay;
+    std::vector<TurnRdTrajectory> turnrdPending;
 
     Impl(TrainConfig c, TrainOptions o)
         : config(std::move(c))
@@ -136,6 +157,7 @@ struct Trainer::Impl {
         const auto dir = checkpointDir(iteration);
         saveCheckpoint(dir, policy, *optimizer, critic ? &critic : nullptr, criticOptimizer.get(),
             { iteration, rng.state(), kl.coef });
+        saveLearnedModels(dir);
         store->addCheckpoint(runId, iteration, dir);
         auto all = store->checkpoints(runId);
         const auto keep = static_cast<std::size_t>(config.getInt("checkpoint.keep"));
@@ -151,6 +173,17 @@ struct Trainer::Impl {
     double evaluate(std::vector<std::pair<std::string, double>>& metrics);
     void runSft(const TrainCallback& callback, const std::atomic<bool>* stop, bool& stopped);
     std::vector<std::pair<std::string, double>> runIteration();
+
+    // Learned credit models (learnedcredit.cpp).
+    bool usesTurnRd() const;
+    TurnRdOptions turnRdOptions() const;
+    /// Algorithm 1 line 8: TurnRD's credits from the frozen model as each turn's credit entry "turnrd".
+    void turnRdCredits(RolloutBatch& rollouts, const TurnStates& states, std::int64_t it, Metrics& metrics);
+    /// Algorithm 1 line 12: the round's records into the replay (and its side file), then a training round.
+    void trainTurnRd(std::int64_t it, Metrics& metrics);
+    void saveLearnedModels(const std::string& dir) const;
+    /// On resume, after `iteration` is set: the models of `checkpointDir` and the replay up to `iteration`.
+    void restoreLearnedModels(const std::string& checkpointDir);
 };
 
 } // namespace creditlab::learn

@@ -1,0 +1,208 @@
+// Learned credit models inside the RL loop (issue 8): the acting policy's per-turn hidden states, and TurnRD for
+// HAS as has_turnrd.md Algorithm 1 runs it (line 8: credits from the frozen φ_r before the update; line 12: train
+// φ_{r+1} on the recency-weighted replay after it).
+#include "core/credit/estimator.h"
+#include "core/learn/trainer_impl.h"
+
+#include <algorithm>
+
+namespace creditlab::learn {
+
+namespace {
+
+const char* const kReplayFile = "/turnrd-replay.bin";
+const char* const kTurnRdFile = "/turnrd.pt";
+
+/// Row `row` of a (rows, width) float CPU tensor appended to `out`.
+void appendRow(const torch::Tensor& rows, std::int64_t row, std::vector<float>& out)
+{
+    const auto width = rows.size(1);
+    const float* p = rows.data_ptr<float>() + row * width;
+    out.insert(out.end(), p, p + width);
+}
+
+} // namespace
+
+TurnStates extractTurnStates(Transformer& policy, const Tokenizer& tokenizer, const RolloutBatch& rollouts,
+    std::int64_t microBatch, const torch::Device& device)
+{
+    torch::NoGradGuard noGrad;
+    policy->eval();
+    TurnStates states;
+    const auto n = static_cast<std::int64_t>(rollouts.samples.size());
+    const auto width = policy->options().width;
+    states.actionLast = torch::empty({ n, width }, torch::kFloat);
+    states.promptLast = torch::empty({ n, width }, torch::kFloat);
+    for (std::int64_t start = 0; start < n; start += microBatch) {
+        const std::int64_t end = std::min(n, start + microBatch);
+        std::vector<const std::vector<std::int32_t>*> prompts, actions;
+        std::vector<std::int64_t> last, promptEnd;
+        for (std::int64_t s = start; s < end; ++s) {
+            const TurnSample& sample = rollouts.samples[static_cast<std::size_t>(s)];
+            prompts.push_back(&sample.prompt);
+            actions.push_back(&sample.action);
+            promptEnd.push_back(static_cast<std::int64_t>(sample.prompt.size()) - 1);
+            last.push_back(static_cast<std::int64_t>(sample.prompt.size() + sample.action.size()) - 1);
+        }
+        const ActionBatch batch = makeActionBatch(prompts, actions, device);
+        const auto hidden = policy->forward(batch.tokens, batch.valid).hidden; // (B, T, width), final LN
+        const auto rows = end - start;
+        auto gather = [&](const std::vector<std::int64_t>& at) {
+            auto index = torch::from_blob(const_cast<std::int64_t*>(at.data()), { rows }, torch::kLong).to(device);
+            return hidden.index({ torch::arange(rows, torch::TensorOptions(torch::kLong).device(device)), index })
+                .to(torch::kCPU)
+                .to(torch::kFloat);
+        };
+        states.actionLast.narrow(0, start, rows).copy_(gather(last));
+        states.promptLast.narrow(0, start, rows).copy_(gather(promptEnd));
+    }
+    // The goal embedding (has_turnrd.md §2.5 [choice]): the final hidden states mean-pooled over the goal's tokens.
+    // Prompts begin with <goal> and the goal, and attention is causal, so a pass over <goal> goal alone gives the
+    // same states as inside any prompt.
+    const auto trajectories = static_cast<std::int64_t>(rollouts.trajectories.size());
+    states.goal = torch::empty({ trajectories, width }, torch::kFloat);
+    for (std::int64_t i = 0; i < trajectories; ++i) {
+        std::vector<std::int32_t> ids { Tokenizer::kGoal };
+        tokenizer.encode(rollouts.trajectories[static_cast<std::size_t>(i)].task.goal.value_or(std::string()), ids);
+        const auto context = policy->options().context;
+        if (static_cast<std::int64_t>(ids.size()) > context)
+            ids.resize(static_cast<std::size_t>(context));
+        std::vector<std::int64_t> wide(ids.begin(), ids.end());
+        const auto len = static_cast<std::int64_t>(wide.size());
+        auto tokens = torch::from_blob(wide.data(), { 1, len }, torch::kLong).to(device);
+        auto valid = torch::ones({ 1, len }, torch::TensorOptions(torch::kBool).device(device));
+        auto hidden = policy->forward(tokens, valid).hidden[0]; // (len, width)
+        auto pooled = len > 1 ? hidden.narrow(0, 1, len - 1).mean(0) : hidden[0];
+        states.goal[i].copy_(pooled.to(torch::kCPU).to(torch::kFloat));
+    }
+    return states;
+}
+
+bool Trainer::Impl::usesTurnRd() const
+{
+    if (config.method() != "has")
+        return false;
+    const auto params = credit::requireEstimator("has").resolve(config.creditAssignments());
+    return params.getChoice("decomposer") == "turnrd";
+}
+
+TurnRdOptions Trainer::Impl::turnRdOptions() const
+{
+    TurnRdOptions o;
+    o.inputWidth = policy->options().width;
+    o.goalWidth = policy->options().width;
+    o.modelWidth = config.getInt("turnrd.width");
+    o.maxTurns = std::max<std::int64_t>(1, env::makeEnvironment(setup.env, setup.envAssignments)->maxSteps());
+    o.film = config.getBool("turnrd.film");
+    o.creditMode = config.getText("turnrd.credit_mode") == "attention" ? TurnRdCreditMode::Attention
+                                                                        : TurnRdCreditMode::ValueProjection;
+    o.epochs = config.getInt("turnrd.epochs");
+    o.batchSize = config.getInt("turnrd.batch_size");
+    o.learningRate = config.getDouble("turnrd.lr");
+    o.seed = static_cast<std::uint64_t>(config.getInt("seed")) * 0x2545f4914f6cdd1dULL + 7;
+    o.device = options.device;
+    return o;
+}
+
+void Trainer::Impl::turnRdCredits(RolloutBatch& rollouts, const TurnStates& states, std::int64_t it, Metrics& metrics)
+{
+    if (!turnrd)
+        turnrd = std::make_unique<TurnRd>(turnRdOptions());
+    if (!turnrdReplay)
+        turnrdReplay = std::make_unique<TurnRdReplay>(config.getDouble("turnrd.half_life"));
+    // Replay records: R, h_{1:T}, the goal embedding, the progress reward Δp_t and the round (Algorithm 1 line 5).
+    turnrdPending.assign(rollouts.trajectories.size(), TurnRdTrajectory {});
+    for (std::size_t i = 0; i < rollouts.trajectories.size(); ++i) {
+        const Trajectory& t = rollouts.trajectories[i];
+        TurnRdTrajectory& r = turnrdPending[i];
+        r.turns = static_cast<std::int64_t>(t.turns.size());
+        r.reward = t.reward;
+        r.round = it;
+        appendRow(states.goal, static_cast<std::int64_t>(i), r.goal);
+        double previous = 0.0;
+        bool progress = true;
+        for (const Turn& u : t.turns) {
+            progress = progress && u.progress.has_value();
+            const double p = u.progress.value_or(previous);
+            r.progress.push_back(static_cast<float>(p - previous));
+            previous = p;
+        }
+        if (!progress)
+            r.progress.clear();
+        r.hidden.reserve(static_cast<std::size_t>(r.turns * states.actionLast.size(1)));
+    }
+    for (std::size_t s = 0; s < rollouts.samples.size(); ++s) // samples come turn by turn, so rows are in order
+        appendRow(states.actionLast, static_cast<std::int64_t>(s), turnrdPending[rollouts.samples[s].trajectory].hidden);
+    // Line 8: per-turn credit from the frozen φ_r, handed to has as each turn's credit entry "turnrd".
+    const auto credits = turnrd->credit(turnrdPending);
+    double drift = 0.0;
+    for (std::size_t i = 0; i < rollouts.trajectories.size(); ++i) {
+        auto& turns = rollouts.trajectories[i].turns;
+        double sum = 0.0;
+        for (std::size_t k = 0; k < turns.size(); ++k) {
+            turns[k].credits.emplace_back("turnrd", credits[i].credit[k]);
+            sum += credits[i].credit[k];
+        }
+        drift = std::max(drift, std::abs(sum - rollouts.trajectories[i].reward));
+    }
+    metrics.emplace_back("turnrd/credit_drift", drift);
+}
+
+void Trainer::Impl::trainTurnRd(std::int64_t it, Metrics& metrics)
+{
+    // Line 12: train φ_{r+1} on the replay, the records of this round included; they go to the side file too.
+    const auto start = Clock::now();
+    TurnRdReplay::appendToFile(filesDir + kReplayFile, turnrdPending);
+    turnrdReplay->append(std::move(turnrdPending));
+    turnrdPending.clear();
+    const TurnRdRoundStats stats = turnrd->trainRound(*turnrdReplay, it);
+    metrics.emplace_back("turnrd/loss", stats.last.total);
+    metrics.emplace_back("turnrd/loss_pred", stats.last.pred);
+    metrics.emplace_back("turnrd/loss_value", stats.last.value);
+    metrics.emplace_back("turnrd/loss_rank", stats.last.rank);
+    metrics.emplace_back("turnrd/loss_progress", stats.last.progress);
+    metrics.emplace_back("turnrd/grad_norm", stats.gradNorm);
+    metrics.emplace_back("turnrd/conservation_drift", stats.probes.conservationDrift);
+    metrics.emplace_back("turnrd/delta_gamma_norm", stats.probes.deltaGammaNorm);
+    metrics.emplace_back("turnrd/delta_gamma_change", stats.deltaGammaChange);
+    metrics.emplace_back("turnrd/beta_norm", stats.probes.betaNorm);
+    metrics.emplace_back("turnrd/zero_film_change", stats.probes.zeroFilmChange);
+    metrics.emplace_back("turnrd/goal_shuffle_mse_change", stats.probes.goalShuffleMseChange);
+    metrics.emplace_back("turnrd/return_mse", stats.probes.returnMse);
+    metrics.emplace_back("turnrd/rank_accuracy", stats.probes.rankAccuracy);
+    metrics.emplace_back("turnrd/replay_size", static_cast<double>(turnrdReplay->size()));
+    metrics.emplace_back("time/turnrd_s", secondsSince(start));
+}
+
+void Trainer::Impl::saveLearnedModels(const std::string& dir) const
+{
+    if (turnrd)
+        turnrd->save(dir + kTurnRdFile);
+}
+
+void Trainer::Impl::restoreLearnedModels(const std::string& checkpointDir)
+{
+    const std::string replayPath = filesDir + kReplayFile;
+    if (!usesTurnRd())
+        return;
+    turnrdReplay = std::make_unique<TurnRdReplay>(config.getDouble("turnrd.half_life"));
+    if (!checkpointDir.empty() && fs::exists(checkpointDir + kTurnRdFile))
+        turnrd = std::make_unique<TurnRd>(TurnRd::load(checkpointDir + kTurnRdFile, options.device));
+    if (!fs::exists(replayPath))
+        return;
+    // The side file may hold rounds past the checkpoint (an interrupted run): keep the checkpoint's rounds only,
+    // rewritten through a temporary file so a crash leaves the old file.
+    auto records = TurnRdReplay::readFile(replayPath);
+    std::erase_if(records, [&](const TurnRdTrajectory& r) { return r.round > iteration; });
+    const std::string temporary = replayPath + ".tmp";
+    fs::remove(temporary);
+    if (!records.empty())
+        TurnRdReplay::appendToFile(temporary, records);
+    if (records.empty())
+        fs::remove(replayPath);
+    else
+        fs::rename(temporary, replayPath);
+    turnrdReplay->append(std::move(records));
+}
+
+} // namespace creditlab::learn
