@@ -51,6 +51,7 @@ int main(int argc, char** argv)
     creditlab::cli::addMethodsCommand(app);
     creditlab::cli::addDoctorCommand(app);
     creditlab::cli::addAgreementCommand(app);
+    creditlab::cli::addProbeCommand(app);
 
     app.parse_complete_callback([&] {
         if (verbose)
