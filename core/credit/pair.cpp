@@ -41,6 +41,13 @@ public:
             { "momentum", ParamType::Bool, "true", {}, {}, {},
                 "momentum reward (PAIR Eq. 7); false: the softened score itself (vanilla PAIR)" },
             { "alpha", ParamType::Double, "5", 0.0, inf, {}, "momentum strength (PAIR Eq. 7)" },
+            { "advantage", ParamType::Choice, "pair_code", {}, {},
+                { "pair_code", "pair_code_mean", "process_sum", "outcome", "mixed" },
+                "advantage estimator (pair.md 2.6): the released code's (default); the same with Q_i the mean "
+                "over turns (no length bias); DeepSeekMath process supervision; the outcome alone (GRPO); or "
+                "pair_code on q_t + lambda * 1[t = T] * R_i" },
+            { "lambda", ParamType::Double, "0", 0.0, inf, {},
+                "advantage=mixed: weight of the outcome reward added to the last turn's reward" },
         };
         return specs;
     }
@@ -52,6 +59,8 @@ public:
         const double clipEps = params.getDouble("clip_eps");
         const bool momentum = params.getBool("momentum");
         const double alpha = params.getDouble("alpha");
+        const std::string& estimator = params.getChoice("advantage");
+        const double lambda = estimator == "mixed" ? params.getDouble("lambda") : 0.0;
 
         r.details.reserve(3); // addDetail push_backs: keep the references below valid
         DetailColumn& softCol = r.addDetail("s_soft");
@@ -79,10 +88,18 @@ public:
                 softCol.numbers[base + k] = soft;
                 qCol.numbers[base + k] = q;
             }
-            total[i] = qSum; // Q_i = sum_t q_{i,t}
+            if (lambda != 0.0 && !t.turns.empty()) { // mixed: the outcome joins the last turn's reward
+                qCol.numbers[base + t.turns.size() - 1] += lambda * t.reward;
+                qSum += lambda * t.reward;
+            }
             const double qMean = t.turns.empty() ? 0.0 : qSum / static_cast<double>(t.turns.size());
+            total[i] = estimator == "pair_code_mean" ? qMean : qSum; // Q_i = sum_t q_{i,t} (or the mean)
             for (std::size_t k = 0; k < t.turns.size(); ++k)
                 r.advantages[base + k] = qCol.numbers[base + k] - qMean; // q_{i,t} - mean_t q_{i,.}
+        }
+        if (estimator == "process_sum" || estimator == "outcome") {
+            otherAdvantage(batch, estimator == "outcome", qCol.numbers, r);
+            return r;
         }
 
         // B_i = (Q_i - mean_g Q) / popstd_g Q, or Q_i - mean_g Q when that std <= 1e-8 (no eps: the code's).
@@ -103,6 +120,42 @@ public:
             }
         }
         return r;
+    }
+
+private:
+    /// The advantages pair.md §2.6 offers beside the released code's, written over r.advantages (B stays 0):
+    /// - process_sum (DeepSeekMath process supervision): r~_{i,j} = (q_{i,j} − mean R) / std R over every turn
+    ///   reward R of the group (population std; ≤ 1e-8: not divided), A_{i,k} = Σ_{j ≥ k} r~_{i,j};
+    /// - outcome: A_{i,k} = (R_i − mean_g R) / std_g R (population std; ≤ 1e-8: not divided), the probe unused.
+    static void otherAdvantage(const Batch& batch, bool outcome, const std::vector<double>& q, CreditResult& r)
+    {
+        std::vector<double> values;
+        for (const Group& g : batch.groups) {
+            values.clear();
+            for (std::size_t i : g.members) {
+                if (outcome)
+                    values.push_back(batch.trajectories[i].reward);
+                else
+                    values.insert(values.end(), q.begin() + static_cast<std::ptrdiff_t>(r.offsets[i]),
+                        q.begin() + static_cast<std::ptrdiff_t>(r.offsets[i + 1]));
+            }
+            const double m = values.empty() ? 0.0 : mean(values);
+            const double sd = values.empty() ? 0.0 : populationStd(values);
+            auto normalised = [&](double v) { return sd <= 1e-8 ? v - m : (v - m) / sd; };
+            for (std::size_t i : g.members) {
+                if (outcome) {
+                    const double a = normalised(batch.trajectories[i].reward);
+                    for (std::size_t n = r.offsets[i]; n < r.offsets[i + 1]; ++n)
+                        r.advantages[n] = a;
+                    continue;
+                }
+                double suffix = 0.0; // Σ_{j ≥ k}, walking backwards
+                for (std::size_t n = r.offsets[i + 1]; n-- > r.offsets[i];) {
+                    suffix += normalised(q[n]);
+                    r.advantages[n] = suffix;
+                }
+            }
+        }
     }
 };
 

@@ -156,6 +156,31 @@ private Q_SLOTS:
         compareValues(r.advantages, { b[0], b[1] }, 1e-15);
     }
 
+    // The advantage estimators of pair.md §2.6, hand-computed with q_t = score_t (T = 1, no momentum): t0 has
+    // q = (0.8, 0.4) and R = 1, t1 has q = (0.6) and R = 0, one group.
+    void advantageEstimators_data()
+    {
+        QTest::addColumn<QString>("estimator");
+        QTest::addColumn<QList<double>>("expected");
+        QTest::newRow("pair_code") << "pair_code" << QList<double> { 1.2, 0.8, -1.0 }; // Q = 1.2, 0.6: B = +1, -1
+        QTest::newRow("pair_code_mean") << "pair_code_mean" << QList<double> { 0.2, -0.2, 0.0 }; // Q equal: B = 0
+        // Turn rewards 0.8, 0.4, 0.6: mean 0.6, population std sqrt(0.08 / 3); suffix sums of the z-scores.
+        const double z = 0.2 / std::sqrt(0.08 / 3.0);
+        QTest::newRow("process_sum") << "process_sum" << QList<double> { z - z, -z, 0.0 };
+        QTest::newRow("outcome") << "outcome" << QList<double> { 1.0, 1.0, -1.0 };
+        // lambda = 0.5: t0's last reward 0.4 + 0.5 * 1 = 0.9; Q = 1.7, 0.6: B = +1, -1; t0's mean 0.85.
+        QTest::newRow("mixed") << "mixed" << QList<double> { 0.95, 1.05, -1.0 };
+    }
+
+    void advantageEstimators()
+    {
+        QFETCH(QString, estimator);
+        QFETCH(QList<double>, expected);
+        const CreditResult r = run(makeBatch("g:1:0.8,0.4;g:0:0.6"),
+            { "momentum=false", "T=1", "clip_eps=0.01", "advantage=" + estimator, "lambda=0.5" });
+        compareValues(r.advantages, expected, 1e-12);
+    }
+
     // alpha = 0 makes the momentum term vanish: q = sigmoid(logit(s')) = s'.
     void zeroAlphaIsNoMomentum()
     {
@@ -196,8 +221,8 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("assignment");
         QTest::addColumn<QString>("key");
-        QTest::newRow("unknown key") << "lambda=1"
-                                     << "lambda";
+        QTest::newRow("unknown key") << "beta=1"
+                                     << "beta";
         QTest::newRow("T zero") << "T=0"
                                 << "T";
         QTest::newRow("T negative") << "T=-2"
@@ -229,7 +254,8 @@ private Q_SLOTS:
     void paramDefaults()
     {
         QCOMPARE(
-            requireEstimator("pair").resolve({}).canonical(), std::string("T=2,alpha=5,clip_eps=0.05,momentum=true"));
+            requireEstimator("pair").resolve({}).canonical(),
+            std::string("T=2,advantage=pair_code,alpha=5,clip_eps=0.05,lambda=0,momentum=true"));
     }
 };
 
