@@ -514,8 +514,8 @@ private Q_SLOTS:
             QVERIFY2(d.out.contains(key), key);
         const Result m = run({ "methods" });
         QCOMPARE(m.exitCode, 0);
-        for (const char* method :
-            { "grpo", "gigpo", "triage", "has", "mgr", "rtmc", "pair", "step_reward", "loop", "scalar_judge" })
+        for (const char* method : { "grpo", "gigpo", "triage", "has", "mgr", "rtmc", "pair", "step_reward", "loop",
+                 "scalar_judge", "value_baseline" })
             QVERIFY2(m.out.contains(QByteArray("\n") + method + "\n") || m.out.startsWith(QByteArray(method) + "\n"),
                 method);
         QVERIFY(m.out.contains("lambda"));
