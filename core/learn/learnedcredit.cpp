@@ -100,7 +100,7 @@ TurnRdOptions Trainer::Impl::turnRdOptions() const
     o.batchSize = config.getInt("turnrd.batch_size");
     o.learningRate = config.getDouble("turnrd.lr");
     o.seed = static_cast<std::uint64_t>(config.getInt("seed")) * 0x2545f4914f6cdd1dULL + 7;
-    o.device = options.device;
+    o.device = device.str(); // the resolved device: options.device may be empty (auto)
     return o;
 }
 
@@ -187,7 +187,7 @@ void Trainer::Impl::restoreLearnedModels(const std::string& checkpointDir)
         return;
     turnrdReplay = std::make_unique<TurnRdReplay>(config.getDouble("turnrd.half_life"));
     if (!checkpointDir.empty() && fs::exists(checkpointDir + kTurnRdFile))
-        turnrd = std::make_unique<TurnRd>(TurnRd::load(checkpointDir + kTurnRdFile, options.device));
+        turnrd = std::make_unique<TurnRd>(TurnRd::load(checkpointDir + kTurnRdFile, device.str()));
     if (!fs::exists(replayPath))
         return;
     // The side file may hold rounds past the checkpoint (an interrupted run): keep the checkpoint's rounds only,

@@ -90,8 +90,8 @@ void TestLearnLearnedCredit::turnRdTrainsInTheLoop()
     QCOMPARE(replay.back().round, std::int64_t(3));
     QCOMPARE(replay.front().hidden.size(), static_cast<std::size_t>(replay.front().turns * 32)); // policy.width
 
-    // The goal-blind variant has no FiLM to move.
-    Trainer blind(turnRdConfig({ { "turnrd.film", "false" }, { "rl.iterations", "1" } }), { db, "cpu" });
+    // The goal-blind variant has no FiLM to move. (An empty device picks one, as sweeps and the GUI leave it.)
+    Trainer blind(turnRdConfig({ { "turnrd.film", "false" }, { "rl.iterations", "1" } }), { db, "" });
     const auto b = blind.run();
     for (const auto& m : store.metrics(b.runId))
         if (m.name == "turnrd/delta_gamma_norm")
