@@ -60,12 +60,12 @@ public:
         for (const Trajectory& t : batch.trajectories) {
             for (std::size_t k = 0; k < t.turns.size(); ++k) {
                 const std::optional<double> dv = valueDelta(t.turns[k]);
-                const std::string where = "trajectory \"" + t.id + "\", turn " + std::to_string(k + 1) + ": ";
-                if (!dv)
-                    throw CreditInputError(where + "field \"credit." + std::string(kField)
-                        + "\" is required by value_baseline (V(s_k) - V(s_k-1) from the value head)");
-                if (!std::isfinite(*dv))
-                    throw CreditInputError(where + "field \"credit." + std::string(kField) + "\" is not finite");
+                if (dv && std::isfinite(*dv))
+                    continue;
+                // The message is built only on failure: validate() runs on every training iteration.
+                throw CreditInputError("trajectory \"" + t.id + "\", turn " + std::to_string(k + 1)
+                    + ": field \"credit." + std::string(kField) + "\" "
+                    + (dv ? "is not finite" : "is required by value_baseline (V(s_k) - V(s_k-1) from the value head)"));
             }
         }
     }
