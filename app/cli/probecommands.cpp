@@ -20,6 +20,7 @@ struct ProbeCliOptions {
     std::int64_t episodes = 200;
     std::uint64_t seed = 42;
     int maxTurns = 12;
+    int batchSize = 32;
     std::string feature = "all";
     std::string mode = "concat";
     double c = 0.01;
@@ -101,6 +102,7 @@ learn::ProbeDataOptions dataOf(const ProbeCliOptions& o)
     d.episodes = o.episodes;
     d.seed = o.seed;
     d.maxTurns = o.maxTurns;
+    d.batchSize = o.batchSize;
     return d;
 }
 
@@ -136,7 +138,9 @@ void evaluate(const ProbeCliOptions& o)
     auto source = sourceOf(o);
     source.sftPolicy = source.sftPolicy || header.sftPolicy;
     // The same episodes, seed and filter as training, so that the test split is the one the probes never saw.
-    const auto data = extract(source, header.data);
+    auto options = header.data;
+    options.batchSize = o.batchSize;
+    const auto data = extract(source, options);
     printTable(learn::evaluateProbes(set, data), o.json, data);
 }
 
@@ -150,6 +154,9 @@ void addCommonOptions(CLI::App* cmd, const std::shared_ptr<ProbeCliOptions>& o)
     cmd->add_flag("--sft", o->sft, "Use the run's SFT policy even when it has RL checkpoints");
     cmd->add_option("--device", o->device, "cpu, cuda or cuda:N (default: cpu)")->type_name("DEVICE");
     cmd->add_flag("--json", o->json, "Print the table as JSON on stdout");
+    cmd->add_option("--batch-size", o->batchSize, "Sequences per forward pass (1: one teacher-forced pass each)")
+        ->check(CLI::Range(1, 4096))
+        ->type_name("B");
 }
 
 void addDataOptions(CLI::App* cmd, const std::shared_ptr<ProbeCliOptions>& o)

@@ -178,6 +178,14 @@ ProbeData buildProbeData(const ProbeSource& source, const ProbeDataOptions& opti
             }
             data.tokens += static_cast<std::int64_t>(sequences[i].size());
         }
+        if (sequences.size() == 1) {
+            // One sequence per pass: the plain teacher-forced path (the batched one must agree with it).
+            const TurnSpan span { starts[0], static_cast<std::int64_t>(longest), 0 };
+            data.features.push_back(teacherForcedTurnFeatures(*p.model, sequences[0], { span }).front());
+            report(
+                callback, "features", static_cast<std::int64_t>(e), static_cast<std::int64_t>(records.size()), start);
+            continue;
+        }
         const TransformerOutput out = p.model->forward(ids.to(device), valid.to(device), nullptr, true);
         for (std::size_t i = 0; i < sequences.size(); ++i) {
             const auto pad = static_cast<std::int64_t>(longest - sequences[i].size());

@@ -31,7 +31,8 @@ struct ProbeDataOptions {
     std::int64_t episodes = 200;
     std::uint64_t seed = 42;
     int maxTurns = 12;
-    int batchSize = 32; ///< sequences per teacher-forced forward pass
+    /// Sequences per teacher-forced forward pass, left-padded; 1 runs teacherForcedTurnFeatures per record.
+    int batchSize = 32;
 };
 
 /// Where the pipeline is; `done` of `total` in the phase ("data", "features", "fit").
@@ -88,8 +89,9 @@ struct ProbeFitOptions {
 ProbeSet fitProbes(const ProbeData& data, const std::vector<std::string>& names, const ProbeFitOptions& options = {},
     const ProbeCallback& callback = {});
 
-/// One row of the AUROC table (pair.md Table 1 on household): AUROC on the clean-prefix test records, the
-/// contaminated-prefix ones (those with a corrupted earlier turn), and all test records; ECE and Brier on all.
+/// One row of the AUROC table (pair.md Table 1 on household): AUROC on the clean-prefix test records, on the
+/// contaminated-prefix ones (every turn of the contaminated episodes, as the released matched_contaminated data),
+/// and on both; ECE and Brier on both.
 struct ProbeRow {
     std::string name;
     std::int64_t features = 0;

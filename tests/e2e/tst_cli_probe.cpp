@@ -11,6 +11,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <cmath>
+
 namespace {
 
 struct Result {
@@ -107,6 +109,18 @@ private Q_SLOTS:
             = run({ "probe", "table", "--run", "1", "--db", m_db, "--episodes", "15", "--seed", "3", "--json" });
         QVERIFY2(again.exitCode == 0, again.err.constData());
         QCOMPARE(QJsonDocument::fromJson(again.out).object()["rows"], table["rows"]);
+
+        // Left-padded batches give the features of one teacher-forced pass per record.
+        const Result single
+            = run({ "probe", "eval", "--run", "1", "--db", m_db, "--probe", file, "--json", "--batch-size", "1" });
+        QVERIFY2(single.exitCode == 0, single.err.constData());
+        const QJsonArray rows = table["rows"].toArray();
+        const QJsonArray singleRows = QJsonDocument::fromJson(single.out).object()["rows"].toArray();
+        QCOMPARE(singleRows.size(), rows.size());
+        for (int i = 0; i < rows.size(); ++i)
+            for (const char* key : { "auroc_clean", "auroc_contaminated", "brier" })
+                QVERIFY2(std::abs(singleRows[i].toObject()[key].toDouble() - rows[i].toObject()[key].toDouble()) < 1e-4,
+                    qPrintable(rows[i].toObject()["name"].toString() + " " + key));
     }
 
     void oneFeatureAndSftPolicy()
