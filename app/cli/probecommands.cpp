@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <map>
 
 namespace creditlab::cli {
 
@@ -62,6 +63,17 @@ void printSummary(const learn::ProbeData& data)
         data.dataset.records.size(), static_cast<long long>(counts.trainRecords),
         static_cast<long long>(counts.testClean), static_cast<long long>(counts.testClean),
         static_cast<long long>(counts.testContaminated), static_cast<long long>(counts.testNegatives));
+    std::map<learn::ContaminationType, int> types;
+    int twice = 0;
+    for (const auto& e : data.dataset.episodes) {
+        for (const auto t : e.types)
+            ++types[t];
+        twice += e.corrupted.size() == 2;
+    }
+    std::printf("contamination:");
+    for (const auto t : learn::allContaminationTypes())
+        std::printf(" %s %d", learn::contaminationTypeName(t), types[t]);
+    std::printf("; %d episodes with 2 corrupted turns\n", twice);
     std::printf("features: %.2f s for %zu turns (%.3f ms per turn, %lld tokens); data %.2f s\n", data.featureSeconds,
         data.features.size(), 1000.0 * perTurn, static_cast<long long>(data.tokens), data.dataSeconds);
 }
