@@ -132,12 +132,15 @@ std::vector<std::pair<std::string, double>> Trainer::Impl::runIteration()
         }
     }
     // Learned credit models read the acting policy's hidden states of these very rollouts.
-    if (usesTurnRd()) {
+    if (usesTurnRd() || usesValueBaseline()) {
         const auto hiddenStart = Clock::now();
-        const TurnStates states
-            = extractTurnStates(policy, tokenizer, rollouts, config.getInt("rl.micro_batch"), device);
+        const TurnStates states = extractTurnStates(policy, tokenizer, rollouts, config.getInt("rl.micro_batch"),
+            device, usesValueBaseline() ? &setup.prompt : nullptr);
         metrics.emplace_back("time/hidden_s", secondsSince(hiddenStart));
-        turnRdCredits(rollouts, states, it, metrics);
+        if (usesTurnRd())
+            turnRdCredits(rollouts, states, it, metrics);
+        if (usesValueBaseline())
+            valueDeltas(rollouts, states, metrics);
     }
     Batch batch = Batch::fromTrajectories(std::move(rollouts.trajectories));
 
@@ -224,6 +227,8 @@ std::vector<std::pair<std::string, double>> Trainer::Impl::runIteration()
     const double updateSeconds = secondsSince(updateStart);
     if (turnrd)
         trainTurnRd(it, metrics); // Algorithm 1 line 12, after the policy update
+    if (valueBaseline)
+        trainValueBaseline(metrics); // App. D: one value step per GRPO step, on this round's rollout-time states
     iteration = it;
 
     addRolloutMetrics(batch, rollouts, metrics);

@@ -12,6 +12,7 @@ namespace {
 
 const char* const kReplayFile = "/turnrd-replay.bin";
 const char* const kTurnRdFile = "/turnrd.pt";
+const char* const kValueFile = "/value-baseline.pt";
 
 /// Row `row` of a (rows, width) float CPU tensor appended to `out`.
 void appendRow(const torch::Tensor& rows, std::int64_t row, std::vector<float>& out)
@@ -24,7 +25,7 @@ void appendRow(const torch::Tensor& rows, std::int64_t row, std::vector<float>& 
 } // namespace
 
 TurnStates extractTurnStates(Transformer& policy, const Tokenizer& tokenizer, const RolloutBatch& rollouts,
-    std::int64_t microBatch, const torch::Device& device)
+    std::int64_t microBatch, const torch::Device& device, const PromptOptions* finals)
 {
     torch::NoGradGuard noGrad;
     policy->eval();
@@ -75,7 +76,99 @@ TurnStates extractTurnStates(Transformer& policy, const Tokenizer& tokenizer, co
         auto pooled = len > 1 ? hidden.narrow(0, 1, len - 1).mean(0) : hidden[0];
         states.goal[i].copy_(pooled.to(torch::kCPU).to(torch::kFloat));
     }
+    if (!finals)
+        return states;
+    // The state after the last turn: the prompt the policy would read next (the last feedback as the observation),
+    // at its last token, as each turn's state is read at its prompt's last token.
+    states.final = torch::empty({ trajectories, width }, torch::kFloat);
+    for (std::int64_t start = 0; start < trajectories; start += microBatch) {
+        const std::int64_t end = std::min(trajectories, start + microBatch);
+        std::vector<std::vector<std::int32_t>> prompts;
+        const std::vector<std::int32_t> none;
+        std::vector<const std::vector<std::int32_t>*> promptPtrs, actionPtrs;
+        std::vector<std::int64_t> last;
+        for (std::int64_t i = start; i < end; ++i) {
+            const Trajectory& t = rollouts.trajectories[static_cast<std::size_t>(i)];
+            const std::string observation = t.turns.empty() ? std::string() : t.turns.back().feedback.value_or("");
+            prompts.push_back(buildPrompt(tokenizer, *finals, t.task.goal.value_or(""), t.turns, observation));
+        }
+        for (const auto& p : prompts) {
+            promptPtrs.push_back(&p);
+            actionPtrs.push_back(&none);
+            last.push_back(static_cast<std::int64_t>(p.size()) - 1);
+        }
+        const ActionBatch batch = makeActionBatch(promptPtrs, actionPtrs, device);
+        const auto hidden = policy->forward(batch.tokens, batch.valid).hidden;
+        const auto rows = end - start;
+        auto index = torch::from_blob(last.data(), { rows }, torch::kLong).to(device);
+        states.final.narrow(0, start, rows)
+            .copy_(hidden.index({ torch::arange(rows, torch::TensorOptions(torch::kLong).device(device)), index })
+                       .to(torch::kCPU)
+                       .to(torch::kFloat));
+    }
     return states;
+}
+
+void Trainer::Impl::valueDeltas(RolloutBatch& rollouts, const TurnStates& states, Metrics& metrics)
+{
+    if (!valueBaseline) {
+        ValueBaselineOptions o;
+        o.width = policy->options().width;
+        o.gamma = config.getDouble("value.gamma");
+        o.lr = config.getDouble("value.lr");
+        o.warmupSteps = config.getInt("value.warmup");
+        o.seed = static_cast<std::uint64_t>(config.getInt("seed")) * 0x9e3779b97f4a7c15ULL + 11;
+        o.device = device.str();
+        valueBaseline = std::make_unique<ValueBaseline>(o);
+    }
+    // The states s_0..s_T of each trajectory (valuebaseline.h): turn k's prompt is s_{k-1}, the final one s_T.
+    const auto width = policy->options().width;
+    std::vector<std::vector<std::int64_t>> sampleOf(rollouts.trajectories.size());
+    for (std::size_t s = 0; s < rollouts.samples.size(); ++s)
+        sampleOf[rollouts.samples[s].trajectory].push_back(static_cast<std::int64_t>(s));
+    valuePendingStates.clear();
+    valuePendingTargets.clear();
+    std::vector<std::size_t> firstRow;
+    for (std::size_t i = 0; i < rollouts.trajectories.size(); ++i) {
+        firstRow.push_back(valuePendingStates.size() / static_cast<std::size_t>(width));
+        for (const auto s : sampleOf[i])
+            appendRow(states.promptLast, s, valuePendingStates);
+        appendRow(states.final, static_cast<std::int64_t>(i), valuePendingStates);
+        const auto& t = rollouts.trajectories[i];
+        const auto targets = ValueBaseline::monteCarloTargets(
+            static_cast<std::int64_t>(t.turns.size()), t.reward, valueBaseline->options().gamma);
+        valuePendingTargets.insert(valuePendingTargets.end(), targets.begin(), targets.end());
+    }
+    const auto rows = static_cast<std::int64_t>(valuePendingTargets.size());
+    const auto values = valueBaseline->predict(valuePendingStates.data(), rows);
+    // λ = 0 during the warm-up (App. D): ΔV = 0 gives exactly that whatever the estimator's lambda.
+    const bool warm = valueBaseline->warmedUp();
+    double absSum = 0.0;
+    std::int64_t count = 0;
+    for (std::size_t i = 0; i < rollouts.trajectories.size(); ++i) {
+        auto& turns = rollouts.trajectories[i].turns;
+        std::vector<double> v;
+        for (std::size_t k = 0; k <= turns.size(); ++k)
+            v.push_back(values[firstRow[i] + k]);
+        const auto deltas = ValueBaseline::deltas(v);
+        for (std::size_t k = 0; k < turns.size(); ++k) {
+            turns[k].credits.emplace_back("value_delta", warm ? deltas[k] : 0.0);
+            absSum += std::abs(deltas[k]);
+            ++count;
+        }
+    }
+    metrics.emplace_back("value/mean_abs_delta", count > 0 ? absSum / static_cast<double>(count) : 0.0);
+    metrics.emplace_back("value/warmed_up", warm ? 1.0 : 0.0);
+}
+
+void Trainer::Impl::trainValueBaseline(Metrics& metrics)
+{
+    const auto rows = static_cast<std::int64_t>(valuePendingTargets.size());
+    if (rows == 0)
+        return;
+    metrics.emplace_back("value/loss", valueBaseline->trainStep(valuePendingStates.data(), rows, valuePendingTargets));
+    valuePendingStates.clear();
+    valuePendingTargets.clear();
 }
 
 bool Trainer::Impl::usesTurnRd() const
@@ -178,11 +271,15 @@ void Trainer::Impl::saveLearnedModels(const std::string& dir) const
 {
     if (turnrd)
         turnrd->save(dir + kTurnRdFile);
+    if (valueBaseline)
+        valueBaseline->save(dir + kValueFile);
 }
 
 void Trainer::Impl::restoreLearnedModels(const std::string& checkpointDir)
 {
     const std::string replayPath = filesDir + kReplayFile;
+    if (usesValueBaseline() && !checkpointDir.empty() && fs::exists(checkpointDir + kValueFile))
+        valueBaseline = std::make_unique<ValueBaseline>(ValueBaseline::load(checkpointDir + kValueFile, device.str()));
     if (!usesTurnRd())
         return;
     turnrdReplay = std::make_unique<TurnRdReplay>(config.getDouble("turnrd.half_life"));

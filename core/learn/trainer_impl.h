@@ -9,6 +9,7 @@
 #include "core/learn/trainer.h"
 #include "core/learn/trainer_p.h"
 #include "core/learn/turnrd.h"
+#include "core/learn/valuebaseline.h"
 #include "core/store.h"
 
 #include <spdlog/spdlog.h>
@@ -59,9 +60,10 @@ struct TurnStates {
     torch::Tensor actionLast;
     torch::Tensor promptLast;
     torch::Tensor goal;
+    torch::Tensor final; ///< (trajectories, width) at the last token after each trajectory's last turn; with `finals`
 };
 TurnStates extractTurnStates(Transformer& policy, const Tokenizer& tokenizer, const RolloutBatch& rollouts,
-    std::int64_t microBatch, const torch::Device& device);
+    std::int64_t microBatch, const torch::Device& device, const PromptOptions* finals = nullptr);
 
 struct Trainer::Impl {
     TrainConfig config;
@@ -87,6 +89,11 @@ struct Trainer::Impl {
     std::unique_ptr<TurnRd> turnrd;
     std::unique_ptr<TurnRdReplay> turnrdReplay;
     std::vector<TurnRdTrajectory> turnrdPending;
+    // TRIAGE's shared-backbone value baseline (credit.method value_baseline): the head, and this round's states and
+    // Monte-Carlo targets until the update is done.
+    std::unique_ptr<ValueBaseline> valueBaseline;
+    std::vector<float> valuePendingStates;
+    std::vector<double> valuePendingTargets;
 
     Impl(TrainConfig c, TrainOptions o)
         : config(std::move(c))
@@ -181,6 +188,11 @@ struct Trainer::Impl {
     void turnRdCredits(RolloutBatch& rollouts, const TurnStates& states, std::int64_t it, Metrics& metrics);
     /// Algorithm 1 line 12: the round's records into the replay (and its side file), then a training round.
     void trainTurnRd(std::int64_t it, Metrics& metrics);
+    bool usesValueBaseline() const { return config.method() == "value_baseline"; }
+    /// The value head's ΔV per turn (EMA head; 0 during its warm-up) as each turn's credit entry "value_delta".
+    void valueDeltas(RolloutBatch& rollouts, const TurnStates& states, Metrics& metrics);
+    /// One step of the value head on this round's states and targets, after the policy update.
+    void trainValueBaseline(Metrics& metrics);
     void saveLearnedModels(const std::string& dir) const;
     /// On resume, after `iteration` is set: the models of `checkpointDir` and the replay up to `iteration`.
     void restoreLearnedModels(const std::string& checkpointDir);

@@ -48,6 +48,9 @@ Batch generate(std::size_t turns)
                 u.progress = progress;
                 u.role = roles[rng() % 4];
                 u.score = (rng() % 1000) / 1000.0;
+                // What learned models hand over (value_baseline reads ΔV, has decomposer=turnrd reads r̂_t).
+                u.credits = { { "turnrd", (static_cast<double>(rng() % 1000) - 500.0) / 1000.0 },
+                    { "value_delta", (static_cast<double>(rng() % 1000) - 500.0) / 1000.0 } };
                 t.turns.push_back(std::move(u));
             }
             total += n;

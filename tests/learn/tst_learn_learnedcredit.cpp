@@ -37,6 +37,7 @@ class TestLearnLearnedCredit : public QObject {
 private Q_SLOTS:
     void turnRdTrainsInTheLoop();
     void turnRdResumesExactly();
+    void valueBaselineTrainsInTheLoop();
 };
 
 void TestLearnLearnedCredit::turnRdTrainsInTheLoop()
@@ -141,6 +142,43 @@ void TestLearnLearnedCredit::turnRdResumesExactly()
     }
     const auto replay = TurnRdReplay::readFile(db + ".files/run-" + std::to_string(runId) + "/turnrd-replay.bin");
     QCOMPARE(replay.size(), std::size_t(12));
+}
+
+void TestLearnLearnedCredit::valueBaselineTrainsInTheLoop()
+{
+    QTemporaryDir dir;
+    const std::string db = dir.filePath("runs.db").toStdString();
+    Trainer trainer(TrainConfig::parse(kTinyConfig, "tiny.yaml",
+                        { { "credit.method", "value_baseline" }, { "value.warmup", "1" }, { "value.lr", "0.01" } }),
+        { db, "cpu" });
+    const auto result = trainer.run();
+    QCOMPARE(result.iterationsDone, 3LL);
+    Store store(db);
+    // ΔV per turn: 0 in the warm-up iteration, the head's differences afterwards; value_baseline's credits beside.
+    for (std::int64_t it = 1; it <= 3; ++it) {
+        double absSum = 0.0;
+        for (const auto& info : store.trajectories(result.runId, it)) {
+            const auto delta = store.credits(info.rowId, "value_delta");
+            QCOMPARE(delta.size(), static_cast<std::size_t>(info.turnCount));
+            QCOMPARE(store.credits(info.rowId, "value_baseline").size(), delta.size());
+            for (double d : delta)
+                absSum += std::abs(d);
+        }
+        if (it == 1)
+            QCOMPARE(absSum, 0.0);
+        else
+            QVERIFY2(absSum > 0.0, qPrintable(QString("iteration %1").arg(it)));
+    }
+    std::map<std::int64_t, std::map<std::string, double>> metrics;
+    for (const auto& m : store.metrics(result.runId))
+        metrics[m.iteration][m.name] = m.value;
+    for (std::int64_t it = 1; it <= 3; ++it)
+        for (const char* name : { "value/loss", "value/mean_abs_delta", "value/warmed_up", "time/hidden_s" })
+            QVERIFY2(metrics[it].count(name), qPrintable(QString("%1 at %2").arg(name).arg(it)));
+    QCOMPARE(metrics[1]["value/warmed_up"], 0.0);
+    QCOMPARE(metrics[2]["value/warmed_up"], 1.0);
+    const auto checkpoints = store.checkpoints(result.runId);
+    QVERIFY(std::filesystem::exists(checkpoints.back().second + "/value-baseline.pt"));
 }
 
 QTEST_GUILESS_MAIN(TestLearnLearnedCredit)
