@@ -142,6 +142,8 @@ std::vector<std::pair<std::string, double>> Trainer::Impl::runIteration()
         if (usesValueBaseline())
             valueDeltas(rollouts, states, metrics);
     }
+    if (usesPair())
+        pairScores(rollouts, metrics);
     Batch batch = Batch::fromTrajectories(std::move(rollouts.trajectories));
 
     // 3. Credit: the trained method, then every other method on the same batch (shadow credits).

@@ -2,7 +2,13 @@
 // HAS as has_turnrd.md Algorithm 1 runs it (line 8: credits from the frozen φ_r before the update; line 12: train
 // φ_{r+1} on the recency-weighted replay after it).
 #include "core/credit/estimator.h"
+#include "core/learn/pairfeatures.h"
+#include "core/learn/probepipeline.h"
 #include "core/learn/trainer_impl.h"
+#include "core/atomicfile.h"
+
+#include <fstream>
+#include <sstream>
 
 #include <algorithm>
 
@@ -13,6 +19,17 @@ namespace {
 const char* const kReplayFile = "/turnrd-replay.bin";
 const char* const kTurnRdFile = "/turnrd.pt";
 const char* const kValueFile = "/value-baseline.pt";
+const char* const kPairProbeFile = "/pair-probe.json";
+
+std::string readText(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw std::invalid_argument("pair.probe: cannot read " + path);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
 
 /// Row `row` of a (rows, width) float CPU tensor appended to `out`.
 void appendRow(const torch::Tensor& rows, std::int64_t row, std::vector<float>& out)
@@ -265,6 +282,99 @@ void Trainer::Impl::trainTurnRd(std::int64_t it, Metrics& metrics)
     metrics.emplace_back("turnrd/rank_accuracy", stats.probes.rankAccuracy);
     metrics.emplace_back("turnrd/replay_size", static_cast<double>(turnrdReplay->size()));
     metrics.emplace_back("time/turnrd_s", secondsSince(start));
+}
+
+void Trainer::Impl::preparePairProbe(Metrics& metrics)
+{
+    const std::string own = filesDir + kPairProbeFile;
+    const std::string given = config.getText("pair.probe");
+    if (!given.empty() || fs::exists(own)) {
+        const std::string path = given.empty() ? own : given;
+        ProbeSet set = probeSetFromJson(readText(path), path);
+        if (!set.pair)
+            throw std::invalid_argument("pair.probe: " + path + " holds no \"pair\" probe (train it with "
+                + "creditlab-cli probe train --feature pair or all)");
+        pairProbe = std::move(*set.pair);
+        if (!given.empty())
+            writeFileAtomically(own, readText(given)); // the run keeps the probe it trained with
+        return;
+    }
+    // Fit on this run's SFT policy (reference.pt), as PAIR fits its probes offline on the base model.
+    const auto start = Clock::now();
+    ProbeDataOptions data;
+    data.episodes = config.getInt("pair.probe_episodes");
+    data.seed = static_cast<std::uint64_t>(config.getInt("seed")) + 42;
+    const ProbeData probeData = buildProbeData({ options.database, runId, true, device.str() }, data);
+    const ProbeSet set = fitProbes(probeData, { "pair" });
+    for (const ProbeRow& row : evaluateProbes(set, probeData)) {
+        metrics.emplace_back("pair/probe_auroc_clean", row.aurocClean);
+        metrics.emplace_back("pair/probe_auroc_contaminated", row.aurocContaminated);
+        metrics.emplace_back("pair/probe_ece", row.ece);
+    }
+    writeFileAtomically(own, probeSetToJson(set, runId, probeData.policy, data, true));
+    pairProbe = *set.pair;
+    metrics.emplace_back("time/pair_probe_fit_s", secondsSince(start));
+    logger()->info("PAIR probe fitted on {} in {:.1f} s", probeData.policy, secondsSince(start));
+}
+
+void Trainer::Impl::pairScores(RolloutBatch& rollouts, Metrics& metrics)
+{
+    if (!pairProbe)
+        preparePairProbe(metrics);
+    const auto start = Clock::now();
+    torch::NoGradGuard noGrad;
+    policy->eval();
+    // Each turn's sequence is its prompt and its action; the span runs from <act> to the action's last token, as
+    // the probe's training records (probepipeline.h). Left padding keeps every row equal to its unpadded pass.
+    std::vector<TurnFeatures> features;
+    features.reserve(rollouts.samples.size());
+    const auto batchSize = static_cast<std::size_t>(std::max<long long>(1, config.getInt("rl.micro_batch")));
+    for (std::size_t b = 0; b < rollouts.samples.size(); b += batchSize) {
+        const std::size_t e = std::min(rollouts.samples.size(), b + batchSize);
+        std::size_t longest = 0;
+        for (std::size_t s = b; s < e; ++s)
+            longest = std::max(longest, rollouts.samples[s].prompt.size() + rollouts.samples[s].action.size());
+        const auto rows = static_cast<std::int64_t>(e - b);
+        std::vector<std::int64_t> ids(static_cast<std::size_t>(rows) * longest, 0);
+        std::vector<std::uint8_t> valid(ids.size(), 0);
+        std::vector<std::int64_t> pads;
+        for (std::size_t s = b; s < e; ++s) {
+            const auto& sample = rollouts.samples[s];
+            const std::size_t length = sample.prompt.size() + sample.action.size();
+            const std::size_t pad = longest - length;
+            pads.push_back(static_cast<std::int64_t>(pad));
+            std::size_t at = (s - b) * longest + pad;
+            for (auto t : sample.prompt) {
+                ids[at] = t;
+                valid[at++] = 1;
+            }
+            for (auto t : sample.action) {
+                ids[at] = t;
+                valid[at++] = 1;
+            }
+        }
+        auto tokens = torch::from_blob(ids.data(), { rows, static_cast<std::int64_t>(longest) }, torch::kLong);
+        auto mask = torch::from_blob(valid.data(), { rows, static_cast<std::int64_t>(longest) }, torch::kUInt8);
+        const TransformerOutput out
+            = policy->forward(tokens.to(device), mask.to(torch::kBool).to(device), nullptr, true);
+        for (std::size_t s = b; s < e; ++s) {
+            const auto row = static_cast<std::int64_t>(s - b);
+            const auto pad = pads[static_cast<std::size_t>(row)];
+            const TurnSpan span { pad + static_cast<std::int64_t>(rollouts.samples[s].prompt.size()) - 1,
+                static_cast<std::int64_t>(longest), pad };
+            features.push_back(extractTurnFeatures(out, row, { span }).front());
+        }
+    }
+    const auto scores = pairProbe->score(pairFeatureMatrix(features, PairFeatureType::LastToken),
+        pairFeatureMatrix(features, PairFeatureType::MultiAttention));
+    double sum = 0.0;
+    for (std::size_t s = 0; s < rollouts.samples.size(); ++s) {
+        const TurnSample& sample = rollouts.samples[s];
+        rollouts.trajectories[sample.trajectory].turns[sample.turn].score = scores[s];
+        sum += scores[s];
+    }
+    metrics.emplace_back("pair/mean_score", scores.empty() ? 0.0 : sum / static_cast<double>(scores.size()));
+    metrics.emplace_back("time/pair_features_s", secondsSince(start));
 }
 
 void Trainer::Impl::saveLearnedModels(const std::string& dir) const

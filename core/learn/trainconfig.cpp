@@ -163,6 +163,10 @@ std::vector<ParamSpec> buildSpecs()
         integer("turnrd.batch_size", "64", 1, 65536, "TurnRD trajectories per minibatch"),
         real("turnrd.lr", "0.0005", 0, 1, "TurnRD AdamW learning rate", true),
         real("turnrd.half_life", "4", 0, inf, "TurnRD replay recency half-life in rounds (iterations)", true),
+        text("pair.probe", "",
+            "pair: the probe file (creditlab-cli probe train --output F) that scores turns; empty: fit PAIR's probe on "
+            "this run's SFT policy when RL starts"),
+        integer("pair.probe_episodes", "200", 4, 1000000, "pair: household episodes of contaminated data to fit on"),
         real("value.gamma", "0.95", 0, 1,
             "value_baseline (TRIAGE App. D): discount of the Monte-Carlo targets gamma^(T-k) R"),
         real("value.lr", "0.0001", 0, 1, "value_baseline: Adam learning rate of the value head", true),

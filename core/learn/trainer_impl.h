@@ -9,6 +9,7 @@
 #include "core/learn/trainer.h"
 #include "core/learn/trainer_p.h"
 #include "core/learn/turnrd.h"
+#include "core/probe/pairprobe.h"
 #include "core/learn/valuebaseline.h"
 #include "core/store.h"
 
@@ -94,6 +95,8 @@ struct Trainer::Impl {
     std::unique_ptr<ValueBaseline> valueBaseline;
     std::vector<float> valuePendingStates;
     std::vector<double> valuePendingTargets;
+    // PAIR (credit.method pair): the two-stage probe that scores every turn (fitted on the SFT policy, or loaded).
+    std::optional<probe::PairProbe> pairProbe;
 
     Impl(TrainConfig c, TrainOptions o)
         : config(std::move(c))
@@ -193,6 +196,12 @@ struct Trainer::Impl {
     void valueDeltas(RolloutBatch& rollouts, const TurnStates& states, Metrics& metrics);
     /// One step of the value head on this round's states and targets, after the policy update.
     void trainValueBaseline(Metrics& metrics);
+    bool usesPair() const { return config.method() == "pair"; }
+    /// PAIR's probe: pair.probe's file, else the run's own (pair-probe.json beside the run), else fitted now on the
+    /// run's SFT policy with contaminated household data (probepipeline.h); its test AUROCs become metrics.
+    void preparePairProbe(Metrics& metrics);
+    /// Every turn's `score` := the probe's s_final on the acting policy's features of that turn (pair.md §2.5).
+    void pairScores(RolloutBatch& rollouts, Metrics& metrics);
     void saveLearnedModels(const std::string& dir) const;
     /// On resume, after `iteration` is set: the models of `checkpointDir` and the replay up to `iteration`.
     void restoreLearnedModels(const std::string& checkpointDir);

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <set>
 
 using namespace creditlab;
 using namespace creditlab::learn;
@@ -38,6 +39,7 @@ private Q_SLOTS:
     void turnRdTrainsInTheLoop();
     void turnRdResumesExactly();
     void valueBaselineTrainsInTheLoop();
+    void pairScoresTurnsWithItsProbe();
 };
 
 void TestLearnLearnedCredit::turnRdTrainsInTheLoop()
@@ -179,6 +181,69 @@ void TestLearnLearnedCredit::valueBaselineTrainsInTheLoop()
     QCOMPARE(metrics[2]["value/warmed_up"], 1.0);
     const auto checkpoints = store.checkpoints(result.runId);
     QVERIFY(std::filesystem::exists(checkpoints.back().second + "/value-baseline.pt"));
+}
+
+void TestLearnLearnedCredit::pairScoresTurnsWithItsProbe()
+{
+    QTemporaryDir dir;
+    const std::string db = dir.filePath("runs.db").toStdString();
+    // Episodes long enough for the contaminated data's filter (3+ turns, the expert succeeding).
+    const std::vector<std::pair<std::string, std::string>> keys { { "credit.method", "pair" },
+        { "env.max_steps", "12" }, { "pair.probe_episodes", "40" }, { "rl.iterations", "2" } };
+    std::int64_t first = 0;
+    {
+        Trainer trainer(TrainConfig::parse(kTinyConfig, "tiny.yaml", keys), { db, "cpu" });
+        const auto result = trainer.run();
+        QCOMPARE(result.iterationsDone, 2LL);
+        first = result.runId;
+    }
+    Store store(db);
+    // The probe was fitted on the SFT policy when RL started, its test AUROCs recorded; it sits beside the run.
+    std::map<std::int64_t, std::map<std::string, double>> metrics;
+    for (const auto& m : store.metrics(first))
+        metrics[m.iteration][m.name] = m.value;
+    for (const char* name : { "pair/probe_auroc_clean", "pair/probe_auroc_contaminated", "time/pair_probe_fit_s" })
+        QVERIFY2(metrics[1].count(name), name);
+    QVERIFY(metrics[1]["pair/probe_auroc_clean"] >= 0.0 && metrics[1]["pair/probe_auroc_clean"] <= 1.0);
+    QVERIFY(metrics[2].count("pair/mean_score") && !metrics[2].count("pair/probe_auroc_clean"));
+    const std::string probe = db + ".files/run-" + std::to_string(first) + "/pair-probe.json";
+    QVERIFY(std::filesystem::exists(probe));
+    // Every turn's score is the probe's s_final (in (0, 1), not a judge's role score), and pair's credits follow.
+    std::set<double> roleScores { 1.0, 0.75, 0.45, 0.25 };
+    int scored = 0, distinct = 0;
+    for (const auto& info : store.trajectories(first)) {
+        if (!info.iteration)
+            continue;
+        const Trajectory t = store.loadTrajectory(info.rowId);
+        QCOMPARE(store.credits(info.rowId, "pair").size(), t.turns.size());
+        for (const Turn& u : t.turns) {
+            QVERIFY(u.score && *u.score > 0.0 && *u.score < 1.0);
+            ++scored;
+            distinct += roleScores.count(*u.score) ? 0 : 1;
+        }
+    }
+    QVERIFY(scored > 0);
+    QCOMPARE(distinct, scored);
+    // A second run given that probe file uses it (no fitting) and keeps a copy.
+    auto given = keys;
+    given.emplace_back("pair.probe", probe);
+    Trainer second(TrainConfig::parse(kTinyConfig, "tiny.yaml", given), { db, "cpu" });
+    const auto r = second.run();
+    bool fitted = false;
+    for (const auto& m : store.metrics(r.runId))
+        fitted = fitted || m.name == "time/pair_probe_fit_s";
+    QVERIFY(!fitted);
+    QVERIFY(std::filesystem::exists(db + ".files/run-" + std::to_string(r.runId) + "/pair-probe.json"));
+    // A missing probe file fails the run, naming the key.
+    auto missing = keys;
+    missing.emplace_back("pair.probe", dir.filePath("nope.json").toStdString());
+    Trainer third(TrainConfig::parse(kTinyConfig, "tiny.yaml", missing), { db, "cpu" });
+    try {
+        third.run();
+        QFAIL("a missing probe file trained");
+    } catch (const std::exception& e) {
+        QVERIFY2(std::string(e.what()).find("pair.probe") != std::string::npos, e.what());
+    }
 }
 
 QTEST_GUILESS_MAIN(TestLearnLearnedCredit)
