@@ -148,7 +148,7 @@ void TestLearnTrainer::shippedConfigsAreValid()
         }
     }
     QVERIFY(count >= 2);
-    for (const auto* spec : { "grpo", "gigpo", "triage", "has", "mgr", "rtmc", "pair", "step_reward" })
+    for (const auto* spec : { "grpo", "gigpo", "triage", "has", "mgr", "rtmc", "pair", "step_reward", "value_baseline" })
         QVERIFY2(methods.count(spec), spec);
 }
 
