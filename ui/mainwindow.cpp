@@ -10,6 +10,7 @@
 #include "ui/launcherpage.h"
 #include "ui/logbridge.h"
 #include "ui/monitorpage.h"
+#include "ui/probedialog.h"
 #include "ui/runactions.h"
 #include "ui/runbrowserpage.h"
 #include "ui/runcontroller.h"
@@ -341,6 +342,18 @@ void MainWindow::createMenus()
 
     QMenu* run = menuBar()->addMenu(tr("R&un"));
     run->addActions(m_runActions->actions());
+    run->addSeparator();
+    QAction* probes = run->addAction(tr("PAIR &Probe Table…"), this, [this] {
+        if (!m_workspace->isOpen()) {
+            statusBar()->showMessage(tr("Open a database before computing a probe table."), kStatusTimeoutMs);
+            return;
+        }
+        auto* dialog = new ProbeDialog(m_workspace, m_browser->currentRunId(), this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->show();
+    });
+    probes->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
+    probes->setToolTip(tr("PAIR's AUROC table for a training run's policy (Ctrl+Shift+P)"));
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     const QStringList pages { tr("&Runs"), tr("&Launch"), tr("&Monitor"), tr("&Compare"), tr("S&weeps"),

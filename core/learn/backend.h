@@ -5,6 +5,7 @@
 // opened on first use, typically in the background right after the window shows. The CLI and the tests link the
 // engine directly (trainer.h, sweep.h) and do not need this.
 
+#include "core/learn/probepipeline.h"
 #include "core/learn/sweep.h"
 #include "core/learn/trainer.h"
 
@@ -30,6 +31,17 @@ public:
     virtual TrainResult run(const TrainCallback& callback, const std::atomic<bool>* stop) = 0;
 };
 
+/// PAIR's AUROC table for one policy (pair.md Table 1 on our environment), as probeTable() returns it. A value
+/// type; any thread.
+struct ProbeTable {
+    std::vector<ProbeRow> rows; ///< one per probeNames() entry, in that order
+    ProbeSplitCounts counts;
+    std::string policy; ///< ProbeData::policy, e.g. "run 3 checkpoint after iteration 40"
+    std::int64_t records = 0; ///< clean and contaminated records built
+    double dataSeconds = 0.0; ///< building the records (rollouts and contamination)
+    double featureSeconds = 0.0; ///< teacher-forced forward passes and statistics, all records
+};
+
 /// What the module offers. Every call may throw what the engine throws (ConfigError, std::invalid_argument, ...).
 class TrainingBackend {
 public:
@@ -44,6 +56,11 @@ public:
         const std::atomic<bool>* stop) const = 0;
     virtual SweepResult resumeSweep(std::int64_t sweepId, const SweepOptions& options, const SweepCallback& callback,
         const std::atomic<bool>* stop) const = 0;
+    /// PAIR's probe table: buildProbeData, fitProbes with every probeNames() entry (default ProbeFitOptions), then
+    /// evaluateProbes. Calling thread (LibTorch's thread-local state is set there); cancels through `callback`
+    /// (then throws creditlab::Cancelled). Throws std::invalid_argument naming the run, file or field.
+    virtual ProbeTable probeTable(
+        const ProbeSource& source, const ProbeDataOptions& options, const ProbeCallback& callback) const = 0;
     /// doctor.h's availableDevices().
     virtual std::vector<std::string> availableDevices() const = 0;
 };

@@ -47,6 +47,20 @@ public:
     {
         return learn::resumeSweep(sweepId, options, callback, stop);
     }
+    ProbeTable probeTable(
+        const ProbeSource& source, const ProbeDataOptions& options, const ProbeCallback& callback) const override
+    {
+        const ProbeData data = buildProbeData(source, options, callback);
+        const ProbeSet set = fitProbes(data, probeNames(), {}, callback);
+        ProbeTable table;
+        table.rows = evaluateProbes(set, data);
+        table.counts = probeSplitCounts(data);
+        table.policy = data.policy;
+        table.records = static_cast<std::int64_t>(data.dataset.records.size());
+        table.dataSeconds = data.dataSeconds;
+        table.featureSeconds = data.featureSeconds;
+        return table;
+    }
     std::vector<std::string> availableDevices() const override { return learn::availableDevices(); }
 };
 
