@@ -45,6 +45,13 @@ std::vector<RunInfo> trainingRuns(const std::vector<RunInfo>& runs)
     return out;
 }
 
+/// Seconds with two decimals below a minute (feature extraction of small runs takes well under one), else as a
+/// duration.
+QString formatSeconds(double seconds)
+{
+    return seconds < 60.0 ? ProbeDialog::tr("%1 s").arg(QLocale().toString(seconds, 'f', 2)) : formatDuration(seconds);
+}
+
 } // namespace
 
 ProbeDialog::ProbeDialog(Workspace* workspace, qint64 runId, QWidget* parent)
@@ -107,7 +114,8 @@ ProbeDialog::ProbeDialog(Workspace* workspace, qint64 runId, QWidget* parent)
 
     m_chart->setTitle(tr("AUROC per probe"));
     m_chart->setAxisTitles(tr("Probe"), tr("AUROC"));
-    m_chart->setMinimumHeight(220);
+    m_chart->setMinimumHeight(260);
+    m_chart->hide(); // until there is a table
 
     auto* form = new QFormLayout;
     form->addRow(tr("&Run:"), m_run);
@@ -211,6 +219,7 @@ bool ProbeDialog::start(QString* error)
     m_table = {};
     m_model->clear();
     m_chart->clear();
+    m_chart->hide();
     m_summary->clear();
     m_progress->setValue(0);
     m_phase->setText(tr("Loading the policy of run %1…").arg(runId()));
@@ -285,12 +294,16 @@ void ProbeDialog::showResult(const ProbeJobResult& result)
         m_table = result.table;
         m_model->setRows(m_table.rows);
         const auto& c = m_table.counts;
-        m_summary->setText(tr("Policy: %1 · %2 records: train %3; test %4 clean-prefix, %5 contaminated-prefix, "
-                              "%6 negatives · features %7, data %8")
-                               .arg(toQString(m_table.policy), QLocale().toString(m_table.records),
-                                   QLocale().toString(c.trainRecords), QLocale().toString(c.testClean),
-                                   QLocale().toString(c.testContaminated), QLocale().toString(c.testNegatives),
-                                   formatDuration(m_table.featureSeconds), formatDuration(m_table.dataSeconds)));
+        // The test split holds the clean-prefix records and their contaminated-prefix twins; `testContaminated`
+        // counts the twins after a corrupted turn (as `creditlab-cli probe table` prints it).
+        const qint64 testRecords = m_table.records - c.trainRecords;
+        m_summary->setText(
+            tr("Policy: %1 · %2 records: train %3; test %4 clean-prefix + %5 contaminated-prefix (%6 "
+               "after a corrupted turn), %7 negatives · features %8, data %9")
+                .arg(toQString(m_table.policy), QLocale().toString(m_table.records), QLocale().toString(c.trainRecords),
+                    QLocale().toString(c.testClean), QLocale().toString(testRecords - c.testClean),
+                    QLocale().toString(c.testContaminated), QLocale().toString(c.testNegatives),
+                    formatSeconds(m_table.featureSeconds), formatSeconds(m_table.dataSeconds)));
         showChart();
         m_progress->setValue(kProgressSteps);
         m_phase->setText(tr("Done: %n probe(s).", nullptr, static_cast<int>(m_table.rows.size())));
@@ -323,6 +336,7 @@ void ProbeDialog::showChart()
     std::vector<charts::ErrorBarChart::Point> clean;
     std::vector<charts::ErrorBarChart::Point> contaminated;
     const double nan = std::numeric_limits<double>::quiet_NaN();
+    const qint64 contaminatedRecords = m_table.records - m_table.counts.trainRecords - m_table.counts.testClean;
     for (std::size_t i = 0; i < m_table.rows.size(); ++i) {
         const auto& row = m_table.rows[i];
         names.append(toQString(row.name));
@@ -331,9 +345,9 @@ void ProbeDialog::showChart()
         if (std::isfinite(row.aurocClean))
             clean.push_back({ x, row.aurocClean, nan, static_cast<int>(m_table.counts.testClean) });
         if (std::isfinite(row.aurocContaminated))
-            contaminated.push_back(
-                { x, row.aurocContaminated, nan, static_cast<int>(m_table.counts.testContaminated) });
+            contaminated.push_back({ x, row.aurocContaminated, nan, static_cast<int>(contaminatedRecords) });
     }
+    m_chart->setVisible(!m_table.rows.empty());
     m_chart->setCategories(names);
     m_chart->addSeries(tr("AUROC clean"), clean);
     m_chart->addSeries(tr("AUROC contaminated"), contaminated);
