@@ -1294,6 +1294,18 @@ Schema-Version: %5</translation>
         <source>every annotator</source>
         <translation>alle Annotatoren</translation>
     </message>
+    <message>
+        <source>PAIR &amp;Probe Table…</source>
+        <translation>PAIR-&amp;Probentabelle…</translation>
+    </message>
+    <message>
+        <source>Open a database before computing a probe table.</source>
+        <translation>Öffnen Sie eine Datenbank, bevor Sie eine Probentabelle berechnen.</translation>
+    </message>
+    <message>
+        <source>PAIR&apos;s AUROC table for a training run&apos;s policy (Ctrl+Shift+P)</source>
+        <translation>PAIRs AUROC-Tabelle für die Policy eines Trainingslaufs (Strg+Umschalt+P)</translation>
+    </message>
 </context>
 <context>
     <name>creditlab::ui::MonitorPage</name>
@@ -1439,6 +1451,216 @@ Schema-Version: %5</translation>
     <message>
         <source>%1: &apos;%2&apos; is not one of %3</source>
         <translation>%1: „%2“ ist keiner der Werte %3</translation>
+    </message>
+</context>
+<context>
+    <name>creditlab::ui::ProbeDialog</name>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>SFT policy</source>
+        <translation>SFT-Policy</translation>
+    </message>
+    <message>
+        <source>&amp;Start</source>
+        <translation>&amp;Starten</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel</source>
+        <translation>&amp;Abbrechen</translation>
+    </message>
+    <message>
+        <source>&amp;Export CSV…</source>
+        <translation>CSV &amp;exportieren…</translation>
+    </message>
+    <message>
+        <source>PAIR probes</source>
+        <translation>PAIR-Proben</translation>
+    </message>
+    <message>
+        <source>The training run whose policy the probes read</source>
+        <translation>Der Trainingslauf, dessen Policy die Proben lesen</translation>
+    </message>
+    <message>
+        <source>Household episodes to contaminate (split 80:20 by episode into train and test)</source>
+        <translation>Household-Episoden, die verfälscht werden (80:20 nach Episode in Training und Test geteilt)</translation>
+    </message>
+    <message>
+        <source>Contamination seed: which turns are corrupted, and how</source>
+        <translation>Seed der Verfälschung: welche Züge verfälscht werden und wie</translation>
+    </message>
+    <message>
+        <source>Probe the run&apos;s SFT policy even when it has RL checkpoints</source>
+        <translation>Die SFT-Policy des Laufs prüfen, auch wenn er RL-Checkpoints hat</translation>
+    </message>
+    <message>
+        <source>Build the contaminated data, extract the features, fit and evaluate every probe (Enter)</source>
+        <translation>Verfälschte Daten erzeugen, Merkmale extrahieren, jede Probe anpassen und bewerten (Eingabe)</translation>
+    </message>
+    <message>
+        <source>Stop the computation (Esc)</source>
+        <translation>Berechnung anhalten (Esc)</translation>
+    </message>
+    <message>
+        <source>AUROC per probe</source>
+        <translation>AUROC je Probe</translation>
+    </message>
+    <message>
+        <source>Probe</source>
+        <translation>Probe</translation>
+    </message>
+    <message>
+        <source>AUROC</source>
+        <translation>AUROC</translation>
+    </message>
+    <message>
+        <source>&amp;Run:</source>
+        <translation>&amp;Lauf:</translation>
+    </message>
+    <message>
+        <source>E&amp;pisodes:</source>
+        <translation>E&amp;pisoden:</translation>
+    </message>
+    <message>
+        <source>S&amp;eed:</source>
+        <translation>S&amp;eed:</translation>
+    </message>
+    <message>
+        <source>Could not read the runs: %1</source>
+        <translation>Die Läufe konnten nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>A probe table is being computed; wait for it or cancel it.</source>
+        <translation>Eine Probentabelle wird berechnet; warten Sie oder brechen Sie ab.</translation>
+    </message>
+    <message>
+        <source>Open a database first.</source>
+        <translation>Öffnen Sie zuerst eine Datenbank.</translation>
+    </message>
+    <message>
+        <source>The database has no training run: train one in the Launch page first.</source>
+        <translation>Die Datenbank hat keinen Trainingslauf: Starten Sie zuerst einen auf der Seite „Starten“.</translation>
+    </message>
+    <message>
+        <source>Loading the policy of run %1…</source>
+        <translation>Lade die Policy von Lauf %1…</translation>
+    </message>
+    <message>
+        <source>Cancelling…</source>
+        <translation>Breche ab…</translation>
+    </message>
+    <message>
+        <source>Building contaminated episodes</source>
+        <translation>Erzeuge verfälschte Episoden</translation>
+    </message>
+    <message>
+        <source>Extracting features</source>
+        <translation>Extrahiere Merkmale</translation>
+    </message>
+    <message>
+        <source>Fitting probes</source>
+        <translation>Passe Proben an</translation>
+    </message>
+    <message>
+        <source>%1: %2 of %3 · %4 elapsed</source>
+        <translation>%1: %2 von %3 · %4 vergangen</translation>
+    </message>
+    <message>
+        <source> · about %1 left</source>
+        <translation> · noch etwa %1</translation>
+    </message>
+    <message>
+        <source>Policy: %1 · %2 records: train %3; test %4 clean-prefix + %5 contaminated-prefix (%6 after a corrupted turn), %7 negatives · features %8, data %9</source>
+        <translation>Policy: %1 · %2 Datensätze: Training %3; Test %4 mit sauberem Präfix + %5 mit verfälschtem Präfix (%6 nach einem verfälschten Zug), %7 negative · Merkmale %8, Daten %9</translation>
+    </message>
+    <message numerus="yes">
+        <source>Done: %n probe(s).</source>
+        <translation><numerusform>Fertig: %n Probe.</numerusform><numerusform>Fertig: %n Proben.</numerusform></translation>
+    </message>
+    <message>
+        <source>Cancelled.</source>
+        <translation>Abgebrochen.</translation>
+    </message>
+    <message>
+        <source>Could not compute the probe table of run %1: %2</source>
+        <translation>Die Probentabelle von Lauf %1 konnte nicht berechnet werden: %2</translation>
+    </message>
+    <message>
+        <source>AUROC clean</source>
+        <translation>AUROC sauber</translation>
+    </message>
+    <message>
+        <source>AUROC contaminated</source>
+        <translation>AUROC verfälscht</translation>
+    </message>
+    <message>
+        <source>Export Probe Table</source>
+        <translation>Probentabelle exportieren</translation>
+    </message>
+    <message>
+        <source>probe-table-run-%1.csv</source>
+        <translation>probentabelle-lauf-%1.csv</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV-Dateien (*.csv)</translation>
+    </message>
+    <message>
+        <source>Cannot export the table</source>
+        <translation>Die Tabelle kann nicht exportiert werden</translation>
+    </message>
+</context>
+<context>
+    <name>creditlab::ui::ProbeTableModel</name>
+    <message>
+        <source>AUROC on the test turns whose earlier turns are all correct</source>
+        <translation>AUROC auf den Testzügen, deren frühere Züge alle korrekt sind</translation>
+    </message>
+    <message>
+        <source>AUROC on every test turn of the contaminated episodes</source>
+        <translation>AUROC auf allen Testzügen der verfälschten Episoden</translation>
+    </message>
+    <message>
+        <source>AUROC on clean and contaminated test turns together</source>
+        <translation>AUROC auf sauberen und verfälschten Testzügen zusammen</translation>
+    </message>
+    <message>
+        <source>Expected calibration error on all test turns (lower is better)</source>
+        <translation>Erwarteter Kalibrierungsfehler auf allen Testzügen (niedriger ist besser)</translation>
+    </message>
+    <message>
+        <source>Brier score on all test turns (lower is better)</source>
+        <translation>Brier-Score auf allen Testzügen (niedriger ist besser)</translation>
+    </message>
+    <message>
+        <source>Probe</source>
+        <translation>Probe</translation>
+    </message>
+    <message>
+        <source>Dims</source>
+        <translation>Dim.</translation>
+    </message>
+    <message>
+        <source>AUROC clean</source>
+        <translation>AUROC sauber</translation>
+    </message>
+    <message>
+        <source>AUROC contaminated</source>
+        <translation>AUROC verfälscht</translation>
+    </message>
+    <message>
+        <source>AUROC union</source>
+        <translation>AUROC gesamt</translation>
+    </message>
+    <message>
+        <source>ECE</source>
+        <translation>ECE</translation>
+    </message>
+    <message>
+        <source>Brier</source>
+        <translation>Brier</translation>
     </message>
 </context>
 <context>

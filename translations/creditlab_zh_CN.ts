@@ -1286,6 +1286,18 @@ Qt %2（构建于 %3）
         <source>every annotator</source>
         <translation>所有标注者</translation>
     </message>
+    <message>
+        <source>PAIR &amp;Probe Table…</source>
+        <translation>PAIR 探针表(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>Open a database before computing a probe table.</source>
+        <translation>计算探针表之前请先打开数据库。</translation>
+    </message>
+    <message>
+        <source>PAIR&apos;s AUROC table for a training run&apos;s policy (Ctrl+Shift+P)</source>
+        <translation>训练运行策略的 PAIR AUROC 表（Ctrl+Shift+P）</translation>
+    </message>
 </context>
 <context>
     <name>creditlab::ui::MonitorPage</name>
@@ -1431,6 +1443,216 @@ Qt %2（构建于 %3）
     <message>
         <source>%1: &apos;%2&apos; is not one of %3</source>
         <translation>%1：“%2”不是 %3 之一</translation>
+    </message>
+</context>
+<context>
+    <name>creditlab::ui::ProbeDialog</name>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>SFT policy</source>
+        <translation>SFT 策略</translation>
+    </message>
+    <message>
+        <source>&amp;Start</source>
+        <translation>开始(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel</source>
+        <translation>取消(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Export CSV…</source>
+        <translation>导出 CSV(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>PAIR probes</source>
+        <translation>PAIR 探针</translation>
+    </message>
+    <message>
+        <source>The training run whose policy the probes read</source>
+        <translation>探针读取其策略的训练运行</translation>
+    </message>
+    <message>
+        <source>Household episodes to contaminate (split 80:20 by episode into train and test)</source>
+        <translation>要污染的 household 回合（按回合 80:20 划分为训练集和测试集）</translation>
+    </message>
+    <message>
+        <source>Contamination seed: which turns are corrupted, and how</source>
+        <translation>污染种子：哪些轮次被破坏以及如何破坏</translation>
+    </message>
+    <message>
+        <source>Probe the run&apos;s SFT policy even when it has RL checkpoints</source>
+        <translation>即使运行有 RL 检查点，也探测其 SFT 策略</translation>
+    </message>
+    <message>
+        <source>Build the contaminated data, extract the features, fit and evaluate every probe (Enter)</source>
+        <translation>构建污染数据、提取特征、拟合并评估每个探针（Enter）</translation>
+    </message>
+    <message>
+        <source>Stop the computation (Esc)</source>
+        <translation>停止计算（Esc）</translation>
+    </message>
+    <message>
+        <source>AUROC per probe</source>
+        <translation>各探针的 AUROC</translation>
+    </message>
+    <message>
+        <source>Probe</source>
+        <translation>探针</translation>
+    </message>
+    <message>
+        <source>AUROC</source>
+        <translation>AUROC</translation>
+    </message>
+    <message>
+        <source>&amp;Run:</source>
+        <translation>运行(&amp;R)：</translation>
+    </message>
+    <message>
+        <source>E&amp;pisodes:</source>
+        <translation>回合数(&amp;P)：</translation>
+    </message>
+    <message>
+        <source>S&amp;eed:</source>
+        <translation>种子(&amp;E)：</translation>
+    </message>
+    <message>
+        <source>Could not read the runs: %1</source>
+        <translation>无法读取运行：%1</translation>
+    </message>
+    <message>
+        <source>A probe table is being computed; wait for it or cancel it.</source>
+        <translation>正在计算探针表；请等待或取消。</translation>
+    </message>
+    <message>
+        <source>Open a database first.</source>
+        <translation>请先打开数据库。</translation>
+    </message>
+    <message>
+        <source>The database has no training run: train one in the Launch page first.</source>
+        <translation>数据库中没有训练运行：请先在“启动”页训练一个。</translation>
+    </message>
+    <message>
+        <source>Loading the policy of run %1…</source>
+        <translation>正在加载运行 %1 的策略…</translation>
+    </message>
+    <message>
+        <source>Cancelling…</source>
+        <translation>正在取消…</translation>
+    </message>
+    <message>
+        <source>Building contaminated episodes</source>
+        <translation>正在构建污染回合</translation>
+    </message>
+    <message>
+        <source>Extracting features</source>
+        <translation>正在提取特征</translation>
+    </message>
+    <message>
+        <source>Fitting probes</source>
+        <translation>正在拟合探针</translation>
+    </message>
+    <message>
+        <source>%1: %2 of %3 · %4 elapsed</source>
+        <translation>%1：%2 / %3 · 已用 %4</translation>
+    </message>
+    <message>
+        <source> · about %1 left</source>
+        <translation> · 约剩 %1</translation>
+    </message>
+    <message>
+        <source>Policy: %1 · %2 records: train %3; test %4 clean-prefix + %5 contaminated-prefix (%6 after a corrupted turn), %7 negatives · features %8, data %9</source>
+        <translation>策略：%1 · %2 条记录：训练 %3；测试 %4 条干净前缀 + %5 条污染前缀（%6 条位于被破坏轮次之后），%7 条负例 · 特征 %8，数据 %9</translation>
+    </message>
+    <message numerus="yes">
+        <source>Done: %n probe(s).</source>
+        <translation><numerusform>完成：%n 个探针。</numerusform></translation>
+    </message>
+    <message>
+        <source>Cancelled.</source>
+        <translation>已取消。</translation>
+    </message>
+    <message>
+        <source>Could not compute the probe table of run %1: %2</source>
+        <translation>无法计算运行 %1 的探针表：%2</translation>
+    </message>
+    <message>
+        <source>AUROC clean</source>
+        <translation>AUROC（干净）</translation>
+    </message>
+    <message>
+        <source>AUROC contaminated</source>
+        <translation>AUROC（污染）</translation>
+    </message>
+    <message>
+        <source>Export Probe Table</source>
+        <translation>导出探针表</translation>
+    </message>
+    <message>
+        <source>probe-table-run-%1.csv</source>
+        <translation>probe-table-run-%1.csv</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV 文件 (*.csv)</translation>
+    </message>
+    <message>
+        <source>Cannot export the table</source>
+        <translation>无法导出表格</translation>
+    </message>
+</context>
+<context>
+    <name>creditlab::ui::ProbeTableModel</name>
+    <message>
+        <source>AUROC on the test turns whose earlier turns are all correct</source>
+        <translation>前面轮次全部正确的测试轮次上的 AUROC</translation>
+    </message>
+    <message>
+        <source>AUROC on every test turn of the contaminated episodes</source>
+        <translation>污染回合中所有测试轮次上的 AUROC</translation>
+    </message>
+    <message>
+        <source>AUROC on clean and contaminated test turns together</source>
+        <translation>干净与污染测试轮次合计的 AUROC</translation>
+    </message>
+    <message>
+        <source>Expected calibration error on all test turns (lower is better)</source>
+        <translation>所有测试轮次上的期望校准误差（越低越好）</translation>
+    </message>
+    <message>
+        <source>Brier score on all test turns (lower is better)</source>
+        <translation>所有测试轮次上的 Brier 分数（越低越好）</translation>
+    </message>
+    <message>
+        <source>Probe</source>
+        <translation>探针</translation>
+    </message>
+    <message>
+        <source>Dims</source>
+        <translation>维度</translation>
+    </message>
+    <message>
+        <source>AUROC clean</source>
+        <translation>AUROC（干净）</translation>
+    </message>
+    <message>
+        <source>AUROC contaminated</source>
+        <translation>AUROC（污染）</translation>
+    </message>
+    <message>
+        <source>AUROC union</source>
+        <translation>AUROC（合计）</translation>
+    </message>
+    <message>
+        <source>ECE</source>
+        <translation>ECE</translation>
+    </message>
+    <message>
+        <source>Brier</source>
+        <translation>Brier</translation>
     </message>
 </context>
 <context>
