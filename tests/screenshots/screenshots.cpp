@@ -14,6 +14,7 @@
 #include "ui/monitorpage.h"
 #include "ui/runbrowserpage.h"
 #include "ui/settings.h"
+#include "ui/probedialog.h"
 #include "ui/sweepcontroller.h"
 #include "ui/sweeppage.h"
 #include "ui/treepage.h"
@@ -167,6 +168,24 @@ int main(int argc, char** argv)
         std::printf("sweep %s\n", done.isEmpty() ? "failed" : qPrintable(done.first().first().toString()));
     }
     ok &= save(window, out, QStringLiteral("sweeps"));
+
+    // PAIR's AUROC table of a training run (CREDITLAB_SCREENSHOT_PROBE_RUN=ID; its policy files must be beside the
+    // database), computed in the dialog as a user would.
+    if (const qint64 probeRun = qEnvironmentVariable("CREDITLAB_SCREENSHOT_PROBE_RUN").toLongLong(); probeRun > 0) {
+        ui::ProbeDialog dialog(window.workspace(), probeRun, &window);
+        dialog.resize(1100, 760);
+        dialog.show();
+        QSignalSpy finished(&dialog, &ui::ProbeDialog::computationFinished);
+        if (dialog.start(&error) && finished.wait(600000)) {
+            settle();
+            const QString path = QDir(out).filePath(QStringLiteral("probes.png"));
+            ok &= dialog.grab().save(path);
+            std::printf("wrote %s\n", qPrintable(path));
+        } else {
+            std::fprintf(stderr, "creditlab-screenshots: the probe table failed: %s\n", qPrintable(error));
+            ok = false;
+        }
+    }
 
     // A run launched here, caught while it trains: progress, pause and stop, the log (CREDITLAB_SCREENSHOT_LIVE=1;
     // it trains the quick preset for a few iterations into the database).
