@@ -1,6 +1,7 @@
 #include "core/env/environment.h"
 
 #include "core/env/household.h"
+#include "core/env/shop.h"
 
 #include <stdexcept>
 
@@ -23,6 +24,9 @@ const std::vector<EnvironmentInfo>& environments()
         { "household", "a text household in the style of ALFWorld: six task types, four scenes",
             household::HouseholdEnv::paramSpecs(),
             [](const credit::Params& p) { return std::make_unique<household::HouseholdEnv>(p); } },
+        { "shop", "a web shop in the style of WebShop: search, results, item options, buy; its reward",
+            shop::ShopEnv::paramSpecs(),
+            [](const credit::Params& p) { return std::make_unique<shop::ShopEnv>(p); } },
     };
     return list;
 }
