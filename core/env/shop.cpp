@@ -12,15 +12,16 @@
 // Canonical state key: "page=<search|results|item|description|done>|query=<words>|p=<result page>|
 // item=<asin or ->|opts=<dimension:value,...>".
 //
-// Oracle roles (TRIAGE's taxonomy, as household_oracle.cpp applies it), first rule that applies:
+// Oracle roles (TRIAGE's taxonomy with household_oracle.cpp's rules, plus two for the shop), first that applies:
 //   R  the action is invalid ("Nothing happens.");
 //   D  a purchase of reward 1; R a purchase below 1 (the episode ends short of the goal);
+//   R  the same action from the same state again, gaining nothing (a repeated identical search after backing
+//      out): the progress it may regain was earned once already;
 //   D  progress rises (a query whose results hold a perfect product, paging to it, opening it, choosing a
 //      required option);
 //   R  progress falls (leaving such results, choosing a wrong option value);
 //   E  first sight of a results page, an item or a description without progress;
-//   R  a repeat that gains no information: the same action from the same state again (a repeated identical
-//      search, clicking the selected option again), or a return to a state met earlier (item -> < prev);
+//   R  a return to a state met earlier, gaining nothing (item -> < prev, description -> < prev);
 //   N  otherwise.
 #include "core/env/shop.h"
 
@@ -257,10 +258,11 @@ double ShopEnv::potential() const
         const Product& p = m_catalog->product(m_item);
         if (p.options.empty())
             return 0.9;
+        // The options that make it perfect: the goal's where offered (bestOptions).
+        const auto best = bestOptions(p, m_goal);
         int correct = 0;
         for (std::size_t d = 0; d < p.options.size(); ++d)
-            for (const auto& [dimension, value] : m_goal.options)
-                correct += dimension == p.options[d].name && m_selected[d] == value;
+            correct += m_selected[d] == best[d].second;
         return 0.5 + 0.4 * correct / static_cast<double>(p.options.size());
     }
     case Page::Done:
@@ -310,8 +312,8 @@ const StepResult& ShopEnv::step(std::string_view action)
     info.stateAfter = stateKey();
     const std::uint64_t after = valid ? hashText(info.stateAfter) : before;
     const std::uint64_t pair = hashText(lowerTrimmed(action), before ^ 0x9E3779B97F4A7C15ull);
-    const bool repeat = valid && !info.gainedInformation
-        && (contains(m_pairs, pair) || (after != before && contains(m_states, after)));
+    const bool repeatedAction = valid && !info.gainedInformation && contains(m_pairs, pair);
+    const bool returned = valid && !info.gainedInformation && after != before && contains(m_states, after);
     if (valid) {
         m_pairs.push_back(pair);
         m_states.push_back(after);
@@ -326,8 +328,10 @@ const StepResult& ShopEnv::step(std::string_view action)
     info.progress = m_progress;
     if (valid && m_bought)
         info.role = m_result.success ? Role::D : Role::R;
+    else if (repeatedAction)
+        info.role = Role::R;
     else
-        info.role = household::oracleRole(valid, info.progressBefore, m_progress, info.gainedInformation, repeat);
+        info.role = household::oracleRole(valid, info.progressBefore, m_progress, info.gainedInformation, returned);
     return m_result;
 }
 

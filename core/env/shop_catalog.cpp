@@ -139,7 +139,7 @@ const std::vector<TypeDef>& typeTable()
             { { "color", { "black", "grey", "red" } }, { "size", { "50 inch", "60 inch", "72 inch" } } } },
         { "electronics" CL_SHOP_SEP "portable audio" CL_SHOP_SEP "speakers", "bluetooth speaker", 19, 179,
             { "waterproof", "deep bass", "stereo pairing", "built in microphone", "usb charging" },
-            { { "color", { "black", "blue", "red", "grey", "green" } } } },
+            { { "color", { "black", "navy", "red", "grey", "green" } } } },
         { "home & kitchen" CL_SHOP_SEP "furniture" CL_SHOP_SEP "living room" CL_SHOP_SEP "tables", "coffee table", 49,
             299, { "solid wood", "easy assembly", "storage shelf", "metal frame", "mid century" },
             { { "color", { "black", "white", "brown", "grey", "beige" } } } },

@@ -149,12 +149,12 @@ bool ShopEnv::expertAction(std::string& out) const
             return true;
         }
         const Product& p = m_catalog->product(m_item);
+        const auto best = bestOptions(p, m_goal);
         for (std::size_t d = 0; d < p.options.size(); ++d)
-            for (const auto& [dimension, value] : m_goal.options)
-                if (dimension == p.options[d].name && m_selected[d] != value) {
-                    out = "click[" + value + "]";
-                    return true;
-                }
+            if (m_selected[d] != best[d].second) {
+                out = "click[" + best[d].second + "]";
+                return true;
+            }
         out = "click[buy now]";
         return true;
     }

@@ -44,15 +44,17 @@ SearchIndex::SearchIndex(const std::vector<Document>& documents)
     }
     try {
         // unicode61 with diacritics removed: the tokenizer words() mirrors for ASCII text.
-        exec(m_db, "CREATE VIRTUAL TABLE products USING fts5(title, body, tokenize = 'unicode61')");
+        exec(m_db, "CREATE VIRTUAL TABLE products USING fts5(title, body, key UNINDEXED, tokenize = 'unicode61')");
         exec(m_db, "BEGIN");
-        sqlite3_stmt* insert = prepare(m_db, "INSERT INTO products(rowid, title, body) VALUES (?1, ?2, ?3)");
+        sqlite3_stmt* insert = prepare(m_db, "INSERT INTO products(rowid, title, body, key) VALUES (?1, ?2, ?3, ?4)");
         for (std::size_t i = 0; i < documents.size(); ++i) {
             sqlite3_bind_int64(insert, 1, static_cast<sqlite3_int64>(i));
             sqlite3_bind_text(
                 insert, 2, documents[i].title.data(), static_cast<int>(documents[i].title.size()), SQLITE_STATIC);
             sqlite3_bind_text(
                 insert, 3, documents[i].body.data(), static_cast<int>(documents[i].body.size()), SQLITE_STATIC);
+            const std::string key = joinedWords(documents[i].title);
+            sqlite3_bind_text(insert, 4, key.data(), static_cast<int>(key.size()), SQLITE_TRANSIENT);
             const int rc = sqlite3_step(insert);
             sqlite3_reset(insert);
             if (rc != SQLITE_DONE) {
@@ -63,7 +65,12 @@ SearchIndex::SearchIndex(const std::vector<Document>& documents)
         sqlite3_finalize(insert);
         exec(m_db, "COMMIT");
         exec(m_db, "INSERT INTO products(products) VALUES ('optimize')");
-        m_search = prepare(m_db, "SELECT rowid FROM products WHERE products MATCH ?1 ORDER BY rank, rowid LIMIT ?2");
+        // BM25 with the title weighing ten times the body, as a shop's search favours titles; `rank` uses it.
+        exec(m_db, "INSERT INTO products(products, rank) VALUES ('rank', 'bm25(10.0, 1.0, 0.0)')");
+        // A title equal to the query (word for word) first, as shops list an exact match first: FTS5's BM25
+        // normalises by the length of the whole document, so a longer body can otherwise push it down.
+        m_search = prepare(
+            m_db, "SELECT rowid FROM products WHERE products MATCH ?1 ORDER BY key = ?3 DESC, rank, rowid LIMIT ?2");
         m_score = prepare(m_db, "SELECT rank FROM products WHERE products MATCH ?1 AND rowid = ?2");
     } catch (...) {
         sqlite3_finalize(m_search);
@@ -98,6 +105,14 @@ std::vector<std::string> SearchIndex::words(std::string_view text)
     return out;
 }
 
+std::string SearchIndex::joinedWords(std::string_view text)
+{
+    std::string out;
+    for (const std::string& w : words(text))
+        out += (out.empty() ? "" : " ") + w;
+    return out;
+}
+
 std::string SearchIndex::matchExpression(std::string_view query)
 {
     // Every word quoted and OR-ed: BM25 over any of the words, as a bag-of-words engine ranks; quoting keeps
@@ -120,6 +135,8 @@ std::vector<int> SearchIndex::search(std::string_view query, int limit) const
     const std::lock_guard lock(m_mutex);
     sqlite3_bind_text(m_search, 1, expr.data(), static_cast<int>(expr.size()), SQLITE_STATIC);
     sqlite3_bind_int(m_search, 2, limit);
+    const std::string key = joinedWords(query);
+    sqlite3_bind_text(m_search, 3, key.data(), static_cast<int>(key.size()), SQLITE_STATIC);
     int rc;
     while ((rc = sqlite3_step(m_search)) == SQLITE_ROW)
         out.push_back(sqlite3_column_int(m_search, 0));

@@ -28,8 +28,9 @@ public:
     SearchIndex(const SearchIndex&) = delete;
     SearchIndex& operator=(const SearchIndex&) = delete;
 
-    /// Document indices matching any word of `query`, best BM25 score first (ties by index), at most `limit`.
-    /// The query is split into lower-case alphanumeric words, so no FTS5 syntax reaches SQLite. Any thread.
+    /// Document indices matching any word of `query`, at most `limit`: a title equal to the query word for word
+    /// first, then by BM25 (the title weighing ten times the body), ties by index. The query is split into
+    /// lower-case alphanumeric words, so no FTS5 syntax reaches SQLite. Any thread.
     std::vector<int> search(std::string_view query, int limit) const;
     /// The BM25 score SQLite gives document `index` for `query` (lower is better, as FTS5's rank); 0 when it
     /// does not match. For tests. Any thread.
@@ -37,6 +38,8 @@ public:
 
     /// The lower-case alphanumeric words of `text`, the way the index tokenises (FTS5's unicode61 on ASCII).
     static std::vector<std::string> words(std::string_view text);
+    /// words(text) joined by single spaces.
+    static std::string joinedWords(std::string_view text);
 
 private:
     static std::string matchExpression(std::string_view query);
