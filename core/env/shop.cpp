@@ -126,6 +126,12 @@ bool ShopEnv::perfect(int product) const
     std::int8_t& cached = m_perfect[static_cast<std::size_t>(product)];
     if (cached < 0) {
         const Product& p = m_catalog->product(product);
+        // Reward 1 needs r_type = 1 and the price term: cheap tests that rule out most results first.
+        RewardParts parts;
+        if ((m_goal.priceUpper > 0 && p.price > m_goal.priceUpper) || typeReward(p, m_goal, parts) < 1.0) {
+            cached = 0;
+            return false;
+        }
         cached = webshopReward(p, m_goal, p.price, bestOptions(p, m_goal)).total >= 1.0 - 1e-9;
     }
     return cached == 1;

@@ -9,8 +9,10 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -71,11 +73,9 @@ public:
     const Product& product(int index) const { return m_products[static_cast<std::size_t>(index)]; }
     /// Indices of the products of one split (about 80% train, 20% eval).
     const std::vector<int>& splitProducts(Split split) const { return split == Split::Train ? m_train : m_eval; }
-    /// BM25-ranked product indices for `query` (see SearchIndex::search). Any thread.
-    std::vector<int> search(std::string_view query, int limit = kMaxResults) const
-    {
-        return m_index->search(query, limit);
-    }
+    /// BM25-ranked product indices for `query` (see SearchIndex::search), remembered per (words, limit): the
+    /// same query always gives the same answer from an immutable index. Any thread.
+    std::vector<int> search(std::string_view query, int limit = kMaxResults) const;
     const SearchIndex& index() const { return *m_index; }
 
     /// Draws the goal of episode `seed` in `split`: a product of the split, an attribute set whose split is the
@@ -93,6 +93,8 @@ private:
     std::vector<int> m_train;
     std::vector<int> m_eval;
     std::unique_ptr<SearchIndex> m_index;
+    mutable std::mutex m_cacheMutex;
+    mutable std::unordered_map<std::string, std::vector<int>> m_cache; ///< "limit|words" -> results
 };
 
 /// The split an attribute set of a product type belongs to (about one in five is eval).

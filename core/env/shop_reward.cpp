@@ -128,13 +128,10 @@ std::string normalizeColor(std::string_view value)
     return std::string(value);
 }
 
-RewardParts webshopReward(const Product& purchased, const Goal& goal, double price,
-    const std::vector<std::pair<std::string, std::string>>& options)
+// get_type_reward
+double typeReward(const Product& purchased, const Goal& goal, RewardParts& parts)
 {
-    RewardParts r;
-
-    // get_type_reward
-    r.queryMatch = purchased.query == goal.query;
+    parts.queryMatch = purchased.query == goal.query;
     {
         const std::vector<std::string> a = splitCategory(purchased.category);
         const std::vector<std::string> b = splitCategory(goal.category);
@@ -142,7 +139,7 @@ RewardParts webshopReward(const Product& purchased, const Goal& goal, double pri
         int common = 0;
         for (const std::string& level : std::set<std::string>(b.begin(), b.end()))
             common += sa.count(level) > 0;
-        r.categoryMatch = common >= 2;
+        parts.categoryMatch = common >= 2;
     }
     const std::vector<std::string> boughtWords = SearchIndex::words(purchased.name);
     const std::set<std::string> bought(boughtWords.begin(), boughtWords.end());
@@ -152,14 +149,23 @@ RewardParts webshopReward(const Product& purchased, const Goal& goal, double pri
     for (const std::string& w : desired)
         intersect += bought.count(w) > 0;
     // goal.py takes len() of the parsed token list (duplicates included) as the denominator.
-    r.titleScore = desiredWords.empty() ? 0.2 : intersect / static_cast<double>(desiredWords.size());
-    r.rType = 1.0;
-    if (!(r.queryMatch || r.categoryMatch || r.titleScore > 0.2))
-        r.rType = 0.5;
-    if (r.titleScore < 0.1)
-        r.rType = 0.1;
-    if (r.titleScore == 0.0)
-        r.rType = 0.0;
+    parts.titleScore = desiredWords.empty() ? 0.2 : intersect / static_cast<double>(desiredWords.size());
+    parts.rType = 1.0;
+    if (!(parts.queryMatch || parts.categoryMatch || parts.titleScore > 0.2))
+        parts.rType = 0.5;
+    if (parts.titleScore < 0.1)
+        parts.rType = 0.1;
+    if (parts.titleScore == 0.0)
+        parts.rType = 0.0;
+    return parts.rType;
+}
+
+RewardParts webshopReward(const Product& purchased, const Goal& goal, double price,
+    const std::vector<std::pair<std::string, std::string>>& options)
+{
+    RewardParts r;
+
+    typeReward(purchased, goal, r);
 
     // get_attribute_reward
     for (const std::string& g : goal.attributes) {

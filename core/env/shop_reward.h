@@ -34,6 +34,9 @@ struct RewardParts {
 RewardParts webshopReward(const Product& purchased, const Goal& goal, double price,
     const std::vector<std::pair<std::string, std::string>>& options);
 
+/// get_type_reward's r_type alone (1, 0.5, 0.1 or 0), with the parts it reads written into `parts`. Pure.
+double typeReward(const Product& purchased, const Goal& goal, RewardParts& parts);
+
 /// thefuzz's token_set_ratio (default processing: lower case, non-alphanumerics as spaces), 0..100. Pure.
 int tokenSetRatio(std::string_view a, std::string_view b);
 /// WebShop's normalize_color: the first colour of its colour list that `value` contains, else `value`. Pure.
