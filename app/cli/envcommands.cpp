@@ -148,8 +148,11 @@ void addPlayCommand(CLI::App* envCmd)
             if (r.done) {
                 t.reward = r.success ? 1.0 : 0.0;
                 t.success = r.success;
-                std::printf("\n%s after %d steps.\n", r.success ? "Task completed" : "Out of steps: task failed",
-                    environment->stepCount());
+                // An episode can also end short of the goal before the step limit (a shop purchase below reward 1).
+                const char* outcome = r.success                           ? "Task completed"
+                    : environment->stepCount() >= environment->maxSteps() ? "Out of steps: task failed"
+                                                                          : "Task failed";
+                std::printf("\n%s after %d steps.\n", outcome, environment->stepCount());
             }
         }
         if (!o->db.empty() && !t.turns.empty()) {
