@@ -277,15 +277,25 @@ double ShopEnv::potential() const
     return 0.0;
 }
 
+std::uint64_t ShopEnv::knowledgeHash(std::string_view kind, std::string_view text)
+{
+    return hashText(text, hashText(kind));
+}
+
+bool ShopEnv::seen(std::string_view kind, std::string_view text) const
+{
+    return contains(m_known, knowledgeHash(kind, text));
+}
+
 std::uint64_t ShopEnv::knowledgeKey() const
 {
     switch (m_page) {
     case Page::Results:
-        return hashText(m_query, hashText("results" + std::to_string(m_pageNo)));
+        return knowledgeHash("results" + std::to_string(m_pageNo), m_query);
     case Page::Item:
-        return hashText(m_catalog->product(m_item).asin, hashText("item"));
+        return knowledgeHash("item", m_catalog->product(m_item).asin);
     case Page::Description:
-        return hashText(m_catalog->product(m_item).asin, hashText("description"));
+        return knowledgeHash("description", m_catalog->product(m_item).asin);
     default:
         return 0;
     }

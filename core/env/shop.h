@@ -48,6 +48,9 @@ public:
     int stepCount() const override { return m_steps; }
     int maxSteps() const override { return m_maxSteps; }
     bool expertAction(std::string& out) const override;
+    /// The expert limited to what the agent has read (see shop_pages.cpp): it judges results by their titles
+    /// and prices, items by their options and, where the title does not settle it, their description.
+    bool searchExpertAction(std::string& out) const override;
 
     /// The catalog, the goal, the page and, after a purchase, the reward's parts: for tests and tools.
     const Catalog& catalog() const { return *m_catalog; }
@@ -69,6 +72,13 @@ private:
     double listPotential() const;
     std::vector<std::pair<std::string, std::string>> selectedOptions() const;
     std::uint64_t knowledgeKey() const;
+    static std::uint64_t knowledgeHash(std::string_view kind, std::string_view text);
+    /// Whether the agent has seen the page of `kind` ("results<page>", "item", "description") for `text`.
+    bool seen(std::string_view kind, std::string_view text) const;
+    /// For the searching expert: the product's type and price fit the instruction, read from its listing.
+    bool listingFits(const Product& product) const;
+    /// How many of the instruction's attributes the product's title names; with the description once read.
+    int attributesShown(const Product& product, bool withDescription) const;
 
     std::shared_ptr<const Catalog> m_catalog;
     int m_maxSteps = 15;

@@ -167,4 +167,103 @@ bool ShopEnv::expertAction(std::string& out) const
     return false;
 }
 
+bool ShopEnv::listingFits(const Product& product) const
+{
+    std::string title = product.title;
+    for (char& c : title)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return title.find(m_goal.name) != std::string::npos
+        && (m_goal.priceUpper <= 0 || product.price <= m_goal.priceUpper);
+}
+
+int ShopEnv::attributesShown(const Product& product, bool withDescription) const
+{
+    std::string text = product.title;
+    if (withDescription)
+        for (const std::string& b : product.bullets)
+            text += " " + b;
+    for (char& c : text)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    int shown = 0;
+    for (const std::string& a : m_goal.attributes)
+        shown += text.find(a) != std::string::npos;
+    return shown;
+}
+
+// The searching expert reads like a careful shopper: it searches with the instruction's words; on a results page
+// it opens the unvisited listing whose title names the product type within the price limit and the most of the
+// instruction's attributes (pages on, or searches the type alone, when none fits); on an item it goes back when
+// an instruction's option is not offered, reads the description when the title does not show every attribute,
+// and otherwise selects the instruction's options and buys. Whatever it buys earns reward 1; it can run out of
+// steps on goals whose products hide their attributes in descriptions.
+bool ShopEnv::searchExpertAction(std::string& out) const
+{
+    out.clear();
+    if (!m_ready || m_done)
+        return false;
+    switch (m_page) {
+    case Page::Search: {
+        const std::string first = SearchIndex::joinedWords(m_goal.expertQuery());
+        out = "search[" + (seen("results0", first) ? m_goal.name : m_goal.expertQuery()) + "]";
+        return true;
+    }
+    case Page::Results: {
+        const int total = static_cast<int>(m_results.size());
+        int best = -1, bestShown = -1;
+        for (int i = m_pageNo * Catalog::kPageSize; i < std::min(total, (m_pageNo + 1) * Catalog::kPageSize); ++i) {
+            const Product& p = m_catalog->product(m_results[static_cast<std::size_t>(i)]);
+            if (seen("item", p.asin) || !listingFits(p))
+                continue;
+            const int shown = attributesShown(p, false);
+            if (shown > bestShown) {
+                best = m_results[static_cast<std::size_t>(i)];
+                bestShown = shown;
+            }
+        }
+        if (best >= 0)
+            out = "click[" + m_catalog->product(best).asin + "]";
+        else if ((m_pageNo + 1) * Catalog::kPageSize < total)
+            out = "click[next >]";
+        else
+            out = "click[back to search]";
+        return true;
+    }
+    case Page::Item: {
+        const Product& p = m_catalog->product(m_item);
+        bool offered = listingFits(p);
+        for (const auto& [dimension, value] : m_goal.options) {
+            bool found = false;
+            for (const OptionDim& d : p.options)
+                found = found
+                    || (d.name == dimension && std::find(d.values.begin(), d.values.end(), value) != d.values.end());
+            offered = offered && found;
+        }
+        const int wanted = static_cast<int>(m_goal.attributes.size());
+        const bool described = seen("description", p.asin);
+        if (!offered || (described && attributesShown(p, true) < wanted)) {
+            out = "click[< prev]";
+            return true;
+        }
+        if (!described && attributesShown(p, false) < wanted) {
+            out = "click[description]";
+            return true;
+        }
+        for (std::size_t d = 0; d < p.options.size(); ++d)
+            for (const auto& [dimension, value] : m_goal.options)
+                if (dimension == p.options[d].name && m_selected[d] != value) {
+                    out = "click[" + value + "]";
+                    return true;
+                }
+        out = "click[buy now]";
+        return true;
+    }
+    case Page::Description:
+        out = "click[< prev]";
+        return true;
+    case Page::Done:
+        return false;
+    }
+    return false;
+}
+
 } // namespace creditlab::env::shop

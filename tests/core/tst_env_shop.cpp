@@ -59,6 +59,7 @@ class TestEnvShop : public QObject {
 private Q_SLOTS:
     void expertSolvesEverySeed_data();
     void expertSolvesEverySeed();
+    void searchExpertReadsBeforeBuying();
     void sameSeedSameGame();
     void rewardEdgeCases();
     void typeRewardBranches();
@@ -108,6 +109,37 @@ void TestEnvShop::expertSolvesEverySeed()
         QCOMPARE(t.turns.back().progress.value(), 1.0);
     }
     QVERIFY(longest <= 10); // search, at most four pages on, open, at most three options, buy
+}
+
+void TestEnvShop::searchExpertReadsBeforeBuying()
+{
+    // The searching expert opens only listings it was shown, and buys only what earns reward 1; within 15 steps
+    // it solves most goals (about 95%), needing more steps than the expert.
+    ShopEnv env;
+    SearchExpertPolicy search;
+    ExpertPolicy expert;
+    int solved = 0, purchases = 0;
+    double searchSteps = 0.0, expertSteps = 0.0;
+    for (std::uint64_t seed = 0; seed < 200; ++seed) {
+        const Split split = seed % 3 == 0 ? Split::Eval : Split::Train;
+        const Trajectory t = runEpisode(env, search, seed, split);
+        for (std::size_t k = 0; k < t.turns.size(); ++k) {
+            const Turn& u = t.turns[k];
+            QVERIFY2(u.valid.value_or(false), u.action.c_str());
+            if (u.action.rfind("click[B0", 0) == 0) // an asin: listed in the observation it answered
+                QVERIFY(u.observation.find(u.action.substr(5, 12)) != std::string::npos);
+        }
+        if (env.page() == Page::Done) {
+            ++purchases;
+            QCOMPARE(env.purchase().total, 1.0);
+        }
+        solved += t.successOrDefault();
+        searchSteps += static_cast<double>(t.turns.size());
+        expertSteps += static_cast<double>(runEpisode(env, expert, seed, split).turns.size());
+    }
+    QCOMPARE(purchases, solved);
+    QVERIFY2(solved >= 180, qPrintable(QString::number(solved)));
+    QVERIFY(searchSteps > expertSteps);
 }
 
 void TestEnvShop::sameSeedSameGame()
