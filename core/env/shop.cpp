@@ -73,7 +73,8 @@ std::vector<credit::ParamSpec> ShopEnv::paramSpecs()
     using credit::ParamType;
     return {
         { "max_steps", ParamType::Int, "15", 1, 100000, {}, "step limit of an episode (WebShop agents get 15)" },
-        { "catalog_size", ParamType::Int, "3000", 50, 1000000, {}, "products in the generated catalog" },
+        { "catalog_size", ParamType::Int, std::to_string(kDefaultCatalogSize), 50, 1000000, {},
+            "products in the generated catalog" },
         { "catalog_seed", ParamType::Int, "0", 0, 2147483647, {}, "seed of the generated catalog" },
     };
 }
@@ -356,6 +357,9 @@ std::string ShopEnv::taskKey() const
     std::string key = "shop:seed=" + std::to_string(m_seed);
     if (m_split == Split::Eval)
         key += ":split=eval";
+    // Another catalog is another task space: name it unless it is the default one.
+    if (m_catalog->seed() != 0 || m_catalog->products().size() != kDefaultCatalogSize)
+        key += ":catalog=" + std::to_string(m_catalog->seed()) + "/" + std::to_string(m_catalog->products().size());
     return key;
 }
 

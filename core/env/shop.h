@@ -27,6 +27,7 @@ enum class Page : std::uint8_t { Search, Results, Item, Description, Done };
 /// means a score of 1, as WebShop's success rate counts it.
 class ShopEnv final : public Environment {
 public:
+    static constexpr std::size_t kDefaultCatalogSize = 3000;
     /// `max_steps` (default 15), `catalog_size` (default 3000 products), `catalog_seed` (default 0).
     static std::vector<credit::ParamSpec> paramSpecs();
     /// Builds or joins the shared catalog of (catalog_seed, catalog_size).
@@ -40,6 +41,7 @@ public:
     const std::vector<std::string>& admissibleCommands() const override;
     const std::string& goal() const override { return m_goal.instruction; }
     const std::string& initialObservation() const override { return m_initial; }
+    /// "shop:seed=17", "shop:seed=17:split=eval", with ":catalog=<seed>/<size>" for a catalog not the default.
     std::string taskKey() const override;
     std::string taskSpec() const override { return m_goal.spec(); }
     std::string stateKey() const override;

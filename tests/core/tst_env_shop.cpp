@@ -422,7 +422,10 @@ void TestEnvShop::registryAndSharing()
     ShopEnv fresh;
     QVERIFY_THROWS_EXCEPTION(std::logic_error, fresh.step("search[x]"));
     a->reset(4, Split::Eval);
-    QCOMPARE(a->taskKey(), std::string("shop:seed=4:split=eval"));
+    QCOMPARE(a->taskKey(), std::string("shop:seed=4:split=eval:catalog=9/500"));
+    ShopEnv plain;
+    plain.reset(4, Split::Train);
+    QCOMPARE(plain.taskKey(), std::string("shop:seed=4"));
     for (int i = 0; i < 5; ++i)
         a->step("click[nothing]");
     QVERIFY(a->done());
