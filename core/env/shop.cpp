@@ -28,6 +28,7 @@
 #include "core/env/household_rules.h"
 
 #include <algorithm>
+#include <cctype>
 #include <stdexcept>
 
 namespace creditlab::env::shop {

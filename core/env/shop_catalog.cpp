@@ -3,6 +3,7 @@
 #include "core/env/shop_reward.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <map>

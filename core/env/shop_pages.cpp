@@ -3,6 +3,7 @@
 #include "core/env/shop.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 
 namespace creditlab::env::shop {
