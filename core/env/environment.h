@@ -41,7 +41,9 @@ struct StepInfo {
 /// Environment::admissibleCommands(), computed lazily.
 struct StepResult {
     std::string feedback;
-    double reward = 0.0; ///< 1 on the step that succeeds, else 0
+    /// The outcome reward, given on the step that ends the episode (0 on every other step): 1 on success and 0
+    /// otherwise in household; WebShop's graded purchase score in [0, 1] in shop (success = a score of 1).
+    double reward = 0.0;
     bool done = false; ///< success or step limit
     bool success = false;
     StepInfo info;

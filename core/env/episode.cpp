@@ -14,6 +14,7 @@ Trajectory runEpisode(Environment& env, Policy& policy, std::uint64_t seed, Spli
     t.task.env = std::string(env.name());
     t.task.goal = env.goal();
     bool success = false;
+    double outcome = 0.0;
     t.turns.reserve(static_cast<std::size_t>(env.maxSteps()));
     while (!env.done()) {
         Turn turn;
@@ -30,9 +31,10 @@ Trajectory runEpisode(Environment& env, Policy& policy, std::uint64_t seed, Spli
             turn.roleSource = "judge:oracle";
         observation = r.feedback;
         success = r.success;
+        outcome = r.reward;
         t.turns.push_back(std::move(turn));
     }
-    t.reward = success ? 1.0 : 0.0;
+    t.reward = outcome; // the last step's reward: 1 on success in household, WebShop's graded score in shop
     t.success = success;
     return t;
 }

@@ -88,7 +88,7 @@ RolloutBatch collectRollouts(Transformer& policy, const Tokenizer& tokenizer, co
             t.turns.push_back(std::move(turn));
             if (r.done) {
                 t.success = r.success;
-                t.reward = r.success ? 1.0 : 0.0;
+                t.reward = r.reward; // the outcome: 1 on success in household, WebShop's graded score in shop
             } else {
                 still.push_back(i);
             }

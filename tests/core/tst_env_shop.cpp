@@ -363,6 +363,40 @@ void TestEnvShop::purchaseRewardAndEnd()
         QVERIFY_THROWS_EXCEPTION(std::logic_error, env.step("click[buy now]"));
     }
     QVERIFY(partial > 30);
+
+    // A trajectory's reward is that graded outcome, not just success (runEpisode, as the trainer's rollouts).
+    class FirstResultBuyer final : public Policy {
+    public:
+        std::string_view name() const override { return "first-result"; }
+        void reset(std::uint64_t) override { m_step = 0; }
+        std::string_view act(const Environment& environment) override
+        {
+            const auto& shop = static_cast<const ShopEnv&>(environment);
+            switch (m_step++) {
+            case 0:
+                m_action = "search[" + shop.goalSpec().name + "]";
+                break;
+            case 1:
+                m_action = "click[" + shop.catalog().product(shop.results().front()).asin + "]";
+                break;
+            default:
+                m_action = "click[buy now]";
+            }
+            return m_action;
+        }
+
+    private:
+        int m_step = 0;
+        std::string m_action;
+    } buyer;
+    int graded = 0;
+    for (std::uint64_t seed = 0; seed < 40; ++seed) {
+        const Trajectory t = runEpisode(env, buyer, seed, Split::Train);
+        QCOMPARE(t.reward, env.purchase().total);
+        QCOMPARE(t.successOrDefault(), env.purchase().total >= 1.0);
+        graded += t.reward > 0.0 && t.reward < 1.0;
+    }
+    QVERIFY(graded > 30);
 }
 
 void TestEnvShop::splitsHoldDisjointTasks()
