@@ -1,6 +1,7 @@
 #include "core/env/environment.h"
 
 #include "core/env/household.h"
+#include "core/env/remote.h"
 #include "core/env/shop.h"
 
 #include <stdexcept>
@@ -27,6 +28,9 @@ const std::vector<EnvironmentInfo>& environments()
         { "shop", "a web shop in the style of WebShop: search, results, item options, buy; its reward",
             shop::ShopEnv::paramSpecs(),
             [](const credit::Params& p) { return std::make_unique<shop::ShopEnv>(p); } },
+        { "remote", "an environment served over HTTP by an AgentGym-style server (alfworld, webshop, searchqa, babyai)",
+            remote::RemoteEnv::paramSpecs(),
+            [](const credit::Params& p) { return std::make_unique<remote::RemoteEnv>(p); } },
     };
     return list;
 }
