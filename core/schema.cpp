@@ -139,6 +139,23 @@ constexpr std::string_view kV2 = R"sql(
 ALTER TABLE credit ADD COLUMN params TEXT NOT NULL DEFAULT '';
 )sql";
 
+// Version 3: the http judge's answers (core/judge/httpjudge.h), keyed by SHA-256 of (model, prompt), so a turn
+// is never requested twice. A row holds a role, or the error of the last failed attempt (asked again later).
+// Never an API key.
+constexpr std::string_view kV3 = R"sql(
+CREATE TABLE judge_cache (
+    key        TEXT PRIMARY KEY,
+    model      TEXT NOT NULL,
+    role       TEXT CHECK (role IS NULL OR role IN ('D', 'E', 'N', 'R')),
+    confidence REAL,
+    rationale  TEXT,
+    error      TEXT,
+    attempts   INTEGER NOT NULL DEFAULT 1,
+    created_at TEXT NOT NULL,
+    CHECK ((role IS NULL) <> (error IS NULL))
+);
+)sql";
+
 StoreError newerFileError(const std::string& path, std::int64_t version)
 {
     return StoreError(path + ": written by a newer CreditLab (schema version " + std::to_string(version)
@@ -176,6 +193,8 @@ std::string_view migrationSql(int toVersion)
         return kV1;
     case 2:
         return kV2;
+    case 3:
+        return kV3;
     default:
         return {};
     }

@@ -1,5 +1,6 @@
 #include "core/judge/judge.h"
 
+#include "core/judge/httpjudge.h"
 #include "core/judge/humanjudge.h"
 #include "core/judge/noisyjudge.h"
 
@@ -76,7 +77,7 @@ double roleScore(Role role)
 
 const std::vector<std::string>& judgeNames()
 {
-    static const std::vector<std::string> names { "oracle", "noisy", "human" };
+    static const std::vector<std::string> names { "oracle", "noisy", "human", "http" };
     return names;
 }
 
@@ -89,7 +90,9 @@ const std::vector<credit::ParamSpec>& judgeParams(std::string_view name)
         return none;
     if (name == HumanJudge::kName)
         return HumanJudge::params();
-    throw std::invalid_argument("unknown judge '" + std::string(name) + "' (judges: oracle, noisy, human)");
+    if (name == HttpJudge::kName)
+        return HttpJudge::params();
+    throw std::invalid_argument("unknown judge '" + std::string(name) + "' (judges: oracle, noisy, human, http)");
 }
 
 std::unique_ptr<Judge> makeJudge(
@@ -105,7 +108,9 @@ std::unique_ptr<Judge> makeJudge(
         return std::make_unique<NoisyOracleJudge>(NoisyJudge::resolve(assignments));
     if (name == HumanJudge::kName)
         return HumanJudge::create(assignments, labels);
-    throw std::invalid_argument("unknown judge '" + std::string(name) + "' (judges: oracle, noisy, human)");
+    if (name == HttpJudge::kName)
+        return HttpJudge::create(assignments, labels);
+    throw std::invalid_argument("unknown judge '" + std::string(name) + "' (judges: oracle, noisy, human, http)");
 }
 
 } // namespace creditlab::judge

@@ -51,14 +51,14 @@ public:
 /// that need one.
 double roleScore(Role role);
 
-/// The judge names makeJudge() knows: "oracle", "noisy", "human".
+/// The judge names makeJudge() knows: "oracle", "noisy", "human", "http".
 const std::vector<std::string>& judgeNames();
 /// The parameters a judge takes (for forms); throws std::invalid_argument for an unknown name.
 const std::vector<credit::ParamSpec>& judgeParams(std::string_view name);
 /// Creates a judge by name with `--set`-style parameters. Throws std::invalid_argument for an unknown
 /// name (listing the known ones) and credit::ParamError / ConfusionError for bad parameters. `labels` is the
 /// store the `human` judge reads labels from (it must outlive the judge); without one (config validation)
-/// the human judge passes every turn to its backing judge.
+/// the human judge passes every turn to its backing judge. The `http` judge caches its answers in it.
 std::unique_ptr<Judge> makeJudge(std::string_view name,
     const std::vector<std::pair<std::string, std::string>>& assignments = {}, Store* labels = nullptr);
 

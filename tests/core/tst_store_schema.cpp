@@ -26,6 +26,7 @@ private Q_SLOTS:
     void migration_data();
     void migration();
     void migration2KeepsCredits();
+    void migration3AddsJudgeCache();
     void emptySqliteFileIsMigrated();
     void emptyFileIsMigrated();
     void createsMissingFolders();
@@ -47,6 +48,11 @@ namespace {
 const std::set<std::string> kTablesV1 = { "run", "run_config", "metric", "checkpoint", "trajectory", "turn", "credit",
     "judge_label", "human_label", "sweep", "trial" };
 const std::set<std::string> kIndexesV1 = { "trajectory_by_run", "trial_by_sweep" };
+const std::set<std::string> kTablesV3 = [] {
+    auto t = kTablesV1;
+    t.insert("judge_cache");
+    return t;
+}();
 
 /// The names of the user objects of one type ("table" or "index") in the database.
 std::set<std::string> objects(Database& db, const char* type)
@@ -127,7 +133,7 @@ void TestStoreSchema::newFileIsAtCurrentVersion()
     QCOMPARE(db.scalarInt("PRAGMA application_id"), std::int64_t(0x43524c42));
     QCOMPARE(pragmaText(db, "journal_mode"), std::string("wal"));
     QCOMPARE(db.scalarInt("PRAGMA foreign_keys"), std::int64_t(1));
-    QCOMPARE(objects(db, "table"), kTablesV1);
+    QCOMPARE(objects(db, "table"), kTablesV3);
     QCOMPARE(objects(db, "index"), kIndexesV1);
     QVERIFY(store.runs().empty());
     QVERIFY(store.sweeps().empty());
@@ -183,7 +189,8 @@ void TestStoreSchema::migration_data()
     };
     QTest::newRow("1: initial schema") << 1 << list(kTablesV1) << list(kIndexesV1);
     QTest::newRow("2: credit params") << 2 << list(kTablesV1) << list(kIndexesV1);
-    QCOMPARE(schema::kVersion, 2); // a new migration needs its own row here
+    QTest::newRow("3: http judge cache") << 3 << list(kTablesV3) << list(kIndexesV1);
+    QCOMPARE(schema::kVersion, 3); // a new migration needs its own row here
 }
 
 void TestStoreSchema::migration()
@@ -250,6 +257,33 @@ void TestStoreSchema::migration2KeepsCredits()
     QCOMPARE(t.turns.at(0).credits.at(0).first, std::string("grpo"));
 }
 
+void TestStoreSchema::migration3AddsJudgeCache()
+{
+    // A version-2 file with a run opens at the current version, the run intact and an empty judge cache that
+    // takes a role or an error, never neither.
+    const std::string p = path("v2.db");
+    {
+        Database db(p, Database::Access::ReadWrite);
+        db.exec(schema::migrationSql(1));
+        db.exec(schema::migrationSql(2));
+        db.exec("INSERT INTO run (id, name, kind, created_at) VALUES (1, 'r', 'import', 'now');");
+        db.exec("PRAGMA application_id = " + std::to_string(schema::kApplicationId));
+        db.exec("PRAGMA user_version = 2");
+    }
+    Store store(p);
+    QCOMPARE(store.schemaVersion(), schema::kVersion);
+    QCOMPARE(store.runs().size(), std::size_t(1));
+    Database& db = store.database();
+    QCOMPARE(db.scalarInt("SELECT count(*) FROM judge_cache"), std::int64_t(0));
+    db.exec("INSERT INTO judge_cache (key, model, role, created_at) VALUES ('a', 'm', 'D', 'now')");
+    db.exec("INSERT INTO judge_cache (key, model, error, created_at) VALUES ('b', 'm', 'HTTP 500', 'now')");
+    QVERIFY_THROWS_EXCEPTION(
+        StoreError, db.exec("INSERT INTO judge_cache (key, model, created_at) VALUES ('c', 'm', 'now')"));
+    QVERIFY_THROWS_EXCEPTION(
+        StoreError, db.exec("INSERT INTO judge_cache (key, model, role, created_at) VALUES ('d', 'm', 'X', 'now')"));
+    QCOMPARE(db.scalarInt("SELECT count(*) FROM judge_cache"), std::int64_t(2));
+}
+
 void TestStoreSchema::emptySqliteFileIsMigrated()
 {
     // An SQLite file without tables (application id 0, version 0) counts as new.
@@ -258,7 +292,7 @@ void TestStoreSchema::emptySqliteFileIsMigrated()
     QVERIFY(std::filesystem::exists(p));
     Store store(p);
     QCOMPARE(store.schemaVersion(), schema::kVersion);
-    QCOMPARE(objects(store.database(), "table"), kTablesV1);
+    QCOMPARE(objects(store.database(), "table"), kTablesV3);
 }
 
 void TestStoreSchema::emptyFileIsMigrated()

@@ -1,0 +1,302 @@
+#include "core/judge/httpjudge.h"
+
+#include "core/credit/params.h"
+#include "core/store.h"
+
+#include <curl/curl.h>
+#include <nlohmann/json.hpp>
+#include <openssl/evp.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+#include <unordered_map>
+
+namespace creditlab::judge {
+
+namespace {
+
+using credit::ParamType;
+
+/// One request's outcome: the answer, or why there is none.
+struct Outcome {
+    std::optional<ChatAnswer> answer;
+    std::string error;
+    int attempts = 0;
+};
+
+std::string sha256Hex(std::string_view data)
+{
+    unsigned char digest[EVP_MAX_MD_SIZE];
+    unsigned int size = 0;
+    if (EVP_Digest(data.data(), data.size(), digest, &size, EVP_sha256(), nullptr) != 1)
+        throw std::runtime_error("judge http: SHA-256 failed");
+    static constexpr char kHex[] = "0123456789abcdef";
+    std::string out;
+    for (unsigned int i = 0; i < size; ++i) {
+        out += kHex[digest[i] >> 4];
+        out += kHex[digest[i] & 15];
+    }
+    return out;
+}
+
+std::size_t appendBody(char* data, std::size_t size, std::size_t count, void* user)
+{
+    static_cast<std::string*>(user)->append(data, size * count);
+    return size * count;
+}
+
+/// Whether a failed attempt is worth repeating: transport errors, timeouts, 408, 429, 5xx and answers the
+/// model got wrong (TRIAGE §8.4 retries those); not other 4xx (a wrong URL, model or key stays wrong).
+struct Attempt {
+    std::optional<ChatAnswer> answer;
+    std::string error;
+    bool retryable = true;
+};
+
+Attempt attemptOnce(const HttpJudge::Settings& s, const std::string& body)
+{
+    Attempt a;
+    std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> curl(curl_easy_init(), &curl_easy_cleanup);
+    if (!curl) {
+        a.error = "curl_easy_init failed";
+        return a;
+    }
+    std::string url = s.url;
+    while (!url.empty() && url.back() == '/')
+        url.pop_back();
+    url += "/chat/completions";
+    curl_slist* headers = curl_slist_append(nullptr, "Content-Type: application/json");
+    if (!s.apiKey.empty())
+        headers = curl_slist_append(headers, ("Authorization: Bearer " + s.apiKey).c_str());
+    std::unique_ptr<curl_slist, decltype(&curl_slist_free_all)> headerList(headers, &curl_slist_free_all);
+    std::string response;
+    CURL* h = curl.get();
+    curl_easy_setopt(h, CURLOPT_URL, url.c_str());
+    curl_easy_setopt(h, CURLOPT_HTTPHEADER, headers);
+    curl_easy_setopt(h, CURLOPT_POSTFIELDS, body.c_str());
+    curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE, static_cast<long>(body.size()));
+    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, &appendBody);
+    curl_easy_setopt(h, CURLOPT_WRITEDATA, &response);
+    curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, s.timeoutMs);
+    curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L); // worker threads: no SIGALRM for DNS timeouts
+    const CURLcode rc = curl_easy_perform(h);
+    if (rc != CURLE_OK) {
+        a.error = rc == CURLE_OPERATION_TIMEDOUT ? "timeout after " + std::to_string(s.timeoutMs) + " ms"
+                                                  : std::string("transport: ") + curl_easy_strerror(rc);
+        return a;
+    }
+    long status = 0;
+    curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
+    if (status != 200) {
+        a.error = "HTTP " + std::to_string(status) + ": " + response.substr(0, 200);
+        a.retryable = status == 408 || status == 429 || status >= 500;
+        return a;
+    }
+    try {
+        const auto j = nlohmann::json::parse(response);
+        const auto& content = j.at("choices").at(0).at("message").at("content");
+        if (!content.is_string())
+            throw std::runtime_error("message content is not a string");
+        a.answer = parseChatAnswer(content.get<std::string>());
+    } catch (const nlohmann::json::exception& e) {
+        a.error = std::string("response is not a chat completion: ") + e.what();
+    } catch (const std::runtime_error& e) {
+        a.error = e.what();
+    }
+    return a;
+}
+
+Outcome request(const HttpJudge::Settings& s, const std::string& window)
+{
+    const nlohmann::json body = { { "model", s.model },
+        { "messages",
+            nlohmann::json::array({ { { "role", "system" }, { "content", judgeSystemPrompt() } },
+                { { "role", "user" }, { "content", window } } }) },
+        { "temperature", s.temperature }, { "max_tokens", s.maxTokens }, { "stream", false } };
+    const std::string text = body.dump();
+    Outcome out;
+    for (int attempt = 0; attempt <= s.retries; ++attempt) {
+        if (attempt > 0) // exponential backoff: backoff_ms, 2x, 4x, ...
+            std::this_thread::sleep_for(std::chrono::milliseconds(s.backoffMs << std::min(attempt - 1, 10)));
+        ++out.attempts;
+        Attempt a = attemptOnce(s, text);
+        if (a.answer) {
+            out.answer = std::move(a.answer);
+            return out;
+        }
+        out.error = std::move(a.error);
+        if (!a.retryable)
+            break;
+    }
+    return out;
+}
+
+void initCurl()
+{
+    static std::once_flag once;
+    std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
+}
+
+} // namespace
+
+const std::vector<credit::ParamSpec>& HttpJudge::params()
+{
+    static const std::vector<credit::ParamSpec> specs {
+        { "url", ParamType::Text, "http://127.0.0.1:8000/v1", {}, {}, {},
+            "base URL of an OpenAI-compatible API; requests go to {url}/chat/completions" },
+        { "model", ParamType::Text, "Qwen/Qwen3-8B", {}, {}, {}, "the model name the server knows" },
+        { "api_key_env", ParamType::Text, "", {}, {}, {},
+            "name of the environment variable holding the API key (empty: no key sent)" },
+        { "concurrency", ParamType::Int, "4", 1, 64, {}, "simultaneous requests" },
+        { "timeout_ms", ParamType::Int, "60000", 1, 3600000, {}, "time limit of one request" },
+        { "retries", ParamType::Int, "2", 0, 10, {}, "attempts after a failed one" },
+        { "backoff_ms", ParamType::Int, "500", 0, 60000, {}, "wait before the first retry; doubles each retry" },
+        { "temperature", ParamType::Double, "0", 0, 2, {}, "sampling temperature (TRIAGE: 0)" },
+        { "max_tokens", ParamType::Int, "4096", 1, 1000000, {}, "answer length limit, thinking included" },
+    };
+    return specs;
+}
+
+std::unique_ptr<HttpJudge> HttpJudge::create(
+    const std::vector<std::pair<std::string, std::string>>& assignments, Store* store)
+{
+    const credit::Params p = credit::Params::resolve(std::string(kName), params(), assignments);
+    Settings s;
+    s.url = p.getText("url");
+    s.model = p.getText("model");
+    s.apiKeyEnv = p.getText("api_key_env");
+    s.concurrency = static_cast<int>(p.getInt("concurrency"));
+    s.timeoutMs = static_cast<long>(p.getInt("timeout_ms"));
+    s.retries = static_cast<int>(p.getInt("retries"));
+    s.backoffMs = static_cast<long>(p.getInt("backoff_ms"));
+    s.temperature = p.getDouble("temperature");
+    s.maxTokens = static_cast<long>(p.getInt("max_tokens"));
+    if (s.url.empty())
+        throw credit::ParamError("judge http: url is empty");
+    if (s.model.empty())
+        throw credit::ParamError("judge http: model is empty");
+    if (store && !s.apiKeyEnv.empty()) {
+        const char* key = std::getenv(s.apiKeyEnv.c_str());
+        if (!key || !*key)
+            throw std::invalid_argument(
+                "judge http: the environment variable " + s.apiKeyEnv + " (judge.api_key_env) is not set");
+        s.apiKey = key;
+    }
+    initCurl();
+    return std::unique_ptr<HttpJudge>(new HttpJudge(std::move(s), store));
+}
+
+HttpJudge::HttpJudge(Settings settings, Store* store)
+    : m_settings(std::move(settings))
+    , m_store(store)
+{
+}
+
+HttpJudge::~HttpJudge() = default;
+
+std::string HttpJudge::tag() const { return std::string(kName) + ":model=" + m_settings.model + ",url=" + m_settings.url; }
+
+void HttpJudge::restart(std::uint64_t stream)
+{
+    (void)stream;
+    m_judged = 0;
+    m_cached = 0;
+    m_requests = 0;
+    m_failures.clear();
+}
+
+std::vector<Verdict> HttpJudge::judge(const Trajectory& t, std::span<const std::optional<Role>> oracle)
+{
+    (void)oracle;
+    const std::size_t n = t.turns.size();
+    std::vector<Verdict> out(n);
+    std::vector<std::string> windows(n);
+    std::vector<std::string> keys(n);
+    for (std::size_t k = 0; k < n; ++k) {
+        windows[k] = judgeWindow(t, k);
+        // The cache key covers everything the model sees: the model name, the system prompt and the window.
+        keys[k] = sha256Hex(m_settings.model + '\0' + judgeSystemPrompt() + '\0' + windows[k]);
+    }
+    m_judged += static_cast<std::int64_t>(n);
+
+    // 1. Cached answers (the store's thread).
+    std::vector<std::size_t> misses; // first turn of each distinct uncached prompt
+    std::unordered_map<std::string, std::size_t> firstOfKey;
+    std::optional<Statement> lookup;
+    if (m_store)
+        lookup = m_store->database().prepare(
+            "SELECT role FROM judge_cache WHERE key = ?1 AND role IS NOT NULL");
+    for (std::size_t k = 0; k < n; ++k) {
+        if (lookup) {
+            lookup->reset();
+            lookup->bind(1, keys[k]);
+            if (lookup->step()) {
+                out[k].role = parseRole(lookup->columnTextView(0));
+                if (out[k].role) {
+                    out[k].score = roleScore(*out[k].role);
+                    ++m_cached;
+                    continue;
+                }
+            }
+        }
+        if (firstOfKey.emplace(keys[k], k).second)
+            misses.push_back(k);
+    }
+
+    // 2. The rest over the network, at most `concurrency` requests at a time (worker threads touch no store).
+    std::vector<Outcome> outcomes(misses.size());
+    std::atomic<std::size_t> next { 0 };
+    const auto work = [&] {
+        for (std::size_t i = next++; i < misses.size(); i = next++)
+            outcomes[i] = request(m_settings, windows[misses[i]]);
+    };
+    std::vector<std::thread> workers;
+    const std::size_t threads = std::min<std::size_t>(static_cast<std::size_t>(m_settings.concurrency), misses.size());
+    for (std::size_t w = 0; w < threads; ++w)
+        workers.emplace_back(work);
+    for (auto& w : workers)
+        w.join();
+
+    // 3. Verdicts, failures and the cache.
+    std::optional<Statement> insert;
+    if (m_store && !misses.empty())
+        insert = m_store->database().prepare(
+            "INSERT OR REPLACE INTO judge_cache (key, model, role, confidence, rationale, error, attempts, created_at) "
+            "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
+    const std::string now = currentTimestamp();
+    for (std::size_t i = 0; i < misses.size(); ++i) {
+        const Outcome& o = outcomes[i];
+        m_requests += o.attempts;
+        if (insert) {
+            insert->reset();
+            insert->bind(1, keys[misses[i]]).bind(2, m_settings.model);
+            if (o.answer)
+                insert->bind(3, roleName(o.answer->role)).bind(4, o.answer->confidence).bind(5, o.answer->rationale)
+                    .bindNull(6);
+            else
+                insert->bindNull(3).bindNull(4).bindNull(5).bind(6, o.error);
+            insert->bind(7, o.attempts).bind(8, now);
+            insert->exec();
+        }
+    }
+    for (std::size_t k = 0; k < n; ++k) {
+        if (out[k].role)
+            continue;
+        const std::size_t i = static_cast<std::size_t>(
+            std::find(misses.begin(), misses.end(), firstOfKey.at(keys[k])) - misses.begin());
+        if (const Outcome& o = outcomes[i]; o.answer) {
+            out[k].role = o.answer->role;
+            out[k].score = roleScore(o.answer->role);
+        } else {
+            m_failures.push_back({ t.id, k, o.error });
+        }
+    }
+    return out;
+}
+
+} // namespace creditlab::judge
