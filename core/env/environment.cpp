@@ -2,6 +2,7 @@
 
 #include "core/env/household.h"
 #include "core/env/remote.h"
+#include "core/env/searchqa.h"
 #include "core/env/shop.h"
 
 #include <stdexcept>
@@ -28,6 +29,9 @@ const std::vector<EnvironmentInfo>& environments()
         { "shop", "a web shop in the style of WebShop: search, results, item options, buy; its reward",
             shop::ShopEnv::paramSpecs(),
             [](const credit::Params& p) { return std::make_unique<shop::ShopEnv>(p); } },
+        { "searchqa", "multi-hop questions over a search engine in the style of Search-R1: <search>, <answer>",
+            searchqa::SearchQaEnv::paramSpecs(),
+            [](const credit::Params& p) { return std::make_unique<searchqa::SearchQaEnv>(p); } },
         { "remote", "an environment served over HTTP by an AgentGym-style server (alfworld, webshop, searchqa, babyai)",
             remote::RemoteEnv::paramSpecs(),
             [](const credit::Params& p) { return std::make_unique<remote::RemoteEnv>(p); } },

@@ -1,0 +1,409 @@
+#include "core/env/searchqa_kb.h"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <set>
+#include <stdexcept>
+
+namespace creditlab::env::searchqa {
+
+namespace {
+
+/// splitmix64: a small, portable, seeded stream (the same sequence on every platform).
+class Rng {
+public:
+    explicit Rng(std::uint64_t seed)
+        : m_state(seed)
+    {
+    }
+    std::uint64_t next()
+    {
+        std::uint64_t z = (m_state += 0x9E3779B97F4A7C15ull);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        return z ^ (z >> 31);
+    }
+    int below(int n) { return static_cast<int>(next() % static_cast<std::uint64_t>(n)); }
+    template <typename T> const T& pick(const std::vector<T>& v)
+    {
+        return v[static_cast<std::size_t>(below(static_cast<int>(v.size())))];
+    }
+
+private:
+    std::uint64_t m_state;
+};
+
+using R = Relation;
+
+struct Template {
+    Kind start;
+    std::vector<Relation> chain;
+    const char* tag;
+    const char* text; ///< "%" stands for the start entity's name
+};
+
+// Questions in the style of HotpotQA's bridge questions and 2WikiMultiHopQA's compositional ones: every hop is one
+// functional relation, stated in the passage of its subject.
+const std::vector<Template>& templates()
+{
+    static const std::vector<Template> table = {
+        { Kind::Person, { R::BornIn }, "born_in", "Where was % born?" },
+        { Kind::Person, { R::Employer }, "employer", "Which company does % work for?" },
+        { Kind::Person, { R::BirthYear }, "birth_year", "In what year was % born?" },
+        { Kind::City, { R::InCountry }, "in_country", "In which country is the city of %?" },
+        { Kind::Country, { R::Capital }, "capital", "What is the capital of %?" },
+        { Kind::Country, { R::Language }, "language", "What language is spoken in %?" },
+        { Kind::Company, { R::Founder }, "founder", "Who founded %?" },
+        { Kind::Company, { R::Headquarters }, "headquarters", "In which city is % headquartered?" },
+        { Kind::Company, { R::FoundedYear }, "founded_year", "In what year was % founded?" },
+        { Kind::Book, { R::Author }, "author", "Who wrote %?" },
+        { Kind::Book, { R::Published }, "published", "In what year was % published?" },
+        { Kind::Person, { R::BornIn, R::InCountry }, "born_in.in_country", "In which country was % born?" },
+        { Kind::Company, { R::Founder, R::BornIn }, "founder.born_in", "Where was the founder of % born?" },
+        { Kind::Person, { R::Employer, R::Founder }, "employer.founder", "Who founded the company that % works for?" },
+        { Kind::Person, { R::Employer, R::Headquarters }, "employer.headquarters",
+            "In which city is the employer of % headquartered?" },
+        { Kind::Book, { R::Author, R::BornIn }, "author.born_in", "Where was the author of % born?" },
+        { Kind::Book, { R::Author, R::Employer }, "author.employer", "Which company does the author of % work for?" },
+        { Kind::Company, { R::Headquarters, R::InCountry }, "headquarters.in_country",
+            "In which country is % headquartered?" },
+        { Kind::Book, { R::Author, R::BirthYear }, "author.birth_year", "In what year was the author of % born?" },
+        { Kind::Book, { R::Author, R::BornIn, R::InCountry }, "author.born_in.in_country",
+            "In which country was the author of % born?" },
+        { Kind::Company, { R::Founder, R::BornIn, R::InCountry }, "founder.born_in.in_country",
+            "In which country was the founder of % born?" },
+        { Kind::Person, { R::BornIn, R::InCountry, R::Capital }, "born_in.in_country.capital",
+            "What is the capital of the country where % was born?" },
+        { Kind::Book, { R::Author, R::Employer, R::Founder }, "author.employer.founder",
+            "Who founded the company that the author of % works for?" },
+        { Kind::Person, { R::Employer, R::Headquarters, R::InCountry }, "employer.headquarters.in_country",
+            "In which country is the company that % works for headquartered?" },
+        { Kind::Person, { R::BornIn, R::InCountry, R::Language }, "born_in.in_country.language",
+            "What language is spoken in the country where % was born?" },
+    };
+    return table;
+}
+
+const std::vector<std::string> kOnsets
+    = { "b", "c", "d", "f", "g", "k", "l", "m", "n", "p", "r", "s", "t", "v", "z", "br", "dr", "kr", "st", "tr", "th" };
+const std::vector<std::string> kVowels = { "a", "e", "i", "o", "u", "ae", "ei", "ou", "ia" };
+const std::vector<std::string> kCodas = { "", "", "n", "r", "s", "l", "th", "m", "x", "nd" };
+const std::vector<std::string> kFirstNames = { "Mara", "Tomas", "Ilse", "Jonah", "Petra", "Lucas", "Nadia", "Oskar",
+    "Vera", "Felix", "Greta", "Hugo", "Irena", "Milan", "Rosa", "Stefan", "Alma", "Boris", "Clara", "Dario", "Elena",
+    "Fabian", "Helga", "Ivo", "Jana", "Karl", "Lena", "Marco", "Nina", "Otto", "Paula", "Rafael", "Sonja", "Theo",
+    "Ulla", "Viktor", "Wanda", "Yusuf", "Zora", "Emil" };
+const std::vector<std::string> kOccupations = { "chemist", "painter", "novelist", "engineer", "architect", "economist",
+    "composer", "physician", "historian", "mathematician", "journalist", "sculptor", "botanist" };
+const std::vector<std::string> kCityTypes = { "port", "river", "mountain", "university", "market", "industrial" };
+const std::vector<std::string> kIndustries
+    = { "software", "shipping", "mining", "textile", "pharmaceutical", "publishing", "aerospace", "food" };
+const std::vector<std::string> kCompanySuffixes
+    = { "Systems", "Industries", "Labs", "Works", "Holdings", "Group", "Motors", "Foods", "Press", "Energy" };
+const std::vector<std::string> kGenres = { "novel", "memoir", "poetry collection", "history", "travelogue", "play" };
+const std::vector<std::string> kAdjectives
+    = { "Silent", "Golden", "Hidden", "Broken", "Distant", "Crimson", "Quiet", "Burning", "Frozen", "Hollow", "Last",
+          "Wandering", "Bitter", "Pale", "Iron", "Velvet", "Restless", "Forgotten", "Endless", "Scarlet" };
+const std::vector<std::string> kNouns
+    = { "Reef", "Harbor", "Orchard", "Lantern", "Meadow", "Tower", "River", "Garden", "Winter", "Mirror", "Compass",
+          "Valley", "Archive", "Voyage", "Citadel", "Forest", "Bridge", "Shore", "Furnace", "Island" };
+
+std::string syllables(Rng& rng, int count)
+{
+    std::string word;
+    for (int i = 0; i < count; ++i)
+        word += rng.pick(kOnsets) + rng.pick(kVowels) + (i + 1 == count ? rng.pick(kCodas) : std::string());
+    word[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(word[0])));
+    return word;
+}
+
+std::string generatedName(Rng& rng, Kind kind, int attempt)
+{
+    switch (kind) {
+    case Kind::Person:
+        return rng.pick(kFirstNames) + " " + syllables(rng, 2 + rng.below(2));
+    case Kind::City:
+        return syllables(rng, 2 + rng.below(2));
+    case Kind::Country: {
+        static const std::vector<std::string> suffixes = { "ia", "land", "stan", "ora" };
+        return syllables(rng, 2) + rng.pick(suffixes);
+    }
+    case Kind::Company:
+        return syllables(rng, 2) + " " + rng.pick(kCompanySuffixes);
+    case Kind::Book:
+        // "The Silent Reef"; once the plain titles run short, "The Silent Reef of Tarvos".
+        return "The " + rng.pick(kAdjectives) + " " + rng.pick(kNouns)
+            + (attempt > 3 ? " of " + syllables(rng, 2) : std::string());
+    }
+    return {};
+}
+
+std::string yearText(Rng& rng, int low, int high) { return std::to_string(low + rng.below(high - low + 1)); }
+
+} // namespace
+
+std::string normalizeAnswer(std::string_view text)
+{
+    // SQuAD: white_space_fix(remove_articles(remove_punc(lower(s)))); remove_articles drops \b(a|an|the)\b.
+    std::string out;
+    std::string word;
+    const auto flush = [&] {
+        if (!word.empty() && word != "a" && word != "an" && word != "the")
+            out += (out.empty() ? "" : " ") + word;
+        word.clear();
+    };
+    for (const char c : text) {
+        const auto u = static_cast<unsigned char>(c);
+        if (std::isspace(u))
+            flush();
+        else if (u < 0x80 && std::ispunct(u) && c != '_')
+            continue; // removed without a break: "rock'n'roll" -> "rocknroll"
+        else if (u < 0x80 && !std::isalnum(u) && c != '_')
+            flush(); // a control character: a word boundary
+        else
+            word.push_back(static_cast<char>(std::tolower(u)));
+    }
+    flush();
+    return out;
+}
+
+std::string Question::spec(const KnowledgeBase& kb) const
+{
+    return KnowledgeBase::templateTag(templateId) + "/" + kb.entity(chain.front()).name;
+}
+
+int KnowledgeBase::templateCount() { return static_cast<int>(templates().size()); }
+Kind KnowledgeBase::templateKind(int id) { return templates().at(static_cast<std::size_t>(id)).start; }
+int KnowledgeBase::templateHops(int id)
+{
+    return static_cast<int>(templates().at(static_cast<std::size_t>(id)).chain.size());
+}
+std::string KnowledgeBase::templateTag(int id) { return templates().at(static_cast<std::size_t>(id)).tag; }
+
+KnowledgeBase::KnowledgeBase(std::uint64_t seed, int size)
+    : m_seed(seed)
+    , m_size(size)
+{
+    if (size < 60)
+        throw std::invalid_argument("searchqa: a knowledge base needs at least 60 entities");
+    generate();
+    writePassages();
+    std::vector<shop::SearchIndex::Document> documents;
+    documents.reserve(m_entities.size());
+    for (std::size_t i = 0; i < m_entities.size(); ++i)
+        documents.push_back({ m_entities[i].name, m_passages[i] });
+    m_index = std::make_unique<shop::SearchIndex>(documents);
+}
+
+void KnowledgeBase::generate()
+{
+    Rng rng(m_seed * 0x2545F4914F6CDD1Dull + 0x5EA5C4A0ull);
+    const int countries = std::max(3, m_size * 4 / 100);
+    const int cities = std::max(8, m_size * 16 / 100);
+    const int companies = std::max(6, m_size * 14 / 100);
+    const int books = std::max(8, m_size * 20 / 100);
+    const int people = m_size - countries - cities - companies - books;
+    std::array<std::vector<int>, 5> byKind;
+    std::set<std::string> taken;
+    const auto add = [&](Kind kind, int count) {
+        for (int i = 0; i < count; ++i) {
+            Entity e;
+            e.kind = kind;
+            e.links.fill(-1);
+            for (int attempt = 0;; ++attempt) {
+                e.name = generatedName(rng, kind, attempt);
+                if (taken.insert(normalizeAnswer(e.name)).second)
+                    break;
+            }
+            e.split = rng.below(5) == 0 ? Split::Eval : Split::Train;
+            byKind[static_cast<std::size_t>(kind)].push_back(static_cast<int>(m_entities.size()));
+            m_entities.push_back(std::move(e));
+        }
+    };
+    add(Kind::Country, countries);
+    add(Kind::City, cities);
+    add(Kind::Company, companies);
+    add(Kind::Person, people);
+    add(Kind::Book, books);
+    const auto& countryIds = byKind[static_cast<std::size_t>(Kind::Country)];
+    const auto& cityIds = byKind[static_cast<std::size_t>(Kind::City)];
+    const auto& companyIds = byKind[static_cast<std::size_t>(Kind::Company)];
+    const auto& personIds = byKind[static_cast<std::size_t>(Kind::Person)];
+    const auto link = [&](int subject, Relation r, int object) {
+        m_entities[static_cast<std::size_t>(subject)].links[static_cast<std::size_t>(r)] = object;
+    };
+    for (int c : countryIds) {
+        Entity& e = m_entities[static_cast<std::size_t>(c)];
+        static const std::vector<std::string> endings = { "ish", "ese", "ic", "i", "an" };
+        e.language = syllables(rng, 2) + rng.pick(endings);
+        e.descriptor = "country";
+    }
+    for (std::size_t i = 0; i < cityIds.size(); ++i) {
+        // The first cities give every country one, its capital.
+        const int country = i < countryIds.size() ? countryIds[i] : rng.pick(countryIds);
+        link(cityIds[i], R::InCountry, country);
+        if (i < countryIds.size())
+            link(country, R::Capital, cityIds[i]);
+        m_entities[static_cast<std::size_t>(cityIds[i])].descriptor = rng.pick(kCityTypes);
+    }
+    for (int c : companyIds) {
+        link(c, R::Headquarters, rng.pick(cityIds));
+        link(c, R::Founder, rng.pick(personIds));
+        m_entities[static_cast<std::size_t>(c)].year = yearText(rng, 1850, 2015);
+        m_entities[static_cast<std::size_t>(c)].descriptor = rng.pick(kIndustries);
+    }
+    for (int p : personIds) {
+        link(p, R::BornIn, rng.pick(cityIds));
+        link(p, R::Employer, rng.pick(companyIds));
+        m_entities[static_cast<std::size_t>(p)].year = yearText(rng, 1920, 2000);
+        m_entities[static_cast<std::size_t>(p)].descriptor = rng.pick(kOccupations);
+    }
+    for (int b : byKind[static_cast<std::size_t>(Kind::Book)]) {
+        link(b, R::Author, rng.pick(personIds));
+        m_entities[static_cast<std::size_t>(b)].year = yearText(rng, 1900, 2020);
+        m_entities[static_cast<std::size_t>(b)].descriptor = rng.pick(kGenres);
+    }
+    for (std::size_t k = 0; k < byKind.size(); ++k) {
+        for (int id : byKind[k])
+            m_starts[k][m_entities[static_cast<std::size_t>(id)].split == Split::Eval].push_back(id);
+        // Both splits hold questions of every kind, even in a small knowledge base.
+        for (int s = 0; s < 2; ++s)
+            if (m_starts[k][static_cast<std::size_t>(s)].empty()) {
+                auto& other = m_starts[k][static_cast<std::size_t>(1 - s)];
+                const int moved = other.back();
+                other.pop_back();
+                m_starts[k][static_cast<std::size_t>(s)].push_back(moved);
+                m_entities[static_cast<std::size_t>(moved)].split = s ? Split::Eval : Split::Train;
+            }
+    }
+}
+
+std::string KnowledgeBase::object(int subject, Relation relation) const
+{
+    const Entity& e = entity(subject);
+    if (relation == R::BirthYear || relation == R::FoundedYear || relation == R::Published)
+        return e.year;
+    if (relation == R::Language)
+        return e.language;
+    const int target = e.links[static_cast<std::size_t>(relation)];
+    return target < 0 ? std::string() : entity(target).name;
+}
+
+void KnowledgeBase::writePassages()
+{
+    m_passages.resize(m_entities.size());
+    m_mentions.resize(m_entities.size());
+    for (std::size_t i = 0; i < m_entities.size(); ++i) {
+        const Entity& e = m_entities[i];
+        const int id = static_cast<int>(i);
+        const auto name = [&](Relation r) { return object(id, r); };
+        const auto a = [](const std::string& word) {
+            return std::string("aeiou").find(word[0]) != std::string::npos ? "an " : "a ";
+        };
+        std::string& text = m_passages[i];
+        switch (e.kind) {
+        case Kind::Person:
+            text = e.name + " is " + a(e.descriptor) + e.descriptor + " born in " + e.year + " in " + name(R::BornIn)
+                + ". " + e.name + " works for " + name(R::Employer) + ".";
+            m_mentions[i]
+                = { e.links[static_cast<std::size_t>(R::BornIn)], e.links[static_cast<std::size_t>(R::Employer)] };
+            break;
+        case Kind::City:
+            text = e.name + " is " + a(e.descriptor) + e.descriptor + " city in " + name(R::InCountry) + ".";
+            m_mentions[i] = { e.links[static_cast<std::size_t>(R::InCountry)] };
+            break;
+        case Kind::Country:
+            text = e.name + " is a country whose capital is " + name(R::Capital) + ". Its official language is "
+                + e.language + ".";
+            m_mentions[i] = { e.links[static_cast<std::size_t>(R::Capital)] };
+            break;
+        case Kind::Company:
+            text = e.name + " is " + a(e.descriptor) + e.descriptor + " company founded in " + e.year + " by "
+                + name(R::Founder) + ". It is headquartered in " + name(R::Headquarters) + ".";
+            m_mentions[i]
+                = { e.links[static_cast<std::size_t>(R::Founder)], e.links[static_cast<std::size_t>(R::Headquarters)] };
+            break;
+        case Kind::Book:
+            text = e.name + " is " + a(e.descriptor) + e.descriptor + " published in " + e.year + ". It was written by "
+                + name(R::Author) + ".";
+            m_mentions[i] = { e.links[static_cast<std::size_t>(R::Author)] };
+            break;
+        }
+    }
+}
+
+std::vector<std::string> KnowledgeBase::literals(int index) const
+{
+    const Entity& e = entity(index);
+    std::vector<std::string> out;
+    if (!e.year.empty())
+        out.push_back(e.year);
+    if (!e.language.empty())
+        out.push_back(e.language);
+    return out;
+}
+
+std::vector<int> KnowledgeBase::search(std::string_view query, int limit) const
+{
+    std::string key = std::to_string(limit) + "|" + shop::SearchIndex::joinedWords(query);
+    {
+        const std::lock_guard lock(m_cacheMutex);
+        const auto it = m_cache.find(key);
+        if (it != m_cache.end())
+            return it->second;
+    }
+    std::vector<int> results = m_index->search(query, limit);
+    const std::lock_guard lock(m_cacheMutex);
+    if (m_cache.size() >= 200000) // a policy's free-form queries must not grow it without bound
+        m_cache.clear();
+    m_cache.emplace(std::move(key), results);
+    return results;
+}
+
+Question KnowledgeBase::makeQuestion(int templateId, int start) const
+{
+    const Template& t = templates().at(static_cast<std::size_t>(templateId));
+    if (entity(start).kind != t.start)
+        throw std::invalid_argument("searchqa: the start entity is not of the template's kind");
+    Question q;
+    q.templateId = templateId;
+    q.text = t.text;
+    q.text.replace(q.text.find('%'), 1, entity(start).name);
+    int current = start;
+    for (std::size_t j = 0; j < t.chain.size(); ++j) {
+        q.chain.push_back(current);
+        if (j + 1 < t.chain.size())
+            current = entity(current).links[static_cast<std::size_t>(t.chain[j])];
+    }
+    q.answer = object(current, t.chain.back());
+    return q;
+}
+
+Question KnowledgeBase::drawQuestion(std::uint64_t seed, Split split) const
+{
+    Rng rng((seed * 0x9E3779B97F4A7C15ull) ^ (split == Split::Eval ? 0xE7A1ull : 0x7EA1ull) ^ (m_seed << 17));
+    const int hops = 1 + rng.below(3);
+    std::vector<int> candidates;
+    for (int t = 0; t < templateCount(); ++t)
+        if (templateHops(t) == hops)
+            candidates.push_back(t);
+    const int templateId = rng.pick(candidates);
+    const auto& starts = m_starts[static_cast<std::size_t>(templateKind(templateId))][split == Split::Eval];
+    return makeQuestion(templateId, rng.pick(starts));
+}
+
+std::shared_ptr<const KnowledgeBase> KnowledgeBase::shared(std::uint64_t seed, int size)
+{
+    static std::mutex mutex;
+    static std::map<std::pair<std::uint64_t, int>, std::weak_ptr<const KnowledgeBase>> cache;
+    const std::lock_guard lock(mutex);
+    std::weak_ptr<const KnowledgeBase>& slot = cache[{ seed, size }];
+    std::shared_ptr<const KnowledgeBase> kb = slot.lock();
+    if (!kb) {
+        kb = std::make_shared<const KnowledgeBase>(seed, size);
+        slot = kb;
+    }
+    return kb;
+}
+
+} // namespace creditlab::env::searchqa
