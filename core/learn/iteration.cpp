@@ -1,5 +1,6 @@
 // One RL iteration: roll out, judge, assign credit (and shadow credits), update, evaluate, store.
 #include "core/credit/estimator.h"
+#include "core/judge/httpjudge.h"
 #include "core/judge/humanjudge.h"
 #include "core/learn/trainer_impl.h"
 
@@ -240,6 +241,12 @@ std::vector<std::pair<std::string, double>> Trainer::Impl::runIteration()
                 ? static_cast<double>(human->humanTurns()) / static_cast<double>(human->judgedTurns())
                 : 0.0);
         metrics.emplace_back("judge/human_keys", static_cast<double>(human->index().size()));
+    }
+    if (const auto* http = dynamic_cast<const judge::HttpJudge*>(judge.get())) {
+        // Turns the endpoint could not label (no role), answers from the cache, requests sent (retries included).
+        metrics.emplace_back("judge/failed_turns", static_cast<double>(http->failedTurns()));
+        metrics.emplace_back("judge/cached_turns", static_cast<double>(http->cachedTurns()));
+        metrics.emplace_back("judge/requests", static_cast<double>(http->requests()));
     }
     metrics.emplace_back("credit/nonzero_share",
         result.advantages.empty() ? 0.0 : nonZero / static_cast<double>(result.advantages.size()));
