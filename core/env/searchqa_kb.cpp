@@ -36,55 +36,6 @@ private:
 
 using R = Relation;
 
-struct Template {
-    Kind start;
-    std::vector<Relation> chain;
-    const char* tag;
-    const char* text; ///< "%" stands for the start entity's name
-};
-
-// Questions in the style of HotpotQA's bridge questions and 2WikiMultiHopQA's compositional ones: every hop is one
-// functional relation, stated in the passage of its subject.
-const std::vector<Template>& templates()
-{
-    static const std::vector<Template> table = {
-        { Kind::Person, { R::BornIn }, "born_in", "Where was % born?" },
-        { Kind::Person, { R::Employer }, "employer", "Which company does % work for?" },
-        { Kind::Person, { R::BirthYear }, "birth_year", "In what year was % born?" },
-        { Kind::City, { R::InCountry }, "in_country", "In which country is the city of %?" },
-        { Kind::Country, { R::Capital }, "capital", "What is the capital of %?" },
-        { Kind::Country, { R::Language }, "language", "What language is spoken in %?" },
-        { Kind::Company, { R::Founder }, "founder", "Who founded %?" },
-        { Kind::Company, { R::Headquarters }, "headquarters", "In which city is % headquartered?" },
-        { Kind::Company, { R::FoundedYear }, "founded_year", "In what year was % founded?" },
-        { Kind::Book, { R::Author }, "author", "Who wrote %?" },
-        { Kind::Book, { R::Published }, "published", "In what year was % published?" },
-        { Kind::Person, { R::BornIn, R::InCountry }, "born_in.in_country", "In which country was % born?" },
-        { Kind::Company, { R::Founder, R::BornIn }, "founder.born_in", "Where was the founder of % born?" },
-        { Kind::Person, { R::Employer, R::Founder }, "employer.founder", "Who founded the company that % works for?" },
-        { Kind::Person, { R::Employer, R::Headquarters }, "employer.headquarters",
-            "In which city is the employer of % headquartered?" },
-        { Kind::Book, { R::Author, R::BornIn }, "author.born_in", "Where was the author of % born?" },
-        { Kind::Book, { R::Author, R::Employer }, "author.employer", "Which company does the author of % work for?" },
-        { Kind::Company, { R::Headquarters, R::InCountry }, "headquarters.in_country",
-            "In which country is % headquartered?" },
-        { Kind::Book, { R::Author, R::BirthYear }, "author.birth_year", "In what year was the author of % born?" },
-        { Kind::Book, { R::Author, R::BornIn, R::InCountry }, "author.born_in.in_country",
-            "In which country was the author of % born?" },
-        { Kind::Company, { R::Founder, R::BornIn, R::InCountry }, "founder.born_in.in_country",
-            "In which country was the founder of % born?" },
-        { Kind::Person, { R::BornIn, R::InCountry, R::Capital }, "born_in.in_country.capital",
-            "What is the capital of the country where % was born?" },
-        { Kind::Book, { R::Author, R::Employer, R::Founder }, "author.employer.founder",
-            "Who founded the company that the author of % works for?" },
-        { Kind::Person, { R::Employer, R::Headquarters, R::InCountry }, "employer.headquarters.in_country",
-            "In which country is the company that % works for headquartered?" },
-        { Kind::Person, { R::BornIn, R::InCountry, R::Language }, "born_in.in_country.language",
-            "What language is spoken in the country where % was born?" },
-    };
-    return table;
-}
-
 const std::vector<std::string> kOnsets
     = { "b", "c", "d", "f", "g", "k", "l", "m", "n", "p", "r", "s", "t", "v", "z", "br", "dr", "kr", "st", "tr", "th" };
 const std::vector<std::string> kVowels = { "a", "e", "i", "o", "u", "ae", "ei", "ou", "ia" };
@@ -167,19 +118,6 @@ std::string normalizeAnswer(std::string_view text)
     return out;
 }
 
-std::string Question::spec(const KnowledgeBase& kb) const
-{
-    return KnowledgeBase::templateTag(templateId) + "/" + kb.entity(chain.front()).name;
-}
-
-int KnowledgeBase::templateCount() { return static_cast<int>(templates().size()); }
-Kind KnowledgeBase::templateKind(int id) { return templates().at(static_cast<std::size_t>(id)).start; }
-int KnowledgeBase::templateHops(int id)
-{
-    return static_cast<int>(templates().at(static_cast<std::size_t>(id)).chain.size());
-}
-std::string KnowledgeBase::templateTag(int id) { return templates().at(static_cast<std::size_t>(id)).tag; }
-
 KnowledgeBase::KnowledgeBase(std::uint64_t seed, int size)
     : m_seed(seed)
     , m_size(size)
@@ -190,8 +128,10 @@ KnowledgeBase::KnowledgeBase(std::uint64_t seed, int size)
     writePassages();
     std::vector<shop::SearchIndex::Document> documents;
     documents.reserve(m_entities.size());
-    for (std::size_t i = 0; i < m_entities.size(); ++i)
+    for (std::size_t i = 0; i < m_entities.size(); ++i) {
         documents.push_back({ m_entities[i].name, m_passages[i] });
+        m_titles.emplace(shop::SearchIndex::joinedWords(m_entities[i].name), static_cast<int>(i));
+    }
     m_index = std::make_unique<shop::SearchIndex>(documents);
 }
 
@@ -343,53 +283,45 @@ std::vector<std::string> KnowledgeBase::literals(int index) const
     return out;
 }
 
+std::string KnowledgeBase::contentWords(std::string_view query)
+{
+    // Lucene's EnglishAnalyzer.ENGLISH_STOP_WORDS_SET.
+    static const std::set<std::string, std::less<>> stop = { "a", "an", "and", "are", "as", "at", "be", "but", "by",
+        "for", "if", "in", "into", "is", "it", "no", "not", "of", "on", "or", "such", "that", "the", "their", "then",
+        "there", "these", "they", "this", "to", "was", "will", "with" };
+    std::string out;
+    for (const std::string& w : shop::SearchIndex::words(query))
+        if (!stop.count(w))
+            out += (out.empty() ? "" : " ") + w;
+    return out;
+}
+
 std::vector<int> KnowledgeBase::search(std::string_view query, int limit) const
 {
-    std::string key = std::to_string(limit) + "|" + shop::SearchIndex::joinedWords(query);
+    const std::string words = shop::SearchIndex::joinedWords(query);
+    std::string key = std::to_string(limit) + "|" + words;
     {
         const std::lock_guard lock(m_cacheMutex);
         const auto it = m_cache.find(key);
         if (it != m_cache.end())
             return it->second;
     }
-    std::vector<int> results = m_index->search(query, limit);
+    const auto title = m_titles.find(words);
+    const std::string content = contentWords(words);
+    std::vector<int> results;
+    if (limit > 0 && !content.empty())
+        results = m_index->search(content, limit + 1);
+    if (title != m_titles.end()) {
+        results.erase(std::remove(results.begin(), results.end(), title->second), results.end());
+        results.insert(results.begin(), title->second);
+    }
+    if (results.size() > static_cast<std::size_t>(std::max(limit, 0)))
+        results.resize(static_cast<std::size_t>(std::max(limit, 0)));
     const std::lock_guard lock(m_cacheMutex);
     if (m_cache.size() >= 200000) // a policy's free-form queries must not grow it without bound
         m_cache.clear();
     m_cache.emplace(std::move(key), results);
     return results;
-}
-
-Question KnowledgeBase::makeQuestion(int templateId, int start) const
-{
-    const Template& t = templates().at(static_cast<std::size_t>(templateId));
-    if (entity(start).kind != t.start)
-        throw std::invalid_argument("searchqa: the start entity is not of the template's kind");
-    Question q;
-    q.templateId = templateId;
-    q.text = t.text;
-    q.text.replace(q.text.find('%'), 1, entity(start).name);
-    int current = start;
-    for (std::size_t j = 0; j < t.chain.size(); ++j) {
-        q.chain.push_back(current);
-        if (j + 1 < t.chain.size())
-            current = entity(current).links[static_cast<std::size_t>(t.chain[j])];
-    }
-    q.answer = object(current, t.chain.back());
-    return q;
-}
-
-Question KnowledgeBase::drawQuestion(std::uint64_t seed, Split split) const
-{
-    Rng rng((seed * 0x9E3779B97F4A7C15ull) ^ (split == Split::Eval ? 0xE7A1ull : 0x7EA1ull) ^ (m_seed << 17));
-    const int hops = 1 + rng.below(3);
-    std::vector<int> candidates;
-    for (int t = 0; t < templateCount(); ++t)
-        if (templateHops(t) == hops)
-            candidates.push_back(t);
-    const int templateId = rng.pick(candidates);
-    const auto& starts = m_starts[static_cast<std::size_t>(templateKind(templateId))][split == Split::Eval];
-    return makeQuestion(templateId, rng.pick(starts));
 }
 
 std::shared_ptr<const KnowledgeBase> KnowledgeBase::shared(std::uint64_t seed, int size)

@@ -84,9 +84,14 @@ public:
     /// The target of `relation` from `subject` as text: the entity's name or the literal; empty when none.
     std::string object(int subject, Relation relation) const;
 
-    /// BM25-ranked passage indices for `query` (SearchIndex::search: an exact title first), remembered per
-    /// (words, limit). Any thread.
+    /// Passage indices for `query`, at most `limit`: the passage whose title equals the query word for word first,
+    /// then by BM25 over contentWords(query) (SearchIndex::search), ties by index; remembered per (words, limit).
+    /// Any thread.
     std::vector<int> search(std::string_view query, int limit) const;
+    /// The words the engine ranks by: the query's lower-case words without Lucene's 33 English stop words, as
+    /// the BM25 retrievers of the Search-QA setups (Pyserini/Anserini's default English analyzer) drop them.
+    /// Without them a question's "in", "was" and "the" would match nearly every passage.
+    static std::string contentWords(std::string_view query);
     const shop::SearchIndex& index() const { return *m_index; }
 
     /// Draws the question of episode `seed` in `split`: one, two or three hops with equal chance, a template
@@ -111,6 +116,7 @@ private:
     std::vector<std::vector<int>> m_mentions;
     /// Per kind and split, the entities questions may start from.
     std::array<std::array<std::vector<int>, 2>, 5> m_starts;
+    std::unordered_map<std::string, int> m_titles; ///< title words joined -> entity
     std::unique_ptr<shop::SearchIndex> m_index;
     mutable std::mutex m_cacheMutex;
     mutable std::unordered_map<std::string, std::vector<int>> m_cache; ///< "limit|words" -> results
