@@ -87,7 +87,7 @@ Attempt attemptOnce(const HttpJudge::Settings& s, const std::string& body)
     const CURLcode rc = curl_easy_perform(h);
     if (rc != CURLE_OK) {
         a.error = rc == CURLE_OPERATION_TIMEDOUT ? "timeout after " + std::to_string(s.timeoutMs) + " ms"
-                                                  : std::string("transport: ") + curl_easy_strerror(rc);
+                                                 : std::string("transport: ") + curl_easy_strerror(rc);
         return a;
     }
     long status = 0;
@@ -199,7 +199,10 @@ HttpJudge::HttpJudge(Settings settings, Store* store)
 
 HttpJudge::~HttpJudge() = default;
 
-std::string HttpJudge::tag() const { return std::string(kName) + ":model=" + m_settings.model + ",url=" + m_settings.url; }
+std::string HttpJudge::tag() const
+{
+    return std::string(kName) + ":model=" + m_settings.model + ",url=" + m_settings.url;
+}
 
 void HttpJudge::restart(std::uint64_t stream)
 {
@@ -229,8 +232,7 @@ std::vector<Verdict> HttpJudge::judge(const Trajectory& t, std::span<const std::
     std::unordered_map<std::string, std::size_t> firstOfKey;
     std::optional<Statement> lookup;
     if (m_store)
-        lookup = m_store->database().prepare(
-            "SELECT role FROM judge_cache WHERE key = ?1 AND role IS NOT NULL");
+        lookup = m_store->database().prepare("SELECT role FROM judge_cache WHERE key = ?1 AND role IS NOT NULL");
     for (std::size_t k = 0; k < n; ++k) {
         if (lookup) {
             lookup->reset();
@@ -276,7 +278,9 @@ std::vector<Verdict> HttpJudge::judge(const Trajectory& t, std::span<const std::
             insert->reset();
             insert->bind(1, keys[misses[i]]).bind(2, m_settings.model);
             if (o.answer)
-                insert->bind(3, roleName(o.answer->role)).bind(4, o.answer->confidence).bind(5, o.answer->rationale)
+                insert->bind(3, roleName(o.answer->role))
+                    .bind(4, o.answer->confidence)
+                    .bind(5, o.answer->rationale)
                     .bindNull(6);
             else
                 insert->bindNull(3).bindNull(4).bindNull(5).bind(6, o.error);

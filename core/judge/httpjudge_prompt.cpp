@@ -135,7 +135,8 @@ ChatAnswer parseChatAnswer(std::string_view content)
     if (s.starts_with("```")) {
         const auto nl = s.find('\n');
         const std::string_view info = nl == std::string_view::npos ? s.substr(3) : trim(s.substr(3, nl - 3));
-        if (nl == std::string_view::npos || !(info.empty() || info == "json") || !s.ends_with("```") || s.size() < nl + 4)
+        if (nl == std::string_view::npos || !(info.empty() || info == "json") || !s.ends_with("```")
+            || s.size() < nl + 4)
             throw std::runtime_error("answer: malformed code fence");
         s = trim(s.substr(nl + 1, s.size() - nl - 1 - 3));
     }

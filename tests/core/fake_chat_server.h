@@ -27,11 +27,12 @@ struct ChatReply {
 /// A chat completion whose message content is `content`.
 inline std::string chatCompletion(const std::string& content)
 {
-    return nlohmann::json { { "id", "x" }, { "object", "chat.completion" },
+    return nlohmann::json {
+        { "id", "x" }, { "object", "chat.completion" },
         { "choices",
             nlohmann::json::array(
-                { { { "index", 0 }, { "message", { { "role", "assistant" }, { "content", content } } } } }) } }
-        .dump();
+                { { { "index", 0 }, { "message", { { "role", "assistant" }, { "content", content } } } } }) }
+    }.dump();
 }
 
 /// The server. `reply(n, body)` answers the n-th request (0-based) whose JSON body is `body`; it runs on the

@@ -14,8 +14,8 @@
 
 using namespace creditlab;
 using namespace creditlab::judge;
-using creditlab::test::ChatReply;
 using creditlab::test::chatCompletion;
+using creditlab::test::ChatReply;
 using creditlab::test::FakeChatServer;
 
 namespace {
@@ -54,8 +54,8 @@ ChatReply correct(int, const nlohmann::json& body)
         0 };
 }
 
-std::vector<std::pair<std::string, std::string>> settings(const FakeChatServer& server,
-    std::vector<std::pair<std::string, std::string>> more = {})
+std::vector<std::pair<std::string, std::string>> settings(
+    const FakeChatServer& server, std::vector<std::pair<std::string, std::string>> more = {})
 {
     more.insert(more.begin(), { { "url", server.baseUrl() }, { "model", "fake-model" }, { "backoff_ms", "1" } });
     return more;
@@ -104,22 +104,38 @@ void TestJudgeHttp::parseAnswer_data()
 {
     QTest::addColumn<QString>("content");
     QTest::addColumn<QString>("role"); // empty: must throw
-    QTest::newRow("plain") << R"({"role": "E"})" << "E";
-    QTest::newRow("all fields") << R"({"role":"R","rationale":"repeat","confidence":0.25,"q":0.1})" << "R";
-    QTest::newRow("json fence") << "```json\n{\"role\": \"D\"}\n```" << "D";
-    QTest::newRow("bare fence") << "```\n{\"role\": \"N\"}\n```\n" << "N";
-    QTest::newRow("think block") << "<think>first visit</think>\n{\"role\": \"E\"}" << "E";
-    QTest::newRow("not json") << "E" << "";
-    QTest::newRow("prose around") << "The role is {\"role\": \"E\"}" << "";
-    QTest::newRow("array") << R"(["E"])" << "";
-    QTest::newRow("no role") << R"({"label": "E"})" << "";
-    QTest::newRow("wrong role") << R"({"role": "X"})" << "";
-    QTest::newRow("lower case") << R"({"role": "e"})" << "";
-    QTest::newRow("role not string") << R"({"role": 1})" << "";
-    QTest::newRow("confidence > 1") << R"({"role": "E", "confidence": 1.5})" << "";
-    QTest::newRow("rationale not string") << R"({"role": "E", "rationale": 3})" << "";
-    QTest::newRow("other fence") << "```python\n{\"role\": \"D\"}\n```" << "";
-    QTest::newRow("open think") << "<think>{\"role\": \"D\"}" << "";
+    QTest::newRow("plain") << R"({"role": "E"})"
+                           << "E";
+    QTest::newRow("all fields") << R"({"role":"R","rationale":"repeat","confidence":0.25,"q":0.1})"
+                                << "R";
+    QTest::newRow("json fence") << "```json\n{\"role\": \"D\"}\n```"
+                                << "D";
+    QTest::newRow("bare fence") << "```\n{\"role\": \"N\"}\n```\n"
+                                << "N";
+    QTest::newRow("think block") << "<think>first visit</think>\n{\"role\": \"E\"}"
+                                 << "E";
+    QTest::newRow("not json") << "E"
+                              << "";
+    QTest::newRow("prose around") << "The role is {\"role\": \"E\"}"
+                                  << "";
+    QTest::newRow("array") << R"(["E"])"
+                           << "";
+    QTest::newRow("no role") << R"({"label": "E"})"
+                             << "";
+    QTest::newRow("wrong role") << R"({"role": "X"})"
+                                << "";
+    QTest::newRow("lower case") << R"({"role": "e"})"
+                                << "";
+    QTest::newRow("role not string") << R"({"role": 1})"
+                                     << "";
+    QTest::newRow("confidence > 1") << R"({"role": "E", "confidence": 1.5})"
+                                    << "";
+    QTest::newRow("rationale not string") << R"({"role": "E", "rationale": 3})"
+                                          << "";
+    QTest::newRow("other fence") << "```python\n{\"role\": \"D\"}\n```"
+                                 << "";
+    QTest::newRow("open think") << "<think>{\"role\": \"D\"}"
+                                << "";
 }
 
 void TestJudgeHttp::parseAnswer()
@@ -144,7 +160,8 @@ void TestJudgeHttp::windowIsBounded()
         const bool shown = k >= 5 && k <= 15;
         QCOMPARE(w.find(t.turns[k].action + "\n") != std::string::npos, shown);
     }
-    QVERIFY(w.find("CURRENT STEP:\nStep 11\nACTION: " + t.turns[10].action + "\nOBSERVATION: feedback 10") != std::string::npos);
+    QVERIFY(w.find("CURRENT STEP:\nStep 11\nACTION: " + t.turns[10].action + "\nOBSERVATION: feedback 10")
+        != std::string::npos);
     QVERIFY(w.find("reward") == std::string::npos && w.find("success") == std::string::npos);
     const std::string first = judgeWindow(t, 0);
     QVERIFY(first.find("PREVIOUS STEPS:\n(none)") != std::string::npos);
@@ -186,15 +203,19 @@ void TestJudgeHttp::failedAnswers_data()
 {
     QTest::addColumn<QString>("content");
     QTest::addColumn<QString>("reason");
-    QTest::newRow("malformed json") << R"({"role": "E")" << "not JSON";
-    QTest::newRow("wrong role") << R"({"role": "X"})" << "is not D, E, N or R";
+    QTest::newRow("malformed json") << R"({"role": "E")"
+                                    << "not JSON";
+    QTest::newRow("wrong role") << R"({"role": "X"})"
+                                << "is not D, E, N or R";
 }
 
 void TestJudgeHttp::failedAnswers()
 {
     QFETCH(QString, content);
     QFETCH(QString, reason);
-    FakeChatServer server([&](int, const nlohmann::json&) { return ChatReply { 200, chatCompletion(content.toStdString()), 0 }; });
+    FakeChatServer server([&](int, const nlohmann::json&) {
+        return ChatReply { 200, chatCompletion(content.toStdString()), 0 };
+    });
     const std::string db = path("failed.db");
     Store store(db);
     const auto j = HttpJudge::create(settings(server, { { "retries", "1" } }), &store);
@@ -205,7 +226,8 @@ void TestJudgeHttp::failedAnswers()
     QCOMPARE(server.requests(), 4); // one retry each
     QCOMPARE(j->failures().at(1).trajectory, std::string("t0"));
     QCOMPARE(j->failures().at(1).turn, std::size_t(1));
-    QVERIFY2(j->failures().at(0).reason.find(reason.toStdString()) != std::string::npos, j->failures().at(0).reason.c_str());
+    QVERIFY2(
+        j->failures().at(0).reason.find(reason.toStdString()) != std::string::npos, j->failures().at(0).reason.c_str());
     // The failures are stored with their reason, and asked again on the next pass.
     QCOMPARE(store.database().scalarInt("SELECT count(*) FROM judge_cache WHERE role IS NULL AND error LIKE '%"
                  + reason.toStdString() + "%' AND attempts = 2"),
@@ -229,7 +251,9 @@ void TestJudgeHttp::serverErrorThenSuccess()
     QCOMPARE(j->failedTurns(), std::int64_t(0));
 
     // A 4xx other than 408/429 is not retried: the same request would fail the same way.
-    FakeChatServer refusing([](int, const nlohmann::json&) { return ChatReply { 404, R"({"error": "no model"})", 0 }; });
+    FakeChatServer refusing([](int, const nlohmann::json&) {
+        return ChatReply { 404, R"({"error": "no model"})", 0 };
+    });
     const auto k = HttpJudge::create(settings(refusing, { { "retries", "3" } }), nullptr);
     QVERIFY(!k->judge(t, {}).at(0).role);
     QCOMPARE(refusing.requests(), 1);
@@ -279,8 +303,8 @@ void TestJudgeHttp::missingKeyVariableRefused()
 {
     qunsetenv("CREDITLAB_TEST_JUDGE_UNSET");
     Store store(path("unset.db"));
-    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
-        HttpJudge::create({ { "api_key_env", "CREDITLAB_TEST_JUDGE_UNSET" } }, &store));
+    QVERIFY_THROWS_EXCEPTION(
+        std::invalid_argument, HttpJudge::create({ { "api_key_env", "CREDITLAB_TEST_JUDGE_UNSET" } }, &store));
     // Config validation (no store) does not need the key.
     QVERIFY(HttpJudge::create({ { "api_key_env", "CREDITLAB_TEST_JUDGE_UNSET" } }, nullptr));
 }

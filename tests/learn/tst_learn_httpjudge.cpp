@@ -14,8 +14,8 @@
 
 using namespace creditlab;
 using namespace creditlab::learn;
-using creditlab::test::ChatReply;
 using creditlab::test::chatCompletion;
+using creditlab::test::ChatReply;
 using creditlab::test::FakeChatServer;
 using creditlab::testing::kTinyConfig;
 
