@@ -6,6 +6,7 @@
 #include <curl/curl.h>
 #include <nlohmann/json.hpp>
 #include <openssl/evp.h>
+#include <sqlite3.h>
 
 #include <algorithm>
 #include <atomic>
@@ -216,88 +217,111 @@ void HttpJudge::restart(std::uint64_t stream)
 std::vector<Verdict> HttpJudge::judge(const Trajectory& t, std::span<const std::optional<Role>> oracle)
 {
     (void)oracle;
-    const std::size_t n = t.turns.size();
-    std::vector<Verdict> out(n);
-    std::vector<std::string> windows(n);
-    std::vector<std::string> keys(n);
-    for (std::size_t k = 0; k < n; ++k) {
-        windows[k] = judgeWindow(t, k);
-        // The cache key covers everything the model sees: the model name, the system prompt and the window.
-        keys[k] = sha256Hex(m_settings.model + '\0' + judgeSystemPrompt() + '\0' + windows[k]);
-    }
-    m_judged += static_cast<std::int64_t>(n);
+    return judgeBatch(std::span<const Trajectory>(&t, 1), {}).front();
+}
 
-    // 1. Cached answers (the store's thread).
-    std::vector<std::size_t> misses; // first turn of each distinct uncached prompt
-    std::unordered_map<std::string, std::size_t> firstOfKey;
+std::vector<std::vector<Verdict>> HttpJudge::judgeBatch(
+    std::span<const Trajectory> trajectories, std::span<const std::vector<std::optional<Role>>> oracle)
+{
+    (void)oracle; // an LLM judge never sees the environment's truth
+    struct Item {
+        std::size_t trajectory = 0;
+        std::size_t turn = 0;
+        std::string window;
+        std::string key;
+        std::size_t miss = 0; ///< index into `misses` of the request that answers it
+    };
+    std::vector<std::vector<Verdict>> out(trajectories.size());
+    std::vector<Item> items;
+    for (std::size_t i = 0; i < trajectories.size(); ++i) {
+        out[i].resize(trajectories[i].turns.size());
+        for (std::size_t k = 0; k < trajectories[i].turns.size(); ++k) {
+            Item item { i, k, judgeWindow(trajectories[i], k), {}, 0 };
+            // The key covers everything the model sees: the model name, the system prompt and the window.
+            item.key = sha256Hex(m_settings.model + '\0' + judgeSystemPrompt() + '\0' + item.window);
+            items.push_back(std::move(item));
+        }
+    }
+    m_judged += static_cast<std::int64_t>(items.size());
+
+    // 1. Cached answers (the store's thread); the remaining distinct prompts become requests.
+    std::vector<std::size_t> misses; // the first item of each distinct uncached prompt
+    std::unordered_map<std::string, std::size_t> missOfKey;
     std::optional<Statement> lookup;
     if (m_store)
         lookup = m_store->database().prepare("SELECT role FROM judge_cache WHERE key = ?1 AND role IS NOT NULL");
-    for (std::size_t k = 0; k < n; ++k) {
+    for (std::size_t n = 0; n < items.size(); ++n) {
+        Item& item = items[n];
         if (lookup) {
             lookup->reset();
-            lookup->bind(1, keys[k]);
+            lookup->bind(1, item.key);
             if (lookup->step()) {
-                out[k].role = parseRole(lookup->columnTextView(0));
-                if (out[k].role) {
-                    out[k].score = roleScore(*out[k].role);
+                if (const auto role = parseRole(lookup->columnTextView(0))) {
+                    out[item.trajectory][item.turn] = { role, roleScore(*role), std::nullopt };
                     ++m_cached;
                     continue;
                 }
             }
         }
-        if (firstOfKey.emplace(keys[k], k).second)
-            misses.push_back(k);
+        const auto [it, added] = missOfKey.emplace(item.key, misses.size());
+        if (added)
+            misses.push_back(n);
+        item.miss = it->second;
     }
 
-    // 2. The rest over the network, at most `concurrency` requests at a time (worker threads touch no store).
+    // 2. The requests, at most `concurrency` at a time (the worker threads touch no store).
     std::vector<Outcome> outcomes(misses.size());
     std::atomic<std::size_t> next { 0 };
     const auto work = [&] {
-        for (std::size_t i = next++; i < misses.size(); i = next++)
-            outcomes[i] = request(m_settings, windows[misses[i]]);
+        for (std::size_t m = next++; m < misses.size(); m = next++)
+            outcomes[m] = request(m_settings, items[misses[m]].window);
     };
     std::vector<std::thread> workers;
-    const std::size_t threads = std::min<std::size_t>(static_cast<std::size_t>(m_settings.concurrency), misses.size());
+    const auto threads = std::min<std::size_t>(static_cast<std::size_t>(m_settings.concurrency), misses.size());
     for (std::size_t w = 0; w < threads; ++w)
         workers.emplace_back(work);
     for (auto& w : workers)
         w.join();
 
-    // 3. Verdicts, failures and the cache.
-    std::optional<Statement> insert;
-    if (m_store && !misses.empty())
-        insert = m_store->database().prepare(
-            "INSERT OR REPLACE INTO judge_cache (key, model, role, confidence, rationale, error, attempts, created_at) "
-            "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
-    const std::string now = currentTimestamp();
-    for (std::size_t i = 0; i < misses.size(); ++i) {
-        const Outcome& o = outcomes[i];
-        m_requests += o.attempts;
-        if (insert) {
-            insert->reset();
-            insert->bind(1, keys[misses[i]]).bind(2, m_settings.model);
+    // 3. The cache (one transaction unless the caller holds one), then verdicts and failures.
+    if (m_store && !misses.empty()) {
+        Database& db = m_store->database();
+        std::optional<Transaction> tx;
+        if (sqlite3_get_autocommit(db.handle()))
+            tx.emplace(db);
+        Statement insert = db.prepare("INSERT OR REPLACE INTO judge_cache (key, model, role, confidence, rationale, "
+                                      "error, attempts, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
+        const std::string now = currentTimestamp();
+        for (std::size_t m = 0; m < misses.size(); ++m) {
+            const Outcome& o = outcomes[m];
+            insert.reset();
+            insert.bind(1, items[misses[m]].key).bind(2, m_settings.model);
             if (o.answer)
-                insert->bind(3, roleName(o.answer->role))
+                insert.bind(3, roleName(o.answer->role))
                     .bind(4, o.answer->confidence)
                     .bind(5, o.answer->rationale)
                     .bindNull(6);
             else
-                insert->bindNull(3).bindNull(4).bindNull(5).bind(6, o.error);
-            insert->bind(7, o.attempts).bind(8, now);
-            insert->exec();
+                insert.bindNull(3).bindNull(4).bindNull(5).bind(6, o.error);
+            insert.bind(7, o.attempts).bind(8, now);
+            insert.exec();
         }
+        if (tx)
+            tx->commit();
     }
-    for (std::size_t k = 0; k < n; ++k) {
-        if (out[k].role)
+    for (const Outcome& o : outcomes)
+        m_requests += o.attempts;
+    for (std::size_t n = 0; n < items.size(); ++n) {
+        const Item& item = items[n];
+        Verdict& v = out[item.trajectory][item.turn];
+        if (v.role)
             continue;
-        const std::size_t i = static_cast<std::size_t>(
-            std::find(misses.begin(), misses.end(), firstOfKey.at(keys[k])) - misses.begin());
-        if (const Outcome& o = outcomes[i]; o.answer) {
-            out[k].role = o.answer->role;
-            out[k].score = roleScore(o.answer->role);
+        if (const Outcome& o = outcomes[item.miss]; o.answer) {
+            v = { o.answer->role, roleScore(o.answer->role), std::nullopt };
+            if (misses[item.miss] != n)
+                ++m_cached; // answered by an identical prompt earlier in the batch
         } else {
-            m_failures.push_back({ t.id, k, o.error });
+            m_failures.push_back({ trajectories[item.trajectory].id, item.turn, o.error });
         }
     }
     return out;

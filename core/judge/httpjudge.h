@@ -75,10 +75,15 @@ public:
     std::string tag() const override;
     /// Judges every turn; `oracle` is not used (an LLM judge never sees the environment's truth).
     std::vector<Verdict> judge(const Trajectory& trajectory, std::span<const std::optional<Role>> oracle) override;
+    /// Judges every turn of the batch, up to `concurrency` requests in flight across all its trajectories;
+    /// identical prompts in the batch are asked once.
+    std::vector<std::vector<Verdict>> judgeBatch(
+        std::span<const Trajectory> trajectories, std::span<const std::vector<std::optional<Role>>> oracle) override;
     /// Resets the counters and the failure list.
     void restart(std::uint64_t stream) override;
 
-    /// Turns judged, answered from the cache, and failed since the last restart().
+    /// Turns judged, answered without a request of their own (from the cache, or by an identical prompt
+    /// earlier in the batch), and failed since the last restart().
     std::int64_t judgedTurns() const { return m_judged; }
     std::int64_t cachedTurns() const { return m_cached; }
     std::int64_t failedTurns() const { return static_cast<std::int64_t>(m_failures.size()); }

@@ -60,6 +60,17 @@ private:
 
 } // namespace
 
+std::vector<std::vector<Verdict>> Judge::judgeBatch(
+    std::span<const Trajectory> trajectories, std::span<const std::vector<std::optional<Role>>> oracle)
+{
+    std::vector<std::vector<Verdict>> out;
+    out.reserve(trajectories.size());
+    for (std::size_t i = 0; i < trajectories.size(); ++i)
+        out.push_back(judge(trajectories[i],
+            i < oracle.size() ? std::span<const std::optional<Role>>(oracle[i]) : std::span<const std::optional<Role>>()));
+    return out;
+}
+
 double roleScore(Role role)
 {
     switch (role) {

@@ -40,6 +40,11 @@ public:
     /// Judges the turns of `trajectory`. `oracle` holds the environment's true roles, one per turn
     /// (unlabelled turns empty); judges that need them throw std::invalid_argument when they are missing.
     virtual std::vector<Verdict> judge(const Trajectory& trajectory, std::span<const std::optional<Role>> oracle) = 0;
+    /// Judges several trajectories at once (the trainer's rollout batch); `oracle[i]` belongs to
+    /// `trajectories[i]` (or is empty). The default judges them one by one in order; judges that call out
+    /// (`http`) overlap their requests across the whole batch.
+    virtual std::vector<std::vector<Verdict>> judgeBatch(
+        std::span<const Trajectory> trajectories, std::span<const std::vector<std::optional<Role>>> oracle);
     /// Restarts any random stream at a point derived from `stream` (the trainer passes the iteration, so
     /// a resumed run gets the same labels). Judges without randomness ignore it.
     virtual void restart(std::uint64_t stream) { (void)stream; }

@@ -121,10 +121,13 @@ std::vector<std::pair<std::string, double>> Trainer::Impl::runIteration()
     const auto creditStart = Clock::now();
     judge->restart(static_cast<std::uint64_t>(it));
     const std::string roleSource = "judge:" + judge->tag();
+    for (auto& t : rollouts.trajectories)
+        t.iteration = it;
+    // One call for the whole batch, so that a judge that calls out (http) overlaps its requests across it.
+    const auto batchVerdicts = judge->judgeBatch(rollouts.trajectories, rollouts.oracleRoles);
     for (std::size_t i = 0; i < rollouts.trajectories.size(); ++i) {
         auto& t = rollouts.trajectories[i];
-        t.iteration = it;
-        const auto verdicts = judge->judge(t, rollouts.oracleRoles[i]);
+        const auto& verdicts = batchVerdicts[i];
         for (std::size_t k = 0; k < t.turns.size() && k < verdicts.size(); ++k) {
             t.turns[k].role = verdicts[k].role;
             t.turns[k].roleSource

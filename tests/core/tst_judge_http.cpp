@@ -94,6 +94,7 @@ private Q_SLOTS:
     void cacheAvoidsSecondRequest();
     void concurrencyLimit_data();
     void concurrencyLimit();
+    void batchOverlapsTrajectories();
 
 private:
     std::string path(const char* name) const { return m_dir->filePath(name).toStdString(); }
@@ -357,6 +358,30 @@ void TestJudgeHttp::concurrencyLimit()
     QVERIFY2(server.maxInFlight() <= concurrency, qPrintable(QString::number(server.maxInFlight())));
     if (concurrency > 1)
         QVERIFY2(server.maxInFlight() >= 2, qPrintable(QString::number(server.maxInFlight())));
+}
+
+void TestJudgeHttp::batchOverlapsTrajectories()
+{
+    // A batch of short trajectories keeps `concurrency` requests in flight across them, and a prompt two
+    // trajectories share (a group's identical first turns) is asked once.
+    FakeChatServer server([](int n, const nlohmann::json& body) {
+        ChatReply r = correct(n, body);
+        r.delayMs = 80;
+        return r;
+    });
+    const auto j = HttpJudge::create(settings(server, { { "concurrency", "4" } }), nullptr);
+    const std::vector<Trajectory> batch { trajectory(2, "a"), trajectory(2, "b"), trajectory(3, "c"),
+        trajectory(1, "d") };
+    const auto verdicts = j->judgeBatch(batch, {});
+    QCOMPARE(verdicts.size(), batch.size());
+    for (std::size_t i = 0; i < batch.size(); ++i)
+        verifyRoles(verdicts[i], batch[i]);
+    // Trajectories a and b are the same; c starts like them but its turn 1 sees a future step; d's only turn
+    // has neither past nor future: distinct prompts are a0, a1, c0, c1, c2, d0.
+    QCOMPARE(server.requests(), 6);
+    QCOMPARE(j->judgedTurns(), std::int64_t(8));
+    QCOMPARE(j->cachedTurns(), std::int64_t(2));
+    QVERIFY2(server.maxInFlight() >= 3 && server.maxInFlight() <= 4, qPrintable(QString::number(server.maxInFlight())));
 }
 
 QTEST_GUILESS_MAIN(TestJudgeHttp)
