@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace creditlab::env {
 
@@ -22,7 +23,16 @@ struct EpisodeOptions {
 /// feedback), action, feedback, reward 0 (the outcome is the trajectory's reward), valid, state (the canonical
 /// key before the action), progress (after the action), the oracle role and role_source "judge:oracle"; task key,
 /// env, goal, terminal reward and success. Deterministic for the same arguments. Does not cancel.
+/// When the environment fails mid-episode (std::runtime_error from a step or its commands, e.g. a remote server
+/// gone), the trajectory ends there with the turns played so far and is marked failed (markFailed()): callers
+/// store it rather than drop it. A failing reset() throws (there is no task to record).
 Trajectory runEpisode(
     Environment& env, Policy& policy, std::uint64_t seed, Split split, const EpisodeOptions& options = {});
+
+/// Marks a rollout the environment broke off: success false, reward 0, and the members "failed":true and
+/// "error":"<what>" added to Trajectory::extra, so the store and JSONL exports keep the mark. Any thread.
+void markFailed(Trajectory& trajectory, std::string_view error);
+/// Whether markFailed() marked `trajectory` (also after a store or JSONL round trip).
+bool isFailed(const Trajectory& trajectory);
 
 } // namespace creditlab::env

@@ -259,7 +259,8 @@ const StepResult& RemoteEnv::step(std::string_view action)
     m_result.success = serverDone && reward >= 1.0 - 1e-9;
     m_progress = std::clamp(reward, 0.0, 1.0);
     m_result.info.progress = m_progress;
-    m_result.info.valid = m_observation != "Nothing happens.";
+    // ALFWorld's phrase for an action that did nothing; other servers embed feedback in a page, so search it.
+    m_result.info.valid = m_observation.find("Nothing happens.") == std::string::npos;
     m_result.info.stateAfter = observationKey(m_observation);
     m_admissible.clear();
     m_admissibleStale = true;
