@@ -198,8 +198,9 @@ void addRolloutCommand(CLI::App* envCmd)
     auto* out = cmd->add_option("--output,-o", o->output, "Write JSONL here (- for stdout)")->type_name("FILE");
     auto* db = cmd->add_option("--db", o->db, "Store as a run in this database")->type_name("FILE");
     cmd->add_option("--judge", o->judge,
-           "Who labels roles (and the scores derived from them): oracle, noisy, or human (the labels in --db "
-           "where they match, a backing judge elsewhere)")
+           "Who labels roles (and the scores derived from them): oracle, noisy, human (the labels in --db "
+           "where they match, a backing judge elsewhere), or http (an OpenAI-compatible endpoint: url=, model=, "
+           "api_key_env=; answers cached in --db)")
         ->type_name("JUDGE");
     cmd->add_option("--judge-set", o->judgeSets, "judge parameter, e.g. accuracy=0.7 or backing=noisy")
         ->type_name("KEY=VALUE");
@@ -217,6 +218,8 @@ void addRolloutCommand(CLI::App* envCmd)
             if (o->db.empty())
                 throw CLI::ValidationError("--judge", "human reads its labels from the database: give --db FILE");
             labels = std::make_unique<Store>(o->db);
+        } else if (o->judge == "http" && !o->db.empty()) {
+            labels = std::make_unique<Store>(o->db); // the http judge's answer cache
         }
         const std::unique_ptr<judge::Judge> judge
             = judge::makeJudge(o->judge, credit::splitAssignments(o->judgeSets), labels.get());

@@ -59,24 +59,29 @@ struct Attempt {
     bool retryable = true;
 };
 
-Attempt attemptOnce(const HttpJudge::Settings& s, const std::string& body)
+/// One worker thread's connection: reusing the easy handle keeps the connection to the server alive between
+/// requests.
+using CurlHandle = std::unique_ptr<CURL, decltype(&curl_easy_cleanup)>;
+
+Attempt attemptOnce(CURL* h, const HttpJudge::Settings& s, const std::string& body)
 {
     Attempt a;
-    std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> curl(curl_easy_init(), &curl_easy_cleanup);
-    if (!curl) {
+    if (!h) {
         a.error = "curl_easy_init failed";
         return a;
     }
+    curl_easy_reset(h); // clears the options, keeps the open connections
     std::string url = s.url;
     while (!url.empty() && url.back() == '/')
         url.pop_back();
     url += "/chat/completions";
     curl_slist* headers = curl_slist_append(nullptr, "Content-Type: application/json");
+    // No "Expect: 100-continue" on large bodies: servers that never answer it would stall each request 1 s.
+    headers = curl_slist_append(headers, "Expect:");
     if (!s.apiKey.empty())
         headers = curl_slist_append(headers, ("Authorization: Bearer " + s.apiKey).c_str());
     std::unique_ptr<curl_slist, decltype(&curl_slist_free_all)> headerList(headers, &curl_slist_free_all);
     std::string response;
-    CURL* h = curl.get();
     curl_easy_setopt(h, CURLOPT_URL, url.c_str());
     curl_easy_setopt(h, CURLOPT_HTTPHEADER, headers);
     curl_easy_setopt(h, CURLOPT_POSTFIELDS, body.c_str());
@@ -112,7 +117,7 @@ Attempt attemptOnce(const HttpJudge::Settings& s, const std::string& body)
     return a;
 }
 
-Outcome request(const HttpJudge::Settings& s, const std::string& window)
+Outcome request(CURL* h, const HttpJudge::Settings& s, const std::string& window)
 {
     const nlohmann::json body = { { "model", s.model },
         { "messages",
@@ -125,7 +130,7 @@ Outcome request(const HttpJudge::Settings& s, const std::string& window)
         if (attempt > 0) // exponential backoff: backoff_ms, 2x, 4x, ...
             std::this_thread::sleep_for(std::chrono::milliseconds(s.backoffMs << std::min(attempt - 1, 10)));
         ++out.attempts;
-        Attempt a = attemptOnce(s, text);
+        Attempt a = attemptOnce(h, s, text);
         if (a.answer) {
             out.answer = std::move(a.answer);
             return out;
@@ -181,12 +186,13 @@ std::unique_ptr<HttpJudge> HttpJudge::create(
         throw credit::ParamError("judge http: url is empty");
     if (s.model.empty())
         throw credit::ParamError("judge http: model is empty");
-    if (store && !s.apiKeyEnv.empty()) {
+    if (!s.apiKeyEnv.empty()) {
         const char* key = std::getenv(s.apiKeyEnv.c_str());
-        if (!key || !*key)
+        if (key && *key)
+            s.apiKey = key;
+        else if (store) // a run: refuse to start rather than fail every turn with HTTP 401
             throw std::invalid_argument(
                 "judge http: the environment variable " + s.apiKeyEnv + " (judge.api_key_env) is not set");
-        s.apiKey = key;
     }
     initCurl();
     return std::unique_ptr<HttpJudge>(new HttpJudge(std::move(s), store));
@@ -273,8 +279,9 @@ std::vector<std::vector<Verdict>> HttpJudge::judgeBatch(
     std::vector<Outcome> outcomes(misses.size());
     std::atomic<std::size_t> next { 0 };
     const auto work = [&] {
+        CurlHandle curl(curl_easy_init(), &curl_easy_cleanup);
         for (std::size_t m = next++; m < misses.size(); m = next++)
-            outcomes[m] = request(m_settings, items[misses[m]].window);
+            outcomes[m] = request(curl.get(), m_settings, items[misses[m]].window);
     };
     std::vector<std::thread> workers;
     const auto threads = std::min<std::size_t>(static_cast<std::size_t>(m_settings.concurrency), misses.size());

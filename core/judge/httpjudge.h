@@ -64,9 +64,9 @@ public:
 
     /// The parameter metadata.
     static const std::vector<credit::ParamSpec>& params();
-    /// Resolves the parameters (throws credit::ParamError naming the key). With a `store` (a real run) the
-    /// variable named by `api_key_env` must be set (std::invalid_argument otherwise) and answers are cached;
-    /// without one (config validation) nothing is read or cached.
+    /// Resolves the parameters (throws credit::ParamError naming the key) and reads the key from the variable
+    /// named by `api_key_env`. With a `store` (a run) that variable must be set (std::invalid_argument
+    /// otherwise) and answers are cached; without one (config validation, rollouts to a file) nothing is cached.
     static std::unique_ptr<HttpJudge> create(
         const std::vector<std::pair<std::string, std::string>>& assignments, Store* store);
     ~HttpJudge() override;

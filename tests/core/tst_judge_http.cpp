@@ -306,8 +306,12 @@ void TestJudgeHttp::missingKeyVariableRefused()
     Store store(path("unset.db"));
     QVERIFY_THROWS_EXCEPTION(
         std::invalid_argument, HttpJudge::create({ { "api_key_env", "CREDITLAB_TEST_JUDGE_UNSET" } }, &store));
-    // Config validation (no store) does not need the key.
-    QVERIFY(HttpJudge::create({ { "api_key_env", "CREDITLAB_TEST_JUDGE_UNSET" } }, nullptr));
+    // Config validation (no store) does not need the key; without one no Authorization header is sent.
+    FakeChatServer server(&correct);
+    const auto j = HttpJudge::create(settings(server, { { "api_key_env", "CREDITLAB_TEST_JUDGE_UNSET" } }), nullptr);
+    const Trajectory t = trajectory(1);
+    verifyRoles(j->judge(t, {}), t);
+    QCOMPARE(server.authorizations(), std::vector<std::string> { "" });
 }
 
 void TestJudgeHttp::cacheAvoidsSecondRequest()
