@@ -18,8 +18,9 @@ namespace creditlab::env::searchqa {
 
 /// The searchqa environment. One instance per thread; instances of the same knowledge base (seed, size) share it
 /// read-only. Actions: the first `<search>...</search>` or `<answer>...</answer>` in the action text (text around
-/// it, such as a <think> block, is ignored); anything else is invalid. An answer ends the episode: reward 1 when it
-/// equals the gold answer after normalizeAnswer(), else 0.
+/// it, such as a <think> block, is ignored); anything else is invalid (feedback "Invalid action: ...", saying how to
+/// search and answer, as Search-R1 answers an unparsable turn). An answer ends the episode: reward 1 when it equals
+/// the gold answer after normalizeAnswer(), else 0.
 class SearchQaEnv final : public Environment {
 public:
     static constexpr int kDefaultKbSize = 2000;
