@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <set>
 #include <string>
+#include <thread>
 
 using namespace creditlab;
 using namespace creditlab::env;
@@ -73,6 +74,7 @@ private Q_SLOTS:
     void splitsHoldDisjointQuestions();
     void admissibleCommandsAreValid();
     void registryAndParams();
+    void concurrentEpisodesShareOneKnowledgeBase();
 };
 
 void TestEnvSearchQa::expertSolvesEverySeed_data()
@@ -391,6 +393,37 @@ void TestEnvSearchQa::registryAndParams()
     // One knowledge base per (seed, size), shared.
     SearchQaEnv a, b;
     QCOMPARE(&a.knowledgeBase(), &b.knowledgeBase());
+}
+
+void TestEnvSearchQa::concurrentEpisodesShareOneKnowledgeBase()
+{
+    // Four threads, one environment each over one shared knowledge base (its index and query cache take a lock):
+    // every thread replays exactly what one thread plays alone.
+    const auto play = [](std::uint64_t first, std::vector<std::string>& out) {
+        SearchQaEnv env;
+        SearchExpertPolicy policy;
+        for (std::uint64_t seed = first; seed < first + 60; ++seed) {
+            const Trajectory t = runEpisode(env, policy, seed, Split::Train);
+            std::string record = t.successOrDefault() ? "1" : "0";
+            for (const Turn& u : t.turns)
+                record += "|" + u.feedback.value_or("");
+            out.push_back(record);
+        }
+    };
+    std::vector<std::vector<std::string>> parallel(4), serial(4);
+    {
+        std::vector<std::thread> threads;
+        for (std::size_t i = 0; i < 4; ++i)
+            threads.emplace_back(play, 5000 + 60 * i, std::ref(parallel[i]));
+        for (std::thread& t : threads)
+            t.join();
+    }
+    for (std::size_t i = 0; i < 4; ++i) {
+        play(5000 + 60 * i, serial[i]);
+        QCOMPARE(parallel[i], serial[i]);
+        for (const std::string& record : parallel[i])
+            QCOMPARE(record.front(), '1');
+    }
 }
 
 QTEST_GUILESS_MAIN(TestEnvSearchQa)
