@@ -38,6 +38,7 @@ class TestLearnHttpJudge : public QObject {
 private Q_SLOTS:
     void trainsWithEndpointRoles();
     void failedTurnsCounted();
+    void triageNeedsEveryRole();
 };
 
 void TestLearnHttpJudge::trainsWithEndpointRoles()
@@ -98,6 +99,23 @@ void TestLearnHttpJudge::failedTurnsCounted()
     QCOMPARE(metric(store, r.runId, "judge/failed_turns").at(1), double(turns));
     QCOMPARE(server.requests(), int(2 * turns)); // one retry each
     QCOMPARE(store.database().scalarInt("SELECT count(*) FROM judge_cache WHERE error LIKE 'HTTP 503%'"), turns);
+}
+
+void TestLearnHttpJudge::triageNeedsEveryRole()
+{
+    // TRIAGE needs a role on every turn: a run whose judge failed on some stops naming the missing field.
+    FakeChatServer server([](int, const nlohmann::json&) { return ChatReply { 500, "{}", 0 }; });
+    QTemporaryDir dir;
+    const auto config = TrainConfig::parse(kTinyConfig, "tiny.yaml",
+        { { "credit.method", "triage" }, { "judge.name", "http" }, { "judge.url", server.baseUrl() },
+            { "judge.retries", "0" }, { "rl.iterations", "1" } });
+    Trainer trainer(config, { dir.filePath("runs.db").toStdString(), "cpu" });
+    try {
+        trainer.run([](const TrainProgress&) { return true; });
+        QFAIL("triage trained without roles");
+    } catch (const std::exception& e) {
+        QVERIFY2(std::string(e.what()).find("\"role\"") != std::string::npos, e.what());
+    }
 }
 
 QTEST_GUILESS_MAIN(TestLearnHttpJudge)
