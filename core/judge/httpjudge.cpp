@@ -255,7 +255,8 @@ std::vector<std::vector<Verdict>> HttpJudge::judgeBatch(
     std::unordered_map<std::string, std::size_t> missOfKey;
     std::optional<Statement> lookup;
     if (m_store)
-        lookup = m_store->database().prepare("SELECT role FROM judge_cache WHERE key = ?1 AND role IS NOT NULL");
+        lookup = m_store->database().prepare(
+            "SELECT role, rationale, confidence FROM judge_cache WHERE key = ?1 AND role IS NOT NULL");
     for (std::size_t n = 0; n < items.size(); ++n) {
         Item& item = items[n];
         if (lookup) {
@@ -263,7 +264,8 @@ std::vector<std::vector<Verdict>> HttpJudge::judgeBatch(
             lookup->bind(1, item.key);
             if (lookup->step()) {
                 if (const auto role = parseRole(lookup->columnTextView(0))) {
-                    out[item.trajectory][item.turn] = { role, roleScore(*role), std::nullopt };
+                    out[item.trajectory][item.turn] = { role, roleScore(*role), std::nullopt, lookup->columnOptText(1),
+                        lookup->columnOptDouble(2) };
                     ++m_cached;
                     continue;
                 }
@@ -324,7 +326,7 @@ std::vector<std::vector<Verdict>> HttpJudge::judgeBatch(
         if (v.role)
             continue;
         if (const Outcome& o = outcomes[item.miss]; o.answer) {
-            v = { o.answer->role, roleScore(o.answer->role), std::nullopt };
+            v = { o.answer->role, roleScore(o.answer->role), std::nullopt, o.answer->rationale, o.answer->confidence };
             if (misses[item.miss] != n)
                 ++m_cached; // answered by an identical prompt earlier in the batch
         } else {

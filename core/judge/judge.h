@@ -26,6 +26,10 @@ struct Verdict {
     /// Who gave the label when it is not the judge itself ("human:<annotator>" for the human judge's matches);
     /// nullopt = the judge (the trainer stores "judge:<tag>").
     std::optional<std::string> source;
+    /// The judge's evidence and its confidence in [0, 1], when it gives them (the `http` judge); the trainer
+    /// stores them with its label.
+    std::optional<std::string> rationale;
+    std::optional<double> confidence;
 };
 
 /// A source of role labels: `oracle` (the environment's ground truth), `noisy` (the oracle through a

@@ -292,6 +292,10 @@ std::vector<std::pair<std::string, double>> Trainer::Impl::runIteration()
             if (judge->tag() != "oracle" && t.turns[k].role) {
                 label.judge = judge->tag();
                 label.role = *t.turns[k].role;
+                if (k < batchVerdicts[i].size()) { // the judge's evidence (http), with its label
+                    label.rationale = batchVerdicts[i][k].rationale;
+                    label.confidence = batchVerdicts[i][k].confidence;
+                }
                 store->setJudgeLabel(label);
             }
         }

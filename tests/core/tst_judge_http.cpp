@@ -188,7 +188,10 @@ void TestJudgeHttp::correctAnswersParsed()
     FakeChatServer server(&correct);
     const auto j = HttpJudge::create(settings(server), nullptr);
     const Trajectory t = trajectory(9);
-    verifyRoles(j->judge(t, {}), t);
+    const auto v = j->judge(t, {});
+    verifyRoles(v, t);
+    QCOMPARE(v.at(3).rationale, std::optional<std::string>("ok"));
+    QCOMPARE(v.at(3).confidence, std::optional<double>(0.9));
     QCOMPARE(j->failedTurns(), std::int64_t(0));
     QCOMPARE(server.requests(), 9);
     QCOMPARE(j->requests(), std::int64_t(9));
@@ -328,6 +331,9 @@ void TestJudgeHttp::cacheAvoidsSecondRequest()
         verifyRoles(j->judge(t, {}), t);
         QCOMPARE(server.requests(), 7);
         QCOMPARE(j->cachedTurns(), std::int64_t(7));
+        const auto cached = j->judge(t, {}); // the evidence comes back from the cache too
+        QCOMPARE(cached.at(6).rationale, std::optional<std::string>("ok"));
+        QCOMPARE(cached.at(6).confidence, std::optional<double>(0.9));
     }
     // Another connection (a resumed run) reads the same cache; another model does not.
     Store store(db);

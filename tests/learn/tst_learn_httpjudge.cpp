@@ -63,6 +63,13 @@ void TestLearnHttpJudge::trainsWithEndpointRoles()
             QVERIFY(turn.role == Role::E);
             QCOMPARE(turn.roleSource.value_or(""), source);
         }
+    // The judge's labels are stored under its tag with its evidence.
+    for (const auto& info : store.trajectories(a.runId, 1))
+        for (const auto& label : store.judgeLabels(info.rowId))
+            if (label.judge != "oracle") {
+                QCOMPARE(label.judge, source.substr(6));
+                QCOMPARE(label.rationale, std::optional<std::string>("first visit"));
+            }
     QVERIFY(turns > 0);
     QCOMPARE(metric(store, a.runId, "judge/failed_turns"), (std::map<std::int64_t, double> { { 1, 0.0 }, { 2, 0.0 } }));
     const auto requests = metric(store, a.runId, "judge/requests");
