@@ -139,6 +139,10 @@ Outcome request(CURL* h, const HttpJudge::Settings& s, const std::string& window
         if (!a.retryable)
             break;
     }
+    // The reason is stored and shown: never with the key in it, even when a server echoes the request.
+    if (!s.apiKey.empty())
+        for (auto at = out.error.find(s.apiKey); at != std::string::npos; at = out.error.find(s.apiKey, at))
+            out.error.replace(at, s.apiKey.size(), "***");
     return out;
 }
 

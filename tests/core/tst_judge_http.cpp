@@ -293,6 +293,14 @@ void TestJudgeHttp::apiKeyFromEnvironmentNeverStored()
         store.setRunConfig(store.createRun({ "r", "train", "finished", {} }), "yaml",
             "judge.name: http\njudge.api_key_env: CREDITLAB_TEST_JUDGE_KEY\njudge.tag: " + j->tag());
     }
+    {
+        // A server that echoes the request in its error: the stored reason has the key masked.
+        FakeChatServer echo([&](int, const nlohmann::json&) { return ChatReply { 401, "bad key Bearer " + key, 0 }; });
+        Store store(db);
+        const auto j = HttpJudge::create(settings(echo, { { "api_key_env", "CREDITLAB_TEST_JUDGE_KEY" } }), &store);
+        QVERIFY(!j->judge(trajectory(1, "echoed"), {}).at(0).role);
+        QCOMPARE(j->failures().at(0).reason, std::string("HTTP 401: bad key Bearer ***"));
+    }
     qunsetenv("CREDITLAB_TEST_JUDGE_KEY");
     for (const auto& a : server.authorizations())
         QCOMPARE(a, "Bearer " + key);
