@@ -12,7 +12,7 @@ packages=(
     qt6-translations-l10n
     libgl-dev
     libspdlog-dev libsqlite3-dev sqlite3
-    nlohmann-json3-dev libcli11-dev libyaml-cpp-dev libcurl4-openssl-dev libcpp-httplib-dev
+    nlohmann-json3-dev libcli11-dev libyaml-cpp-dev libcurl4-openssl-dev libssl-dev libcpp-httplib-dev
     xvfb xauth
     # A GUI needs at least one font; CJK glyphs for the Simplified Chinese translation.
     fonts-dejavu-core fonts-wqy-microhei
