@@ -29,6 +29,9 @@ public:
                 { "c.R", ParamType::Double, "-0.5", -inf, inf, {}, "reward of role R, regression (Eq. 3)" },
                 { "whiten", ParamType::Bool, "true", {}, {}, {},
                     "subtract the batch mean over all turns, divide by batch std + eps (Eq. 4)" },
+                { "unlabelled", ParamType::Choice, "error", {}, {}, { "error", "grpo" },
+                    "a turn without a role (a judge that failed on it): refuse the batch, or no role correction "
+                    "for that turn (lambda c = 0, pure GRPO; triage.md ambiguity 4)" },
             };
             for (ParamSpec& g : grpoParamSpecs())
                 s.push_back(std::move(g));
@@ -36,7 +39,11 @@ public:
         }();
         return specs;
     }
-    void validate(const Batch& batch, const Params&) const override { requireTurnField(batch, "role", "triage"); }
+    void validate(const Batch& batch, const Params& params) const override
+    {
+        if (params.getChoice("unlabelled") == "error")
+            requireTurnField(batch, "role", "triage (credit.unlabelled=grpo trains such turns without a role correction)");
+    }
     CreditResult compute(const Batch& batch, const Params& params) const override
     {
         CreditResult r(batch);
@@ -47,7 +54,8 @@ public:
             params.getDouble("c.R") };
 
         r.details.reserve(4); // addDetail push_backs: keep the references below valid
-        DetailColumn& roleCol = r.addTextDetail("role", { "D", "E", "N", "R" }); // indexed by Role
+        // Indexed by Role; "-" marks a turn without a role (unlabelled=grpo).
+        DetailColumn& roleCol = r.addTextDetail("role", { "D", "E", "N", "R", "-" });
         DetailColumn& cCol = r.addDetail("c");
         DetailColumn& grpoCol = r.addDetail("grpo");
         DetailColumn& rawCol = r.addDetail("raw");
@@ -55,9 +63,9 @@ public:
             const Trajectory& t = batch.trajectories[i];
             const std::size_t base = r.offsets[i];
             for (std::size_t k = 0; k < t.turns.size(); ++k) {
-                const Role role = t.turns[k].role.value(); // validate() guarantees it
-                const double ck = c[static_cast<std::size_t>(role)];
-                roleCol.setLabel(base + k, static_cast<std::size_t>(role));
+                const std::optional<Role> role = t.turns[k].role; // present unless unlabelled=grpo
+                const double ck = role ? c[static_cast<std::size_t>(*role)] : 0.0;
+                roleCol.setLabel(base + k, role ? static_cast<std::size_t>(*role) : 4);
                 cCol.numbers[base + k] = ck;
                 grpoCol.numbers[base + k] = grpo[i];
                 r.advantages[base + k] = grpo[i] + lambda * ck; // TRIAGE Eq. 2

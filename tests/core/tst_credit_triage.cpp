@@ -278,10 +278,47 @@ private Q_SLOTS:
         }
     }
 
+    // A turn without a role (a judge failed on it): refused by default, naming the way out; with unlabelled=grpo it
+    // gets no role correction (lambda c = 0) and the rest of the batch is unchanged before whitening.
+    void unlabelledTurns()
+    {
+        std::vector<Trajectory> trajectories(2);
+        trajectories[0].id = "a";
+        trajectories[0].group = "g";
+        trajectories[0].reward = 1.0;
+        trajectories[1].id = "b";
+        trajectories[1].group = "g";
+        trajectories[1].reward = 0.0;
+        for (auto& t : trajectories) {
+            t.turns.resize(2);
+            t.turns[0].role = Role::D;
+        }
+        trajectories[1].turns[1].role = Role::R; // a's second turn stays unlabelled
+        const Batch batch = Batch::fromTrajectories(std::move(trajectories));
+        const Estimator& e = requireEstimator("triage");
+        try {
+            e.validate(batch, e.resolve({}));
+            QFAIL("expected CreditInputError");
+        } catch (const CreditInputError& error) {
+            QVERIFY2(std::string(error.what()).find("credit.unlabelled=grpo") != std::string::npos, error.what());
+        }
+        const auto params = e.resolve(assignments({ "unlabelled=grpo", "whiten=false" }));
+        e.validate(batch, params);
+        const CreditResult r = e.compute(batch, params);
+        // GRPO: rewards 1 and 0, mean 0.5, sample std sqrt(0.5): A = ±0.7071...
+        const double a = 0.5 / std::sqrt(0.5);
+        QVERIFY(std::abs(r.advantages[0] - (a + 0.2 * 1.0)) < 1e-6);
+        QVERIFY(std::abs(r.advantages[1] - a) < 1e-6); // unlabelled: pure GRPO
+        QVERIFY(std::abs(r.advantages[3] - (-a + 0.2 * -0.5)) < 1e-6);
+        QCOMPARE(r.detail("role")->text(1), std::string_view("-"));
+        QCOMPARE(r.detail("role")->text(3), std::string_view("R"));
+    }
+
     void paramDefaults()
     {
         QCOMPARE(requireEstimator("triage").resolve({}).canonical(),
-            std::string("binarize=false,c.D=1,c.E=0.5,c.N=-0.1,c.R=-0.5,lambda=0.2,norm_std=true,whiten=true"));
+            std::string(
+                "binarize=false,c.D=1,c.E=0.5,c.N=-0.1,c.R=-0.5,lambda=0.2,norm_std=true,unlabelled=error,whiten=true"));
         QCOMPARE(requireEstimator("scalar_judge").resolve({}).canonical(),
             std::string("binarize=false,lambda=0.2,norm_std=true,whiten=true"));
     }
