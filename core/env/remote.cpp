@@ -179,10 +179,11 @@ void RemoteEnv::close()
 
 const std::string& RemoteEnv::reset(std::uint64_t seed, Split split)
 {
+    m_seed = seed; // first: the task key names the task even when the server fails
+    m_split = split;
+    m_ready = false;
     if (m_id < 0)
         create();
-    m_seed = seed;
-    m_split = split;
     const std::uint64_t index = seed + (split == Split::Eval ? m_options.evalOffset : 0);
     const Dialect d = m_options.dialect;
     nlohmann::json body = { { idKey(d), m_id } };

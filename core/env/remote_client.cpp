@@ -45,6 +45,9 @@ RemoteEnv::Client::Client(const RemoteOptions& options)
     m_http->set_write_timeout(timeout);
     m_http->set_keep_alive(true);
     m_http->set_tcp_nodelay(true); // one small request per step: Nagle would add delayed-ACK waits
+    // Small JSON answers: do not ask for compression (cpp-httplib servers would brotli-compress every answer, which
+    // costs milliseconds a step, and this build's brotli path could stall a read).
+    m_http->set_decompress(false);
 }
 
 RemoteEnv::Client::~Client() = default;

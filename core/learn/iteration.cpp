@@ -1,5 +1,6 @@
 // One RL iteration: roll out, judge, assign credit (and shadow credits), update, evaluate, store.
 #include "core/credit/estimator.h"
+#include "core/env/episode.h"
 #include "core/judge/httpjudge.h"
 #include "core/judge/humanjudge.h"
 #include "core/learn/trainer_impl.h"
@@ -188,6 +189,14 @@ std::vector<std::pair<std::string, double>> Trainer::Impl::runIteration()
             }
         }
     }
+    // A rollout the environment broke off (env::isFailed: a remote server died) is stored but left out of the
+    // update: its turns never reached an outcome. Its reward 0 still sits in its group's statistics.
+    std::int64_t failedRollouts = 0;
+    for (std::size_t i = 0; i < batch.trajectories.size(); ++i)
+        if (env::isFailed(batch.trajectories[i])) {
+            keep[i] = false;
+            ++failedRollouts;
+        }
     std::vector<TurnSample> samples;
     std::vector<double> advantages;
     for (auto& s : rollouts.samples)
@@ -264,6 +273,7 @@ std::vector<std::pair<std::string, double>> Trainer::Impl::runIteration()
         metrics.emplace_back("train/value_loss", stats.valueLoss);
     metrics.emplace_back("train/samples", static_cast<double>(samples.size()));
     metrics.emplace_back("train/filtered_groups", static_cast<double>(filteredGroups));
+    metrics.emplace_back("train/failed_rollouts", static_cast<double>(failedRollouts));
 
     // 6. Evaluate greedily on held-out tasks.
     const auto evalStart = Clock::now();

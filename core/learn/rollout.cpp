@@ -1,14 +1,13 @@
 // Rollouts of the LM policy over many environments at once, and the SFT demonstrations.
+#include "core/env/episode.h"
 #include "core/env/policy.h"
-#include "core/learn/trainer_p.h"
+#include "core/learn/trainer_impl.h"
 
 #include <chrono>
 
 namespace creditlab::learn {
 
 namespace {
-using Clock = std::chrono::steady_clock;
-double secondsSince(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 /// The action text of generated tokens: the stop token and specials dropped.
 std::string actionText(const Tokenizer& tokenizer, const std::vector<std::int32_t>& tokens)
@@ -31,10 +30,26 @@ RolloutBatch collectRollouts(Transformer& policy, const Tokenizer& tokenizer, co
     std::vector<std::string> observations(n);
     batch.trajectories.resize(n);
     batch.oracleRoles.resize(n);
+    // An environment that breaks off (std::runtime_error: a remote server died) fails that trajectory only: it
+    // ends there, marked failed (env::markFailed), is stored with the others, and the update leaves it out.
+    std::vector<std::size_t> active;
+    std::size_t failed = 0;
+    std::string lastError;
+    const auto fail = [&](std::size_t i, const std::string& error) {
+        env::markFailed(batch.trajectories[i], error);
+        logger()->warn("rollout {} failed: {}", batch.trajectories[i].id, error);
+        ++failed;
+        lastError = error;
+    };
     auto envStart = Clock::now();
     for (std::size_t i = 0; i < n; ++i) {
         envs.push_back(env::makeEnvironment(setup.env, setup.envAssignments));
-        observations[i] = envs[i]->reset(episodes[i].seed, episodes[i].split);
+        std::string error;
+        try {
+            observations[i] = envs[i]->reset(episodes[i].seed, episodes[i].split);
+        } catch (const std::runtime_error& e) {
+            error = e.what();
+        }
         Trajectory& t = batch.trajectories[i];
         const std::string key = envs[i]->taskKey();
         t.id = episodes[i].id.empty() ? key : episodes[i].id;
@@ -44,12 +59,12 @@ RolloutBatch collectRollouts(Transformer& policy, const Tokenizer& tokenizer, co
         t.task.goal = envs[i]->goal();
         t.reward = 0.0;
         t.success = false;
+        if (error.empty())
+            active.push_back(i);
+        else
+            fail(i, error);
     }
     batch.envSeconds += secondsSince(envStart);
-
-    std::vector<std::size_t> active(n);
-    for (std::size_t i = 0; i < n; ++i)
-        active[i] = i;
     torch::NoGradGuard noGrad;
     policy->eval();
     std::vector<std::vector<std::int32_t>> prompts;
@@ -70,7 +85,14 @@ RolloutBatch collectRollouts(Transformer& policy, const Tokenizer& tokenizer, co
             Turn turn;
             turn.observation = std::move(observations[i]);
             turn.action = actionText(tokenizer, generated[a].tokens);
-            const env::StepResult& r = envs[i]->step(turn.action);
+            const env::StepResult* step = nullptr;
+            try {
+                step = &envs[i]->step(turn.action);
+            } catch (const std::runtime_error& e) {
+                fail(i, e.what());
+                continue;
+            }
+            const env::StepResult& r = *step;
             turn.feedback = r.feedback;
             turn.reward = 0.0;
             turn.valid = r.info.valid;
@@ -96,6 +118,8 @@ RolloutBatch collectRollouts(Transformer& policy, const Tokenizer& tokenizer, co
         active.swap(still);
         batch.envSeconds += secondsSince(stepStart);
     }
+    if (n > 0 && failed == n) // nothing to learn from: the environment is down, not one episode unlucky
+        throw std::runtime_error("every rollout failed; the last error: " + lastError);
     return batch;
 }
 

@@ -36,6 +36,7 @@ public:
         m_idKey = m_dialect == "alfworld" || m_dialect == "babyai" ? "id" : "env_idx";
         if (!keepAlive)
             m_server.set_keep_alive_max_count(1);
+        m_server.set_tcp_nodelay(true); // answers go out in two writes (headers, body): no delayed-ACK wait
         route();
         m_port = m_server.bind_to_any_port("127.0.0.1");
         if (m_port <= 0)
