@@ -41,6 +41,36 @@ void requireSameShapes(const std::string& path,
 
 } // namespace
 
+void saveArchiveWithHeader(torch::serialize::OutputArchive& archive, const std::string& path, const char* headerKey,
+    const std::string& header, const char* what)
+{
+    archive.write(headerKey, c10::IValue(header));
+    const std::string temporary = path + ".tmp";
+    try {
+        archive.save_to(temporary);
+    } catch (const c10::Error& e) {
+        throw std::runtime_error(
+            path + ": cannot write the " + what + " checkpoint (" + e.what_without_backtrace() + ")");
+    }
+    fs::rename(temporary, path);
+}
+
+std::string loadArchiveWithHeader(
+    torch::serialize::InputArchive& archive, const std::string& path, const char* headerKey, const char* what)
+{
+    if (!fs::exists(path))
+        throw std::runtime_error(path + ": missing " + what + " checkpoint");
+    try {
+        archive.load_from(path, torch::Device(torch::kCPU));
+    } catch (const c10::Error& e) {
+        throw std::runtime_error(path + ": cannot load the " + what + " checkpoint (" + e.what_without_backtrace() + ")");
+    }
+    c10::IValue header;
+    if (!archive.try_read(headerKey, header) || !header.isString())
+        throw std::runtime_error(path + ": not a " + what + " checkpoint (no header)");
+    return header.toStringRef();
+}
+
 void saveModule(const std::string& path, Transformer& module)
 {
     const std::string temporary = path + ".tmp";

@@ -25,6 +25,15 @@ void saveCheckpoint(const std::string& dir, Transformer& policy, torch::optim::O
 TrainState loadCheckpoint(const std::string& dir, Transformer& policy, torch::optim::Optimizer& optimizer,
     Transformer* critic, torch::optim::Optimizer* criticOptimizer);
 
+/// Writes `archive` with a text `header` under `headerKey` to `path` through a temporary file renamed into place;
+/// throws std::runtime_error naming `path` and `what` ("TurnRD", "value baseline") when it cannot.
+void saveArchiveWithHeader(torch::serialize::OutputArchive& archive, const std::string& path, const char* headerKey,
+    const std::string& header, const char* what);
+/// Opens what saveArchiveWithHeader() wrote (on the CPU) into `archive` and returns its header; throws
+/// std::runtime_error naming `path` and `what` for a missing file or one without the header.
+std::string loadArchiveWithHeader(
+    torch::serialize::InputArchive& archive, const std::string& path, const char* headerKey, const char* what);
+
 /// Saves or loads only a module's parameters (the reference policy).
 void saveModule(const std::string& path, Transformer& module);
 void loadModule(const std::string& path, Transformer& module);

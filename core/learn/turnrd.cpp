@@ -5,6 +5,7 @@
 // (~700 lines, over the house ~400) because this task owns no other file; the checkpoint header could move out.
 #include "core/learn/turnrd.h"
 
+#include "core/learn/checkpoint.h"
 #include "core/learn/rng.h"
 
 #include <ATen/CPUGeneratorImpl.h>
@@ -672,28 +673,16 @@ void TurnRd::save(const std::string& path) const
     torch::serialize::OutputArchive optimizer;
     d->optimizer->save(optimizer);
     archive.write("optimizer", optimizer);
-    archive.write(kHeaderKey, c10::IValue(headerText(d->options, d->rounds)));
-    const std::string temporary = path + ".tmp";
-    try {
-        archive.save_to(temporary);
-    } catch (const c10::Error& e) {
-        throw std::runtime_error(path + ": cannot write the TurnRD checkpoint (" + e.what_without_backtrace() + ")");
-    }
-    std::filesystem::rename(temporary, path);
+    saveArchiveWithHeader(archive, path, kHeaderKey, headerText(d->options, d->rounds), "TurnRD");
 }
 
 TurnRd TurnRd::load(const std::string& path, const std::string& device)
 {
-    if (!std::filesystem::exists(path))
-        throw std::runtime_error(path + ": missing TurnRD checkpoint");
+    torch::serialize::InputArchive archive;
+    const std::string header = loadArchiveWithHeader(archive, path, kHeaderKey, "TurnRD");
     try {
-        torch::serialize::InputArchive archive;
-        archive.load_from(path, torch::Device(torch::kCPU));
-        c10::IValue header;
-        if (!archive.try_read(kHeaderKey, header) || !header.isString())
-            throw std::runtime_error(path + ": not a TurnRD checkpoint (no header)");
         std::int64_t rounds = 0;
-        auto options = parseHeader(path, header.toStringRef(), rounds);
+        auto options = parseHeader(path, header, rounds);
         if (!device.empty())
             options.device = device;
         TurnRd model(options);

@@ -2,6 +2,7 @@
 // indexing and the boundary choice of shared/methods/triage.md ambiguity 24.
 #include "core/learn/valuebaseline.h"
 
+#include "core/learn/checkpoint.h"
 #include "core/learn/rng.h"
 
 #include <ATen/CPUGeneratorImpl.h>
@@ -237,29 +238,16 @@ void ValueBaseline::save(const std::string& path) const
     archive.write("online", online);
     archive.write("ema", ema);
     archive.write("optimizer", optimizer);
-    archive.write(kHeaderKey, c10::IValue(headerText(d->options, d->steps)));
-    const std::string temporary = path + ".tmp";
-    try {
-        archive.save_to(temporary);
-    } catch (const c10::Error& e) {
-        throw std::runtime_error(
-            path + ": cannot write the value baseline checkpoint (" + e.what_without_backtrace() + ")");
-    }
-    std::filesystem::rename(temporary, path);
+    saveArchiveWithHeader(archive, path, kHeaderKey, headerText(d->options, d->steps), "value baseline");
 }
 
 ValueBaseline ValueBaseline::load(const std::string& path, const std::string& device)
 {
-    if (!std::filesystem::exists(path))
-        throw std::runtime_error(path + ": missing value baseline checkpoint");
+    torch::serialize::InputArchive archive;
+    const std::string header = loadArchiveWithHeader(archive, path, kHeaderKey, "value baseline");
     try {
-        torch::serialize::InputArchive archive;
-        archive.load_from(path, torch::Device(torch::kCPU));
-        c10::IValue header;
-        if (!archive.try_read(kHeaderKey, header) || !header.isString())
-            throw std::runtime_error(path + ": not a value baseline checkpoint (no header)");
         std::int64_t steps = 0;
-        ValueBaselineOptions options = parseHeader(path, header.toStringRef(), steps);
+        ValueBaselineOptions options = parseHeader(path, header, steps);
         if (!device.empty())
             options.device = device;
         ValueBaseline model(options);
