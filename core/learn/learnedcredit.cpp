@@ -325,46 +325,17 @@ void Trainer::Impl::pairScores(RolloutBatch& rollouts, Metrics& metrics)
     torch::NoGradGuard noGrad;
     policy->eval();
     // Each turn's sequence is its prompt and its action; the span runs from <act> to the action's last token, as
-    // the probe's training records (probepipeline.h). Left padding keeps every row equal to its unpadded pass.
-    std::vector<TurnFeatures> features;
-    features.reserve(rollouts.samples.size());
-    const auto batchSize = static_cast<std::size_t>(std::max<long long>(1, config.getInt("rl.micro_batch")));
-    for (std::size_t b = 0; b < rollouts.samples.size(); b += batchSize) {
-        const std::size_t e = std::min(rollouts.samples.size(), b + batchSize);
-        std::size_t longest = 0;
-        for (std::size_t s = b; s < e; ++s)
-            longest = std::max(longest, rollouts.samples[s].prompt.size() + rollouts.samples[s].action.size());
-        const auto rows = static_cast<std::int64_t>(e - b);
-        std::vector<std::int64_t> ids(static_cast<std::size_t>(rows) * longest, 0);
-        std::vector<std::uint8_t> valid(ids.size(), 0);
-        std::vector<std::int64_t> pads;
-        for (std::size_t s = b; s < e; ++s) {
-            const auto& sample = rollouts.samples[s];
-            const std::size_t length = sample.prompt.size() + sample.action.size();
-            const std::size_t pad = longest - length;
-            pads.push_back(static_cast<std::int64_t>(pad));
-            std::size_t at = (s - b) * longest + pad;
-            for (auto t : sample.prompt) {
-                ids[at] = t;
-                valid[at++] = 1;
-            }
-            for (auto t : sample.action) {
-                ids[at] = t;
-                valid[at++] = 1;
-            }
-        }
-        auto tokens = torch::from_blob(ids.data(), { rows, static_cast<std::int64_t>(longest) }, torch::kLong);
-        auto mask = torch::from_blob(valid.data(), { rows, static_cast<std::int64_t>(longest) }, torch::kUInt8);
-        const TransformerOutput out
-            = policy->forward(tokens.to(device), mask.to(torch::kBool).to(device), nullptr, true);
-        for (std::size_t s = b; s < e; ++s) {
-            const auto row = static_cast<std::int64_t>(s - b);
-            const auto pad = pads[static_cast<std::size_t>(row)];
-            const TurnSpan span { pad + static_cast<std::int64_t>(rollouts.samples[s].prompt.size()) - 1,
-                static_cast<std::int64_t>(longest), pad };
-            features.push_back(extractTurnFeatures(out, row, { span }).front());
-        }
+    // the probe's training records (probepipeline.h).
+    std::vector<std::vector<std::int32_t>> sequences(rollouts.samples.size());
+    std::vector<TurnSequence> turns(rollouts.samples.size());
+    for (std::size_t s = 0; s < rollouts.samples.size(); ++s) {
+        const TurnSample& sample = rollouts.samples[s];
+        sequences[s] = sample.prompt;
+        sequences[s].insert(sequences[s].end(), sample.action.begin(), sample.action.end());
+        turns[s] = { &sequences[s], static_cast<std::int64_t>(sample.prompt.size()) - 1 };
     }
+    const auto features = batchedTurnFeatures(
+        *policy, turns, static_cast<std::size_t>(std::max<long long>(1, config.getInt("rl.micro_batch"))));
     const auto scores = pairProbe->score(pairFeatureMatrix(features, PairFeatureType::LastToken),
         pairFeatureMatrix(features, PairFeatureType::MultiAttention));
     double sum = 0.0;

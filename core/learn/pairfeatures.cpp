@@ -223,4 +223,51 @@ std::vector<TurnFeatures> teacherForcedTurnFeatures(TransformerImpl& model, cons
     return extractTurnFeatures(output, 0, spans, options);
 }
 
+std::vector<TurnFeatures> batchedTurnFeatures(TransformerImpl& model, const std::vector<TurnSequence>& turns,
+    std::size_t batchSize, const std::function<void(std::size_t done)>& afterBatch)
+{
+    if (batchSize < 1)
+        throw std::invalid_argument("batchedTurnFeatures: batch size must be at least 1");
+    torch::NoGradGuard noGrad;
+    const auto device = model.parameters().front().device();
+    std::vector<TurnFeatures> out;
+    out.reserve(turns.size());
+    for (std::size_t b = 0; b < turns.size(); b += batchSize) {
+        const std::size_t e = std::min(turns.size(), b + batchSize);
+        std::size_t longest = 0;
+        for (std::size_t r = b; r < e; ++r)
+            longest = std::max(longest, turns[r].tokens->size());
+        if (e - b == 1) {
+            // One sequence per pass: the plain teacher-forced path (the batched one must agree with it).
+            const TurnSpan span { turns[b].spanStart, static_cast<std::int64_t>(longest), 0 };
+            out.push_back(teacherForcedTurnFeatures(model, *turns[b].tokens, { span }).front());
+        } else {
+            const auto rows = static_cast<std::int64_t>(e - b);
+            std::vector<std::int64_t> ids(static_cast<std::size_t>(rows) * longest, 0);
+            std::vector<std::uint8_t> valid(ids.size(), 0);
+            for (std::size_t r = b; r < e; ++r) {
+                const auto& tokens = *turns[r].tokens;
+                std::size_t at = (r - b) * longest + (longest - tokens.size());
+                for (const auto t : tokens) {
+                    ids[at] = t;
+                    valid[at++] = 1;
+                }
+            }
+            const auto width = static_cast<std::int64_t>(longest);
+            const auto idTensor = torch::from_blob(ids.data(), { rows, width }, torch::kLong).to(device);
+            const auto validTensor
+                = torch::from_blob(valid.data(), { rows, width }, torch::kUInt8).to(torch::kBool).to(device);
+            const TransformerOutput output = model.forward(idTensor, validTensor, nullptr, true);
+            for (std::size_t r = b; r < e; ++r) {
+                const auto pad = static_cast<std::int64_t>(longest - turns[r].tokens->size());
+                const TurnSpan span { pad + turns[r].spanStart, width, pad };
+                out.push_back(extractTurnFeatures(output, static_cast<std::int64_t>(r - b), { span }).front());
+            }
+        }
+        if (afterBatch)
+            afterBatch(e);
+    }
+    return out;
+}
+
 } // namespace creditlab::learn

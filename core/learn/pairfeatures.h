@@ -8,6 +8,7 @@
 #include "core/probe/featurematrix.h"
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -98,5 +99,18 @@ std::vector<TurnFeatures> extractTurnFeatures(const TransformerOutput& output, s
 /// over [0, end). Calling thread only; the caller puts the model in eval() mode.
 std::vector<TurnFeatures> teacherForcedTurnFeatures(TransformerImpl& model, const std::vector<std::int32_t>& tokens,
     const std::vector<TurnSpan>& spans, const AttentionStatOptions& options = {});
+
+/// One turn to extract: its whole sequence (prompt and action) and where the turn's span starts in it; the span runs
+/// to the end of the sequence.
+struct TurnSequence {
+    const std::vector<std::int32_t>* tokens = nullptr;
+    std::int64_t spanStart = 0;
+};
+
+/// Features of many turns, `batchSize` sequences per teacher-forced pass, left-padded (positions count valid tokens
+/// only, so each row equals its unpadded pass); a batch of one runs teacherForcedTurnFeatures. `afterBatch(done)`,
+/// when given, is called after each pass. Calling thread only; the caller puts the model in eval() mode.
+std::vector<TurnFeatures> batchedTurnFeatures(TransformerImpl& model, const std::vector<TurnSequence>& turns,
+    std::size_t batchSize, const std::function<void(std::size_t done)>& afterBatch = {});
 
 } // namespace creditlab::learn

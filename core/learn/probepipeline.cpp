@@ -151,49 +151,19 @@ ProbeData buildProbeData(const ProbeSource& source, const ProbeDataOptions& opti
     data.dataSeconds = since(start);
 
     const auto featureStart = Clock::now();
-    torch::NoGradGuard noGrad;
-    const auto device = p.model->parameters().front().device();
     const auto& records = data.dataset.records;
-    data.features.reserve(records.size());
-    for (std::size_t b = 0; b < records.size(); b += static_cast<std::size_t>(options.batchSize)) {
-        const std::size_t e = std::min(records.size(), b + static_cast<std::size_t>(options.batchSize));
-        std::vector<std::vector<std::int32_t>> sequences;
-        std::vector<std::int64_t> starts;
-        std::size_t longest = 0;
-        for (std::size_t r = b; r < e; ++r) {
-            std::int64_t s = 0;
-            sequences.push_back(recordSequence(p, data.dataset, records[r], s));
-            starts.push_back(s);
-            longest = std::max(longest, sequences.back().size());
-        }
-        // Left padding: positions count valid tokens only, so each row equals its own unpadded pass.
-        auto ids = torch::zeros(
-            { static_cast<std::int64_t>(sequences.size()), static_cast<std::int64_t>(longest) }, torch::kLong);
-        auto valid = torch::zeros_like(ids, torch::kBool);
-        for (std::size_t i = 0; i < sequences.size(); ++i) {
-            const auto pad = static_cast<std::int64_t>(longest - sequences[i].size());
-            for (std::size_t k = 0; k < sequences[i].size(); ++k) {
-                ids[static_cast<std::int64_t>(i)][pad + static_cast<std::int64_t>(k)] = sequences[i][k];
-                valid[static_cast<std::int64_t>(i)][pad + static_cast<std::int64_t>(k)] = true;
-            }
-            data.tokens += static_cast<std::int64_t>(sequences[i].size());
-        }
-        if (sequences.size() == 1) {
-            // One sequence per pass: the plain teacher-forced path (the batched one must agree with it).
-            const TurnSpan span { starts[0], static_cast<std::int64_t>(longest), 0 };
-            data.features.push_back(teacherForcedTurnFeatures(*p.model, sequences[0], { span }).front());
-            report(
-                callback, "features", static_cast<std::int64_t>(e), static_cast<std::int64_t>(records.size()), start);
-            continue;
-        }
-        const TransformerOutput out = p.model->forward(ids.to(device), valid.to(device), nullptr, true);
-        for (std::size_t i = 0; i < sequences.size(); ++i) {
-            const auto pad = static_cast<std::int64_t>(longest - sequences[i].size());
-            const TurnSpan span { pad + starts[i], static_cast<std::int64_t>(longest), pad };
-            data.features.push_back(extractTurnFeatures(out, static_cast<std::int64_t>(i), { span }).front());
-        }
-        report(callback, "features", static_cast<std::int64_t>(e), static_cast<std::int64_t>(records.size()), start);
+    std::vector<std::vector<std::int32_t>> sequences(records.size());
+    std::vector<TurnSequence> turns(records.size());
+    for (std::size_t r = 0; r < records.size(); ++r) {
+        sequences[r] = recordSequence(p, data.dataset, records[r], turns[r].spanStart);
+        turns[r].tokens = &sequences[r];
+        data.tokens += static_cast<std::int64_t>(sequences[r].size());
     }
+    data.features = batchedTurnFeatures(*p.model, turns, static_cast<std::size_t>(options.batchSize),
+        [&](std::size_t done) {
+            report(callback, "features", static_cast<std::int64_t>(done), static_cast<std::int64_t>(records.size()),
+                start);
+        });
     data.featureSeconds = since(featureStart);
     return data;
 }
