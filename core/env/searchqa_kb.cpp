@@ -1,4 +1,5 @@
 #include "core/env/searchqa_kb.h"
+#include "core/env/splitmix.h"
 
 #include <algorithm>
 #include <cctype>
@@ -10,29 +11,7 @@ namespace creditlab::env::searchqa {
 
 namespace {
 
-/// splitmix64: a small, portable, seeded stream (the same sequence on every platform).
-class Rng {
-public:
-    explicit Rng(std::uint64_t seed)
-        : m_state(seed)
-    {
-    }
-    std::uint64_t next()
-    {
-        std::uint64_t z = (m_state += 0x9E3779B97F4A7C15ull);
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-        return z ^ (z >> 31);
-    }
-    int below(int n) { return static_cast<int>(next() % static_cast<std::uint64_t>(n)); }
-    template <typename T> const T& pick(const std::vector<T>& v)
-    {
-        return v[static_cast<std::size_t>(below(static_cast<int>(v.size())))];
-    }
-
-private:
-    std::uint64_t m_state;
-};
+using Rng = SplitMix64;
 
 using R = Relation;
 

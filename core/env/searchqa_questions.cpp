@@ -1,5 +1,6 @@
 // The searchqa question templates and the drawing of questions over a knowledge base.
 #include "core/env/searchqa_kb.h"
+#include "core/env/splitmix.h"
 
 #include <stdexcept>
 
@@ -9,25 +10,7 @@ namespace {
 
 using R = Relation;
 
-/// splitmix64, as the knowledge base's generator uses.
-class Rng {
-public:
-    explicit Rng(std::uint64_t seed)
-        : m_state(seed)
-    {
-    }
-    std::uint64_t next()
-    {
-        std::uint64_t z = (m_state += 0x9E3779B97F4A7C15ull);
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-        return z ^ (z >> 31);
-    }
-    int pick(const std::vector<int>& v) { return v[static_cast<std::size_t>(next() % v.size())]; }
-
-private:
-    std::uint64_t m_state;
-};
+using Rng = SplitMix64;
 
 struct Template {
     Kind start;

@@ -1,4 +1,5 @@
 #include "core/env/shop_catalog.h"
+#include "core/env/splitmix.h"
 
 #include "core/env/shop_reward.h"
 
@@ -15,26 +16,7 @@ namespace creditlab::env::shop {
 
 namespace {
 
-/// splitmix64: a small, portable, seeded stream (the same sequence on every platform).
-class Rng {
-public:
-    explicit Rng(std::uint64_t seed)
-        : m_state(seed)
-    {
-    }
-    std::uint64_t next()
-    {
-        std::uint64_t z = (m_state += 0x9E3779B97F4A7C15ull);
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-        return z ^ (z >> 31);
-    }
-    int below(int n) { return static_cast<int>(next() % static_cast<std::uint64_t>(n)); }
-    double uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
-
-private:
-    std::uint64_t m_state;
-};
+using Rng = SplitMix64;
 
 std::uint64_t hashText(std::string_view text, std::uint64_t h = 0xcbf29ce484222325ull)
 {
