@@ -289,13 +289,14 @@ void Trainer::Impl::preparePairProbe(Metrics& metrics)
     const std::string own = filesDir + kPairProbeFile;
     const std::string given = config.getText("pair.probe");
     if (!given.empty() || fs::exists(own)) {
-        const std::string path = given.empty() ? own : given;
+        // The run's own copy first: a resumed run keeps the probe it trained with even if pair.probe has moved.
+        const std::string path = fs::exists(own) ? own : given;
         ProbeSet set = probeSetFromJson(readText(path), path);
         if (!set.pair)
             throw std::invalid_argument("pair.probe: " + path + " holds no \"pair\" probe (train it with "
                 + "creditlab-cli probe train --feature pair or all)");
         pairProbe = std::move(*set.pair);
-        if (!given.empty())
+        if (path != own)
             writeFileAtomically(own, readText(given)); // the run keeps the probe it trained with
         return;
     }

@@ -140,6 +140,9 @@ Trainer::Trainer(const TrainConfig& config, const TrainOptions& options)
         tx->commit();
     }
     try {
+        // A probe file that is not there would otherwise surface only after SFT, minutes later.
+        if (d->usesPair() && !config.getText("pair.probe").empty() && !fs::exists(config.getText("pair.probe")))
+            throw std::invalid_argument("pair.probe: no such file: " + config.getText("pair.probe"));
         d->filesDir = options.database + ".files/run-" + std::to_string(d->runId);
         fs::create_directories(d->filesDir);
         d->initialisePolicy();

@@ -234,16 +234,21 @@ void TestLearnLearnedCredit::pairScoresTurnsWithItsProbe()
         fitted = fitted || m.name == "time/pair_probe_fit_s";
     QVERIFY(!fitted);
     QVERIFY(std::filesystem::exists(db + ".files/run-" + std::to_string(r.runId) + "/pair-probe.json"));
-    // A missing probe file fails the run, naming the key.
+    // A missing probe file fails the run at once, naming the key: before SFT, not minutes later.
     auto missing = keys;
     missing.emplace_back("pair.probe", dir.filePath("nope.json").toStdString());
-    Trainer third(TrainConfig::parse(kTinyConfig, "tiny.yaml", missing), { db, "cpu" });
+    const auto runsBefore = store.runs().size();
     try {
+        Trainer third(TrainConfig::parse(kTinyConfig, "tiny.yaml", missing), { db, "cpu" });
         third.run();
         QFAIL("a missing probe file trained");
     } catch (const std::exception& e) {
         QVERIFY2(std::string(e.what()).find("pair.probe") != std::string::npos, e.what());
     }
+    const auto runs = store.runs();
+    QCOMPARE(runs.size(), runsBefore + 1);
+    QCOMPARE(runs.back().status, std::string("failed"));
+    QVERIFY(store.metrics(runs.back().id).empty()); // no SFT happened
 }
 
 QTEST_GUILESS_MAIN(TestLearnLearnedCredit)
