@@ -1,4 +1,5 @@
 #include "core/env/remote_client.h"
+#include "core/unavailable.h"
 
 #include <httplib.h>
 
@@ -64,9 +65,12 @@ nlohmann::json RemoteEnv::Client::post(const std::string& route, const nlohmann:
     return call("POST", route, m_prefix + route, &text, idempotent);
 }
 
-void RemoteEnv::Client::fail(const char* method, const std::string& route, const std::string& what) const
+void RemoteEnv::Client::fail(const char* method, const std::string& route, const std::string& what, bool down) const
 {
-    throw std::runtime_error("remote env " + m_url + ": " + method + " " + route + ": " + what);
+    const std::string text = "remote env " + m_url + ": " + method + " " + route + ": " + what;
+    if (down)
+        throw ServiceUnavailable(text);
+    throw std::runtime_error(text);
 }
 
 nlohmann::json RemoteEnv::Client::call(
@@ -86,8 +90,9 @@ nlohmann::json RemoteEnv::Client::call(
                 last = "HTTP " + std::to_string(res->status) + ": " + clipped(res->body);
                 continue;
             }
-            if (res->status != 200)
-                fail(method, route, "HTTP " + std::to_string(res->status) + ": " + clipped(res->body));
+            if (res->status != 200) // 502/503/504: a gateway or the server itself says it is not there
+                fail(method, route, "HTTP " + std::to_string(res->status) + ": " + clipped(res->body),
+                    res->status == 502 || res->status == 503 || res->status == 504);
             nlohmann::json answer = nlohmann::json::parse(res->body, nullptr, false);
             if (answer.is_discarded())
                 fail(method, route, "the answer is not JSON: " + clipped(res->body));
@@ -102,11 +107,13 @@ nlohmann::json RemoteEnv::Client::call(
         last = httplib::to_string(error);
         // Connection errors mean nothing reached the server; after a sent request only idempotent routes retry.
         if (!idempotent && error != httplib::Error::Connection && error != httplib::Error::ConnectionTimeout)
-            fail(method, route, last + " after the request was sent (not retried: the action may have run)");
+            fail(method, route, last + " after the request was sent (not retried: the action may have run)", true);
     }
+    // Only transport errors and 5xx get here: the server is down or in trouble, which may pass.
     fail(method, route,
         "failed after " + std::to_string(m_retries + 1) + (m_retries == 0 ? " attempt" : " attempts") + " (" + last
-            + ")");
+            + ")",
+        true);
 }
 
 } // namespace creditlab::env::remote

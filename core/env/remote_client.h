@@ -35,7 +35,8 @@ public:
 private:
     nlohmann::json call(const char* method, const std::string& route, const std::string& target,
         const std::string* body, bool idempotent);
-    [[noreturn]] void fail(const char* method, const std::string& route, const std::string& what) const;
+    /// Throws std::runtime_error naming the URL, method and route; ServiceUnavailable when `down` (nothing answered).
+    [[noreturn]] void fail(const char* method, const std::string& route, const std::string& what, bool down = false) const;
 
     std::string m_url;
     std::string m_prefix; ///< path prefix of every route, without a trailing '/'

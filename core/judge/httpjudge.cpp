@@ -2,6 +2,7 @@
 
 #include "core/credit/params.h"
 #include "core/store.h"
+#include "core/unavailable.h"
 
 #include <curl/curl.h>
 #include <nlohmann/json.hpp>
@@ -28,6 +29,7 @@ struct Outcome {
     std::optional<ChatAnswer> answer;
     std::string error;
     int attempts = 0;
+    bool down = false; ///< the last attempt found no server (Attempt::down)
 };
 
 std::string sha256Hex(std::string_view data)
@@ -57,6 +59,7 @@ struct Attempt {
     std::optional<ChatAnswer> answer;
     std::string error;
     bool retryable = true;
+    bool down = false; ///< nothing answered: refused or reset connection, no answer, HTTP 502/503/504 (not a timeout)
 };
 
 /// One worker thread's connection: reusing the easy handle keeps the connection to the server alive between
@@ -94,6 +97,8 @@ Attempt attemptOnce(CURL* h, const HttpJudge::Settings& s, const std::string& bo
     if (rc != CURLE_OK) {
         a.error = rc == CURLE_OPERATION_TIMEDOUT ? "timeout after " + std::to_string(s.timeoutMs) + " ms"
                                                  : std::string("transport: ") + curl_easy_strerror(rc);
+        // A slow model times out on one prompt; a server that is gone fails every request like this.
+        a.down = rc != CURLE_OPERATION_TIMEDOUT;
         return a;
     }
     long status = 0;
@@ -101,6 +106,7 @@ Attempt attemptOnce(CURL* h, const HttpJudge::Settings& s, const std::string& bo
     if (status != 200) {
         a.error = "HTTP " + std::to_string(status) + ": " + response.substr(0, 200);
         a.retryable = status == 408 || status == 429 || status >= 500;
+        a.down = status == 502 || status == 503 || status == 504; // a proxy or load balancer with no model behind it
         return a;
     }
     try {
@@ -136,6 +142,7 @@ Outcome request(CURL* h, const HttpJudge::Settings& s, const std::string& window
             return out;
         }
         out.error = std::move(a.error);
+        out.down = a.down;
         if (!a.retryable)
             break;
     }
@@ -322,8 +329,20 @@ std::vector<std::vector<Verdict>> HttpJudge::judgeBatch(
         if (tx)
             tx->commit();
     }
-    for (const Outcome& o : outcomes)
+    std::size_t down = 0;
+    const Outcome* firstDown = nullptr;
+    for (const Outcome& o : outcomes) {
         m_requests += o.attempts;
+        if (!o.answer && o.down) {
+            firstDown = firstDown ? firstDown : &o;
+            ++down;
+        }
+    }
+    // The endpoint went away (its answers so far are cached): the caller may wait and judge the batch again,
+    // instead of training on turns that lost their labels to an outage.
+    if (down > 0)
+        throw ServiceUnavailable("judge http " + m_settings.url + ": " + std::to_string(down) + " of "
+            + std::to_string(outcomes.size()) + " requests found no server (" + firstDown->error + ")");
     for (std::size_t n = 0; n < items.size(); ++n) {
         const Item& item = items[n];
         Verdict& v = out[item.trajectory][item.turn];

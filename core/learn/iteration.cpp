@@ -96,6 +96,8 @@ std::vector<std::pair<std::string, double>> Trainer::Impl::runIteration()
     const auto iterationStart = Clock::now();
     const std::int64_t it = iteration + 1;
     Metrics metrics;
+    iterationRng = rng.state();
+    outageSeconds = 0.0;
 
     // 1. Sample distinct train tasks and roll out G per task, all at once.
     const auto tasks = config.getInt("rl.tasks");
@@ -116,16 +118,24 @@ std::vector<std::pair<std::string, double>> Trainer::Impl::runIteration()
         for (std::int64_t k = 0; k < group; ++k)
             specs.push_back({ seed, env::Split::Train, groupId + "-r" + std::to_string(k), groupId });
     }
-    auto rollouts = collectRollouts(policy, tokenizer, setup, specs, rng);
+    // A server outage rolls the batch out again once it is back, from the same Rng state: the same episodes.
+    const auto rolloutRng = rng.state();
+    auto rollouts = throughOutages("the environment server", [&] {
+        rng.setState(rolloutRng);
+        return collectRollouts(policy, tokenizer, setup, specs, rng);
+    });
 
     // 2. Judge every turn (the trained method or the shadow methods may need roles and scores).
     const auto creditStart = Clock::now();
-    judge->restart(static_cast<std::uint64_t>(it));
     const std::string roleSource = "judge:" + judge->tag();
     for (auto& t : rollouts.trajectories)
         t.iteration = it;
-    // One call for the whole batch, so that a judge that calls out (http) overlaps its requests across it.
-    const auto batchVerdicts = judge->judgeBatch(rollouts.trajectories, rollouts.oracleRoles);
+    // One call for the whole batch, so that a judge that calls out (http) overlaps its requests across it. An
+    // endpoint outage judges the batch again once it is back (the answers that came are cached).
+    const auto batchVerdicts = throughOutages("the judge endpoint", [&] {
+        judge->restart(static_cast<std::uint64_t>(it));
+        return judge->judgeBatch(rollouts.trajectories, rollouts.oracleRoles);
+    });
     for (std::size_t i = 0; i < rollouts.trajectories.size(); ++i) {
         auto& t = rollouts.trajectories[i];
         const auto& verdicts = batchVerdicts[i];
@@ -326,6 +336,7 @@ std::vector<std::pair<std::string, double>> Trainer::Impl::runIteration()
     metrics.emplace_back("time/update_s", updateSeconds);
     metrics.emplace_back("time/eval_s", evalSeconds);
     metrics.emplace_back("time/store_s", secondsSince(storeStart));
+    metrics.emplace_back("time/outage_s", outageSeconds); // waiting for a remote environment or judge to come back
     metrics.emplace_back("time/total_s", secondsSince(iterationStart));
     metrics.emplace_back("throughput/gen_tokens_per_s",
         rollouts.generationSeconds > 0 ? static_cast<double>(rollouts.generatedTokens) / rollouts.generationSeconds

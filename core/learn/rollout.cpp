@@ -2,6 +2,7 @@
 #include "core/env/episode.h"
 #include "core/env/policy.h"
 #include "core/learn/trainer_impl.h"
+#include "core/unavailable.h"
 
 #include <chrono>
 
@@ -33,22 +34,25 @@ RolloutBatch collectRollouts(Transformer& policy, const Tokenizer& tokenizer, co
     // An environment that breaks off (std::runtime_error: a remote server died) fails that trajectory only: it
     // ends there, marked failed (env::markFailed), is stored with the others, and the update leaves it out.
     std::vector<std::size_t> active;
-    std::size_t failed = 0;
-    std::string lastError;
-    const auto fail = [&](std::size_t i, const std::string& error) {
-        env::markFailed(batch.trajectories[i], error);
-        logger()->warn("rollout {} failed: {}", batch.trajectories[i].id, error);
-        ++failed;
-        lastError = error;
+    const auto fail = [&](std::size_t i, const std::runtime_error& error) {
+        env::markFailed(batch.trajectories[i], error.what());
+        logger()->warn("rollout {} failed: {}", batch.trajectories[i].id, error.what());
+        ++batch.failed;
+        if (dynamic_cast<const ServiceUnavailable*>(&error))
+            ++batch.unavailable;
+        batch.lastError = error.what();
     };
     auto envStart = Clock::now();
     for (std::size_t i = 0; i < n; ++i) {
         envs.push_back(env::makeEnvironment(setup.env, setup.envAssignments));
-        std::string error;
+        std::optional<std::runtime_error> error;
+        std::optional<ServiceUnavailable> down;
         try {
             observations[i] = envs[i]->reset(episodes[i].seed, episodes[i].split);
+        } catch (const ServiceUnavailable& e) {
+            down = e;
         } catch (const std::runtime_error& e) {
-            error = e.what();
+            error = e;
         }
         Trajectory& t = batch.trajectories[i];
         const std::string key = envs[i]->taskKey();
@@ -59,10 +63,12 @@ RolloutBatch collectRollouts(Transformer& policy, const Tokenizer& tokenizer, co
         t.task.goal = envs[i]->goal();
         t.reward = 0.0;
         t.success = false;
-        if (error.empty())
-            active.push_back(i);
+        if (down)
+            fail(i, *down);
+        else if (error)
+            fail(i, *error);
         else
-            fail(i, error);
+            active.push_back(i);
     }
     batch.envSeconds += secondsSince(envStart);
     torch::NoGradGuard noGrad;
@@ -89,7 +95,7 @@ RolloutBatch collectRollouts(Transformer& policy, const Tokenizer& tokenizer, co
             try {
                 step = &envs[i]->step(turn.action);
             } catch (const std::runtime_error& e) {
-                fail(i, e.what());
+                fail(i, e);
                 continue;
             }
             const env::StepResult& r = *step;
@@ -118,8 +124,12 @@ RolloutBatch collectRollouts(Transformer& policy, const Tokenizer& tokenizer, co
         active.swap(still);
         batch.envSeconds += secondsSince(stepStart);
     }
-    if (n > 0 && failed == n) // nothing to learn from: the environment is down, not one episode unlucky
-        throw std::runtime_error("every rollout failed; the last error: " + lastError);
+    // Nothing to learn from: the environment is down (the trainer waits for it), or refuses every episode.
+    if (n > 0 && static_cast<std::size_t>(batch.failed) == n) {
+        if (batch.unavailable > 0)
+            throw ServiceUnavailable(batch.lastError);
+        throw std::runtime_error("every rollout failed; the last error: " + batch.lastError);
+    }
     return batch;
 }
 
@@ -130,13 +140,16 @@ std::vector<Demonstration> collectDemonstrations(const Tokenizer& tokenizer, con
     auto environment = env::makeEnvironment(setup.env, setup.envAssignments);
     env::NoisyExpertPolicy noisy(epsilon);
     std::string expertAction;
+    bool noExpert = false;
     const auto play = [&](std::uint64_t seed, bool useNoisy) {
         std::string observation = environment->reset(seed, env::Split::Train);
         noisy.reset(seed * 7919 + 1);
         std::vector<Turn> turns;
         while (!environment->done()) {
-            if (!(search ? environment->searchExpertAction(expertAction) : environment->expertAction(expertAction)))
+            if (!(search ? environment->searchExpertAction(expertAction) : environment->expertAction(expertAction))) {
+                noExpert = turns.empty(); // no action even at the start: the environment has no expert (remote)
                 break;
+            }
             Demonstration d;
             d.prompt = buildPrompt(tokenizer, setup.prompt, environment->goal(), turns, observation);
             tokenizer.encode(expertAction, d.action);
@@ -150,10 +163,14 @@ std::vector<Demonstration> collectDemonstrations(const Tokenizer& tokenizer, con
             turns.push_back(std::move(turn));
         }
     };
-    for (std::int64_t k = 0; k < expertEpisodes; ++k)
+    for (std::int64_t k = 0; k < expertEpisodes && !noExpert; ++k)
         play(static_cast<std::uint64_t>(k), false);
-    for (std::int64_t k = 0; k < noisyEpisodes; ++k)
+    for (std::int64_t k = 0; k < noisyEpisodes && !noExpert; ++k)
         play(1'000'000ULL + static_cast<std::uint64_t>(k), true);
+    if (noExpert)
+        logger()->warn("environment {} has no expert to demonstrate: no SFT; the policy starts from its initial "
+                       "weights (sft.from_run starts it from an earlier run's SFT policy instead)",
+            setup.env);
     return out;
 }
 

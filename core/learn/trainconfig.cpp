@@ -138,6 +138,9 @@ std::vector<ParamSpec> buildSpecs()
             true),
         real("rl.top_p", "1", 0, 1, "Nucleus sampling mass of rollouts", true),
         choice("rl.loss_agg", { "token-mean", "seq-mean-token-mean" }, "How token losses are averaged"),
+        real("rl.outage_wait_s", "300", 0, inf,
+            "How long a run waits for a remote environment server or judge endpoint that stopped answering, "
+            "trying again after 1, 2, 4 ... 30 s, before it fails (resumable); 0 = fail at once"),
         flag("rl.filter_uniform_groups", false,
             "Leave groups whose rollouts all have the same outcome out of the update"),
         flag("rl.whiten_advantages", false, "Whiten the advantages of the batch before the update"),

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <thread>
 
 namespace creditlab::learn {
 
@@ -16,8 +17,21 @@ double Trainer::Impl::evaluate(std::vector<std::pair<std::string, double>>& metr
         specs.push_back({ static_cast<std::uint64_t>(k), env::Split::Eval, "eval-" + std::to_string(k), {} });
     RolloutSetup greedy = setup;
     greedy.sampling.greedy = true;
-    Rng evalRng(0); // greedy decoding draws nothing; keep the run's stream untouched
-    const auto batch = collectRollouts(policy, tokenizer, greedy, specs, evalRng);
+    RolloutBatch batch;
+    try {
+        batch = throughOutages("the environment server", [&] {
+            Rng evalRng(0); // greedy decoding draws nothing; keep the run's stream untouched
+            auto b = collectRollouts(policy, tokenizer, greedy, specs, evalRng);
+            // Episodes the server broke off would count as failures of the policy: evaluate again once it is back.
+            if (b.unavailable > 0)
+                throw ServiceUnavailable(std::to_string(b.unavailable) + " of " + std::to_string(episodes)
+                    + " evaluation episodes lost the server: " + b.lastError);
+            return b;
+        });
+    } catch (const StopWaiting&) {
+        logger()->warn("evaluation skipped: the run was stopped while waiting for the environment server");
+        return std::nan("");
+    }
     double success = 0.0, turns = 0.0, invalid = 0.0, steps = 0.0;
     for (const auto& t : batch.trajectories) {
         success += t.successOrDefault() ? 1.0 : 0.0;
@@ -32,6 +46,44 @@ double Trainer::Impl::evaluate(std::vector<std::pair<std::string, double>>& metr
     metrics.emplace_back("eval/invalid_rate", steps > 0 ? invalid / steps : 0.0);
     lastEval = success / n;
     return success / n;
+}
+
+void Trainer::Impl::waitAfterOutage(
+    std::string_view what, const ServiceUnavailable& e, Clock::time_point since, double& delay)
+{
+    const double limit = config.getDouble("rl.outage_wait_s");
+    const double waited = secondsSince(since);
+    if (waited >= limit)
+        throw ServiceUnavailable(fmt::format("{} did not come back after {:.0f} s (rl.outage_wait_s = {:g}): {}; the "
+                                             "run keeps its checkpoints: creditlab-cli train --resume {} --db {}",
+            what, waited, limit, e.what(), runId, options.database));
+    const double pause = std::min(delay, limit - waited);
+    delay = std::min(delay * 2.0, 30.0);
+    const std::string message = fmt::format("waiting for {} ({:.0f} of {:.0f} s): {}", what, waited, limit, e.what());
+    logger()->warn("{}; trying again in {:.0f} s", message, pause);
+    if (runCallback && *runCallback) {
+        TrainProgress p;
+        p.phase = "waiting";
+        p.iteration = std::max<std::int64_t>(0, iteration);
+        p.iterations = config.getInt("rl.iterations");
+        p.step = static_cast<std::int64_t>(waited);
+        p.steps = static_cast<std::int64_t>(std::min(limit, 1e12));
+        p.elapsedSeconds = waited;
+        p.message = message;
+        if (!(*runCallback)(p))
+            stopRequested = true;
+    }
+    const auto waitStart = Clock::now();
+    const auto until = waitStart + std::chrono::duration<double>(pause);
+    while (!stopRequested && Clock::now() < until) {
+        if (runStop && runStop->load())
+            stopRequested = true;
+        else
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    outageSeconds += secondsSince(waitStart);
+    if (stopRequested)
+        throw StopWaiting {};
 }
 
 void Trainer::Impl::runSft(const TrainCallback& callback, const std::atomic<bool>* stop, bool& stopped)
@@ -236,9 +288,13 @@ TrainResult Trainer::run(const TrainCallback& callback, const std::atomic<bool>*
     TrainResult result;
     result.runId = d->runId;
     bool stopped = false;
+    d->runCallback = &callback;
+    d->runStop = stop;
+    d->stopRequested = false;
     try {
         if (d->iteration < 0)
             d->runSft(callback, stop, stopped);
+        stopped = stopped || d->stopRequested;
         const auto iterations = d->config.getInt("rl.iterations");
         const auto start = Clock::now();
         const auto firstIteration = d->iteration;
@@ -247,7 +303,15 @@ TrainResult Trainer::run(const TrainCallback& callback, const std::atomic<bool>*
                 stopped = true;
                 break;
             }
-            auto metrics = d->runIteration();
+            Metrics metrics;
+            try {
+                metrics = d->runIteration();
+            } catch (const StopWaiting&) {
+                // Stopped while waiting for a server, before the update: the iteration never happened.
+                d->rng.setState(d->iterationRng);
+                stopped = true;
+                break;
+            }
             TrainProgress p;
             p.phase = "rl";
             p.iteration = d->iteration;
@@ -258,15 +322,18 @@ TrainResult Trainer::run(const TrainCallback& callback, const std::atomic<bool>*
             const double perIteration = p.elapsedSeconds / static_cast<double>(d->iteration - firstIteration);
             p.etaSeconds = perIteration * static_cast<double>(iterations - d->iteration);
             p.metrics = std::move(metrics);
-            if ((callback && !callback(p)) || (stop && stop->load()))
+            if ((callback && !callback(p)) || (stop && stop->load()) || d->stopRequested)
                 stopped = true;
         }
         if (stopped && d->iteration >= 0 && d->store->lastCheckpoint(d->runId)->first != d->iteration)
             d->checkpoint(); // resume continues exactly after the last finished iteration
     } catch (...) {
+        d->runCallback = nullptr;
         d->store->setRunStatus(d->runId, "failed");
         throw;
     }
+    d->runCallback = nullptr;
+    d->runStop = nullptr;
     result.status = stopped ? "cancelled" : "finished";
     d->store->setRunStatus(d->runId, result.status);
     result.iterationsDone = std::max<std::int64_t>(0, d->iteration);

@@ -12,6 +12,7 @@
 #include "core/probe/pairprobe.h"
 #include "core/learn/valuebaseline.h"
 #include "core/store.h"
+#include "core/unavailable.h"
 
 #include <spdlog/spdlog.h>
 
@@ -66,6 +67,9 @@ struct TurnStates {
 TurnStates extractTurnStates(Transformer& policy, const Tokenizer& tokenizer, const RolloutBatch& rollouts,
     std::int64_t microBatch, const torch::Device& device, const PromptOptions* finals = nullptr);
 
+/// Thrown out of a wait for a server (Trainer::Impl::throughOutages) when the run is asked to stop meanwhile.
+struct StopWaiting {};
+
 struct Trainer::Impl {
     TrainConfig config;
     TrainOptions options;
@@ -97,6 +101,13 @@ struct Trainer::Impl {
     std::vector<double> valuePendingTargets;
     // PAIR (credit.method pair): the two-stage probe that scores every turn (fitted on the SFT policy, or loaded).
     std::optional<probe::PairProbe> pairProbe;
+    // Outages of a server the run calls (core/unavailable.h): Trainer::run's callback and stop flag, for progress
+    // and cancel while waiting; the Rng state the current iteration began with, to roll it out again identically.
+    const TrainCallback* runCallback = nullptr;
+    const std::atomic<bool>* runStop = nullptr;
+    bool stopRequested = false; ///< asked to stop during a wait (the callback said so, or the stop flag)
+    std::uint64_t iterationRng = 0;
+    double outageSeconds = 0.0; ///< waited for servers in the current iteration
 
     Impl(TrainConfig c, TrainOptions o)
         : config(std::move(c))
@@ -121,6 +132,26 @@ struct Trainer::Impl {
         kl.horizon = config.getDouble("kl.horizon");
         rng = Rng(static_cast<std::uint64_t>(config.getInt("seed")) * 0x9e3779b97f4a7c15ULL + 1);
     }
+
+    /// Calls `attempt` until it gets through without ServiceUnavailable, waiting between tries
+    /// (waitAfterOutage). `what` names the server for messages: "the environment server".
+    template <class F>
+    auto throughOutages(std::string_view what, F&& attempt) -> decltype(attempt())
+    {
+        const auto since = Clock::now();
+        double delay = 1.0;
+        for (;;) {
+            try {
+                return attempt();
+            } catch (const ServiceUnavailable& e) {
+                waitAfterOutage(what, e, since, delay);
+            }
+        }
+    }
+    /// After an outage: reports phase "waiting" and sleeps `delay` seconds (then doubles it, up to 30 s), or
+    /// rethrows once rl.outage_wait_s have passed since `since` (the message says how to resume), or throws
+    /// StopWaiting when asked to stop meanwhile.
+    void waitAfterOutage(std::string_view what, const ServiceUnavailable& e, Clock::time_point since, double& delay);
 
     void buildModels()
     {

@@ -43,6 +43,9 @@ struct RolloutBatch {
     std::int64_t envSteps = 0;
     double generationSeconds = 0.0; ///< policy time (prompt building, forward passes, sampling)
     double envSeconds = 0.0;
+    std::int64_t failed = 0; ///< rollouts the environment broke off (env::isFailed)
+    std::int64_t unavailable = 0; ///< of those, rollouts lost because the server stopped answering
+    std::string lastError; ///< the last of those failures
 };
 
 /// What the rollout needs to know about the environment and the prompt.

@@ -42,7 +42,9 @@ class FakeChatServer {
 public:
     using Reply = std::function<ChatReply(int n, const nlohmann::json& body)>;
 
-    explicit FakeChatServer(Reply reply)
+    /// Listens on `port`, or on any free port when 0 (a test that kills a server and starts another in its place
+    /// passes the old one's port).
+    explicit FakeChatServer(Reply reply, int port = 0)
         : m_reply(std::move(reply))
     {
         m_server.new_task_queue = [] { return new httplib::ThreadPool(16); };
@@ -67,14 +69,19 @@ public:
             res.set_content(r.body, "application/json");
             --m_inFlight;
         });
-        m_port = m_server.bind_to_any_port("127.0.0.1");
+        m_port = port > 0 ? (m_server.bind_to_port("127.0.0.1", port) ? port : -1)
+                          : m_server.bind_to_any_port("127.0.0.1");
         // bind_to_any_port already listens: clients that connect before the accept loop runs wait in the backlog.
         m_thread = std::thread([this] { m_server.listen_after_bind(); });
     }
-    ~FakeChatServer()
+    ~FakeChatServer() { stop(); }
+    /// Stops listening and serving (later requests find no one there); idempotent.
+    void stop()
     {
+        if (!m_thread.joinable())
+            return;
         // stop() is a no-op until the accept loop runs; wait for it so that join() returns.
-        while (!m_server.is_running())
+        while (m_port > 0 && !m_server.is_running())
             std::this_thread::yield();
         m_server.stop();
         m_thread.join();
@@ -82,6 +89,7 @@ public:
     FakeChatServer(const FakeChatServer&) = delete;
     FakeChatServer& operator=(const FakeChatServer&) = delete;
 
+    int port() const { return m_port; }
     /// The base URL to give the judge ("http://127.0.0.1:<port>/v1").
     std::string baseUrl() const { return "http://127.0.0.1:" + std::to_string(m_port) + "/v1"; }
     int requests() const { return m_requests; }

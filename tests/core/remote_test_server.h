@@ -9,7 +9,7 @@
 // episode with reward 1; in searchqa "answer[room T]" also ends it (reward 1 when right, 0 otherwise). WebShop
 // actions come as click[go forward]; its search bar answers "Nothing happens.".
 //
-// Knobs for failure tests: failSteps() makes /step answer {"error": ...} with HTTP 200; delay() makes a route
+// Knobs for failure tests: failSteps() makes /step answer {"error": ...} with HTTP 200 (failStepCall() one of them); delay() makes a route
 // answer late for a number of calls; stop() kills the server (later requests find no one listening).
 
 #include <httplib.h>
@@ -27,10 +27,11 @@ namespace creditlab::test {
 
 class RemoteTestServer {
 public:
-    /// Starts serving `dialect` ("alfworld", "webshop", "searchqa", "babyai") on 127.0.0.1, any free port.
+    /// Starts serving `dialect` ("alfworld", "webshop", "searchqa", "babyai") on 127.0.0.1, on `port` or any free
+    /// port when 0 (a test that kills a server and starts another in its place passes the old one's port).
     /// Without `keepAlive` every connection serves one request: stop() then returns at once, where an idle
     /// keep-alive connection would hold it for cpp-httplib's keep-alive timeout (5 s).
-    explicit RemoteTestServer(std::string dialect, bool keepAlive = true)
+    explicit RemoteTestServer(std::string dialect, bool keepAlive = true, int port = 0)
         : m_dialect(std::move(dialect))
     {
         m_idKey = m_dialect == "alfworld" || m_dialect == "babyai" ? "id" : "env_idx";
@@ -38,7 +39,8 @@ public:
             m_server.set_keep_alive_max_count(1);
         m_server.set_tcp_nodelay(true); // answers go out in two writes (headers, body): no delayed-ACK wait
         route();
-        m_port = m_server.bind_to_any_port("127.0.0.1");
+        m_port = port > 0 ? (m_server.bind_to_port("127.0.0.1", port) ? port : -1)
+                          : m_server.bind_to_any_port("127.0.0.1");
         if (m_port <= 0)
             return;
         m_thread = std::thread([this] { m_server.listen_after_bind(); });
@@ -66,6 +68,25 @@ public:
             m_thread.join();
     }
     void failSteps(bool on) { m_failSteps = on; }
+    /// From the `n`-th /step request from now (1 = the next) on, every request is answered HTTP 503 (the server
+    /// is gone for its clients, deterministically between two steps) until comeBack().
+    void goDownAtStepCall(int n)
+    {
+        std::lock_guard lock(m_mutex);
+        m_downAt = m_calls["/step"] + n;
+    }
+    void comeBack()
+    {
+        std::lock_guard lock(m_mutex);
+        m_downAt = -1;
+        m_down = false;
+    }
+    /// The `n`-th /step request from now (1 = the next) answers {"error": ...}; the others are served.
+    void failStepCall(int n)
+    {
+        std::lock_guard lock(m_mutex);
+        m_failStepAt = m_calls["/step"] + n;
+    }
     /// `route` answers `ms` late for its next `calls` requests (-1: all of them).
     void delay(const std::string& route, int ms, int calls)
     {
@@ -163,6 +184,16 @@ private:
 
     void route()
     {
+        m_server.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
+            std::lock_guard lock(m_mutex);
+            if (m_downAt > 0 && req.path == "/step" && m_calls["/step"] + 1 >= m_downAt)
+                m_down = true;
+            if (!m_down)
+                return httplib::Server::HandlerResponse::Unhandled;
+            res.status = 503;
+            res.set_content("service unavailable", "text/plain");
+            return httplib::Server::HandlerResponse::Handled;
+        });
         m_server.Get("/", [](const httplib::Request&, httplib::Response& res) { reply(res, "ok"); });
         m_server.Post("/create", [this](const httplib::Request&, httplib::Response& res) {
             enter("/create");
@@ -203,7 +234,7 @@ private:
             enter("/step");
             const json body = json::parse(req.body, nullptr, false);
             std::lock_guard lock(m_mutex);
-            if (m_failSteps)
+            if (m_failSteps || m_calls["/step"] == m_failStepAt)
                 return reply(res, { { "error", "simulated failure in step" } });
             Game* g = find(req, body, res);
             if (!g)
@@ -269,6 +300,9 @@ private:
     std::string m_delayRoute;
     int m_delayMs = 0;
     int m_delayCalls = 0;
+    int m_failStepAt = -1;
+    int m_downAt = -1;
+    bool m_down = false;
     std::map<std::string, int> m_calls;
     std::map<long long, Game> m_games;
     long long m_next = 0;

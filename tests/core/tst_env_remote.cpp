@@ -8,6 +8,7 @@
 #include "core/env/policy.h"
 #include "core/env/remote.h"
 #include "core/store.h"
+#include "core/unavailable.h"
 
 #include "remote_test_server.h"
 #include "testutil.h"
@@ -74,6 +75,19 @@ std::string errorOf(const std::function<void()>& f)
         return e.what();
     }
     return "(no error)";
+}
+
+/// Whether `f` throws ServiceUnavailable (an outage the trainer waits out) rather than another error.
+bool throwsOutage(const std::function<void()>& f)
+{
+    try {
+        f();
+    } catch (const ServiceUnavailable&) {
+        return true;
+    } catch (const std::runtime_error&) {
+        return false;
+    }
+    return false;
 }
 
 } // namespace
@@ -219,6 +233,25 @@ private Q_SLOTS:
         const std::string what = errorOf([&] { env->reset(0, Split::Train); });
         QVERIFY2(
             contains(what, url) && contains(what, "POST /create") && contains(what, "after 2 attempts"), what.c_str());
+    }
+
+    void outagesAreToldFromErrors()
+    {
+        // What the server says (an error answer) is not an outage; no server, or a 503, is.
+        RemoteTestServer server("alfworld", false);
+        auto env = openRemote("alfworld", server.url(), { { "retries", "1" }, { "backoff_ms", "5" } });
+        env->reset(0, Split::Train);
+        server.failStepCall(1);
+        QVERIFY(!throwsOutage([&] { env->step("go forward"); }));
+        env->reset(1, Split::Train);
+        server.goDownAtStepCall(1);
+        QVERIFY(throwsOutage([&] { env->step("go forward"); }));
+        QVERIFY(throwsOutage([&] { env->reset(2, Split::Train); })); // 503 on every route now
+        server.comeBack();
+        QVERIFY(contains(env->reset(3, Split::Train), "reach room"));
+        server.stop();
+        QVERIFY(throwsOutage([&] { env->step("go forward"); }));
+        QVERIFY(throwsOutage([&] { env->reset(4, Split::Train); }));
     }
 
     void killedServerGivesAFailedStoredTrajectory()

@@ -3,6 +3,7 @@
 
 #include "core/judge/httpjudge.h"
 #include "core/store.h"
+#include "core/unavailable.h"
 
 #include "fake_chat_server.h"
 #include "testutil.h"
@@ -92,6 +93,7 @@ private Q_SLOTS:
     void apiKeyFromEnvironmentNeverStored();
     void missingKeyVariableRefused();
     void cacheAvoidsSecondRequest();
+    void endpointOutageThrowsAfterCaching();
     void concurrencyLimit_data();
     void concurrencyLimit();
     void batchOverlapsTrajectories();
@@ -352,6 +354,41 @@ void TestJudgeHttp::cacheAvoidsSecondRequest()
     verifyRoles(other->judge(t, {}), t);
     QCOMPARE(server.requests(), 14);
     QCOMPARE(store.database().scalarInt("SELECT count(*) FROM judge_cache WHERE role IS NOT NULL"), std::int64_t(14));
+}
+
+void TestJudgeHttp::endpointOutageThrowsAfterCaching()
+{
+    // Turns 0-3 are answered, then the endpoint says 503 (a gateway with no model behind it): the batch throws
+    // ServiceUnavailable, not half-labelled verdicts, and asked again sends only the requests that failed.
+    FakeChatServer server([](int n, const nlohmann::json& body) {
+        return n >= 4 ? ChatReply { 503, "no upstream", 0 } : correct(n, body);
+    });
+    const std::string db = path("outage.db");
+    Store store(db);
+    const auto j = HttpJudge::create(settings(server, { { "retries", "1" }, { "concurrency", "1" } }), &store);
+    const Trajectory t = trajectory(6);
+    try {
+        j->judge(t, {});
+        QFAIL("a 503 endpoint gave verdicts");
+    } catch (const ServiceUnavailable& e) {
+        const std::string what = e.what();
+        QVERIFY2(what.find("2 of 6 requests found no server") != std::string::npos, e.what());
+        QVERIFY2(what.find(server.baseUrl()) != std::string::npos, e.what());
+    }
+    QCOMPARE(store.database().scalarInt("SELECT count(*) FROM judge_cache WHERE role IS NOT NULL"), std::int64_t(4));
+    FakeChatServer back(&correct); // the cache is keyed by model and prompt, not by URL
+    const auto k = HttpJudge::create(settings(back, { { "retries", "1" } }), &store);
+    verifyRoles(k->judge(t, {}), t);
+    QCOMPARE(back.requests(), 2);
+
+    // Nobody listening at all: the same.
+    std::string url;
+    {
+        FakeChatServer gone(&correct);
+        url = gone.baseUrl();
+    }
+    const auto l = HttpJudge::create({ { "url", url }, { "model", "fake-model" }, { "retries", "0" } }, nullptr);
+    QVERIFY_THROWS_EXCEPTION(ServiceUnavailable, l->judge(trajectory(1), {}));
 }
 
 void TestJudgeHttp::concurrencyLimit_data()

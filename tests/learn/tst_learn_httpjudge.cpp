@@ -86,7 +86,8 @@ void TestLearnHttpJudge::trainsWithEndpointRoles()
 
 void TestLearnHttpJudge::failedTurnsCounted()
 {
-    FakeChatServer server([](int, const nlohmann::json&) { return ChatReply { 503, "{}", 0 }; });
+    // A server error (500), not an outage: 502/503/504 and refused connections make the run wait instead.
+    FakeChatServer server([](int, const nlohmann::json&) { return ChatReply { 500, "{}", 0 }; });
     QTemporaryDir dir;
     const std::string db = dir.filePath("runs.db").toStdString();
     const auto config = TrainConfig::parse(kTinyConfig, "tiny.yaml",
@@ -105,7 +106,7 @@ void TestLearnHttpJudge::failedTurnsCounted()
     QVERIFY(turns > 0);
     QCOMPARE(metric(store, r.runId, "judge/failed_turns").at(1), double(turns));
     QCOMPARE(server.requests(), int(2 * turns)); // one retry each
-    QCOMPARE(store.database().scalarInt("SELECT count(*) FROM judge_cache WHERE error LIKE 'HTTP 503%'"), turns);
+    QCOMPARE(store.database().scalarInt("SELECT count(*) FROM judge_cache WHERE error LIKE 'HTTP 500%'"), turns);
 }
 
 void TestLearnHttpJudge::triageNeedsEveryRole()
