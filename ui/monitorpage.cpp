@@ -304,6 +304,20 @@ void MonitorPage::onProgress(const RunProgress& progress)
 {
     if (progress.runId != m_runId)
         return;
+    if (progress.phase == QLatin1String("waiting")) {
+        // A remote environment server or judge endpoint stopped answering: the run waits for it (rl.outage_wait_s).
+        m_phase->setText(tr("Waiting for a server"));
+        m_phase->setToolTip(progress.message);
+        m_progress->setRange(0, static_cast<int>(std::clamp<qint64>(progress.steps, 1, 1 << 30)));
+        m_progress->setValue(static_cast<int>(std::clamp<qint64>(progress.step, 0, 1 << 30)));
+        m_progress->setFormat(tr("waited %1 of %2").arg(formatDuration(progress.elapsedSeconds),
+            formatDuration(static_cast<double>(progress.steps))));
+        m_eta->setText(m_eta->fontMetrics().elidedText(progress.message, Qt::ElideMiddle, 640));
+        m_eta->setToolTip(progress.message);
+        return;
+    }
+    m_phase->setToolTip({});
+    m_eta->setToolTip({});
     const QString phase = progress.phase == QLatin1String("sft") ? tr("SFT warm start")
         : progress.phase == QLatin1String("rl")                 ? tr("RL")
         : progress.phase == QLatin1String("setup")              ? tr("Setting up")

@@ -146,6 +146,8 @@ QString TrialModel::text(const learn::TrialProgress& t, int column) const
             return t.iterations > 0 && t.iteration > 0 ? tr("%1/%2").arg(t.iteration).arg(t.iterations) : QString();
         if (t.phase == "rl")
             return tr("%1/%2").arg(t.iteration).arg(t.iterations);
+        if (t.phase == "waiting")
+            return tr("waiting for a server");
         return t.phase == "sft" ? tr("SFT") : tr("setting up");
     case Column::Objective:
         return t.objective ? formatNumber(*t.objective) : QString();

@@ -97,9 +97,19 @@ void runTraining(const TrainCliOptions& o)
                 return true;
             }
             progress.clear();
+            if (p.phase == "waiting") { // a remote environment server or judge endpoint stopped answering
+                std::printf("%s\n", p.message.c_str());
+                std::fflush(stdout);
+                return true;
+            }
             if (p.phase == "sft" && config.getInt("sft.from_run") > 0) {
                 std::printf("warm start from run %lld's SFT policy: eval success %.3f\n",
                     static_cast<long long>(config.getInt("sft.from_run")), metricOf(p.metrics, "eval/success"));
+                std::fflush(stdout);
+            } else if (p.phase == "sft" && metricOf(p.metrics, "sft/demonstrations") == 0.0) {
+                std::printf("no SFT (no demonstrations: the environment has no expert and sft.demonstrations names no "
+                            "file): eval success %.3f\n",
+                    metricOf(p.metrics, "eval/success"));
                 std::fflush(stdout);
             } else if (p.phase == "sft") {
                 std::printf("SFT done in %s: loss %.4f, token accuracy %.3f, eval success %.3f (%.0f demonstrations)\n",

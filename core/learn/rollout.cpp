@@ -1,6 +1,7 @@
 // Rollouts of the LM policy over many environments at once, and the SFT demonstrations.
 #include "core/env/episode.h"
 #include "core/env/policy.h"
+#include "core/jsonlfile.h"
 #include "core/learn/trainer_impl.h"
 #include "core/unavailable.h"
 
@@ -171,6 +172,44 @@ std::vector<Demonstration> collectDemonstrations(const Tokenizer& tokenizer, con
         logger()->warn("environment {} has no expert to demonstrate: no SFT; the policy starts from its initial "
                        "weights (sft.from_run starts it from an earlier run's SFT policy instead)",
             setup.env);
+    return out;
+}
+
+std::vector<Trajectory> readDemonstrationFile(const std::string& path)
+{
+    std::vector<Trajectory> out;
+    JsonlFileReader reader(path);
+    Trajectory t;
+    std::size_t all = 0;
+    while (reader.next(t)) {
+        ++all;
+        if (t.successOrDefault() && !t.turns.empty())
+            out.push_back(std::move(t));
+        t = Trajectory();
+    }
+    if (out.empty())
+        throw std::runtime_error("sft.demonstrations: " + path + ": none of its " + std::to_string(all)
+            + " trajectories succeeded (\"success\": true, or a positive reward) with at least one turn");
+    return out;
+}
+
+std::vector<Demonstration> demonstrationsOf(
+    const Tokenizer& tokenizer, const RolloutSetup& setup, std::span<const Trajectory> trajectories)
+{
+    std::vector<Demonstration> out;
+    std::vector<Turn> earlier;
+    for (const Trajectory& t : trajectories) {
+        const std::string goal = t.task.goal.value_or(std::string());
+        earlier.clear();
+        for (const Turn& turn : t.turns) {
+            Demonstration d;
+            d.prompt = buildPrompt(tokenizer, setup.prompt, goal, earlier, turn.observation);
+            tokenizer.encode(turn.action, d.action);
+            d.action.push_back(Tokenizer::kEnd);
+            out.push_back(std::move(d));
+            earlier.push_back(turn);
+        }
+    }
     return out;
 }
 

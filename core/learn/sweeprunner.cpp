@@ -168,7 +168,7 @@ private:
         std::lock_guard lock(m_mutex);
         auto& t = m_trials[slot];
         t.phase = p.phase;
-        t.iteration = p.phase == "rl" ? p.iteration : 0;
+        t.iteration = p.phase == "rl" || p.phase == "waiting" ? p.iteration : 0;
         t.iterations = iterations;
         t.fraction = iterations > 0 ? static_cast<double>(t.iteration) / static_cast<double>(iterations) : 0.0;
         t.etaSeconds = p.etaSeconds;

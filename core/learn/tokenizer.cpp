@@ -207,8 +207,9 @@ Tokenizer Tokenizer::fromCorpus(std::span<const std::string> texts)
     return t;
 }
 
-Tokenizer Tokenizer::forEnvironment(
-    std::string_view env, const std::vector<std::pair<std::string, std::string>>& envAssignments, int episodes)
+Tokenizer Tokenizer::forEnvironment(std::string_view env,
+    const std::vector<std::pair<std::string, std::string>>& envAssignments, int episodes,
+    std::span<const std::string> extraTexts)
 {
     if (episodes < 0)
         throw std::invalid_argument("forEnvironment: episodes must be >= 0, got " + std::to_string(episodes));
@@ -243,6 +244,8 @@ Tokenizer Tokenizer::forEnvironment(
             }
         }
     }
+    for (const std::string& text : extraTexts)
+        collect(text);
     const std::vector<std::string> corpus(texts.begin(), texts.end());
     return fromCorpus(corpus);
 }

@@ -48,9 +48,11 @@ public:
 
     /// Builds the vocabulary of an environment by rolling out its expert, noisy expert and random policy on
     /// `episodes` seeds of each split and collecting every goal, observation, action and feedback, plus
-    /// every admissible command seen. Deterministic. Throws std::invalid_argument for an unknown env.
+    /// every admissible command seen, and `extraTexts` (demonstrations from a file). Deterministic. Throws
+    /// std::invalid_argument for an unknown env.
     static Tokenizer forEnvironment(std::string_view env,
-        const std::vector<std::pair<std::string, std::string>>& envAssignments = {}, int episodes = 200);
+        const std::vector<std::pair<std::string, std::string>>& envAssignments = {}, int episodes = 200,
+        std::span<const std::string> extraTexts = {});
 
     /// Splits `text` into pieces (see the class comment).
     static std::vector<std::string_view> pieces(std::string_view text);

@@ -106,6 +106,9 @@ std::vector<ParamSpec> buildSpecs()
         choice("sft.demonstrator", { "search-expert", "expert" },
             "Whose action labels the demonstrations: the searching expert (decides from what the agent has seen, "
             "imitable from text) or the privileged expert (knows where everything is)"),
+        text("sft.demonstrations", "",
+            "A JSONL file of trajectories (the interchange format) whose successful turns are cloned in SFT instead of "
+            "the environment's expert's (an environment without one: remote); relative to the working directory"),
         integer("sft.expert_episodes", "400", 0, 10000000, "Expert demonstrations for the warm start"),
         integer("sft.noisy_episodes", "400", 0, 10000000,
             "Noisy-expert episodes; their turns are labelled with the expert's action in the state reached (recovery "

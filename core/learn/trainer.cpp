@@ -90,10 +90,11 @@ void Trainer::Impl::runSft(const TrainCallback& callback, const std::atomic<bool
 {
     const auto start = Clock::now();
     const bool warmStarted = config.getInt("sft.from_run") > 0; // the policy already holds that run's SFT weights
-    const auto demos = warmStarted ? std::vector<Demonstration>()
-                                   : collectDemonstrations(tokenizer, setup, config.getInt("sft.expert_episodes"),
-                                       config.getInt("sft.noisy_episodes"), config.getDouble("sft.noisy_epsilon"),
-                                       config.getText("sft.demonstrator") == "search-expert");
+    const auto demos = warmStarted   ? std::vector<Demonstration>()
+        : !demonstrationFile.empty() ? demonstrationsOf(tokenizer, setup, demonstrationFile)
+                                     : collectDemonstrations(tokenizer, setup, config.getInt("sft.expert_episodes"),
+                                         config.getInt("sft.noisy_episodes"), config.getDouble("sft.noisy_epsilon"),
+                                         config.getText("sft.demonstrator") == "search-expert");
     const auto epochs = config.getInt("sft.epochs");
     std::vector<std::pair<std::string, double>> metrics;
     if (!demos.empty() && epochs > 0) {
@@ -169,10 +170,22 @@ void Trainer::Impl::initialisePolicy()
             throw std::invalid_argument(what + e.what() + " (are policy.* the same as that run's?)");
         }
     } else {
+        if (const auto file = config.getText("sft.demonstrations"); !file.empty())
+            demonstrationFile = readDemonstrationFile(file);
+        // The demonstrations' words belong in the vocabulary too (what a remote server never showed).
+        std::vector<std::string> texts;
+        for (const Trajectory& t : demonstrationFile) {
+            texts.push_back(t.task.goal.value_or(std::string()));
+            for (const Turn& turn : t.turns) {
+                texts.push_back(turn.observation);
+                texts.push_back(turn.action);
+                texts.push_back(turn.feedback.value_or(std::string()));
+            }
+        }
         // A run restarted before its first checkpoint keeps the vocabulary it was given.
         tokenizer = fs::exists(saved) ? Tokenizer::load(saved)
                                       : Tokenizer::forEnvironment(config.envName(), config.envAssignments(),
-                                          static_cast<int>(config.getInt("tokenizer.episodes")));
+                                          static_cast<int>(config.getInt("tokenizer.episodes")), texts);
         buildModels();
     }
     tokenizer.save(saved);

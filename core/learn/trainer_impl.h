@@ -101,6 +101,8 @@ struct Trainer::Impl {
     std::vector<double> valuePendingTargets;
     // PAIR (credit.method pair): the two-stage probe that scores every turn (fitted on the SFT policy, or loaded).
     std::optional<probe::PairProbe> pairProbe;
+    // sft.demonstrations: the file's successful trajectories (read with the tokenizer, cloned in SFT).
+    std::vector<Trajectory> demonstrationFile;
     // Outages of a server the run calls (core/unavailable.h): Trainer::run's callback and stop flag, for progress
     // and cancel while waiting; the Rng state the current iteration began with, to roll it out again identically.
     const TrainCallback* runCallback = nullptr;

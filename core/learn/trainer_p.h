@@ -74,6 +74,16 @@ struct Demonstration {
 std::vector<Demonstration> collectDemonstrations(const Tokenizer& tokenizer, const RolloutSetup& setup,
     std::int64_t expertEpisodes, std::int64_t noisyEpisodes, double epsilon, bool search = false);
 
+/// sft.demonstrations: the successful trajectories (Trajectory::successOrDefault) of a JSONL file in the interchange
+/// format, in file order. Throws JsonlError naming the file, line and field, or std::runtime_error naming the file
+/// when it cannot be read or holds no successful trajectory with a turn.
+std::vector<Trajectory> readDemonstrationFile(const std::string& path);
+
+/// Every turn of `trajectories` as a demonstration: the prompt the policy would see there (goal, earlier turns,
+/// observation) and the trajectory's action.
+std::vector<Demonstration> demonstrationsOf(
+    const Tokenizer& tokenizer, const RolloutSetup& setup, std::span<const Trajectory> trajectories);
+
 /// Sequences of prompt + action as a right-padded batch with the positions whose next token is an
 /// action token: `targets` (B, A) int64 token ids, `positions` (B, A) int64, `mask` (B, A) float.
 struct ActionBatch {

@@ -2,8 +2,12 @@
 // endpoint are killed mid-run, on loopback. The trainer waits for them (rl.outage_wait_s), reporting phase
 // "waiting"; a server that comes back lets the run go on exactly as if nothing had happened; one that stays away
 // fails the run with a message saying how to resume it, and the resumed run again matches the uninterrupted one.
+// Also: a remote run's SFT from a file of demonstrations (sft.demonstrations), as a remote server has no expert.
 
+#include "core/env/environment.h"
 #include "core/env/episode.h"
+#include "core/env/policy.h"
+#include "core/jsonl.h"
 #include "core/learn/trainer.h"
 #include "core/store.h"
 #include "tests/core/fake_chat_server.h"
@@ -52,6 +56,14 @@ std::vector<Trajectory> stored(Store& store, std::int64_t runId)
     return out;
 }
 
+/// Always walks forward: the corridor game's solution.
+class Forward final : public env::Policy {
+public:
+    std::string_view name() const override { return "forward"; }
+    void reset(std::uint64_t) override { }
+    std::string_view act(const env::Environment&) override { return "go forward"; }
+};
+
 } // namespace
 
 class TestLearnOutage : public QObject {
@@ -65,6 +77,8 @@ private Q_SLOTS:
     void remoteServerStaysAwayThenResume();
     void stopWhileWaiting();
     void judgeEndpointKilled();
+    void remoteRunClonesDemonstrationFile();
+    void demonstrationFileErrors();
 
 private:
     std::string path(const char* name) const { return m_dir->filePath(QString::fromUtf8(name)).toStdString(); }
@@ -295,6 +309,82 @@ void TestLearnOutage::judgeEndpointKilled()
     for (const Trajectory& t : stored(store, r.runId))
         for (const Turn& turn : t.turns)
             QVERIFY(turn.role == Role::N);
+}
+
+void TestLearnOutage::remoteRunClonesDemonstrationFile()
+{
+    // A remote server has no expert: demonstrations come from a JSONL file (here, 30 walks down the corridor
+    // recorded from the server itself, plus a failed one that must not be cloned). SFT on them solves the held-out
+    // tasks.
+    RemoteTestServer server("alfworld", false);
+    const std::string file = path("demos.jsonl");
+    std::size_t turns = 0;
+    {
+        auto environment
+            = env::makeEnvironment("remote", { { "dialect", "alfworld" }, { "url", server.url() }, { "max_steps", "6" } });
+        Forward forward;
+        std::string text;
+        for (std::uint64_t seed = 0; seed < 30; ++seed) {
+            const Trajectory t = env::runEpisode(*environment, forward, seed, env::Split::Train);
+            QVERIFY(t.successOrDefault());
+            turns += t.turns.size();
+            formatTrajectory(t, text);
+            text += '\n';
+        }
+        text += R"({"id":"lost","group":"x","reward":0,"success":false,"turns":[{"observation":"o","action":"go back"}]})";
+        text += '\n';
+        FILE* f = std::fopen(file.c_str(), "w");
+        std::fwrite(text.data(), 1, text.size(), f);
+        std::fclose(f);
+    }
+    auto extra = remoteRun(server.url(), 60);
+    extra.insert(extra.end(), { { "sft.demonstrations", file }, { "sft.epochs", "40" }, { "sft.lr", "0.003" },
+                                  { "rl.iterations", "1" }, { "eval.episodes", "6" } });
+    const std::string db = path("demos.db");
+    Trainer trainer(TrainConfig::parse(kTinyConfig, "tiny.yaml", extra), { db, "cpu" });
+    const auto r = trainer.run([](const TrainProgress&) { return true; });
+    QCOMPARE(r.status, std::string("finished"));
+    Store store(db);
+    std::map<std::string, double> sft;
+    for (const auto& m : store.metrics(r.runId))
+        if (m.iteration == 0)
+            sft[m.name] = m.value;
+    QCOMPARE(sft.at("sft/demonstrations"), double(turns)); // every turn of the 30 walks, none of the failed one
+    QVERIFY2(sft.at("sft/token_accuracy") > 0.95, std::to_string(sft.at("sft/token_accuracy")).c_str());
+    QCOMPARE(sft.at("eval/success"), 1.0);
+}
+
+void TestLearnOutage::demonstrationFileErrors()
+{
+    RemoteTestServer server("alfworld", false);
+    const auto tryFile = [&](const std::string& file) -> std::string {
+        auto extra = remoteRun(server.url(), 60);
+        extra.push_back({ "sft.demonstrations", file });
+        try {
+            Trainer trainer(TrainConfig::parse(kTinyConfig, "tiny.yaml", extra), { path("errors.db"), "cpu" });
+            return "(no error)";
+        } catch (const std::exception& e) {
+            return e.what();
+        }
+    };
+    const std::string missing = tryFile(path("missing.jsonl"));
+    QVERIFY2(missing.find("missing.jsonl") != std::string::npos, missing.c_str());
+    const std::string broken = path("broken.jsonl");
+    {
+        FILE* f = std::fopen(broken.c_str(), "w");
+        std::fputs("{\"id\":\"a\",\"group\":\"g\",\"reward\":1,\"turns\":[]}\n{\"id\":\"b\",\"reward\":\"high\"}\n", f);
+        std::fclose(f);
+    }
+    const std::string bad = tryFile(broken);
+    QVERIFY2(bad.find("broken.jsonl") != std::string::npos && bad.find(":2") != std::string::npos, bad.c_str());
+    const std::string none = path("none.jsonl");
+    {
+        FILE* f = std::fopen(none.c_str(), "w");
+        std::fputs("{\"id\":\"a\",\"group\":\"g\",\"reward\":0,\"turns\":[{\"observation\":\"o\",\"action\":\"a\"}]}\n", f);
+        std::fclose(f);
+    }
+    const std::string empty = tryFile(none);
+    QVERIFY2(empty.find("none of its 1 trajectories succeeded") != std::string::npos, empty.c_str());
 }
 
 QTEST_GUILESS_MAIN(TestLearnOutage)
