@@ -245,7 +245,10 @@ void addRolloutCommand(CLI::App* envCmd)
                 for (std::size_t i = 0; i < t.turns.size(); ++i) {
                     t.turns[i].role = verdicts[i].role;
                     t.turns[i].score = verdicts[i].score;
-                    t.turns[i].roleSource = verdicts[i].source.value_or("judge:" + judgeTag);
+                    // No role (an environment without oracle roles, a turn the judge failed on): no source.
+                    t.turns[i].roleSource = verdicts[i].role
+                        ? std::optional<std::string>(verdicts[i].source.value_or("judge:" + judgeTag))
+                        : std::nullopt;
                 }
                 oracle.push_back(std::move(truth));
                 trajectories.push_back(std::move(t));

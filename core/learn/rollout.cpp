@@ -37,7 +37,7 @@ RolloutBatch collectRollouts(Transformer& policy, const Tokenizer& tokenizer, co
     std::vector<std::size_t> active;
     const auto fail = [&](std::size_t i, const std::runtime_error& error) {
         env::markFailed(batch.trajectories[i], error.what());
-        logger()->warn("rollout {} failed: {}", batch.trajectories[i].id, error.what());
+        logger()->debug("rollout {} failed: {}", batch.trajectories[i].id, error.what()); // one warning per batch
         ++batch.failed;
         if (dynamic_cast<const ServiceUnavailable*>(&error))
             ++batch.unavailable;
@@ -131,6 +131,9 @@ RolloutBatch collectRollouts(Transformer& policy, const Tokenizer& tokenizer, co
             throw ServiceUnavailable(batch.lastError);
         throw std::runtime_error("every rollout failed; the last error: " + batch.lastError);
     }
+    if (batch.failed > 0)
+        logger()->warn("{} of {} rollouts failed (stored, marked failed); the last error: {}", batch.failed, n,
+            batch.lastError);
     return batch;
 }
 

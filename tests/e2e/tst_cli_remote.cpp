@@ -97,6 +97,22 @@ class TestCliRemote : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
+    void rolloutFromRemoteServer()
+    {
+        // Scripted rollouts against a server process: the server's texts, no oracle roles (so no role sources).
+        Server env(QStringList { "env", "babyai" });
+        QProcess p;
+        p.start(QStringLiteral(CREDITLAB_CLI_PATH),
+            { "env", "rollout", "remote", "--policy", "random", "--episodes", "12", "--set", "dialect=babyai", "--set",
+                "url=" + env.url(), "--set", "max_steps=5", "-o", "-" });
+        QVERIFY(p.waitForFinished(60000));
+        const QByteArray out = p.readAllStandardOutput();
+        QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+        QCOMPARE(out.trimmed().split('\n').size(), 12);
+        QVERIFY(out.contains("\"goal\":\"reach room "));
+        QVERIFY2(!out.contains("role_source") && !out.contains("\"role\":"), out.left(400).constData());
+    }
+
     void trainingOutlivesKilledServers()
     {
         QTemporaryDir dir;
