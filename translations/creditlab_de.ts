@@ -1429,6 +1429,14 @@ Schema-Version: %5</translation>
         <source>The log of runs trained in this window (iterations, pauses, checkpoints, errors).</source>
         <translation>Das Protokoll der in diesem Fenster trainierten Läufe (Iterationen, Pausen, Checkpoints, Fehler).</translation>
     </message>
+    <message>
+        <source>Waiting for a server</source>
+        <translation>Warte auf einen Server</translation>
+    </message>
+    <message>
+        <source>waited %1 of %2</source>
+        <translation>%1 von %2 gewartet</translation>
+    </message>
 </context>
 <context>
     <name>creditlab::ui::ParamForm</name>
@@ -1577,7 +1585,10 @@ Schema-Version: %5</translation>
     </message>
     <message numerus="yes">
         <source>Done: %n probe(s).</source>
-        <translation><numerusform>Fertig: %n Probe.</numerusform><numerusform>Fertig: %n Proben.</numerusform></translation>
+        <translation>
+            <numerusform>Fertig: %n Probe.</numerusform>
+            <numerusform>Fertig: %n Proben.</numerusform>
+        </translation>
     </message>
     <message>
         <source>Cancelled.</source>
@@ -2428,6 +2439,10 @@ Rückmeldung:
     <message>
         <source>Objective</source>
         <translation>Zielgröße</translation>
+    </message>
+    <message>
+        <source>waiting for a server</source>
+        <translation>wartet auf einen Server</translation>
     </message>
 </context>
 <context>

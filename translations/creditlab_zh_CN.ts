@@ -1421,6 +1421,14 @@ Qt %2（构建于 %3）
         <source>The log of runs trained in this window (iterations, pauses, checkpoints, errors).</source>
         <translation>在此窗口中训练的运行的日志（迭代、暂停、检查点、错误）。</translation>
     </message>
+    <message>
+        <source>Waiting for a server</source>
+        <translation>正在等待服务器</translation>
+    </message>
+    <message>
+        <source>waited %1 of %2</source>
+        <translation>已等待 %1 / %2</translation>
+    </message>
 </context>
 <context>
     <name>creditlab::ui::ParamForm</name>
@@ -1569,7 +1577,9 @@ Qt %2（构建于 %3）
     </message>
     <message numerus="yes">
         <source>Done: %n probe(s).</source>
-        <translation><numerusform>完成：%n 个探针。</numerusform></translation>
+        <translation>
+            <numerusform>完成：%n 个探针。</numerusform>
+        </translation>
     </message>
     <message>
         <source>Cancelled.</source>
@@ -2404,6 +2414,10 @@ Feedback:
     <message>
         <source>Objective</source>
         <translation>目标</translation>
+    </message>
+    <message>
+        <source>waiting for a server</source>
+        <translation>正在等待服务器</translation>
     </message>
 </context>
 <context>

@@ -27,7 +27,9 @@ struct StringHash {
 };
 
 constexpr std::string_view kHeaderMagic = "creditlab-tokenizer";
-constexpr int kFormatVersion = 1;
+/// 2: a word mixing letters and digits (an item id: B02V40CNJX) is split into single characters, which a policy
+/// can copy from what it saw; 1 (still read): it was split into letter and digit runs.
+constexpr int kFormatVersion = 2;
 
 bool isLetter(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'); }
 bool isDigit(char c) { return c >= '0' && c <= '9'; }
@@ -46,21 +48,40 @@ std::size_t wordEnd(std::string_view text, std::size_t i)
     return i + 1;
 }
 
-/// Calls `sink` with every piece of `text`, in order.
-template <typename Sink> void forEachPiece(std::string_view text, Sink&& sink)
+/// Where the run of letters and digits starting at `i` ends, and whether it mixes the two.
+std::pair<std::size_t, bool> alnumRun(std::string_view text, std::size_t i)
+{
+    bool letters = false, digits = false;
+    for (; i < text.size() && (isLetter(text[i]) || isDigit(text[i])); ++i)
+        (isLetter(text[i]) ? letters : digits) = true;
+    return { i, letters && digits };
+}
+
+/// Calls `sink` with every piece of `text`, in order, as tokenizer format `version` splits it.
+template <typename Sink> void forEachPiece(std::string_view text, int version, Sink&& sink)
 {
     std::size_t i = 0;
+    std::size_t mixedEnd = 0; // inside a word mixing letters and digits (version 2): one character per piece
     while (i < text.size()) {
         const std::size_t start = i;
         const char c = text[i];
-        if (c == '\n') {
+        if (i < mixedEnd) {
             i = start + 1;
-        } else if (c == ' ') {
-            // A space attaches to the word after it, as in GPT-2; otherwise it stands alone.
-            const bool attaches = i + 1 < text.size() && text[i + 1] != ' ' && text[i + 1] != '\n';
-            i = attaches ? wordEnd(text, i + 1) : i + 1;
+        } else if (c == '\n') {
+            i = start + 1;
         } else {
-            i = wordEnd(text, i);
+            // A space attaches to the word after it, as in GPT-2; otherwise it stands alone.
+            const bool space = c == ' ';
+            const bool attaches = space && i + 1 < text.size() && text[i + 1] != ' ' && text[i + 1] != '\n';
+            const std::size_t word = attaches ? i + 1 : i;
+            if (space && !attaches) {
+                i = start + 1;
+            } else if (const auto [end, mixed] = alnumRun(text, word); version >= 2 && mixed) {
+                mixedEnd = end;
+                i = word + 1;
+            } else {
+                i = wordEnd(text, word);
+            }
         }
         sink(text.substr(start, i - start));
     }
@@ -171,6 +192,7 @@ Tokenizer::Tokenizer()
 
 Tokenizer::Tokenizer(const Tokenizer& other)
     : m_tokens(other.m_tokens)
+    , m_version(other.m_version)
 {
     index();
 }
@@ -179,6 +201,7 @@ Tokenizer& Tokenizer::operator=(const Tokenizer& other)
 {
     if (this != &other) {
         m_tokens = other.m_tokens;
+        m_version = other.m_version;
         index();
     }
     return *this;
@@ -198,7 +221,7 @@ Tokenizer Tokenizer::fromCorpus(std::span<const std::string> texts)
 {
     std::unordered_set<std::string_view> seen;
     for (const std::string& text : texts)
-        forEachPiece(text, [&](std::string_view piece) { seen.insert(piece); });
+        forEachPiece(text, kFormatVersion, [&](std::string_view piece) { seen.insert(piece); });
     std::vector<std::string_view> sorted(seen.begin(), seen.end());
     std::sort(sorted.begin(), sorted.end());
     Tokenizer t;
@@ -253,7 +276,7 @@ Tokenizer Tokenizer::forEnvironment(std::string_view env,
 std::vector<std::string_view> Tokenizer::pieces(std::string_view text)
 {
     std::vector<std::string_view> out;
-    forEachPiece(text, [&](std::string_view piece) { out.push_back(piece); });
+    forEachPiece(text, kFormatVersion, [&](std::string_view piece) { out.push_back(piece); });
     return out;
 }
 
@@ -266,7 +289,7 @@ std::int32_t Tokenizer::id(std::string_view piece) const
 
 void Tokenizer::encode(std::string_view text, std::vector<std::int32_t>& out) const
 {
-    forEachPiece(text, [&](std::string_view piece) { out.push_back(id(piece)); });
+    forEachPiece(text, m_version, [&](std::string_view piece) { out.push_back(id(piece)); });
 }
 
 std::vector<std::int32_t> Tokenizer::encode(std::string_view text) const
@@ -302,7 +325,7 @@ std::string Tokenizer::serialize() const
 {
     std::string out;
     out += kHeaderMagic;
-    out += ' ' + std::to_string(kFormatVersion) + ' ' + std::to_string(size()) + '\n';
+    out += ' ' + std::to_string(m_version) + ' ' + std::to_string(size()) + '\n';
     for (const std::string& t : m_tokens) {
         appendJsonString(out, t);
         out += '\n';
@@ -334,9 +357,19 @@ Tokenizer Tokenizer::deserialize(std::string_view text, const std::string& sourc
         throw fail(
             "empty file, expected \"" + std::string(kHeaderMagic) + " " + std::to_string(kFormatVersion) + " <size>\"");
     }
-    const std::string expectedPrefix = std::string(kHeaderMagic) + ' ' + std::to_string(kFormatVersion) + ' ';
-    if (!line.starts_with(expectedPrefix))
-        throw fail("bad header, expected \"" + expectedPrefix + "<size>\"");
+    // Runs keep the tokenizer they were trained with: every version up to this one is read and split its own way.
+    std::string expectedPrefix = std::string(kHeaderMagic) + ' ' + std::to_string(kFormatVersion) + ' ';
+    int version = kFormatVersion;
+    for (; version >= 1; --version) {
+        const std::string prefix = std::string(kHeaderMagic) + ' ' + std::to_string(version) + ' ';
+        if (line.starts_with(prefix)) {
+            expectedPrefix = prefix;
+            break;
+        }
+    }
+    if (version < 1)
+        throw fail("bad header, expected \"" + expectedPrefix + "<size>\" (or an earlier version than "
+            + std::to_string(kFormatVersion) + ")");
     const std::string_view sizeText = line.substr(expectedPrefix.size());
     std::size_t count = 0;
     if (sizeText.empty() || sizeText.size() > 9 || !std::all_of(sizeText.begin(), sizeText.end(), isDigit))
@@ -348,6 +381,7 @@ Tokenizer Tokenizer::deserialize(std::string_view text, const std::string& sourc
             + " special tokens");
 
     Tokenizer t;
+    t.m_version = version;
     t.m_tokens.clear();
     t.m_tokens.reserve(count);
     std::unordered_set<std::string_view> seen;

@@ -20,7 +20,9 @@ public:
 
 /// Splits text into pieces the way GPT-2 does, but over words: a piece is an optional single leading
 /// space followed by a run of ASCII letters, a run of digits, or one other non-space byte; a newline
-/// is its own piece, and a run of spaces not followed by a word is one piece per space. Concatenating
+/// is its own piece, and a run of spaces not followed by a word is one piece per space. A word that mixes
+/// letters and digits (an item id such as B02V40CNJX) is one piece per character (format 2; a format-1 file
+/// keeps splitting it into letter and digit runs), so that a policy can copy an id it has never seen. Concatenating
 /// the pieces gives the text back byte for byte. The vocabulary holds the special tokens first (fixed
 /// ids below), then the pieces seen in a corpus, in byte order. An unknown piece becomes `kUnk`, the
 /// only lossy case. Immutable after construction; any thread.
@@ -70,7 +72,7 @@ public:
     /// The id of a piece, or kUnk; never a special token (the text "<goal>" is not a piece).
     std::int32_t id(std::string_view piece) const;
 
-    /// A text form: a header line "creditlab-tokenizer 1 <size>", then one JSON string per line, one per id.
+    /// A text form: a header line "creditlab-tokenizer <format> <size>", then one JSON string per line, one per id.
     std::string serialize() const;
     /// Parses serialize()'s form; throws TokenizerError naming `source` and the line.
     static Tokenizer deserialize(std::string_view text, const std::string& source = "tokenizer");
@@ -79,11 +81,17 @@ public:
     /// Throws TokenizerError naming the path (and line) on a missing or bad file.
     static Tokenizer load(const std::string& path);
 
-    bool operator==(const Tokenizer& other) const { return m_tokens == other.m_tokens; }
+    bool operator==(const Tokenizer& other) const
+    {
+        return m_tokens == other.m_tokens && m_version == other.m_version;
+    }
+    /// How text is split (see the class comment): 2, or 1 for a vocabulary read from a format-1 file.
+    int formatVersion() const { return m_version; }
 
 private:
     void index();
     std::vector<std::string> m_tokens;
+    int m_version = 2;
     std::vector<std::pair<std::string_view, std::int32_t>> m_sorted; ///< piece -> id, sorted by piece
 };
 

@@ -120,7 +120,12 @@ void TestLearnTokenizer::piecesSplitLikeGpt2_data()
     QTest::addColumn<QStringList>("expected");
     QTest::newRow("words") << "go to sink 1" << QStringList { "go", " to", " sink", " 1" };
     QTest::newRow("punct") << "mug 12, cup." << QStringList { "mug", " 12", ",", " cup", "." };
-    QTest::newRow("mixed") << "ab12cd" << QStringList { "ab", "12", "cd" };
+    // A word mixing letters and digits (an item id) goes one character per piece, a leading space on the first.
+    QTest::newRow("mixed") << "ab12cd" << QStringList { "a", "b", "1", "2", "c", "d" };
+    QTest::newRow("item-id") << "click[B02V40CNJX] 3rd x"
+                             << QStringList { "click", "[", "B", "0", "2", "V", "4", "0", "C", "N", "J", "X", "]", " 3",
+                                    "r", "d", " x" };
+    QTest::newRow("spaced-id") << "a B0X" << QStringList { "a", " B", "0", "X" };
     QTest::newRow("spaces") << "a  b" << QStringList { "a", " ", " b" };
     QTest::newRow("lead") << "  x" << QStringList { " ", " x" };
     QTest::newRow("newline") << "a \nb\n\n" << QStringList { "a", " ", "\n", "b", "\n", "\n" };
@@ -249,7 +254,7 @@ void TestLearnTokenizer::serializeRoundTrip()
     };
     const Tokenizer tok = Tokenizer::fromCorpus(corpus);
     const std::string text = tok.serialize();
-    QVERIFY(text.starts_with("creditlab-tokenizer 1 " + std::to_string(tok.size()) + "\n"));
+    QVERIFY(text.starts_with("creditlab-tokenizer 2 " + std::to_string(tok.size()) + "\n"));
     QVERIFY(text.find("\"\\\"\"\n") != std::string::npos); // the piece `"` as "\""
     QVERIFY(text.find("\"\\\\\"\n") != std::string::npos); // the piece `\` as "\\"
     QVERIFY(text.find("\"\\u0007\"\n") != std::string::npos);
@@ -271,6 +276,17 @@ void TestLearnTokenizer::serializeRoundTrip()
                                  "\"<obs>\"\n\"<act>\"\n\"<\\/act>\"\n\"\\u00e9\"\n\"\\ud83d\\ude00\"\n");
     QCOMPARE(escaped.token(6), std::string("\xc3\xa9"));
     QCOMPARE(escaped.token(7), std::string("\xf0\x9f\x98\x80"));
+
+    // A format-1 vocabulary (a run trained before item ids went by character) keeps its own split, also after a
+    // save and load: "ab12" is the pieces "ab" and "12" there.
+    const Tokenizer v1 = Tokenizer::deserialize("creditlab-tokenizer 1 8\n\"<pad>\"\n\"<unk>\"\n\"<goal>\"\n"
+                                                "\"<obs>\"\n\"<act>\"\n\"</act>\"\n\"12\"\n\"ab\"\n");
+    QCOMPARE(v1.formatVersion(), 1);
+    QCOMPARE(v1.encode("ab12"), (std::vector<std::int32_t> { 7, 6 }));
+    v1.save(path);
+    QCOMPARE(Tokenizer::load(path).encode("ab12"), (std::vector<std::int32_t> { 7, 6 }));
+    QCOMPARE(tok.formatVersion(), 2);
+    QVERIFY(!(Tokenizer::deserialize(v1.serialize()) == tok));
 }
 
 void TestLearnTokenizer::badFilesNameTheLine_data()
@@ -281,7 +297,7 @@ void TestLearnTokenizer::badFilesNameTheLine_data()
     QTest::newRow("empty") << QByteArray() << "bad.tok:1:";
     QTest::newRow("wrong-magic") << "tokenizer 1 7\n" + specials + "\"a\"\n"
                                  << "bad.tok:1:";
-    QTest::newRow("wrong-version") << "creditlab-tokenizer 2 7\n" + specials + "\"a\"\n"
+    QTest::newRow("wrong-version") << "creditlab-tokenizer 3 7\n" + specials + "\"a\"\n"
                                    << "bad.tok:1:";
     QTest::newRow("bad-size") << "creditlab-tokenizer 1 x7\n" + specials + "\"a\"\n"
                               << "bad.tok:1:";
