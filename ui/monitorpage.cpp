@@ -89,6 +89,7 @@ MonitorPage::MonitorPage(Workspace* workspace, RunController* controller, QWidge
     titleFont.setBold(true);
     m_title->setFont(titleFont);
     m_phase->setTextFormat(Qt::PlainText);
+    m_phase->setObjectName(QStringLiteral("monitorPhase"));
     m_eta->setTextFormat(Qt::PlainText);
     m_throughput->setTextFormat(Qt::PlainText);
     m_pause->setToolTip(tr("Pause after the current step (Ctrl+P)"));

@@ -135,7 +135,8 @@ void TrainWorker::train(const RunRequest& request)
         const auto callback = [&](const learn::TrainProgress& p) {
             const bool iterationDone = p.phase == "rl" && !p.metrics.empty();
             const auto now = Clock::now();
-            if (iterationDone || p.phase == "done" || now - lastSent >= kProgressInterval) {
+            // A wait for a server is reported once per try (seconds apart): never coalesced away.
+            if (iterationDone || p.phase == "done" || p.phase == "waiting" || now - lastSent >= kProgressInterval) {
                 lastSent = now;
                 Q_EMIT progressed(toSnapshot(runId, p));
             }

@@ -32,9 +32,10 @@ double Trainer::Impl::evaluate(std::vector<std::pair<std::string, double>>& metr
         logger()->warn("evaluation skipped: the run was stopped while waiting for the environment server");
         return std::nan("");
     }
-    double success = 0.0, turns = 0.0, invalid = 0.0, steps = 0.0;
+    double success = 0.0, turns = 0.0, invalid = 0.0, steps = 0.0, reward = 0.0;
     for (const auto& t : batch.trajectories) {
         success += t.successOrDefault() ? 1.0 : 0.0;
+        reward += t.reward;
         turns += static_cast<double>(t.turns.size());
         for (const auto& turn : t.turns)
             invalid += turn.validOrDefault() ? 0.0 : 1.0;
@@ -42,6 +43,7 @@ double Trainer::Impl::evaluate(std::vector<std::pair<std::string, double>>& metr
     }
     const double n = static_cast<double>(batch.trajectories.size());
     metrics.emplace_back("eval/success", success / n);
+    metrics.emplace_back("eval/return", reward / n); // the graded outcome: WebShop's score in shop, else success
     metrics.emplace_back("eval/turns", turns / n);
     metrics.emplace_back("eval/invalid_rate", steps > 0 ? invalid / steps : 0.0);
     lastEval = success / n;

@@ -4,6 +4,7 @@
 // that makes runs of other processes appear.
 #include "core/learn/trainconfig.h"
 #include "core/store.h"
+#include "tests/core/remote_test_server.h"
 #include "tests/learn/tinyconfig.h"
 #include "ui/charts/linechart.h"
 #include "ui/csvexport.h"
@@ -72,6 +73,7 @@ private Q_SLOTS:
     void launchedRunGrowsCurves();
     void pauseStopAndResume();
     void secondRunQueues();
+    void remoteOutageShowsWaiting();
     void runsTableAndActions();
     void otherProcessRunsAppear();
 };
@@ -262,6 +264,41 @@ void TestLaunch::launchedRunGrowsCurves()
     // A second start while one runs is refused; here none runs any more.
     QVERIFY(!window.runController()->isRunning());
     QCOMPARE(metricIterations(db, runId), 3);
+}
+
+void TestLaunch::remoteOutageShowsWaiting()
+{
+    // A run on a remote environment server that dies mid-run: the Monitor says the run waits, and the run goes
+    // on when a server is back on the port.
+    auto server = std::make_unique<creditlab::test::RemoteTestServer>("alfworld", false);
+    const int port = server->port();
+    QTemporaryDir dir;
+    MainWindow window(testSettings(dir));
+    const QString db = dir.filePath(QStringLiteral("runs.db"));
+    QVERIFY(window.openDatabase(db));
+    window.show();
+    QString config = tinyConfig(4);
+    config.replace(QStringLiteral("env:\n  name: household\n"),
+        QStringLiteral("env:\n  name: remote\n  url: %1\n  retries: 1\n  backoff_ms: 5\n")
+            .arg(QString::fromStdString(server->url())));
+    QString error;
+    QVERIFY2(window.launcher()->loadConfigText(config, QStringLiteral("remote.yaml"), &error), qPrintable(error));
+    QSignalSpy started(window.runController(), &RunController::runStarted);
+    QSignalSpy finished(window.runController(), &RunController::runFinished);
+    QVERIFY2(window.launcher()->startRun(&error), qPrintable(error));
+    QVERIFY(started.count() == 1 || started.wait(kRunWaitMs));
+    const qint64 runId = started.first().first().toLongLong();
+    QTRY_VERIFY_WITH_TIMEOUT(window.monitor()->pointCount(QStringLiteral("rollout/success")) >= 1, kRunWaitMs);
+    server->stop();
+    auto* phase = window.monitor()->findChild<QLabel*>(QStringLiteral("monitorPhase"));
+    QVERIFY(phase);
+    QTRY_COMPARE_WITH_TIMEOUT(phase->text(), QStringLiteral("Waiting for a server"), kRunWaitMs);
+    QVERIFY2(phase->toolTip().contains(QString::fromStdString(server->url())), qPrintable(phase->toolTip()));
+    server = std::make_unique<creditlab::test::RemoteTestServer>("alfworld", false, port);
+    QVERIFY(finished.count() == 1 || finished.wait(kRunWaitMs));
+    QCOMPARE(finished.first().at(1).toString(), QStringLiteral("finished"));
+    QCOMPARE(metricIterations(db, runId), 4);
+    QVERIFY(phase->text() != QStringLiteral("Waiting for a server"));
 }
 
 void TestLaunch::pauseStopAndResume()
