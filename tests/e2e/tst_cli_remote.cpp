@@ -3,6 +3,7 @@
 // port; the run waits for it, says so, and finishes with every iteration stored and every turn labelled. The
 // judge's API key reaches the endpoint and never the database or the output.
 #include "core/store.h"
+#include "tests/learn/tinyconfig.h"
 
 #include <QDirIterator>
 #include <QFile>
@@ -15,44 +16,18 @@
 
 namespace {
 
-constexpr const char* kConfig = R"(seed: 5
-threads: 1
-env:
-  name: remote
-  dialect: alfworld
-  url: %1
-  max_steps: 6
-  retries: 1
-  backoff_ms: 20
-  timeout_ms: 5000
-policy:
-  width: 32
-  layers: 1
-  heads: 2
-  context: 160
-  history: 1
-  max_action_tokens: 8
-tokenizer.episodes: 8
-credit.method: triage
-judge:
-  name: http
-  url: %2
-  model: test-judge
-  api_key_env: CREDITLAB_TEST_JUDGE_KEY
-  retries: 1
-  backoff_ms: 20
-rl:
-  iterations: 4
-  tasks: 2
-  group_size: 2
-  epochs: 1
-  minibatches: 2
-  outage_wait_s: 120
-eval:
-  episodes: 2
-  every: 2
-checkpoint.every: 1
-)";
+/// The tests' tiny run (tests/learn/tinyconfig.h) moved onto the remote environment with the http judge.
+QStringList remoteSettings(const QString& envUrl, const QString& judgeUrl)
+{
+    const QStringList settings { "env.name=remote", "env.dialect=alfworld", "env.url=" + envUrl, "env.retries=1",
+        "env.backoff_ms=20", "env.timeout_ms=5000", "credit.method=triage", "judge.name=http", "judge.url=" + judgeUrl,
+        "judge.model=test-judge", "judge.api_key_env=CREDITLAB_TEST_JUDGE_KEY", "judge.retries=1",
+        "judge.backoff_ms=20", "rl.iterations=4", "rl.outage_wait_s=120", "eval.episodes=2", "eval.every=2" };
+    QStringList out;
+    for (const QString& kv : settings)
+        out << QStringLiteral("--set") << kv;
+    return out;
+}
 
 constexpr const char* kKey = "sk-test-0123456789-never-stored";
 
@@ -123,18 +98,19 @@ private Q_SLOTS:
         const int envPort = env->port();
         const int judgePort = judge->port();
 
-        const QString config = dir.filePath("remote.yaml");
+        const QString config = dir.filePath("tiny.yaml");
         {
             QFile f(config);
             QVERIFY(f.open(QIODevice::WriteOnly));
-            f.write(QString::fromUtf8(kConfig).arg(env->url(), judge->url()).toUtf8());
+            f.write(creditlab::testing::kTinyConfig);
         }
         const QString db = dir.filePath("runs.db");
         QProcess train;
         auto environment = QProcessEnvironment::systemEnvironment();
         environment.insert(QStringLiteral("CREDITLAB_TEST_JUDGE_KEY"), QString::fromUtf8(kKey));
         train.setProcessEnvironment(environment);
-        train.start(QStringLiteral(CREDITLAB_CLI_PATH), { "train", "--config", config, "--db", db });
+        train.start(QStringLiteral(CREDITLAB_CLI_PATH),
+            QStringList { "train", "--config", config, "--db", db } + remoteSettings(env->url(), judge->url()));
 
         // Iteration 1 done: kill the environment server; once the run says it waits, start it again. Iteration 2
         // done: the same with the judge.
