@@ -13,7 +13,7 @@
 // item=<asin or ->|opts=<dimension:value,...>".
 //
 // Oracle roles (TRIAGE's taxonomy with household_oracle.cpp's rules, plus two for the shop), first that applies:
-//   R  the action is invalid ("Nothing happens.");
+//   R  the action is invalid ("Nothing happens." above the unchanged page);
 //   D  a purchase of reward 1; R a purchase below 1 (the episode ends short of the goal);
 //   R  the same action from the same state again, gaining nothing (a repeated identical search after backing
 //      out): the progress it may regain was earned once already;
@@ -317,10 +317,11 @@ const StepResult& ShopEnv::step(std::string_view action)
     const bool valid = execute(action);
     ++m_steps;
     m_admissibleStale = true;
-    if (valid)
-        render(m_result.feedback);
-    else
-        m_result.feedback.assign("Nothing happens.");
+    // An invalid action leaves the page as it was and shows it again (as WebShop does), after a line saying so: an
+    // agent keeps what it needs (the item ids of a results page) after a typo.
+    render(m_result.feedback);
+    if (!valid)
+        m_result.feedback.insert(0, "Nothing happens.\n");
 
     const std::uint64_t known = valid ? knowledgeKey() : 0;
     info.gainedInformation = known != 0 && !contains(m_known, known);

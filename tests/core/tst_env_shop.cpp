@@ -305,9 +305,10 @@ void TestEnvShop::stateKeysAndOracleRoles()
     QCOMPARE(*r.info.role, Role::R); // progress falls
     r = env.step(query);
     QCOMPARE(*r.info.role, Role::R); // a repeated identical search
+    const std::string page = r.feedback;
     r = env.step("click[nonsense]");
     QVERIFY(!r.info.valid);
-    QCOMPARE(r.feedback, std::string("Nothing happens."));
+    QCOMPARE(r.feedback, "Nothing happens.\n" + page); // the page stays, shown again
     QCOMPARE(*r.info.role, Role::R);
     // A query with nothing perfect in it is exploration; walking through the expert's path is decisive.
     env.reset(3, Split::Train);
