@@ -229,8 +229,12 @@ Trainer::~Trainer() = default;
 
 const std::vector<std::string>& Trainer::resumableKeys()
 {
+    // Besides the schedule: where and how patiently to reach a remote environment or judge (a server that came
+    // back on another port), which changes no result.
     static const std::vector<std::string> keys { "rl.iterations", "eval.every", "eval.episodes", "checkpoint.every",
-        "checkpoint.keep", "threads" };
+        "checkpoint.keep", "threads", "rl.outage_wait_s", "env.url", "env.timeout_ms", "env.retries", "env.backoff_ms",
+        "judge.url", "judge.api_key_env", "judge.timeout_ms", "judge.retries", "judge.backoff_ms",
+        "judge.concurrency" };
     return keys;
 }
 

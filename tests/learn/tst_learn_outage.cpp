@@ -228,9 +228,11 @@ void TestLearnOutage::remoteServerStaysAwayThenResume()
         Store store(db);
         QCOMPARE(store.run(runId)->status, std::string("failed"));
     }
-    // Back up: the failed run resumes from its checkpoint after iteration 1 and ends as the uninterrupted one.
-    server = std::make_unique<RemoteTestServer>("alfworld", false, port);
-    const auto resumed = Trainer::resume(runId, { db, "cpu" });
+    // Back up, on another port: the failed run resumes from its checkpoint after iteration 1 with the new URL and
+    // ends as the uninterrupted one.
+    server = std::make_unique<RemoteTestServer>("alfworld", false);
+    QVERIFY(server->port() != port);
+    const auto resumed = Trainer::resume(runId, { db, "cpu" }, { { "env.url", server->url() } });
     const auto r = resumed->run([](const TrainProgress&) { return true; });
     QCOMPARE(r.status, std::string("finished"));
     Store store(db);
