@@ -2,6 +2,33 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE">
 <context>
+    <name>creditlab::ui</name>
+    <message>
+        <source>Environment server: reset task 0 in %1 ms; it begins “%2”.</source>
+        <translation>Umgebungsserver: Aufgabe 0 in %1 ms zurückgesetzt; sie beginnt mit „%2“.</translation>
+    </message>
+    <message>
+        <source>Environment server: %1</source>
+        <translation>Umgebungsserver: %1</translation>
+    </message>
+    <message>
+        <source>Judge %1: answered %2 in %3 ms.</source>
+        <translation>Bewerter %1: antwortete %2 in %3 ms.</translation>
+    </message>
+    <message>
+        <source>Judge: no usable answer: %1</source>
+        <translation>Bewerter: keine brauchbare Antwort: %1</translation>
+    </message>
+    <message>
+        <source>no role</source>
+        <translation>keine Rolle</translation>
+    </message>
+    <message>
+        <source>Judge: %1</source>
+        <translation>Bewerter: %1</translation>
+    </message>
+</context>
+<context>
     <name>creditlab::ui::AgreementPage</name>
     <message>
         <source>Cannot read the labels: %1</source>
@@ -1040,6 +1067,42 @@ Läufe: %2</translation>
     <message>
         <source>rl.task_pool=labelled needs labelled %1 train tasks: the run would stop at its first iteration.</source>
         <translation>rl.task_pool=labelled braucht gelabelte %1-Trainingsaufgaben: Der Lauf würde in seiner ersten Iteration anhalten.</translation>
+    </message>
+    <message>
+        <source>Check servers</source>
+        <translation>Server prüfen</translation>
+    </message>
+    <message>
+        <source>Check that the remote environment server and the http judge answer (Ctrl+K)</source>
+        <translation>Prüfen, ob der entfernte Umgebungsserver und der HTTP-Bewerter antworten (Strg+K)</translation>
+    </message>
+    <message>
+        <source>Nothing to check: this config calls no server (env remote or judge http).</source>
+        <translation>Nichts zu prüfen: diese Konfiguration ruft keinen Server auf (env remote oder judge http).</translation>
+    </message>
+    <message>
+        <source>Checking…</source>
+        <translation>Prüfe…</translation>
+    </message>
+    <message>
+        <source>Run &quot;%1&quot;: %2 iterations × %3 tasks × %4 rollouts = %5 training episodes on the remote server, on %6.</source>
+        <translation>Lauf „%1“: %2 Iterationen × %3 Aufgaben × %4 Rollouts = %5 Trainingsepisoden auf dem entfernten Server, auf %6.</translation>
+    </message>
+    <message>
+        <source>The policy starts from run %1&apos;s SFT policy.</source>
+        <translation>Die Policy beginnt mit der SFT-Policy von Lauf %1.</translation>
+    </message>
+    <message>
+        <source>SFT clones the successful trajectories of %1 (a remote server has no expert).</source>
+        <translation>SFT imitiert die erfolgreichen Trajektorien aus %1 (ein entfernter Server hat keinen Experten).</translation>
+    </message>
+    <message>
+        <source>No SFT: a remote server has no expert to demonstrate. Set sft.demonstrations to a JSONL file of trajectories, or sft.from_run to an earlier run.</source>
+        <translation>Kein SFT: ein entfernter Server hat keinen Experten, der vormacht. Setzen Sie sft.demonstrations auf eine JSONL-Datei mit Trajektorien oder sft.from_run auf einen früheren Lauf.</translation>
+    </message>
+    <message>
+        <source>The %1 judge labels nothing here (a remote server gives no oracle roles) and triage needs a role on every turn: use judge http or human, or credit.unlabelled=grpo.</source>
+        <translation>Der Bewerter %1 vergibt hier keine Rollen (ein entfernter Server liefert keine Orakel-Rollen), und triage braucht eine Rolle für jeden Zug: judge http oder human verwenden, oder credit.unlabelled=grpo.</translation>
     </message>
 </context>
 <context>

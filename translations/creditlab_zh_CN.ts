@@ -2,6 +2,33 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>creditlab::ui</name>
+    <message>
+        <source>Environment server: reset task 0 in %1 ms; it begins “%2”.</source>
+        <translation>环境服务器：%1 毫秒内重置了任务 0；开头为“%2”。</translation>
+    </message>
+    <message>
+        <source>Environment server: %1</source>
+        <translation>环境服务器：%1</translation>
+    </message>
+    <message>
+        <source>Judge %1: answered %2 in %3 ms.</source>
+        <translation>评判器 %1：%3 毫秒内回答了 %2。</translation>
+    </message>
+    <message>
+        <source>Judge: no usable answer: %1</source>
+        <translation>评判器：没有可用的回答：%1</translation>
+    </message>
+    <message>
+        <source>no role</source>
+        <translation>没有角色</translation>
+    </message>
+    <message>
+        <source>Judge: %1</source>
+        <translation>评判器：%1</translation>
+    </message>
+</context>
+<context>
     <name>creditlab::ui::AgreementPage</name>
     <message>
         <source>Cannot read the labels: %1</source>
@@ -1032,6 +1059,42 @@ runs: %2</source>
     <message>
         <source>rl.task_pool=labelled needs labelled %1 train tasks: the run would stop at its first iteration.</source>
         <translation>rl.task_pool=labelled 需要已标注的 %1 训练任务：否则运行会在第一次迭代时停止。</translation>
+    </message>
+    <message>
+        <source>Check servers</source>
+        <translation>检查服务器</translation>
+    </message>
+    <message>
+        <source>Check that the remote environment server and the http judge answer (Ctrl+K)</source>
+        <translation>检查远程环境服务器和 HTTP 评判器是否响应 (Ctrl+K)</translation>
+    </message>
+    <message>
+        <source>Nothing to check: this config calls no server (env remote or judge http).</source>
+        <translation>无需检查：此配置不调用任何服务器（env remote 或 judge http）。</translation>
+    </message>
+    <message>
+        <source>Checking…</source>
+        <translation>正在检查…</translation>
+    </message>
+    <message>
+        <source>Run &quot;%1&quot;: %2 iterations × %3 tasks × %4 rollouts = %5 training episodes on the remote server, on %6.</source>
+        <translation>运行“%1”：%2 次迭代 × %3 个任务 × %4 次展开 = 远程服务器上的 %5 个训练回合，设备 %6。</translation>
+    </message>
+    <message>
+        <source>The policy starts from run %1&apos;s SFT policy.</source>
+        <translation>策略从运行 %1 的 SFT 策略开始。</translation>
+    </message>
+    <message>
+        <source>SFT clones the successful trajectories of %1 (a remote server has no expert).</source>
+        <translation>SFT 模仿 %1 中成功的轨迹（远程服务器没有专家）。</translation>
+    </message>
+    <message>
+        <source>No SFT: a remote server has no expert to demonstrate. Set sft.demonstrations to a JSONL file of trajectories, or sft.from_run to an earlier run.</source>
+        <translation>没有 SFT：远程服务器没有可示范的专家。请将 sft.demonstrations 设为轨迹的 JSONL 文件，或将 sft.from_run 设为之前的运行。</translation>
+    </message>
+    <message>
+        <source>The %1 judge labels nothing here (a remote server gives no oracle roles) and triage needs a role on every turn: use judge http or human, or credit.unlabelled=grpo.</source>
+        <translation>%1 评判器在这里不会标注任何内容（远程服务器不提供 oracle 角色），而 triage 需要每一步都有角色：请使用 judge http 或 human，或设置 credit.unlabelled=grpo。</translation>
     </message>
 </context>
 <context>

@@ -8,6 +8,7 @@
 #include "core/learn/trainconfig.h"
 #include "ui/paramform.h"
 #include "ui/runcontroller.h"
+#include "ui/servercheck.h"
 #include "ui/textutil.h"
 #include "ui/workspace.h"
 
@@ -85,6 +86,8 @@ LauncherPage::LauncherPage(Workspace* workspace, RunController* controller, QWid
     , m_preview(new QPlainTextEdit(this))
     , m_summary(new QLabel(this))
     , m_start(new QPushButton(tr("&Start run"), this))
+    , m_check(new QPushButton(tr("Check servers"), this))
+    , m_checkResult(new QLabel(this))
 {
     setObjectName(QStringLiteral("launcherPage"));
     m_summary->setObjectName(QStringLiteral("launchSummary"));
@@ -120,6 +123,11 @@ LauncherPage::LauncherPage(Workspace* workspace, RunController* controller, QWid
     m_summary->setWordWrap(true);
     m_start->setDefault(true);
     m_start->setToolTip(tr("Start training in the background (Ctrl+Return)"));
+    m_check->setToolTip(tr("Check that the remote environment server and the http judge answer (Ctrl+K)"));
+    m_checkResult->setObjectName(QStringLiteral("serverCheck"));
+    m_checkResult->setTextFormat(Qt::PlainText);
+    m_checkResult->setWordWrap(true);
+    m_checkResult->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
     auto* top = new QHBoxLayout;
     top->addWidget(new QLabel(tr("Preset:"), this));
@@ -149,7 +157,11 @@ LauncherPage::LauncherPage(Workspace* workspace, RunController* controller, QWid
     rightLayout->addWidget(new QLabel(tr("Config (YAML, as creditlab-cli train reads it):"), this));
     rightLayout->addWidget(m_preview, 1);
     rightLayout->addWidget(m_summary);
-    rightLayout->addWidget(m_start);
+    rightLayout->addWidget(m_checkResult);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_check);
+    buttons->addWidget(m_start, 1);
+    rightLayout->addLayout(buttons);
     auto* splitter = new QSplitter(Qt::Horizontal, this);
     splitter->addWidget(left);
     splitter->addWidget(right);
@@ -184,6 +196,9 @@ LauncherPage::LauncherPage(Workspace* workspace, RunController* controller, QWid
         updatePreview();
     });
     connect(m_start, &QPushButton::clicked, this, [this] { startRun(); });
+    connect(m_check, &QPushButton::clicked, this, &LauncherPage::checkServers);
+    auto* checkShortcut = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_K), this);
+    connect(checkShortcut, &QShortcut::activated, this, &LauncherPage::checkServers);
     connect(m_controller, &RunController::runningChanged, this, &LauncherPage::updateStartButton);
     connect(m_controller, &RunController::queueChanged, this, &LauncherPage::updateStartButton);
     connect(m_controller, &RunController::runStarted, this, &LauncherPage::updateStartButton);
@@ -326,10 +341,49 @@ QString LauncherPage::configText() const
     return text;
 }
 
+void LauncherPage::checkServers()
+{
+    ServerCheckRequest request;
+    try {
+        const auto config = learn::TrainConfig::parse(configText().toStdString(), "launcher");
+        request.remoteEnv = config.envName() == "remote";
+        request.envAssignments = config.envAssignments();
+        request.httpJudge = config.judgeName() == "http";
+        request.judgeAssignments = config.judgeAssignments();
+    } catch (const std::exception& e) {
+        m_checkResult->setText(toQString(e.what()));
+        Q_EMIT serverCheckFinished(false);
+        return;
+    }
+    if (!request.remoteEnv && !request.httpJudge) {
+        m_checkResult->setText(tr("Nothing to check: this config calls no server (env remote or judge http)."));
+        Q_EMIT serverCheckFinished(true);
+        return;
+    }
+    m_check->setEnabled(false);
+    m_checkResult->setText(tr("Checking…"));
+    auto* watcher = new QFutureWatcher<ServerCheckResult>(this);
+    connect(watcher, &QFutureWatcher<ServerCheckResult>::finished, this, [this, watcher] {
+        watcher->deleteLater();
+        const ServerCheckResult result = watcher->result();
+        m_checkResult->setText(result.lines.join(QLatin1Char('\n')));
+        m_check->setEnabled(true);
+        Q_EMIT serverCheckFinished(result.ok);
+    });
+    watcher->setFuture(QtConcurrent::run([request] { return ui::checkServers(request); }));
+}
+
 void LauncherPage::updatePreview()
 {
     const QString text = configText();
     m_preview->setPlainText(text);
+    // The check button is for configs that call a server; an earlier check's outcome is about another config.
+    const bool callsServer
+        = m_env->currentText() == QLatin1String("remote") || m_judge->currentText() == QLatin1String("http");
+    m_check->setVisible(callsServer);
+    if (m_check->isEnabled())
+        m_checkResult->clear();
+    m_checkResult->setVisible(callsServer);
     if (!m_moduleError.isEmpty()) {
         m_summary->setText(tr("Training is not available: %1").arg(m_moduleError));
         return;
@@ -343,15 +397,28 @@ void LauncherPage::updatePreview()
     try {
         const auto config = learn::TrainConfig::parse(text.toStdString(), "launcher");
         const qint64 episodes = config.getInt("rl.iterations") * config.getInt("rl.tasks") * config.getInt("rl.group_size");
-        QString summary = tr("Run \"%1\": %2 SFT episodes, then %3 iterations × %4 tasks × %5 rollouts = %6 "
-                             "training episodes, on %7.")
-                              .arg(toQString(config.runName()))
-                              .arg(config.getInt("sft.expert_episodes") + config.getInt("sft.noisy_episodes"))
-                              .arg(config.getInt("rl.iterations"))
-                              .arg(config.getInt("rl.tasks"))
-                              .arg(config.getInt("rl.group_size"))
-                              .arg(episodes)
-                              .arg(m_device->currentText());
+        QString summary;
+        if (config.envName() == "remote") { // no expert there (no SFT episodes to play), and no oracle roles
+            summary = tr("Run \"%1\": %2 iterations × %3 tasks × %4 rollouts = %5 training episodes on the remote "
+                         "server, on %6.")
+                          .arg(toQString(config.runName()))
+                          .arg(config.getInt("rl.iterations"))
+                          .arg(config.getInt("rl.tasks"))
+                          .arg(config.getInt("rl.group_size"))
+                          .arg(episodes)
+                          .arg(m_device->currentText());
+            summary += QLatin1Char('\n') + remoteSummary(config);
+        } else {
+            summary = tr("Run \"%1\": %2 SFT episodes, then %3 iterations × %4 tasks × %5 rollouts = %6 "
+                         "training episodes, on %7.")
+                          .arg(toQString(config.runName()))
+                          .arg(config.getInt("sft.expert_episodes") + config.getInt("sft.noisy_episodes"))
+                          .arg(config.getInt("rl.iterations"))
+                          .arg(config.getInt("rl.tasks"))
+                          .arg(config.getInt("rl.group_size"))
+                          .arg(episodes)
+                          .arg(m_device->currentText());
+        }
         const QString labels = humanLabelSummary(config);
         if (!labels.isEmpty())
             summary += QLatin1Char('\n') + labels;
@@ -359,6 +426,31 @@ void LauncherPage::updatePreview()
     } catch (const std::exception& e) {
         m_summary->setText(toQString(e.what()));
     }
+}
+
+QString LauncherPage::remoteSummary(const learn::TrainConfig& config) const
+{
+    QStringList parts;
+    const QString demonstrations = toQString(config.getText("sft.demonstrations"));
+    if (config.getInt("sft.from_run") > 0)
+        parts << tr("The policy starts from run %1's SFT policy.").arg(config.getInt("sft.from_run"));
+    else if (!demonstrations.isEmpty())
+        parts << tr("SFT clones the successful trajectories of %1 (a remote server has no expert).").arg(demonstrations);
+    else
+        parts << tr("No SFT: a remote server has no expert to demonstrate. Set sft.demonstrations to a JSONL file of "
+                    "trajectories, or sft.from_run to an earlier run.");
+    const bool rolesFromEnvironment = config.judgeName() == "oracle" || config.judgeName() == "noisy";
+    if (rolesFromEnvironment && config.method() == "triage") {
+        std::string unlabelled = "error";
+        for (const auto& [key, value] : config.creditAssignments())
+            if (key == "unlabelled")
+                unlabelled = value;
+        if (unlabelled == "error")
+            parts << tr("The %1 judge labels nothing here (a remote server gives no oracle roles) and triage needs a "
+                        "role on every turn: use judge http or human, or credit.unlabelled=grpo.")
+                         .arg(toQString(config.judgeName()));
+    }
+    return parts.join(QLatin1Char(' '));
 }
 
 QString LauncherPage::humanLabelSummary(const learn::TrainConfig& config) const

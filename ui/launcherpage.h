@@ -51,12 +51,17 @@ public:
 
     /// Starts the run; on failure the reason is shown (or returned in `error` when given).
     bool startRun(QString* error = nullptr);
+    /// With env.name remote or judge.name http: checks in the background that those servers answer (Ctrl+K);
+    /// serverCheckFinished() follows, and the outcome shows under the summary.
+    void checkServers();
 
 Q_SIGNALS:
     /// A run was handed to the controller.
     void runLaunched();
     /// The training module (LibTorch) is loaded and its devices are listed.
     void trainingModuleLoaded();
+    /// checkServers() is done; `ok` when every server answered.
+    void serverCheckFinished(bool ok);
 
 private:
     void rebuildForm();
@@ -65,6 +70,8 @@ private:
     void updatePreview();
     /// With the human judge or the labelled task pool: what the open database holds for them; else empty.
     QString humanLabelSummary(const learn::TrainConfig& config) const;
+    /// With env.name remote: where the policy's start comes from, and a judge that cannot label it.
+    QString remoteSummary(const learn::TrainConfig& config) const;
     void updateStartButton();
     void chooseOpen();
     void chooseSave();
@@ -82,6 +89,8 @@ private:
     QPlainTextEdit* m_preview;
     QLabel* m_summary;
     QPushButton* m_start;
+    QPushButton* m_check;
+    QLabel* m_checkResult;
     bool m_applyingSize = false;
     QString m_moduleError; ///< why the training module could not be loaded; empty when it could
 };

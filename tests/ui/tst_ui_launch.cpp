@@ -4,6 +4,7 @@
 // that makes runs of other processes appear.
 #include "core/learn/trainconfig.h"
 #include "core/store.h"
+#include "tests/core/fake_chat_server.h"
 #include "tests/core/remote_test_server.h"
 #include "tests/learn/tinyconfig.h"
 #include "ui/charts/linechart.h"
@@ -74,6 +75,7 @@ private Q_SLOTS:
     void pauseStopAndResume();
     void secondRunQueues();
     void remoteOutageShowsWaiting();
+    void checkServersReportsEach();
     void runsTableAndActions();
     void otherProcessRunsAppear();
 };
@@ -299,6 +301,64 @@ void TestLaunch::remoteOutageShowsWaiting()
     QCOMPARE(finished.first().at(1).toString(), QStringLiteral("finished"));
     QCOMPARE(metricIterations(db, runId), 4);
     QVERIFY(phase->text() != QStringLiteral("Waiting for a server"));
+}
+
+void TestLaunch::checkServersReportsEach()
+{
+    creditlab::test::RemoteTestServer env("webshop", false);
+    creditlab::test::FakeChatServer judge([](int, const nlohmann::json&) {
+        return creditlab::test::ChatReply { 200,
+            creditlab::test::chatCompletion(R"({"role": "E", "confidence": 0.5, "rationale": "looks around"})"), 0 };
+    });
+    QTemporaryDir dir;
+    MainWindow window(testSettings(dir));
+    QVERIFY(window.openDatabase(dir.filePath(QStringLiteral("runs.db"))));
+    LauncherPage* launcher = window.launcher();
+    auto* check = launcher->findChild<QLabel*>(QStringLiteral("serverCheck"));
+    QVERIFY(check);
+    QSignalSpy done(launcher, &LauncherPage::serverCheckFinished);
+
+    // Household with the oracle calls no server: nothing to check.
+    launcher->checkServers();
+    QCOMPARE(done.count(), 1);
+    QVERIFY2(check->text().startsWith(QStringLiteral("Nothing to check")), qPrintable(check->text()));
+
+    QVERIFY(launcher->setValue(QStringLiteral("env.name"), QStringLiteral("remote")));
+    QVERIFY(launcher->setValue(QStringLiteral("credit.method"), QStringLiteral("triage")));
+    // The summary says what a remote environment lacks: an expert for SFT, oracle roles for the oracle judge.
+    auto* summary = launcher->findChild<QLabel*>(QStringLiteral("launchSummary"));
+    QVERIFY(summary->text().contains(QStringLiteral("No SFT: a remote server has no expert")));
+    QVERIFY(summary->text().contains(QStringLiteral("The oracle judge labels nothing here")));
+    QVERIFY(launcher->setValue(QStringLiteral("sft.demonstrations"), QStringLiteral("demos.jsonl")));
+    QVERIFY(summary->text().contains(QStringLiteral("SFT clones the successful trajectories of demos.jsonl")));
+    QVERIFY(launcher->setValue(QStringLiteral("env.dialect"), QStringLiteral("webshop")));
+    QVERIFY(launcher->setValue(QStringLiteral("env.url"), QString::fromStdString(env.url())));
+    QVERIFY(launcher->setValue(QStringLiteral("judge.name"), QStringLiteral("http")));
+    QVERIFY(launcher->setValue(QStringLiteral("judge.url"), QString::fromStdString(judge.baseUrl())));
+    QVERIFY(!summary->text().contains(QStringLiteral("labels nothing")));
+    launcher->checkServers();
+    QVERIFY(done.count() == 2 || done.wait(30000));
+    QCOMPARE(done.last().first().toBool(), true);
+    QVERIFY2(check->text().contains(QStringLiteral("Environment server: reset task 0 in")), qPrintable(check->text()));
+    QVERIFY2(check->text().contains(QStringLiteral("Instruction: [SEP] reach room 2")), qPrintable(check->text()));
+    QVERIFY2(check->text().contains(QStringLiteral("answered E in")), qPrintable(check->text()));
+    QCOMPARE(judge.requests(), 1);
+
+    // Both gone: each line says which and why.
+    env.stop();
+    judge.stop();
+    QVERIFY(launcher->setValue(QStringLiteral("env.retries"), QStringLiteral("0")));
+    QVERIFY(launcher->setValue(QStringLiteral("judge.retries"), QStringLiteral("0")));
+    launcher->checkServers();
+    QVERIFY(done.count() == 3 || done.wait(30000));
+    QCOMPARE(done.last().first().toBool(), false);
+    const QStringList lines = check->text().split(QLatin1Char('\n'));
+    QCOMPARE(lines.size(), 2);
+    QVERIFY2(lines[0].startsWith(QStringLiteral("Environment server: remote env ")) && lines[0].contains(
+                 QString::fromStdString(env.url())),
+        qPrintable(lines[0]));
+    QVERIFY2(lines[1].startsWith(QStringLiteral("Judge: ")) && lines[1].contains(QStringLiteral("found no server")),
+        qPrintable(lines[1]));
 }
 
 void TestLaunch::pauseStopAndResume()
