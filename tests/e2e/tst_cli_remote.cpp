@@ -22,7 +22,7 @@ QStringList remoteSettings(const QString& envUrl, const QString& judgeUrl)
     const QStringList settings { "env.name=remote", "env.dialect=alfworld", "env.url=" + envUrl, "env.retries=1",
         "env.backoff_ms=20", "env.timeout_ms=5000", "credit.method=triage", "judge.name=http", "judge.url=" + judgeUrl,
         "judge.model=test-judge", "judge.api_key_env=CREDITLAB_TEST_JUDGE_KEY", "judge.retries=1",
-        "judge.backoff_ms=20", "rl.iterations=4", "rl.outage_wait_s=120", "eval.episodes=2", "eval.every=2" };
+        "judge.backoff_ms=20", "rl.iterations=12", "rl.outage_wait_s=120", "eval.episodes=2", "eval.every=4" };
     QStringList out;
     for (const QString& kv : settings)
         out << QStringLiteral("--set") << kv;
@@ -112,8 +112,8 @@ private Q_SLOTS:
         train.start(QStringLiteral(CREDITLAB_CLI_PATH),
             QStringList { "train", "--config", config, "--db", db } + remoteSettings(env->url(), judge->url()));
 
-        // Iteration 1 done: kill the environment server; once the run says it waits, start it again. Iteration 2
-        // done: the same with the judge.
+        // Iteration 1 done: kill the environment server; once the run says it waits, start it again. Iteration 6
+        // done: the same with the judge. (Twelve iterations of about 0.1 s leave the kills time to land mid-run.)
         QByteArray out;
         bool envKilled = false, envBack = false, judgeKilled = false, judgeBack = false;
         QElapsedTimer clock;
@@ -123,13 +123,13 @@ private Q_SLOTS:
             while (train.canReadLine()) {
                 const QByteArray line = train.readLine();
                 out += line;
-                if (line.startsWith("iter    1/4") && !envKilled) {
+                if (line.startsWith("iter    1/12") && !envKilled) {
                     env->kill();
                     envKilled = true;
                 } else if (line.startsWith("waiting for the environment server") && envKilled && !envBack) {
                     env = std::make_unique<Server>(QStringList { "env", "alfworld" }, envPort);
                     envBack = env->port() == envPort;
-                } else if (line.startsWith("iter    2/4") && !judgeKilled) {
+                } else if (line.startsWith("iter    6/12") && envBack && !judgeKilled) {
                     judge->kill();
                     judgeKilled = true;
                 } else if (line.startsWith("waiting for the judge endpoint") && judgeKilled && !judgeBack) {
@@ -143,13 +143,13 @@ private Q_SLOTS:
         const QByteArray err = train.readAllStandardError();
         QVERIFY2(train.exitStatus() == QProcess::NormalExit && train.exitCode() == 0, (out + err).constData());
         QVERIFY2(envKilled && envBack && judgeKilled && judgeBack, out.constData());
-        QVERIFY2(out.contains("iter    4/4"), out.constData());
+        QVERIFY2(out.contains("iter   12/12"), out.constData());
         QVERIFY2(!out.contains(kKey) && !err.contains(kKey), "the API key was printed");
 
-        // Stored: four iterations of four rollouts, every turn labelled by the judge (TRIAGE needs each role).
+        // Stored: twelve iterations of four rollouts, every turn labelled by the judge (TRIAGE needs each role).
         creditlab::Store store(db.toStdString());
         QCOMPARE(store.run(1)->status, std::string("finished"));
-        for (std::int64_t it = 1; it <= 4; ++it) {
+        for (std::int64_t it = 1; it <= 12; ++it) {
             const auto infos = store.trajectories(1, it);
             QCOMPARE(infos.size(), std::size_t(4));
             for (const auto& info : infos)
