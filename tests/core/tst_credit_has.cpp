@@ -14,6 +14,8 @@
 using namespace creditlab;
 using namespace creditlab::credit;
 
+using creditlab::test::compareValues;
+
 namespace {
 
 constexpr double kTol = 1e-9;
@@ -46,17 +48,6 @@ using test::assignments;
 CreditResult run(std::string_view method, const Batch& batch, const QStringList& sets = {})
 {
     return test::runMethod(method, batch, sets);
-}
-
-void compareValues(const std::vector<double>& actual, const QList<double>& expected, double tol = kTol)
-{
-    QCOMPARE(actual.size(), static_cast<std::size_t>(expected.size()));
-    for (std::size_t n = 0; n < actual.size(); ++n)
-        QVERIFY2(std::abs(actual[n] - expected[static_cast<qsizetype>(n)]) < tol,
-            qPrintable(QStringLiteral("turn %1: got %2, expected %3")
-                           .arg(n)
-                           .arg(actual[n], 0, 'g', 17)
-                           .arg(expected[static_cast<qsizetype>(n)], 0, 'g', 17)));
 }
 
 /// (x - mean) / (sample std + eps) of two values: +-1/sqrt(2) scaled by the eps.

@@ -13,9 +13,10 @@
 using namespace creditlab;
 using namespace creditlab::credit;
 
+using creditlab::test::compareValues;
+
 namespace {
 
-constexpr double kTol = 1e-9;
 
 /// Trajectories "group:reward:s1,s2,...", ';'-separated, ids t0, t1, ...; one score per turn, '-' for none.
 Batch makeBatch(const QString& spec)
@@ -42,17 +43,6 @@ Batch makeBatch(const QString& spec)
 using test::assignments;
 
 CreditResult run(const Batch& batch, const QStringList& sets = {}) { return test::runMethod("pair", batch, sets); }
-
-void compareValues(const std::vector<double>& actual, const QList<double>& expected, double tol = kTol)
-{
-    QCOMPARE(actual.size(), static_cast<std::size_t>(expected.size()));
-    for (std::size_t n = 0; n < actual.size(); ++n)
-        QVERIFY2(std::abs(actual[n] - expected[static_cast<qsizetype>(n)]) < tol,
-            qPrintable(QStringLiteral("turn %1: got %2, expected %3")
-                           .arg(n)
-                           .arg(actual[n], 0, 'g', 17)
-                           .arg(expected[static_cast<qsizetype>(n)], 0, 'g', 17)));
-}
 
 double sigmoid(double z) { return 1.0 / (1.0 + std::exp(-z)); }
 

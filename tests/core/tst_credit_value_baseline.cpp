@@ -13,9 +13,11 @@
 using namespace creditlab;
 using namespace creditlab::credit;
 
+using creditlab::test::compareValues;
+using creditlab::test::whitened;
+
 namespace {
 
-constexpr double kTol = 1e-9;
 
 /// GRPO's A_i for a group of two with rewards {1, 0}: +-0.5 / (sample std + eps).
 const double kA2 = 0.5 / (std::sqrt(0.5) + 1e-6);
@@ -46,34 +48,6 @@ Batch makeBatch(const QString& spec)
 CreditResult run(const Batch& batch, const QStringList& sets = {})
 {
     return test::runMethod("value_baseline", batch, sets);
-}
-
-/// (x - mean) / (sample std + eps), written out again for the expectations.
-QList<double> whitened(const QList<double>& raw)
-{
-    double m = 0.0;
-    for (double v : raw)
-        m += v;
-    m /= raw.size();
-    double ss = 0.0;
-    for (double v : raw)
-        ss += (v - m) * (v - m);
-    const double sd = raw.size() > 1 ? std::sqrt(ss / (raw.size() - 1)) : 0.0;
-    QList<double> out;
-    for (double v : raw)
-        out << (v - m) / (sd + 1e-6);
-    return out;
-}
-
-void compareValues(const std::vector<double>& actual, const QList<double>& expected, double tol = kTol)
-{
-    QCOMPARE(actual.size(), static_cast<std::size_t>(expected.size()));
-    for (std::size_t n = 0; n < actual.size(); ++n)
-        QVERIFY2(std::abs(actual[n] - expected[static_cast<qsizetype>(n)]) < tol,
-            qPrintable(QStringLiteral("turn %1: got %2, expected %3")
-                           .arg(n)
-                           .arg(actual[n], 0, 'g', 17)
-                           .arg(expected[static_cast<qsizetype>(n)], 0, 'g', 17)));
 }
 
 } // namespace
