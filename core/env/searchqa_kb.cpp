@@ -279,15 +279,11 @@ std::vector<int> KnowledgeBase::search(std::string_view query, int limit) const
 {
     const std::string words = shop::SearchIndex::joinedWords(query);
     std::string key = std::to_string(limit) + "|" + words;
-    {
-        const std::lock_guard lock(m_cacheMutex);
-        const auto it = m_cache.find(key);
-        if (it != m_cache.end())
-            return it->second;
-    }
+    std::vector<int> results;
+    if (m_cache.find(key, results))
+        return results;
     const auto title = m_titles.find(words);
     const std::string content = contentWords(words);
-    std::vector<int> results;
     if (limit > 0 && !content.empty())
         results = m_index->search(content, limit + 1);
     if (title != m_titles.end()) {
@@ -296,25 +292,13 @@ std::vector<int> KnowledgeBase::search(std::string_view query, int limit) const
     }
     if (results.size() > static_cast<std::size_t>(std::max(limit, 0)))
         results.resize(static_cast<std::size_t>(std::max(limit, 0)));
-    const std::lock_guard lock(m_cacheMutex);
-    if (m_cache.size() >= 200000) // a policy's free-form queries must not grow it without bound
-        m_cache.clear();
-    m_cache.emplace(std::move(key), results);
+    m_cache.put(std::move(key), results);
     return results;
 }
 
 std::shared_ptr<const KnowledgeBase> KnowledgeBase::shared(std::uint64_t seed, int size)
 {
-    static std::mutex mutex;
-    static std::map<std::pair<std::uint64_t, int>, std::weak_ptr<const KnowledgeBase>> cache;
-    const std::lock_guard lock(mutex);
-    std::weak_ptr<const KnowledgeBase>& slot = cache[{ seed, size }];
-    std::shared_ptr<const KnowledgeBase> kb = slot.lock();
-    if (!kb) {
-        kb = std::make_shared<const KnowledgeBase>(seed, size);
-        slot = kb;
-    }
-    return kb;
+    return shop::sharedInstance<KnowledgeBase>(seed, size);
 }
 
 } // namespace creditlab::env::searchqa

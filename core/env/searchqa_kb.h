@@ -118,8 +118,7 @@ private:
     std::array<std::array<std::vector<int>, 2>, 5> m_starts;
     std::unordered_map<std::string, int> m_titles; ///< title words joined -> entity
     std::unique_ptr<shop::SearchIndex> m_index;
-    mutable std::mutex m_cacheMutex;
-    mutable std::unordered_map<std::string, std::vector<int>> m_cache; ///< "limit|words" -> results
+    mutable shop::QueryCache m_cache { 200000 };
 };
 
 /// SQuAD's answer normalisation (normalize_answer of the SQuAD v1.1 evaluation script): lower case, ASCII

@@ -94,6 +94,16 @@ ShopEnv::ShopEnv(const credit::Params& params)
         throw credit::ParamError("shop: the catalog is too small to hold both splits");
 }
 
+void ShopEnv::toSearchPage()
+{
+    m_page = Page::Search;
+    m_query.clear();
+    m_results.clear();
+    m_pageNo = 0;
+    m_item = -1;
+    m_selected.clear();
+}
+
 const std::string& ShopEnv::reset(std::uint64_t seed, Split split)
 {
     m_goal = m_catalog->drawGoal(seed, split);
@@ -102,12 +112,7 @@ const std::string& ShopEnv::reset(std::uint64_t seed, Split split)
     m_ready = true;
     m_done = false;
     m_steps = 0;
-    m_page = Page::Search;
-    m_query.clear();
-    m_results.clear();
-    m_pageNo = 0;
-    m_item = -1;
-    m_selected.clear();
+    toSearchPage();
     m_bought = false;
     m_purchase = RewardParts {};
     m_perfect.assign(m_catalog->products().size(), -1);
@@ -175,12 +180,7 @@ bool ShopEnv::execute(std::string_view action)
     if (verb != "click" || m_page == Page::Search || m_page == Page::Done)
         return false;
     if (arg == "back to search") {
-        m_page = Page::Search;
-        m_query.clear();
-        m_results.clear();
-        m_pageNo = 0;
-        m_item = -1;
-        m_selected.clear();
+        toSearchPage();
         return true;
     }
     if (m_page == Page::Results) {

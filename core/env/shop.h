@@ -70,6 +70,8 @@ public:
 private:
     bool execute(std::string_view action);
     void render(std::string& out) const;
+    /// The empty search page: no query, results, item or selected options.
+    void toSearchPage();
     double potential() const;
     double listPotential() const;
     std::vector<std::pair<std::string, std::string>> selectedOptions() const;

@@ -333,36 +333,18 @@ Goal Catalog::drawGoal(std::uint64_t seed, Split split) const
 
 std::vector<int> Catalog::search(std::string_view query, int limit) const
 {
-    // A few thousand distinct queries cover the instructions' words; the cache is cleared when it grows past
-    // that many times over (free text from a person or a model).
-    constexpr std::size_t kCacheEntries = 100000;
-    const std::string key = std::to_string(limit) + "|" + SearchIndex::joinedWords(query);
-    {
-        const std::lock_guard lock(m_cacheMutex);
-        const auto it = m_cache.find(key);
-        if (it != m_cache.end())
-            return it->second;
-    }
-    std::vector<int> results = m_index->search(query, limit);
-    const std::lock_guard lock(m_cacheMutex);
-    if (m_cache.size() >= kCacheEntries)
-        m_cache.clear();
-    m_cache.emplace(key, results);
+    std::string key = std::to_string(limit) + "|" + SearchIndex::joinedWords(query);
+    std::vector<int> results;
+    if (m_cache.find(key, results))
+        return results;
+    results = m_index->search(query, limit);
+    m_cache.put(std::move(key), results);
     return results;
 }
 
 std::shared_ptr<const Catalog> Catalog::shared(std::uint64_t seed, int size)
 {
-    static std::mutex mutex;
-    static std::map<std::pair<std::uint64_t, int>, std::weak_ptr<const Catalog>> cache;
-    const std::lock_guard lock(mutex);
-    std::weak_ptr<const Catalog>& slot = cache[{ seed, size }];
-    std::shared_ptr<const Catalog> catalog = slot.lock();
-    if (!catalog) {
-        catalog = std::make_shared<const Catalog>(seed, size);
-        slot = catalog;
-    }
-    return catalog;
+    return sharedInstance<Catalog>(seed, size);
 }
 
 } // namespace creditlab::env::shop

@@ -93,8 +93,9 @@ private:
     std::vector<int> m_train;
     std::vector<int> m_eval;
     std::unique_ptr<SearchIndex> m_index;
-    mutable std::mutex m_cacheMutex;
-    mutable std::unordered_map<std::string, std::vector<int>> m_cache; ///< "limit|words" -> results
+    // A few thousand distinct queries cover the instructions' words; free text from a person or a model may add
+    // many more.
+    mutable QueryCache m_cache { 100000 };
 };
 
 /// The split an attribute set of a product type belongs to (about one in five is eval).

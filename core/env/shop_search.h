@@ -3,9 +3,14 @@
 // The shop's search engine: an in-memory SQLite database with an FTS5 table over the catalog, ranked by BM25
 // (WebShop ranks with Pyserini's BM25 over the same fields). Internal to core/env.
 
+#include <cstdint>
+#include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 struct sqlite3;
@@ -49,5 +54,53 @@ private:
     sqlite3_stmt* m_score = nullptr;
     mutable std::mutex m_mutex;
 };
+
+/// The results of recent queries ("limit|words" -> ids) of a catalog or knowledge base, cleared whenever it holds
+/// `capacity` entries: a policy's free-form queries must not grow it without bound. Any thread.
+class QueryCache {
+public:
+    explicit QueryCache(std::size_t capacity)
+        : m_capacity(capacity)
+    {
+    }
+    /// The cached results of `key` into `out`; false when there are none.
+    bool find(const std::string& key, std::vector<int>& out) const
+    {
+        const std::lock_guard lock(m_mutex);
+        const auto it = m_entries.find(key);
+        if (it == m_entries.end())
+            return false;
+        out = it->second;
+        return true;
+    }
+    void put(std::string key, const std::vector<int>& results)
+    {
+        const std::lock_guard lock(m_mutex);
+        if (m_entries.size() >= m_capacity)
+            m_entries.clear();
+        m_entries.emplace(std::move(key), results);
+    }
+
+private:
+    std::size_t m_capacity;
+    mutable std::mutex m_mutex;
+    std::unordered_map<std::string, std::vector<int>> m_entries;
+};
+
+/// The `T(seed, size)` (a catalog, a knowledge base) that environments with those parameters share read-only;
+/// built on first use, freed with its last holder. Any thread.
+template <class T> std::shared_ptr<const T> sharedInstance(std::uint64_t seed, int size)
+{
+    static std::mutex mutex;
+    static std::map<std::pair<std::uint64_t, int>, std::weak_ptr<const T>> instances;
+    const std::lock_guard lock(mutex);
+    std::weak_ptr<const T>& slot = instances[{ seed, size }];
+    std::shared_ptr<const T> instance = slot.lock();
+    if (!instance) {
+        instance = std::make_shared<const T>(seed, size);
+        slot = instance;
+    }
+    return instance;
+}
 
 } // namespace creditlab::env::shop
