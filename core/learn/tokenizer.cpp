@@ -65,22 +65,23 @@ template <typename Sink> void forEachPiece(std::string_view text, int version, S
     while (i < text.size()) {
         const std::size_t start = i;
         const char c = text[i];
-        if (i < mixedEnd) {
+        if (i < mixedEnd || c == '\n') {
             i = start + 1;
-        } else if (c == '\n') {
-            i = start + 1;
+        } else if (c == ' ' && (i + 1 == text.size() || text[i + 1] == ' ' || text[i + 1] == '\n')) {
+            i = start + 1; // a space not followed by a word stands alone
         } else {
-            // A space attaches to the word after it, as in GPT-2; otherwise it stands alone.
-            const bool space = c == ' ';
-            const bool attaches = space && i + 1 < text.size() && text[i + 1] != ' ' && text[i + 1] != '\n';
-            const std::size_t word = attaches ? i + 1 : i;
-            if (space && !attaches) {
-                i = start + 1;
-            } else if (const auto [end, mixed] = alnumRun(text, word); version >= 2 && mixed) {
+            // A space attaches to the word after it, as in GPT-2.
+            const std::size_t word = c == ' ' ? i + 1 : i;
+            const auto [end, mixed] = alnumRun(text, word);
+            if (end == word) {
+                i = word + 1; // one byte that is neither a letter nor a digit
+            } else if (!mixed) {
+                i = end; // a letter run or a digit run
+            } else if (version >= 2) {
                 mixedEnd = end;
                 i = word + 1;
             } else {
-                i = wordEnd(text, word);
+                i = wordEnd(text, word); // format 1: the word's first letter or digit run
             }
         }
         sink(text.substr(start, i - start));

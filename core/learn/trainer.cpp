@@ -174,20 +174,22 @@ void Trainer::Impl::initialisePolicy()
     } else {
         if (const auto file = config.getText("sft.demonstrations"); !file.empty())
             demonstrationFile = readDemonstrationFile(file);
-        // The demonstrations' words belong in the vocabulary too (what a remote server never showed).
-        std::vector<std::string> texts;
-        for (const Trajectory& t : demonstrationFile) {
-            texts.push_back(t.task.goal.value_or(std::string()));
-            for (const Turn& turn : t.turns) {
-                texts.push_back(turn.observation);
-                texts.push_back(turn.action);
-                texts.push_back(turn.feedback.value_or(std::string()));
+        if (fs::exists(saved)) {
+            tokenizer = Tokenizer::load(saved); // a run restarted before its first checkpoint keeps its vocabulary
+        } else {
+            // The demonstrations' words belong in the vocabulary too (what a remote server never showed).
+            std::vector<std::string> texts;
+            for (const Trajectory& t : demonstrationFile) {
+                texts.push_back(t.task.goal.value_or(std::string()));
+                for (const Turn& turn : t.turns) {
+                    texts.push_back(turn.observation);
+                    texts.push_back(turn.action);
+                    texts.push_back(turn.feedback.value_or(std::string()));
+                }
             }
+            tokenizer = Tokenizer::forEnvironment(config.envName(), config.envAssignments(),
+                static_cast<int>(config.getInt("tokenizer.episodes")), texts);
         }
-        // A run restarted before its first checkpoint keeps the vocabulary it was given.
-        tokenizer = fs::exists(saved) ? Tokenizer::load(saved)
-                                      : Tokenizer::forEnvironment(config.envName(), config.envAssignments(),
-                                          static_cast<int>(config.getInt("tokenizer.episodes")), texts);
         buildModels();
     }
     tokenizer.save(saved);
@@ -307,9 +309,18 @@ TrainResult Trainer::run(const TrainCallback& callback, const std::atomic<bool>*
     TrainResult result;
     result.runId = d->runId;
     bool stopped = false;
+    // The waits for a server (waitAfterOutage) report through the callback and watch the flag, during this call only.
     d->runCallback = &callback;
     d->runStop = stop;
     d->stopRequested = false;
+    struct Detach {
+        Impl* impl;
+        ~Detach()
+        {
+            impl->runCallback = nullptr;
+            impl->runStop = nullptr;
+        }
+    } detach { d.get() };
     try {
         if (d->iteration < 0)
             d->runSft(callback, stop, stopped);
@@ -347,12 +358,9 @@ TrainResult Trainer::run(const TrainCallback& callback, const std::atomic<bool>*
         if (stopped && d->iteration >= 0 && d->store->lastCheckpoint(d->runId)->first != d->iteration)
             d->checkpoint(); // resume continues exactly after the last finished iteration
     } catch (...) {
-        d->runCallback = nullptr;
         d->store->setRunStatus(d->runId, "failed");
         throw;
     }
-    d->runCallback = nullptr;
-    d->runStop = nullptr;
     result.status = stopped ? "cancelled" : "finished";
     d->store->setRunStatus(d->runId, result.status);
     result.iterationsDone = std::max<std::int64_t>(0, d->iteration);
