@@ -1,6 +1,7 @@
 #include "core/env/environment.h"
 
 #include "core/env/household.h"
+#include "core/env/recall.h"
 #include "core/env/remote.h"
 #include "core/env/searchqa.h"
 #include "core/env/shop.h"
@@ -32,6 +33,9 @@ const std::vector<EnvironmentInfo>& environments()
         { "searchqa", "multi-hop questions over a search engine in the style of Search-R1: <search>, <answer>",
             searchqa::SearchQaEnv::paramSpecs(),
             [](const credit::Params& p) { return std::make_unique<searchqa::SearchQaEnv>(p); } },
+        { "recall", "the smallest memory task: a code word shown at turn 1 is asked for turns later",
+            recall::RecallEnv::paramSpecs(),
+            [](const credit::Params& p) { return std::make_unique<recall::RecallEnv>(p); } },
         { "remote", "an environment served over HTTP by an AgentGym-style server (alfworld, webshop, searchqa, babyai)",
             remote::RemoteEnv::paramSpecs(),
             [](const credit::Params& p) { return std::make_unique<remote::RemoteEnv>(p); } },

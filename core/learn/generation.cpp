@@ -67,6 +67,146 @@ std::int32_t sampleToken(
     return scratch[keep - 1];
 }
 
+std::vector<Generation> sampleActions(Transformer& model, KvCache& cache, torch::Tensor last,
+    const std::vector<bool>& rowsToSample, const SamplingOptions& options, Rng& rng, std::vector<std::int32_t>* fed)
+{
+    const auto device = model->parameters().front().device();
+    const auto rows = static_cast<std::int64_t>(rowsToSample.size());
+    std::vector<Generation> out(rowsToSample.size());
+    std::vector<bool> active = rowsToSample;
+    if (fed)
+        fed->assign(rowsToSample.size(), 0);
+    std::vector<std::int32_t> scratch;
+    for (int step = 0; step < options.maxTokens; ++step) {
+        auto logits = model->logits(last).to(torch::kFloat);
+        std::vector<std::int32_t> chosen(rowsToSample.size(), options.stopToken);
+        if (options.greedy) {
+            auto best = logits.argmax(-1).to(torch::kCPU);
+            auto logProbs = torch::log_softmax(logits, -1).to(torch::kCPU).contiguous();
+            const auto vocab = logProbs.size(1);
+            const auto* b = best.data_ptr<std::int64_t>();
+            for (std::int64_t r = 0; r < rows; ++r) {
+                if (!active[r])
+                    continue;
+                chosen[r] = static_cast<std::int32_t>(b[r]);
+                out[r].logProb += logProbs.data_ptr<float>()[r * vocab + chosen[r]];
+            }
+        } else {
+            auto probs = torch::softmax(logits / options.temperature, -1).to(torch::kCPU).contiguous();
+            const auto vocab = probs.size(1);
+            const float* p = probs.data_ptr<float>();
+            for (std::int64_t r = 0; r < rows; ++r) {
+                if (!active[r])
+                    continue;
+                chosen[r] = sampleToken(p + r * vocab, vocab, options.topP, rng, scratch);
+                out[r].logProb += std::log(std::max(p[r * vocab + chosen[r]], 1e-30F));
+            }
+        }
+        bool any = false;
+        for (std::int64_t r = 0; r < rows; ++r) {
+            if (!active[r])
+                continue;
+            out[r].tokens.push_back(chosen[r]);
+            if (chosen[r] == options.stopToken) {
+                out[r].stopped = true;
+                active[r] = false;
+            } else if (static_cast<int>(out[r].tokens.size()) >= options.maxTokens) {
+                active[r] = false;
+            }
+            any = any || active[r];
+        }
+        if (!any)
+            break;
+        // Feed the tokens of the rows still writing; the others get a padding slot (not attended to).
+        std::vector<std::int64_t> next(rowsToSample.size(), 0);
+        std::vector<std::uint8_t> nextValid(rowsToSample.size(), 0);
+        for (std::int64_t r = 0; r < rows; ++r) {
+            next[r] = active[r] ? chosen[r] : 0;
+            nextValid[r] = active[r] ? 1 : 0;
+            if (fed && active[r])
+                ++(*fed)[r];
+        }
+        auto nextTokens = torch::from_blob(next.data(), { rows, 1 }, torch::kLong).to(device);
+        auto nextMask = torch::from_blob(nextValid.data(), { rows, 1 }, torch::kUInt8).to(torch::kBool).to(device);
+        if (cache.length + 1 > cache.capacity)
+            growCache(cache, cache.capacity + options.maxTokens);
+        last = model->forward(nextTokens, nextMask, &cache).hidden.select(1, 0);
+    }
+    return out;
+}
+
+void growCache(KvCache& cache, std::int64_t capacity)
+{
+    using torch::indexing::Slice;
+    if (capacity <= cache.capacity)
+        return;
+    for (auto* list : { &cache.keys, &cache.values })
+        for (auto& t : *list) {
+            auto wider = torch::zeros({ t.size(0), t.size(1), capacity, t.size(3) }, t.options());
+            wider.index_put_({ Slice(), Slice(), Slice(0, cache.length) }, t.index({ Slice(), Slice(), Slice(0, cache.length) }));
+            t = wider;
+        }
+    auto valid = torch::zeros({ cache.keyValid.size(0), capacity }, cache.keyValid.options());
+    valid.index_put_({ Slice(), Slice(0, cache.length) }, cache.keyValid.index({ Slice(), Slice(0, cache.length) }));
+    cache.keyValid = valid;
+    cache.capacity = capacity;
+}
+
+void compactCache(KvCache& cache, const std::vector<std::int64_t>& keepRows)
+{
+    using torch::indexing::Slice;
+    const auto device = cache.keyValid.device();
+    auto rows = torch::tensor(keepRows, torch::TensorOptions(torch::kLong)).to(device);
+    auto valid = cache.keyValid.index({ Slice(), Slice(0, cache.length) }).index_select(0, rows).to(torch::kCPU).contiguous();
+    const auto n = valid.size(0);
+    const auto length = valid.size(1);
+    const bool* v = valid.data_ptr<bool>();
+    std::int64_t longest = 0;
+    std::vector<std::int64_t> counts(static_cast<std::size_t>(n), 0);
+    for (std::int64_t r = 0; r < n; ++r) {
+        for (std::int64_t k = 0; k < length; ++k)
+            counts[r] += v[r * length + k] ? 1 : 0;
+        longest = std::max(longest, counts[r]);
+    }
+    // Each row's valid slots moved to its front, in order (positions are stored, so order is all that matters).
+    std::vector<std::int64_t> gather(static_cast<std::size_t>(n * std::max<std::int64_t>(longest, 1)), 0);
+    std::vector<std::uint8_t> newValid(gather.size(), 0);
+    const auto stride = std::max<std::int64_t>(longest, 1);
+    for (std::int64_t r = 0; r < n; ++r) {
+        std::int64_t c = 0;
+        for (std::int64_t k = 0; k < length; ++k)
+            if (v[r * length + k]) {
+                gather[r * stride + c] = k;
+                newValid[r * stride + c] = 1;
+                ++c;
+            }
+    }
+    const auto capacity = std::max(cache.capacity, longest);
+    auto index = torch::from_blob(gather.data(), { n, stride }, torch::kLong).to(device);
+    for (auto* list : { &cache.keys, &cache.values })
+        for (auto& t : *list) {
+            auto picked = t.index_select(0, rows);
+            const auto heads = picked.size(1), width = picked.size(3);
+            auto idx = index.view({ n, 1, stride, 1 }).expand({ n, heads, stride, width });
+            auto compact = torch::zeros({ n, heads, capacity, width }, t.options());
+            compact.index_put_({ Slice(), Slice(), Slice(0, stride) }, picked.gather(2, idx));
+            t = compact;
+        }
+    auto keyValid = torch::zeros({ n, capacity }, cache.keyValid.options());
+    keyValid.index_put_({ Slice(), Slice(0, stride) },
+        torch::from_blob(newValid.data(), { n, stride }, torch::kUInt8).to(torch::kBool).to(device));
+    cache.keyValid = keyValid;
+    cache.nextPosition = cache.nextPosition.index_select(0, rows);
+    cache.length = longest;
+}
+
+void clearCacheRow(KvCache& cache, std::int64_t row)
+{
+    using torch::indexing::Slice;
+    cache.keyValid.index_put_({ row, Slice() }, false);
+    cache.nextPosition.index_put_({ row }, 0);
+}
+
 std::vector<Generation> generate(Transformer& model, const std::vector<std::vector<std::int32_t>>& prompts,
     const SamplingOptions& options, Rng& rng, bool useCache)
 {
@@ -77,17 +217,17 @@ std::vector<Generation> generate(Transformer& model, const std::vector<std::vect
         return out;
     auto batch = padSequences(prompts, true, device);
     const auto promptWidth = batch.tokens.size(1);
-    std::vector<std::vector<std::int32_t>> sequences; // without a cache: the growing sequences
-    KvCache cache;
-    if (useCache)
-        cache = model->makeCache(rows, promptWidth + options.maxTokens);
-    else
-        sequences = prompts;
-
+    if (useCache) {
+        KvCache cache = model->makeCache(rows, promptWidth + options.maxTokens);
+        auto output = model->forward(batch.tokens, batch.valid, &cache);
+        return sampleActions(
+            model, cache, output.hidden.select(1, promptWidth - 1), std::vector<bool>(prompts.size(), true), options, rng);
+    }
+    // Without a cache: the whole growing sequence at every step (the reference the cache is tested against).
+    std::vector<std::vector<std::int32_t>> sequences = prompts;
     std::vector<bool> active(prompts.size(), true);
     std::vector<std::int32_t> scratch;
-    auto output = model->forward(batch.tokens, batch.valid, useCache ? &cache : nullptr);
-    auto last = output.hidden.select(1, promptWidth - 1);
+    auto last = model->forward(batch.tokens, batch.valid).hidden.select(1, promptWidth - 1);
     for (int step = 0; step < options.maxTokens; ++step) {
         auto logits = model->logits(last).to(torch::kFloat);
         std::vector<std::int32_t> chosen(prompts.size(), options.stopToken);
@@ -127,26 +267,12 @@ std::vector<Generation> generate(Transformer& model, const std::vector<std::vect
         }
         if (!any)
             break;
-        if (useCache) {
-            std::vector<std::int64_t> next(prompts.size(), 0);
-            std::vector<std::uint8_t> nextValid(prompts.size(), 0);
-            for (std::int64_t r = 0; r < rows; ++r) {
-                next[r] = active[r] ? chosen[r] : 0;
-                nextValid[r] = active[r] ? 1 : 0;
-            }
-            auto nextTokens = torch::from_blob(next.data(), { rows, 1 }, torch::kLong).to(device);
-            auto nextMask = torch::from_blob(nextValid.data(), { rows, 1 }, torch::kUInt8).to(torch::kBool).to(device);
-            output = model->forward(nextTokens, nextMask, &cache);
-            last = output.hidden.select(1, 0);
-        } else {
-            for (std::int64_t r = 0; r < rows; ++r)
-                if (active[r])
-                    sequences[r].push_back(chosen[r]);
-            // Finished rows keep their last sequence; their output is ignored.
-            auto grown = padSequences(sequences, true, device);
-            output = model->forward(grown.tokens, grown.valid);
-            last = output.hidden.select(1, grown.tokens.size(1) - 1);
-        }
+        for (std::int64_t r = 0; r < rows; ++r)
+            if (active[r])
+                sequences[r].push_back(chosen[r]);
+        // Finished rows keep their last sequence; their output is ignored.
+        auto grown = padSequences(sequences, true, device);
+        last = model->forward(grown.tokens, grown.valid).hidden.select(1, grown.tokens.size(1) - 1);
     }
     return out;
 }

@@ -42,6 +42,22 @@ PaddedBatch padSequences(
 std::vector<Generation> generate(Transformer& model, const std::vector<std::vector<std::int32_t>>& prompts,
     const SamplingOptions& options, Rng& rng, bool useCache = true);
 
+/// Samples one action per row of `rowsToSample` that is true, continuing a KV cache whose last outputs are `last`
+/// (B, width): each sampled token is appended to the cache before the next, except a row's last token (the stop
+/// token, or the maxTokens-th), which the caller feeds with what follows. `fed` (when given) gets per row how many
+/// of its tokens went into the cache. Grows the cache as needed. Call under torch::NoGradGuard, model in eval().
+std::vector<Generation> sampleActions(Transformer& model, KvCache& cache, torch::Tensor last,
+    const std::vector<bool>& rowsToSample, const SamplingOptions& options, Rng& rng,
+    std::vector<std::int32_t>* fed = nullptr);
+
+/// Reallocates the cache for at least `capacity` slots, keeping its contents.
+void growCache(KvCache& cache, std::int64_t capacity);
+/// Keeps the rows `keepRows` (in that order) and moves each row's valid slots to its front: the padding slots of
+/// batched chunks and the slots of a cleared row are dropped. The results of later calls do not change.
+void compactCache(KvCache& cache, const std::vector<std::int64_t>& keepRows);
+/// Forgets row `row`: no slot of it is attended to any more and its next position is 0 (a stream that restarts).
+void clearCacheRow(KvCache& cache, std::int64_t row);
+
 /// Picks a token from one row of probabilities (already tempered) with nucleus `topP`.
 std::int32_t sampleToken(
     const float* probs, std::int64_t vocab, double topP, Rng& rng, std::vector<std::int32_t>& scratch);

@@ -149,8 +149,8 @@ std::vector<std::pair<std::string, double>> Trainer::Impl::runIteration()
     // Learned credit models read the acting policy's hidden states of these very rollouts.
     if (usesTurnRd() || usesValueBaseline()) {
         const auto hiddenStart = Clock::now();
-        const TurnStates states = extractTurnStates(policy, tokenizer, rollouts, config.getInt("rl.micro_batch"),
-            device, usesValueBaseline() ? &setup.prompt : nullptr);
+        const TurnStates states = extractTurnStates(
+            policy, tokenizer, rollouts, config.getInt("rl.micro_batch"), device, usesValueBaseline());
         metrics.emplace_back("time/hidden_s", secondsSince(hiddenStart));
         if (usesTurnRd())
             turnRdCredits(rollouts, states, it, metrics);
@@ -207,12 +207,15 @@ std::vector<std::pair<std::string, double>> Trainer::Impl::runIteration()
             keep[i] = false;
             ++failedRollouts;
         }
-    std::vector<TurnSample> samples;
+    // Each turn's advantage goes onto its action's span; the sequences of rollouts left out are not trained.
     std::vector<double> advantages;
-    for (auto& s : rollouts.samples)
+    std::size_t samples = 0;
+    for (const TurnSample& s : rollouts.samples)
         if (keep[s.trajectory]) {
-            advantages.push_back(result.at(s.trajectory, s.turn));
-            samples.push_back(std::move(s));
+            const double a = result.at(s.trajectory, s.turn);
+            rollouts.sequences[s.sequence].spans[s.span].advantage = a;
+            advantages.push_back(a);
+            ++samples;
         }
     if (config.getBool("rl.whiten_advantages") && advantages.size() > 1) {
         double mean = 0.0, var = 0.0;
@@ -222,9 +225,16 @@ std::vector<std::pair<std::string, double>> Trainer::Impl::runIteration()
         for (double a : advantages)
             var += (a - mean) * (a - mean);
         const double std = std::sqrt(var / static_cast<double>(advantages.size() - 1));
-        for (double& a : advantages)
-            a = (a - mean) / (std + 1e-8);
+        for (const TurnSample& s : rollouts.samples)
+            if (keep[s.trajectory]) {
+                double& a = rollouts.sequences[s.sequence].spans[s.span].advantage;
+                a = (a - mean) / (std + 1e-8);
+            }
     }
+    std::vector<TrainSequence> sequences;
+    for (auto& q : rollouts.sequences)
+        if (keep[q.trajectory])
+            sequences.push_back(std::move(q));
     double nonZero = 0.0;
     for (double a : result.advantages)
         nonZero += a != 0.0 ? 1.0 : 0.0;
@@ -235,20 +245,22 @@ std::vector<std::pair<std::string, double>> Trainer::Impl::runIteration()
     settings.epochs = static_cast<int>(config.getInt("rl.epochs"));
     settings.minibatches = static_cast<int>(config.getInt("rl.minibatches"));
     settings.microBatch = static_cast<int>(config.getInt("rl.micro_batch"));
+    settings.microTokens = config.getInt("rl.micro_tokens");
+    const std::string norm = config.getText("rl.loss_norm");
+    settings.norm = norm == "token" ? LossNorm::Token : norm == "sequence" ? LossNorm::Sequence : LossNorm::Trajectory;
     settings.temperature = config.getDouble("rl.temperature");
     settings.maxGradNorm = config.getDouble("rl.max_grad_norm");
     settings.loss.clipLow = config.getDouble("rl.clip");
     settings.loss.clipHigh = config.getDouble("rl.clip_high");
     settings.loss.klCoef = kl.coef;
     settings.loss.entropyCoef = config.getDouble("rl.entropy_coef");
-    settings.loss.tokenMean = config.getText("rl.loss_agg") == "token-mean";
     settings.critic = static_cast<bool>(critic);
     settings.gamma = config.getDouble("critic.gamma");
     settings.lambda = config.getDouble("critic.lambda");
     settings.trajectoryGae = config.getText("critic.mode") == "trajectory";
-    const auto stats = ppoUpdate(policy, reference, *optimizer, critic ? &critic : nullptr, criticOptimizer.get(),
-        samples, advantages, settings, rng);
-    kl.update(stats.kl, static_cast<std::int64_t>(samples.size()));
+    const auto stats = ppoUpdate(
+        policy, reference, *optimizer, critic ? &critic : nullptr, criticOptimizer.get(), sequences, settings, rng);
+    kl.update(stats.kl, static_cast<std::int64_t>(samples));
     const double updateSeconds = secondsSince(updateStart);
     if (turnrd)
         trainTurnRd(it, metrics); // Algorithm 1 line 12, after the policy update
@@ -281,15 +293,18 @@ std::vector<std::pair<std::string, double>> Trainer::Impl::runIteration()
     metrics.emplace_back("train/approx_kl", stats.approxKl);
     if (critic)
         metrics.emplace_back("train/value_loss", stats.valueLoss);
-    metrics.emplace_back("train/samples", static_cast<double>(samples.size()));
+    metrics.emplace_back("train/samples", static_cast<double>(samples));
+    metrics.emplace_back("train/sequences", static_cast<double>(sequences.size()));
+    metrics.emplace_back("rollout/overflows", static_cast<double>(rollouts.overflows));
     metrics.emplace_back("train/filtered_groups", static_cast<double>(filteredGroups));
     metrics.emplace_back("train/failed_rollouts", static_cast<double>(failedRollouts));
 
     // 6. Evaluate greedily on held-out tasks.
     const auto evalStart = Clock::now();
     const auto iterations = config.getInt("rl.iterations");
-    if (it % config.getInt("eval.every") == 0 || it == iterations)
-        evaluate(metrics);
+    const bool evaluating = it % config.getInt("eval.every") == 0 || it == iterations;
+    if (evaluating)
+        evaluate(metrics, it);
     const double evalSeconds = secondsSince(evalStart);
 
     // 7. Store the iteration in one transaction.
@@ -329,6 +344,8 @@ std::vector<std::pair<std::string, double>> Trainer::Impl::runIteration()
                 details, c.params);
         }
     }
+    if (evaluating)
+        storeEvalEpisodes(it);
     const double rolloutSeconds = rollouts.generationSeconds + rollouts.envSeconds;
     metrics.emplace_back("time/generation_s", rollouts.generationSeconds);
     metrics.emplace_back("time/env_s", rollouts.envSeconds);

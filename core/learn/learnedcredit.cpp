@@ -42,7 +42,7 @@ void appendRow(const torch::Tensor& rows, std::int64_t row, std::vector<float>& 
 } // namespace
 
 TurnStates extractTurnStates(Transformer& policy, const Tokenizer& tokenizer, const RolloutBatch& rollouts,
-    std::int64_t microBatch, const torch::Device& device, const PromptOptions* finals)
+    std::int64_t microBatch, const torch::Device& device, bool finals)
 {
     torch::NoGradGuard noGrad;
     policy->eval();
@@ -51,28 +51,40 @@ TurnStates extractTurnStates(Transformer& policy, const Tokenizer& tokenizer, co
     const auto width = policy->options().width;
     states.actionLast = torch::empty({ n, width }, torch::kFloat);
     states.promptLast = torch::empty({ n, width }, torch::kFloat);
-    for (std::int64_t start = 0; start < n; start += microBatch) {
-        const std::int64_t end = std::min(n, start + microBatch);
-        std::vector<const std::vector<std::int32_t>*> prompts, actions;
-        std::vector<std::int64_t> last, promptEnd;
-        for (std::int64_t s = start; s < end; ++s) {
-            const TurnSample& sample = rollouts.samples[static_cast<std::size_t>(s)];
-            prompts.push_back(&sample.prompt);
-            actions.push_back(&sample.action);
-            promptEnd.push_back(static_cast<std::int64_t>(sample.prompt.size()) - 1);
-            last.push_back(static_cast<std::int64_t>(sample.prompt.size() + sample.action.size()) - 1);
+    // One pass over each sequence gives every turn in it: the state before the action at the token that predicts its
+    // first token, h_t at its last token.
+    std::vector<std::vector<std::int64_t>> samplesOf(rollouts.sequences.size());
+    for (std::size_t s = 0; s < rollouts.samples.size(); ++s)
+        samplesOf[rollouts.samples[s].sequence].push_back(static_cast<std::int64_t>(s));
+    const auto sequences = static_cast<std::int64_t>(rollouts.sequences.size());
+    for (std::int64_t start = 0; start < sequences; start += microBatch) {
+        const std::int64_t end = std::min(sequences, start + microBatch);
+        std::vector<const TrainSequence*> rows;
+        std::vector<std::int64_t> rowOf, promptAt, lastAt, sampleAt;
+        for (std::int64_t q = start; q < end; ++q) {
+            rows.push_back(&rollouts.sequences[static_cast<std::size_t>(q)]);
+            for (std::int64_t s : samplesOf[static_cast<std::size_t>(q)]) {
+                const TurnSample& sample = rollouts.samples[static_cast<std::size_t>(s)];
+                const ActionSpan& span = rows.back()->spans[sample.span];
+                rowOf.push_back(q - start);
+                promptAt.push_back(span.from);
+                lastAt.push_back(span.end - 1);
+                sampleAt.push_back(s);
+            }
         }
-        const ActionBatch batch = makeActionBatch(prompts, actions, device);
-        const auto hidden = policy->forward(batch.tokens, batch.valid).hidden; // (B, T, width), final LN
-        const auto rows = end - start;
-        auto gather = [&](const std::vector<std::int64_t>& at) {
-            auto index = torch::from_blob(const_cast<std::int64_t*>(at.data()), { rows }, torch::kLong).to(device);
-            return hidden.index({ torch::arange(rows, torch::TensorOptions(torch::kLong).device(device)), index })
-                .to(torch::kCPU)
-                .to(torch::kFloat);
+        if (sampleAt.empty())
+            continue;
+        const SequenceBatch batch = makeSequenceBatch(rows, device);
+        const auto hidden = forwardBatch(policy, batch).hidden; // (B, T, width), final LN
+        const auto count = static_cast<std::int64_t>(sampleAt.size());
+        auto rowIndex = torch::from_blob(rowOf.data(), { count }, torch::kLong).to(device);
+        auto gather = [&](std::vector<std::int64_t>& at) {
+            auto index = torch::from_blob(at.data(), { count }, torch::kLong).to(device);
+            return hidden.index({ rowIndex, index }).to(torch::kCPU).to(torch::kFloat);
         };
-        states.actionLast.narrow(0, start, rows).copy_(gather(last));
-        states.promptLast.narrow(0, start, rows).copy_(gather(promptEnd));
+        auto target = torch::from_blob(sampleAt.data(), { count }, torch::kLong);
+        states.actionLast.index_copy_(0, target, gather(lastAt));
+        states.promptLast.index_copy_(0, target, gather(promptAt));
     }
     // The goal embedding (has_turnrd.md §2.5 [choice]): the final hidden states mean-pooled over the goal's tokens.
     // Prompts begin with <goal> and the goal, and attention is causal, so a pass over <goal> goal alone gives the
@@ -95,31 +107,31 @@ TurnStates extractTurnStates(Transformer& policy, const Tokenizer& tokenizer, co
     }
     if (!finals)
         return states;
-    // The state after the last turn: the prompt the policy would read next (the last feedback as the observation),
-    // at its last token, as each turn's state is read at its prompt's last token.
+    // The state after the last turn: the context the policy would read next (the last feedback as the observation),
+    // at its last token, as each turn's state is read at the token before its action.
     states.final = torch::empty({ trajectories, width }, torch::kFloat);
     for (std::int64_t start = 0; start < trajectories; start += microBatch) {
         const std::int64_t end = std::min(trajectories, start + microBatch);
-        std::vector<std::vector<std::int32_t>> prompts;
-        const std::vector<std::int32_t> none;
-        std::vector<const std::vector<std::int32_t>*> promptPtrs, actionPtrs;
-        std::vector<std::int64_t> last;
+        std::vector<TrainSequence> contexts;
         for (std::int64_t i = start; i < end; ++i) {
-            const Trajectory& t = rollouts.trajectories[static_cast<std::size_t>(i)];
-            const std::string observation = t.turns.empty() ? std::string() : t.turns.back().feedback.value_or("");
-            prompts.push_back(buildPrompt(tokenizer, *finals, t.task.goal.value_or(""), t.turns, observation));
+            TrainSequence c;
+            c.tokens = rollouts.finalContexts[static_cast<std::size_t>(i)];
+            if (c.tokens.empty())
+                c.tokens.push_back(Tokenizer::kGoal);
+            contexts.push_back(std::move(c));
         }
-        for (const auto& p : prompts) {
-            promptPtrs.push_back(&p);
-            actionPtrs.push_back(&none);
-            last.push_back(static_cast<std::int64_t>(p.size()) - 1);
+        std::vector<const TrainSequence*> rows;
+        std::vector<std::int64_t> last;
+        for (const auto& c : contexts) {
+            rows.push_back(&c);
+            last.push_back(c.size() - 1);
         }
-        const ActionBatch batch = makeActionBatch(promptPtrs, actionPtrs, device);
-        const auto hidden = policy->forward(batch.tokens, batch.valid).hidden;
-        const auto rows = end - start;
-        auto index = torch::from_blob(last.data(), { rows }, torch::kLong).to(device);
-        states.final.narrow(0, start, rows)
-            .copy_(hidden.index({ torch::arange(rows, torch::TensorOptions(torch::kLong).device(device)), index })
+        const SequenceBatch batch = makeSequenceBatch(rows, device);
+        const auto hidden = forwardBatch(policy, batch).hidden;
+        const auto count = end - start;
+        auto index = torch::from_blob(last.data(), { count }, torch::kLong).to(device);
+        states.final.narrow(0, start, count)
+            .copy_(hidden.index({ torch::arange(count, torch::TensorOptions(torch::kLong).device(device)), index })
                        .to(torch::kCPU)
                        .to(torch::kFloat));
     }
@@ -327,13 +339,15 @@ void Trainer::Impl::pairScores(RolloutBatch& rollouts, Metrics& metrics)
     policy->eval();
     // Each turn's sequence is its prompt and its action; the span runs from <act> to the action's last token, as
     // the probe's training records (probepipeline.h).
+    // In episode mode a turn's sequence is its segment up to the end of its action (the prefix it acted on).
     std::vector<std::vector<std::int32_t>> sequences(rollouts.samples.size());
     std::vector<TurnSequence> turns(rollouts.samples.size());
     for (std::size_t s = 0; s < rollouts.samples.size(); ++s) {
         const TurnSample& sample = rollouts.samples[s];
-        sequences[s] = sample.prompt;
-        sequences[s].insert(sequences[s].end(), sample.action.begin(), sample.action.end());
-        turns[s] = { &sequences[s], static_cast<std::int64_t>(sample.prompt.size()) - 1 };
+        const TrainSequence& sequence = rollouts.sequences[sample.sequence];
+        const ActionSpan& span = sequence.spans[sample.span];
+        sequences[s].assign(sequence.tokens.begin(), sequence.tokens.begin() + span.end);
+        turns[s] = { &sequences[s], static_cast<std::int64_t>(span.begin) - 1 };
     }
     const auto features = batchedTurnFeatures(
         *policy, turns, static_cast<std::size_t>(std::max<long long>(1, config.getInt("rl.micro_batch"))));

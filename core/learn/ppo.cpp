@@ -58,6 +58,39 @@ PpoLossTerms ppoLoss(const torch::Tensor& logProb, const torch::Tensor& oldLogPr
     return t;
 }
 
+PpoLossTerms ppoLossWeighted(const torch::Tensor& logProb, const torch::Tensor& oldLogProb,
+    const torch::Tensor& refLogProb, const torch::Tensor& advantages, const torch::Tensor& weight,
+    const torch::Tensor& mask, const torch::Tensor& entropy, const PpoLossOptions& options)
+{
+    PpoLossTerms t;
+    auto ratio = torch::exp((logProb - oldLogProb).clamp(-20.0, 20.0));
+    auto unclipped = ratio * advantages;
+    auto clipped = ratio.clamp(1.0 - options.clipLow, 1.0 + options.clipHigh) * advantages;
+    auto loss = (-torch::min(unclipped, clipped) * weight).sum();
+    t.policyLoss = loss.detach();
+    if (refLogProb.defined()) {
+        auto kl = (klK3(logProb, refLogProb) * weight).sum();
+        if (options.klCoef != 0.0)
+            loss = loss + options.klCoef * kl;
+        t.kl = kl.detach();
+    } else {
+        t.kl = torch::zeros({}, logProb.options());
+    }
+    if (entropy.defined()) {
+        auto meanEntropy = (entropy * weight).sum();
+        if (options.entropyCoef != 0.0)
+            loss = loss - options.entropyCoef * meanEntropy;
+        t.entropy = meanEntropy.detach();
+    } else {
+        t.entropy = torch::zeros({}, logProb.options());
+    }
+    torch::NoGradGuard noGrad;
+    t.clipFraction = ((unclipped > clipped).to(logProb.dtype()) * mask).sum();
+    t.approxKlOld = (klK3(logProb.detach(), oldLogProb) * mask).sum();
+    t.loss = loss;
+    return t;
+}
+
 void KlController::update(double kl, std::int64_t samples)
 {
     if (!adaptive)

@@ -38,6 +38,13 @@ PpoLossTerms ppoLoss(const torch::Tensor& logProb, const torch::Tensor& oldLogPr
     const torch::Tensor& advantages, const torch::Tensor& mask, const torch::Tensor& entropy,
     const PpoLossOptions& options);
 
+/// PPO-clip as ppoLoss, each token's terms multiplied by `weight` (B, T) and summed (the caller's weights make the
+/// minibatch's mean and are 0 on padding). `clipFraction` and `approxKlOld` are sums over the tokens where `mask` is 1
+/// (the caller divides by the token count).
+PpoLossTerms ppoLossWeighted(const torch::Tensor& logProb, const torch::Tensor& oldLogProb,
+    const torch::Tensor& refLogProb, const torch::Tensor& advantages, const torch::Tensor& weight,
+    const torch::Tensor& mask, const torch::Tensor& entropy, const PpoLossOptions& options);
+
 /// The adaptive KL controller of Ziegler et al. (2019): coef *= 1 + clip(kl / target - 1, -0.2, 0.2) * n / horizon.
 struct KlController {
     double coef = 0.01;

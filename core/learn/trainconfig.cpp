@@ -98,7 +98,11 @@ std::vector<ParamSpec> buildSpecs()
         integer("policy.layers", "4", 1, 64, "Transformer blocks"),
         integer("policy.heads", "4", 1, 64, "Attention heads (width must be a multiple)"),
         integer("policy.context", "384", 32, 8192, "Context length in tokens: prompt plus action"),
-        integer("policy.history", "4", 0, 64, "Previous turns (observation and action) shown in the prompt"),
+        choice("policy.memory", { "episode", "window" },
+            "episode: one token stream per episode (goal, observations, the sampled action tokens), the KV cache kept "
+            "across turns, restarted from the goal, scene and latest turns when it would pass policy.context; window: a "
+            "fresh prompt per turn with the last policy.history turns (verl-agent)"),
+        integer("policy.history", "4", 0, 64, "Window mode: previous turns (observation and action) shown in the prompt"),
         flag("policy.initial_observation", true, "Keep the episode's first observation (the scene) in the prompt"),
         integer("policy.max_action_tokens", "12", 2, 256, "Most tokens of one action, the stop token included"),
         integer(
@@ -140,7 +144,12 @@ std::vector<ParamSpec> buildSpecs()
         real("rl.temperature", "1", 0, 100, "Sampling temperature of rollouts (the policy's logits are divided by it)",
             true),
         real("rl.top_p", "1", 0, 1, "Nucleus sampling mass of rollouts", true),
-        choice("rl.loss_agg", { "token-mean", "seq-mean-token-mean" }, "How token losses are averaged"),
+        choice("rl.loss_norm", { "trajectory", "token", "sequence" },
+            "How token losses are averaged in a minibatch: the token mean within each trajectory, then the mean over "
+            "trajectories (a long episode weighs as much as a short one); the token mean over the minibatch; the token "
+            "mean within each sequence (a window turn, an episode segment), then the mean over sequences"),
+        integer("rl.micro_tokens", "16384", 64, 1 << 30,
+            "Most padded tokens (rows times the longest) per forward pass in the update (memory, not maths)"),
         real("rl.outage_wait_s", "300", 0, inf,
             "How long a run waits for a remote environment server or judge endpoint that stopped answering, "
             "trying again after 1, 2, 4 ... 30 s, before it fails (resumable); 0 = fail at once"),
@@ -181,6 +190,10 @@ std::vector<ParamSpec> buildSpecs()
         choice("judge.name", judge::judgeNames(), "Who labels turn roles; judge.<key> sets its parameters"),
         integer("eval.episodes", "50", 0, 1000000, "Held-out tasks evaluated greedily"),
         integer("eval.every", "5", 1, 1000000, "Evaluate every N iterations (and after SFT and the last iteration)"),
+        choice("eval.split", { "eval", "train" },
+            "Which tasks evaluation plays: the held-out eval split (seeds 0..eval.episodes-1), or the train split's seeds "
+            "0..eval.episodes-1 (the expert demonstrations' own tasks: an overfit check)"),
+        flag("eval.store", true, "Store the evaluation episodes with the run (trajectories marked \"eval\": true)"),
         integer("checkpoint.every", "10", 1, 1000000, "Save model and optimizer every N iterations"),
         integer("checkpoint.keep", "3", 1, 1000000, "Checkpoints kept per run (older ones are deleted)"),
     };
@@ -253,7 +266,26 @@ TrainConfig TrainConfig::parse(const std::string& yamlText, const std::string& s
         const std::string p = std::string(prefix) + ".";
         return key.rfind(p, 0) == 0 ? std::optional<std::string>(key.substr(p.size())) : std::nullopt;
     };
+    // A config written before episode sequences (a stored run's): rl.loss_agg is the window engine's averaging, and
+    // such a run trained in window mode; read it as it ran.
+    std::vector<ConfigEntry> legacy;
+    bool hasMemory = false, hasLegacy = false;
     for (const auto& entry : entries) {
+        hasMemory = hasMemory || entry.key == "policy.memory";
+        if (entry.key == "rl.loss_agg") {
+            hasLegacy = true;
+            legacy.push_back({ "rl.loss_norm", entry.value == "seq-mean-token-mean" ? "sequence" : "token", entry.where });
+        }
+    }
+    if (hasLegacy && !hasMemory)
+        legacy.push_back({ "policy.memory", "window", legacy.front().where });
+    std::vector<ConfigEntry> current;
+    for (const auto& entry : legacy)
+        current.push_back(entry);
+    for (const auto& entry : entries)
+        if (entry.key != "rl.loss_agg")
+            current.push_back(entry);
+    for (const auto& entry : current) {
         if (known.count(entry.key)) {
             // Validate alone first, so that the error names this entry's line.
             try {

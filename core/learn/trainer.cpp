@@ -3,18 +3,22 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 #include <thread>
 
 namespace creditlab::learn {
 
-double Trainer::Impl::evaluate(std::vector<std::pair<std::string, double>>& metrics)
+double Trainer::Impl::evaluate(std::vector<std::pair<std::string, double>>& metrics, std::int64_t it)
 {
+    evalEpisodes.clear();
     const auto episodes = config.getInt("eval.episodes");
     if (episodes == 0)
         return std::nan("");
+    const bool onTrain = config.getText("eval.split") == "train";
     std::vector<EpisodeSpec> specs;
     for (std::int64_t k = 0; k < episodes; ++k)
-        specs.push_back({ static_cast<std::uint64_t>(k), env::Split::Eval, "eval-" + std::to_string(k), {} });
+        specs.push_back({ static_cast<std::uint64_t>(k), onTrain ? env::Split::Train : env::Split::Eval,
+            "eval-it" + std::to_string(it) + "-" + std::to_string(k), "eval-it" + std::to_string(it) });
     RolloutSetup greedy = setup;
     greedy.sampling.greedy = true;
     RolloutBatch batch;
@@ -32,22 +36,51 @@ double Trainer::Impl::evaluate(std::vector<std::pair<std::string, double>>& metr
         logger()->warn("evaluation skipped: the run was stopped while waiting for the environment server");
         return std::nan("");
     }
-    double success = 0.0, turns = 0.0, invalid = 0.0, steps = 0.0, reward = 0.0;
-    for (const auto& t : batch.trajectories) {
+    double success = 0.0, turns = 0.0, invalid = 0.0, reward = 0.0;
+    // Closed-loop imitation: of the actions that name an object or a place (take, open, go to), the share the
+    // environment accepted in the state they were issued in; and the share of turns that repeat an earlier
+    // (observation, action) pair of the same episode (a loop).
+    double objectActions = 0.0, objectValid = 0.0, repeats = 0.0;
+    for (auto& t : batch.trajectories) {
         success += t.successOrDefault() ? 1.0 : 0.0;
         reward += t.reward;
         turns += static_cast<double>(t.turns.size());
-        for (const auto& turn : t.turns)
+        std::set<std::pair<std::string, std::string>> seen;
+        for (const auto& turn : t.turns) {
             invalid += turn.validOrDefault() ? 0.0 : 1.0;
-        steps += static_cast<double>(t.turns.size());
+            const auto& a = turn.action;
+            if (a.rfind("take ", 0) == 0 || a.rfind("open ", 0) == 0 || a.rfind("go to ", 0) == 0) {
+                objectActions += 1.0;
+                objectValid += turn.validOrDefault() ? 1.0 : 0.0;
+            }
+            if (!seen.insert({ turn.observation, a }).second)
+                repeats += 1.0;
+        }
+        t.iteration = it;
+        t.extra = R"("eval": true, "split": ")" + std::string(onTrain ? "train" : "eval") + "\"";
     }
     const double n = static_cast<double>(batch.trajectories.size());
     metrics.emplace_back("eval/success", success / n);
     metrics.emplace_back("eval/return", reward / n); // the graded outcome: WebShop's score in shop, else success
     metrics.emplace_back("eval/turns", turns / n);
-    metrics.emplace_back("eval/invalid_rate", steps > 0 ? invalid / steps : 0.0);
+    metrics.emplace_back("eval/invalid_rate", turns > 0 ? invalid / turns : 0.0);
+    metrics.emplace_back("eval/object_action_valid", objectActions > 0 ? objectValid / objectActions : 0.0);
+    metrics.emplace_back("eval/repeat_rate", turns > 0 ? repeats / turns : 0.0);
+    metrics.emplace_back("eval/overflows", static_cast<double>(batch.overflows));
     lastEval = success / n;
+    if (config.getBool("eval.store"))
+        evalEpisodes = std::move(batch.trajectories);
     return success / n;
+}
+
+void Trainer::Impl::storeEvalEpisodes(std::int64_t it)
+{
+    // After the iteration's training trajectories (ord), under ids eval-it<N>-<k> and group eval-it<N>.
+    const auto perIteration = config.getInt("rl.tasks") * config.getInt("rl.group_size");
+    const std::int64_t ordBase = it * perIteration;
+    for (std::size_t k = 0; k < evalEpisodes.size(); ++k)
+        store->insertTrajectory(runId, ordBase + static_cast<std::int64_t>(k), evalEpisodes[k]);
+    evalEpisodes.clear();
 }
 
 void Trainer::Impl::waitAfterOutage(
@@ -92,22 +125,27 @@ void Trainer::Impl::runSft(const TrainCallback& callback, const std::atomic<bool
 {
     const auto start = Clock::now();
     const bool warmStarted = config.getInt("sft.from_run") > 0; // the policy already holds that run's SFT weights
-    const auto demos = warmStarted   ? std::vector<Demonstration>()
+    const auto demos = warmStarted   ? std::vector<TrainSequence>()
         : !demonstrationFile.empty() ? demonstrationsOf(tokenizer, setup, demonstrationFile)
                                      : collectDemonstrations(tokenizer, setup, config.getInt("sft.expert_episodes"),
                                          config.getInt("sft.noisy_episodes"), config.getDouble("sft.noisy_epsilon"),
                                          config.getText("sft.demonstrator") == "search-expert");
     const auto epochs = config.getInt("sft.epochs");
     std::vector<std::pair<std::string, double>> metrics;
+    std::int64_t demoTurns = 0, demoTokens = 0;
+    for (const auto& d : demos) {
+        demoTurns += static_cast<std::int64_t>(d.spans.size());
+        demoTokens += d.size();
+    }
     if (!demos.empty() && epochs > 0) {
         torch::optim::Adam sftOptimizer(policy->parameters(), torch::optim::AdamOptions(config.getDouble("sft.lr")));
         const auto batchSize = static_cast<int>(config.getInt("sft.batch_size"));
-        const std::int64_t perEpoch = static_cast<std::int64_t>((demos.size() + batchSize - 1) / batchSize);
+        const std::int64_t perEpoch = sftSteps(demos, batchSize);
         const std::int64_t total = perEpoch * epochs;
         SftEpoch last;
         for (std::int64_t e = 0; e < epochs && !stopped; ++e) {
             last = sftEpoch(policy, sftOptimizer, demos, batchSize, rng, [&](std::int64_t s, std::int64_t) {
-                const std::int64_t done = e * perEpoch + s;
+                const std::int64_t done = std::min(e * perEpoch + s, total);
                 TrainProgress p;
                 p.phase = "sft";
                 p.step = done;
@@ -126,11 +164,13 @@ void Trainer::Impl::runSft(const TrainCallback& callback, const std::atomic<bool
         metrics.emplace_back("sft/loss", last.loss);
         metrics.emplace_back("sft/token_accuracy", last.tokenAccuracy);
     }
-    metrics.emplace_back("sft/demonstrations", static_cast<double>(demos.size()));
+    metrics.emplace_back("sft/demonstrations", static_cast<double>(demoTurns)); // turns, in either memory mode
+    metrics.emplace_back("sft/sequences", static_cast<double>(demos.size()));
+    metrics.emplace_back("sft/tokens", static_cast<double>(demoTokens));
     metrics.emplace_back("time/sft_s", secondsSince(start));
     if (stopped)
         return;
-    evaluate(metrics);
+    evaluate(metrics, 0);
     copyPolicyInto(reference);
     if (critic)
         copyPolicyInto(critic);
@@ -138,6 +178,7 @@ void Trainer::Impl::runSft(const TrainCallback& callback, const std::atomic<bool
     iteration = 0;
     auto tx = store->begin();
     store->writeMetrics(runId, 0, metrics);
+    storeEvalEpisodes(0);
     checkpoint();
     tx->commit();
     if (callback) {

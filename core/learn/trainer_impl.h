@@ -65,7 +65,7 @@ struct TurnStates {
     torch::Tensor final; ///< (trajectories, width) at the last token after each trajectory's last turn; with `finals`
 };
 TurnStates extractTurnStates(Transformer& policy, const Tokenizer& tokenizer, const RolloutBatch& rollouts,
-    std::int64_t microBatch, const torch::Device& device, const PromptOptions* finals = nullptr);
+    std::int64_t microBatch, const torch::Device& device, bool finals = false);
 
 /// Thrown out of a wait for a server (Trainer::Impl::throughOutages) when the run is asked to stop meanwhile.
 struct StopWaiting {};
@@ -88,6 +88,7 @@ struct Trainer::Impl {
     KlController kl;
     std::int64_t iteration = -1; ///< the last finished iteration; -1 before SFT
     std::optional<double> lastEval;
+    std::vector<Trajectory> evalEpisodes; ///< the last evaluation's episodes, until they are stored
     std::unique_ptr<judge::Judge> judge;
     // TurnRD (has with credit.decomposer=turnrd): the decomposer, its replay, and this round's records until the
     // update is done (learnedcredit.cpp).
@@ -120,6 +121,8 @@ struct Trainer::Impl {
         store = std::make_unique<Store>(options.database);
         setup.env = config.envName();
         setup.envAssignments = config.envAssignments();
+        setup.episodeMemory = config.getText("policy.memory") == "episode";
+        setup.context = static_cast<std::int32_t>(config.getInt("policy.context"));
         setup.prompt.history = static_cast<int>(config.getInt("policy.history"));
         setup.prompt.initialObservation = config.getBool("policy.initial_observation");
         setup.prompt.budget
@@ -213,7 +216,11 @@ struct Trainer::Impl {
     /// The tokenizer and the initial policy of a run that has no checkpoint yet: built from the environment
     /// (or the run's saved vocabulary), or taken from the run named by sft.from_run. Throws on a bad source.
     void initialisePolicy();
-    double evaluate(std::vector<std::pair<std::string, double>>& metrics);
+    /// Greedy episodes on eval.split's tasks: metrics, and (eval.store) the episodes stored as iteration `it`'s
+    /// evaluation, inside the caller's transaction.
+    double evaluate(std::vector<std::pair<std::string, double>>& metrics, std::int64_t it);
+    /// Writes evalEpisodes as iteration `it`'s evaluation (eval.store), inside the caller's transaction.
+    void storeEvalEpisodes(std::int64_t it);
     void runSft(const TrainCallback& callback, const std::atomic<bool>* stop, bool& stopped);
     std::vector<std::pair<std::string, double>> runIteration();
 

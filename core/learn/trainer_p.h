@@ -6,6 +6,7 @@
 #include "core/learn/generation.h"
 #include "core/learn/ppo.h"
 #include "core/learn/prompt.h"
+#include "core/learn/sequence.h"
 #include "core/learn/tokenizer.h"
 #include "core/learn/trainconfig.h"
 #include "core/model.h"
@@ -26,19 +27,25 @@ struct EpisodeSpec {
     std::string group; ///< empty: the task key
 };
 
-/// One policy decision: the prompt it saw and the tokens it wrote. Index into the batch's trajectories.
+/// One policy decision: where its action sits among the batch's sequences (sequences[sequence].spans[span]), and
+/// which trajectory and turn it belongs to.
 struct TurnSample {
-    std::vector<std::int32_t> prompt;
-    std::vector<std::int32_t> action;
     std::size_t trajectory = 0;
     std::size_t turn = 0;
+    std::size_t sequence = 0;
+    std::size_t span = 0;
+    double logProb = 0.0; ///< the action's log-probability when it was sampled (at the sampling temperature)
 };
 
 /// The result of rolling out a set of episodes, all at once.
 struct RolloutBatch {
     std::vector<Trajectory> trajectories;
     std::vector<std::vector<std::optional<Role>>> oracleRoles; ///< per trajectory and turn
-    std::vector<TurnSample> samples;
+    std::vector<TrainSequence> sequences; ///< episode segments (episode mode) or one per turn (window mode)
+    std::vector<TurnSample> samples; ///< one per turn taken, trajectory by trajectory in turn order
+    /// Per trajectory: the tokens the policy would read after its last turn (the state after it)
+    std::vector<std::vector<std::int32_t>> finalContexts;
+    std::int64_t overflows = 0; ///< episode mode: restarts of a stream that would have passed the context
     std::int64_t generatedTokens = 0;
     std::int64_t envSteps = 0;
     double generationSeconds = 0.0; ///< policy time (prompt building, forward passes, sampling)
@@ -52,26 +59,58 @@ struct RolloutBatch {
 struct RolloutSetup {
     std::string env;
     std::vector<std::pair<std::string, std::string>> envAssignments;
-    PromptOptions prompt;
+    bool episodeMemory = true; ///< policy.memory: one token stream per episode (else a window prompt per turn)
+    std::int32_t context = 384; ///< policy.context
+    PromptOptions prompt; ///< window mode's prompt (its budget is context minus the action budget)
     SamplingOptions sampling;
 };
 
 /// Runs every episode of `episodes` to its end, batching the policy over all active episodes at every
-/// step. Trajectories are filled as env::runEpisode fills them (oracle roles in `oracleRoles`, not in the
+/// step. Episode mode keeps each episode's KV cache across turns: every turn prefills the new observation as a
+/// chunk and samples the action from there; an episode that would pass the context restarts (a new segment). Trajectories are filled as env::runEpisode fills them (oracle roles in `oracleRoles`, not in the
 /// turns). Does not cancel (one iteration's rollouts).
 RolloutBatch collectRollouts(Transformer& policy, const Tokenizer& tokenizer, const RolloutSetup& setup,
     const std::vector<EpisodeSpec>& episodes, Rng& rng);
 
-/// One demonstration: a prompt and the expert's action tokens (stop token included).
-struct Demonstration {
-    std::vector<std::int32_t> prompt;
-    std::vector<std::int32_t> action;
+/// A one-turn sequence: `prompt` followed by `action`, the action trained (window mode's sample).
+TrainSequence windowSequence(const std::vector<std::int32_t>& prompt, const std::vector<std::int32_t>& action,
+    std::size_t trajectory = 0, std::size_t turn = 0);
+
+/// Demonstrations as training sequences. Episode mode: one sequence per episode (split at overflows), whose stream
+/// holds the actions taken; a turn whose label differs from the action taken (noisy-expert episodes) trains the label
+/// on a branch from that turn's observation. Window mode: one sequence per turn.
+class DemonstrationBuilder {
+public:
+    DemonstrationBuilder(const Tokenizer& tokenizer, const RolloutSetup& setup);
+    void beginEpisode(const std::string& goal);
+    /// A turn: the observation, the action the episode took, and the action to train there (the label).
+    void addTurn(const std::string& observation, const std::string& taken, const std::string& label);
+    void endEpisode();
+    std::vector<TrainSequence> take() { return std::move(m_out); }
+    std::int64_t turns() const { return m_turns; }
+
+private:
+    const Tokenizer& m_tokenizer;
+    const RolloutSetup& m_setup;
+    std::string m_goal;
+    std::vector<Turn> m_history; ///< window mode
+    std::optional<EpisodeStream> m_stream; ///< episode mode
+    struct PendingBranch {
+        std::int32_t segment = 0;
+        std::int32_t forkAt = 0;
+        std::size_t turn = 0;
+        std::vector<std::int32_t> label;
+    };
+    std::vector<PendingBranch> m_branches; ///< episode mode: labels that differ from the action taken
+    std::size_t m_episode = 0;
+    std::int64_t m_turns = 0;
+    std::vector<TrainSequence> m_out;
 };
 
 /// Expert episodes plus noisy-expert episodes relabelled with the expert's action in every state they
 /// reach (train split, seeds 0..n-1 and 1'000'000 + 0..m-1). With `search` the labels (and the expert
 /// episodes) come from the searching expert, which decides only from what the agent has seen.
-std::vector<Demonstration> collectDemonstrations(const Tokenizer& tokenizer, const RolloutSetup& setup,
+std::vector<TrainSequence> collectDemonstrations(const Tokenizer& tokenizer, const RolloutSetup& setup,
     std::int64_t expertEpisodes, std::int64_t noisyEpisodes, double epsilon, bool search = false);
 
 /// sft.demonstrations: the successful trajectories (Trajectory::successOrDefault) of a JSONL file in the interchange
@@ -79,26 +118,31 @@ std::vector<Demonstration> collectDemonstrations(const Tokenizer& tokenizer, con
 /// when it cannot be read or holds no successful trajectory with a turn.
 std::vector<Trajectory> readDemonstrationFile(const std::string& path);
 
-/// Every turn of `trajectories` as a demonstration: the prompt the policy would see there (goal, earlier turns,
-/// observation) and the trajectory's action.
-std::vector<Demonstration> demonstrationsOf(
+/// Every turn of `trajectories` as a demonstration of its own action.
+std::vector<TrainSequence> demonstrationsOf(
     const Tokenizer& tokenizer, const RolloutSetup& setup, std::span<const Trajectory> trajectories);
 
-/// Sequences of prompt + action as a right-padded batch with the positions whose next token is an
-/// action token: `targets` (B, A) int64 token ids, `positions` (B, A) int64, `mask` (B, A) float.
-struct ActionBatch {
+/// Training sequences as a right-padded batch: `tokens` (B, T) int64, `valid` (B, T) bool, and where every action
+/// token is predicted: `from` (B, A) int64 (the output position), `targets` (B, A) int64, `mask` (B, A) float (1 on
+/// action tokens, 0 on padding), A the most action tokens of a row. Rows with branches also get `positions` (B, T)
+/// and `allowed` (B, T, T); without any branch both stay undefined and the causal forward applies.
+struct SequenceBatch {
     torch::Tensor tokens;
     torch::Tensor valid;
     torch::Tensor positions;
+    torch::Tensor allowed;
+    torch::Tensor from;
     torch::Tensor targets;
     torch::Tensor mask;
+    std::int64_t actionWidth = 0;
 };
-ActionBatch makeActionBatch(const std::vector<const std::vector<std::int32_t>*>& prompts,
-    const std::vector<const std::vector<std::int32_t>*>& actions, const torch::Device& device);
+SequenceBatch makeSequenceBatch(const std::vector<const TrainSequence*>& rows, const torch::Device& device);
+/// The model's final hidden states (B, T, width) over a batch (with its layout).
+TransformerOutput forwardBatch(Transformer& model, const SequenceBatch& batch, bool keepInternals = false);
 
 /// Per-token log-probabilities (B, A) of the action tokens at `temperature`, and the entropy of each
 /// token's distribution when `entropy` is given.
-torch::Tensor actionLogProbs(Transformer& model, const ActionBatch& batch, double temperature,
+torch::Tensor actionLogProbs(Transformer& model, const SequenceBatch& batch, double temperature,
     torch::Tensor* entropy = nullptr, torch::Tensor* hiddenAtActions = nullptr);
 
 /// SFT statistics of one epoch.
@@ -107,10 +151,13 @@ struct SftEpoch {
     double tokenAccuracy = 0.0;
 };
 
-/// One SFT epoch over `demos` in a random order (from `rng`): cross-entropy on action tokens only.
+/// One SFT epoch over `demos` in a random order (from `rng`): cross-entropy on action tokens only, the token mean of
+/// each step. A step takes sequences until they hold `turnsPerStep` actions (at least one sequence).
 /// `onStep(done, total)` is called after every step; returning false stops the epoch early.
-SftEpoch sftEpoch(Transformer& policy, torch::optim::Optimizer& optimizer, const std::vector<Demonstration>& demos,
-    int batchSize, Rng& rng, const std::function<bool(std::int64_t, std::int64_t)>& onStep = {});
+SftEpoch sftEpoch(Transformer& policy, torch::optim::Optimizer& optimizer, const std::vector<TrainSequence>& demos,
+    int turnsPerStep, Rng& rng, const std::function<bool(std::int64_t, std::int64_t)>& onStep = {});
+/// How many steps sftEpoch makes over `demos` (whatever the order).
+std::int64_t sftSteps(const std::vector<TrainSequence>& demos, int turnsPerStep);
 
 struct UpdateStats {
     double policyLoss = 0.0;
@@ -123,10 +170,19 @@ struct UpdateStats {
     std::int64_t trainedTokens = 0;
 };
 
+/// How token losses are averaged (rl.loss_norm).
+enum class LossNorm {
+    Trajectory, ///< the token mean within each trajectory, then the mean over the minibatch's trajectories
+    Token, ///< the token mean over the minibatch
+    Sequence, ///< the token mean within each sequence, then the mean over sequences
+};
+
 struct UpdateSettings {
     int epochs = 2;
-    int minibatches = 4;
-    int microBatch = 32; ///< rows per forward pass; gradients accumulate over a minibatch's micro-batches
+    int minibatches = 4; ///< a minibatch is a share of the trajectories, with all their sequences
+    int microBatch = 32; ///< most rows per forward pass; gradients accumulate over a minibatch's micro-batches
+    std::int64_t microTokens = 16384; ///< most padded tokens (rows times the longest) per forward pass
+    LossNorm norm = LossNorm::Trajectory;
     double temperature = 1.0;
     double maxGradNorm = 1.0;
     PpoLossOptions loss;
@@ -136,11 +192,19 @@ struct UpdateSettings {
     bool trajectoryGae = false;
 };
 
-/// The PPO-clip update on action tokens: `advantages[i]` is broadcast onto the tokens of sample i (or, with
-/// a critic, is the reward on its last token for GAE). Old and reference log-probs are computed first, without
-/// gradients.
+/// The PPO-clip update on action tokens: each span's advantage is broadcast onto its tokens (or, with a critic, is
+/// the reward on its last token for GAE). Old and reference log-probs are computed first, without gradients, on the
+/// very micro-batches of the first epoch, so the first minibatch's ratio is exactly 1.
 UpdateStats ppoUpdate(Transformer& policy, Transformer& reference, torch::optim::Optimizer& optimizer,
-    Transformer* critic, torch::optim::Optimizer* criticOptimizer, const std::vector<TurnSample>& samples,
-    const std::vector<double>& advantages, const UpdateSettings& settings, Rng& rng);
+    Transformer* critic, torch::optim::Optimizer* criticOptimizer, const std::vector<TrainSequence>& sequences,
+    const UpdateSettings& settings, Rng& rng);
+
+/// The first minibatch's ratio exp(logp - old) over its action tokens, min and max (a test hook: ppoUpdate fills it
+/// when given).
+struct FirstRatio {
+    double min = 1e300;
+    double max = -1e300;
+};
+void setFirstRatioProbe(FirstRatio* probe);
 
 } // namespace creditlab::learn

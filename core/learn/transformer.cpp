@@ -73,10 +73,7 @@ TransformerOutput TransformerImpl::forward(
     const torch::Tensor& tokens, const torch::Tensor& valid, KvCache* cache, bool keepInternals)
 {
     using torch::indexing::Slice;
-    const auto batch = tokens.size(0);
     const auto steps = tokens.size(1);
-    const auto heads = m_options.heads;
-    const auto headWidth = m_options.width / heads;
 
     // Positions count valid tokens only, continuing from the cache.
     auto positions = torch::cumsum(valid.to(torch::kLong), 1) - 1;
@@ -102,6 +99,27 @@ TransformerOutput TransformerImpl::forward(
                     .masked_fill_(allowed.logical_not(), -1e9)
                     .unsqueeze(1);
 
+    return blocks(tokens, positions, mask, cache, past, keepInternals);
+}
+
+TransformerOutput TransformerImpl::forwardLayout(
+    const torch::Tensor& tokens, const torch::Tensor& positions, const torch::Tensor& allowed, bool keepInternals)
+{
+    auto mask = torch::zeros(allowed.sizes(), m_head->weight.options())
+                    .masked_fill_(allowed.logical_not(), -1e9)
+                    .unsqueeze(1);
+    return blocks(tokens, positions.clamp(0, m_options.context - 1), mask, nullptr, 0, keepInternals);
+}
+
+TransformerOutput TransformerImpl::blocks(const torch::Tensor& tokens, const torch::Tensor& positions,
+    const torch::Tensor& mask, KvCache* cache, std::int64_t past, bool keepInternals)
+{
+    using torch::indexing::Slice;
+    const auto batch = tokens.size(0);
+    const auto steps = tokens.size(1);
+    const auto heads = m_options.heads;
+    const auto headWidth = m_options.width / heads;
+    const auto keys = past + steps;
     auto x = m_tokenEmbedding->forward(tokens) + m_positionEmbedding->forward(positions);
     TransformerOutput out;
     const double scale = 1.0 / std::sqrt(static_cast<double>(headWidth));

@@ -51,6 +51,10 @@ public:
     /// left and right padding give the same result. With a cache, the T new tokens are appended to it.
     TransformerOutput forward(
         const torch::Tensor& tokens, const torch::Tensor& valid, KvCache* cache = nullptr, bool keepInternals = false);
+    /// Rows with explicit position ids (B, T) int64 and attention `allowed` (B, T, T) bool (query, key): branched
+    /// sequences (a tree of continuations) and padding (a padding token sees nothing and nothing sees it). No cache.
+    TransformerOutput forwardLayout(const torch::Tensor& tokens, const torch::Tensor& positions,
+        const torch::Tensor& allowed, bool keepInternals = false);
     /// LM logits (..., vocab) for hidden states (..., width).
     torch::Tensor logits(const torch::Tensor& hidden);
     /// Value estimates (...) for hidden states (..., width); requires the value head.
@@ -62,6 +66,9 @@ public:
     std::int64_t parameterCount() const;
 
 private:
+    /// The blocks on embedded `tokens` at `positions` under an additive `mask` (B, 1, T, keys).
+    TransformerOutput blocks(const torch::Tensor& tokens, const torch::Tensor& positions, const torch::Tensor& mask,
+        KvCache* cache, std::int64_t past, bool keepInternals);
     TransformerOptions m_options;
     torch::nn::Embedding m_tokenEmbedding { nullptr };
     torch::nn::Embedding m_positionEmbedding { nullptr };

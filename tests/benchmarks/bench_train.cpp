@@ -84,7 +84,7 @@ int main(int argc, char** argv)
     sampling.stopToken = -1; // never sampled: every row writes exactly kAction tokens
 
     std::vector<double> genTimes, promptTimes, updateTimes;
-    std::vector<TurnSample> samples;
+    std::vector<TrainSequence> samples;
     for (int r = 0; r <= repeats; ++r) { // the first round warms up and is not counted
         std::vector<Generation> generated;
         {
@@ -106,18 +106,17 @@ int main(int argc, char** argv)
             }
         }
         samples.clear();
-        std::vector<double> advantages;
         for (int i = 0; i < kRows; ++i) {
-            samples.push_back({ prompts[static_cast<std::size_t>(i)], generated[static_cast<std::size_t>(i)].tokens,
-                static_cast<std::size_t>(i), 0 });
-            advantages.push_back(rng.uniform() * 2.0 - 1.0);
+            samples.push_back(windowSequence(
+                prompts[static_cast<std::size_t>(i)], generated[static_cast<std::size_t>(i)].tokens, i, 0));
+            samples.back().spans.front().advantage = rng.uniform() * 2.0 - 1.0;
         }
         UpdateSettings settings;
         settings.epochs = 2;
         settings.minibatches = 4;
         settings.loss.klCoef = 0.01;
         const auto start = Clock::now();
-        ppoUpdate(policy, reference, optimizer, nullptr, nullptr, samples, advantages, settings, rng);
+        ppoUpdate(policy, reference, optimizer, nullptr, nullptr, samples, settings, rng);
         if (r > 0)
             updateTimes.push_back(seconds(start));
     }

@@ -213,9 +213,11 @@ void TestLearnModel::actionBatchMasksActionTokens()
 {
     const Ids p0 { 2, 7, 8, 4 }, a0 { 9, 10, 5 };
     const Ids p1 { 2, 11, 4 }, a1 { 5 };
-    const auto b = makeActionBatch({ &p0, &p1 }, { &a0, &a1 }, torch::kCPU);
+    const auto s0 = windowSequence(p0, a0), s1 = windowSequence(p1, a1);
+    const auto b = makeSequenceBatch({ &s0, &s1 }, torch::kCPU);
     QCOMPARE(b.tokens.sizes().vec(), (std::vector<std::int64_t> { 2, 7 }));
-    QCOMPARE(b.positions.sizes().vec(), (std::vector<std::int64_t> { 2, 3 }));
+    QCOMPARE(b.from.sizes().vec(), (std::vector<std::int64_t> { 2, 3 }));
+    QVERIFY(!b.allowed.defined()); // no branch: the causal forward
     const auto row = [](const torch::Tensor& t, int r) {
         auto c = t[r].contiguous().to(torch::kLong);
         return std::vector<std::int64_t>(c.data_ptr<std::int64_t>(), c.data_ptr<std::int64_t>() + c.numel());
@@ -225,16 +227,16 @@ void TestLearnModel::actionBatchMasksActionTokens()
     QCOMPARE(row(b.tokens, 1), (std::vector<std::int64_t> { 2, 11, 4, 5, 0, 0, 0 }));
     QCOMPARE(row(b.valid, 1), (std::vector<std::int64_t> { 1, 1, 1, 1, 0, 0, 0 }));
     // Position k predicts token k + 1: the <act> token predicts the first action token.
-    QCOMPARE(row(b.positions, 0), (std::vector<std::int64_t> { 3, 4, 5 }));
+    QCOMPARE(row(b.from, 0), (std::vector<std::int64_t> { 3, 4, 5 }));
     QCOMPARE(row(b.targets, 0), (std::vector<std::int64_t> { 9, 10, 5 }));
-    QCOMPARE(row(b.positions, 1)[0], std::int64_t(2));
+    QCOMPARE(row(b.from, 1)[0], std::int64_t(2));
     QCOMPARE(row(b.targets, 1)[0], std::int64_t(5));
     QCOMPARE(row(b.mask, 0), (std::vector<std::int64_t> { 1, 1, 1 }));
     QCOMPARE(row(b.mask, 1), (std::vector<std::int64_t> { 1, 0, 0 }));
     // No prompt token is ever a target: every masked-in target position is at or after the <act> token.
     for (int r = 0; r < 2; ++r) {
         const auto promptLength = static_cast<std::int64_t>(r == 0 ? p0.size() : p1.size());
-        const auto positions = row(b.positions, r);
+        const auto positions = row(b.from, r);
         const auto mask = row(b.mask, r);
         for (std::size_t j = 0; j < positions.size(); ++j)
             if (mask[j])
@@ -247,7 +249,8 @@ void TestLearnModel::actionLogProbsMatchFullForward()
     torch::NoGradGuard noGrad;
     auto model = tinyModel(6);
     const Ids p { 2, 7, 8, 4 }, a { 9, 10, 5 };
-    const auto b = makeActionBatch({ &p }, { &a }, torch::kCPU);
+    const auto sequence = windowSequence(p, a);
+    const auto b = makeSequenceBatch({ &sequence }, torch::kCPU);
     torch::Tensor entropy;
     const auto lp = actionLogProbs(model, b, 1.0, &entropy);
     const auto all = torch::log_softmax(model->logits(model->forward(b.tokens, b.valid).hidden), -1)[0];
@@ -377,17 +380,15 @@ void TestLearnModel::gaeHandComputed()
 void TestLearnModel::sftLearnsToCopy()
 {
     // The pattern: <goal> x <act>  ->  x </act>, for x in [6, 18). Action-only loss, seeded.
-    std::vector<Demonstration> demos;
+    std::vector<TrainSequence> demos;
     for (int x = 6; x < 18; ++x)
         for (int pad = 0; pad < 3; ++pad) {
-            Demonstration d;
-            d.prompt = { 2 };
+            Ids prompt { 2 };
             for (int k = 0; k < pad; ++k)
-                d.prompt.push_back(3); // varying prompt lengths
-            d.prompt.push_back(x);
-            d.prompt.push_back(4);
-            d.action = { x, 5 };
-            demos.push_back(d);
+                prompt.push_back(3); // varying prompt lengths
+            prompt.push_back(x);
+            prompt.push_back(4);
+            demos.push_back(windowSequence(prompt, { x, 5 }));
         }
     auto model = tinyModel(8);
     torch::optim::Adam optimizer(model->parameters(), torch::optim::AdamOptions(3e-3));
@@ -415,31 +416,48 @@ void TestLearnModel::sftLearnsToCopy()
 
 void TestLearnModel::microBatchesGiveTheMinibatchGradient_data()
 {
-    QTest::addColumn<bool>("tokenMean");
-    QTest::newRow("token-mean") << true;
-    QTest::newRow("seq-mean-token-mean") << false;
+    QTest::addColumn<int>("norm");
+    QTest::newRow("trajectory") << static_cast<int>(LossNorm::Trajectory);
+    QTest::newRow("token") << static_cast<int>(LossNorm::Token);
+    QTest::newRow("sequence") << static_cast<int>(LossNorm::Sequence);
 }
 
 void TestLearnModel::microBatchesGiveTheMinibatchGradient()
 {
-    QFETCH(bool, tokenMean);
-    // Samples of different prompt and action lengths; one PPO step with the whole minibatch in one forward pass
-    // and with micro-batches of 1 and 3 rows must move the parameters the same way.
-    std::vector<TurnSample> samples;
-    std::vector<double> advantages;
+    QFETCH(int, norm);
+    // Window samples (some trajectories with several) and episode sequences of several turns, of different lengths;
+    // one PPO step with the whole minibatch in one forward pass and with micro-batches of 1 and 3 rows must move the
+    // parameters the same way.
+    std::vector<TrainSequence> samples;
     Rng data(3);
     for (std::size_t i = 0; i < 7; ++i) {
-        TurnSample s;
-        s.prompt = { 2 };
+        Ids prompt { 2 };
         for (std::size_t k = 0; k < 3 + i % 4; ++k)
-            s.prompt.push_back(static_cast<std::int32_t>(6 + data.below(18)));
-        s.prompt.push_back(4);
+            prompt.push_back(static_cast<std::int32_t>(6 + data.below(18)));
+        prompt.push_back(4);
+        Ids action;
         for (std::size_t k = 0; k < 1 + i % 3; ++k)
-            s.action.push_back(static_cast<std::int32_t>(6 + data.below(18)));
-        s.action.push_back(5);
-        s.trajectory = i;
-        samples.push_back(s);
-        advantages.push_back(data.uniform() * 2.0 - 1.0);
+            action.push_back(static_cast<std::int32_t>(6 + data.below(18)));
+        action.push_back(5);
+        samples.push_back(windowSequence(prompt, action, i / 2, i % 2));
+        samples.back().spans.front().advantage = data.uniform() * 2.0 - 1.0;
+    }
+    for (std::size_t e = 0; e < 2; ++e) { // episodes: goal, then (obs chunk, action) turns
+        EpisodeStream stream({ 2, 7 }, 64, 6);
+        for (std::size_t turn = 0; turn < 3 + e; ++turn) {
+            Ids observation;
+            for (std::size_t k = 0; k < 1 + (turn + e) % 3; ++k)
+                observation.push_back(static_cast<std::int32_t>(6 + data.below(18)));
+            stream.beginTurn(observation);
+            Ids action { static_cast<std::int32_t>(6 + data.below(18)), 5 };
+            stream.endTurn(action);
+        }
+        auto segments = stream.finish(10 + e);
+        for (auto& s : segments) {
+            for (auto& span : s.spans)
+                span.advantage = data.uniform() * 2.0 - 1.0;
+            samples.push_back(s);
+        }
     }
     std::vector<torch::Tensor> after;
     for (int micro : { 64, 1, 3 }) {
@@ -452,9 +470,9 @@ void TestLearnModel::microBatchesGiveTheMinibatchGradient()
         settings.microBatch = micro;
         settings.maxGradNorm = 1e9; // no clipping: compare raw gradients
         settings.loss.klCoef = 0.1;
-        settings.loss.tokenMean = tokenMean;
+        settings.norm = static_cast<LossNorm>(norm);
         Rng rng(5);
-        const auto stats = ppoUpdate(policy, reference, sgd, nullptr, nullptr, samples, advantages, settings, rng);
+        const auto stats = ppoUpdate(policy, reference, sgd, nullptr, nullptr, samples, settings, rng);
         QVERIFY(stats.gradNorm > 0.0);
         std::vector<torch::Tensor> flat;
         for (const auto& p : policy->parameters())
