@@ -156,6 +156,12 @@ CREATE TABLE judge_cache (
 );
 )sql";
 
+// Version 4: a trained run's evaluation episodes (greedy, on eval.split's tasks) are stored beside its rollouts,
+// marked here so that everything reading a run's training batches (credits, labels, iterations) leaves them out.
+constexpr std::string_view kV4 = R"sql(
+ALTER TABLE trajectory ADD COLUMN evaluation INTEGER NOT NULL DEFAULT 0;
+)sql";
+
 StoreError newerFileError(const std::string& path, std::int64_t version)
 {
     return StoreError(path + ": written by a newer CreditLab (schema version " + std::to_string(version)
@@ -195,6 +201,8 @@ std::string_view migrationSql(int toVersion)
         return kV2;
     case 3:
         return kV3;
+    case 4:
+        return kV4;
     default:
         return {};
     }

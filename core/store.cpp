@@ -47,9 +47,9 @@ RunInfo readRun(const Statement& st)
 
 constexpr std::string_view kRunSelect = "SELECT r.id, r.name, r.kind, r.status, r.source, r.created_at, "
                                         "r.finished_at, r.tags, r.notes, "
-                                        "(SELECT count(*) FROM trajectory t WHERE t.run_id = r.id), "
+                                        "(SELECT count(*) FROM trajectory t WHERE t.run_id = r.id AND t.evaluation = 0), "
                                         "(SELECT coalesce(sum(turn_count), 0) FROM trajectory t "
-                                        " WHERE t.run_id = r.id), "
+                                        " WHERE t.run_id = r.id AND t.evaluation = 0), "
                                         "(SELECT text FROM run_config c WHERE c.run_id = r.id), "
                                         // The metric key is (run_id, name, iteration): each of these is an index range.
                                         "(SELECT max(value) FROM metric m WHERE m.run_id = r.id AND m.name = 'eval/success'), "

@@ -56,6 +56,7 @@ struct TrajectoryInfo {
     double reward = 0.0;
     std::optional<bool> success;
     std::int64_t turnCount = 0;
+    bool evaluation = false; ///< a greedy evaluation episode of a trained run, not a rollout it trained on
 
     bool successOrDefault() const { return success.value_or(reward > 0.0); }
 };
@@ -162,10 +163,17 @@ public:
     void truncateRun(std::int64_t runId, std::int64_t iteration);
 
     // Trajectories and turns.
-    /// Inserts one trajectory with its turns; `ord` is its position in the run. Returns its row id.
-    std::int64_t insertTrajectory(std::int64_t runId, std::int64_t ord, const Trajectory& trajectory);
-    std::vector<TrajectoryInfo> trajectories(std::int64_t runId, std::optional<std::int64_t> iteration = {});
-    std::vector<std::int64_t> iterations(std::int64_t runId);
+    /// Inserts one trajectory with its turns; `ord` is its position in the run. Returns its row id. An `evaluation`
+    /// episode (a trained run's greedy evaluation) is kept apart from the run's training batches.
+    std::int64_t insertTrajectory(
+        std::int64_t runId, std::int64_t ord, const Trajectory& trajectory, bool evaluation = false);
+    /// Which trajectories of a run a query reads.
+    enum class Which { Training, Evaluation, All };
+    /// The run's trajectories in order: its rollouts (and imported ones) by default; evaluation episodes on request.
+    std::vector<TrajectoryInfo> trajectories(
+        std::int64_t runId, std::optional<std::int64_t> iteration = {}, Which which = Which::Training);
+    /// The iterations that have training trajectories (or, with Which, evaluation episodes).
+    std::vector<std::int64_t> iterations(std::int64_t runId, Which which = Which::Training);
     /// Throws StoreError when there is no such trajectory.
     Trajectory loadTrajectory(std::int64_t rowId);
     /// The run a trajectory belongs to; nullopt when there is no such trajectory.
@@ -216,7 +224,8 @@ private:
     std::int64_t readTrajectoryRow(const Statement& header, Trajectory& trajectory);
     Statement& creditInsert();
     Statement& turnInsert(std::size_t rows);
-    std::int64_t insertTrajectoryRows(std::int64_t runId, std::int64_t ord, const Trajectory& trajectory);
+    std::int64_t insertTrajectoryRows(
+        std::int64_t runId, std::int64_t ord, const Trajectory& trajectory, bool evaluation = false);
 
     struct Cache;
     Database m_db;

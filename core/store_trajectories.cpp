@@ -10,7 +10,7 @@ namespace creditlab {
 
 namespace {
 constexpr std::string_view kTrajectoryColumns
-    = "id, ext_id, group_key, iteration, task, env, goal, reward, success, turn_count";
+    = "id, ext_id, group_key, iteration, task, env, goal, reward, success, turn_count, evaluation";
 
 TrajectoryInfo readInfo(const Statement& st)
 {
@@ -26,6 +26,7 @@ TrajectoryInfo readInfo(const Statement& st)
     if (auto s = st.columnOptInt(8))
         t.success = *s != 0;
     t.turnCount = st.columnInt(9);
+    t.evaluation = st.columnInt(10) != 0;
     return t;
 }
 
@@ -61,18 +62,18 @@ constexpr std::string_view kTurnColumns = "observation, action, feedback, reward
                                           "role_source, score, token_begin, token_end, extra";
 } // namespace
 
-std::int64_t Store::insertTrajectory(std::int64_t runId, std::int64_t ord, const Trajectory& t)
+std::int64_t Store::insertTrajectory(std::int64_t runId, std::int64_t ord, const Trajectory& t, bool evaluation)
 {
-    return detail::inTransaction(m_db, [&] { return insertTrajectoryRows(runId, ord, t); });
+    return detail::inTransaction(m_db, [&] { return insertTrajectoryRows(runId, ord, t, evaluation); });
 }
 
-std::int64_t Store::insertTrajectoryRows(std::int64_t runId, std::int64_t ord, const Trajectory& t)
+std::int64_t Store::insertTrajectoryRows(std::int64_t runId, std::int64_t ord, const Trajectory& t, bool evaluation)
 {
     Cache& c = *m_cache;
     if (!c.ready) {
         c.insertTrajectory = m_db.prepare(
             "INSERT INTO trajectory (run_id, ord, ext_id, group_key, iteration, task, env, goal, reward, success, "
-            "turn_count, extra) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+            "turn_count, extra, evaluation) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
         c.ready = true;
     }
     Statement& st = c.insertTrajectory;
@@ -87,7 +88,8 @@ std::int64_t Store::insertTrajectoryRows(std::int64_t runId, std::int64_t ord, c
         .bind(9, t.reward)
         .bind(10, optBool(t.success))
         .bind(11, static_cast<std::int64_t>(t.turns.size()))
-        .bind(12, t.extra);
+        .bind(12, t.extra)
+        .bind(13, static_cast<std::int64_t>(evaluation ? 1 : 0));
     st.exec();
     const std::int64_t rowId = m_db.lastInsertId();
 
@@ -132,9 +134,19 @@ std::int64_t Store::insertTrajectoryRows(std::int64_t runId, std::int64_t ord, c
     return rowId;
 }
 
-std::vector<TrajectoryInfo> Store::trajectories(std::int64_t runId, std::optional<std::int64_t> iteration)
+namespace {
+std::string_view whichSql(Store::Which which)
+{
+    return which == Store::Which::Training ? " AND evaluation = 0"
+        : which == Store::Which::Evaluation ? " AND evaluation = 1"
+                                            : "";
+}
+} // namespace
+
+std::vector<TrajectoryInfo> Store::trajectories(std::int64_t runId, std::optional<std::int64_t> iteration, Which which)
 {
     std::string sql = "SELECT " + std::string(kTrajectoryColumns) + " FROM trajectory WHERE run_id = ?";
+    sql += whichSql(which);
     if (iteration)
         sql += " AND coalesce(iteration, 0) = ?";
     sql += " ORDER BY ord";
@@ -148,10 +160,10 @@ std::vector<TrajectoryInfo> Store::trajectories(std::int64_t runId, std::optiona
     return out;
 }
 
-std::vector<std::int64_t> Store::iterations(std::int64_t runId)
+std::vector<std::int64_t> Store::iterations(std::int64_t runId, Which which)
 {
-    Statement st
-        = m_db.prepare("SELECT DISTINCT coalesce(iteration, 0) AS it FROM trajectory WHERE run_id = ? ORDER BY it");
+    Statement st = m_db.prepare("SELECT DISTINCT coalesce(iteration, 0) AS it FROM trajectory WHERE run_id = ?"
+        + std::string(whichSql(which)) + " ORDER BY it");
     st.bind(1, runId);
     std::vector<std::int64_t> out;
     while (st.step())
@@ -188,7 +200,7 @@ std::int64_t Store::readTrajectoryRow(const Statement& header, Trajectory& t)
     t.reward = info.reward;
     t.success = info.success;
     t.iteration = info.iteration;
-    t.extra = header.columnText(10);
+    t.extra = header.columnText(11);
 
     Cache& c = *m_cache;
     if (!c.readReady) {
@@ -244,7 +256,8 @@ bool Store::forEachTrajectoryRow(std::int64_t runId, std::optional<std::int64_t>
         }
     } end { m_db, ownTx };
 
-    std::string sql = "SELECT " + std::string(kTrajectoryColumns) + ", extra FROM trajectory WHERE run_id = ?";
+    std::string sql = "SELECT " + std::string(kTrajectoryColumns)
+        + ", extra FROM trajectory WHERE run_id = ? AND evaluation = 0";
     if (iteration)
         sql += " AND coalesce(iteration, 0) = ?";
     sql += " ORDER BY ord";

@@ -269,7 +269,7 @@ void RunBrowserPage::loadTrajectories(qint64 runId, qint64 keepTrajectory)
     std::vector<TrajectoryInfo> trajectories;
     if (Store* store = m_workspace->store(); store && runId != 0) {
         try {
-            trajectories = store->trajectories(runId);
+            trajectories = store->trajectories(runId, {}, Store::Which::All); // evaluation episodes too
         } catch (const std::exception& error) {
             Q_EMIT errorOccurred(toQString(error.what()));
         }

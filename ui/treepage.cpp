@@ -41,7 +41,7 @@ TreeGroupDataPtr loadGroup(Store& store, qint64 runId, const QStringList& key)
     auto data = std::make_shared<TreeGroupData>();
     const std::optional<std::int64_t> iteration
         = key.value(0).isEmpty() ? std::nullopt : std::optional<std::int64_t>(key.value(0).toLongLong());
-    for (const TrajectoryInfo& info : store.trajectories(runId, iteration)) {
+    for (const TrajectoryInfo& info : store.trajectories(runId, iteration, Store::Which::All)) {
         if (groupKey(info) != key)
             continue;
         data->trajectories.push_back(store.loadTrajectory(info.rowId)); // with every method's stored credits
@@ -165,7 +165,7 @@ void TreePage::reloadGroups()
     try {
         std::map<QStringList, int> sizes; // ordered, deduplicated
         std::vector<QStringList> order;
-        for (const TrajectoryInfo& t : store->trajectories(m_runId))
+        for (const TrajectoryInfo& t : store->trajectories(m_runId, {}, Store::Which::All))
             if (sizes[groupKey(t)]++ == 0)
                 order.push_back(groupKey(t));
         for (const QStringList& key : order) {

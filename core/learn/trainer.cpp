@@ -79,7 +79,7 @@ void Trainer::Impl::storeEvalEpisodes(std::int64_t it)
     const auto perIteration = config.getInt("rl.tasks") * config.getInt("rl.group_size");
     const std::int64_t ordBase = it * perIteration;
     for (std::size_t k = 0; k < evalEpisodes.size(); ++k)
-        store->insertTrajectory(runId, ordBase + static_cast<std::int64_t>(k), evalEpisodes[k]);
+        store->insertTrajectory(runId, ordBase + static_cast<std::int64_t>(k), evalEpisodes[k], true);
     evalEpisodes.clear();
 }
 

@@ -190,7 +190,8 @@ void TestStoreSchema::migration_data()
     QTest::newRow("1: initial schema") << 1 << list(kTablesV1) << list(kIndexesV1);
     QTest::newRow("2: credit params") << 2 << list(kTablesV1) << list(kIndexesV1);
     QTest::newRow("3: http judge cache") << 3 << list(kTablesV3) << list(kIndexesV1);
-    QCOMPARE(schema::kVersion, 3); // a new migration needs its own row here
+    QTest::newRow("4: evaluation episodes") << 4 << list(kTablesV3) << list(kIndexesV1);
+    QCOMPARE(schema::kVersion, 4); // a new migration needs its own row here
 }
 
 void TestStoreSchema::migration()
