@@ -57,6 +57,7 @@ LoadedPolicy loadPolicy(const ProbeSource& source)
     o.layers = p.config.getInt("policy.layers");
     o.heads = p.config.getInt("policy.heads");
     o.context = p.config.getInt("policy.context");
+    o.rotary = p.config.getText("policy.positions") == "rotary";
     p.model = Transformer(o);
     const auto checkpoint = store.lastCheckpoint(source.runId);
     if (checkpoint && !source.sftPolicy) {

@@ -401,6 +401,30 @@ std::vector<Trajectory> readDemonstrationFile(const std::string& path)
     return out;
 }
 
+std::vector<TrainSequence> relabelWithDemonstrator(const Tokenizer& tokenizer, const RolloutSetup& setup,
+    const std::vector<Trajectory>& trajectories, const std::vector<EpisodeSpec>& specs, bool search)
+{
+    DemonstrationBuilder builder(tokenizer, setup);
+    auto environment = env::makeEnvironment(setup.env, setup.envAssignments);
+    std::string label;
+    for (std::size_t i = 0; i < trajectories.size() && i < specs.size(); ++i) {
+        const Trajectory& t = trajectories[i];
+        if (env::isFailed(t))
+            continue;
+        std::string observation = environment->reset(specs[i].seed, specs[i].split);
+        builder.beginEpisode(environment->goal());
+        for (const Turn& turn : t.turns) {
+            if (environment->done()
+                || !(search ? environment->searchExpertAction(label) : environment->expertAction(label)))
+                break;
+            builder.addTurn(observation, turn.action, label);
+            observation = environment->step(turn.action).feedback;
+        }
+        builder.endEpisode();
+    }
+    return builder.take();
+}
+
 std::vector<TrainSequence> demonstrationsOf(
     const Tokenizer& tokenizer, const RolloutSetup& setup, std::span<const Trajectory> trajectories)
 {

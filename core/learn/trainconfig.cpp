@@ -102,6 +102,9 @@ std::vector<ParamSpec> buildSpecs()
             "episode: one token stream per episode (goal, observations, the sampled action tokens), the KV cache kept "
             "across turns, restarted from the goal, scene and latest turns when it would pass policy.context; window: a "
             "fresh prompt per turn with the last policy.history turns (verl-agent)"),
+        choice("policy.positions", { "rotary", "learned" },
+            "How the policy knows where a token is: rotary embeddings in attention (relative: the same at every depth of "
+            "a long episode), or a learned embedding per absolute position (the engine before episode streams)"),
         integer("policy.history", "4", 0, 64, "Window mode: previous turns (observation and action) shown in the prompt"),
         flag("policy.initial_observation", true, "Keep the episode's first observation (the scene) in the prompt"),
         integer("policy.max_action_tokens", "12", 2, 256, "Most tokens of one action, the stop token included"),
@@ -123,6 +126,12 @@ std::vector<ParamSpec> buildSpecs()
             "Start from the SFT policy and tokenizer of this earlier run in the same database (same policy.* shape) "
             "instead of training one; 0 = run SFT"),
         integer("sft.batch_size", "64", 1, 65536, "Demonstration turns per SFT step"),
+        integer("sft.dagger_rounds", "0", 0, 1000,
+            "DAgger rounds after the SFT epochs: roll the policy out on sft.dagger_episodes fresh train tasks, label "
+            "every state it visited with the demonstrator's action, add them to the demonstrations, train "
+            "sft.dagger_epochs epochs"),
+        integer("sft.dagger_episodes", "200", 1, 10000000, "DAgger: the policy's episodes per round"),
+        integer("sft.dagger_epochs", "2", 0, 10000, "DAgger: epochs over all demonstrations after each round"),
         real("sft.lr", "0.001", 0, 1, "SFT Adam learning rate", true),
         integer("rl.iterations", "50", 0, 10000000, "RL iterations after the warm start; 0 = SFT only"),
         integer("rl.tasks", "8", 1, 100000, "Tasks sampled per iteration"),
@@ -277,8 +286,10 @@ TrainConfig TrainConfig::parse(const std::string& yamlText, const std::string& s
             legacy.push_back({ "rl.loss_norm", entry.value == "seq-mean-token-mean" ? "sequence" : "token", entry.where });
         }
     }
-    if (hasLegacy && !hasMemory)
+    if (hasLegacy && !hasMemory) {
         legacy.push_back({ "policy.memory", "window", legacy.front().where });
+        legacy.push_back({ "policy.positions", "learned", legacy.front().where });
+    }
     std::vector<ConfigEntry> current;
     for (const auto& entry : legacy)
         current.push_back(entry);

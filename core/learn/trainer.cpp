@@ -125,7 +125,7 @@ void Trainer::Impl::runSft(const TrainCallback& callback, const std::atomic<bool
 {
     const auto start = Clock::now();
     const bool warmStarted = config.getInt("sft.from_run") > 0; // the policy already holds that run's SFT weights
-    const auto demos = warmStarted   ? std::vector<TrainSequence>()
+    auto demos = warmStarted         ? std::vector<TrainSequence>()
         : !demonstrationFile.empty() ? demonstrationsOf(tokenizer, setup, demonstrationFile)
                                      : collectDemonstrations(tokenizer, setup, config.getInt("sft.expert_episodes"),
                                          config.getInt("sft.noisy_episodes"), config.getDouble("sft.noisy_epsilon"),
@@ -137,32 +137,72 @@ void Trainer::Impl::runSft(const TrainCallback& callback, const std::atomic<bool
         demoTurns += static_cast<std::int64_t>(d.spans.size());
         demoTokens += d.size();
     }
+    // DAgger (Ross et al. 2011), sft.dagger_rounds: after the epochs on the demonstrations, roll the policy out on
+    // fresh train tasks, label every state it visited with the demonstrator's action, add those episodes to the
+    // demonstrations, and train sft.dagger_epochs more epochs on everything; per round.
+    const auto rounds = warmStarted || !demonstrationFile.empty() ? 0 : config.getInt("sft.dagger_rounds");
+    const auto daggerEpochs = config.getInt("sft.dagger_epochs");
+    const bool search = config.getText("sft.demonstrator") == "search-expert";
     if (!demos.empty() && epochs > 0) {
         torch::optim::Adam sftOptimizer(policy->parameters(), torch::optim::AdamOptions(config.getDouble("sft.lr")));
         const auto batchSize = static_cast<int>(config.getInt("sft.batch_size"));
-        const std::int64_t perEpoch = sftSteps(demos, batchSize);
-        const std::int64_t total = perEpoch * epochs;
+        // Progress counts steps; later rounds hold more demonstrations, estimated at the first round's growth.
+        std::int64_t total = sftSteps(demos, batchSize) * epochs;
+        std::int64_t done = 0;
         SftEpoch last;
-        for (std::int64_t e = 0; e < epochs && !stopped; ++e) {
-            last = sftEpoch(policy, sftOptimizer, demos, batchSize, rng, [&](std::int64_t s, std::int64_t) {
-                const std::int64_t done = std::min(e * perEpoch + s, total);
-                TrainProgress p;
-                p.phase = "sft";
-                p.step = done;
-                p.steps = total;
-                p.iterations = config.getInt("rl.iterations");
-                p.elapsedSeconds = secondsSince(start);
-                p.etaSeconds = p.elapsedSeconds * static_cast<double>(total - done) / static_cast<double>(done);
-                p.message = "SFT epoch " + std::to_string(e + 1) + "/" + std::to_string(epochs);
-                if ((callback && !callback(p)) || (stop && stop->load()))
-                    stopped = true;
-                return !stopped;
-            });
-            logger()->info(
-                "SFT epoch {}/{}: loss {:.4f}, token accuracy {:.3f}", e + 1, epochs, last.loss, last.tokenAccuracy);
+        const auto train = [&](std::int64_t count, const std::string& what) {
+            for (std::int64_t e = 0; e < count && !stopped; ++e) {
+                const std::int64_t before = done;
+                last = sftEpoch(policy, sftOptimizer, demos, batchSize, rng, [&](std::int64_t s, std::int64_t) {
+                    done = before + s;
+                    TrainProgress p;
+                    p.phase = "sft";
+                    p.step = std::min(done, total);
+                    p.steps = total;
+                    p.iterations = config.getInt("rl.iterations");
+                    p.elapsedSeconds = secondsSince(start);
+                    p.etaSeconds = p.elapsedSeconds * static_cast<double>(std::max<std::int64_t>(0, total - done))
+                        / static_cast<double>(std::max<std::int64_t>(1, done));
+                    p.message = what + " epoch " + std::to_string(e + 1) + "/" + std::to_string(count);
+                    if ((callback && !callback(p)) || (stop && stop->load()))
+                        stopped = true;
+                    return !stopped;
+                });
+                logger()->info("{} epoch {}/{}: loss {:.4f}, token accuracy {:.3f}", what, e + 1, count, last.loss,
+                    last.tokenAccuracy);
+            }
+        };
+        train(epochs, "SFT");
+        const auto perRound = config.getInt("sft.dagger_episodes");
+        for (std::int64_t round = 1; round <= rounds && !stopped; ++round) {
+            std::vector<EpisodeSpec> specs;
+            for (std::int64_t k = 0; k < perRound; ++k)
+                specs.push_back({ 2'000'000ULL + static_cast<std::uint64_t>(round * perRound + k), env::Split::Train,
+                    "dagger-" + std::to_string(round) + "-" + std::to_string(k), {} });
+            const auto rollouts = collectRollouts(policy, tokenizer, setup, specs, rng);
+            auto labelled = relabelWithDemonstrator(tokenizer, setup, rollouts.trajectories, specs, search);
+            double success = 0.0;
+            for (const auto& t : rollouts.trajectories)
+                success += t.successOrDefault() ? 1.0 : 0.0;
+            metrics.emplace_back("sft/dagger_success_" + std::to_string(round),
+                success / static_cast<double>(std::max<std::size_t>(1, rollouts.trajectories.size())));
+            for (auto& q : labelled) {
+                q.trajectory += demos.size(); // distinct episodes
+                demos.push_back(std::move(q));
+            }
+            if (round == 1)
+                total = done + sftSteps(demos, batchSize) * daggerEpochs * rounds;
+            logger()->info("DAgger round {}/{}: {} of {} rollouts succeeded; {} demonstration sequences now", round,
+                rounds, static_cast<int>(success), specs.size(), demos.size());
+            train(daggerEpochs, "DAgger round " + std::to_string(round) + "/" + std::to_string(rounds));
         }
         metrics.emplace_back("sft/loss", last.loss);
         metrics.emplace_back("sft/token_accuracy", last.tokenAccuracy);
+    }
+    demoTurns = demoTokens = 0;
+    for (const auto& d : demos) {
+        demoTurns += static_cast<std::int64_t>(d.spans.size());
+        demoTokens += d.size();
     }
     metrics.emplace_back("sft/demonstrations", static_cast<double>(demoTurns)); // turns, in either memory mode
     metrics.emplace_back("sft/sequences", static_cast<double>(demos.size()));

@@ -113,6 +113,12 @@ private:
 std::vector<TrainSequence> collectDemonstrations(const Tokenizer& tokenizer, const RolloutSetup& setup,
     std::int64_t expertEpisodes, std::int64_t noisyEpisodes, double epsilon, bool search = false);
 
+/// DAgger: each trajectory replayed from its task (`specs`, same order) with the demonstrator's action as the label of
+/// every state the trajectory visited (the searching expert with `search`, else the privileged one); the stream keeps
+/// the actions the trajectory took. Stops an episode where the demonstrator has no action.
+std::vector<TrainSequence> relabelWithDemonstrator(const Tokenizer& tokenizer, const RolloutSetup& setup,
+    const std::vector<Trajectory>& trajectories, const std::vector<EpisodeSpec>& specs, bool search);
+
 /// sft.demonstrations: the successful trajectories (Trajectory::successOrDefault) of a JSONL file in the interchange
 /// format, in file order. Throws JsonlError naming the file, line and field, or std::runtime_error naming the file
 /// when it cannot be read or holds no successful trajectory with a turn.

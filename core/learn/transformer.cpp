@@ -22,13 +22,16 @@ TransformerImpl::TransformerImpl(const TransformerOptions& options)
     : m_options(options)
 {
     TORCH_CHECK(options.width % options.heads == 0, "width must be a multiple of heads");
+    TORCH_CHECK(!options.rotary || (options.width / options.heads) % 2 == 0, "rotary positions need an even head width");
     const auto d = options.width;
     m_tokenEmbedding = register_module("tok", torch::nn::Embedding(options.vocab, d));
-    m_positionEmbedding = register_module("pos", torch::nn::Embedding(options.context, d));
+    if (!options.rotary)
+        m_positionEmbedding = register_module("pos", torch::nn::Embedding(options.context, d));
     {
         torch::NoGradGuard noGrad;
         m_tokenEmbedding->weight.normal_(0.0, 0.02);
-        m_positionEmbedding->weight.normal_(0.0, 0.01);
+        if (!options.rotary)
+            m_positionEmbedding->weight.normal_(0.0, 0.01);
     }
     const double residualStd = 0.02 / std::sqrt(2.0 * static_cast<double>(options.layers));
     for (std::int64_t l = 0; l < options.layers; ++l) {
@@ -120,7 +123,25 @@ TransformerOutput TransformerImpl::blocks(const torch::Tensor& tokens, const tor
     const auto heads = m_options.heads;
     const auto headWidth = m_options.width / heads;
     const auto keys = past + steps;
-    auto x = m_tokenEmbedding->forward(tokens) + m_positionEmbedding->forward(positions);
+    auto x = m_tokenEmbedding->forward(tokens);
+    torch::Tensor cos, sin;
+    if (m_options.rotary) {
+        // GPT-NeoX's half split: dimension i pairs with i + headWidth/2, at frequency 10000^(-2i/headWidth).
+        const auto half = headWidth / 2;
+        auto inverse = torch::pow(10000.0,
+            -torch::arange(0, half, x.options().dtype(torch::kFloat)) * (2.0 / static_cast<double>(headWidth)));
+        auto angles = positions.to(x.dtype()).unsqueeze(-1) * inverse.to(x.dtype()); // (B, T, half)
+        cos = torch::cos(angles).unsqueeze(1); // (B, 1, T, half)
+        sin = torch::sin(angles).unsqueeze(1);
+    } else {
+        x = x + m_positionEmbedding->forward(positions);
+    }
+    const auto rotate = [&](const torch::Tensor& t) {
+        const auto half = headWidth / 2;
+        auto a = t.narrow(-1, 0, half);
+        auto b = t.narrow(-1, half, half);
+        return torch::cat({ a * cos - b * sin, a * sin + b * cos }, -1);
+    };
     TransformerOutput out;
     const double scale = 1.0 / std::sqrt(static_cast<double>(headWidth));
     for (std::int64_t l = 0; l < m_options.layers; ++l) {
@@ -129,6 +150,10 @@ TransformerOutput TransformerImpl::blocks(const torch::Tensor& tokens, const tor
         auto q = qkv[0];
         auto k = qkv[1];
         auto v = qkv[2];
+        if (m_options.rotary) { // keys enter the cache already rotated to their own positions
+            q = rotate(q);
+            k = rotate(k);
+        }
         if (cache) {
             cache->keys[l].index_put_({ Slice(), Slice(), Slice(past, past + steps) }, k);
             cache->values[l].index_put_({ Slice(), Slice(), Slice(past, past + steps) }, v);

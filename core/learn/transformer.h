@@ -18,6 +18,9 @@ struct TransformerOptions {
     std::int64_t context = 384; ///< positions; prompt plus action must fit
     std::int64_t mlpRatio = 4;
     bool valueHead = false; ///< a scalar head on the final hidden state (the critic)
+    /// Rotary position embeddings (RoPE, Su et al. 2021) on queries and keys instead of learned absolute positions:
+    /// attention then depends on how far back a token is, the same at position 30 as at 900.
+    bool rotary = false;
 };
 
 /// Keys and values of every layer for incremental decoding: buffers of (B, heads, capacity, head width),
@@ -39,7 +42,7 @@ struct TransformerOutput {
     std::vector<torch::Tensor> attention; ///< with `keepInternals`: softmax maps (B, heads, T, keys) per layer
 };
 
-/// Pre-LN decoder: token + learned position embeddings, `layers` blocks of causal self-attention and a
+/// Pre-LN decoder: token embeddings plus learned positions (or rotary positions in attention), `layers` blocks of causal self-attention and a
 /// GELU MLP, a final LayerNorm, an untied LM head and an optional value head. forward() has no side
 /// effects besides filling a given cache.
 class TransformerImpl : public torch::nn::Module {

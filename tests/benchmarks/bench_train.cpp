@@ -160,5 +160,80 @@ int main(int argc, char** argv)
     std::printf("    %.1f GFLOP/s, %.0f%% of the matmul peak\n", updateFlops / update / 1e9,
         100.0 * updateFlops / update / 1e9 / peak);
     std::printf("  matmul peak (1024^2 float32): %.1f GFLOP/s\n", peak);
+
+    // The episode workload: the same turns trained as episode streams and as window samples. 32 episodes of 15
+    // turns, each an observation of 16 tokens and an action of 6 (its stop token included), after a goal of 10 tokens
+    // and a scene of 120 (477 tokens: no overflow at context 512); a window sample is the goal, the scene, the last 2
+    // turns and the turn (history 2).
+    constexpr int kEpisodes = 32, kTurns = 15, kObservation = 16, kActionTokens = 6, kGoal = 10, kScene = 120;
+    const auto token = [&] {
+        return static_cast<std::int32_t>(Tokenizer::kSpecialCount + rng.below(kVocab - Tokenizer::kSpecialCount));
+    };
+    std::vector<TrainSequence> episodes, windows;
+    for (int e = 0; e < kEpisodes; ++e) {
+        std::vector<std::int32_t> goal { Tokenizer::kGoal }, scene;
+        for (int k = 0; k < kGoal; ++k)
+            goal.push_back(token());
+        std::vector<std::vector<std::int32_t>> observations, actions;
+        for (int t = 0; t < kTurns; ++t) {
+            std::vector<std::int32_t> o, a;
+            for (int k = 0; k < (t == 0 ? kScene : kObservation); ++k)
+                o.push_back(token());
+            for (int k = 0; k + 1 < kActionTokens; ++k)
+                a.push_back(token());
+            a.push_back(Tokenizer::kEnd);
+            observations.push_back(o);
+            actions.push_back(a);
+        }
+        EpisodeStream stream(goal, kContext, kAction);
+        for (int t = 0; t < kTurns; ++t) {
+            stream.beginTurn(observations[static_cast<std::size_t>(t)]);
+            stream.endTurn(actions[static_cast<std::size_t>(t)]);
+            // The window prompt: goal, scene (turn 0's observation), the last two turns, this observation.
+            std::vector<std::int32_t> prompt = goal;
+            const auto scene0 = observationChunk(observations[0]);
+            if (t > 2)
+                prompt.insert(prompt.end(), scene0.begin(), scene0.end() - 1);
+            for (int k = std::max(0, t - 2); k < t; ++k) {
+                const auto chunk = observationChunk(observations[static_cast<std::size_t>(k)]);
+                prompt.insert(prompt.end(), chunk.begin(), chunk.end());
+                prompt.insert(prompt.end(), actions[static_cast<std::size_t>(k)].begin(),
+                    actions[static_cast<std::size_t>(k)].end());
+            }
+            const auto chunk = observationChunk(observations[static_cast<std::size_t>(t)]);
+            prompt.insert(prompt.end(), chunk.begin(), chunk.end());
+            windows.push_back(windowSequence(prompt, actions[static_cast<std::size_t>(t)], e, t));
+            windows.back().spans.front().advantage = rng.uniform() - 0.5;
+        }
+        for (auto& q : stream.finish(e)) {
+            for (auto& span : q.spans)
+                span.advantage = rng.uniform() - 0.5;
+            episodes.push_back(std::move(q));
+        }
+    }
+    std::printf("  episode workload: %d episodes x %d turns (observations of %d tokens, actions of %d), update of 2 "
+                "epochs x 4 minibatches\n",
+        kEpisodes, kTurns, kObservation, kActionTokens);
+    for (const auto* mode : { "episode", "window" }) {
+        const auto& sequences = std::string(mode) == "episode" ? episodes : windows;
+        std::int64_t tokens = 0;
+        for (const auto& q : sequences)
+            tokens += q.size();
+        UpdateSettings settings;
+        settings.epochs = 2;
+        settings.minibatches = 4;
+        settings.loss.klCoef = 0.01;
+        std::vector<double> times;
+        for (int r = 0; r <= repeats; ++r) {
+            const auto start = Clock::now();
+            ppoUpdate(policy, reference, optimizer, nullptr, nullptr, sequences, settings, rng);
+            if (r > 0)
+                times.push_back(seconds(start));
+        }
+        const double t = median(times);
+        std::printf("    %-7s: %zu sequences, %lld tokens; update %.3f s, %.0f turns trained/s, %.0f sequence tokens/s\n",
+            mode, sequences.size(), static_cast<long long>(tokens), t, 2.0 * kEpisodes * kTurns / t,
+            2.0 * static_cast<double>(tokens) / t);
+    }
     return 0;
 }
