@@ -246,4 +246,15 @@ bool HouseholdEnv::searchExpertAction(std::string& out) const
     return expertCommand(m_world, out, true);
 }
 
+bool HouseholdEnv::mistakenExpertAction(std::uint64_t mistake, std::string& out) const
+{
+    out.clear();
+    Task wrong;
+    if (!m_ready || m_done || !mistakenTask(m_world, mistake, wrong))
+        return false;
+    World believed = m_world; // a few dozen short strings: cheap beside what a policy does with the command
+    believed.task = wrong;
+    return expertCommand(believed, out);
+}
+
 } // namespace creditlab::env::household

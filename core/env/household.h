@@ -49,6 +49,9 @@ public:
     int maxSteps() const override { return m_maxSteps; }
     bool expertAction(std::string& out) const override;
     bool searchExpertAction(std::string& out) const override;
+    /// The wrong task: another object type lying in the room that the task's transformation applies to, or
+    /// another receptacle type in the room as the destination (household_expert.cpp, mistakenTask()).
+    bool mistakenExpertAction(std::uint64_t mistake, std::string& out) const override;
 
     /// Why the last step was invalid (None when it was valid).
     InvalidReason lastInvalidReason() const { return m_lastInvalid; }
