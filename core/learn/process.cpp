@@ -32,6 +32,14 @@ bool hasVariable(char** envp, const char* name)
     return false;
 }
 
+} // namespace
+
+/// Optional, defined by an executable whose runs do not all use OpenMP (creditlab-cli): false when this one will
+/// not, so that the hook below does not re-execute it. Called before any library's initialiser: argv only.
+extern "C" [[gnu::weak]] bool creditlab_runs_openmp(int argc, char** argv);
+
+namespace {
+
 // libgomp reads OMP_WAIT_POLICY once, in its own initialiser, and every CreditLab executable has it loaded before
 // main(): creditlab-cli and the benchmarks through LibTorch, the GUI through Qt Core (libb2 needs libgomp). So a
 // value set in main() never applies, and even here it would not: this hook runs before libc's own initialiser,
@@ -40,16 +48,20 @@ bool hasVariable(char** envp, const char* name)
 // plus OMP_WAIT_POLICY=passive); execve keeps the process id, the open files (stdin, stdout, stderr) and the
 // parent, so the exit status reaches the caller unchanged. The variable being set guards against a loop, and a
 // value the user exported is kept. Here, before any library's initialiser has run (glibc's _dl_init calls the
-// executable's .preinit_array first), the second start costs only the dynamic linking, about 50 ms for LibTorch;
-// re-executing from main() would pay LibTorch's static initialisation, most of a 0.7 s CLI start, twice. When
-// execve fails the program goes on as it is and prepareProcess() sets the variable too late (InMain).
-void beforeLibraries(int, char** argv, char** envp)
+// executable's .preinit_array first), the second start repeats only the dynamic linking, not the static
+// initialisers that re-executing from main() would repeat too; with Debian's LibTorch (about 290 libraries) that is
+// still about 0.45 s of CPU, half a CLI start, so creditlab-cli skips it for its commands that never run LibTorch
+// (creditlab_runs_openmp). When execve fails the program goes on as it is and prepareProcess() sets the variable
+// too late (InMain).
+void beforeLibraries(int argc, char** argv, char** envp)
 {
     if (hasVariable(envp, kPolicy)) {
         g_recorded = true;
         g_source = hasVariable(envp, kMarker) ? WaitPolicySource::BeforeLoad : WaitPolicySource::Environment;
         return;
     }
+    if (creditlab_runs_openmp && !creditlab_runs_openmp(argc, argv))
+        return; // not worth a second start; prepareProcess() sets the variable for the programs this one starts
     std::size_t count = 0;
     while (envp && envp[count])
         ++count;

@@ -20,14 +20,16 @@ enum class WaitPolicySource : std::uint8_t {
     Environment, ///< exported before the program started: the user's value, kept
     BeforeLoad, ///< unset at start: the program re-executed itself with passive before any library's initialiser
                 ///< ran, so libgomp read it
-    InMain, ///< unset at start, and re-executing failed: prepareProcess() set passive, too late for libgomp
+    InMain, ///< unset at start, and the program did not re-execute itself (execve failed, or the executable said this
+            ///< run uses no OpenMP): prepareProcess() set passive, too late for libgomp
 };
 
 /// Sets OMP_WAIT_POLICY=passive unless the user set it (idle OpenMP threads otherwise spin and slow a 2-thread
 /// PPO update by 1.5x) and raises glibc's mmap/trim thresholds so large attention buffers are not returned to the
 /// OS on every call. Main thread, before other threads exist. Linking it also links a .preinit_array hook that
 /// re-executes the program with the variable set, before any library's initialiser runs, when it is unset
-/// (process.cpp): executables only, never a shared object.
+/// (process.cpp): executables only, never a shared object. An executable may define
+/// `extern "C" bool creditlab_runs_openmp(int argc, char** argv)` to skip that for runs without OpenMP.
 void prepareProcess();
 
 /// How OMP_WAIT_POLICY was settled in this process; any thread. Executables only, like prepareProcess().
