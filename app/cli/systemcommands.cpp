@@ -37,7 +37,8 @@ void addDoctorCommand(CLI::App& app)
         std::printf("cores            %d\n", r.hardwareThreads);
         std::printf("intra-op threads %d\n", r.intraOpThreads);
         std::printf("inter-op threads %d\n", r.interOpThreads);
-        std::printf("OMP_WAIT_POLICY  %s\n", r.ompWaitPolicy.c_str());
+        std::printf(
+            "OMP_WAIT_POLICY  %s\n", learn::describeWaitPolicy(learn::waitPolicySource(), r.openmpWait).c_str());
         std::printf("BLAS             %s\n", r.blasLibrary.c_str());
         if (r.blasThreads > 0)
             std::printf("BLAS threads     %d\n", r.blasThreads);

@@ -33,7 +33,9 @@ void installTranslators(QApplication& app)
 
 int main(int argc, char** argv)
 {
-    // Before any thread exists: OpenMP reads its wait policy once; glibc's allocator thresholds.
+    // Before any thread exists: glibc's allocator thresholds. OpenMP's wait policy cannot be set here: Qt Core loads
+    // libgomp (through libb2), which reads it before main(); linking prepareProcess() brings a hook that sets it
+    // earlier (core/learn/process.cpp).
     creditlab::learn::prepareProcess();
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("CreditLab"));

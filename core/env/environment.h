@@ -84,6 +84,16 @@ public:
     /// As expertAction(), but deciding only from what the agent has observed so far: the demonstrator a
     /// text-only policy can imitate under partial observability. Fully observed environments use the expert.
     virtual bool searchExpertAction(std::string& out) const { return expertAction(out); }
+    /// The expert's next command for a plausible wrong version of the task, one that differs in one decision (the
+    /// household: another object type, or another destination), chosen by `mistake`: the same value gives the
+    /// same wrong task for the whole episode. A noisy policy follows it to make a mistake that persists. False
+    /// when the environment offers no such mistake (the default) or the wrong task is done already.
+    virtual bool mistakenExpertAction(std::uint64_t mistake, std::string& out) const
+    {
+        (void)mistake;
+        out.clear();
+        return false;
+    }
 };
 
 /// A registered environment: its name, one-line summary, parameters (dotted keys) and factory.

@@ -9,12 +9,39 @@ namespace creditlab::env::household {
 
 namespace {
 
-std::vector<std::string> taskChoices()
+std::string taskTypeList()
 {
-    std::vector<std::string> c { "any" };
+    std::string names;
     for (int t = 0; t < kTaskTypeCount; ++t)
-        c.emplace_back(taskTypeName(static_cast<TaskType>(t)));
-    return c;
+        names.append(t ? ", " : "").append(taskTypeName(static_cast<TaskType>(t)));
+    return names;
+}
+
+/// "any", or task type names separated by commas (spaces around them are forgiven): the TaskFilter's type bits.
+unsigned parseTaskTypes(const std::string& text)
+{
+    if (text == "any")
+        return kAllTaskTypes;
+    unsigned types = 0;
+    std::size_t begin = 0;
+    while (begin <= text.size()) {
+        std::size_t end = text.find(',', begin);
+        if (end == std::string::npos)
+            end = text.size();
+        std::string name = text.substr(begin, end - begin);
+        name.erase(0, name.find_first_not_of(' '));
+        name.erase(name.find_last_not_of(' ') + 1);
+        int found = -1;
+        for (int t = 0; t < kTaskTypeCount && found < 0; ++t)
+            if (taskTypeName(static_cast<TaskType>(t)) == name)
+                found = t;
+        if (found < 0)
+            throw credit::ParamError("parameter 'task' of household: '" + name + "' in '" + text
+                + "' is no task type (expected any, or one or more of " + taskTypeList() + ", separated by commas)");
+        types |= 1u << found;
+        begin = end + 1;
+    }
+    return types;
 }
 
 std::vector<std::string> sceneChoices()
@@ -51,8 +78,11 @@ std::vector<credit::ParamSpec> HouseholdEnv::paramSpecs()
     using credit::ParamType;
     return {
         { "max_steps", ParamType::Int, "50", 1, 100000, {}, "step limit of an episode (ALFWorld uses 50)" },
-        { "task", ParamType::Choice, "any", {}, {}, taskChoices(), "draw only this task type" },
+        { "task", ParamType::Text, "any", {}, {}, {},
+            "draw only these task types: any, or names separated by commas (" + taskTypeList() + ")" },
         { "scene", ParamType::Choice, "any", {}, {}, sceneChoices(), "draw only tasks in this scene" },
+        { "receptacles", ParamType::Int, "0", 0, 50, {},
+            "receptacles in the room (at least 2; fewer make the search shorter); 0: the scene's own, 9-30" },
     };
 }
 
@@ -63,19 +93,23 @@ HouseholdEnv::HouseholdEnv()
 
 HouseholdEnv::HouseholdEnv(const credit::Params& params)
     : m_maxSteps(static_cast<int>(params.getInt("max_steps")))
+    , m_receptacles(static_cast<int>(params.getInt("receptacles")))
 {
-    m_filter.type = indexIn(taskChoices(), params.getChoice("task"));
+    m_filter.types = parseTaskTypes(params.getText("task"));
     m_filter.scene = indexIn(sceneChoices(), params.getChoice("scene"));
     if (!filterPossible(m_filter))
         throw credit::ParamError(
-            "household: task=" + params.getChoice("task") + " never happens in scene=" + params.getChoice("scene"));
+            "household: task=" + params.getText("task") + " never happens in scene=" + params.getChoice("scene"));
+    if (m_receptacles == 1)
+        throw credit::ParamError("parameter 'receptacles' of household: 1 is too few (0 for the scene's own counts, "
+                                 "or at least 2: a destination and a place for the targets to start in)");
     m_states.reserve(static_cast<std::size_t>(std::min(m_maxSteps, 4096)) + 1);
     m_pairs.reserve(static_cast<std::size_t>(std::min(m_maxSteps, 4096)));
 }
 
 const std::string& HouseholdEnv::reset(std::uint64_t seed, Split split)
 {
-    m_world = generateWorld(seed, split, m_filter);
+    m_world = generateWorld(seed, split, m_filter, m_receptacles);
     m_seed = seed;
     m_split = split;
     m_ready = true;
@@ -210,6 +244,17 @@ bool HouseholdEnv::searchExpertAction(std::string& out) const
         return false;
     }
     return expertCommand(m_world, out, true);
+}
+
+bool HouseholdEnv::mistakenExpertAction(std::uint64_t mistake, std::string& out) const
+{
+    out.clear();
+    Task wrong;
+    if (!m_ready || m_done || !mistakenTask(m_world, mistake, wrong))
+        return false;
+    World believed = m_world; // a few dozen short strings: cheap beside what a policy does with the command
+    believed.task = wrong;
+    return expertCommand(believed, out);
 }
 
 } // namespace creditlab::env::household

@@ -25,9 +25,11 @@ enum class InvalidReason : std::uint8_t {
 /// The household environment. One instance per thread; reset() before step().
 class HouseholdEnv final : public Environment {
 public:
-    /// `max_steps` (default 50), `task` (any or one of the six types), `scene` (any or one of four).
+    /// `max_steps` (default 50), `task` (any, or one or more of the six types separated by commas), `scene` (any
+    /// or one of four), `receptacles` (0: the scene's own counts; else that many, at least 2).
     static std::vector<credit::ParamSpec> paramSpecs();
-    /// Throws credit::ParamError when the task and scene filters admit no task.
+    /// Throws credit::ParamError when the task and scene filters admit no task, naming a task type it does not
+    /// know, or for receptacles=1.
     explicit HouseholdEnv(const credit::Params& params);
     /// The defaults: 50 steps, any task, any scene.
     HouseholdEnv();
@@ -47,6 +49,9 @@ public:
     int maxSteps() const override { return m_maxSteps; }
     bool expertAction(std::string& out) const override;
     bool searchExpertAction(std::string& out) const override;
+    /// The wrong task: another object type lying in the room that the task's transformation applies to, or
+    /// another receptacle type in the room as the destination (household_expert.cpp, mistakenTask()).
+    bool mistakenExpertAction(std::uint64_t mistake, std::string& out) const override;
 
     /// Why the last step was invalid (None when it was valid).
     InvalidReason lastInvalidReason() const { return m_lastInvalid; }
@@ -57,6 +62,7 @@ private:
     InvalidReason execute(std::string_view action, std::string& feedback, std::uint64_t& commandHash);
 
     int m_maxSteps = 50;
+    int m_receptacles = 0; ///< 0: the scene's own counts
     TaskFilter m_filter;
     World m_world;
     std::uint64_t m_seed = 0;

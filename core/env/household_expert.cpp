@@ -17,6 +17,8 @@
 // demonstrator a policy that sees only the text can imitate.
 #include "core/env/household_rules.h"
 
+#include <algorithm>
+
 namespace creditlab::env::household {
 
 namespace {
@@ -137,6 +139,40 @@ bool expertCommand(const World& w, std::string& out, bool search)
     const int r = w.obj(target).location;
     if (!approach(w, r, out))
         out.append("take ").append(w.obj(target).name).append(" from ").append(w.rec(r).name);
+    return true;
+}
+
+bool mistakenTask(const World& w, std::uint64_t mistake, Task& out)
+{
+    const Task& t = w.task;
+    const auto fits = [&t](int type) {
+        const ObjectType& o = objectType(type);
+        return t.type == TaskType::PickCleanThenPlace ? o.cleanable
+            : t.type == TaskType::PickHeatThenPlace   ? o.heatable
+            : t.type == TaskType::PickCoolThenPlace   ? o.coolable
+                                                      : true;
+    };
+    // Candidates in a fixed order: object types in the order of the objects, then receptacle types in the order of
+    // the receptacles; each type once.
+    std::vector<int> objects, destinations;
+    for (const Object& o : w.objects)
+        if (o.type != t.object && fits(o.type) && std::find(objects.begin(), objects.end(), o.type) == objects.end())
+            objects.push_back(o.type);
+    if (t.type != TaskType::LookAtObjInLight)
+        for (const Receptacle& r : w.receptacles) {
+            const ReceptacleType& rt = receptacleType(r.type);
+            const bool usedAppliance = isTransform(t.type) && rt.appliance == neededAppliance(t.type);
+            if (r.type != t.destination && rt.container() && !usedAppliance
+                && std::find(destinations.begin(), destinations.end(), r.type) == destinations.end())
+                destinations.push_back(r.type);
+        }
+    if (objects.empty() && destinations.empty())
+        return false;
+    // Half the mistakes take a wrong object and half put in a wrong place, where the room offers both.
+    const bool wrongObject = destinations.empty() || (!objects.empty() && (mistake & 1u) == 0);
+    const std::vector<int>& from = wrongObject ? objects : destinations;
+    out = t;
+    (wrongObject ? out.object : out.destination) = from[static_cast<std::size_t>((mistake >> 1) % from.size())];
     return true;
 }
 

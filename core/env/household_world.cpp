@@ -137,10 +137,22 @@ template <typename T> const T& pick(Rng& rng, const std::vector<T>& v)
     return v[static_cast<std::size_t>(rng.below(static_cast<int>(v.size())))];
 }
 
+/// The filter's task types in enum order (the order of the names in `task=` does not matter); draws none for one
+/// type and one number otherwise, as the single and "any" filters always did.
+TaskType drawType(Rng& rng, unsigned types)
+{
+    std::array<TaskType, kTaskTypeCount> allowed {};
+    int n = 0;
+    for (int t = 0; t < kTaskTypeCount; ++t)
+        if (types & (1u << t))
+            allowed[static_cast<std::size_t>(n++)] = static_cast<TaskType>(t);
+    return n == 1 ? allowed[0] : allowed[static_cast<std::size_t>(rng.below(n))];
+}
+
 Task drawTask(Rng& rng, const TaskFilter& filter)
 {
     Task t;
-    t.type = static_cast<TaskType>(filter.type >= 0 ? filter.type : rng.below(kTaskTypeCount));
+    t.type = drawType(rng, filter.types);
     std::vector<Scene> options;
     for (int s = 0; s < kSceneCount; ++s)
         if ((filter.scene < 0 || filter.scene == s) && sceneSupports(t.type, static_cast<Scene>(s)))
@@ -192,6 +204,48 @@ std::string goalText(const Task& t, Rng& rng)
     }
 }
 
+/// Trims or grows the drawn (type, count) list to `total` receptacles, one random receptacle at a time. Kept: the
+/// destination, a transform's appliance, the task's lamp, and a container other than the destination for the
+/// targets to start in, so the task stays solvable. Grown: types the scene has several of (cabinets, drawers,
+/// shelves, ...), as a bigger room of the same kind would.
+void resize(std::vector<std::pair<int, int>>& typeCounts, int total, const Task& t, const SceneDef& def, Rng& rng)
+{
+    const auto required = [&t](int type) {
+        const Appliance a = receptacleType(type).appliance;
+        return type == t.destination || type == t.lamp || (needed(t.type) != Appliance::None && a == needed(t.type));
+    };
+    const auto startsTargets = [&t](int type) { return receptacleType(type).container() && type != t.destination; };
+    int sum = 0;
+    for (const auto& [type, n] : typeCounts)
+        sum += n;
+    std::vector<int> weights(typeCounts.size());
+    while (sum > total) {
+        int starts = 0;
+        for (const auto& [type, n] : typeCounts)
+            starts += startsTargets(type) ? n : 0;
+        int removable = 0;
+        for (std::size_t i = 0; i < typeCounts.size(); ++i) {
+            const auto& [type, n] = typeCounts[i];
+            weights[i] = startsTargets(type) && starts <= 1 ? 0 : n - (required(type) ? 1 : 0);
+            removable += weights[i];
+        }
+        if (removable == 0)
+            break; // cannot happen for total >= kMinReceptacles: at most two receptacles are kept
+        int k = rng.below(removable);
+        std::size_t i = 0;
+        while (k >= weights[i])
+            k -= weights[i++];
+        --typeCounts[i].second;
+        --sum;
+    }
+    std::vector<std::size_t> growable; // indices into typeCounts, whose first entries follow def.receptacles
+    for (std::size_t i = 0; i < def.receptacles.size(); ++i)
+        if (def.receptacles[i].max > 1)
+            growable.push_back(i);
+    for (; sum < total; ++sum)
+        ++typeCounts[pick(rng, growable)].second;
+}
+
 } // namespace
 
 std::string_view taskTypeName(TaskType type)
@@ -220,7 +274,7 @@ bool filterPossible(const TaskFilter& filter)
 {
     for (int t = 0; t < kTaskTypeCount; ++t)
         for (int s = 0; s < kSceneCount; ++s)
-            if ((filter.type < 0 || filter.type == t) && (filter.scene < 0 || filter.scene == s)
+            if ((filter.types & (1u << t)) && (filter.scene < 0 || filter.scene == s)
                 && sceneSupports(static_cast<TaskType>(t), static_cast<Scene>(s)))
                 return true;
     return false;
@@ -235,8 +289,10 @@ Split splitOf(const Task& task)
     return Rng(h).next() % 5 == 0 ? Split::Eval : Split::Train;
 }
 
-World generateWorld(std::uint64_t seed, Split split, const TaskFilter& filter)
+World generateWorld(std::uint64_t seed, Split split, const TaskFilter& filter, int receptacles)
 {
+    if (receptacles != 0 && receptacles < kMinReceptacles)
+        throw std::invalid_argument("household: a room needs at least 2 receptacles");
     if (!filterPossible(filter))
         throw std::invalid_argument("household: no task type fits the scene filter");
     Rng rng(seed * 2 + (split == Split::Eval ? 1 : 0));
@@ -258,6 +314,8 @@ World generateWorld(std::uint64_t seed, Split split, const TaskFilter& filter)
         typeCounts.emplace_back(c.type, std::max(rng.between(c.min, c.max), c.type == t.destination ? 1 : 0));
     if (!def.lamps.empty())
         typeCounts.emplace_back(t.lamp >= 0 ? t.lamp : pick(rng, def.lamps), 1);
+    if (receptacles > 0) // after the scene's own draws, so that the default draws exactly what it always did
+        resize(typeCounts, receptacles, t, def, rng);
     std::sort(typeCounts.begin(), typeCounts.end(),
         [](const auto& a, const auto& b) { return receptacleType(a.first).name < receptacleType(b.first).name; });
     for (const auto& [type, n] : typeCounts)

@@ -126,18 +126,25 @@ struct World {
     bool visible(int r) const { return !rtype(r).openable || rec(r).open; }
 };
 
-/// Filters on the drawn task; -1 means any.
+inline constexpr unsigned kAllTaskTypes = (1u << kTaskTypeCount) - 1;
+
+/// Filters on the drawn task.
 struct TaskFilter {
-    int type = -1; ///< TaskType
-    int scene = -1; ///< Scene
+    unsigned types = kAllTaskTypes; ///< bit t set: TaskType t may be drawn
+    int scene = -1; ///< Scene; -1 means any
 };
 
 /// True when `filter` admits at least one task.
 bool filterPossible(const TaskFilter& filter);
 /// The split a task spec belongs to: a fixed hash of the spec, about 20% eval.
 Split splitOf(const Task& task);
-/// Draws the task from `seed` (re-drawing until it is in `split` and passes `filter`), then the layout.
-/// Throws std::invalid_argument when the filter admits no task of the split.
-World generateWorld(std::uint64_t seed, Split split, const TaskFilter& filter);
+/// The fewest receptacles a room can have: every task needs two (a destination or a lamp or an appliance, and a
+/// place for the targets to start in).
+inline constexpr int kMinReceptacles = 2;
+/// Draws the task from `seed` (re-drawing until it is in `split` and passes `filter`), then the layout. With
+/// `receptacles` > 0 the room has exactly that many (at least kMinReceptacles), drawn from the scene's receptacle
+/// types; 0 keeps the scene's own counts. Throws std::invalid_argument when the filter admits no task of the
+/// split.
+World generateWorld(std::uint64_t seed, Split split, const TaskFilter& filter, int receptacles = 0);
 
 } // namespace creditlab::env::household

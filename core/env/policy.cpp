@@ -44,22 +44,47 @@ std::string_view RandomPolicy::act(const Environment& env)
     return commands[below(m_state, commands.size())];
 }
 
-NoisyExpertPolicy::NoisyExpertPolicy(double epsilon)
+NoisyExpertPolicy::NoisyExpertPolicy(double epsilon, double mistakeShare)
     : m_epsilon(epsilon)
+    , m_mistakeShare(mistakeShare)
 {
     if (!(epsilon >= 0.0 && epsilon <= 1.0))
         throw std::invalid_argument("noisy-expert: epsilon must be in [0, 1]");
+    if (!(mistakeShare >= 0.0 && mistakeShare <= 1.0))
+        throw std::invalid_argument("noisy-expert: the share of persistent mistakes must be in [0, 1]");
+}
+
+void NoisyExpertPolicy::reset(std::uint64_t seed)
+{
+    m_state = seed;
+    m_mistakeState = seed ^ 0x6A09E667F3BCC909ull;
+    m_mistake = 0;
 }
 
 std::string_view NoisyExpertPolicy::act(const Environment& env)
 {
-    // Draw all three numbers every step so the stream does not depend on the branch taken.
+    // Draw all three numbers every step so the stream does not depend on the branch taken. Mistakes draw from
+    // their own stream, so an environment without them sees the same actions as before they existed.
     const double u = unit(m_state);
     const std::uint64_t r1 = nextRandom(m_state);
     const std::uint64_t r2 = nextRandom(m_state);
     const std::vector<std::string>& commands = env.admissibleCommands();
-    if (u >= m_epsilon && env.expertAction(m_action))
+    if (u < m_epsilon && m_mistake == 0 && unit(m_mistakeState) < m_mistakeShare) {
+        const std::uint64_t mistake = nextRandom(m_mistakeState) | 1ull << 63; // never 0, which means none
+        if (env.mistakenExpertAction(mistake, m_action)) {
+            m_mistake = mistake;
+            return m_action;
+        }
+    }
+    if (u >= m_epsilon && m_mistake != 0) {
+        if (env.mistakenExpertAction(m_mistake, m_action))
+            return m_action;
+        // The wrong task is done and the policy believes it has finished: it wanders, never back to the real plan.
+        if (!commands.empty())
+            return commands[r1 % commands.size()];
+    } else if (u >= m_epsilon && env.expertAction(m_action)) {
         return m_action;
+    }
     if (commands.empty())
         return "look";
     const std::string& base = commands[r1 % commands.size()];

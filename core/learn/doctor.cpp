@@ -2,10 +2,13 @@
 
 #include <ATen/Parallel.h>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <dlfcn.h>
 #include <fstream>
+#include <string_view>
 #include <thread>
+#include <unistd.h>
 
 #if __has_include(<ATen/cuda/CUDAContext.h>) && defined(CREDITLAB_WITH_CUDA_HEADERS)
 #include <ATen/cuda/CUDAContext.h>
@@ -35,6 +38,45 @@ std::string loadedBlas()
     return found.empty() ? "none found (statically linked or not loaded)" : found;
 }
 
+/// What `display` (libgomp's omp_display_env) writes to stderr; empty when stderr cannot be redirected.
+std::string captureStderr(void (*display)(int))
+{
+    std::fflush(stderr);
+    std::FILE* capture = std::tmpfile();
+    if (!capture)
+        return {};
+    const int saved = dup(STDERR_FILENO);
+    if (saved < 0 || dup2(fileno(capture), STDERR_FILENO) < 0) {
+        if (saved >= 0)
+            close(saved);
+        std::fclose(capture);
+        return {};
+    }
+    display(1); // verbose: includes GOMP_SPINCOUNT
+    std::fflush(stderr);
+    dup2(saved, STDERR_FILENO);
+    close(saved);
+    std::string text;
+    std::rewind(capture);
+    char buffer[4096];
+    for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, capture)) > 0;)
+        text.append(buffer, n);
+    std::fclose(capture);
+    return text;
+}
+
+/// The quoted value of "  KEY = 'value'" in omp_display_env's text; empty when absent.
+std::string displayed(const std::string& text, std::string_view key)
+{
+    const std::string marker = "  " + std::string(key) + " = '";
+    const auto at = text.find(marker);
+    if (at == std::string::npos)
+        return {};
+    const auto begin = at + marker.size();
+    const auto end = text.find('\'', begin);
+    return end == std::string::npos ? std::string() : text.substr(begin, end - begin);
+}
+
 double measureMatmul()
 {
     torch::NoGradGuard noGrad;
@@ -51,6 +93,25 @@ double measureMatmul()
 }
 
 } // namespace
+
+OpenMpWaitPolicy readOpenMpWaitPolicy()
+{
+    OpenMpWaitPolicy p;
+    using Display = void (*)(int);
+    auto* display = reinterpret_cast<Display>(dlsym(RTLD_DEFAULT, "omp_display_env"));
+    if (!display)
+        return p;
+    const std::string text = captureStderr(display);
+    const std::string policy = displayed(text, "OMP_WAIT_POLICY");
+    const std::string spin = displayed(text, "GOMP_SPINCOUNT"); // libgomp's name: other runtimes lack it
+    if (policy.empty() || spin.empty())
+        return p;
+    p.known = true;
+    p.spinCount = std::strtoll(spin.c_str(), nullptr, 10);
+    // libgomp shows an unset policy as PASSIVE too, but spins for it (300000 rounds, about 3 ms); passive spins 0.
+    p.policy = policy == "ACTIVE" ? "active" : p.spinCount == 0 ? "passive" : "default";
+    return p;
+}
 
 std::vector<std::string> availableDevices()
 {
@@ -87,6 +148,7 @@ DoctorReport collectDoctorReport()
     r.hardwareThreads = static_cast<int>(std::thread::hardware_concurrency());
     const char* policy = std::getenv("OMP_WAIT_POLICY");
     r.ompWaitPolicy = policy ? policy : "(unset)";
+    r.openmpWait = readOpenMpWaitPolicy();
     r.matmulGflops = measureMatmul();
     r.blasLibrary = loadedBlas();
     using GetThreads = int (*)();

@@ -2,6 +2,8 @@
 
 // No torch headers here.
 
+#include "core/learn/runtime.h"
+
 #include <string>
 #include <vector>
 
@@ -22,7 +24,8 @@ struct DoctorReport {
     int intraOpThreads = 0;
     int interOpThreads = 0;
     int hardwareThreads = 0;
-    std::string ompWaitPolicy;
+    std::string ompWaitPolicy; ///< the variable's value now, "(unset)" when unset
+    OpenMpWaitPolicy openmpWait; ///< what libgomp itself uses (read from omp_display_env)
     std::string blasLibrary; ///< the BLAS shared object actually loaded (from /proc/self/maps)
     int blasThreads = 0; ///< OpenBLAS's pool size, 0 when not OpenBLAS
     double matmulGflops = 0.0; ///< measured on a 512x512 float32 matmul on the CPU
@@ -33,7 +36,12 @@ struct DoctorReport {
 /// thread.
 std::vector<std::string> availableDevices();
 
-/// Collects the report; takes about a tenth of a second for the matmul probe. Any thread.
+/// What the loaded OpenMP runtime uses, asked from libgomp's omp_display_env (OpenMP 5.1), whose text goes to
+/// stderr: stderr is pointed at a temporary file meanwhile, so call it while no other thread writes there.
+/// `known` is false when the runtime is not libgomp or does not have omp_display_env.
+OpenMpWaitPolicy readOpenMpWaitPolicy();
+
+/// Collects the report; takes about a tenth of a second for the matmul probe. Calls readOpenMpWaitPolicy().
 DoctorReport collectDoctorReport();
 
 } // namespace creditlab::learn

@@ -2,20 +2,50 @@
 
 // No torch headers here: this header is seen by the CLI and may be seen by Qt code.
 
+#include <cstdint>
 #include <string>
 
 namespace creditlab::learn {
 
 /// Thread and allocator settings for the torch code. Call `prepareProcess()` first thing in main(),
-/// before any thread starts: OpenMP reads OMP_WAIT_POLICY once, at its first use.
+/// before any thread starts.
 struct RuntimeOptions {
     int threads = 0; ///< intra-op threads for LibTorch and OpenBLAS; 0 = number of cores
 };
 
-/// Sets OMP_WAIT_POLICY=passive (unless the user set it: idle OpenMP threads otherwise spin and
-/// slow a 2-thread PPO update by 1.5x) and raises glibc's mmap/trim thresholds so large attention
-/// buffers are not returned to the OS on every call. Main thread, before other threads exist.
+/// Where this process's OMP_WAIT_POLICY came from. libgomp reads it once, in its initialiser, which runs before
+/// main() in every CreditLab executable (LibTorch, or Qt Core through libb2, needs it).
+enum class WaitPolicySource : std::uint8_t {
+    Unset, ///< not settled: the preinit hook did not run and prepareProcess() was not called yet
+    Environment, ///< exported before the program started: the user's value, kept
+    BeforeLoad, ///< unset at start: the program re-executed itself with passive before any library's initialiser
+                ///< ran, so libgomp read it
+    InMain, ///< unset at start, and the program did not re-execute itself (execve failed, or the executable said this
+            ///< run uses no OpenMP): prepareProcess() set passive, too late for libgomp
+};
+
+/// Sets OMP_WAIT_POLICY=passive unless the user set it (idle OpenMP threads otherwise spin and slow a 2-thread
+/// PPO update by 1.5x) and raises glibc's mmap/trim thresholds so large attention buffers are not returned to the
+/// OS on every call. Main thread, before other threads exist. Linking it also links a .preinit_array hook that
+/// re-executes the program with the variable set, before any library's initialiser runs, when it is unset
+/// (process.cpp): executables only, never a shared object. An executable may define
+/// `extern "C" bool creditlab_runs_openmp(int argc, char** argv)` to skip that for runs without OpenMP.
 void prepareProcess();
+
+/// How OMP_WAIT_POLICY was settled in this process; any thread. Executables only, like prepareProcess().
+WaitPolicySource waitPolicySource();
+
+/// What the OpenMP runtime itself uses, as libgomp reports it (omp_display_env); see doctor.h.
+struct OpenMpWaitPolicy {
+    bool known = false; ///< the runtime is libgomp and reported its settings
+    std::string policy; ///< "passive" (no spinning), "active" (spins), "default" (spins spinCount rounds, then sleeps)
+    long long spinCount = -1; ///< GOMP_SPINCOUNT in force
+};
+
+/// The doctor's line: the variable's value and whether it is in force, e.g. "passive (in force: set before
+/// LibTorch loaded)", "active (in force: exported before the program started)", "passive (NOT in force: set in
+/// main(), after the libraries loaded; ...)". Any thread.
+std::string describeWaitPolicy(WaitPolicySource source, const OpenMpWaitPolicy& runtime);
 
 /// Applies the thread count to LibTorch (`at::set_num_threads`) and to OpenBLAS, whose own pool
 /// ignores LibTorch's setting. Any thread.

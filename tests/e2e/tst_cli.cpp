@@ -520,6 +520,38 @@ private Q_SLOTS:
                 method);
         QVERIFY(m.out.contains("lambda"));
     }
+
+    void doctorReportsWaitPolicyInForce_data()
+    {
+        QTest::addColumn<QString>("exported"); // empty: OMP_WAIT_POLICY removed from the environment
+        QTest::addColumn<QByteArray>("line");
+        QTest::newRow("unset") << QString()
+                               << QByteArray("OMP_WAIT_POLICY  passive (in force: set before LibTorch loaded");
+        QTest::newRow("user's active kept") << QStringLiteral(
+            "active") << QByteArray("OMP_WAIT_POLICY  active (in force: exported before the program started)");
+        QTest::newRow("user's passive") << QStringLiteral("passive")
+                                        << QByteArray("OMP_WAIT_POLICY  passive (in force: exported before");
+    }
+
+    void doctorReportsWaitPolicyInForce()
+    {
+        // libgomp reads OMP_WAIT_POLICY when it loads, before main(); the doctor asks libgomp what it uses.
+        QFETCH(QString, exported);
+        QFETCH(QByteArray, line);
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove(QStringLiteral("OMP_WAIT_POLICY"));
+        env.remove(QStringLiteral("GOMP_SPINCOUNT"));
+        if (!exported.isEmpty())
+            env.insert(QStringLiteral("OMP_WAIT_POLICY"), exported);
+        const Result d = run({ "doctor", "--threads", "1" }, env);
+        QCOMPARE(d.exitCode, 0);
+        QVERIFY2(d.out.contains(line), d.out.constData());
+        QVERIFY2(!d.err.contains("OPENMP DISPLAY ENVIRONMENT"), d.err.constData()); // libgomp's text is captured
+        // Re-executing to set the variable keeps the exit status and stderr of a failing command.
+        const Result bad = run({ "nonsense" }, env);
+        QCOMPARE(bad.exitCode, 2);
+        QVERIFY2(bad.err.contains("unknown command 'nonsense'"), bad.err.constData());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCli)
