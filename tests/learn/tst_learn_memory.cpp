@@ -44,7 +44,8 @@ eval:
 )";
 
 // max_steps 40: every one of these demonstrations finishes within it. At 20, the searching expert's own episode of
-// train seed 4 ran out of steps, and the SFT policy reproduced it turn for turn (eval 7 of 8).
+// train seed 4 ran out of steps, and the SFT policy reproduced it turn for turn (eval 7 of 8). 100 epochs: with rotary
+// positions 60 left the token accuracy at 0.998 and 5 of 8 tasks solved (learned positions: 1.000 and 8 of 8).
 constexpr const char* kOverfit = R"(seed: 2
 threads: 1
 env:
@@ -61,7 +62,7 @@ tokenizer.episodes: 20
 sft:
   expert_episodes: 8
   noisy_episodes: 0
-  epochs: 60
+  epochs: 100
   batch_size: 16
   lr: 0.002
 rl.iterations: 0
