@@ -67,6 +67,56 @@ std::int32_t sampleToken(
     return scratch[keep - 1];
 }
 
+namespace {
+/// One decoding step for every active row: picks its token from `logits` (B, vocab) (greedy, or sampled at the
+/// temperature with nucleus top-p), adds its log-probability, appends it, and ends a row at the stop token or at
+/// maxTokens. `chosen` gets every row's token (the stop token for inactive rows). Returns whether any row is still
+/// writing.
+bool chooseTokens(const torch::Tensor& logitsIn, const SamplingOptions& options, Rng& rng, std::vector<bool>& active,
+    std::vector<Generation>& out, std::vector<std::int32_t>& chosen, std::vector<std::int32_t>& scratch)
+{
+    const auto rows = static_cast<std::int64_t>(active.size());
+    auto logits = logitsIn.to(torch::kFloat);
+    chosen.assign(active.size(), options.stopToken);
+    if (options.greedy) {
+        auto best = logits.argmax(-1).to(torch::kCPU);
+        auto logProbs = torch::log_softmax(logits, -1).to(torch::kCPU).contiguous();
+        const auto vocab = logProbs.size(1);
+        const auto* b = best.data_ptr<std::int64_t>();
+        for (std::int64_t r = 0; r < rows; ++r) {
+            if (!active[r])
+                continue;
+            chosen[r] = static_cast<std::int32_t>(b[r]);
+            out[r].logProb += logProbs.data_ptr<float>()[r * vocab + chosen[r]];
+        }
+    } else {
+        auto probs = torch::softmax(logits / options.temperature, -1).to(torch::kCPU).contiguous();
+        const auto vocab = probs.size(1);
+        const float* p = probs.data_ptr<float>();
+        for (std::int64_t r = 0; r < rows; ++r) {
+            if (!active[r])
+                continue;
+            chosen[r] = sampleToken(p + r * vocab, vocab, options.topP, rng, scratch);
+            out[r].logProb += std::log(std::max(p[r * vocab + chosen[r]], 1e-30F));
+        }
+    }
+    bool any = false;
+    for (std::int64_t r = 0; r < rows; ++r) {
+        if (!active[r])
+            continue;
+        out[r].tokens.push_back(chosen[r]);
+        if (chosen[r] == options.stopToken) {
+            out[r].stopped = true;
+            active[r] = false;
+        } else if (static_cast<int>(out[r].tokens.size()) >= options.maxTokens) {
+            active[r] = false;
+        }
+        any = any || active[r];
+    }
+    return any;
+}
+} // namespace
+
 std::vector<Generation> sampleActions(Transformer& model, KvCache& cache, torch::Tensor last,
     const std::vector<bool>& rowsToSample, const SamplingOptions& options, Rng& rng, std::vector<std::int32_t>* fed)
 {
@@ -78,43 +128,8 @@ std::vector<Generation> sampleActions(Transformer& model, KvCache& cache, torch:
         fed->assign(rowsToSample.size(), 0);
     std::vector<std::int32_t> scratch;
     for (int step = 0; step < options.maxTokens; ++step) {
-        auto logits = model->logits(last).to(torch::kFloat);
-        std::vector<std::int32_t> chosen(rowsToSample.size(), options.stopToken);
-        if (options.greedy) {
-            auto best = logits.argmax(-1).to(torch::kCPU);
-            auto logProbs = torch::log_softmax(logits, -1).to(torch::kCPU).contiguous();
-            const auto vocab = logProbs.size(1);
-            const auto* b = best.data_ptr<std::int64_t>();
-            for (std::int64_t r = 0; r < rows; ++r) {
-                if (!active[r])
-                    continue;
-                chosen[r] = static_cast<std::int32_t>(b[r]);
-                out[r].logProb += logProbs.data_ptr<float>()[r * vocab + chosen[r]];
-            }
-        } else {
-            auto probs = torch::softmax(logits / options.temperature, -1).to(torch::kCPU).contiguous();
-            const auto vocab = probs.size(1);
-            const float* p = probs.data_ptr<float>();
-            for (std::int64_t r = 0; r < rows; ++r) {
-                if (!active[r])
-                    continue;
-                chosen[r] = sampleToken(p + r * vocab, vocab, options.topP, rng, scratch);
-                out[r].logProb += std::log(std::max(p[r * vocab + chosen[r]], 1e-30F));
-            }
-        }
-        bool any = false;
-        for (std::int64_t r = 0; r < rows; ++r) {
-            if (!active[r])
-                continue;
-            out[r].tokens.push_back(chosen[r]);
-            if (chosen[r] == options.stopToken) {
-                out[r].stopped = true;
-                active[r] = false;
-            } else if (static_cast<int>(out[r].tokens.size()) >= options.maxTokens) {
-                active[r] = false;
-            }
-            any = any || active[r];
-        }
+        std::vector<std::int32_t> chosen;
+        const bool any = chooseTokens(model->logits(last), options, rng, active, out, chosen, scratch);
         if (!any)
             break;
         // Feed the tokens of the rows still writing; the others get a padding slot (not attended to).
@@ -229,42 +244,8 @@ std::vector<Generation> generate(Transformer& model, const std::vector<std::vect
     std::vector<std::int32_t> scratch;
     auto last = model->forward(batch.tokens, batch.valid).hidden.select(1, promptWidth - 1);
     for (int step = 0; step < options.maxTokens; ++step) {
-        auto logits = model->logits(last).to(torch::kFloat);
-        std::vector<std::int32_t> chosen(prompts.size(), options.stopToken);
-        if (options.greedy) {
-            auto best = logits.argmax(-1).to(torch::kCPU);
-            auto logProbs = torch::log_softmax(logits, -1).to(torch::kCPU).contiguous();
-            const auto vocab = logProbs.size(1);
-            for (std::int64_t r = 0; r < rows; ++r) {
-                if (!active[r])
-                    continue;
-                chosen[r] = static_cast<std::int32_t>(best[r].item<std::int64_t>());
-                out[r].logProb += logProbs.data_ptr<float>()[r * vocab + chosen[r]];
-            }
-        } else {
-            auto probs = torch::softmax(logits / options.temperature, -1).to(torch::kCPU).contiguous();
-            const auto vocab = probs.size(1);
-            const float* p = probs.data_ptr<float>();
-            for (std::int64_t r = 0; r < rows; ++r) {
-                if (!active[r])
-                    continue;
-                chosen[r] = sampleToken(p + r * vocab, vocab, options.topP, rng, scratch);
-                out[r].logProb += std::log(std::max(p[r * vocab + chosen[r]], 1e-30F));
-            }
-        }
-        bool any = false;
-        for (std::int64_t r = 0; r < rows; ++r) {
-            if (!active[r])
-                continue;
-            out[r].tokens.push_back(chosen[r]);
-            if (chosen[r] == options.stopToken) {
-                out[r].stopped = true;
-                active[r] = false;
-            } else if (static_cast<int>(out[r].tokens.size()) >= options.maxTokens) {
-                active[r] = false;
-            }
-            any = any || active[r];
-        }
+        std::vector<std::int32_t> chosen;
+        const bool any = chooseTokens(model->logits(last), options, rng, active, out, chosen, scratch);
         if (!any)
             break;
         for (std::int64_t r = 0; r < rows; ++r)
