@@ -10,51 +10,25 @@ torch::Tensor klK3(const torch::Tensor& logProb, const torch::Tensor& refLogProb
     return torch::exp(logRatio) - logRatio - 1.0;
 }
 
-namespace {
-torch::Tensor maskedMean(const torch::Tensor& x, const torch::Tensor& mask, bool tokenMean)
-{
-    if (tokenMean)
-        return (x * mask).sum() / mask.sum().clamp_min(1.0);
-    auto perSequence = (x * mask).sum(1) / mask.sum(1).clamp_min(1.0);
-    auto present = (mask.sum(1) > 0).to(x.dtype());
-    return (perSequence * present).sum() / present.sum().clamp_min(1.0);
-}
-} // namespace
-
 PpoLossTerms ppoLoss(const torch::Tensor& logProb, const torch::Tensor& oldLogProb, const torch::Tensor& refLogProb,
     const torch::Tensor& advantages, const torch::Tensor& mask, const torch::Tensor& entropy,
     const PpoLossOptions& options)
 {
-    PpoLossTerms t;
-    auto ratio = torch::exp((logProb - oldLogProb).clamp(-20.0, 20.0));
-    auto unclipped = ratio * advantages;
-    auto clipped = ratio.clamp(1.0 - options.clipLow, 1.0 + options.clipHigh) * advantages;
-    auto perToken = -torch::min(unclipped, clipped);
-    t.policyLoss = maskedMean(perToken, mask, options.tokenMean);
-    auto loss = t.policyLoss;
-    if (options.klCoef != 0.0 || refLogProb.defined()) {
-        auto kl = maskedMean(klK3(logProb, refLogProb), mask, options.tokenMean);
-        if (options.klCoef != 0.0)
-            loss = loss + options.klCoef * kl;
-        t.kl = kl.detach();
+    // The mean as weights: each token 1 / tokens, or 1 / (its row's tokens x rows with any token).
+    torch::Tensor weight;
+    if (options.tokenMean) {
+        weight = mask / mask.sum().clamp_min(1.0);
     } else {
-        t.kl = torch::zeros({}, logProb.options());
+        const auto perRow = mask.sum(1, true);
+        const auto rows = (perRow > 0).to(mask.dtype()).sum().clamp_min(1.0);
+        weight = mask / perRow.clamp_min(1.0) / rows;
     }
-    if (entropy.defined()) {
-        auto meanEntropy = maskedMean(entropy, mask, options.tokenMean);
-        if (options.entropyCoef != 0.0)
-            loss = loss - options.entropyCoef * meanEntropy;
-        t.entropy = meanEntropy.detach();
-    } else {
-        t.entropy = torch::zeros({}, logProb.options());
-    }
-    torch::NoGradGuard noGrad;
-    // verl's pg_clipfrac: tokens where the clipped term is the one the loss takes.
-    auto wasClipped = (unclipped > clipped).to(logProb.dtype());
-    t.clipFraction = (wasClipped * mask).sum() / mask.sum().clamp_min(1.0);
-    t.approxKlOld = (klK3(logProb.detach(), oldLogProb) * mask).sum() / mask.sum().clamp_min(1.0);
-    t.policyLoss = t.policyLoss.detach();
-    t.loss = loss;
+    auto t = ppoLossWeighted(logProb, oldLogProb,
+        options.klCoef != 0.0 || refLogProb.defined() ? refLogProb : torch::Tensor(), advantages, weight, mask, entropy,
+        options);
+    const auto tokens = mask.sum().clamp_min(1.0);
+    t.clipFraction = t.clipFraction / tokens;
+    t.approxKlOld = t.approxKlOld / tokens;
     return t;
 }
 
