@@ -1,16 +1,22 @@
-// Learned credit models inside the RL loop (issue 8): the acting policy's per-turn hidden states, and TurnRD for
-// HAS as has_turnrd.md Algorithm 1 runs it (line 8: credits from the frozen φ_r before the update; line 12: train
-// φ_{r+1} on the recency-weighted replay after it).
+// Learned credit models inside the RL loop (learnedcredit.h): the acting policy's per-turn hidden states, and the
+// three models behind the LearnedCredit interface (TurnRD, the value baseline, PAIR's probe).
 #include "core/credit/estimator.h"
 #include "core/learn/pairfeatures.h"
 #include "core/learn/probepipeline.h"
+#include "core/learn/learnedcredit.h"
 #include "core/learn/trainer_impl.h"
+#include "core/learn/turnrd.h"
+#include "core/learn/turnrdreplay.h"
+#include "core/learn/valuebaseline.h"
+#include "core/probe/pairprobe.h"
 #include "core/atomicfile.h"
 
 #include <fstream>
 #include <sstream>
 
 #include <algorithm>
+#include <cmath>
+#include <optional>
 
 namespace creditlab::learn {
 
@@ -138,264 +144,350 @@ TurnStates extractTurnStates(Transformer& policy, const Tokenizer& tokenizer, co
     return states;
 }
 
-void Trainer::Impl::valueDeltas(RolloutBatch& rollouts, const TurnStates& states, Metrics& metrics)
-{
-    if (!valueBaseline) {
-        ValueBaselineOptions o;
-        o.width = policy->options().width;
-        o.gamma = config.getDouble("value.gamma");
-        o.lr = config.getDouble("value.lr");
-        o.warmupSteps = config.getInt("value.warmup");
-        o.seed = static_cast<std::uint64_t>(config.getInt("seed")) * 0x9e3779b97f4a7c15ULL + 11;
-        o.device = device.str();
-        valueBaseline = std::make_unique<ValueBaseline>(o);
+namespace {
+
+/// TRIAGE's shared-backbone value baseline (credit.method value_baseline, App. D): ΔV per turn from an EMA value
+/// head on the acting policy's states, one value step per policy update.
+class ValueBaselineLearned final : public LearnedCredit {
+public:
+    explicit ValueBaselineLearned(const LearnedCreditContext& context)
+        : m_context(context)
+    {
     }
-    // The states s_0..s_T of each trajectory (valuebaseline.h): turn k's prompt is s_{k-1}, the final one s_T.
-    const auto width = policy->options().width;
-    std::vector<std::vector<std::int64_t>> sampleOf(rollouts.trajectories.size());
-    for (std::size_t s = 0; s < rollouts.samples.size(); ++s)
-        sampleOf[rollouts.samples[s].trajectory].push_back(static_cast<std::int64_t>(s));
-    valuePendingStates.clear();
-    valuePendingTargets.clear();
-    std::vector<std::size_t> firstRow;
-    for (std::size_t i = 0; i < rollouts.trajectories.size(); ++i) {
-        firstRow.push_back(valuePendingStates.size() / static_cast<std::size_t>(width));
-        for (const auto s : sampleOf[i])
-            appendRow(states.promptLast, s, valuePendingStates);
-        appendRow(states.final, static_cast<std::int64_t>(i), valuePendingStates);
-        const auto& t = rollouts.trajectories[i];
-        const auto targets = ValueBaseline::monteCarloTargets(
-            static_cast<std::int64_t>(t.turns.size()), t.reward, valueBaseline->options().gamma);
-        valuePendingTargets.insert(valuePendingTargets.end(), targets.begin(), targets.end());
+    std::string_view name() const override { return "value_baseline"; }
+    TurnStateNeed needs() const override { return TurnStateNeed::TurnsAndFinals; }
+
+    void restore(const std::string& checkpointDir, std::int64_t) override
+    {
+        if (!checkpointDir.empty() && fs::exists(checkpointDir + kValueFile))
+            m_head = std::make_unique<ValueBaseline>(
+                ValueBaseline::load(checkpointDir + kValueFile, m_context.device.str()));
     }
-    const auto rows = static_cast<std::int64_t>(valuePendingTargets.size());
-    const auto values = valueBaseline->predict(valuePendingStates.data(), rows);
-    // λ = 0 during the warm-up (App. D): ΔV = 0 gives exactly that whatever the estimator's lambda.
-    const bool warm = valueBaseline->warmedUp();
-    double absSum = 0.0;
-    std::int64_t count = 0;
-    for (std::size_t i = 0; i < rollouts.trajectories.size(); ++i) {
-        auto& turns = rollouts.trajectories[i].turns;
-        std::vector<double> v;
-        for (std::size_t k = 0; k <= turns.size(); ++k)
-            v.push_back(values[firstRow[i] + k]);
-        const auto deltas = ValueBaseline::deltas(v);
-        for (std::size_t k = 0; k < turns.size(); ++k) {
-            turns[k].credits.emplace_back("value_delta", warm ? deltas[k] : 0.0);
-            absSum += std::abs(deltas[k]);
-            ++count;
+
+    /// The value head's ΔV per turn (EMA head; 0 during its warm-up) as each turn's credit entry "value_delta".
+    void annotate(RolloutBatch& rollouts, const TurnStates* states, std::int64_t, Metrics& metrics) override
+    {
+        const TrainConfig& config = m_context.config;
+        const auto width = m_context.policy->options().width;
+        if (!m_head) {
+            ValueBaselineOptions o;
+            o.width = width;
+            o.gamma = config.getDouble("value.gamma");
+            o.lr = config.getDouble("value.lr");
+            o.warmupSteps = config.getInt("value.warmup");
+            o.seed = static_cast<std::uint64_t>(config.getInt("seed")) * 0x9e3779b97f4a7c15ULL + 11;
+            o.device = m_context.device.str();
+            m_head = std::make_unique<ValueBaseline>(o);
         }
-    }
-    metrics.emplace_back("value/mean_abs_delta", count > 0 ? absSum / static_cast<double>(count) : 0.0);
-    metrics.emplace_back("value/warmed_up", warm ? 1.0 : 0.0);
-}
-
-void Trainer::Impl::trainValueBaseline(Metrics& metrics)
-{
-    const auto rows = static_cast<std::int64_t>(valuePendingTargets.size());
-    if (rows == 0)
-        return;
-    metrics.emplace_back("value/loss", valueBaseline->trainStep(valuePendingStates.data(), rows, valuePendingTargets));
-    valuePendingStates.clear();
-    valuePendingTargets.clear();
-}
-
-bool Trainer::Impl::usesTurnRd() const
-{
-    if (config.method() != "has")
-        return false;
-    const auto params = credit::requireEstimator("has").resolve(config.creditAssignments());
-    return params.getChoice("decomposer") == "turnrd";
-}
-
-TurnRdOptions Trainer::Impl::turnRdOptions() const
-{
-    TurnRdOptions o;
-    o.inputWidth = policy->options().width;
-    o.goalWidth = policy->options().width;
-    o.modelWidth = config.getInt("turnrd.width");
-    o.maxTurns = std::max<std::int64_t>(1, env::makeEnvironment(setup.env, setup.envAssignments)->maxSteps());
-    o.film = config.getBool("turnrd.film");
-    o.creditMode = config.getText("turnrd.credit_mode") == "attention" ? TurnRdCreditMode::Attention
-                                                                        : TurnRdCreditMode::ValueProjection;
-    o.epochs = config.getInt("turnrd.epochs");
-    o.batchSize = config.getInt("turnrd.batch_size");
-    o.learningRate = config.getDouble("turnrd.lr");
-    o.seed = static_cast<std::uint64_t>(config.getInt("seed")) * 0x2545f4914f6cdd1dULL + 7;
-    o.device = device.str(); // the resolved device: options.device may be empty (auto)
-    return o;
-}
-
-void Trainer::Impl::turnRdCredits(RolloutBatch& rollouts, const TurnStates& states, std::int64_t it, Metrics& metrics)
-{
-    if (!turnrd)
-        turnrd = std::make_unique<TurnRd>(turnRdOptions());
-    if (!turnrdReplay)
-        turnrdReplay = std::make_unique<TurnRdReplay>(config.getDouble("turnrd.half_life"));
-    // Replay records: R, h_{1:T}, the goal embedding, the progress reward Δp_t and the round (Algorithm 1 line 5).
-    turnrdPending.assign(rollouts.trajectories.size(), TurnRdTrajectory {});
-    for (std::size_t i = 0; i < rollouts.trajectories.size(); ++i) {
-        const Trajectory& t = rollouts.trajectories[i];
-        TurnRdTrajectory& r = turnrdPending[i];
-        r.turns = static_cast<std::int64_t>(t.turns.size());
-        r.reward = t.reward;
-        r.round = it;
-        appendRow(states.goal, static_cast<std::int64_t>(i), r.goal);
-        double previous = 0.0;
-        bool progress = true;
-        for (const Turn& u : t.turns) {
-            progress = progress && u.progress.has_value();
-            const double p = u.progress.value_or(previous);
-            r.progress.push_back(static_cast<float>(p - previous));
-            previous = p;
+        // The states s_0..s_T of each trajectory (valuebaseline.h): turn k's prompt is s_{k-1}, the final one s_T.
+        std::vector<std::vector<std::int64_t>> sampleOf(rollouts.trajectories.size());
+        for (std::size_t s = 0; s < rollouts.samples.size(); ++s)
+            sampleOf[rollouts.samples[s].trajectory].push_back(static_cast<std::int64_t>(s));
+        m_states.clear();
+        m_targets.clear();
+        std::vector<std::size_t> firstRow;
+        for (std::size_t i = 0; i < rollouts.trajectories.size(); ++i) {
+            firstRow.push_back(m_states.size() / static_cast<std::size_t>(width));
+            for (const auto s : sampleOf[i])
+                appendRow(states->promptLast, s, m_states);
+            appendRow(states->final, static_cast<std::int64_t>(i), m_states);
+            const auto& t = rollouts.trajectories[i];
+            const auto targets = ValueBaseline::monteCarloTargets(
+                static_cast<std::int64_t>(t.turns.size()), t.reward, m_head->options().gamma);
+            m_targets.insert(m_targets.end(), targets.begin(), targets.end());
         }
-        if (!progress)
-            r.progress.clear();
-        r.hidden.reserve(static_cast<std::size_t>(r.turns * states.actionLast.size(1)));
+        const auto rows = static_cast<std::int64_t>(m_targets.size());
+        const auto values = m_head->predict(m_states.data(), rows);
+        // λ = 0 during the warm-up (App. D): ΔV = 0 gives exactly that whatever the estimator's lambda.
+        const bool warm = m_head->warmedUp();
+        double absSum = 0.0;
+        std::int64_t count = 0;
+        for (std::size_t i = 0; i < rollouts.trajectories.size(); ++i) {
+            auto& turns = rollouts.trajectories[i].turns;
+            std::vector<double> v;
+            for (std::size_t k = 0; k <= turns.size(); ++k)
+                v.push_back(values[firstRow[i] + k]);
+            const auto deltas = ValueBaseline::deltas(v);
+            for (std::size_t k = 0; k < turns.size(); ++k) {
+                turns[k].credits.emplace_back("value_delta", warm ? deltas[k] : 0.0);
+                absSum += std::abs(deltas[k]);
+                ++count;
+            }
+        }
+        metrics.emplace_back("value/mean_abs_delta", count > 0 ? absSum / static_cast<double>(count) : 0.0);
+        metrics.emplace_back("value/warmed_up", warm ? 1.0 : 0.0);
     }
-    for (std::size_t s = 0; s < rollouts.samples.size(); ++s) // samples come turn by turn, so rows are in order
-        appendRow(states.actionLast, static_cast<std::int64_t>(s), turnrdPending[rollouts.samples[s].trajectory].hidden);
-    // Line 8: per-turn credit from the frozen φ_r, handed to has as each turn's credit entry "turnrd".
-    const auto credits = turnrd->credit(turnrdPending);
-    double drift = 0.0;
-    for (std::size_t i = 0; i < rollouts.trajectories.size(); ++i) {
-        auto& turns = rollouts.trajectories[i].turns;
+
+    /// One step of the value head on this round's rollout-time states and targets (one per GRPO step, App. D).
+    void trainAfterUpdate(std::int64_t, Metrics& metrics) override
+    {
+        const auto rows = static_cast<std::int64_t>(m_targets.size());
+        if (rows == 0)
+            return;
+        metrics.emplace_back("value/loss", m_head->trainStep(m_states.data(), rows, m_targets));
+        m_states.clear();
+        m_targets.clear();
+    }
+
+    void save(const std::string& checkpointDir) const override
+    {
+        if (m_head)
+            m_head->save(checkpointDir + kValueFile);
+    }
+
+private:
+    LearnedCreditContext m_context;
+    std::unique_ptr<ValueBaseline> m_head;
+    std::vector<float> m_states; ///< this round's states until the update is done
+    std::vector<double> m_targets; ///< and their Monte-Carlo targets
+};
+
+/// TurnRD for has with credit.decomposer=turnrd, as has_turnrd.md Algorithm 1 runs it: line 8, credits from the
+/// frozen φ_r before the update; line 12, φ_{r+1} trained on the recency-weighted replay after it.
+class TurnRdLearned final : public LearnedCredit {
+public:
+    explicit TurnRdLearned(const LearnedCreditContext& context)
+        : m_context(context)
+    {
+    }
+    std::string_view name() const override { return "turnrd"; }
+    TurnStateNeed needs() const override { return TurnStateNeed::Turns; }
+
+    /// The checkpoint's model and the replay up to `iteration`; from scratch (empty dir), the side file is dropped.
+    void restore(const std::string& checkpointDir, std::int64_t iteration) override
+    {
+        const std::string replayPath = m_context.filesDir + kReplayFile;
+        m_replay = std::make_unique<TurnRdReplay>(m_context.config.getDouble("turnrd.half_life"));
+        if (!checkpointDir.empty() && fs::exists(checkpointDir + kTurnRdFile))
+            m_model = std::make_unique<TurnRd>(TurnRd::load(checkpointDir + kTurnRdFile, m_context.device.str()));
+        if (!fs::exists(replayPath))
+            return;
+        // The side file may hold rounds past the checkpoint (an interrupted run): keep the checkpoint's rounds only,
+        // rewritten through a temporary file so a crash leaves the old file.
+        auto records = TurnRdReplay::readFile(replayPath);
+        std::erase_if(records, [&](const TurnRdTrajectory& r) { return r.round > iteration; });
+        const std::string temporary = replayPath + ".tmp";
+        fs::remove(temporary);
+        if (!records.empty())
+            TurnRdReplay::appendToFile(temporary, records);
+        if (records.empty())
+            fs::remove(replayPath);
+        else
+            fs::rename(temporary, replayPath);
+        m_replay->append(std::move(records));
+    }
+
+    /// Algorithm 1 line 8: TurnRD's credits from the frozen model as each turn's credit entry "turnrd".
+    void annotate(RolloutBatch& rollouts, const TurnStates* states, std::int64_t it, Metrics& metrics) override
+    {
+        if (!m_model)
+            m_model = std::make_unique<TurnRd>(options());
+        if (!m_replay)
+            m_replay = std::make_unique<TurnRdReplay>(m_context.config.getDouble("turnrd.half_life"));
+        // Replay records: R, h_{1:T}, the goal embedding, the progress reward Δp_t and the round (Algorithm 1 line 5).
+        m_pending.assign(rollouts.trajectories.size(), TurnRdTrajectory {});
+        for (std::size_t i = 0; i < rollouts.trajectories.size(); ++i) {
+            const Trajectory& t = rollouts.trajectories[i];
+            TurnRdTrajectory& r = m_pending[i];
+            r.turns = static_cast<std::int64_t>(t.turns.size());
+            r.reward = t.reward;
+            r.round = it;
+            appendRow(states->goal, static_cast<std::int64_t>(i), r.goal);
+            double previous = 0.0;
+            bool progress = true;
+            for (const Turn& u : t.turns) {
+                progress = progress && u.progress.has_value();
+                const double p = u.progress.value_or(previous);
+                r.progress.push_back(static_cast<float>(p - previous));
+                previous = p;
+            }
+            if (!progress)
+                r.progress.clear();
+            r.hidden.reserve(static_cast<std::size_t>(r.turns * states->actionLast.size(1)));
+        }
+        for (std::size_t s = 0; s < rollouts.samples.size(); ++s) // samples come turn by turn: rows are in order
+            appendRow(states->actionLast, static_cast<std::int64_t>(s), m_pending[rollouts.samples[s].trajectory].hidden);
+        const auto credits = m_model->credit(m_pending);
+        double drift = 0.0;
+        for (std::size_t i = 0; i < rollouts.trajectories.size(); ++i) {
+            auto& turns = rollouts.trajectories[i].turns;
+            double sum = 0.0;
+            for (std::size_t k = 0; k < turns.size(); ++k) {
+                turns[k].credits.emplace_back("turnrd", credits[i].credit[k]);
+                sum += credits[i].credit[k];
+            }
+            drift = std::max(drift, std::abs(sum - rollouts.trajectories[i].reward));
+        }
+        metrics.emplace_back("turnrd/credit_drift", drift);
+    }
+
+    /// Algorithm 1 line 12: the round's records into the replay (and its side file), then a training round.
+    void trainAfterUpdate(std::int64_t it, Metrics& metrics) override
+    {
+        const auto start = Clock::now();
+        TurnRdReplay::appendToFile(m_context.filesDir + kReplayFile, m_pending);
+        m_replay->append(std::move(m_pending));
+        m_pending.clear();
+        const TurnRdRoundStats stats = m_model->trainRound(*m_replay, it);
+        metrics.emplace_back("turnrd/loss", stats.last.total);
+        metrics.emplace_back("turnrd/loss_pred", stats.last.pred);
+        metrics.emplace_back("turnrd/loss_value", stats.last.value);
+        metrics.emplace_back("turnrd/loss_rank", stats.last.rank);
+        metrics.emplace_back("turnrd/loss_progress", stats.last.progress);
+        metrics.emplace_back("turnrd/grad_norm", stats.gradNorm);
+        metrics.emplace_back("turnrd/conservation_drift", stats.probes.conservationDrift);
+        metrics.emplace_back("turnrd/delta_gamma_norm", stats.probes.deltaGammaNorm);
+        metrics.emplace_back("turnrd/delta_gamma_change", stats.deltaGammaChange);
+        metrics.emplace_back("turnrd/beta_norm", stats.probes.betaNorm);
+        metrics.emplace_back("turnrd/zero_film_change", stats.probes.zeroFilmChange);
+        metrics.emplace_back("turnrd/goal_shuffle_mse_change", stats.probes.goalShuffleMseChange);
+        metrics.emplace_back("turnrd/return_mse", stats.probes.returnMse);
+        metrics.emplace_back("turnrd/rank_accuracy", stats.probes.rankAccuracy);
+        metrics.emplace_back("turnrd/replay_size", static_cast<double>(m_replay->size()));
+        metrics.emplace_back("time/turnrd_s", secondsSince(start));
+    }
+
+    void save(const std::string& checkpointDir) const override
+    {
+        if (m_model)
+            m_model->save(checkpointDir + kTurnRdFile);
+    }
+
+private:
+    TurnRdOptions options() const
+    {
+        const TrainConfig& config = m_context.config;
+        TurnRdOptions o;
+        o.inputWidth = m_context.policy->options().width;
+        o.goalWidth = m_context.policy->options().width;
+        o.modelWidth = config.getInt("turnrd.width");
+        o.maxTurns = std::max<std::int64_t>(
+            1, env::makeEnvironment(m_context.setup.env, m_context.setup.envAssignments)->maxSteps());
+        o.film = config.getBool("turnrd.film");
+        o.creditMode = config.getText("turnrd.credit_mode") == "attention" ? TurnRdCreditMode::Attention
+                                                                            : TurnRdCreditMode::ValueProjection;
+        o.epochs = config.getInt("turnrd.epochs");
+        o.batchSize = config.getInt("turnrd.batch_size");
+        o.learningRate = config.getDouble("turnrd.lr");
+        o.seed = static_cast<std::uint64_t>(config.getInt("seed")) * 0x2545f4914f6cdd1dULL + 7;
+        o.device = m_context.device.str(); // the resolved device: the run's option may be empty (auto)
+        return o;
+    }
+
+    LearnedCreditContext m_context;
+    std::unique_ptr<TurnRd> m_model;
+    std::unique_ptr<TurnRdReplay> m_replay;
+    std::vector<TurnRdTrajectory> m_pending; ///< this round's records until the update is done
+};
+
+/// PAIR (credit.method pair): every turn's score is the two-stage probe's s_final on the acting policy's features of
+/// that turn (pair.md §2.5). The probe is pair.probe's file, else the run's own copy, else fitted on the run's SFT
+/// policy with contaminated household data (probepipeline.h) before the first iteration.
+class PairLearned final : public LearnedCredit {
+public:
+    explicit PairLearned(const LearnedCreditContext& context)
+        : m_context(context)
+    {
+    }
+    std::string_view name() const override { return "pair"; }
+
+    void validate() const override
+    {
+        const std::string given = m_context.config.getText("pair.probe");
+        if (!given.empty() && !fs::exists(given))
+            throw std::invalid_argument("pair.probe: no such file: " + given);
+    }
+
+    void afterSft(Metrics& metrics) override
+    {
+        if (m_probe)
+            return;
+        const std::string own = m_context.filesDir + kPairProbeFile;
+        const std::string given = m_context.config.getText("pair.probe");
+        if (!given.empty() || fs::exists(own)) {
+            // The run's own copy first: a resumed run keeps the probe it trained with even if pair.probe has moved.
+            const std::string path = fs::exists(own) ? own : given;
+            ProbeSet set = probeSetFromJson(readText(path), path);
+            if (!set.pair)
+                throw std::invalid_argument("pair.probe: " + path + " holds no \"pair\" probe (train it with "
+                    + "creditlab-cli probe train --feature pair or all)");
+            m_probe = std::move(*set.pair);
+            if (path != own)
+                writeFileAtomically(own, readText(given)); // the run keeps the probe it trained with
+            return;
+        }
+        // Fit on this run's SFT policy (reference.pt), as PAIR fits its probes offline on the base model.
+        const auto start = Clock::now();
+        ProbeDataOptions data;
+        data.episodes = m_context.config.getInt("pair.probe_episodes");
+        data.seed = static_cast<std::uint64_t>(m_context.config.getInt("seed")) + 42;
+        const ProbeData probeData = buildProbeData({ m_context.database, m_context.runId, true, m_context.device.str() }, data);
+        const ProbeSet set = fitProbes(probeData, { "pair" });
+        for (const ProbeRow& row : evaluateProbes(set, probeData)) {
+            metrics.emplace_back("pair/probe_auroc_clean", row.aurocClean);
+            metrics.emplace_back("pair/probe_auroc_contaminated", row.aurocContaminated);
+            metrics.emplace_back("pair/probe_ece", row.ece);
+        }
+        writeFileAtomically(own, probeSetToJson(set, m_context.runId, probeData.policy, data, true));
+        m_probe = *set.pair;
+        metrics.emplace_back("time/pair_probe_fit_s", secondsSince(start));
+        logger()->info("PAIR probe fitted on {} in {:.1f} s", probeData.policy, secondsSince(start));
+    }
+
+    void annotate(RolloutBatch& rollouts, const TurnStates*, std::int64_t, Metrics& metrics) override
+    {
+        if (!m_probe)
+            afterSft(metrics);
+        const auto start = Clock::now();
+        torch::NoGradGuard noGrad;
+        Transformer& policy = m_context.policy;
+        policy->eval();
+        // A turn's sequence is its segment (episode mode) or its prompt (window mode) up to the end of its action:
+        // the prefix it acted on; the span runs from <act> to the action's last token, as the probe's training
+        // records (probepipeline.h).
+        std::vector<std::vector<std::int32_t>> sequences(rollouts.samples.size());
+        std::vector<TurnSequence> turns(rollouts.samples.size());
+        for (std::size_t s = 0; s < rollouts.samples.size(); ++s) {
+            const TurnSample& sample = rollouts.samples[s];
+            const TrainSequence& sequence = rollouts.sequences[sample.sequence];
+            const ActionSpan& span = sequence.spans[sample.span];
+            sequences[s].assign(sequence.tokens.begin(), sequence.tokens.begin() + span.end);
+            turns[s] = { &sequences[s], static_cast<std::int64_t>(span.begin) - 1 };
+        }
+        const auto features = batchedTurnFeatures(*policy, turns,
+            static_cast<std::size_t>(std::max<long long>(1, m_context.config.getInt("rl.micro_batch"))));
+        const auto scores = m_probe->score(pairFeatureMatrix(features, PairFeatureType::LastToken),
+            pairFeatureMatrix(features, PairFeatureType::MultiAttention));
         double sum = 0.0;
-        for (std::size_t k = 0; k < turns.size(); ++k) {
-            turns[k].credits.emplace_back("turnrd", credits[i].credit[k]);
-            sum += credits[i].credit[k];
+        for (std::size_t s = 0; s < rollouts.samples.size(); ++s) {
+            const TurnSample& sample = rollouts.samples[s];
+            rollouts.trajectories[sample.trajectory].turns[sample.turn].score = scores[s];
+            sum += scores[s];
         }
-        drift = std::max(drift, std::abs(sum - rollouts.trajectories[i].reward));
+        metrics.emplace_back("pair/mean_score", scores.empty() ? 0.0 : sum / static_cast<double>(scores.size()));
+        metrics.emplace_back("time/pair_features_s", secondsSince(start));
     }
-    metrics.emplace_back("turnrd/credit_drift", drift);
-}
 
-void Trainer::Impl::trainTurnRd(std::int64_t it, Metrics& metrics)
-{
-    // Line 12: train φ_{r+1} on the replay, the records of this round included; they go to the side file too.
-    const auto start = Clock::now();
-    TurnRdReplay::appendToFile(filesDir + kReplayFile, turnrdPending);
-    turnrdReplay->append(std::move(turnrdPending));
-    turnrdPending.clear();
-    const TurnRdRoundStats stats = turnrd->trainRound(*turnrdReplay, it);
-    metrics.emplace_back("turnrd/loss", stats.last.total);
-    metrics.emplace_back("turnrd/loss_pred", stats.last.pred);
-    metrics.emplace_back("turnrd/loss_value", stats.last.value);
-    metrics.emplace_back("turnrd/loss_rank", stats.last.rank);
-    metrics.emplace_back("turnrd/loss_progress", stats.last.progress);
-    metrics.emplace_back("turnrd/grad_norm", stats.gradNorm);
-    metrics.emplace_back("turnrd/conservation_drift", stats.probes.conservationDrift);
-    metrics.emplace_back("turnrd/delta_gamma_norm", stats.probes.deltaGammaNorm);
-    metrics.emplace_back("turnrd/delta_gamma_change", stats.deltaGammaChange);
-    metrics.emplace_back("turnrd/beta_norm", stats.probes.betaNorm);
-    metrics.emplace_back("turnrd/zero_film_change", stats.probes.zeroFilmChange);
-    metrics.emplace_back("turnrd/goal_shuffle_mse_change", stats.probes.goalShuffleMseChange);
-    metrics.emplace_back("turnrd/return_mse", stats.probes.returnMse);
-    metrics.emplace_back("turnrd/rank_accuracy", stats.probes.rankAccuracy);
-    metrics.emplace_back("turnrd/replay_size", static_cast<double>(turnrdReplay->size()));
-    metrics.emplace_back("time/turnrd_s", secondsSince(start));
-}
+private:
+    LearnedCreditContext m_context;
+    std::optional<probe::PairProbe> m_probe;
+};
 
-void Trainer::Impl::preparePairProbe(Metrics& metrics)
+} // namespace
+
+std::unique_ptr<LearnedCredit> makeLearnedCredit(const LearnedCreditContext& context)
 {
-    const std::string own = filesDir + kPairProbeFile;
-    const std::string given = config.getText("pair.probe");
-    if (!given.empty() || fs::exists(own)) {
-        // The run's own copy first: a resumed run keeps the probe it trained with even if pair.probe has moved.
-        const std::string path = fs::exists(own) ? own : given;
-        ProbeSet set = probeSetFromJson(readText(path), path);
-        if (!set.pair)
-            throw std::invalid_argument("pair.probe: " + path + " holds no \"pair\" probe (train it with "
-                + "creditlab-cli probe train --feature pair or all)");
-        pairProbe = std::move(*set.pair);
-        if (path != own)
-            writeFileAtomically(own, readText(given)); // the run keeps the probe it trained with
-        return;
+    const std::string method = context.config.method();
+    if (method == "value_baseline")
+        return std::make_unique<ValueBaselineLearned>(context);
+    if (method == "pair")
+        return std::make_unique<PairLearned>(context);
+    if (method == "has") {
+        const auto params = credit::requireEstimator("has").resolve(context.config.creditAssignments());
+        if (params.getChoice("decomposer") == "turnrd")
+            return std::make_unique<TurnRdLearned>(context);
     }
-    // Fit on this run's SFT policy (reference.pt), as PAIR fits its probes offline on the base model.
-    const auto start = Clock::now();
-    ProbeDataOptions data;
-    data.episodes = config.getInt("pair.probe_episodes");
-    data.seed = static_cast<std::uint64_t>(config.getInt("seed")) + 42;
-    const ProbeData probeData = buildProbeData({ options.database, runId, true, device.str() }, data);
-    const ProbeSet set = fitProbes(probeData, { "pair" });
-    for (const ProbeRow& row : evaluateProbes(set, probeData)) {
-        metrics.emplace_back("pair/probe_auroc_clean", row.aurocClean);
-        metrics.emplace_back("pair/probe_auroc_contaminated", row.aurocContaminated);
-        metrics.emplace_back("pair/probe_ece", row.ece);
-    }
-    writeFileAtomically(own, probeSetToJson(set, runId, probeData.policy, data, true));
-    pairProbe = *set.pair;
-    metrics.emplace_back("time/pair_probe_fit_s", secondsSince(start));
-    logger()->info("PAIR probe fitted on {} in {:.1f} s", probeData.policy, secondsSince(start));
-}
-
-void Trainer::Impl::pairScores(RolloutBatch& rollouts, Metrics& metrics)
-{
-    if (!pairProbe)
-        preparePairProbe(metrics);
-    const auto start = Clock::now();
-    torch::NoGradGuard noGrad;
-    policy->eval();
-    // Each turn's sequence is its prompt and its action; the span runs from <act> to the action's last token, as
-    // the probe's training records (probepipeline.h).
-    // In episode mode a turn's sequence is its segment up to the end of its action (the prefix it acted on).
-    std::vector<std::vector<std::int32_t>> sequences(rollouts.samples.size());
-    std::vector<TurnSequence> turns(rollouts.samples.size());
-    for (std::size_t s = 0; s < rollouts.samples.size(); ++s) {
-        const TurnSample& sample = rollouts.samples[s];
-        const TrainSequence& sequence = rollouts.sequences[sample.sequence];
-        const ActionSpan& span = sequence.spans[sample.span];
-        sequences[s].assign(sequence.tokens.begin(), sequence.tokens.begin() + span.end);
-        turns[s] = { &sequences[s], static_cast<std::int64_t>(span.begin) - 1 };
-    }
-    const auto features = batchedTurnFeatures(
-        *policy, turns, static_cast<std::size_t>(std::max<long long>(1, config.getInt("rl.micro_batch"))));
-    const auto scores = pairProbe->score(pairFeatureMatrix(features, PairFeatureType::LastToken),
-        pairFeatureMatrix(features, PairFeatureType::MultiAttention));
-    double sum = 0.0;
-    for (std::size_t s = 0; s < rollouts.samples.size(); ++s) {
-        const TurnSample& sample = rollouts.samples[s];
-        rollouts.trajectories[sample.trajectory].turns[sample.turn].score = scores[s];
-        sum += scores[s];
-    }
-    metrics.emplace_back("pair/mean_score", scores.empty() ? 0.0 : sum / static_cast<double>(scores.size()));
-    metrics.emplace_back("time/pair_features_s", secondsSince(start));
-}
-
-void Trainer::Impl::saveLearnedModels(const std::string& dir) const
-{
-    if (turnrd)
-        turnrd->save(dir + kTurnRdFile);
-    if (valueBaseline)
-        valueBaseline->save(dir + kValueFile);
-}
-
-void Trainer::Impl::restoreLearnedModels(const std::string& checkpointDir)
-{
-    const std::string replayPath = filesDir + kReplayFile;
-    if (usesValueBaseline() && !checkpointDir.empty() && fs::exists(checkpointDir + kValueFile))
-        valueBaseline = std::make_unique<ValueBaseline>(ValueBaseline::load(checkpointDir + kValueFile, device.str()));
-    if (!usesTurnRd())
-        return;
-    turnrdReplay = std::make_unique<TurnRdReplay>(config.getDouble("turnrd.half_life"));
-    if (!checkpointDir.empty() && fs::exists(checkpointDir + kTurnRdFile))
-        turnrd = std::make_unique<TurnRd>(TurnRd::load(checkpointDir + kTurnRdFile, device.str()));
-    if (!fs::exists(replayPath))
-        return;
-    // The side file may hold rounds past the checkpoint (an interrupted run): keep the checkpoint's rounds only,
-    // rewritten through a temporary file so a crash leaves the old file.
-    auto records = TurnRdReplay::readFile(replayPath);
-    std::erase_if(records, [&](const TurnRdTrajectory& r) { return r.round > iteration; });
-    const std::string temporary = replayPath + ".tmp";
-    fs::remove(temporary);
-    if (!records.empty())
-        TurnRdReplay::appendToFile(temporary, records);
-    if (records.empty())
-        fs::remove(replayPath);
-    else
-        fs::rename(temporary, replayPath);
-    turnrdReplay->append(std::move(records));
+    return nullptr;
 }
 
 } // namespace creditlab::learn

@@ -290,10 +290,11 @@ Trainer::Trainer(const TrainConfig& config, const TrainOptions& options)
         tx->commit();
     }
     try {
-        // A probe file that is not there would otherwise surface only after SFT, minutes later.
-        if (d->usesPair() && !config.getText("pair.probe").empty() && !fs::exists(config.getText("pair.probe")))
-            throw std::invalid_argument("pair.probe: no such file: " + config.getText("pair.probe"));
         d->filesDir = options.database + ".files/run-" + std::to_string(d->runId);
+        // A setting that would fail later (a probe file that is not there) surfaces now, not after SFT.
+        d->makeLearned();
+        if (d->learned)
+            d->learned->validate();
         fs::create_directories(d->filesDir);
         d->initialisePolicy();
         d->judge = judge::makeJudge(config.judgeName(), config.judgeAssignments(), d->store.get());
@@ -358,7 +359,9 @@ std::unique_ptr<Trainer> Trainer::resume(
         fs::create_directories(impl->filesDir);
         impl->initialisePolicy();
         impl->store->truncateRun(runId, -1);
-        impl->restoreLearnedModels({}); // drops a replay side file the first attempt may have begun
+        impl->makeLearned();
+        if (impl->learned) // drops a replay side file the first attempt may have begun
+            impl->learned->restore({}, -1);
         impl->store->setRunStatus(runId, "running");
         logger()->info("restarting run {} from the beginning (it stopped before its first checkpoint)", runId);
         return std::unique_ptr<Trainer>(new Trainer(std::move(impl)));
@@ -371,7 +374,9 @@ std::unique_ptr<Trainer> Trainer::resume(
     impl->iteration = state.iteration;
     impl->rng.setState(state.rng);
     impl->kl.coef = state.klCoef;
-    impl->restoreLearnedModels(checkpoint->second);
+    impl->makeLearned();
+    if (impl->learned)
+        impl->learned->restore(checkpoint->second, state.iteration);
     // Iterations after the checkpoint are recomputed exactly; drop what an interrupted run left of them.
     impl->store->truncateRun(runId, state.iteration);
     impl->store->setRunStatus(runId, "running");

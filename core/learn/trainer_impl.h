@@ -5,12 +5,10 @@
 
 #include "core/judge/judge.h"
 #include "core/learn/checkpoint.h"
+#include "core/learn/learnedcredit.h"
 #include "core/learn/runtime.h"
 #include "core/learn/trainer.h"
 #include "core/learn/trainer_p.h"
-#include "core/learn/turnrd.h"
-#include "core/probe/pairprobe.h"
-#include "core/learn/valuebaseline.h"
 #include "core/store.h"
 #include "core/unavailable.h"
 
@@ -52,22 +50,6 @@ inline TransformerOptions modelOptions(const TrainConfig& c, std::int64_t vocab,
     o.valueHead = valueHead;
     return o;
 }
-using Metrics = std::vector<std::pair<std::string, double>>;
-
-/// The acting policy's final-layer hidden states per turn of a rollout batch (no gradients), on the CPU:
-/// `actionLast` (samples, width) at the last token of each turn's action (TurnRD's h_t, has_turnrd.md §2.5),
-/// `promptLast` (samples, width) at the last prompt token (the state before the action), `goal`
-/// (trajectories, width) mean-pooled over the goal's tokens (TurnRD's g). Rows follow rollouts.samples and
-/// rollouts.trajectories.
-struct TurnStates {
-    torch::Tensor actionLast;
-    torch::Tensor promptLast;
-    torch::Tensor goal;
-    torch::Tensor final; ///< (trajectories, width) at the last token after each trajectory's last turn; with `finals`
-};
-TurnStates extractTurnStates(Transformer& policy, const Tokenizer& tokenizer, const RolloutBatch& rollouts,
-    std::int64_t microBatch, const torch::Device& device, bool finals = false);
-
 /// Thrown out of a wait for a server (Trainer::Impl::throughOutages) when the run is asked to stop meanwhile.
 struct StopWaiting {};
 
@@ -91,18 +73,10 @@ struct Trainer::Impl {
     std::optional<double> lastEval;
     std::vector<Trajectory> evalEpisodes; ///< the last evaluation's episodes, until they are stored
     std::unique_ptr<judge::Judge> judge;
-    // TurnRD (has with credit.decomposer=turnrd): the decomposer, its replay, and this round's records until the
-    // update is done (learnedcredit.cpp).
-    std::unique_ptr<TurnRd> turnrd;
-    std::unique_ptr<TurnRdReplay> turnrdReplay;
-    std::vector<TurnRdTrajectory> turnrdPending;
-    // TRIAGE's shared-backbone value baseline (credit.method value_baseline): the head, and this round's states and
-    // Monte-Carlo targets until the update is done.
-    std::unique_ptr<ValueBaseline> valueBaseline;
-    std::vector<float> valuePendingStates;
-    std::vector<double> valuePendingTargets;
-    // PAIR (credit.method pair): the two-stage probe that scores every turn (fitted on the SFT policy, or loaded).
-    std::optional<probe::PairProbe> pairProbe;
+    // The learned credit model of the method (TurnRD, the value baseline, PAIR's probe; learnedcredit.h), or null;
+    // `learnedReady` once its afterSft hook has run in this process.
+    std::unique_ptr<LearnedCredit> learned;
+    bool learnedReady = false;
     // sft.demonstrations: the file's successful trajectories (read with the tokenizer, cloned in SFT).
     std::vector<Trajectory> demonstrationFile;
     // Outages of a server the run calls (core/unavailable.h): Trainer::run's callback and stop flag, for progress
@@ -204,7 +178,8 @@ struct Trainer::Impl {
         const auto dir = checkpointDir(iteration);
         saveCheckpoint(dir, policy, *optimizer, critic ? &critic : nullptr, criticOptimizer.get(),
             { iteration, rng.state(), kl.coef });
-        saveLearnedModels(dir);
+        if (learned)
+            learned->save(dir);
         store->addCheckpoint(runId, iteration, dir);
         auto all = store->checkpoints(runId);
         const auto keep = static_cast<std::size_t>(config.getInt("checkpoint.keep"));
@@ -225,27 +200,11 @@ struct Trainer::Impl {
     void runSft(const TrainCallback& callback, const std::atomic<bool>* stop, bool& stopped);
     std::vector<std::pair<std::string, double>> runIteration();
 
-    // Learned credit models (learnedcredit.cpp).
-    bool usesTurnRd() const;
-    TurnRdOptions turnRdOptions() const;
-    /// Algorithm 1 line 8: TurnRD's credits from the frozen model as each turn's credit entry "turnrd".
-    void turnRdCredits(RolloutBatch& rollouts, const TurnStates& states, std::int64_t it, Metrics& metrics);
-    /// Algorithm 1 line 12: the round's records into the replay (and its side file), then a training round.
-    void trainTurnRd(std::int64_t it, Metrics& metrics);
-    bool usesValueBaseline() const { return config.method() == "value_baseline"; }
-    /// The value head's ΔV per turn (EMA head; 0 during its warm-up) as each turn's credit entry "value_delta".
-    void valueDeltas(RolloutBatch& rollouts, const TurnStates& states, Metrics& metrics);
-    /// One step of the value head on this round's states and targets, after the policy update.
-    void trainValueBaseline(Metrics& metrics);
-    bool usesPair() const { return config.method() == "pair"; }
-    /// PAIR's probe: pair.probe's file, else the run's own (pair-probe.json beside the run), else fitted now on the
-    /// run's SFT policy with contaminated household data (probepipeline.h); its test AUROCs become metrics.
-    void preparePairProbe(Metrics& metrics);
-    /// Every turn's `score` := the probe's s_final on the acting policy's features of that turn (pair.md §2.5).
-    void pairScores(RolloutBatch& rollouts, Metrics& metrics);
-    void saveLearnedModels(const std::string& dir) const;
-    /// On resume, after `iteration` is set: the models of `checkpointDir` and the replay up to `iteration`.
-    void restoreLearnedModels(const std::string& checkpointDir);
+    /// The learned credit model of the configured method (null when it has none), once runId and filesDir are set.
+    void makeLearned()
+    {
+        learned = makeLearnedCredit({ config, policy, tokenizer, setup, device, options.database, runId, filesDir });
+    }
 };
 
 } // namespace creditlab::learn
