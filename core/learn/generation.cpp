@@ -157,7 +157,8 @@ void growCache(KvCache& cache, std::int64_t capacity)
         return;
     for (auto* list : { &cache.keys, &cache.values })
         for (auto& t : *list) {
-            auto wider = torch::zeros({ t.size(0), t.size(1), capacity, t.size(3) }, t.options());
+            // Slots past the length are written before they are read (forward() attends to [0, length + steps)).
+            auto wider = torch::empty({ t.size(0), t.size(1), capacity, t.size(3) }, t.options());
             wider.index_put_({ Slice(), Slice(), Slice(0, cache.length) }, t.index({ Slice(), Slice(), Slice(0, cache.length) }));
             t = wider;
         }
@@ -203,7 +204,9 @@ void compactCache(KvCache& cache, const std::vector<std::int64_t>& keepRows)
             auto picked = t.index_select(0, rows);
             const auto heads = picked.size(1), width = picked.size(3);
             auto idx = index.view({ n, 1, stride, 1 }).expand({ n, heads, stride, width });
-            auto compact = torch::zeros({ n, heads, capacity, width }, t.options());
+            // Beyond each row's valid slots up to `stride` the gather repeats slot 0 (finite, masked); beyond
+            // `stride` slots are written before they are read.
+            auto compact = torch::empty({ n, heads, capacity, width }, t.options());
             compact.index_put_({ Slice(), Slice(), Slice(0, stride) }, picked.gather(2, idx));
             t = compact;
         }

@@ -165,10 +165,16 @@ RolloutBatch collectRollouts(Transformer& policy, const Tokenizer& tokenizer, co
                 }
             }
             batch.envSeconds += secondsSince(stepStart);
-            // Finished episodes leave the cache; the padding slots of this turn's chunks go with them.
+            // Finished episodes leave the cache, and the padding slots of the turns' chunks go with them; a copy of
+            // the whole cache, so only when an episode ended or padding has grown past a quarter of the slots.
             const auto compactStart = Clock::now();
-            if (!still.empty())
-                compactCache(cache, keepRows);
+            if (!still.empty()) {
+                const bool left = still.size() < active.size();
+                const double slots = static_cast<double>(cache.keyValid.size(0) * cache.length);
+                const double valid = cache.keyValid.narrow(1, 0, cache.length).sum().item<double>();
+                if (left || valid < 0.75 * slots)
+                    compactCache(cache, keepRows);
+            }
             active.swap(still);
             batch.generationSeconds += secondsSince(compactStart);
         }
