@@ -131,16 +131,10 @@ const std::string& HouseholdEnv::reset(std::uint64_t seed, Split split)
                 "you see ";
     const std::size_t n = m_world.receptacles.size();
     std::size_t listed = 0;
-    for (std::size_t i = 0; i < n;) {
-        std::size_t end = i;
-        while (end < n && m_world.receptacles[end].type == m_world.receptacles[i].type)
-            ++end;
-        for (std::size_t k = end; k-- > i;) {
-            m_initial.append(listed == 0 ? "" : listed + 1 == n ? ", and " : ", ");
-            m_initial.append("a ").append(m_world.receptacles[k].name);
-            ++listed;
-        }
-        i = end;
+    for (const int r : listingOrder(m_world)) {
+        m_initial.append(listed == 0 ? "" : listed + 1 == n ? ", and " : ", ");
+        m_initial.append("a ").append(m_world.rec(r).name);
+        ++listed;
     }
     m_initial.append(".\n\nYour task is to: ").append(m_world.goal);
     return m_initial;

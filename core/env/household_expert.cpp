@@ -12,7 +12,8 @@
 //
 // The searching expert (`search`) is the same planner restricted to what the agent has observed: it fetches
 // only targets lying in a receptacle whose contents the agent has seen, and while it knows of none it visits
-// the containers it has not yet seen into, in receptacle order, opening closed ones. Receptacles, appliances
+// the containers it has not yet seen into, in the order the opening scene lists them (listingOrder), opening
+// closed ones. Receptacles, appliances
 // and the lamp are named in the opening scene, so the rest of the plan needs no hidden state. This is the
 // demonstrator a policy that sees only the text can imitate.
 #include "core/env/household_rules.h"
@@ -77,6 +78,23 @@ std::string_view transformVerb(TaskType type)
 
 } // namespace
 
+std::vector<int> listingOrder(const World& w)
+{
+    // Receptacles are stored grouped by type, numbers ascending; the scene lists each type's numbers descending.
+    std::vector<int> order;
+    const int n = static_cast<int>(w.receptacles.size());
+    order.reserve(static_cast<std::size_t>(n));
+    for (int i = 0; i < n;) {
+        int end = i;
+        while (end < n && w.receptacles[static_cast<std::size_t>(end)].type == w.receptacles[static_cast<std::size_t>(i)].type)
+            ++end;
+        for (int k = end; k-- > i;)
+            order.push_back(k);
+        i = end;
+    }
+    return order;
+}
+
 bool expertCommand(const World& w, std::string& out, bool search)
 {
     out.clear();
@@ -127,10 +145,10 @@ bool expertCommand(const World& w, std::string& out, bool search)
         }
     }
     if (target < 0 && search) {
-        // No target seen yet: look into the next container not yet seen into.
-        for (std::size_t r = 0; r < w.receptacles.size(); ++r)
-            if (receptacleType(w.receptacles[r].type).container() && !w.seen[r]
-                && approach(w, static_cast<int>(r), out))
+        // No target seen yet: look into the next container not yet seen into, in the order the opening scene lists
+        // them, so that the next place to look is the one named after the last in that list.
+        for (const int r : listingOrder(w))
+            if (receptacleType(w.rec(r).type).container() && !w.seen[static_cast<std::size_t>(r)] && approach(w, r, out))
                 return true;
         return false; // cannot happen: every container seen means every target is known
     }

@@ -51,6 +51,8 @@ Role oracleRole(bool valid, double progressBefore, double progressAfter, bool ga
 /// The expert's next command from the current state; false when the goal already holds. With `search`, the
 /// planner uses only what the agent has observed (see household_expert.cpp).
 bool expertCommand(const World& world, std::string& out, bool search = false);
+/// The receptacles in the order the opening scene names them: by type as stored, each type's numbers descending.
+std::vector<int> listingOrder(const World& world);
 /// A task that differs from the world's in one decision, chosen by `mistake`: another object type lying in the
 /// room (one the task's cleaning, heating or cooling applies to), or, except for the lamp task, another container
 /// type in the room as the destination (not the appliance a transform uses). The same world and mistake give the

@@ -144,7 +144,9 @@ void Trainer::Impl::runSft(const TrainCallback& callback, const std::atomic<bool
     const auto daggerEpochs = config.getInt("sft.dagger_epochs");
     const bool search = config.getText("sft.demonstrator") == "search-expert";
     if (!demos.empty() && epochs > 0) {
-        torch::optim::Adam sftOptimizer(policy->parameters(), torch::optim::AdamOptions(config.getDouble("sft.lr")));
+        const double baseLr = config.getDouble("sft.lr");
+        const bool cosine = config.getText("sft.lr_schedule") == "cosine";
+        torch::optim::Adam sftOptimizer(policy->parameters(), torch::optim::AdamOptions(baseLr));
         const auto batchSize = static_cast<int>(config.getInt("sft.batch_size"));
         // Progress counts steps; later rounds hold more demonstrations, estimated at the first round's growth.
         std::int64_t total = sftSteps(demos, batchSize) * epochs;
@@ -155,6 +157,12 @@ void Trainer::Impl::runSft(const TrainCallback& callback, const std::atomic<bool
                 const std::int64_t before = done;
                 last = sftEpoch(policy, sftOptimizer, demos, batchSize, rng, [&](std::int64_t s, std::int64_t) {
                     done = before + s;
+                    if (cosine) { // the rate of the next step: lr * (1 + cos(pi * done / total)) / 2, at least 5% of lr
+                        const double progress = std::min(1.0, static_cast<double>(done) / static_cast<double>(total));
+                        const double rate = baseLr * std::max(0.05, 0.5 * (1.0 + std::cos(3.141592653589793 * progress)));
+                        for (auto& group : sftOptimizer.param_groups())
+                            static_cast<torch::optim::AdamOptions&>(group.options()).lr(rate);
+                    }
                     TrainProgress p;
                     p.phase = "sft";
                     p.step = std::min(done, total);
