@@ -157,12 +157,10 @@ void Trainer::Impl::runSft(const TrainCallback& callback, const std::atomic<bool
                 const std::int64_t before = done;
                 last = sftEpoch(policy, sftOptimizer, demos, batchSize, rng, [&](std::int64_t s, std::int64_t) {
                     done = before + s;
-                    if (cosine) { // the rate of the next step: lr * (1 + cos(pi * done / total)) / 2, at least 5% of lr
-                        const double progress = std::min(1.0, static_cast<double>(done) / static_cast<double>(total));
-                        const double rate = baseLr * std::max(0.05, 0.5 * (1.0 + std::cos(3.141592653589793 * progress)));
+                    if (cosine) // the rate of the next step
                         for (auto& group : sftOptimizer.param_groups())
-                            static_cast<torch::optim::AdamOptions&>(group.options()).lr(rate);
-                    }
+                            static_cast<torch::optim::AdamOptions&>(group.options())
+                                .lr(sftLearningRate(baseLr, done, total, true));
                     TrainProgress p;
                     p.phase = "sft";
                     p.step = std::min(done, total);

@@ -164,6 +164,9 @@ SftEpoch sftEpoch(Transformer& policy, torch::optim::Optimizer& optimizer, const
     int turnsPerStep, Rng& rng, const std::function<bool(std::int64_t, std::int64_t)>& onStep = {});
 /// How many steps sftEpoch makes over `demos` (whatever the order).
 std::int64_t sftSteps(const std::vector<TrainSequence>& demos, int turnsPerStep);
+/// sft.lr_schedule: the learning rate after `done` of `total` steps; cosine decays from `base` to 5% of it, constant
+/// keeps `base`.
+double sftLearningRate(double base, std::int64_t done, std::int64_t total, bool cosine);
 
 struct UpdateStats {
     double policyLoss = 0.0;

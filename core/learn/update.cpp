@@ -2,6 +2,7 @@
 #include "core/learn/trainer_p.h"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 namespace creditlab::learn {
@@ -133,6 +134,14 @@ std::int64_t sftSteps(const std::vector<TrainSequence>& demos, int turnsPerStep)
     // where every sequence holds one turn, and within a step or two otherwise).
     return std::max<std::int64_t>(static_cast<std::int64_t>(stepsByTurns(demos, order, turnsPerStep).size()),
         turns > 0 ? 1 : 0);
+}
+
+double sftLearningRate(double base, std::int64_t done, std::int64_t total, bool cosine)
+{
+    if (!cosine || total <= 0)
+        return base;
+    const double progress = std::clamp(static_cast<double>(done) / static_cast<double>(total), 0.0, 1.0);
+    return base * std::max(0.05, 0.5 * (1.0 + std::cos(3.141592653589793 * progress)));
 }
 
 SftEpoch sftEpoch(Transformer& policy, torch::optim::Optimizer& optimizer, const std::vector<TrainSequence>& demos,

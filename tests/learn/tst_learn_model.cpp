@@ -64,6 +64,7 @@ private Q_SLOTS:
     void klControllerAdapts();
     void gaeHandComputed();
     void sftLearnsToCopy();
+    void sftLearningRateDecaysAlongACosine();
     void microBatchesGiveTheMinibatchGradient_data();
     void microBatchesGiveTheMinibatchGradient();
 };
@@ -485,6 +486,16 @@ void TestLearnModel::microBatchesGiveTheMinibatchGradient()
     for (const auto& p : tinyModel(9)->parameters())
         initial.push_back(p.detach().flatten());
     QVERIFY(maxAbsDiff(after[0], torch::cat(initial)) > 1e-4); // the step did move the parameters
+}
+
+void TestLearnModel::sftLearningRateDecaysAlongACosine()
+{
+    QCOMPARE(sftLearningRate(1e-3, 0, 100, true), 1e-3);
+    QVERIFY(std::abs(sftLearningRate(1e-3, 50, 100, true) - 5e-4) < 1e-12);
+    QVERIFY(sftLearningRate(1e-3, 25, 100, true) > sftLearningRate(1e-3, 26, 100, true));
+    QCOMPARE(sftLearningRate(1e-3, 100, 100, true), 5e-5); // the floor: 5% of the rate
+    QCOMPARE(sftLearningRate(1e-3, 250, 100, true), 5e-5); // DAgger's estimate of the total may fall short
+    QCOMPARE(sftLearningRate(1e-3, 50, 100, false), 1e-3);
 }
 
 QTEST_GUILESS_MAIN(TestLearnModel)
