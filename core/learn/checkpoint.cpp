@@ -84,7 +84,8 @@ void loadModule(const std::string& path, Transformer& module)
         throw std::runtime_error(path + ": missing model file");
     const auto before = shapes(module);
     try {
-        torch::load(module, path);
+        // Mapped onto the module's device: a policy trained on CUDA loads on a CPU-only build and the other way round.
+        torch::load(module, path, module->parameters().front().device());
     } catch (const c10::Error& e) {
         throw std::runtime_error(path + ": cannot load the model (" + std::string(e.what_without_backtrace()) + ")");
     }
@@ -116,12 +117,15 @@ TrainState loadCheckpoint(const std::string& dir, Transformer& policy, torch::op
     Transformer* critic, torch::optim::Optimizer* criticOptimizer)
 {
     const fs::path base(dir);
+    // Every tensor is mapped onto the policy's device, whatever device wrote it (a run trained on CUDA resumes on
+    // the CPU); the critic and both optimizers live on that device too.
+    const auto device = policy->parameters().front().device();
     const auto load = [&](auto& object, const char* file) {
         const auto path = (base / file).string();
         if (!fs::exists(path))
             throw std::runtime_error(path + ": missing checkpoint file");
         try {
-            torch::load(object, path);
+            torch::load(object, path, device);
         } catch (const c10::Error& e) {
             throw std::runtime_error(path + ": cannot load (" + std::string(e.what_without_backtrace()) + ")");
         }

@@ -173,6 +173,9 @@ void compactCache(KvCache& cache, const std::vector<std::int64_t>& keepRows)
     using torch::indexing::Slice;
     const auto device = cache.keyValid.device();
     auto rows = torch::tensor(keepRows, torch::TensorOptions(torch::kLong)).to(device);
+    bool identity = static_cast<std::int64_t>(keepRows.size()) == cache.keyValid.size(0);
+    for (std::size_t r = 0; identity && r < keepRows.size(); ++r)
+        identity = keepRows[r] == static_cast<std::int64_t>(r);
     auto valid = cache.keyValid.index({ Slice(), Slice(0, cache.length) }).index_select(0, rows).to(torch::kCPU).contiguous();
     const auto n = valid.size(0);
     const auto length = valid.size(1);
@@ -201,7 +204,9 @@ void compactCache(KvCache& cache, const std::vector<std::int64_t>& keepRows)
     auto index = torch::from_blob(gather.data(), { n, stride }, torch::kLong).to(device);
     for (auto* list : { &cache.keys, &cache.values })
         for (auto& t : *list) {
-            auto picked = t.index_select(0, rows);
+            // Only the filled slots are read, and only the rows that stay (all of them when only padding goes).
+            auto filled = t.narrow(2, 0, cache.length);
+            auto picked = identity ? filled : filled.index_select(0, rows);
             const auto heads = picked.size(1), width = picked.size(3);
             auto idx = index.view({ n, 1, stride, 1 }).expand({ n, heads, stride, width });
             // Beyond each row's valid slots up to `stride` the gather repeats slot 0 (finite, masked); beyond

@@ -1,11 +1,15 @@
 #include "core/learn/transformer.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
 namespace creditlab::learn {
 
 namespace {
+
+/// Queries per block of the blocked causal attention (measured on 900-token episodes: 128 was fastest of 64, 128, 256).
+constexpr std::int64_t kAttentionBlock = 128;
 
 // GPT-2 style initialisation: N(0, 0.02), residual projections scaled by 1/sqrt(2 * layers).
 void initLinear(torch::nn::Linear& linear, double std)
@@ -93,29 +97,21 @@ TransformerOutput TransformerImpl::forward(
     positions = positions.clamp(0, m_options.context - 1);
     const auto keys = past + steps;
 
-    // Additive mask (B, 1, T, keys): causal over absolute cache positions and key validity. A finite
-    // large negative keeps rows without any visible key (padding queries) free of NaN.
+    // What each query may attend to (B, T, keys): causal over absolute cache positions, and valid keys only.
     auto queryIndex = torch::arange(past, past + steps, tokens.options().dtype(torch::kLong)).unsqueeze(1);
     auto keyIndex = torch::arange(0, keys, tokens.options().dtype(torch::kLong)).unsqueeze(0);
     auto allowed = (keyIndex <= queryIndex).unsqueeze(0) & keyValid.unsqueeze(1);
-    auto mask = torch::zeros(allowed.sizes(), m_head->weight.options())
-                    .masked_fill_(allowed.logical_not(), -1e9)
-                    .unsqueeze(1);
-
-    return blocks(tokens, positions, mask, cache, past, keepInternals);
+    return blocks(tokens, positions, allowed, cache, past, keepInternals);
 }
 
 TransformerOutput TransformerImpl::forwardLayout(
     const torch::Tensor& tokens, const torch::Tensor& positions, const torch::Tensor& allowed, bool keepInternals)
 {
-    auto mask = torch::zeros(allowed.sizes(), m_head->weight.options())
-                    .masked_fill_(allowed.logical_not(), -1e9)
-                    .unsqueeze(1);
-    return blocks(tokens, positions.clamp(0, m_options.context - 1), mask, nullptr, 0, keepInternals);
+    return blocks(tokens, positions.clamp(0, m_options.context - 1), allowed, nullptr, 0, keepInternals);
 }
 
 TransformerOutput TransformerImpl::blocks(const torch::Tensor& tokens, const torch::Tensor& positions,
-    const torch::Tensor& mask, KvCache* cache, std::int64_t past, bool keepInternals)
+    const torch::Tensor& allowed, KvCache* cache, std::int64_t past, bool keepInternals)
 {
     using torch::indexing::Slice;
     const auto batch = tokens.size(0);
@@ -144,6 +140,20 @@ TransformerOutput TransformerImpl::blocks(const torch::Tensor& tokens, const tor
     };
     TransformerOutput out;
     const double scale = 1.0 / std::sqrt(static_cast<double>(headWidth));
+    // Masked-out (query, key) pairs (B, 1, T, keys) get a finite large negative score, which keeps rows without any
+    // visible key (padding queries) free of NaN. Long sequences without a cache take the attention in query blocks,
+    // unless the caller wants the full attention maps.
+    const bool blocked = cache == nullptr && !keepInternals && steps > kAttentionBlock;
+    torch::Tensor notAllowed;
+    std::vector<torch::Tensor> blockedOut;
+    if (blocked) {
+        for (std::int64_t s = 0; s < steps; s += kAttentionBlock) {
+            const auto e = std::min(steps, s + kAttentionBlock);
+            blockedOut.push_back(allowed.narrow(1, s, e - s).narrow(2, 0, e).logical_not().unsqueeze(1));
+        }
+    } else {
+        notAllowed = allowed.logical_not().unsqueeze(1);
+    }
     for (std::int64_t l = 0; l < m_options.layers; ++l) {
         auto h = m_ln1[l]->forward(x);
         auto qkv = m_qkv[l]->forward(h).view({ batch, steps, 3, heads, headWidth }).permute({ 2, 0, 3, 1, 4 });
@@ -160,9 +170,26 @@ TransformerOutput TransformerImpl::blocks(const torch::Tensor& tokens, const tor
             k = cache->keys[l].index({ Slice(), Slice(), Slice(0, keys) });
             v = cache->values[l].index({ Slice(), Slice(), Slice(0, keys) });
         }
-        auto scores = torch::matmul(q, k.transpose(-2, -1)).mul_(scale).add_(mask);
-        auto attention = torch::softmax(scores, -1);
-        auto context = torch::matmul(attention, v).permute({ 0, 2, 1, 3 }).reshape({ batch, steps, m_options.width });
+        q = q * scale;
+        torch::Tensor attention, context;
+        if (blocked) {
+            // Causal attention by query blocks: block [s, e) sees keys [0, e) only, so the (T, T) scores are never
+            // formed and about half of them are never computed. Every query's keys lie at or before it (the causal
+            // mask and the branch layouts alike), so nothing it may see is left out.
+            std::vector<torch::Tensor> parts;
+            for (std::int64_t s = 0; s < steps; s += kAttentionBlock) {
+                const auto e = std::min(steps, s + kAttentionBlock);
+                auto scores = torch::matmul(q.narrow(2, s, e - s), k.narrow(2, 0, e).transpose(-2, -1))
+                                  .masked_fill_(blockedOut[static_cast<std::size_t>(s / kAttentionBlock)], -1e9);
+                parts.push_back(torch::matmul(torch::softmax(scores, -1), v.narrow(2, 0, e)));
+            }
+            context = torch::cat(parts, 2);
+        } else {
+            auto scores = torch::matmul(q, k.transpose(-2, -1)).masked_fill_(notAllowed, -1e9);
+            attention = torch::softmax(scores, -1);
+            context = torch::matmul(attention, v);
+        }
+        context = context.permute({ 0, 2, 1, 3 }).reshape({ batch, steps, m_options.width });
         x = x + m_proj[l]->forward(context);
         x = x + m_fc2[l]->forward(torch::gelu(m_fc1[l]->forward(m_ln2[l]->forward(x))));
         if (keepInternals) {

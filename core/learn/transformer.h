@@ -56,6 +56,7 @@ public:
         const torch::Tensor& tokens, const torch::Tensor& valid, KvCache* cache = nullptr, bool keepInternals = false);
     /// Rows with explicit position ids (B, T) int64 and attention `allowed` (B, T, T) bool (query, key): branched
     /// sequences (a tree of continuations) and padding (a padding token sees nothing and nothing sees it). No cache.
+    /// Every key a query may see lies at or before it (index key <= query): long rows are attended in causal blocks.
     TransformerOutput forwardLayout(const torch::Tensor& tokens, const torch::Tensor& positions,
         const torch::Tensor& allowed, bool keepInternals = false);
     /// LM logits (..., vocab) for hidden states (..., width).
@@ -69,8 +70,8 @@ public:
     std::int64_t parameterCount() const;
 
 private:
-    /// The blocks on embedded `tokens` at `positions` under an additive `mask` (B, 1, T, keys).
-    TransformerOutput blocks(const torch::Tensor& tokens, const torch::Tensor& positions, const torch::Tensor& mask,
+    /// The blocks on embedded `tokens` at `positions`, each query attending to the keys `allowed` (B, T, keys) bool.
+    TransformerOutput blocks(const torch::Tensor& tokens, const torch::Tensor& positions, const torch::Tensor& allowed,
         KvCache* cache, std::int64_t past, bool keepInternals);
     TransformerOptions m_options;
     torch::nn::Embedding m_tokenEmbedding { nullptr };

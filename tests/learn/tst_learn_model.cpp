@@ -52,6 +52,7 @@ private Q_SLOTS:
     void cachedForwardEqualsFullForward();
     void paddingDoesNotChangeOutputs();
     void internalsHaveDocumentedShapes();
+    void blockedAttentionEqualsFullAttention();
     void generationWithCacheEqualsWithout_data();
     void generationWithCacheEqualsWithout();
     void generationStopsAndRespectsMaxTokens();
@@ -134,6 +135,56 @@ void TestLearnModel::internalsHaveDocumentedShapes()
     const auto padKeys = batch.valid.logical_not().unsqueeze(1).unsqueeze(1).expand_as(last);
     QVERIFY(last.masked_select(padKeys & validQueries).abs().max().item<double>() < 1e-6);
     QCOMPARE(model->parameterCount() > 0, true);
+}
+
+void TestLearnModel::blockedAttentionEqualsFullAttention()
+{
+    // Rows longer than one attention block (128 queries) take the causal attention in query blocks; keepInternals
+    // takes the full (T, T) path. Both must give the same hidden states and the same gradients, with left padding
+    // (padding queries and keys) and with an explicit layout whose rows see only some earlier keys.
+    auto options = tinyOptions();
+    options.context = 512;
+    options.rotary = true;
+    torch::manual_seed(11);
+    Transformer model(options);
+    std::vector<Ids> rows;
+    for (int r = 0; r < 3; ++r) {
+        Ids row { 2 };
+        for (int t = 0; t < 300 - 70 * r; ++t)
+            row.push_back(static_cast<std::int32_t>(6 + (t * 7 + r * 5) % 18));
+        rows.push_back(row);
+    }
+    const auto batch = padSequences(rows, true, torch::kCPU);
+    QVERIFY(batch.tokens.size(1) > 2 * 128);
+    const auto valid = batch.valid;
+    const auto gradients = [&](const TransformerOutput& out) {
+        model->zero_grad();
+        (out.hidden * out.hidden.detach().cos()).masked_select(valid.unsqueeze(-1).expand_as(out.hidden)).sum().backward();
+        std::vector<torch::Tensor> g;
+        for (const auto& p : model->parameters()) // the LM head is not used here: no gradient
+            g.push_back(p.grad().defined() ? p.grad().clone() : torch::zeros_like(p));
+        return g;
+    };
+    const auto compare = [&](const TransformerOutput& blocked, const TransformerOutput& full) {
+        const auto on = valid.unsqueeze(-1).expand_as(full.hidden);
+        QVERIFY2(maxAbsDiff(blocked.hidden.masked_select(on), full.hidden.masked_select(on)) < 1e-5,
+            qPrintable(QString("hidden differs by %1").arg(maxAbsDiff(blocked.hidden.masked_select(on), full.hidden.masked_select(on)))));
+        const auto gb = gradients(blocked);
+        const auto gf = gradients(full);
+        for (std::size_t i = 0; i < gb.size(); ++i)
+            QVERIFY2(maxAbsDiff(gb[i], gf[i]) < 1e-4 * std::max(1.0, gf[i].abs().max().item<double>()),
+                qPrintable(QString("parameter %1: gradients differ by %2").arg(i).arg(maxAbsDiff(gb[i], gf[i]))));
+    };
+    compare(model->forward(batch.tokens, valid), model->forward(batch.tokens, valid, nullptr, true));
+
+    // A layout: each query sees the keys at most 40 back and, for odd queries, only even keys beyond 10 back.
+    const auto T = batch.tokens.size(1);
+    auto q = torch::arange(T).view({ T, 1 });
+    auto k = torch::arange(T).view({ 1, T });
+    auto pattern = (k <= q) & (q - k <= 40) & ((q - k <= 10) | (k % 2 == 0) | (q % 2 == 0));
+    auto allowed = pattern.unsqueeze(0) & valid.unsqueeze(1) & valid.unsqueeze(2);
+    auto positions = (torch::cumsum(valid.to(torch::kLong), 1) - 1).clamp_min(0);
+    compare(model->forwardLayout(batch.tokens, positions, allowed), model->forwardLayout(batch.tokens, positions, allowed, true));
 }
 
 void TestLearnModel::generationWithCacheEqualsWithout_data()
