@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <tuple>
+#include <utility>
 
 namespace creditlab::learn {
 
@@ -110,9 +112,25 @@ TransformerOutput TransformerImpl::forwardLayout(
     return blocks(tokens, positions.clamp(0, m_options.context - 1), allowed, nullptr, 0, keepInternals);
 }
 
-TransformerOutput TransformerImpl::blocks(const torch::Tensor& tokens, const torch::Tensor& positions,
-    const torch::Tensor& allowed, KvCache* cache, std::int64_t past, bool keepInternals)
+TransformerOutput TransformerImpl::forwardAt(const torch::Tensor& tokens, const torch::Tensor& valid, const torch::Tensor& at)
 {
+    const auto steps = tokens.size(1);
+    auto positions = (torch::cumsum(valid.to(torch::kLong), 1) - 1).clamp(0, m_options.context - 1);
+    auto index = torch::arange(0, steps, tokens.options().dtype(torch::kLong));
+    auto allowed = (index.unsqueeze(0) <= index.unsqueeze(1)).unsqueeze(0) & valid.unsqueeze(1);
+    return blocks(tokens, positions, allowed, nullptr, 0, false, at);
+}
+
+TransformerOutput TransformerImpl::forwardLayoutAt(
+    const torch::Tensor& tokens, const torch::Tensor& positions, const torch::Tensor& allowed, const torch::Tensor& at)
+{
+    return blocks(tokens, positions.clamp(0, m_options.context - 1), allowed, nullptr, 0, false, at);
+}
+
+TransformerOutput TransformerImpl::blocks(const torch::Tensor& tokens, const torch::Tensor& positions,
+    const torch::Tensor& allowed, KvCache* cache, std::int64_t past, bool keepInternals, const torch::Tensor& at)
+{
+    TORCH_CHECK(!at.defined() || (cache == nullptr && !keepInternals), "positions `at` need a pass without cache or internals");
     using torch::indexing::Slice;
     const auto batch = tokens.size(0);
     const auto steps = tokens.size(1);
@@ -120,24 +138,27 @@ TransformerOutput TransformerImpl::blocks(const torch::Tensor& tokens, const tor
     const auto headWidth = m_options.width / heads;
     const auto keys = past + steps;
     auto x = m_tokenEmbedding->forward(tokens);
-    torch::Tensor cos, sin;
-    if (m_options.rotary) {
-        // GPT-NeoX's half split: dimension i pairs with i + headWidth/2, at frequency 10000^(-2i/headWidth).
+    // Rotary angles (B, 1, T, half) of `at` positions; GPT-NeoX's half split: dimension i pairs with i + headWidth/2,
+    // at frequency 10000^(-2i/headWidth).
+    const auto angles = [&](const torch::Tensor& at) {
         const auto half = headWidth / 2;
         auto inverse = torch::pow(10000.0,
             -torch::arange(0, half, x.options().dtype(torch::kFloat)) * (2.0 / static_cast<double>(headWidth)));
-        auto angles = positions.to(x.dtype()).unsqueeze(-1) * inverse.to(x.dtype()); // (B, T, half)
-        cos = torch::cos(angles).unsqueeze(1); // (B, 1, T, half)
-        sin = torch::sin(angles).unsqueeze(1);
-    } else {
+        auto a = at.to(x.dtype()).unsqueeze(-1) * inverse.to(x.dtype()); // (B, T, half)
+        return std::make_pair(torch::cos(a).unsqueeze(1), torch::sin(a).unsqueeze(1));
+    };
+    torch::Tensor cos, sin;
+    if (m_options.rotary)
+        std::tie(cos, sin) = angles(positions);
+    else
         x = x + m_positionEmbedding->forward(positions);
-    }
-    const auto rotate = [&](const torch::Tensor& t) {
+    const auto rotateWith = [&](const torch::Tensor& t, const torch::Tensor& c, const torch::Tensor& s) {
         const auto half = headWidth / 2;
         auto a = t.narrow(-1, 0, half);
         auto b = t.narrow(-1, half, half);
-        return torch::cat({ a * cos - b * sin, a * sin + b * cos }, -1);
+        return torch::cat({ a * c - b * s, a * s + b * c }, -1);
     };
+    const auto rotate = [&](const torch::Tensor& t) { return rotateWith(t, cos, sin); };
     TransformerOutput out;
     const double scale = 1.0 / std::sqrt(static_cast<double>(headWidth));
     // Masked-out (query, key) pairs (B, 1, T, keys) get a finite large negative score, which keeps rows without any
@@ -155,6 +176,37 @@ TransformerOutput TransformerImpl::blocks(const torch::Tensor& tokens, const tor
         notAllowed = allowed.logical_not().unsqueeze(1);
     }
     for (std::int64_t l = 0; l < m_options.layers; ++l) {
+        if (at.defined() && l + 1 == m_options.layers) {
+            // The last block at `at` only: keys and values of every position, queries and the rest at `at`.
+            const auto width = m_options.width;
+            const auto count = at.size(1);
+            auto h = m_ln1[l]->forward(x);
+            const auto& weight = m_qkv[l]->weight;
+            const auto& bias = m_qkv[l]->bias;
+            auto kv = torch::nn::functional::linear(h, weight.narrow(0, width, 2 * width), bias.narrow(0, width, 2 * width))
+                          .view({ batch, steps, 2, heads, headWidth })
+                          .permute({ 2, 0, 3, 1, 4 });
+            auto k = kv[0];
+            auto v = kv[1];
+            const auto gatherRows = [&](const torch::Tensor& t) { // (B, T, n) -> (B, A, n)
+                return t.gather(1, at.unsqueeze(-1).expand({ batch, count, t.size(2) }));
+            };
+            auto q = torch::nn::functional::linear(gatherRows(h), weight.narrow(0, 0, width), bias.narrow(0, 0, width))
+                         .view({ batch, count, heads, headWidth })
+                         .permute({ 0, 2, 1, 3 });
+            if (m_options.rotary) {
+                const auto [c, sn] = angles(positions.gather(1, at));
+                q = rotateWith(q, c, sn);
+                k = rotate(k);
+            }
+            auto scores = torch::matmul(q * scale, k.transpose(-2, -1))
+                              .masked_fill_(gatherRows(allowed).logical_not().unsqueeze(1), -1e9);
+            auto context = torch::matmul(torch::softmax(scores, -1), v).permute({ 0, 2, 1, 3 }).reshape({ batch, count, width });
+            auto y = gatherRows(x) + m_proj[l]->forward(context);
+            y = y + m_fc2[l]->forward(torch::gelu(m_fc1[l]->forward(m_ln2[l]->forward(y))));
+            out.hidden = m_lnFinal->forward(y);
+            return out;
+        }
         auto h = m_ln1[l]->forward(x);
         auto qkv = m_qkv[l]->forward(h).view({ batch, steps, 3, heads, headWidth }).permute({ 2, 0, 3, 1, 4 });
         auto q = qkv[0];

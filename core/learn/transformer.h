@@ -59,6 +59,14 @@ public:
     /// Every key a query may see lies at or before it (index key <= query): long rows are attended in causal blocks.
     TransformerOutput forwardLayout(const torch::Tensor& tokens, const torch::Tensor& positions,
         const torch::Tensor& allowed, bool keepInternals = false);
+    /// forward() (no cache) and forwardLayout() returning the final hidden state only at `at` (B, A) int64 positions
+    /// of each row: `hidden` is (B, A, width), equal to the full pass's hidden gathered at `at`. The last block computes
+    /// its keys and values everywhere but its queries, attention output and MLP only at `at`, since nothing reads the
+    /// other positions' last-block output: what a loss on a few positions needs, for a 2-layer model about a third less
+    /// work. No internals.
+    TransformerOutput forwardAt(const torch::Tensor& tokens, const torch::Tensor& valid, const torch::Tensor& at);
+    TransformerOutput forwardLayoutAt(const torch::Tensor& tokens, const torch::Tensor& positions,
+        const torch::Tensor& allowed, const torch::Tensor& at);
     /// LM logits (..., vocab) for hidden states (..., width).
     torch::Tensor logits(const torch::Tensor& hidden);
     /// Value estimates (...) for hidden states (..., width); requires the value head.
@@ -71,8 +79,9 @@ public:
 
 private:
     /// The blocks on embedded `tokens` at `positions`, each query attending to the keys `allowed` (B, T, keys) bool.
+    /// With `at` defined (B, A): the last block only at those positions (forwardAt()).
     TransformerOutput blocks(const torch::Tensor& tokens, const torch::Tensor& positions, const torch::Tensor& allowed,
-        KvCache* cache, std::int64_t past, bool keepInternals);
+        KvCache* cache, std::int64_t past, bool keepInternals, const torch::Tensor& at = {});
     TransformerOptions m_options;
     torch::nn::Embedding m_tokenEmbedding { nullptr };
     torch::nn::Embedding m_positionEmbedding { nullptr };

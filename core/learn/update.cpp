@@ -70,13 +70,21 @@ TransformerOutput forwardBatch(Transformer& model, const SequenceBatch& batch, b
     return model->forward(batch.tokens, batch.valid, nullptr, keepInternals);
 }
 
+namespace {
+/// The final hidden state (B, A, width) at the positions that predict the action tokens, from a pass whose last block
+/// runs only there.
+torch::Tensor actionHidden(Transformer& model, const SequenceBatch& batch)
+{
+    if (batch.allowed.defined())
+        return model->forwardLayoutAt(batch.tokens, batch.positions, batch.allowed, batch.from).hidden;
+    return model->forwardAt(batch.tokens, batch.valid, batch.from).hidden;
+}
+} // namespace
+
 torch::Tensor actionLogProbs(Transformer& model, const SequenceBatch& batch, double temperature, torch::Tensor* entropy,
     torch::Tensor* hiddenAtActions)
 {
-    auto out = forwardBatch(model, batch);
-    const auto width = out.hidden.size(2);
-    auto index = batch.from.unsqueeze(-1).expand({ -1, -1, width });
-    auto hidden = out.hidden.gather(1, index); // (B, A, width)
+    auto hidden = actionHidden(model, batch); // (B, A, width)
     if (hiddenAtActions)
         *hiddenAtActions = hidden;
     auto logits = model->logits(hidden);
@@ -157,9 +165,7 @@ SftEpoch sftEpoch(Transformer& policy, torch::optim::Optimizer& optimizer, const
         for (std::size_t k = steps[s].first; k < steps[s].second; ++k)
             rows.push_back(&demos[order[k]]);
         auto batch = makeSequenceBatch(rows, device);
-        auto out = forwardBatch(policy, batch);
-        auto index = batch.from.unsqueeze(-1).expand({ -1, -1, out.hidden.size(2) });
-        auto logits = policy->logits(out.hidden.gather(1, index));
+        auto logits = policy->logits(actionHidden(policy, batch));
         auto logProbs = torch::log_softmax(logits, -1);
         auto tokenLogProb = logProbs.gather(-1, batch.targets.unsqueeze(-1)).squeeze(-1);
         const auto count = batch.mask.sum().clamp_min(1.0);

@@ -53,6 +53,8 @@ private Q_SLOTS:
     void paddingDoesNotChangeOutputs();
     void internalsHaveDocumentedShapes();
     void blockedAttentionEqualsFullAttention();
+    void hiddenAtPositionsEqualsTheFullPass_data();
+    void hiddenAtPositionsEqualsTheFullPass();
     void generationWithCacheEqualsWithout_data();
     void generationWithCacheEqualsWithout();
     void generationStopsAndRespectsMaxTokens();
@@ -185,6 +187,72 @@ void TestLearnModel::blockedAttentionEqualsFullAttention()
     auto allowed = pattern.unsqueeze(0) & valid.unsqueeze(1) & valid.unsqueeze(2);
     auto positions = (torch::cumsum(valid.to(torch::kLong), 1) - 1).clamp_min(0);
     compare(model->forwardLayout(batch.tokens, positions, allowed), model->forwardLayout(batch.tokens, positions, allowed, true));
+}
+
+void TestLearnModel::hiddenAtPositionsEqualsTheFullPass_data()
+{
+    QTest::addColumn<bool>("rotary");
+    QTest::addColumn<bool>("layout");
+    QTest::newRow("rotary") << true << false;
+    QTest::newRow("learned positions") << false << false;
+    QTest::newRow("rotary, layout") << true << true;
+}
+
+void TestLearnModel::hiddenAtPositionsEqualsTheFullPass()
+{
+    // forwardAt() runs the last block only at the positions asked for; its hidden states and the gradients of a loss
+    // on them must equal the full pass gathered at those positions.
+    QFETCH(bool, rotary);
+    QFETCH(bool, layout);
+    auto options = tinyOptions();
+    options.context = 256;
+    options.layers = 3;
+    options.rotary = rotary;
+    torch::manual_seed(12);
+    Transformer model(options);
+    std::vector<Ids> rows;
+    for (int r = 0; r < 3; ++r) {
+        Ids row { 2 };
+        for (int t = 0; t < 150 - 40 * r; ++t)
+            row.push_back(static_cast<std::int32_t>(6 + (t * 5 + r * 3) % 18));
+        rows.push_back(row);
+    }
+    const auto batch = padSequences(rows, true, torch::kCPU); // left padding: a token's position is not its index
+    const auto T = batch.tokens.size(1);
+    // Some positions of each row, repeated and unordered, within the row's tokens.
+    std::vector<std::int64_t> at;
+    for (int r = 0; r < 3; ++r) {
+        const auto length = static_cast<std::int64_t>(rows[static_cast<std::size_t>(r)].size());
+        for (std::int64_t k : { 0, 5, 64, 63, 100, 5, 109 - 40 * r })
+            at.push_back(T - length + std::min<std::int64_t>(k, length - 1));
+    }
+    const auto index = torch::tensor(at).view({ 3, 7 });
+    const auto valid = batch.valid;
+    auto positions = (torch::cumsum(valid.to(torch::kLong), 1) - 1).clamp_min(0);
+    auto q = torch::arange(T).view({ T, 1 });
+    auto k = torch::arange(T).view({ 1, T });
+    auto allowed = ((k <= q) & ((q - k <= 20) | (k % 3 == 0))).unsqueeze(0) & valid.unsqueeze(1) & valid.unsqueeze(2);
+    const auto run = [&](bool shortcut) {
+        model->zero_grad();
+        torch::Tensor hidden;
+        if (layout)
+            hidden = shortcut ? model->forwardLayoutAt(batch.tokens, positions, allowed, index).hidden
+                              : model->forwardLayout(batch.tokens, positions, allowed).hidden.gather(1, index.unsqueeze(-1).expand({ 3, 7, 16 }));
+        else
+            hidden = shortcut ? model->forwardAt(batch.tokens, valid, index).hidden
+                              : model->forward(batch.tokens, valid).hidden.gather(1, index.unsqueeze(-1).expand({ 3, 7, 16 }));
+        torch::log_softmax(model->logits(hidden), -1).select(-1, 7).sum().backward();
+        std::vector<torch::Tensor> g { hidden.detach() };
+        for (const auto& p : model->parameters())
+            g.push_back(p.grad().defined() ? p.grad().clone() : torch::zeros_like(p));
+        return g;
+    };
+    const auto fast = run(true);
+    const auto full = run(false);
+    QCOMPARE(fast[0].sizes().vec(), (std::vector<std::int64_t> { 3, 7, 16 }));
+    for (std::size_t i = 0; i < fast.size(); ++i)
+        QVERIFY2(maxAbsDiff(fast[i], full[i]) < 1e-5 * std::max(1.0, full[i].abs().max().item<double>()),
+            qPrintable(QString("%1 %2 differs by %3").arg(i == 0 ? "hidden" : "gradient").arg(i).arg(maxAbsDiff(fast[i], full[i]))));
 }
 
 void TestLearnModel::generationWithCacheEqualsWithout_data()
