@@ -242,9 +242,8 @@ std::vector<Generation> generate(Transformer& model, const std::vector<std::vect
     const auto promptWidth = batch.tokens.size(1);
     if (useCache) {
         KvCache cache = model->makeCache(rows, promptWidth + options.maxTokens);
-        auto output = model->forward(batch.tokens, batch.valid, &cache);
-        return sampleActions(
-            model, cache, output.hidden.select(1, promptWidth - 1), std::vector<bool>(prompts.size(), true), options, rng);
+        auto last = model->forwardLast(batch.tokens, batch.valid, cache); // left-padded: the last column
+        return sampleActions(model, cache, last, std::vector<bool>(prompts.size(), true), options, rng);
     }
     // Without a cache: the whole growing sequence at every step (the reference the cache is tested against).
     std::vector<std::vector<std::int32_t>> sequences = prompts;

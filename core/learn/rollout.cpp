@@ -142,7 +142,7 @@ RolloutBatch collectRollouts(Transformer& policy, const Tokenizer& tokenizer, co
             const auto width = padded.tokens.size(1);
             if (cache.length + width + setup.sampling.maxTokens > cache.capacity)
                 growCache(cache, std::max(2 * cache.capacity, cache.length + width + setup.sampling.maxTokens));
-            auto last = policy->forward(padded.tokens, padded.valid, &cache).hidden.select(1, width - 1);
+            auto last = policy->forwardLast(padded.tokens, padded.valid, cache); // left-padded: the last column
             auto generated = sampleActions(
                 policy, cache, last, std::vector<bool>(active.size(), true), setup.sampling, rng, &fed);
             batch.generationSeconds += secondsSince(genStart);

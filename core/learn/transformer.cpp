@@ -81,6 +81,12 @@ KvCache TransformerImpl::makeCache(std::int64_t batch, std::int64_t capacity) co
 TransformerOutput TransformerImpl::forward(
     const torch::Tensor& tokens, const torch::Tensor& valid, KvCache* cache, bool keepInternals)
 {
+    return forwardImpl(tokens, valid, cache, keepInternals, {});
+}
+
+TransformerOutput TransformerImpl::forwardImpl(const torch::Tensor& tokens, const torch::Tensor& valid, KvCache* cache,
+    bool keepInternals, const torch::Tensor& at)
+{
     using torch::indexing::Slice;
     const auto steps = tokens.size(1);
 
@@ -103,7 +109,7 @@ TransformerOutput TransformerImpl::forward(
     auto queryIndex = torch::arange(past, past + steps, tokens.options().dtype(torch::kLong)).unsqueeze(1);
     auto keyIndex = torch::arange(0, keys, tokens.options().dtype(torch::kLong)).unsqueeze(0);
     auto allowed = (keyIndex <= queryIndex).unsqueeze(0) & keyValid.unsqueeze(1);
-    return blocks(tokens, positions, allowed, cache, past, keepInternals);
+    return blocks(tokens, positions, allowed, cache, past, keepInternals, at);
 }
 
 TransformerOutput TransformerImpl::forwardLayout(
@@ -121,6 +127,12 @@ TransformerOutput TransformerImpl::forwardAt(const torch::Tensor& tokens, const 
     return blocks(tokens, positions, allowed, nullptr, 0, false, at);
 }
 
+torch::Tensor TransformerImpl::forwardLast(const torch::Tensor& tokens, const torch::Tensor& valid, KvCache& cache)
+{
+    const auto last = torch::full({ tokens.size(0), 1 }, tokens.size(1) - 1, tokens.options().dtype(torch::kLong));
+    return forwardImpl(tokens, valid, &cache, false, last).hidden.select(1, 0);
+}
+
 TransformerOutput TransformerImpl::forwardLayoutAt(
     const torch::Tensor& tokens, const torch::Tensor& positions, const torch::Tensor& allowed, const torch::Tensor& at)
 {
@@ -130,7 +142,7 @@ TransformerOutput TransformerImpl::forwardLayoutAt(
 TransformerOutput TransformerImpl::blocks(const torch::Tensor& tokens, const torch::Tensor& positions,
     const torch::Tensor& allowed, KvCache* cache, std::int64_t past, bool keepInternals, const torch::Tensor& at)
 {
-    TORCH_CHECK(!at.defined() || (cache == nullptr && !keepInternals), "positions `at` need a pass without cache or internals");
+    TORCH_CHECK(!at.defined() || !keepInternals, "positions `at` need a pass without internals");
     using torch::indexing::Slice;
     const auto batch = tokens.size(0);
     const auto steps = tokens.size(1);
@@ -198,6 +210,13 @@ TransformerOutput TransformerImpl::blocks(const torch::Tensor& tokens, const tor
                 const auto [c, sn] = angles(positions.gather(1, at));
                 q = rotateWith(q, c, sn);
                 k = rotate(k);
+            }
+            if (cache) { // the new keys and values still enter the cache: later tokens attend to them
+                cache->keys[l].index_put_({ Slice(), Slice(), Slice(past, past + steps) }, k);
+                cache->values[l].index_put_({ Slice(), Slice(), Slice(past, past + steps) }, v);
+                k = cache->keys[l].index({ Slice(), Slice(), Slice(0, keys) });
+                v = cache->values[l].index({ Slice(), Slice(), Slice(0, keys) });
+                cache->length += steps;
             }
             auto scores = torch::matmul(q * scale, k.transpose(-2, -1))
                               .masked_fill_(gatherRows(allowed).logical_not().unsqueeze(1), -1e9);

@@ -98,8 +98,8 @@ int main(int argc, char** argv)
             start = Clock::now();
             auto batch = padSequences(prompts, true, device);
             auto cache = policy->makeCache(kRows, kPrompt + kAction);
-            auto out = policy->forward(batch.tokens, batch.valid, &cache);
-            policy->logits(out.hidden.select(1, kPrompt - 1)).sum().item<float>();
+            auto last = policy->forwardLast(batch.tokens, batch.valid, cache); // as generate() runs it
+            policy->logits(last).sum().item<float>();
             const double p = seconds(start);
             if (r > 0) {
                 genTimes.push_back(g);
