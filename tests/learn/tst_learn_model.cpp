@@ -43,6 +43,29 @@ std::vector<Ids> prompts()
 
 double maxAbsDiff(const torch::Tensor& a, const torch::Tensor& b) { return (a - b).abs().max().item<double>(); }
 
+/// Three token rows of `length`, `length - shrink` and `length - 2 * shrink` tokens (after the goal marker), ids in
+/// [6, 24) following `step`.
+std::vector<Ids> longRows(int length, int shrink, int step)
+{
+    std::vector<Ids> rows;
+    for (int r = 0; r < 3; ++r) {
+        Ids row { 2 };
+        for (int t = 0; t < length - shrink * r; ++t)
+            row.push_back(static_cast<std::int32_t>(6 + (t * step + r * 3) % 18));
+        rows.push_back(row);
+    }
+    return rows;
+}
+
+/// Every parameter's gradient (zeros where a parameter got none), copied.
+std::vector<torch::Tensor> gradients(Transformer& model)
+{
+    std::vector<torch::Tensor> g;
+    for (const auto& p : model->parameters())
+        g.push_back(p.grad().defined() ? p.grad().clone() : torch::zeros_like(p));
+    return g;
+}
+
 } // namespace
 
 class TestLearnModel : public QObject {
@@ -149,30 +172,20 @@ void TestLearnModel::blockedAttentionEqualsFullAttention()
     options.rotary = true;
     torch::manual_seed(11);
     Transformer model(options);
-    std::vector<Ids> rows;
-    for (int r = 0; r < 3; ++r) {
-        Ids row { 2 };
-        for (int t = 0; t < 300 - 70 * r; ++t)
-            row.push_back(static_cast<std::int32_t>(6 + (t * 7 + r * 5) % 18));
-        rows.push_back(row);
-    }
-    const auto batch = padSequences(rows, true, torch::kCPU);
+    const auto batch = padSequences(longRows(300, 70, 7), true, torch::kCPU);
     QVERIFY(batch.tokens.size(1) > 2 * 128);
     const auto valid = batch.valid;
-    const auto gradients = [&](const TransformerOutput& out) {
+    const auto lossGradients = [&](const TransformerOutput& out) {
         model->zero_grad();
         (out.hidden * out.hidden.detach().cos()).masked_select(valid.unsqueeze(-1).expand_as(out.hidden)).sum().backward();
-        std::vector<torch::Tensor> g;
-        for (const auto& p : model->parameters()) // the LM head is not used here: no gradient
-            g.push_back(p.grad().defined() ? p.grad().clone() : torch::zeros_like(p));
-        return g;
+        return gradients(model); // the LM head is not used here: zeros
     };
     const auto compare = [&](const TransformerOutput& blocked, const TransformerOutput& full) {
         const auto on = valid.unsqueeze(-1).expand_as(full.hidden);
         QVERIFY2(maxAbsDiff(blocked.hidden.masked_select(on), full.hidden.masked_select(on)) < 1e-5,
             qPrintable(QString("hidden differs by %1").arg(maxAbsDiff(blocked.hidden.masked_select(on), full.hidden.masked_select(on)))));
-        const auto gb = gradients(blocked);
-        const auto gf = gradients(full);
+        const auto gb = lossGradients(blocked);
+        const auto gf = lossGradients(full);
         for (std::size_t i = 0; i < gb.size(); ++i)
             QVERIFY2(maxAbsDiff(gb[i], gf[i]) < 1e-4 * std::max(1.0, gf[i].abs().max().item<double>()),
                 qPrintable(QString("parameter %1: gradients differ by %2").arg(i).arg(maxAbsDiff(gb[i], gf[i]))));
@@ -210,13 +223,7 @@ void TestLearnModel::hiddenAtPositionsEqualsTheFullPass()
     options.rotary = rotary;
     torch::manual_seed(12);
     Transformer model(options);
-    std::vector<Ids> rows;
-    for (int r = 0; r < 3; ++r) {
-        Ids row { 2 };
-        for (int t = 0; t < 150 - 40 * r; ++t)
-            row.push_back(static_cast<std::int32_t>(6 + (t * 5 + r * 3) % 18));
-        rows.push_back(row);
-    }
+    const auto rows = longRows(150, 40, 5);
     const auto batch = padSequences(rows, true, torch::kCPU); // left padding: a token's position is not its index
     const auto T = batch.tokens.size(1);
     // Some positions of each row, repeated and unordered, within the row's tokens.
@@ -242,9 +249,8 @@ void TestLearnModel::hiddenAtPositionsEqualsTheFullPass()
             hidden = shortcut ? model->forwardAt(batch.tokens, valid, index).hidden
                               : model->forward(batch.tokens, valid).hidden.gather(1, index.unsqueeze(-1).expand({ 3, 7, 16 }));
         torch::log_softmax(model->logits(hidden), -1).select(-1, 7).sum().backward();
-        std::vector<torch::Tensor> g { hidden.detach() };
-        for (const auto& p : model->parameters())
-            g.push_back(p.grad().defined() ? p.grad().clone() : torch::zeros_like(p));
+        auto g = gradients(model);
+        g.insert(g.begin(), hidden.detach());
         return g;
     };
     const auto fast = run(true);
