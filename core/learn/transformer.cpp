@@ -120,11 +120,7 @@ TransformerOutput TransformerImpl::forwardLayout(
 
 TransformerOutput TransformerImpl::forwardAt(const torch::Tensor& tokens, const torch::Tensor& valid, const torch::Tensor& at)
 {
-    const auto steps = tokens.size(1);
-    auto positions = (torch::cumsum(valid.to(torch::kLong), 1) - 1).clamp(0, m_options.context - 1);
-    auto index = torch::arange(0, steps, tokens.options().dtype(torch::kLong));
-    auto allowed = (index.unsqueeze(0) <= index.unsqueeze(1)).unsqueeze(0) & valid.unsqueeze(1);
-    return blocks(tokens, positions, allowed, nullptr, 0, false, at);
+    return forwardImpl(tokens, valid, nullptr, false, at);
 }
 
 torch::Tensor TransformerImpl::forwardLast(const torch::Tensor& tokens, const torch::Tensor& valid, KvCache& cache)
@@ -171,6 +167,13 @@ TransformerOutput TransformerImpl::blocks(const torch::Tensor& tokens, const tor
         return torch::cat({ a * c - b * s, a * s + b * c }, -1);
     };
     const auto rotate = [&](const torch::Tensor& t) { return rotateWith(t, cos, sin); };
+    // Layer l's new keys and values enter the cache; k and v become every cached key and value so far.
+    const auto appendToCache = [&](std::int64_t l, torch::Tensor& k, torch::Tensor& v) {
+        cache->keys[l].index_put_({ Slice(), Slice(), Slice(past, past + steps) }, k);
+        cache->values[l].index_put_({ Slice(), Slice(), Slice(past, past + steps) }, v);
+        k = cache->keys[l].index({ Slice(), Slice(), Slice(0, keys) });
+        v = cache->values[l].index({ Slice(), Slice(), Slice(0, keys) });
+    };
     TransformerOutput out;
     const double scale = 1.0 / std::sqrt(static_cast<double>(headWidth));
     // Masked-out (query, key) pairs (B, 1, T, keys) get a finite large negative score, which keeps rows without any
@@ -212,10 +215,7 @@ TransformerOutput TransformerImpl::blocks(const torch::Tensor& tokens, const tor
                 k = rotate(k);
             }
             if (cache) { // the new keys and values still enter the cache: later tokens attend to them
-                cache->keys[l].index_put_({ Slice(), Slice(), Slice(past, past + steps) }, k);
-                cache->values[l].index_put_({ Slice(), Slice(), Slice(past, past + steps) }, v);
-                k = cache->keys[l].index({ Slice(), Slice(), Slice(0, keys) });
-                v = cache->values[l].index({ Slice(), Slice(), Slice(0, keys) });
+                appendToCache(l, k, v);
                 cache->length += steps;
             }
             auto scores = torch::matmul(q * scale, k.transpose(-2, -1))
@@ -235,12 +235,8 @@ TransformerOutput TransformerImpl::blocks(const torch::Tensor& tokens, const tor
             q = rotate(q);
             k = rotate(k);
         }
-        if (cache) {
-            cache->keys[l].index_put_({ Slice(), Slice(), Slice(past, past + steps) }, k);
-            cache->values[l].index_put_({ Slice(), Slice(), Slice(past, past + steps) }, v);
-            k = cache->keys[l].index({ Slice(), Slice(), Slice(0, keys) });
-            v = cache->values[l].index({ Slice(), Slice(), Slice(0, keys) });
-        }
+        if (cache)
+            appendToCache(l, k, v);
         q = q * scale;
         torch::Tensor attention, context;
         if (blocked) {

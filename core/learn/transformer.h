@@ -65,11 +65,11 @@ public:
     /// other positions' last-block output: what a loss on a few positions needs, for a 2-layer model about a third less
     /// work. No internals.
     TransformerOutput forwardAt(const torch::Tensor& tokens, const torch::Tensor& valid, const torch::Tensor& at);
+    TransformerOutput forwardLayoutAt(const torch::Tensor& tokens, const torch::Tensor& positions,
+        const torch::Tensor& allowed, const torch::Tensor& at);
     /// forward() with a cache, returning the final hidden state (B, width) of the last new token of each row only
     /// (what sampling reads); every new token's keys and values still enter the cache.
     torch::Tensor forwardLast(const torch::Tensor& tokens, const torch::Tensor& valid, KvCache& cache);
-    TransformerOutput forwardLayoutAt(const torch::Tensor& tokens, const torch::Tensor& positions,
-        const torch::Tensor& allowed, const torch::Tensor& at);
     /// LM logits (..., vocab) for hidden states (..., width).
     torch::Tensor logits(const torch::Tensor& hidden);
     /// Value estimates (...) for hidden states (..., width); requires the value head.
@@ -81,10 +81,11 @@ public:
     std::int64_t parameterCount() const;
 
 private:
-    /// The blocks on embedded `tokens` at `positions`, each query attending to the keys `allowed` (B, T, keys) bool.
+    /// forward(), with the last block only at `at` when it is defined (forwardAt(), forwardLast()).
     TransformerOutput forwardImpl(const torch::Tensor& tokens, const torch::Tensor& valid, KvCache* cache,
         bool keepInternals, const torch::Tensor& at);
-    /// With `at` defined (B, A): the last block only at those positions (forwardAt()).
+    /// The blocks on embedded `tokens` at `positions`, each query attending to the keys `allowed` (B, T, keys) bool;
+    /// with `at` defined (B, A), the last block only at those positions.
     TransformerOutput blocks(const torch::Tensor& tokens, const torch::Tensor& positions, const torch::Tensor& allowed,
         KvCache* cache, std::int64_t past, bool keepInternals, const torch::Tensor& at = {});
     TransformerOptions m_options;
