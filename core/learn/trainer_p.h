@@ -203,17 +203,19 @@ struct UpdateSettings {
 
 /// The PPO-clip update on action tokens: each span's advantage is broadcast onto its tokens (or, with a critic, is
 /// the reward on its last token for GAE). Old and reference log-probs are computed first, without gradients, on the
-/// very micro-batches of the first epoch, so the first minibatch's ratio is exactly 1.
+/// very micro-batches of the first epoch, except the policy's own on the first minibatch: its first forward pass,
+/// detached, is its old log-probs (the weights have not moved yet), so its ratio is exactly 1.
 UpdateStats ppoUpdate(Transformer& policy, Transformer& reference, torch::optim::Optimizer& optimizer,
     Transformer* critic, torch::optim::Optimizer* criticOptimizer, const std::vector<TrainSequence>& sequences,
     const UpdateSettings& settings, Rng& rng);
 
-/// The first minibatch's ratio exp(logp - old) over its action tokens, min and max (a test hook: ppoUpdate fills it
-/// when given).
-struct FirstRatio {
+/// A test hook that ppoUpdate fills when given: the first minibatch's ratio exp(logp - old) over its action tokens
+/// (min and max), and the old log-probs of every sequence as the update used them.
+struct UpdateProbe {
     double min = 1e300;
     double max = -1e300;
+    std::vector<std::vector<float>> oldLogProbs;
 };
-void setFirstRatioProbe(FirstRatio* probe);
+void setUpdateProbe(UpdateProbe* probe);
 
 } // namespace creditlab::learn

@@ -22,6 +22,60 @@ void initLinear(torch::nn::Linear& linear, double std)
         linear->bias.zero_();
 }
 
+/// Causal self-attention of (N, T, dh) queries, keys and values (N = batch x heads), in blocks of kAttentionBlock
+/// queries: block [s, e) scores only the keys [0, e), with the causal mask added in the product (baddbmm) on the
+/// block's own diagonal tile. Its backward accumulates each block's key and value gradients in place, so no block
+/// pays a full-size zero gradient for its slice of the keys, as the same blocks through autograd do (SliceBackward).
+/// Only for rows whose every valid query sees every key at or before it: right-padded rows without a layout.
+struct CausalBlockAttention : public torch::autograd::Function<CausalBlockAttention> {
+    static torch::Tensor forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& q, const torch::Tensor& k,
+        const torch::Tensor& v, double scale)
+    {
+        const auto steps = q.size(1);
+        const auto keysT = k.transpose(1, 2);
+        std::vector<torch::Tensor> parts;
+        torch::autograd::variable_list saved { q, k, v };
+        for (std::int64_t s = 0; s < steps; s += kAttentionBlock) {
+            const auto e = std::min(steps, s + kAttentionBlock);
+            auto mask = torch::zeros({ 1, e - s, e }, q.options());
+            mask.narrow(2, s, e - s).copy_(torch::full({ e - s, e - s }, -1e9, q.options()).triu(1));
+            auto probs = torch::softmax(torch::baddbmm(mask, q.narrow(1, s, e - s), keysT.narrow(2, 0, e), 1.0, scale), -1);
+            parts.push_back(torch::bmm(probs, v.narrow(1, 0, e)));
+            saved.push_back(probs);
+        }
+        ctx->save_for_backward(saved);
+        ctx->saved_data["scale"] = scale;
+        return torch::cat(parts, 1);
+    }
+
+    static torch::autograd::variable_list backward(
+        torch::autograd::AutogradContext* ctx, torch::autograd::variable_list grads)
+    {
+        const auto saved = ctx->get_saved_variables();
+        const auto& q = saved[0];
+        const auto& k = saved[1];
+        const auto& v = saved[2];
+        const double scale = ctx->saved_data["scale"].toDouble();
+        const auto steps = q.size(1);
+        const auto out = grads[0].contiguous();
+        auto dq = torch::empty_like(q);
+        auto dk = torch::zeros_like(k);
+        auto dv = torch::zeros_like(v);
+        std::size_t block = 3;
+        for (std::int64_t s = 0; s < steps; s += kAttentionBlock, ++block) {
+            const auto e = std::min(steps, s + kAttentionBlock);
+            const auto& probs = saved[block];
+            const auto outBlock = out.narrow(1, s, e - s);
+            dv.narrow(1, 0, e).baddbmm_(probs.transpose(1, 2), outBlock);
+            auto scores = torch::_softmax_backward_data(
+                torch::bmm(outBlock, v.narrow(1, 0, e).transpose(1, 2)), probs, -1, probs.scalar_type());
+            dq.narrow(1, s, e - s).copy_(torch::bmm(scores, k.narrow(1, 0, e))).mul_(scale);
+            dk.narrow(1, 0, e).baddbmm_(scores.transpose(1, 2), q.narrow(1, s, e - s), 1.0, scale);
+        }
+        return { dq, dk, dv, torch::Tensor() };
+    }
+};
+
 } // namespace
 
 TransformerImpl::TransformerImpl(const TransformerOptions& options)
@@ -105,6 +159,12 @@ TransformerOutput TransformerImpl::forwardImpl(const torch::Tensor& tokens, cons
     positions = positions.clamp(0, m_options.context - 1);
     const auto keys = past + steps;
 
+    // Right-padded rows without a cache (the update's sequences) in the blocked path need the causal mask only: a valid
+    // query sees no padding key. blocks() then builds its masks itself (an undefined `allowed`).
+    if (!cache && !keepInternals && steps > kAttentionBlock && steps > 1
+        && !(valid.narrow(1, 1, steps - 1) & valid.narrow(1, 0, steps - 1).logical_not()).any().item<bool>())
+        return blocks(tokens, positions, {}, nullptr, 0, false, at, valid);
+
     // What each query may attend to (B, T, keys): causal over absolute cache positions, and valid keys only.
     auto queryIndex = torch::arange(past, past + steps, tokens.options().dtype(torch::kLong)).unsqueeze(1);
     auto keyIndex = torch::arange(0, keys, tokens.options().dtype(torch::kLong)).unsqueeze(0);
@@ -136,9 +196,12 @@ TransformerOutput TransformerImpl::forwardLayoutAt(
 }
 
 TransformerOutput TransformerImpl::blocks(const torch::Tensor& tokens, const torch::Tensor& positions,
-    const torch::Tensor& allowed, KvCache* cache, std::int64_t past, bool keepInternals, const torch::Tensor& at)
+    const torch::Tensor& allowed, KvCache* cache, std::int64_t past, bool keepInternals, const torch::Tensor& at,
+    const torch::Tensor& rightPadded)
 {
     TORCH_CHECK(!at.defined() || !keepInternals, "positions `at` need a pass without internals");
+    const bool causal = !allowed.defined();
+    TORCH_CHECK(!causal || (rightPadded.defined() && !cache && !keepInternals), "the causal path needs right-padded rows");
     using torch::indexing::Slice;
     const auto batch = tokens.size(0);
     const auto steps = tokens.size(1);
@@ -182,7 +245,9 @@ TransformerOutput TransformerImpl::blocks(const torch::Tensor& tokens, const tor
     const bool blocked = cache == nullptr && !keepInternals && steps > kAttentionBlock;
     torch::Tensor notAllowed;
     std::vector<torch::Tensor> blockedOut;
-    if (blocked) {
+    if (causal) {
+        // CausalBlockAttention builds its own masks.
+    } else if (blocked) {
         for (std::int64_t s = 0; s < steps; s += kAttentionBlock) {
             const auto e = std::min(steps, s + kAttentionBlock);
             blockedOut.push_back(allowed.narrow(1, s, e - s).narrow(2, 0, e).logical_not().unsqueeze(1));
@@ -218,8 +283,11 @@ TransformerOutput TransformerImpl::blocks(const torch::Tensor& tokens, const tor
                 appendToCache(l, k, v);
                 cache->length += steps;
             }
-            auto scores = torch::matmul(q * scale, k.transpose(-2, -1))
-                              .masked_fill_(gatherRows(allowed).logical_not().unsqueeze(1), -1e9);
+            // (B, A, keys): what each `at` query sees; causal rows see every key up to their own position.
+            const auto seen = causal ? (torch::arange(keys, at.options()).view({ 1, 1, keys }) <= at.unsqueeze(-1))
+                                           & rightPadded.unsqueeze(1)
+                                     : gatherRows(allowed);
+            auto scores = torch::matmul(q * scale, k.transpose(-2, -1)).masked_fill_(seen.logical_not().unsqueeze(1), -1e9);
             auto context = torch::matmul(torch::softmax(scores, -1), v).permute({ 0, 2, 1, 3 }).reshape({ batch, count, width });
             auto y = gatherRows(x) + m_proj[l]->forward(context);
             y = y + m_fc2[l]->forward(torch::gelu(m_fc1[l]->forward(m_ln2[l]->forward(y))));
@@ -237,9 +305,12 @@ TransformerOutput TransformerImpl::blocks(const torch::Tensor& tokens, const tor
         }
         if (cache)
             appendToCache(l, k, v);
-        q = q * scale;
         torch::Tensor attention, context;
-        if (blocked) {
+        if (causal) {
+            const auto flat = [&](const torch::Tensor& t) { return t.reshape({ batch * heads, steps, headWidth }); };
+            context = CausalBlockAttention::apply(flat(q), flat(k), flat(v), scale).view({ batch, heads, steps, headWidth });
+        } else if (blocked) {
+            q = q * scale;
             // Causal attention by query blocks: block [s, e) sees keys [0, e) only, so the (T, T) scores are never
             // formed and about half of them are never computed. Every query's keys lie at or before it (the causal
             // mask and the branch layouts alike), so nothing it may see is left out.
@@ -252,6 +323,7 @@ TransformerOutput TransformerImpl::blocks(const torch::Tensor& tokens, const tor
             }
             context = torch::cat(parts, 2);
         } else {
+            q = q * scale;
             auto scores = torch::matmul(q, k.transpose(-2, -1)).masked_fill_(notAllowed, -1e9);
             attention = torch::softmax(scores, -1);
             context = torch::matmul(attention, v);

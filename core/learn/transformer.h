@@ -85,9 +85,11 @@ private:
     TransformerOutput forwardImpl(const torch::Tensor& tokens, const torch::Tensor& valid, KvCache* cache,
         bool keepInternals, const torch::Tensor& at);
     /// The blocks on embedded `tokens` at `positions`, each query attending to the keys `allowed` (B, T, keys) bool;
-    /// with `at` defined (B, A), the last block only at those positions.
+    /// with `at` defined (B, A), the last block only at those positions. An undefined `allowed` means causal attention
+    /// over right-padded rows whose valid tokens are `rightPadded` (B, T) (no cache, no internals).
     TransformerOutput blocks(const torch::Tensor& tokens, const torch::Tensor& positions, const torch::Tensor& allowed,
-        KvCache* cache, std::int64_t past, bool keepInternals, const torch::Tensor& at = {});
+        KvCache* cache, std::int64_t past, bool keepInternals, const torch::Tensor& at = {},
+        const torch::Tensor& rightPadded = {});
     TransformerOptions m_options;
     torch::nn::Embedding m_tokenEmbedding { nullptr };
     torch::nn::Embedding m_positionEmbedding { nullptr };

@@ -185,7 +185,7 @@ SftEpoch sftEpoch(Transformer& policy, torch::optim::Optimizer& optimizer, const
 }
 
 namespace {
-FirstRatio* firstRatioProbe = nullptr;
+UpdateProbe* updateProbe = nullptr;
 
 /// One epoch's plan: minibatches (a share of the trajectories each, with all their sequences) of micro-batches.
 using Plan = std::vector<std::vector<std::vector<std::size_t>>>;
@@ -253,7 +253,7 @@ void scatter(const torch::Tensor& values, const std::vector<std::size_t>& rows,
 }
 } // namespace
 
-void setFirstRatioProbe(FirstRatio* probe) { firstRatioProbe = probe; }
+void setUpdateProbe(UpdateProbe* probe) { updateProbe = probe; }
 
 UpdateStats ppoUpdate(Transformer& policy, Transformer& reference, torch::optim::Optimizer& optimizer,
     Transformer* critic, torch::optim::Optimizer* criticOptimizer, const std::vector<TrainSequence>& sequences,
@@ -279,8 +279,9 @@ UpdateStats ppoUpdate(Transformer& policy, Transformer& reference, torch::optim:
         }
     }
 
-    // Old (behaviour) and reference log-probs, and the critic's values, on the very micro-batches of the first epoch:
-    // its first minibatch then recomputes exactly these numbers, and its ratio is exactly 1.
+    // Old (behaviour) and reference log-probs, and the critic's values, on the very micro-batches of the first epoch.
+    // The first minibatch's old log-probs are its own first forward pass in the loop below, detached: nothing has
+    // been stepped yet, so they are the behaviour policy's, its ratio is exactly 1, and the pass is not made twice.
     const Plan firstPlan = makePlan(sequences, byTrajectory, settings, rng);
     std::vector<std::vector<float>> oldLogProb(n), refLogProb(n), values(n);
     const bool needRef = settings.loss.klCoef != 0.0;
@@ -290,13 +291,16 @@ UpdateStats ppoUpdate(Transformer& policy, Transformer& reference, torch::optim:
         reference->eval();
         if (critic)
             (*critic)->eval();
-        for (const auto& minibatch : firstPlan)
-            for (const auto& rows : minibatch) {
+        for (std::size_t mb = 0; mb < firstPlan.size(); ++mb)
+            for (const auto& rows : firstPlan[mb]) {
+                if (mb == 0 && !needRef && !critic)
+                    continue;
                 std::vector<const TrainSequence*> ptrs;
                 for (auto r : rows)
                     ptrs.push_back(&sequences[r]);
                 const auto batch = makeSequenceBatch(ptrs, device);
-                scatter(actionLogProbs(policy, batch, settings.temperature), rows, sequences, oldLogProb);
+                if (mb > 0)
+                    scatter(actionLogProbs(policy, batch, settings.temperature), rows, sequences, oldLogProb);
                 if (needRef)
                     scatter(actionLogProbs(reference, batch, settings.temperature), rows, sequences, refLogProb);
                 if (critic) {
@@ -418,13 +422,19 @@ UpdateStats ppoUpdate(Transformer& policy, Transformer& reference, torch::optim:
                 const auto width = batch.actionWidth;
                 torch::Tensor entropy;
                 auto logProb = actionLogProbs(policy, batch, settings.temperature, &entropy);
-                auto old = padded(oldLogProb, rows, width, device);
-                if (epoch == 0 && mb == 0 && firstRatioProbe) {
+                torch::Tensor old;
+                if (epoch == 0 && mb == 0) {
+                    old = logProb.detach();
+                    scatter(old, rows, sequences, oldLogProb);
+                } else {
+                    old = padded(oldLogProb, rows, width, device);
+                }
+                if (epoch == 0 && mb == 0 && updateProbe) {
                     torch::NoGradGuard noGrad;
                     auto ratio = torch::exp(logProb.detach() - old);
                     auto on = batch.mask > 0;
-                    firstRatioProbe->min = std::min(firstRatioProbe->min, ratio.masked_select(on).min().item<double>());
-                    firstRatioProbe->max = std::max(firstRatioProbe->max, ratio.masked_select(on).max().item<double>());
+                    updateProbe->min = std::min(updateProbe->min, ratio.masked_select(on).min().item<double>());
+                    updateProbe->max = std::max(updateProbe->max, ratio.masked_select(on).max().item<double>());
                 }
                 auto terms = ppoLossWeighted(logProb, old, needRef ? padded(refLogProb, rows, width, device) : torch::Tensor(),
                     padded(tokenAdvantage, rows, width, device), padded(weights, rows, width, device), batch.mask,
@@ -465,6 +475,8 @@ UpdateStats ppoUpdate(Transformer& policy, Transformer& reference, torch::optim:
     for (double* v : { &stats.policyLoss, &stats.kl, &stats.entropy, &stats.clipFraction, &stats.approxKl,
              &stats.gradNorm, &stats.valueLoss })
         *v /= std::max(1.0, steps);
+    if (updateProbe)
+        updateProbe->oldLogProbs = oldLogProb;
     return stats;
 }
 

@@ -244,13 +244,27 @@ void TestLearnEpisode::firstMinibatchRatioIsOne()
         settings.minibatches = 3;
         settings.microBatch = 2;
         settings.loss.klCoef = 0.01;
-        FirstRatio ratio;
-        setFirstRatioProbe(&ratio);
+        UpdateProbe probe;
+        setUpdateProbe(&probe);
         const auto stats = ppoUpdate(policy, reference, adam, nullptr, nullptr, batch.sequences, settings, rng);
-        setFirstRatioProbe(nullptr);
-        QCOMPARE(ratio.min, 1.0);
-        QCOMPARE(ratio.max, 1.0);
+        setUpdateProbe(nullptr);
+        QCOMPARE(probe.min, 1.0);
+        QCOMPARE(probe.max, 1.0);
         QVERIFY(stats.approxKl > 0.0); // later minibatches did move away from the behaviour policy
+        // Every old log-prob the update used, in every minibatch and epoch, is the behaviour policy's: the same
+        // weights as the policy before the update (seed 6), one sequence at a time.
+        torch::NoGradGuard noGrad;
+        auto behaviour = tinyPolicy(tokenizer.size(), 512, 6);
+        QCOMPARE(probe.oldLogProbs.size(), batch.sequences.size());
+        double worst = 0.0;
+        for (std::size_t i = 0; i < batch.sequences.size(); ++i) {
+            const auto expected = actionLogProbs(behaviour, makeSequenceBatch({ &batch.sequences[i] }, torch::kCPU), 1.0);
+            const auto& used = probe.oldLogProbs[i];
+            QCOMPARE(static_cast<std::int64_t>(used.size()), static_cast<std::int64_t>(batch.sequences[i].actionTokens()));
+            for (std::size_t t = 0; t < used.size(); ++t)
+                worst = std::max(worst, std::abs(static_cast<double>(used[t]) - expected[0][static_cast<std::int64_t>(t)].item<double>()));
+        }
+        QVERIFY2(worst < 1e-5, qPrintable(QString("old log-probs differ from the behaviour policy's by %1").arg(worst)));
     }
 }
 

@@ -191,6 +191,24 @@ void TestLearnModel::blockedAttentionEqualsFullAttention()
                 qPrintable(QString("parameter %1: gradients differ by %2").arg(i).arg(maxAbsDiff(gb[i], gf[i]))));
     };
     compare(model->forward(batch.tokens, valid), model->forward(batch.tokens, valid, nullptr, true));
+    {
+        // Right padding (the update's sequences): the blocked path with the causal mask alone (CausalBlockAttention,
+        // its own backward), against the full path with every padding key masked.
+        const auto right = padSequences(longRows(300, 70, 7), false, torch::kCPU);
+        const auto on = right.valid.unsqueeze(-1);
+        const auto loss = [&](const TransformerOutput& out) {
+            model->zero_grad();
+            (out.hidden * out.hidden.detach().cos() * on).sum().backward();
+            auto g = gradients(model);
+            g.insert(g.begin(), (out.hidden * on).detach());
+            return g;
+        };
+        const auto fast = loss(model->forward(right.tokens, right.valid));
+        const auto full = loss(model->forward(right.tokens, right.valid, nullptr, true));
+        for (std::size_t i = 0; i < fast.size(); ++i)
+            QVERIFY2(maxAbsDiff(fast[i], full[i]) < 1e-4 * std::max(1.0, full[i].abs().max().item<double>()),
+                qPrintable(QString("right padding, %1 %2 differs by %3").arg(i == 0 ? "hidden" : "gradient").arg(i).arg(maxAbsDiff(fast[i], full[i]))));
+    }
 
     // A layout: each query sees the keys at most 40 back and, for odd queries, only even keys beyond 10 back.
     const auto T = batch.tokens.size(1);
@@ -206,9 +224,12 @@ void TestLearnModel::hiddenAtPositionsEqualsTheFullPass_data()
 {
     QTest::addColumn<bool>("rotary");
     QTest::addColumn<bool>("layout");
-    QTest::newRow("rotary") << true << false;
-    QTest::newRow("learned positions") << false << false;
-    QTest::newRow("rotary, layout") << true << true;
+    QTest::addColumn<bool>("rightPadding");
+    QTest::newRow("rotary") << true << false << false;
+    QTest::newRow("learned positions") << false << false << false;
+    QTest::newRow("rotary, layout") << true << true << false;
+    QTest::newRow("rotary, right padding") << true << false << true; // the causal blocks
+    QTest::newRow("learned positions, right padding") << false << false << true;
 }
 
 void TestLearnModel::hiddenAtPositionsEqualsTheFullPass()
@@ -217,6 +238,7 @@ void TestLearnModel::hiddenAtPositionsEqualsTheFullPass()
     // on them must equal the full pass gathered at those positions.
     QFETCH(bool, rotary);
     QFETCH(bool, layout);
+    QFETCH(bool, rightPadding);
     auto options = tinyOptions();
     options.context = 256;
     options.layers = 3;
@@ -224,14 +246,15 @@ void TestLearnModel::hiddenAtPositionsEqualsTheFullPass()
     torch::manual_seed(12);
     Transformer model(options);
     const auto rows = longRows(150, 40, 5);
-    const auto batch = padSequences(rows, true, torch::kCPU); // left padding: a token's position is not its index
+    // Left padding: a token's position is not its index. Right padding takes the causal blocks.
+    const auto batch = padSequences(rows, !rightPadding, torch::kCPU);
     const auto T = batch.tokens.size(1);
     // Some positions of each row, repeated and unordered, within the row's tokens.
     std::vector<std::int64_t> at;
     for (int r = 0; r < 3; ++r) {
         const auto length = static_cast<std::int64_t>(rows[static_cast<std::size_t>(r)].size());
         for (std::int64_t k : { 0, 5, 64, 63, 100, 5, 109 - 40 * r })
-            at.push_back(T - length + std::min<std::int64_t>(k, length - 1));
+            at.push_back((rightPadding ? 0 : T - length) + std::min<std::int64_t>(k, length - 1));
     }
     const auto index = torch::tensor(at).view({ 3, 7 });
     const auto valid = batch.valid;
@@ -244,10 +267,10 @@ void TestLearnModel::hiddenAtPositionsEqualsTheFullPass()
         torch::Tensor hidden;
         if (layout)
             hidden = shortcut ? model->forwardLayoutAt(batch.tokens, positions, allowed, index).hidden
-                              : model->forwardLayout(batch.tokens, positions, allowed).hidden.gather(1, index.unsqueeze(-1).expand({ 3, 7, 16 }));
-        else
+                              : model->forwardLayout(batch.tokens, positions, allowed, true).hidden.gather(1, index.unsqueeze(-1).expand({ 3, 7, 16 }));
+        else // the reference: the full (T, T) attention with every mask explicit
             hidden = shortcut ? model->forwardAt(batch.tokens, valid, index).hidden
-                              : model->forward(batch.tokens, valid).hidden.gather(1, index.unsqueeze(-1).expand({ 3, 7, 16 }));
+                              : model->forward(batch.tokens, valid, nullptr, true).hidden.gather(1, index.unsqueeze(-1).expand({ 3, 7, 16 }));
         torch::log_softmax(model->logits(hidden), -1).select(-1, 7).sum().backward();
         auto g = gradients(model);
         g.insert(g.begin(), hidden.detach());

@@ -188,9 +188,9 @@ int main(int argc, char** argv)
     }
 
     // A run launched here, caught while it trains: progress, pause and stop, the log (CREDITLAB_SCREENSHOT_LIVE=1;
-    // it trains the quick preset for a few iterations into the database).
+    // it trains the tiny preset for a few iterations into the database).
     if (qEnvironmentVariableIntValue("CREDITLAB_SCREENSHOT_LIVE") == 1) {
-        window.launcher()->loadPreset(QStringLiteral("household-quick.yaml"), &error);
+        window.launcher()->loadPreset(QStringLiteral("household-tiny.yaml"), &error);
         window.launcher()->setValue(QStringLiteral("rl.iterations"), QStringLiteral("12"));
         window.launcher()->setValue(QStringLiteral("name"), QStringLiteral("triage-live"));
         QSignalSpy curves(window.monitor(), &ui::MonitorPage::curvesUpdated);
