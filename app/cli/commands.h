@@ -26,6 +26,8 @@ void addDoctorCommand(CLI::App& app);
 void addAgreementCommand(CLI::App& app);
 void addTrainCommand(CLI::App& app);
 void addSweepCommand(CLI::App& app);
+void addExperimentCommand(CLI::App& app);
+void addReportCommand(CLI::App& app);
 void addProbeCommand(CLI::App& app);
 
 void addEnvCommand(CLI::App& app);

@@ -62,6 +62,8 @@ int main(int argc, char** argv)
 
     creditlab::cli::addTrainCommand(app);
     creditlab::cli::addSweepCommand(app);
+    creditlab::cli::addExperimentCommand(app);
+    creditlab::cli::addReportCommand(app);
     creditlab::cli::addCreditCommand(app);
     creditlab::cli::addEnvCommand(app);
     creditlab::cli::addImportCommand(app);

@@ -1,8 +1,12 @@
 // sweep: a grid or random search over trainer keys, crossed with seeds, trials run in parallel workers.
 #include "commands.h"
 
+#include "core/learn/experiment.h"
 #include "core/learn/sweep.h"
 #include "core/paths.h"
+#include "core/store.h"
+
+#include <filesystem>
 
 #include <cmath>
 #include <cstdio>
@@ -74,18 +78,19 @@ void printTable(const learn::SweepResult& result)
             t.runId > 0 ? std::to_string(t.runId).c_str() : "-", t.status.c_str(), objectiveText(t.objective).c_str());
 }
 
+/// Runs a sweep or an experiment (`spec`), or resumes one (`o.resume`), with a progress line and a line per
+/// finished trial; prints the results table and throws when it stopped or trials failed.
+void runTrials(const SweepCliOptions& o, const std::optional<learn::SweepSpec>& spec, const char* what);
+
 void runSweepCommand(const SweepCliOptions& o)
 {
-    learn::SweepOptions options;
-    options.database = o.db.resolved();
-    options.device = o.device;
-    options.workers = o.workers;
-
     std::optional<learn::SweepSpec> spec;
     if (o.resume < 0) {
         if (o.config.empty())
             throw CLI::ValidationError("sweep", "needs --config FILE (or --resume SWEEP); see --help");
         spec = learn::SweepSpec::load(o.config);
+        if (spec->isExperiment())
+            throw CLI::ValidationError("sweep", o.config + " is an experiment (it has arms): creditlab-cli experiment run " + o.config);
         std::printf("sweep '%s': %zu trials over %s from %s; objective %s (%s); database %s\n", spec->name.c_str(),
             spec->trials.size(), spec->keys.empty() ? "nothing (base + set)" : [&] {
                 std::string keys;
@@ -93,11 +98,20 @@ void runSweepCommand(const SweepCliOptions& o)
                     keys += (keys.empty() ? "" : ", ") + k;
                 return keys;
             }().c_str(),
-            spec->basePath.c_str(), spec->objective.c_str(), spec->objectiveMode.c_str(), options.database.c_str());
+            spec->basePath.c_str(), spec->objective.c_str(), spec->objectiveMode.c_str(), o.db.resolved().c_str());
         std::fflush(stdout);
     }
+    runTrials(o, spec, "sweep");
+}
 
-    ProgressLine progress("sweep");
+void runTrials(const SweepCliOptions& o, const std::optional<learn::SweepSpec>& spec, const char* what)
+{
+    learn::SweepOptions options;
+    options.database = o.db.resolved();
+    options.device = o.device;
+    options.workers = o.workers;
+
+    ProgressLine progress(what);
     std::vector<std::string> lastStatus;
     double elapsed = 0.0;
     const auto callback = [&](const learn::SweepProgress& p) {
@@ -127,21 +141,31 @@ void runSweepCommand(const SweepCliOptions& o)
             std::to_string(p.done) + "/" + std::to_string(p.total) + " trials" + (running.empty() ? "" : ",") + running,
             p.etaSeconds);
     };
-    const auto result = spec ? learn::runSweep(*spec, options, callback, &g_interrupted)
+    ProgressLine sftProgress("shared SFT");
+    const auto sftCallback = [&](const learn::TrainProgress& p) {
+        if (p.phase == "sft" && p.steps > 0)
+            sftProgress.update(static_cast<double>(p.step) / static_cast<double>(p.steps),
+                std::to_string(p.step) + "/" + std::to_string(p.steps) + " SFT steps", p.etaSeconds);
+        return !g_interrupted.load();
+    };
+    const auto result = spec ? learn::runExperiment(*spec, options, callback, sftCallback, &g_interrupted)
                              : learn::resumeSweep(o.resume, options, callback, &g_interrupted);
+    sftProgress.clear();
     progress.clear();
-    std::printf("sweep %lld %s after %s\n", static_cast<long long>(result.sweepId), result.status.c_str(),
+    if (result.sweepId == 0 && result.status == "cancelled")
+        throw std::runtime_error(std::string(what) + " stopped during the shared SFT, before any trial: run it again");
+    std::printf("%s %lld %s after %s\n", what, static_cast<long long>(result.sweepId), result.status.c_str(),
         formatClock(elapsed).c_str());
     printTable(result);
     std::fflush(stdout);
 
-    const std::string resume
-        = "creditlab-cli sweep --resume " + std::to_string(result.sweepId) + " --db " + options.database;
+    const std::string resume = std::string("creditlab-cli ") + (std::string(what) == "experiment" ? "experiment resume " : "sweep --resume ")
+        + std::to_string(result.sweepId) + " --db " + options.database;
     if (result.status == "cancelled") {
         int done = 0;
         for (const auto& t : result.trials)
             done += t.status == "finished" || t.status == "failed";
-        throw std::runtime_error("sweep " + std::to_string(result.sweepId) + " stopped with " + std::to_string(done)
+        throw std::runtime_error(std::string(what) + " " + std::to_string(result.sweepId) + " stopped with " + std::to_string(done)
             + " of " + std::to_string(result.trials.size()) + " trials done; continue with: " + resume);
     }
     if (result.status == "failed") {
@@ -155,7 +179,188 @@ void runSweepCommand(const SweepCliOptions& o)
     }
 }
 
+const char* const kExperimentFormat = R"(Experiment file (YAML): a sweep whose trials are arms x seeds, every arm warm-started from one
+shared SFT run, with claims judged over seeds.
+  name: triage
+  paper: "seed 000, TRIAGE"        # where the claim comes from (shown in the report)
+  quote: "TRIAGE improves success over GRPO"
+  base: household-triage.yaml      # train config every arm starts from
+  set:                             # for every arm (and the shared SFT): the budget, sizes
+    rl.iterations: 30
+  arms:                            # name: overrides ({} = the base as it is)
+    triage: {}
+    grpo: {credit.method: grpo}
+  seeds: [0, 1, 2]
+  metrics: [eval/success, eval/invalid_rate]
+  claims:
+    - triage > grpo on eval/success at end          # > < >= <=; "at end", "at N" or "auc"
+    - triage >= grpo on eval/success within 0.05    # not worse by more than 0.05
+    - eval/invalid_rate(grpo) rises faster than eval/invalid_rate(triage)   # = grpo > triage on ... auc
+  sft: shared                      # trained once before the trials (default); none: each trial its own; or a run id
+  smoke:                           # --scale smoke: the same pipeline in minutes (checks it runs, not the claim)
+    set: {sft.expert_episodes: 20, rl.iterations: 2}
+    seeds: [0, 1]
+  workers: 2
+  threads: 1
+An arm may not change sft.*, policy.* or env.* keys while the SFT start is shared. Verdicts: supported when the 95%
+bootstrap interval of the difference (over seeds) excludes 0 in the claimed direction, contradicted when it excludes
+0 the other way, inconclusive otherwise (and with fewer than 2 seeds per arm).
+Ctrl+C stops the trials after their current iteration; 'experiment resume ID' continues.)";
+
+std::vector<std::string> shippedExperiments()
+{
+    std::vector<std::string> out;
+    for (const auto& dir : learn::shippedExperimentDirs()) {
+        std::error_code ec;
+        for (const auto& entry : std::filesystem::directory_iterator(dir, ec))
+            if (entry.path().extension() == ".yaml")
+                out.push_back(entry.path().string());
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+/// FILE as given, else a shipped experiment NAME (with or without .yaml).
+std::string experimentPath(const std::string& fileOrName)
+{
+    std::error_code ec;
+    if (std::filesystem::is_regular_file(fileOrName, ec))
+        return fileOrName;
+    for (const auto& path : shippedExperiments()) {
+        const std::filesystem::path p(path);
+        if (p.stem() == fileOrName || p.filename() == fileOrName)
+            return path;
+    }
+    std::string known;
+    for (const auto& path : shippedExperiments())
+        known += (known.empty() ? "" : ", ") + std::filesystem::path(path).stem().string();
+    throw std::runtime_error(fileOrName + ": no such file, nor a shipped experiment" + (known.empty() ? std::string() : " (shipped: " + known + ")"));
+}
+
+void printVerdicts(const std::string& database, std::int64_t sweepId)
+{
+    Store store(database, Store::Access::ReadOnly);
+    const auto report = learn::buildReport(store, sweepId);
+    for (const auto& c : report.claims) {
+        std::printf("claim  %-48s  %s", c.claim.canonical().c_str(), learn::verdictName(c.verdict));
+        if (!c.left.empty() && !c.right.empty())
+            std::printf("  (difference %+.4f, 95%% CI [%.4f, %.4f], n = %zu / %zu)", c.interval.difference,
+                c.interval.low, c.interval.high, c.left.size(), c.right.size());
+        if (!c.note.empty())
+            std::printf("  %s", c.note.c_str());
+        std::printf("\n");
+    }
+    std::printf("report: creditlab-cli report --experiment %lld --db %s --output DIR\n", static_cast<long long>(sweepId),
+        database.c_str());
+    std::fflush(stdout);
+}
+
 } // namespace
+
+void addExperimentCommand(CLI::App& app)
+{
+    CLI::App* cmd = app.add_subcommand("experiment", "Run an experiment: arms x seeds from one SFT start, claims judged over seeds");
+    cmd->require_subcommand(1);
+    cmd->footer(kExperimentFormat);
+
+    auto o = std::make_shared<SweepCliOptions>();
+    auto scale = std::make_shared<std::string>();
+    CLI::App* run = cmd->add_subcommand("run", "Run an experiment file or a shipped experiment by name");
+    run->add_option("experiment", o->config, "FILE, or the NAME of a shipped experiment (experiment list)")
+        ->required()
+        ->type_name("FILE|NAME");
+    run->add_option("--db", o->db.path, "Database (default: " + defaultDatabasePath() + ")")->type_name("FILE");
+    run->add_option("--workers,-j", o->workers, "Parallel trials (overrides the file's workers)")
+        ->check(CLI::Range(1, 256))
+        ->type_name("N");
+    run->add_option("--scale", *scale, "full (the default), or smoke: the same pipeline in minutes")
+        ->check(CLI::IsMember({ "full", "smoke" }))
+        ->type_name("SCALE");
+    run->add_option("--device", o->device, "cpu, cuda or cuda:N (default: CUDA when LibTorch has it)")->type_name("DEVICE");
+    run->add_flag("--quiet,-q", o->quiet, "No line per finished trial");
+    run->callback([o, scale] {
+        const std::string path = experimentPath(o->config);
+        const auto spec = learn::SweepSpec::load(path, scale->empty() ? std::nullopt : std::optional<std::string>(*scale));
+        if (!spec.isExperiment())
+            throw CLI::ValidationError("experiment", path + " has no arms: it is a sweep (creditlab-cli sweep --config " + path + ")");
+        std::printf("experiment '%s' (%s scale): %zu arms x %zu trials from %s; SFT start %s; %zu claims; database %s\n",
+            spec.name.c_str(), spec.scale.c_str(), spec.arms.size(), spec.trials.size(), spec.basePath.c_str(),
+            spec.sft.c_str(), spec.claims.size(), o->db.resolved().c_str());
+        std::fflush(stdout);
+        try {
+            runTrials(*o, spec, "experiment");
+        } catch (...) {
+            // Stopped or with failed trials: the claims on what finished still say where it stands.
+            const std::string db = o->db.resolved();
+            Store store(db, Store::Access::ReadOnly);
+            const auto sweeps = store.sweeps();
+            if (!sweeps.empty() && sweeps.back().name == spec.name)
+                printVerdicts(db, sweeps.back().id);
+            throw;
+        }
+        Store store(o->db.resolved(), Store::Access::ReadOnly);
+        printVerdicts(o->db.resolved(), store.sweeps().back().id);
+    });
+
+    auto r = std::make_shared<SweepCliOptions>();
+    CLI::App* resume = cmd->add_subcommand("resume", "Continue a stopped experiment: its pending and stopped trials");
+    resume->add_option("id", r->resume, "The experiment's number (creditlab-cli report lists none: see the Sweeps page or runs)")
+        ->required()
+        ->check(CLI::PositiveNumber)
+        ->type_name("ID");
+    resume->add_option("--db", r->db.path, "Database (default: " + defaultDatabasePath() + ")")->type_name("FILE");
+    resume->add_option("--workers,-j", r->workers, "Parallel trials")->check(CLI::Range(1, 256))->type_name("N");
+    resume->add_option("--device", r->device, "cpu, cuda or cuda:N")->type_name("DEVICE");
+    resume->callback([r] {
+        runTrials(*r, std::nullopt, "experiment");
+        printVerdicts(r->db.resolved(), r->resume);
+    });
+
+    CLI::App* list = cmd->add_subcommand("list", "The shipped experiments, with the claims they test");
+    list->callback([] {
+        const auto files = shippedExperiments();
+        if (files.empty())
+            std::printf("no shipped experiments found (resources/experiments beside resources/configs)\n");
+        for (const auto& path : files) {
+            const auto spec = learn::SweepSpec::load(path);
+            std::printf("%-22s %s; %zu arms x %zu seeds = %zu trials\n", std::filesystem::path(path).stem().c_str(),
+                spec.paper.c_str(), spec.arms.size(), spec.trials.size() / std::max<std::size_t>(1, spec.arms.size()),
+                spec.trials.size());
+            for (const auto& c : spec.claims)
+                std::printf("%-22s   claim: %s\n", "", c.text.c_str());
+        }
+    });
+}
+
+void addReportCommand(CLI::App& app)
+{
+    struct Options {
+        std::int64_t experiment = 0;
+        DbOption db;
+        std::string output;
+    };
+    auto o = std::make_shared<Options>();
+    CLI::App* cmd = app.add_subcommand("report", "Write an experiment's report: report.md with SVG figures");
+    cmd->add_option("--experiment,-e", o->experiment, "The experiment's number (printed by experiment run)")
+        ->required()
+        ->check(CLI::PositiveNumber)
+        ->type_name("ID");
+    cmd->add_option("--db", o->db.path, "Database (default: " + defaultDatabasePath() + ")")->type_name("FILE");
+    cmd->add_option("--output,-o", o->output, "Folder for report.md and the figures (default: experiment-ID-report)")
+        ->type_name("DIR");
+    cmd->callback([o] {
+        const std::string db = o->db.resolved();
+        Store store(db, Store::Access::ReadOnly);
+        const auto report = learn::buildReport(store, o->experiment);
+        const std::string dir = o->output.empty() ? "experiment-" + std::to_string(o->experiment) + "-report" : o->output;
+        for (const auto& path : learn::writeReport(report, dir, db))
+            std::printf("wrote %s\n", path.c_str());
+        for (const auto& c : report.claims)
+            std::printf("claim  %-48s  %s\n", c.claim.canonical().c_str(), learn::verdictName(c.verdict));
+        if (report.partial)
+            std::printf("partial: the experiment is %s and not every trial has finished\n", report.status.c_str());
+    });
+}
 
 void addSweepCommand(CLI::App& app)
 {

@@ -186,7 +186,7 @@ std::vector<std::pair<std::string, double>> rolloutMetrics(
     const Batch& batch, const std::vector<std::vector<std::optional<Role>>>& oracleRoles)
 {
     std::vector<std::pair<std::string, double>> m;
-    double success = 0.0, reward = 0.0, turns = 0.0, invalid = 0.0;
+    double success = 0.0, reward = 0.0, turns = 0.0, invalid = 0.0, successTurns = 0.0;
     double roles[4] = { 0, 0, 0, 0 };
     double labelled = 0.0;
     for (std::size_t i = 0; i < batch.trajectories.size(); ++i) {
@@ -194,6 +194,7 @@ std::vector<std::pair<std::string, double>> rolloutMetrics(
         success += t.successOrDefault() ? 1.0 : 0.0;
         reward += t.reward;
         turns += static_cast<double>(t.turns.size());
+        successTurns += t.successOrDefault() ? static_cast<double>(t.turns.size()) : 0.0;
         for (const auto& turn : t.turns)
             invalid += turn.validOrDefault() ? 0.0 : 1.0;
         if (i < oracleRoles.size())
@@ -207,6 +208,8 @@ std::vector<std::pair<std::string, double>> rolloutMetrics(
     m.emplace_back("rollout/success", success / n);
     m.emplace_back("rollout/return", reward / n);
     m.emplace_back("rollout/turns", turns / n);
+    if (success > 0.0) // only where an episode succeeded
+        m.emplace_back("rollout/success_turns", successTurns / success);
     m.emplace_back("rollout/invalid_rate", turns > 0 ? invalid / turns : 0.0);
     const char* names[4] = { "role/D", "role/E", "role/N", "role/R" };
     for (int r = 0; r < 4; ++r)

@@ -76,13 +76,46 @@ void SweepSpec::checkResources() const
 TrainConfig SweepSpec::trialConfig(const SweepTrialSpec& trial) const
 {
     auto overrides = fixed;
-    overrides.insert(overrides.end(), trial.point.begin(), trial.point.end());
+    for (const auto& [key, value] : trial.point) {
+        if (key != "arm" || arms.empty()) {
+            overrides.emplace_back(key, value);
+            continue;
+        }
+        const auto arm = std::find_if(arms.begin(), arms.end(), [&](const SweepArm& a) { return a.name == value; });
+        if (arm == arms.end())
+            throw ConfigError(source + ": no arm named '" + value + "'");
+        overrides.insert(overrides.end(), arm->overrides.begin(), arm->overrides.end());
+    }
+    if (isExperiment() && sft != "shared" && sft != "none")
+        overrides.emplace_back("sft.from_run", sft);
     overrides.emplace_back("threads", std::to_string(trialThreads()));
     overrides.emplace_back("name", trialRunName(trial));
     return TrainConfig::parse(baseText, basePath, overrides);
 }
 
+TrainConfig SweepSpec::sftConfig() const
+{
+    auto overrides = fixed;
+    overrides.emplace_back("rl.iterations", "0");
+    overrides.emplace_back("threads", std::to_string(std::max(1, static_cast<int>(std::thread::hardware_concurrency()))));
+    overrides.emplace_back("name", name + "-sft");
+    return TrainConfig::parse(baseText, basePath, overrides);
+}
+
 std::string SweepSpec::storedText() const
+{
+    if (!isExperiment())
+        return storedSweepText();
+    // An experiment's scale and SFT start as they are now, on top-level lines of their own at the end.
+    std::stringstream in(storedSweepText());
+    std::string out;
+    for (std::string line; std::getline(in, line);)
+        if (line.rfind("scale:", 0) != 0 && line.rfind("sft:", 0) != 0)
+            out += line + "\n";
+    return out + "scale: " + scale + "\nsft: " + sft + "\n";
+}
+
+std::string SweepSpec::storedSweepText() const
 {
     if (basePath == "inline")
         return text;
@@ -126,6 +159,18 @@ std::vector<std::string> shippedConfigDirs()
         const auto canonical = fs::weakly_canonical(c, ec);
         if (!ec && fs::is_directory(canonical, ec) && seen.insert(canonical.string()).second)
             out.push_back(canonical.string());
+    }
+    return out;
+}
+
+std::vector<std::string> shippedExperimentDirs()
+{
+    std::vector<std::string> out;
+    for (const auto& dir : shippedConfigDirs()) {
+        std::error_code ec;
+        const auto experiments = fs::weakly_canonical(fs::path(dir) / "../experiments", ec);
+        if (!ec && fs::is_directory(experiments, ec) && std::find(out.begin(), out.end(), experiments.string()) == out.end())
+            out.push_back(experiments.string());
     }
     return out;
 }

@@ -4,6 +4,7 @@
 // parallel trials (each its own run of kind "trial") and recorded in the store. Torch-free header: the CLI
 // and the GUI's sweep controller include it.
 
+#include "core/learn/claims.h"
 #include "core/learn/trainconfig.h"
 
 #include <atomic>
@@ -29,8 +30,19 @@ struct SweepTrialSpec {
     std::string value(const std::string& key) const;
 };
 
+/// An arm of an experiment: a name and the overrides it applies on top of the base and `set`.
+struct SweepArm {
+    std::string name;
+    std::vector<std::pair<std::string, std::string>> overrides;
+    int line = 0; ///< in the file
+};
+
 /// A parsed and fully validated sweep file (see `creditlab-cli sweep --help` for the format). Every trial's
 /// config (base + set + point) has been validated when parse() returns. Immutable value; any thread.
+///
+/// An experiment (`creditlab-cli experiment --help`) is a sweep with `arms`: its trials are arms × seeds (the point
+/// key "arm" selects an arm's overrides), every arm warm-starts from one shared SFT run, and its `claims` are judged
+/// over seeds in a report.
 struct SweepSpec {
     std::string name; ///< `name`, else the file's stem
     std::string source; ///< the file (or label) errors name
@@ -45,12 +57,29 @@ struct SweepSpec {
     std::vector<SweepTrialSpec> trials;
     std::string text; ///< the sweep file as given
 
+    // Experiments.
+    std::vector<SweepArm> arms; ///< non-empty for an experiment
+    std::vector<std::string> metrics; ///< compared per arm in the report (default: the objective)
+    std::vector<Claim> claims;
+    std::string paper; ///< where the claim comes from (`paper:`), shown in the report
+    std::string quote; ///< the claim as the paper states it (`quote:`)
+    std::string scale = "full"; ///< "full", or "smoke": `smoke:` applied (its `set:` and `seeds:`)
+    /// The shared SFT start: "shared" (trained once by the experiment, then every arm warm-starts from it), "none"
+    /// (each trial trains its own) or a run id (an SFT run already in the database).
+    std::string sft = "shared";
+
+    bool isExperiment() const { return !arms.empty(); }
+    /// The shared SFT run's config (experiments with sft "shared"): the base with `set` (and smoke's), no RL.
+    TrainConfig sftConfig() const;
+
     /// Parses and validates a sweep. `baseDir` is where a relative `base:` path is looked for first (then the
     /// shipped config folders). Throws ConfigError naming `source`, the line and the key, or the trial whose
     /// config is invalid.
-    static SweepSpec parse(const std::string& yamlText, const std::string& source, const std::string& baseDir);
+    /// `scale`, when given, overrides the file's `scale:` ("full" or "smoke").
+    static SweepSpec parse(const std::string& yamlText, const std::string& source, const std::string& baseDir,
+        const std::optional<std::string>& scale = std::nullopt);
     /// Reads and parses a file; throws ConfigError naming the path when it cannot be read.
-    static SweepSpec load(const std::string& path);
+    static SweepSpec load(const std::string& path, const std::optional<std::string>& scale = std::nullopt);
 
     /// The trial's full config: base + set + point, with the sweep's thread count and the run name
     /// "<sweep>-<point>". Throws ConfigError (parse() has already checked every trial).
@@ -62,13 +91,19 @@ struct SweepSpec {
     /// Throws ConfigError when workers × threads per trial exceed this machine's cores.
     void checkResources() const;
     /// The sweep as the store keeps it: the file as given with `base:` replaced by the resolved base
-    /// config inline, so that the sweep can be resumed without the files it was read from.
+    /// config inline, so that the sweep can be resumed without the files it was read from; an experiment's
+    /// `scale:` and `sft:` (the shared SFT run once trained) are written as they are now.
     std::string storedText() const;
+
+private:
+    std::string storedSweepText() const;
 };
 
 /// The folders holding the shipped configs (resources/configs): $CREDITLAB_CONFIG_DIR, the install's
 /// share/creditlab/configs and resources/configs above the executable (a build tree), those that exist.
 std::vector<std::string> shippedConfigDirs();
+/// The folders holding the shipped experiments: resources/experiments beside each of shippedConfigDirs().
+std::vector<std::string> shippedExperimentDirs();
 
 /// One trial's state, a value snapshot.
 struct TrialProgress {

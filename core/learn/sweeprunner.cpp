@@ -1,5 +1,6 @@
 // Running a sweep: trials on worker threads, each with its own Store and Trainer, progress snapshots
 // serialized through one mutex, the state of every trial in the store. Needs the trainer (LibTorch).
+#include "core/learn/experiment.h"
 #include "core/learn/sweep.h"
 
 #include "core/learn/runtime.h"
@@ -258,6 +259,23 @@ SweepResult runSweep(
         tx->commit();
     }
     return SweepRunner(spec, options, callback, stop).run(sweepId, std::move(trials), std::move(queue));
+}
+
+SweepResult runExperiment(SweepSpec spec, const SweepOptions& options, const SweepCallback& callback,
+    const TrainCallback& sftCallback, const std::atomic<bool>* stop)
+{
+    if (spec.isExperiment() && spec.sft == "shared") {
+        // The one SFT start every arm shares, trained here with every core before the trials begin.
+        Trainer trainer(spec.sftConfig(), TrainOptions { options.database, options.device, "train" });
+        const auto result = trainer.run(sftCallback, stop);
+        if (result.status != "finished") {
+            SweepResult cancelled;
+            cancelled.status = "cancelled";
+            return cancelled;
+        }
+        spec.sft = std::to_string(result.runId);
+    }
+    return runSweep(spec, options, callback, stop);
 }
 
 SweepResult resumeSweep(

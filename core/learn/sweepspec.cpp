@@ -192,7 +192,8 @@ std::string findBase(const std::string& name, const std::string& baseDir, std::s
 
 } // namespace
 
-SweepSpec SweepSpec::parse(const std::string& yamlText, const std::string& source, const std::string& baseDir)
+SweepSpec SweepSpec::parse(const std::string& yamlText, const std::string& source, const std::string& baseDir,
+    const std::optional<std::string>& scaleArgument)
 {
     Parser p(source);
     YAML::Node root;
@@ -215,6 +216,18 @@ SweepSpec SweepSpec::parse(const std::string& yamlText, const std::string& sourc
     std::uint64_t randomSeed = 0;
     std::optional<std::vector<std::string>> seeds;
     int baseLine = 0;
+    int armsLine = 0, gridLine = 0, scaleLine = 0;
+    YAML::Node smoke;
+    int smokeLine = 0;
+    std::vector<std::pair<std::string, int>> claimTexts;
+    const auto seedList = [&](const YAML::Node& v, int line, const std::string& key) {
+        if (!v.IsSequence() || v.size() == 0)
+            p.fail(line, key + ": expected a list of integers, e.g. [0, 1, 2]");
+        std::vector<std::string> out;
+        for (const auto& s : v)
+            out.push_back(std::to_string(p.integer(s, key, 0, 1LL << 62)));
+        return out;
+    };
     const auto claim = [&](const Located& at) {
         if (at.key == "seed" || at.key == "name" || at.key == "threads")
             p.fail(at.line,
@@ -248,7 +261,65 @@ SweepSpec SweepSpec::parse(const std::string& yamlText, const std::string& sourc
                 claim(at);
                 spec.fixed.emplace_back(at.key, value.IsNull() ? std::string() : p.scalar(value, at.key));
             });
+        } else if (key == "arms") {
+            armsLine = line;
+            if (!v.IsMap() || v.size() == 0)
+                p.fail(line, "arms: expected a map of arm names to their overrides, e.g. grpo: {credit.method: grpo}");
+            for (const auto& a : v) {
+                SweepArm arm;
+                arm.name = p.scalar(a.first, "arms");
+                arm.line = lineOf(a.first);
+                const bool nameOk = !arm.name.empty()
+                    && std::all_of(arm.name.begin(), arm.name.end(), [](char c) {
+                           return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
+                       });
+                if (!nameOk)
+                    p.fail(arm.line, "arms: '" + arm.name + "': an arm name is letters, digits, '_', '-' and '.'");
+                for (const auto& other : spec.arms)
+                    if (other.name == arm.name)
+                        p.fail(arm.line, "arms: '" + arm.name + "' given twice (also on line " + std::to_string(other.line) + ")");
+                if (a.second.IsMap()) {
+                    p.flatten(a.second, "", [&](const Located& at, const YAML::Node& value) {
+                        if (at.key == "seed" || at.key == "name" || at.key == "threads")
+                            p.fail(at.line, "arms." + arm.name + "." + at.key + ": set by the experiment");
+                        arm.overrides.emplace_back(at.key, value.IsNull() ? std::string() : p.scalar(value, at.key));
+                        lines.emplace(at.key, at.line);
+                    });
+                } else if (!a.second.IsNull() && !(a.second.IsScalar() && a.second.Scalar().empty())) {
+                    p.fail(arm.line, "arms: " + arm.name + ": expected a map of overrides ({} for the base as it is)");
+                }
+                spec.arms.push_back(std::move(arm));
+            }
+        } else if (key == "metrics") {
+            if (!v.IsSequence() || v.size() == 0)
+                p.fail(line, "metrics: expected a list of metric names, e.g. [eval/success, eval/invalid_rate]");
+            for (const auto& m : v)
+                spec.metrics.push_back(p.scalar(m, key));
+        } else if (key == "claims") {
+            if (!v.IsSequence())
+                p.fail(line, "claims: expected a list, e.g. - triage > grpo on eval/success at end");
+            for (const auto& c : v)
+                claimTexts.emplace_back(p.scalar(c, key), lineOf(c));
+        } else if (key == "paper") {
+            spec.paper = p.scalar(v, key);
+        } else if (key == "quote") {
+            spec.quote = p.scalar(v, key);
+        } else if (key == "scale") {
+            scaleLine = line;
+            spec.scale = p.scalar(v, key);
+            if (spec.scale != "full" && spec.scale != "smoke")
+                p.fail(line, "scale: expected full or smoke, got '" + spec.scale + "'");
+        } else if (key == "sft") {
+            spec.sft = p.scalar(v, key);
+            if (spec.sft != "shared" && spec.sft != "none")
+                spec.sft = std::to_string(p.integer(v, key, 1, 1LL << 62));
+        } else if (key == "smoke") {
+            smokeLine = line;
+            if (!v.IsMap())
+                p.fail(line, "smoke: expected set: and seeds: for --scale smoke");
+            smoke = v;
         } else if (key == "grid") {
+            gridLine = line;
             if (!v.IsMap())
                 p.fail(line, "grid: expected a map of keys to lists of values");
             p.flatten(v, "", [&](const Located& at, const YAML::Node& values) {
@@ -282,11 +353,7 @@ SweepSpec SweepSpec::parse(const std::string& yamlText, const std::string& sourc
             if (random.empty() || randomTrials == 0)
                 p.fail(line, "random: needs trials and params");
         } else if (key == "seeds") {
-            if (!v.IsSequence() || v.size() == 0)
-                p.fail(line, "seeds: expected a list of integers, e.g. [0, 1, 2]");
-            seeds.emplace();
-            for (const auto& s : v)
-                seeds->push_back(std::to_string(p.integer(s, "seeds", 0, 1LL << 62)));
+            seeds = seedList(v, line, key);
         } else if (key == "objective") {
             spec.objective = p.scalar(v, key);
         } else if (key == "objective_mode") {
@@ -300,16 +367,92 @@ SweepSpec SweepSpec::parse(const std::string& yamlText, const std::string& sourc
         } else {
             p.fail(line,
                 "unknown key '" + key
-                    + "' (known: name, base, set, grid, random, seeds, objective, objective_mode, workers, threads)");
+                    + "' (known: name, base, set, grid, random, seeds, objective, objective_mode, workers, threads; "
+                      "experiments: arms, metrics, claims, sft, smoke, scale, paper, quote)");
         }
+    }
+    if (scaleArgument)
+        spec.scale = *scaleArgument;
+    if (spec.scale != "full" && spec.scale != "smoke")
+        p.fail(scaleLine, "scale: expected full or smoke, got '" + spec.scale + "'");
+    if (spec.arms.empty()) {
+        for (const auto& [what, given] : { std::pair<const char*, bool> { "claims", !claimTexts.empty() },
+                 { "metrics", !spec.metrics.empty() }, { "smoke", smokeLine > 0 } })
+            if (given)
+                p.fail(1, std::string(what) + ": only an experiment has it (add arms:)");
+    } else {
+        if (gridLine > 0 || !random.empty())
+            p.fail(gridLine > 0 ? gridLine : armsLine, "an experiment's trials are its arms x seeds: no grid or random");
+        if (spec.scale == "smoke") {
+            if (smokeLine == 0)
+                p.fail(armsLine, "--scale smoke: this experiment has no smoke: section");
+            for (const auto& item : smoke) {
+                const std::string sk = item.first.Scalar();
+                if (sk == "set") {
+                    if (!item.second.IsMap())
+                        p.fail(lineOf(item.first), "smoke.set: expected a map of keys to values");
+                    p.flatten(item.second, "", [&](const Located& at, const YAML::Node& value) {
+                        if (at.key == "seed" || at.key == "name" || at.key == "threads")
+                            p.fail(at.line, "smoke.set." + at.key + ": set by the experiment");
+                        const std::string text = value.IsNull() ? std::string() : p.scalar(value, at.key);
+                        auto it = std::find_if(spec.fixed.begin(), spec.fixed.end(), [&](const auto& kv) { return kv.first == at.key; });
+                        if (it != spec.fixed.end())
+                            it->second = text;
+                        else
+                            spec.fixed.emplace_back(at.key, text);
+                        lines[at.key] = at.line;
+                    });
+                } else if (sk == "seeds") {
+                    seeds = seedList(item.second, lineOf(item.first), "smoke.seeds");
+                } else if (sk == "workers") {
+                    spec.workers = static_cast<int>(p.integer(item.second, "smoke.workers", 1, 256));
+                } else {
+                    p.fail(lineOf(item.first), "smoke: unknown key '" + sk + "' (known: set, seeds, workers)");
+                }
+            }
+        }
+        if (spec.metrics.empty())
+            spec.metrics.push_back(spec.objective);
+        for (const auto& [text, line] : claimTexts) {
+            Claim c;
+            try {
+                c = Claim::parse(text);
+            } catch (const std::invalid_argument& e) {
+                p.fail(line, std::string("claims: ") + e.what());
+            }
+            for (const auto* arm : { &c.left, &c.right })
+                if (std::none_of(spec.arms.begin(), spec.arms.end(), [&](const SweepArm& a) { return a.name == *arm; })) {
+                    std::string known;
+                    for (const auto& a : spec.arms)
+                        known += (known.empty() ? "" : ", ") + a.name;
+                    p.fail(line, "claims: '" + text + "': no arm named '" + *arm + "' (arms: " + known + ")");
+                }
+            if (std::find(spec.metrics.begin(), spec.metrics.end(), c.metric) == spec.metrics.end())
+                spec.metrics.push_back(c.metric);
+            spec.claims.push_back(std::move(c));
+        }
+        if (spec.sft == "shared")
+            for (const auto& arm : spec.arms)
+                for (const auto& [k, value] : arm.overrides)
+                    for (const char* fixedBySft : { "sft.", "policy.", "env." })
+                        if (k.rfind(fixedBySft, 0) == 0)
+                            p.fail(lines.count(k) ? lines[k] : arm.line,
+                                "arms." + arm.name + "." + k + ": the shared SFT start fixes it for every arm (sft: none "
+                                "trains one per trial)");
     }
     if (spec.baseText.empty() && baseLine == 0)
         p.fail(1, "base: missing (the train config every trial starts from)");
     if (spec.name.empty())
         p.fail(1, "name: must not be empty");
 
-    // Grid points (first key slowest) × random samples × seeds (fastest).
+    // Grid points (first key slowest) × random samples × seeds (fastest); an experiment's arms × seeds.
     std::vector<std::vector<std::pair<std::string, std::string>>> points { {} };
+    if (!spec.arms.empty()) {
+        spec.keys.push_back("arm");
+        points.clear();
+        for (const auto& arm : spec.arms)
+            points.push_back({ { "arm", arm.name } });
+    }
     for (const auto& [at, values] : grid) {
         spec.keys.push_back(at.key);
         std::vector<std::vector<std::pair<std::string, std::string>>> next;
@@ -379,12 +522,12 @@ SweepSpec SweepSpec::parse(const std::string& yamlText, const std::string& sourc
     return spec;
 }
 
-SweepSpec SweepSpec::load(const std::string& path)
+SweepSpec SweepSpec::load(const std::string& path, const std::optional<std::string>& scale)
 {
     const std::string text = readFile(path);
     // "sweep.yaml" has no parent: its base is looked for in the working directory.
     const fs::path parent = fs::path(path).parent_path();
-    return parse(text, path, parent.empty() ? std::string(".") : parent.string());
+    return parse(text, path, parent.empty() ? std::string(".") : parent.string(), scale);
 }
 
 } // namespace creditlab::learn

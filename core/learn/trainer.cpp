@@ -41,10 +41,12 @@ double Trainer::Impl::evaluate(std::vector<std::pair<std::string, double>>& metr
     // environment accepted in the state they were issued in; and the share of turns that repeat an earlier
     // (observation, action) pair of the same episode (a loop).
     double objectActions = 0.0, objectValid = 0.0, repeats = 0.0;
+    double successTurns = 0.0; // turns of the successful episodes: does credit make completed rollouts shorter
     for (auto& t : batch.trajectories) {
         success += t.successOrDefault() ? 1.0 : 0.0;
         reward += t.reward;
         turns += static_cast<double>(t.turns.size());
+        successTurns += t.successOrDefault() ? static_cast<double>(t.turns.size()) : 0.0;
         std::set<std::pair<std::string, std::string>> seen;
         for (const auto& turn : t.turns) {
             invalid += turn.validOrDefault() ? 0.0 : 1.0;
@@ -63,6 +65,8 @@ double Trainer::Impl::evaluate(std::vector<std::pair<std::string, double>>& metr
     metrics.emplace_back("eval/success", success / n);
     metrics.emplace_back("eval/return", reward / n); // the graded outcome: WebShop's score in shop, else success
     metrics.emplace_back("eval/turns", turns / n);
+    if (success > 0.0) // only where an episode succeeded
+        metrics.emplace_back("eval/success_turns", successTurns / success);
     metrics.emplace_back("eval/invalid_rate", turns > 0 ? invalid / turns : 0.0);
     metrics.emplace_back("eval/object_action_valid", objectActions > 0 ? objectValid / objectActions : 0.0);
     metrics.emplace_back("eval/repeat_rate", turns > 0 ? repeats / turns : 0.0);

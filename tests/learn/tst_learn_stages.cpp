@@ -260,7 +260,14 @@ void TestLearnStages::rolloutMetricsCountOutcomesAndRoles()
     QCOMPARE(m["rollout/success"], 0.25);
     QCOMPARE(m["rollout/return"], 0.25);
     QCOMPARE(m["rollout/turns"], 3.0);
+    QCOMPARE(m["rollout/success_turns"], 3.0); // the one success took 3 turns
     QCOMPARE(m["rollout/invalid_rate"], 4.0 / 12.0); // turn 1 of each is invalid
+    // Without a success there is no success_turns.
+    auto failures = r.trajectories;
+    for (auto& t : failures)
+        t.success = false;
+    for (const auto& [name, value] : rolloutMetrics(Batch::fromTrajectories(failures), r.oracleRoles))
+        QVERIFY(name != "rollout/success_turns");
     QCOMPARE(m["role/D"], 4.0 / 12.0);
     QCOMPARE(m["role/N"], 8.0 / 12.0);
     QCOMPARE(m["role/E"], 0.0);

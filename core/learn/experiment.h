@@ -1,0 +1,89 @@
+#pragma once
+
+// Experiments: a sweep with arms, seeds, one shared SFT start and claims (sweep.h), run by runExperiment(), and
+// their report: per-arm curves with seed bands, the final-metric table, each claim with a bootstrap interval over
+// seeds and its verdict, written as report.md with SVG figures. Torch-free header.
+
+#include "core/learn/claims.h"
+#include "core/learn/sweep.h"
+#include "core/learn/trainer.h"
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace creditlab {
+class Store;
+}
+
+namespace creditlab::learn {
+
+/// Runs an experiment: when its SFT start is "shared", trains it once first (a run of kind "train" named
+/// "<name>-sft"; `sftCallback` sees its progress and may stop it), then every arm × seed trial as runSweep() does,
+/// each warm-starting from that run. A stop during the SFT returns status "cancelled" with sweepId 0 (nothing to
+/// resume: run it again). A sweep without arms runs as runSweep().
+SweepResult runExperiment(SweepSpec spec, const SweepOptions& options, const SweepCallback& callback = {},
+    const TrainCallback& sftCallback = {}, const std::atomic<bool>* stop = nullptr);
+
+/// One metric of one arm over its seeds, iteration by iteration (only iterations every seed so far has).
+struct ArmCurve {
+    std::string arm;
+    std::string metric;
+    std::vector<std::int64_t> iterations;
+    std::vector<double> mean, std;
+    int seeds = 0; ///< runs with at least one value
+};
+
+/// One arm's trial: its seed, run and state.
+struct ArmRun {
+    std::string arm;
+    std::string seed;
+    std::int64_t runId = 0; ///< 0 before it started
+    std::string status;
+    std::int64_t iterationsDone = 0;
+    std::int64_t iterations = 0;
+};
+
+/// The last value of a metric per arm: mean ± std over the seeds that have it.
+struct ArmFinal {
+    std::string arm;
+    std::string metric;
+    std::vector<double> values; ///< per seed, in seed order
+    double mean = 0.0, std = 0.0;
+};
+
+struct ExperimentReport {
+    std::int64_t sweepId = 0;
+    std::string status; ///< the sweep's
+    bool partial = false; ///< some trial is not finished: the numbers are the runs so far
+    SweepSpec spec; ///< parsed from the stored text
+    std::string storedText;
+    std::vector<ArmRun> runs;
+    std::vector<ArmCurve> curves;
+    std::vector<ArmFinal> finals;
+    std::vector<ClaimResult> claims;
+    std::vector<std::string> warnings; ///< e.g. a metric no run has
+};
+
+/// Reads sweep `sweepId` of `store` and computes its report. Throws std::invalid_argument when there is no such
+/// sweep, or it has no arms (not an experiment).
+ExperimentReport buildReport(Store& store, std::int64_t sweepId);
+
+/// report.md: the experiment, its runs, the final-metric table, every claim with its numbers and verdict, the
+/// figures (`figure` names the file of each metric's figure, as written by writeReport), the stored experiment file
+/// and the command that reproduces it.
+std::string reportMarkdown(const ExperimentReport& report, const std::string& database);
+/// One metric's learning curves, an arm per colour with a mean ± std band, as a standalone SVG document.
+std::string curveSvg(const ExperimentReport& report, const std::string& metric);
+/// The file name of a metric's figure ("eval_success.svg").
+std::string figureName(const std::string& metric, const std::string& extension = "svg");
+
+/// Writes report.md and one SVG per metric into `directory` (created if needed), each file whole or not at all
+/// (written beside and renamed). Returns the paths written. Throws std::runtime_error naming the file that failed.
+std::vector<std::string> writeReport(
+    const ExperimentReport& report, const std::string& directory, const std::string& database);
+
+} // namespace creditlab::learn

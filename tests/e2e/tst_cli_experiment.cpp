@@ -1,0 +1,156 @@
+// End-to-end tests of `creditlab-cli experiment` and `report`: a smoke experiment from the CLI (a shared SFT, then
+// arms x seeds), its claims printed with verdicts, its report files; a bad experiment file refused before anything
+// runs; the shipped experiments listed and parsed.
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+namespace {
+
+struct Result {
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+const char* const kExperiment = R"(name: tiny-exp
+paper: "a test"
+base:
+  seed: 0
+  threads: 1
+  env: {name: household, max_steps: 6}
+  policy: {width: 32, layers: 1, heads: 2, context: 160, max_action_tokens: 8}
+  tokenizer.episodes: 8
+  sft: {expert_episodes: 12, noisy_episodes: 4, epochs: 1}
+  rl: {iterations: 4, tasks: 2, group_size: 2, epochs: 1}
+  eval: {episodes: 3, every: 1}
+  credit: {method: triage}
+  judge: {name: oracle}
+arms:
+  triage: {}
+  grpo: {credit.method: grpo}
+seeds: [0, 1, 2]
+metrics: [eval/success, rollout/invalid_rate]
+claims:
+  - triage > grpo on eval/success
+  - rollout/invalid_rate(grpo) rises faster than rollout/invalid_rate(triage)
+smoke:
+  set: {rl.iterations: 2}
+  seeds: [0, 1]
+workers: 2
+threads: 1
+)";
+
+} // namespace
+
+class TestCliExperiment : public QObject {
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+
+    QString path(const QString& name) const { return m_dir.filePath(name); }
+
+    Result run(const QStringList& args)
+    {
+        QProcess p;
+        p.start(QStringLiteral(CREDITLAB_CLI_PATH), args);
+        if (!p.waitForFinished(300000))
+            qFatal("creditlab-cli did not finish: %s", qPrintable(args.join(' ')));
+        return Result { p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
+            p.readAllStandardError() };
+    }
+
+    void write(const QString& file, const QByteArray& text)
+    {
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(text);
+    }
+
+private Q_SLOTS:
+    void initTestCase() { QVERIFY(m_dir.isValid()); }
+
+    void helpDocumentsTheFormat()
+    {
+        const Result r = run({ "experiment", "--help" });
+        QCOMPARE(r.exitCode, 0);
+        for (const char* part : { "run", "resume", "list", "arms:", "claims:", "rises faster than", "smoke:", "sft: shared" })
+            QVERIFY2(r.out.contains(part), part);
+    }
+
+    void smokeExperimentEndToEnd()
+    {
+        write(path("exp.yaml"), kExperiment);
+        const QString db = path("exp.db");
+        const Result r = run({ "experiment", "run", path("exp.yaml"), "--scale", "smoke", "--db", db });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY2(r.out.contains("experiment 'tiny-exp' (smoke scale): 2 arms x 4 trials"), r.out.constData());
+        QVERIFY2(r.out.contains("experiment 1 finished"), r.out.constData());
+        // One verdict per claim, whatever it is: the smoke scale checks the pipeline, not the claim.
+        QVERIFY2(r.out.contains("claim  triage > grpo on eval/success at end"), r.out.constData());
+        QVERIFY2(r.out.contains("claim  grpo > triage on rollout/invalid_rate auc"), r.out.constData());
+
+        // The shared SFT is one run; the four trials warm-start from it.
+        const Result runs = run({ "runs", "--db", db });
+        QCOMPARE(runs.exitCode, 0);
+        QVERIFY2(runs.out.contains("tiny-exp-sft"), runs.out.constData());
+        QCOMPARE(runs.out.count("tiny-exp-arm="), 4);
+
+        const Result report = run({ "report", "--experiment", "1", "--db", db, "--output", path("report") });
+        QVERIFY2(report.exitCode == 0, report.err.constData());
+        for (const char* file : { "report/report.md", "report/eval_success.svg", "report/rollout_invalid_rate.svg" })
+            QVERIFY2(QFile::exists(path(file)), file);
+        QFile md(path("report/report.md"));
+        QVERIFY(md.open(QIODevice::ReadOnly));
+        const QByteArray text = md.readAll();
+        QVERIFY(text.contains("# Experiment 1: tiny-exp"));
+        QVERIFY(text.contains("| `triage > grpo on eval/success at end` |"));
+        QVERIFY(text.contains("scale: smoke"));
+        QVERIFY(text.contains("sft: 1")); // the shared SFT run, as stored
+        QVERIFY(!text.contains("Partial report"));
+    }
+
+    void badExperimentIsRefusedBeforeAnythingRuns()
+    {
+        QByteArray text(kExperiment);
+        text.replace("  - triage > grpo on eval/success\n", "  - triage > ppo on eval/success\n");
+        write(path("bad.yaml"), text);
+        const QString db = path("bad.db");
+        const Result r = run({ "experiment", "run", path("bad.yaml"), "--db", db });
+        QVERIFY(r.exitCode != 0);
+        QVERIFY2(r.err.contains("bad.yaml:20: claims: 'triage > ppo on eval/success': no arm named 'ppo'"), r.err.constData());
+        QVERIFY(!QFile::exists(db)); // nothing ran, nothing was created
+        const Result report = run({ "report", "--experiment", "9", "--db", path("exp.db") });
+        QVERIFY(report.exitCode != 0);
+        QVERIFY2(report.err.contains("sweep 9 does not exist"), report.err.constData());
+    }
+
+    void shippedExperimentsAreListed()
+    {
+        const Result r = run({ "experiment", "list" });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        for (const char* name : { "triage ", "triage-judge-noise ", "has ", "mgr ", "pair ", "rtmc ", "gigpo " })
+            QVERIFY2(r.out.contains(name), name);
+        QVERIFY(r.out.contains("claim: "));
+    }
+
+    void everyShippedExperimentRunsAtSmokeScale()
+    {
+        // The pipeline of each shipped experiment (its base, arms, shared SFT and claims), not its claim.
+        for (const char* name : { "triage", "triage-judge-noise", "has", "mgr", "pair", "rtmc", "gigpo" }) {
+            const QString db = path(QString("smoke-%1.db").arg(name));
+            const Result r = run({ "experiment", "run", name, "--scale", "smoke", "--db", db, "--quiet" });
+            QVERIFY2(r.exitCode == 0, qPrintable(QString("%1: %2").arg(name, QString::fromUtf8(r.err))));
+            QVERIFY2(r.out.contains("experiment 1 finished"), qPrintable(QString("%1: %2").arg(name, QString::fromUtf8(r.out))));
+            QVERIFY2(r.out.contains("claim  "), name);
+            const Result report = run({ "report", "-e", "1", "--db", db, "--output", path(QString("report-%1").arg(name)) });
+            QVERIFY2(report.exitCode == 0, name);
+            QVERIFY(QFile::exists(path(QString("report-%1/report.md").arg(name))));
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliExperiment)
+#include "tst_cli_experiment.moc"
