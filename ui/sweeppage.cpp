@@ -4,6 +4,7 @@
 #include "ui/charts/errorbarchart.h"
 #include "ui/charts/heatmapchart.h"
 #include "ui/itemroles.h"
+#include "ui/reportdialog.h"
 #include "ui/runmodel.h"
 #include "ui/sortfilterproxymodel.h"
 #include "ui/tableviewsetup.h"
@@ -22,6 +23,7 @@
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QProgressBar>
+#include <QKeySequence>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QSplitter>
@@ -131,6 +133,11 @@ void SweepPage::buildUi()
     m_sweepView->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_resumeButton = new QPushButton(tr("Resume"));
     m_resumeButton->setEnabled(false);
+    m_reportButton = new QPushButton(tr("Report…"));
+    m_reportButton->setEnabled(false);
+    m_reportButton->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    m_reportButton->setToolTip(tr("The experiment's report: claims with their intervals and verdicts, curves with "
+                                  "seed bands, export as report.md with SVG and PNG figures (Ctrl+R)"));
     auto* left = new QWidget;
     auto* leftLayout = new QVBoxLayout(left);
     leftLayout->addLayout(fileRow);
@@ -139,7 +146,11 @@ void SweepPage::buildUi()
     leftLayout->addWidget(m_message);
     leftLayout->addWidget(new QLabel(tr("Sweeps in this database:")));
     leftLayout->addWidget(m_sweepView, 1);
-    leftLayout->addWidget(m_resumeButton, 0, Qt::AlignRight);
+    auto* storedRow = new QHBoxLayout;
+    storedRow->addStretch(1);
+    storedRow->addWidget(m_reportButton);
+    storedRow->addWidget(m_resumeButton);
+    leftLayout->addLayout(storedRow);
 
     m_progress = new QProgressBar;
     m_progress->setRange(0, 1000);
@@ -200,6 +211,7 @@ void SweepPage::buildUi()
     connect(m_startButton, &QPushButton::clicked, this, &SweepPage::confirmAndStart);
     connect(m_stopButton, &QPushButton::clicked, this, &SweepPage::requestStop);
     connect(m_resumeButton, &QPushButton::clicked, this, &SweepPage::resumeSelected);
+    connect(m_reportButton, &QPushButton::clicked, this, [this] { openReport(); });
     connect(exportChartButton, &QPushButton::clicked, this, &SweepPage::exportChart);
     connect(exportCsvButton, &QPushButton::clicked, this, &SweepPage::exportCsv);
     connect(m_presets, &QComboBox::activated, this, [this](int index) {
@@ -399,12 +411,16 @@ void SweepPage::showStoredSweep(qint64 sweepId)
         return;
     const bool live = m_controller->isRunning();
     m_resumeButton->setEnabled(!live && (info->status == "cancelled" || info->status == "running"));
-    if (live && sweepId == m_controller->sweepId())
+    if (live && sweepId == m_controller->sweepId()) {
+        m_reportButton->setEnabled(info->config.find("\narms:") != std::string::npos); // a partial report
         return; // the live snapshots show it
+    }
+    m_reportButton->setEnabled(false);
     try {
         const auto spec = learn::SweepSpec::parse(info->config, "sweep", {});
         m_objective = toQString(spec.objective);
         m_objectiveMode = toQString(spec.objectiveMode);
+        m_reportButton->setEnabled(spec.isExperiment());
     } catch (const std::exception&) {
         // A sweep written by another version: its trials still show, with the default objective.
     }
@@ -565,6 +581,23 @@ void SweepPage::exportCsv()
     QString error;
     if (!path.isEmpty() && !m_trialModel->writeCsv(path, &error))
         showError(error);
+}
+
+ReportDialog* SweepPage::openReport()
+{
+    Store* store = m_workspace->store();
+    const qint64 sweepId = m_sweepView->currentIndex().data(IdRole).toLongLong();
+    if (!store || sweepId <= 0)
+        return nullptr;
+    const auto info = store->sweep(sweepId);
+    if (!info || info->config.find("arms:") == std::string::npos)
+        return nullptr;
+    auto* dialog = new ReportDialog(store, m_workspace->path(), sweepId, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    // The dialog reads the store of the database open now: close it when another one opens.
+    connect(m_workspace, &Workspace::aboutToReplace, dialog, &QDialog::close);
+    dialog->show();
+    return dialog;
 }
 
 } // namespace creditlab::ui

@@ -28,6 +28,7 @@ class ErrorBarChart;
 class HeatmapChart;
 } // namespace charts
 
+class ReportDialog;
 class SortFilterProxyModel;
 class TrialModel;
 class Workspace;
@@ -73,6 +74,12 @@ private:
     void exportChart();
     void exportCsv();
     QString presetDir();
+public:
+    /// Opens the selected experiment's report (Report…, Ctrl+R); returns the dialog (owned by the page), or nullptr
+    /// when the selected sweep is not an experiment.
+    ReportDialog* openReport();
+
+private:
 
     Workspace* m_workspace;
     SweepController* m_controller;
@@ -93,6 +100,7 @@ private:
     QPushButton* m_startButton = nullptr;
     QPushButton* m_stopButton = nullptr;
     QPushButton* m_resumeButton = nullptr;
+    QPushButton* m_reportButton = nullptr; ///< enabled when the selected sweep is an experiment
     QLabel* m_message = nullptr;
     QProgressBar* m_progress = nullptr;
     QLabel* m_eta = nullptr;

@@ -51,7 +51,7 @@ public:
     /// Trainer::resume.
     virtual std::unique_ptr<TrainingRun> resume(std::int64_t runId, const TrainOptions& options,
         const std::vector<std::pair<std::string, std::string>>& overrides) const = 0;
-    /// runSweep and resumeSweep of sweep.h.
+    /// runSweep and resumeSweep of sweep.h; runSweep runs an experiment (a sweep with arms) as runExperiment().
     virtual SweepResult runSweep(const SweepSpec& spec, const SweepOptions& options, const SweepCallback& callback,
         const std::atomic<bool>* stop) const = 0;
     virtual SweepResult resumeSweep(std::int64_t sweepId, const SweepOptions& options, const SweepCallback& callback,

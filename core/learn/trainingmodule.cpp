@@ -2,6 +2,7 @@
 // TrainingBackend interface that the GUI opens on demand (backend.h).
 #include "core/learn/backend.h"
 #include "core/learn/doctor.h"
+#include "core/learn/experiment.h"
 
 namespace creditlab::learn {
 
@@ -40,7 +41,7 @@ public:
     SweepResult runSweep(const SweepSpec& spec, const SweepOptions& options, const SweepCallback& callback,
         const std::atomic<bool>* stop) const override
     {
-        return learn::runSweep(spec, options, callback, stop);
+        return learn::runExperiment(spec, options, callback, {}, stop); // an experiment's shared SFT first
     }
     SweepResult resumeSweep(std::int64_t sweepId, const SweepOptions& options, const SweepCallback& callback,
         const std::atomic<bool>* stop) const override

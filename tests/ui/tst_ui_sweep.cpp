@@ -4,13 +4,20 @@
 #include "ui/charts/errorbarchart.h"
 #include "ui/charts/heatmapchart.h"
 #include "ui/itemroles.h"
+#include "ui/reportdialog.h"
 #include "ui/sweepcontroller.h"
 #include "ui/sweeppage.h"
 #include "ui/trialmodel.h"
 #include "ui/workspace.h"
 
+#include "core/learn/experiment.h"
+#include "core/store.h"
+
 #include <QAbstractItemModelTester>
 #include <QFile>
+#include <QImage>
+#include <QLabel>
+#include <QTextBrowser>
 #include <QListView>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -36,6 +43,28 @@ base:
 grid:
   rl.clip: [0.1, 0.3]
   kl.mode: [fixed, adaptive]
+workers: 1
+threads: 1
+)";
+
+/// A tiny experiment: two arms, two seeds, a shared SFT, two claims.
+const char* const kTinyExperiment = R"(name: tiny-exp
+base:
+  seed: 3
+  env: {name: household, max_steps: 6}
+  policy: {width: 32, layers: 1, heads: 2, context: 160, max_action_tokens: 8}
+  tokenizer.episodes: 8
+  sft: {expert_episodes: 12, noisy_episodes: 4, epochs: 1, batch_size: 32}
+  rl: {iterations: 2, tasks: 2, group_size: 2, epochs: 1, minibatches: 2}
+  eval: {episodes: 3, every: 1}
+arms:
+  triage: {credit.method: triage}
+  grpo: {credit.method: grpo}
+seeds: [0, 1]
+metrics: [eval/success, rollout/invalid_rate]
+claims:
+  - triage > grpo on eval/success
+  - triage < grpo on rollout/invalid_rate auc
 workers: 1
 threads: 1
 )";
@@ -76,7 +105,70 @@ private Q_SLOTS:
     void controllerRefusesBadSweeps();
     void pageRunsTinySweep();
     void oneKeyGivesErrorBarsAndStoredSweepsReopen();
+    void experimentRunsAndItsReportShowsTheVerdicts();
 };
+
+void TestUiSweep::experimentRunsAndItsReportShowsTheVerdicts()
+{
+    // The page runs an experiment (its shared SFT first, then arms x seeds); Report… shows the claims with the
+    // verdicts buildReport() gives, and exports report.md with SVG and PNG figures.
+    QTemporaryDir dir;
+    Workspace workspace;
+    QVERIFY(workspace.open(dir.filePath("runs.db")));
+    const QString file = dir.filePath("tiny-exp.yaml");
+    {
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(kTinyExperiment);
+    }
+    SweepPage page(&workspace);
+    page.resize(1200, 800);
+    page.show();
+    page.openSweepFile(file);
+    QSignalSpy finished(page.controller(), &SweepController::sweepFinished);
+    page.startSweep();
+    QVERIFY(finished.wait(240000));
+    QCOMPARE(finished.at(0).at(0).toString(), QString("finished"));
+    const auto runs = workspace.store()->runs();
+    QCOMPARE(static_cast<int>(runs.size()), 5); // the shared SFT and 2 x 2 trials
+    QVERIFY(std::any_of(runs.begin(), runs.end(), [](const RunInfo& r) { return r.name == "tiny-exp-sft"; }));
+
+    auto* list = page.findChild<QListView*>();
+    QVERIFY(list);
+    list->setCurrentIndex(list->model()->index(0, 0));
+    ReportDialog* dialog = page.openReport();
+    QVERIFY(dialog);
+    const auto expected = learn::buildReport(*workspace.store(), list->currentIndex().data(IdRole).toLongLong());
+    QCOMPARE(dialog->report().claims.size(), std::size_t(2));
+    const QString text = dialog->text();
+    for (const auto& c : expected.claims) {
+        QVERIFY2(text.contains(QString::fromStdString(c.claim.canonical())), qPrintable(text));
+        QVERIFY2(text.contains(QString::fromLatin1(learn::verdictName(c.verdict))), qPrintable(text));
+    }
+    for (std::size_t k = 0; k < expected.claims.size(); ++k)
+        QVERIFY(dialog->report().claims[k].verdict == expected.claims[k].verdict);
+    // The summary line counts the same verdicts.
+    int counts[3] = { 0, 0, 0 };
+    for (const auto& c : expected.claims)
+        ++counts[static_cast<int>(c.verdict)];
+    const QString summary = QStringLiteral("2 claim(s): %1 supported, %2 contradicted, %3 inconclusive")
+                                .arg(counts[0])
+                                .arg(counts[1])
+                                .arg(counts[2]);
+    bool found = false;
+    for (auto* label : dialog->findChildren<QLabel*>())
+        found = found || label->text().startsWith(summary);
+    QVERIFY2(found, qPrintable(summary));
+
+    QString error;
+    QVERIFY2(dialog->exportTo(dir.filePath("report"), &error), qPrintable(error));
+    for (const char* name : { "report/report.md", "report/eval_success.svg", "report/rollout_invalid_rate.svg",
+             "report/eval_success.png", "report/rollout_invalid_rate.png" })
+        QVERIFY2(QFile::exists(dir.filePath(name)), name);
+    const QImage png(dir.filePath("report/eval_success.png"));
+    QCOMPARE(png.size(), QSize(1440, 840));
+    dialog->close();
+}
 
 void TestUiSweep::trialModelUnderTester()
 {
