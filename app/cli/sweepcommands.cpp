@@ -265,6 +265,7 @@ void addExperimentCommand(CLI::App& app)
 
     auto o = std::make_shared<SweepCliOptions>();
     auto scale = std::make_shared<std::string>();
+    auto sftRun = std::make_shared<std::int64_t>(0);
     CLI::App* run = cmd->add_subcommand("run", "Run an experiment file or a shipped experiment by name");
     run->add_option("experiment", o->config, "FILE, or the NAME of a shipped experiment (experiment list)")
         ->required()
@@ -277,12 +278,24 @@ void addExperimentCommand(CLI::App& app)
         ->check(CLI::IsMember({ "full", "smoke" }))
         ->type_name("SCALE");
     run->add_option("--device", o->device, "cpu, cuda or cuda:N (default: CUDA when LibTorch has it)")->type_name("DEVICE");
+    run->add_option("--sft", *sftRun,
+           "Warm-start every arm from this SFT run of the database instead of the file's sft: (e.g. the SFT another "
+           "experiment on the same base trained)")
+        ->check(CLI::PositiveNumber)
+        ->type_name("RUN");
     run->add_flag("--quiet,-q", o->quiet, "No line per finished trial");
-    run->callback([o, scale] {
+    run->callback([o, scale, sftRun] {
         const std::string path = experimentPath(o->config);
-        const auto spec = learn::SweepSpec::load(path, scale->empty() ? std::nullopt : std::optional<std::string>(*scale));
+        auto spec = learn::SweepSpec::load(path, scale->empty() ? std::nullopt : std::optional<std::string>(*scale));
         if (!spec.isExperiment())
             throw CLI::ValidationError("experiment", path + " has no arms: it is a sweep (creditlab-cli sweep --config " + path + ")");
+        if (*sftRun > 0) {
+            Store store(o->db.resolved(), Store::Access::ReadOnly);
+            const auto sft = store.run(*sftRun);
+            if (!sft || sft->status != "finished")
+                throw CLI::ValidationError("experiment", "--sft " + std::to_string(*sftRun) + ": no finished run with that id in " + o->db.resolved());
+            spec.sft = std::to_string(*sftRun);
+        }
         std::printf("experiment '%s' (%s scale): %zu arms x %zu trials from %s; SFT start %s; %zu claims; database %s\n",
             spec.name.c_str(), spec.scale.c_str(), spec.arms.size(), spec.trials.size(), spec.basePath.c_str(),
             spec.sft.c_str(), spec.claims.size(), o->db.resolved().c_str());

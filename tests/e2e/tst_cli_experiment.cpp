@@ -110,6 +110,17 @@ private Q_SLOTS:
         QVERIFY(text.contains("scale: smoke"));
         QVERIFY(text.contains("sft: 1")); // the shared SFT run, as stored
         QVERIFY(!text.contains("Partial report"));
+
+        // Again from the same SFT run (--sft): four new trials, no second SFT.
+        const Result again = run({ "experiment", "run", path("exp.yaml"), "--scale", "smoke", "--db", db, "--sft", "1", "-q" });
+        QVERIFY2(again.exitCode == 0, again.err.constData());
+        QVERIFY2(again.out.contains("SFT start 1;"), again.out.constData());
+        const Result runs2 = run({ "runs", "--db", db });
+        QCOMPARE(runs2.out.count("tiny-exp-sft"), 1);
+        QCOMPARE(runs2.out.count("tiny-exp-arm="), 8);
+        const Result missing = run({ "experiment", "run", path("exp.yaml"), "--db", db, "--sft", "99" });
+        QVERIFY(missing.exitCode != 0);
+        QVERIFY2(missing.err.contains("--sft 99: no finished run"), missing.err.constData());
     }
 
     void badExperimentIsRefusedBeforeAnythingRuns()
