@@ -296,8 +296,10 @@ void addExperimentCommand(CLI::App& app)
                 throw CLI::ValidationError("experiment", "--sft " + std::to_string(*sftRun) + ": no finished run with that id in " + o->db.resolved());
             spec.sft = std::to_string(*sftRun);
         }
-        std::printf("experiment '%s' (%s scale): %zu arms x %zu trials from %s; SFT start %s; %zu claims; database %s\n",
-            spec.name.c_str(), spec.scale.c_str(), spec.arms.size(), spec.trials.size(), spec.basePath.c_str(),
+        std::printf("experiment '%s' (%s scale): %zu arms x %zu seeds = %zu trials from %s; SFT start %s; %zu claims; "
+                    "database %s\n",
+            spec.name.c_str(), spec.scale.c_str(), spec.arms.size(), spec.trials.size() / std::max<std::size_t>(1, spec.arms.size()),
+            spec.trials.size(), spec.basePath.c_str(),
             spec.sft.c_str(), spec.claims.size(), o->db.resolved().c_str());
         std::fflush(stdout);
         try {

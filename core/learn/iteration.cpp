@@ -2,6 +2,7 @@
 // (learnedcredit.h), evaluation and metrics.
 #include "core/judge/httpjudge.h"
 #include "core/judge/humanjudge.h"
+#include "core/learn/runtime.h"
 #include "core/learn/stages.h"
 #include "core/learn/trainer_impl.h"
 
@@ -122,6 +123,8 @@ std::vector<std::pair<std::string, double>> Trainer::Impl::runIteration()
     const bool evaluating = it % config.getInt("eval.every") == 0 || it == iterations;
     if (evaluating)
         evaluate(metrics, it);
+    if (evaluating)
+        releaseFreeMemory(); // the evaluation's KV cache (one row per episode) is the largest transient of a run
     const double evalSeconds = secondsSince(evalStart);
 
     // Record the iteration in one transaction.

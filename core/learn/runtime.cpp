@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <dlfcn.h>
+#include <malloc.h>
 #include <stdexcept>
 #include <thread>
 
@@ -48,5 +49,7 @@ std::string resolveDevice(const std::string& requested)
     }
     throw std::invalid_argument("unknown device '" + requested + "' (use cpu, cuda or cuda:N)");
 }
+
+void releaseFreeMemory() { malloc_trim(0); }
 
 } // namespace creditlab::learn

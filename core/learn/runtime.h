@@ -32,6 +32,12 @@ enum class WaitPolicySource : std::uint8_t {
 /// `extern "C" bool creditlab_runs_openmp(int argc, char** argv)` to skip that for runs without OpenMP.
 void prepareProcess();
 
+/// Returns the allocator's free memory to the system (malloc_trim) in every arena. prepareProcess() keeps freed heap
+/// for reuse, and each thread's arena keeps its own high-water mark, so without this a process that trains runs one
+/// after another or side by side (an experiment's shared SFT, then its trials) holds the peak of each. Called after
+/// each evaluation and when a run ends; costs page faults on the next large allocation. Any thread.
+void releaseFreeMemory();
+
 /// How OMP_WAIT_POLICY was settled in this process; any thread. Executables only, like prepareProcess().
 WaitPolicySource waitPolicySource();
 

@@ -149,6 +149,7 @@ private:
             status = "failed";
             error = e.what();
         }
+        releaseFreeMemory(); // this thread's arena holds the trial's peak; the next trial may run on another thread
         store.finishTrial(trialId, runId > 0 ? std::optional<std::int64_t>(runId) : std::nullopt, status, objective);
         std::lock_guard lock(m_mutex);
         auto& t = m_trials[slot];
@@ -266,8 +267,12 @@ SweepResult runExperiment(SweepSpec spec, const SweepOptions& options, const Swe
 {
     if (spec.isExperiment() && spec.sft == "shared") {
         // The one SFT start every arm shares, trained here with every core before the trials begin.
-        Trainer trainer(spec.sftConfig(), TrainOptions { options.database, options.device, "train" });
-        const auto result = trainer.run(sftCallback, stop);
+        TrainResult result;
+        {
+            Trainer trainer(spec.sftConfig(), TrainOptions { options.database, options.device, "train" });
+            result = trainer.run(sftCallback, stop);
+        }
+        releaseFreeMemory(); // the SFT's peak, held by this thread's arena, before the trials start theirs
         if (result.status != "finished") {
             SweepResult cancelled;
             cancelled.status = "cancelled";

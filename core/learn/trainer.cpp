@@ -25,7 +25,27 @@ double Trainer::Impl::evaluate(std::vector<std::pair<std::string, double>>& metr
     try {
         batch = throughOutages("the environment server", [&] {
             Rng evalRng(0); // greedy decoding draws nothing; keep the run's stream untouched
-            auto b = collectRollouts(policy, tokenizer, greedy, specs, evalRng);
+            // In chunks of rows: one KV cache row per episode, and 200 episodes of a 256-wide policy at once held
+            // gigabytes (with the allocator's fragmentation, two such runs in one process outgrew 24 GB).
+            constexpr std::size_t kEvalRows = 64;
+            RolloutBatch b;
+            for (std::size_t begin = 0; begin < specs.size(); begin += kEvalRows) {
+                const std::vector<EpisodeSpec> chunk(
+                    specs.begin() + static_cast<std::ptrdiff_t>(begin),
+                    specs.begin() + static_cast<std::ptrdiff_t>(std::min(specs.size(), begin + kEvalRows)));
+                auto part = collectRollouts(policy, tokenizer, greedy, chunk, evalRng);
+                for (auto& t : part.trajectories)
+                    b.trajectories.push_back(std::move(t));
+                b.overflows += part.overflows;
+                b.generatedTokens += part.generatedTokens;
+                b.envSteps += part.envSteps;
+                b.generationSeconds += part.generationSeconds;
+                b.envSeconds += part.envSeconds;
+                b.failed += part.failed;
+                b.unavailable += part.unavailable;
+                if (!part.lastError.empty())
+                    b.lastError = part.lastError;
+            }
             // Episodes the server broke off would count as failures of the policy: evaluate again once it is back.
             if (b.unavailable > 0)
                 throw ServiceUnavailable(std::to_string(b.unavailable) + " of " + std::to_string(episodes)
@@ -221,6 +241,7 @@ void Trainer::Impl::runSft(const TrainCallback& callback, const std::atomic<bool
     if (stopped)
         return;
     evaluate(metrics, 0);
+    releaseFreeMemory(); // the demonstrations' batches and the evaluation's KV cache
     copyPolicyInto(reference);
     if (critic)
         copyPolicyInto(critic);

@@ -86,7 +86,7 @@ private Q_SLOTS:
         const QString db = path("exp.db");
         const Result r = run({ "experiment", "run", path("exp.yaml"), "--scale", "smoke", "--db", db });
         QVERIFY2(r.exitCode == 0, r.err.constData());
-        QVERIFY2(r.out.contains("experiment 'tiny-exp' (smoke scale): 2 arms x 4 trials"), r.out.constData());
+        QVERIFY2(r.out.contains("experiment 'tiny-exp' (smoke scale): 2 arms x 2 seeds = 4 trials"), r.out.constData());
         QVERIFY2(r.out.contains("experiment 1 finished"), r.out.constData());
         // One verdict per claim, whatever it is: the smoke scale checks the pipeline, not the claim.
         QVERIFY2(r.out.contains("claim  triage > grpo on eval/success at end"), r.out.constData());
