@@ -278,7 +278,7 @@ std::string curveSvg(const ExperimentReport& report, const std::string& metric)
     s << "<rect x=\"" << left << "\" y=\"" << top << "\" width=\"" << plotW << "\" height=\"" << plotH
       << "\" fill=\"none\" stroke=\"#444\"/>\n";
     s << "<text x=\"" << left + plotW / 2 << "\" y=\"" << H - 12 << "\" text-anchor=\"middle\">iteration</text>\n";
-    s << "<text transform=\"translate(16 " << top + plotH / 2 << ") rotate(-90)\" text-anchor=\"middle\">"
+    s << "<text x=\"16\" y=\"" << top + plotH / 2 << "\" transform=\"rotate(-90 16 " << top + plotH / 2 << ")\" text-anchor=\"middle\">"
       << escapeXml(metric) << "</text>\n";
     if (empty)
         s << "<text x=\"" << left + plotW / 2 << "\" y=\"" << top + plotH / 2
