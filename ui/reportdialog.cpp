@@ -33,24 +33,6 @@ QColor colourOf(std::size_t arm)
     return QColor(QString::fromLatin1(colours[arm % (sizeof colours / sizeof colours[0])]));
 }
 
-std::vector<double> niceTicks(double lo, double hi)
-{
-    if (!(hi > lo))
-        return { lo };
-    const double raw = (hi - lo) / 5.0;
-    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
-    double step = magnitude * 10.0;
-    for (double m : { 1.0, 2.0, 2.5, 5.0, 10.0 })
-        if (m * magnitude >= raw) {
-            step = m * magnitude;
-            break;
-        }
-    std::vector<double> out;
-    for (double t = std::ceil(lo / step) * step; t <= hi + step * 1e-9; t += step)
-        out.push_back(std::abs(t) < step * 1e-9 ? 0.0 : t);
-    return out;
-}
-
 /// A QTextBrowser whose images are the report's figures, painted on demand.
 class ReportBrowser : public QTextBrowser {
 public:
@@ -82,31 +64,7 @@ QImage paintCurves(const learn::ExperimentReport& report, const std::string& met
     const double W = size.width(), H = size.height();
     const double left = 70, right = 170, top = 40, bottom = 55;
     const double plotW = std::max(10.0, W - left - right), plotH = std::max(10.0, H - top - bottom);
-    double xMin = 1e300, xMax = -1e300, yMin = 1e300, yMax = -1e300;
-    for (const auto& c : report.curves)
-        if (c.metric == metric)
-            for (std::size_t k = 0; k < c.iterations.size(); ++k) {
-                xMin = std::min(xMin, static_cast<double>(c.iterations[k]));
-                xMax = std::max(xMax, static_cast<double>(c.iterations[k]));
-                yMin = std::min(yMin, c.mean[k] - c.std[k]);
-                yMax = std::max(yMax, c.mean[k] + c.std[k]);
-            }
-    const bool empty = xMin > xMax;
-    if (empty) {
-        xMin = 0;
-        xMax = 1;
-        yMin = 0;
-        yMax = 1;
-    }
-    if (xMax == xMin)
-        xMax = xMin + 1;
-    if (yMax - yMin < 1e-9) {
-        yMin -= 0.5;
-        yMax += 0.5;
-    }
-    const double pad = 0.05 * (yMax - yMin);
-    yMin -= pad;
-    yMax += pad;
+    const auto [xMin, xMax, yMin, yMax, empty] = learn::curveFrame(report, metric);
     const auto X = [&](double x) { return left + (x - xMin) / (xMax - xMin) * plotW; };
     const auto Y = [&](double y) { return top + (1.0 - (y - yMin) / (yMax - yMin)) * plotH; };
 
@@ -120,14 +78,14 @@ QImage paintCurves(const learn::ExperimentReport& report, const std::string& met
             .arg(toQString(report.spec.name), toQString(metric), report.partial ? QStringLiteral(" — partial") : QString()));
     p.setFont(QFont());
     const QFontMetricsF fm(p.font());
-    for (double t : niceTicks(yMin, yMax)) {
+    for (double t : learn::niceTicks(yMin, yMax)) {
         p.setPen(QColor(0xe5, 0xe5, 0xe5));
         p.drawLine(QPointF(left, Y(t)), QPointF(left + plotW, Y(t)));
         p.setPen(Qt::black);
         const QString label = QString::number(t, 'g', 4);
         p.drawText(QPointF(left - 6 - fm.horizontalAdvance(label), Y(t) + 4), label);
     }
-    for (double t : niceTicks(xMin, xMax)) {
+    for (double t : learn::niceTicks(xMin, xMax)) {
         p.setPen(QColor(0x44, 0x44, 0x44));
         p.drawLine(QPointF(X(t), top + plotH), QPointF(X(t), top + plotH + 5));
         const QString label = QString::number(t, 'g', 6);

@@ -63,14 +63,22 @@ const char* colourOf(std::size_t arm)
     return colours[arm % (sizeof colours / sizeof colours[0])];
 }
 
-/// "Nice" axis ticks covering [lo, hi].
-std::vector<double> ticks(double lo, double hi, int wanted = 5)
+std::string tickText(double v)
+{
+    char out[32];
+    std::snprintf(out, sizeof out, "%g", v);
+    return out;
+}
+
+} // namespace
+
+std::vector<double> niceTicks(double lo, double hi, int wanted)
 {
     if (!(hi > lo))
         return { lo };
     const double raw = (hi - lo) / wanted;
     const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
-    double step = magnitude;
+    double step = magnitude * 10.0;
     for (double m : { 1.0, 2.0, 2.5, 5.0, 10.0 })
         if (m * magnitude >= raw) {
             step = m * magnitude;
@@ -82,14 +90,31 @@ std::vector<double> ticks(double lo, double hi, int wanted = 5)
     return out;
 }
 
-std::string tickText(double v)
+CurveFrame curveFrame(const ExperimentReport& report, const std::string& metric)
 {
-    char out[32];
-    std::snprintf(out, sizeof out, "%g", v);
-    return out;
+    CurveFrame f { 1e300, -1e300, 1e300, -1e300, true };
+    for (const auto& c : report.curves)
+        if (c.metric == metric)
+            for (std::size_t k = 0; k < c.iterations.size(); ++k) {
+                f.xMin = std::min(f.xMin, static_cast<double>(c.iterations[k]));
+                f.xMax = std::max(f.xMax, static_cast<double>(c.iterations[k]));
+                f.yMin = std::min(f.yMin, c.mean[k] - c.std[k]);
+                f.yMax = std::max(f.yMax, c.mean[k] + c.std[k]);
+            }
+    f.empty = f.xMin > f.xMax;
+    if (f.empty)
+        return CurveFrame {};
+    if (f.xMax == f.xMin)
+        f.xMax = f.xMin + 1;
+    if (f.yMax - f.yMin < 1e-9) {
+        f.yMin -= 0.5;
+        f.yMax += 0.5;
+    }
+    const double pad = 0.05 * (f.yMax - f.yMin);
+    f.yMin -= pad;
+    f.yMax += pad;
+    return f;
 }
-
-} // namespace
 
 std::string figureName(const std::string& metric, const std::string& extension)
 {
@@ -226,33 +251,10 @@ std::string curveSvg(const ExperimentReport& report, const std::string& metric)
     constexpr double W = 720, H = 420, left = 70, right = 170, top = 40, bottom = 55;
     const double plotW = W - left - right, plotH = H - top - bottom;
     std::vector<const ArmCurve*> curves;
-    double xMin = 1e300, xMax = -1e300, yMin = 1e300, yMax = -1e300;
     for (const auto& c : report.curves)
-        if (c.metric == metric) {
+        if (c.metric == metric)
             curves.push_back(&c);
-            for (std::size_t k = 0; k < c.iterations.size(); ++k) {
-                xMin = std::min(xMin, static_cast<double>(c.iterations[k]));
-                xMax = std::max(xMax, static_cast<double>(c.iterations[k]));
-                yMin = std::min(yMin, c.mean[k] - c.std[k]);
-                yMax = std::max(yMax, c.mean[k] + c.std[k]);
-            }
-        }
-    const bool empty = xMin > xMax;
-    if (empty) {
-        xMin = 0;
-        xMax = 1;
-        yMin = 0;
-        yMax = 1;
-    }
-    if (xMax == xMin)
-        xMax = xMin + 1;
-    if (yMax - yMin < 1e-9) {
-        yMin -= 0.5;
-        yMax += 0.5;
-    }
-    const double pad = 0.05 * (yMax - yMin);
-    yMin -= pad;
-    yMax += pad;
+    const auto [xMin, xMax, yMin, yMax, empty] = curveFrame(report, metric);
     const auto X = [&](double x) { return left + (x - xMin) / (xMax - xMin) * plotW; };
     const auto Y = [&](double y) { return top + (1.0 - (y - yMin) / (yMax - yMin)) * plotH; };
 
@@ -264,12 +266,12 @@ std::string curveSvg(const ExperimentReport& report, const std::string& metric)
       << ": " << escapeXml(metric) << " (mean ± std over seeds)" << (report.partial ? " — partial" : "")
       << "</text>\n";
     // Axes, grid and ticks.
-    for (double t : ticks(yMin, yMax)) {
+    for (double t : niceTicks(yMin, yMax)) {
         s << "<line x1=\"" << left << "\" x2=\"" << left + plotW << "\" y1=\"" << Y(t) << "\" y2=\"" << Y(t)
           << "\" stroke=\"#e5e5e5\"/>\n";
         s << "<text x=\"" << left - 6 << "\" y=\"" << Y(t) + 4 << "\" text-anchor=\"end\">" << tickText(t) << "</text>\n";
     }
-    for (double t : ticks(xMin, xMax)) {
+    for (double t : niceTicks(xMin, xMax)) {
         s << "<line x1=\"" << X(t) << "\" x2=\"" << X(t) << "\" y1=\"" << top + plotH << "\" y2=\"" << top + plotH + 5
           << "\" stroke=\"#444\"/>\n";
         s << "<text x=\"" << X(t) << "\" y=\"" << top + plotH + 19 << "\" text-anchor=\"middle\">" << tickText(t)

@@ -76,6 +76,16 @@ ExperimentReport buildReport(Store& store, std::int64_t sweepId);
 /// figures (`figure` names the file of each metric's figure, as written by writeReport), the stored experiment file
 /// and the command that reproduces it.
 std::string reportMarkdown(const ExperimentReport& report, const std::string& database);
+/// The axes of a metric's figure: the iteration and value ranges over every arm's mean ± std band (the value range
+/// padded by 5%), or [0, 1] x [0, 1] when no arm has a value (`empty`). Shared by the SVG and the workbench's painter.
+struct CurveFrame {
+    double xMin = 0.0, xMax = 1.0, yMin = 0.0, yMax = 1.0;
+    bool empty = true;
+};
+CurveFrame curveFrame(const ExperimentReport& report, const std::string& metric);
+/// "Nice" axis ticks (steps of 1, 2, 2.5 or 5 times a power of ten) covering [lo, hi].
+std::vector<double> niceTicks(double lo, double hi, int wanted = 5);
+
 /// One metric's learning curves, an arm per colour with a mean ± std band, as a standalone SVG document.
 std::string curveSvg(const ExperimentReport& report, const std::string& metric);
 /// The file name of a metric's figure ("eval_success.svg").
