@@ -81,6 +81,7 @@ SweepPage::SweepPage(Workspace* workspace, QWidget* parent)
         m_resumeButton->setEnabled(false);
     });
     connect(m_workspace, &Workspace::opened, this, [this] {
+        m_reportButton->setEnabled(false); // until a stored experiment of this database is shown
         if (!m_controller->isRunning())
             m_trialModel->clear();
         reloadSweeps();
