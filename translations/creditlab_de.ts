@@ -2,6 +2,25 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE">
 <context>
+    <name>QObject</name>
+    <message>
+        <source>iteration</source>
+        <translation>Iteration</translation>
+    </message>
+    <message>
+        <source>no values yet</source>
+        <translation>noch keine Werte</translation>
+    </message>
+    <message>
+        <source>1 seed</source>
+        <translation>1 Seed</translation>
+    </message>
+    <message>
+        <source>%1 seeds</source>
+        <translation>%1 Seeds</translation>
+    </message>
+</context>
+<context>
     <name>creditlab::ui</name>
     <message>
         <source>Environment server: reset task 0 in %1 ms; it begins “%2”.</source>
@@ -1738,6 +1757,56 @@ Schema-Version: %5</translation>
     </message>
 </context>
 <context>
+    <name>creditlab::ui::ReportDialog</name>
+    <message>
+        <source>Experiment %1: report</source>
+        <translation>Experiment %1: Bericht</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>Aktualisieren</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>Exportieren…</translation>
+    </message>
+    <message>
+        <source>Read the experiment again (F5)</source>
+        <translation>Das Experiment neu einlesen (F5)</translation>
+    </message>
+    <message>
+        <source>Write report.md with SVG and PNG figures into a folder (Ctrl+E)</source>
+        <translation>report.md mit SVG- und PNG-Abbildungen in einen Ordner schreiben (Strg+E)</translation>
+    </message>
+    <message>
+        <source>Cannot build the report: %1</source>
+        <translation>Der Bericht kann nicht erstellt werden: %1</translation>
+    </message>
+    <message>
+        <source>%1 claim(s): %2 supported, %3 contradicted, %4 inconclusive%5</source>
+        <translation>%1 Behauptung(en): %2 gestützt, %3 widerlegt, %4 unentschieden%5</translation>
+    </message>
+    <message>
+        <source> — partial: not every trial has finished</source>
+        <translation> — unvollständig: noch nicht jeder Versuch ist fertig</translation>
+    </message>
+    <message>
+        <source>Export the report into</source>
+        <translation>Bericht exportieren nach</translation>
+    </message>
+    <message numerus="yes">
+        <source>Wrote report.md and %n figure(s) as SVG and PNG into %1</source>
+        <translation>
+            <numerusform>report.md und %n Abbildung als SVG und PNG nach %1 geschrieben</numerusform>
+            <numerusform>report.md und %n Abbildungen als SVG und PNG nach %1 geschrieben</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Export failed: %1</source>
+        <translation>Export fehlgeschlagen: %1</translation>
+    </message>
+</context>
+<context>
     <name>creditlab::ui::RunActions</name>
     <message>
         <source>Rename run %1</source>
@@ -2145,6 +2214,14 @@ Schema-Version: %5</translation>
     <message>
         <source>CSV (*.csv)</source>
         <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>Report…</source>
+        <translation>Bericht…</translation>
+    </message>
+    <message>
+        <source>The experiment&apos;s report: claims with their intervals and verdicts, curves with seed bands, export as report.md with SVG and PNG figures (Ctrl+R)</source>
+        <translation>Der Bericht des Experiments: Behauptungen mit Intervallen und Urteilen, Kurven mit Seed-Bändern, Export als report.md mit SVG- und PNG-Abbildungen (Strg+R)</translation>
     </message>
 </context>
 <context>

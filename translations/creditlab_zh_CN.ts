@@ -2,6 +2,25 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>QObject</name>
+    <message>
+        <source>iteration</source>
+        <translation>迭代</translation>
+    </message>
+    <message>
+        <source>no values yet</source>
+        <translation>尚无数值</translation>
+    </message>
+    <message>
+        <source>1 seed</source>
+        <translation>1 个种子</translation>
+    </message>
+    <message>
+        <source>%1 seeds</source>
+        <translation>%1 个种子</translation>
+    </message>
+</context>
+<context>
     <name>creditlab::ui</name>
     <message>
         <source>Environment server: reset task 0 in %1 ms; it begins “%2”.</source>
@@ -1729,6 +1748,55 @@ Qt %2（构建于 %3）
     </message>
 </context>
 <context>
+    <name>creditlab::ui::ReportDialog</name>
+    <message>
+        <source>Experiment %1: report</source>
+        <translation>实验 %1：报告</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <source>Read the experiment again (F5)</source>
+        <translation>重新读取实验（F5）</translation>
+    </message>
+    <message>
+        <source>Write report.md with SVG and PNG figures into a folder (Ctrl+E)</source>
+        <translation>将 report.md 及 SVG 和 PNG 图写入文件夹（Ctrl+E）</translation>
+    </message>
+    <message>
+        <source>Cannot build the report: %1</source>
+        <translation>无法生成报告：%1</translation>
+    </message>
+    <message>
+        <source>%1 claim(s): %2 supported, %3 contradicted, %4 inconclusive%5</source>
+        <translation>%1 个论断：%2 个得到支持，%3 个被否定，%4 个无定论%5</translation>
+    </message>
+    <message>
+        <source> — partial: not every trial has finished</source>
+        <translation> — 部分：并非所有试验都已完成</translation>
+    </message>
+    <message>
+        <source>Export the report into</source>
+        <translation>将报告导出到</translation>
+    </message>
+    <message numerus="yes">
+        <source>Wrote report.md and %n figure(s) as SVG and PNG into %1</source>
+        <translation>
+            <numerusform>已将 report.md 和 %n 张 SVG 与 PNG 图写入 %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Export failed: %1</source>
+        <translation>导出失败：%1</translation>
+    </message>
+</context>
+<context>
     <name>creditlab::ui::RunActions</name>
     <message>
         <source>Rename run %1</source>
@@ -2133,6 +2201,14 @@ Qt %2（构建于 %3）
     <message>
         <source>CSV (*.csv)</source>
         <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>Report…</source>
+        <translation>报告…</translation>
+    </message>
+    <message>
+        <source>The experiment&apos;s report: claims with their intervals and verdicts, curves with seed bands, export as report.md with SVG and PNG figures (Ctrl+R)</source>
+        <translation>实验报告：论断及其区间和结论、带种子区间带的曲线，可导出为含 SVG 和 PNG 图的 report.md（Ctrl+R）</translation>
     </message>
 </context>
 <context>

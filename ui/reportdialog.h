@@ -3,7 +3,6 @@
 #include "core/learn/experiment.h"
 
 #include <QDialog>
-#include <QImage>
 
 class QLabel;
 class QTextBrowser;
@@ -13,10 +12,6 @@ class Store;
 }
 
 namespace creditlab::ui {
-
-/// One metric's learning curves of an experiment, an arm per colour with a mean ± std band over seeds, painted at
-/// `size` (the PNG figures and the report view's images; the same picture as learn::curveSvg()).
-QImage paintCurves(const learn::ExperimentReport& report, const std::string& metric, const QSize& size);
 
 /// An experiment's report (the Sweeps page's Report…): the claims with their intervals and verdicts, the
 /// final-metric table, the learning curves with seed bands, the runs and the stored file, as `creditlab-cli report`

@@ -355,7 +355,7 @@ void addReportCommand(CLI::App& app)
         std::string output;
     };
     auto o = std::make_shared<Options>();
-    CLI::App* cmd = app.add_subcommand("report", "Write an experiment's report: report.md with SVG figures");
+    CLI::App* cmd = app.add_subcommand("report", "Write an experiment's report: report.md with SVG and PNG figures");
     cmd->add_option("--experiment,-e", o->experiment, "The experiment's number (printed by experiment run)")
         ->required()
         ->check(CLI::PositiveNumber)
@@ -368,7 +368,15 @@ void addReportCommand(CLI::App& app)
         Store store(db, Store::Access::ReadOnly);
         const auto report = learn::buildReport(store, o->experiment);
         const std::string dir = o->output.empty() ? "experiment-" + std::to_string(o->experiment) + "-report" : o->output;
-        for (const auto& path : learn::writeReport(report, dir, db))
+        // PNGs come from the figures module (Qt Gui); a build without the workbench has none, and the report is whole
+        // without them (report.md shows the SVGs).
+        learn::PngPainter png;
+        try {
+            png = learn::figuresModulePainter();
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "creditlab-cli: note: SVG figures only: %s\n", e.what());
+        }
+        for (const auto& path : learn::writeReport(report, dir, db, png))
             std::printf("wrote %s\n", path.c_str());
         for (const auto& c : report.claims)
             std::printf("claim  %-48s  %s\n", c.claim.canonical().c_str(), learn::verdictName(c.verdict));

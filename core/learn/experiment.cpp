@@ -3,6 +3,7 @@
 #include "core/learn/experiment.h"
 
 #include "core/atomicfile.h"
+#include "core/learn/module.h"
 #include "core/store.h"
 
 #include <algorithm>
@@ -417,8 +418,25 @@ std::string reportMarkdown(const ExperimentReport& report, const std::string& da
     return md.str();
 }
 
-std::vector<std::string> writeReport(
-    const ExperimentReport& report, const std::string& directory, const std::string& database)
+const char* figuresModuleName() { return "libcreditlab_figures.so"; }
+
+PngPainter figuresModulePainter()
+{
+    // The module's one export (ui/figures/figuresmodule.cpp): false with `error` filled when the file cannot be written.
+    using Entry = bool (*)(const ExperimentReport*, const char* metric, const char* path, std::string* error);
+    static const auto entry = [] {
+        return reinterpret_cast<Entry>(openModuleSymbol(figuresModuleName(), "CREDITLAB_FIGURES_MODULE",
+            "creditlab_paint_curve_png", std::string("the figures module ") + figuresModuleName() + " (Qt Gui)"));
+    }();
+    return [](const ExperimentReport& report, const std::string& metric, const std::string& path) {
+        std::string error;
+        if (!entry(&report, metric.c_str(), path.c_str(), &error))
+            throw std::runtime_error(path + ": cannot write the figure" + (error.empty() ? "" : ": " + error));
+    };
+}
+
+std::vector<std::string> writeReport(const ExperimentReport& report, const std::string& directory,
+    const std::string& database, const PngPainter& png)
 {
     std::error_code ec;
     fs::create_directories(directory, ec);
@@ -429,6 +447,18 @@ std::vector<std::string> writeReport(
         const auto path = (fs::path(directory) / figureName(metric)).string();
         writeFileAtomically(path, curveSvg(report, metric));
         written.push_back(path);
+        if (png) {
+            const auto pngPath = (fs::path(directory) / figureName(metric, "png")).string();
+            const auto partial = pngPath + ".part";
+            try {
+                png(report, metric, partial);
+                fs::rename(partial, pngPath);
+            } catch (const std::exception& e) {
+                fs::remove(partial, ec);
+                throw std::runtime_error(e.what());
+            }
+            written.push_back(pngPath);
+        }
     }
     const auto path = (fs::path(directory) / "report.md").string();
     writeFileAtomically(path, reportMarkdown(report, database));

@@ -10,6 +10,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -91,9 +92,23 @@ std::string curveSvg(const ExperimentReport& report, const std::string& metric);
 /// The file name of a metric's figure ("eval_success.svg").
 std::string figureName(const std::string& metric, const std::string& extension = "svg");
 
-/// Writes report.md and one SVG per metric into `directory` (created if needed), each file whole or not at all
-/// (written beside and renamed). Returns the paths written. Throws std::runtime_error naming the file that failed.
-std::vector<std::string> writeReport(
-    const ExperimentReport& report, const std::string& directory, const std::string& database);
+/// Paints one metric's figure of `report` as a PNG file at `path` (the same picture as curveSvg()); throws
+/// std::runtime_error naming the file when it cannot.
+using PngPainter = std::function<void(const ExperimentReport& report, const std::string& metric, const std::string& path)>;
+
+/// The figures module's painter: libcreditlab_figures.so (Qt Gui, built with the workbench), opened on the first call
+/// and found as the training module is (module.h; $CREDITLAB_FIGURES_MODULE first). The CLI links no Qt; this is how
+/// `creditlab-cli report` writes PNG figures. Call it on the main thread: the module starts an offscreen
+/// QGuiApplication when the process has no Qt application. Throws std::runtime_error naming every place it looked
+/// when the module is absent (a build without the workbench).
+PngPainter figuresModulePainter();
+/// The file name of the figures module ("libcreditlab_figures.so").
+const char* figuresModuleName();
+
+/// Writes report.md and one SVG per metric into `directory` (created if needed), and one PNG per metric when `png`
+/// is set, each file whole or not at all (written beside and renamed). Returns the paths written. Throws
+/// std::runtime_error naming the file that failed.
+std::vector<std::string> writeReport(const ExperimentReport& report, const std::string& directory,
+    const std::string& database, const PngPainter& png = {});
 
 } // namespace creditlab::learn

@@ -1,7 +1,11 @@
 // End-to-end tests of `creditlab-cli experiment` and `report`: a smoke experiment from the CLI (a shared SFT, then
 // arms x seeds), its claims printed with verdicts, its report files; a bad experiment file refused before anything
 // runs; the shipped experiments listed and parsed.
+#include <QDir>
 #include <QFile>
+#ifdef CREDITLAB_HAS_FIGURES_MODULE
+#include <QImage>
+#endif
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -102,6 +106,21 @@ private Q_SLOTS:
         QVERIFY2(report.exitCode == 0, report.err.constData());
         for (const char* file : { "report/report.md", "report/eval_success.svg", "report/rollout_invalid_rate.svg" })
             QVERIFY2(QFile::exists(path(file)), file);
+#ifdef CREDITLAB_HAS_FIGURES_MODULE
+        // PNGs from the figures module (the CLI links no Qt): the workbench's painter, so the arms' colours are there.
+        for (const char* file : { "report/eval_success.png", "report/rollout_invalid_rate.png" }) {
+            const QImage png(path(file), "PNG");
+            QVERIFY2(!png.isNull(), file);
+            QCOMPARE(png.size(), QSize(1440, 840));
+            bool firstArmColour = false;
+            for (int y = 0; y < png.height() && !firstArmColour; y += 2)
+                for (int x = 0; x < png.width() && !firstArmColour; x += 2)
+                    firstArmColour = png.pixelColor(x, y) == QColor(0x00, 0x72, 0xB2);
+            QVERIFY2(firstArmColour, file);
+        }
+        QVERIFY2(!report.err.contains("SVG figures only"), report.err.constData());
+        QVERIFY(!QFile::exists(path("report/eval_success.png.part")));
+#endif
         QFile md(path("report/report.md"));
         QVERIFY(md.open(QIODevice::ReadOnly));
         const QByteArray text = md.readAll();
@@ -121,6 +140,27 @@ private Q_SLOTS:
         const Result missing = run({ "experiment", "run", path("exp.yaml"), "--db", db, "--sft", "99" });
         QVERIFY(missing.exitCode != 0);
         QVERIFY2(missing.err.contains("--sft 99: no finished run"), missing.err.constData());
+    }
+
+    void reportWithoutTheFiguresModuleIsWholeWithSvgs()
+    {
+        // A CLI with no figures module beside it (a build without the workbench): the report is written with its SVGs,
+        // and a note says why there is no PNG. Uses the smoke experiment's database.
+        const QString cli = path("bare/creditlab-cli");
+        QVERIFY(QDir().mkpath(path("bare")));
+        QVERIFY(QFile::copy(QStringLiteral(CREDITLAB_CLI_PATH), cli));
+        QProcess p;
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.remove(QStringLiteral("CREDITLAB_FIGURES_MODULE"));
+        p.setProcessEnvironment(env);
+        p.start(cli, { "report", "-e", "1", "--db", path("exp.db"), "--output", path("report-bare") });
+        QVERIFY(p.waitForFinished(60000));
+        const QByteArray err = p.readAllStandardError();
+        QVERIFY2(p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0, err.constData());
+        QVERIFY2(err.contains("note: SVG figures only: cannot load the figures module libcreditlab_figures.so"), err.constData());
+        QVERIFY(QFile::exists(path("report-bare/report.md")));
+        QVERIFY(QFile::exists(path("report-bare/eval_success.svg")));
+        QVERIFY(!QFile::exists(path("report-bare/eval_success.png")));
     }
 
     void badExperimentIsRefusedBeforeAnythingRuns()
