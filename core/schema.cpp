@@ -162,6 +162,29 @@ constexpr std::string_view kV4 = R"sql(
 ALTER TABLE trajectory ADD COLUMN evaluation INTEGER NOT NULL DEFAULT 0;
 )sql";
 
+// Version 5: PAIR's probe tables (pair.md Table 1 on a run's policy), one row per probe, computed for an experiment
+// with `probes:` (one table per contamination seed) and judged by its probe claims. Deleted with the run or the sweep.
+constexpr std::string_view kV5 = R"sql(
+CREATE TABLE probe_result (
+    id                 INTEGER PRIMARY KEY,
+    sweep_id           INTEGER REFERENCES sweep(id) ON DELETE CASCADE,
+    run_id             INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,
+    policy             TEXT NOT NULL,
+    episodes           INTEGER NOT NULL,
+    seed               INTEGER NOT NULL,
+    probe              TEXT NOT NULL,
+    features           INTEGER NOT NULL,
+    auroc_clean        REAL NOT NULL,
+    auroc_contaminated REAL NOT NULL,
+    auroc_union        REAL NOT NULL,
+    ece                REAL NOT NULL,
+    brier              REAL NOT NULL,
+    created_at         TEXT NOT NULL,
+    UNIQUE (sweep_id, run_id, episodes, seed, probe)
+);
+CREATE INDEX probe_result_by_run ON probe_result(run_id);
+)sql";
+
 StoreError newerFileError(const std::string& path, std::int64_t version)
 {
     return StoreError(path + ": written by a newer CreditLab (schema version " + std::to_string(version)
@@ -203,6 +226,8 @@ std::string_view migrationSql(int toVersion)
         return kV3;
     case 4:
         return kV4;
+    case 5:
+        return kV5;
     default:
         return {};
     }

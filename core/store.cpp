@@ -299,6 +299,59 @@ std::vector<TrialInfo> Store::trials(std::int64_t sweepId)
     return out;
 }
 
+void Store::addProbeTable(const std::vector<ProbeResult>& rows)
+{
+    if (rows.empty())
+        return;
+    detail::inTransaction(m_db, [&] {
+        const ProbeResult& first = rows.front();
+        m_db.prepare("DELETE FROM probe_result WHERE sweep_id IS ? AND run_id = ? AND episodes = ? AND seed = ?")
+            .bind(1, first.sweepId)
+            .bind(2, first.runId)
+            .bind(3, first.episodes)
+            .bind(4, first.seed)
+            .exec();
+        Statement insert = m_db.prepare(
+            "INSERT INTO probe_result (sweep_id, run_id, policy, episodes, seed, probe, features, auroc_clean, "
+            "auroc_contaminated, auroc_union, ece, brier, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        const std::string now = currentTimestamp();
+        for (const auto& r : rows) {
+            if (r.sweepId != first.sweepId || r.runId != first.runId || r.episodes != first.episodes
+                || r.seed != first.seed)
+                throw std::invalid_argument("addProbeTable: the rows of one table share sweep, run, episodes and seed");
+            insert.reset();
+            insert.bind(1, r.sweepId)
+                .bind(2, r.runId)
+                .bind(3, r.policy)
+                .bind(4, r.episodes)
+                .bind(5, r.seed)
+                .bind(6, r.probe)
+                .bind(7, r.features)
+                .bind(8, r.aurocClean)
+                .bind(9, r.aurocContaminated)
+                .bind(10, r.aurocUnion)
+                .bind(11, r.ece)
+                .bind(12, r.brier)
+                .bind(13, now)
+                .exec();
+        }
+    });
+}
+
+std::vector<ProbeResult> Store::probeResults(std::int64_t sweepId)
+{
+    Statement st = m_db.prepare("SELECT sweep_id, run_id, policy, episodes, seed, probe, features, auroc_clean, "
+                                "auroc_contaminated, auroc_union, ece, brier FROM probe_result WHERE sweep_id = ? "
+                                "ORDER BY seed, id");
+    st.bind(1, sweepId);
+    std::vector<ProbeResult> out;
+    while (st.step())
+        out.push_back(ProbeResult { st.columnOptInt(0), st.columnInt(1), st.columnText(2), st.columnInt(3),
+            st.columnInt(4), st.columnText(5), st.columnInt(6), st.columnDouble(7), st.columnDouble(8),
+            st.columnDouble(9), st.columnDouble(10), st.columnDouble(11) });
+    return out;
+}
+
 std::optional<SweepInfo> Store::sweep(std::int64_t id)
 {
     Statement st = m_db.prepare("SELECT id, name, config, status, created_at FROM sweep WHERE id = ?");

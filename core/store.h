@@ -114,6 +114,23 @@ struct TrialInfo {
     std::optional<double> objective;
 };
 
+/// One probe's row of a PAIR probe table (pair.md Table 1) on a run's policy: AUROC on the clean-prefix and the
+/// contaminated-prefix test records and on both, ECE and Brier on both; stored for an experiment's `probes:`.
+struct ProbeResult {
+    std::optional<std::int64_t> sweepId;
+    std::int64_t runId = 0;
+    std::string policy; ///< e.g. "run 3 SFT policy"
+    std::int64_t episodes = 0; ///< contaminated episodes drawn
+    std::int64_t seed = 0; ///< the contamination seed
+    std::string probe; ///< a probeNames() entry, e.g. "last_token"
+    std::int64_t features = 0;
+    double aurocClean = 0.0;
+    double aurocContaminated = 0.0;
+    double aurocUnion = 0.0;
+    double ece = 0.0;
+    double brier = 0.0;
+};
+
 /// The current time as ISO 8601 UTC with seconds, e.g. "2026-11-22T03:40:00Z".
 std::string currentTimestamp();
 
@@ -215,6 +232,11 @@ public:
     std::vector<TrialInfo> trials(std::int64_t sweepId);
     std::optional<SweepInfo> sweep(std::int64_t id);
     void setSweepStatus(std::int64_t id, const std::string& status);
+    /// Stores one probe table (its rows share sweep, run, episodes and seed), all rows or none; a table stored
+    /// before for the same sweep, run, episodes and seed is replaced.
+    void addProbeTable(const std::vector<ProbeResult>& rows);
+    /// The probe rows of a sweep, by seed then in the order stored.
+    std::vector<ProbeResult> probeResults(std::int64_t sweepId);
     /// Marks a trial "running" on run `runId` (its objective cleared).
     void startTrial(std::int64_t trialId, std::int64_t runId);
 

@@ -359,7 +359,13 @@ void SweepPage::applyProgress()
                        .arg(p->done)
                        .arg(p->total)
                        .arg(formatDuration(p->elapsedSeconds))
-                       .arg(p->etaSeconds >= 0 ? tr(" · ETA %1").arg(formatDuration(p->etaSeconds)) : QString()));
+                       .arg(p->etaSeconds >= 0 ? tr(" · ETA %1").arg(formatDuration(p->etaSeconds)) : QString())
+        + (p->probeTablesTotal > 0 && (p->probeTablesDone > 0 || !p->probeActivity.empty())
+                ? tr(" · probe tables %1 of %2%3")
+                      .arg(p->probeTablesDone)
+                      .arg(p->probeTablesTotal)
+                      .arg(p->probeActivity.empty() ? QString() : QStringLiteral(" · ") + toQString(p->probeActivity))
+                : QString()));
     if (finished != doneBefore) {
         if (doneBefore >= 0)
             m_workspace->notifyRunsChanged();

@@ -114,6 +114,7 @@ void runTrials(const SweepCliOptions& o, const std::optional<learn::SweepSpec>& 
     ProgressLine progress(what);
     std::vector<std::string> lastStatus;
     double elapsed = 0.0;
+    int probeTablesShown = -1; // the probe tables stored at the last callback (-1 before the first)
     const auto callback = [&](const learn::SweepProgress& p) {
         elapsed = p.elapsedSeconds;
         lastStatus.resize(p.trials.size());
@@ -128,6 +129,17 @@ void runTrials(const SweepCliOptions& o, const std::optional<learn::SweepSpec>& 
                 std::fflush(stdout);
             }
             last = t.status;
+        }
+        if (!o.quiet && p.probeTablesDone > probeTablesShown && probeTablesShown >= 0) {
+            progress.clear();
+            std::printf("probe table %d/%d stored\n", p.probeTablesDone, p.probeTablesTotal);
+            std::fflush(stdout);
+        }
+        probeTablesShown = p.probeTablesDone;
+        if (!p.probeActivity.empty()) {
+            progress.update(p.probeTablesTotal > 0 ? static_cast<double>(p.probeTablesDone) / p.probeTablesTotal : 1.0,
+                p.probeActivity, -1.0);
+            return;
         }
         double fraction = 0.0;
         std::string running;
@@ -197,9 +209,13 @@ shared SFT run, with claims judged over seeds.
     - triage >= grpo on eval/success within 0.05    # not worse by more than 0.05
     - eval/invalid_rate(grpo) rises faster than eval/invalid_rate(triage)   # = grpo > triage on ... auc
   sft: shared                      # trained once before the trials (default); none: each trial its own; or a run id
+  probes: {seeds: [42, 43, 44], episodes: 600}   # PAIR's probe table on the shared SFT policy, one per seed,
+                                   # after the trials; claims on probe/auroc_clean, auroc_contaminated, auroc_union,
+                                   # auroc_drop, ece or brier compare two probes: last_token > attention on probe/auroc_drop
   smoke:                           # --scale smoke: the same pipeline in minutes (checks it runs, not the claim)
     set: {sft.expert_episodes: 20, rl.iterations: 2}
     seeds: [0, 1]
+    probes: {seeds: [42, 43], episodes: 20}
   workers: 2
   threads: 1
 An arm may not change sft.*, policy.* or env.* keys while the SFT start is shared. Verdicts: supported when the 95%

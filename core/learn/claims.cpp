@@ -11,6 +11,15 @@
 
 namespace creditlab::learn {
 
+const std::vector<std::string>& probeClaimMetrics()
+{
+    static const std::vector<std::string> metrics { "probe/auroc_clean", "probe/auroc_contaminated",
+        "probe/auroc_union", "probe/auroc_drop", "probe/ece", "probe/brier" };
+    return metrics;
+}
+
+bool isProbeMetric(const std::string& metric) { return metric.rfind("probe/", 0) == 0; }
+
 namespace {
 
 constexpr const char* kForm = "expected 'A > B on METRIC [at end | at N | auc] [within X]', with > < >= or <=, or "

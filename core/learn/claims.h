@@ -8,6 +8,8 @@
 //   mgr > grpo on eval/valid_rate auc              the area under the curve above its first value, per iteration
 //   mgr >= grpo on eval/success within 0.05        not worse by more than 0.05
 //   eval/valid_rate(mgr) rises faster than eval/valid_rate(grpo)     the same as "mgr > grpo on ... auc"
+//   last_token > attention on probe/auroc_drop     a probe claim: two probes of an experiment's probe tables
+//                                                  (`probes:`), one value per contamination seed
 
 #include <cstdint>
 #include <optional>
@@ -45,6 +47,12 @@ struct Claim {
     /// The claim in the canonical form ("a > b on metric at end").
     std::string canonical() const;
 };
+
+/// The metrics of probe claims: a probe table row's AUROC on the clean-prefix test records, on the
+/// contaminated-prefix ones, on both, the drop from clean to contaminated, ECE and Brier (probe/auroc_clean, ...).
+const std::vector<std::string>& probeClaimMetrics();
+/// Whether `metric` names a probe table column ("probe/..."), known or not.
+bool isProbeMetric(const std::string& metric);
 
 /// A metric's curve of one run: (iteration, value) in iteration order.
 using Curve = std::vector<std::pair<std::int64_t, double>>;

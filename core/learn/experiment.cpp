@@ -4,6 +4,7 @@
 
 #include "core/atomicfile.h"
 #include "core/learn/module.h"
+#include "core/learn/probepipeline.h"
 #include "core/store.h"
 
 #include <algorithm>
@@ -125,6 +126,23 @@ std::string figureName(const std::string& metric, const std::string& extension)
     return out + "." + extension;
 }
 
+std::optional<double> probeValue(const ProbeResult& row, const std::string& metric)
+{
+    if (metric == "probe/auroc_clean")
+        return row.aurocClean;
+    if (metric == "probe/auroc_contaminated")
+        return row.aurocContaminated;
+    if (metric == "probe/auroc_union")
+        return row.aurocUnion;
+    if (metric == "probe/auroc_drop")
+        return row.aurocClean - row.aurocContaminated;
+    if (metric == "probe/ece")
+        return row.ece;
+    if (metric == "probe/brier")
+        return row.brier;
+    return std::nullopt;
+}
+
 ExperimentReport buildReport(Store& store, std::int64_t sweepId)
 {
     const auto info = store.sweep(sweepId);
@@ -230,7 +248,61 @@ ExperimentReport buildReport(Store& store, std::int64_t sweepId)
             report.warnings.push_back("no run has the metric " + metric + " yet");
     }
 
+    // The probe tables: the rows of the experiment's SFT run and episodes, for the seeds the file names.
+    if (spec.probes) {
+        std::set<std::int64_t> seen;
+        for (auto& row : store.probeResults(sweepId))
+            if (row.episodes == spec.probes->episodes && spec.sft == std::to_string(row.runId)
+                && std::find(spec.probes->seeds.begin(), spec.probes->seeds.end(), row.seed) != spec.probes->seeds.end()) {
+                seen.insert(row.seed);
+                report.probeRows.push_back(std::move(row));
+            }
+        for (const auto seed : spec.probes->seeds)
+            if (!seen.count(seed))
+                report.probeSeedsMissing.push_back(seed);
+        if (!report.probeSeedsMissing.empty())
+            report.partial = true;
+        for (const auto& name : probeNames()) {
+            ProbeSummary summary;
+            summary.probe = name;
+            std::vector<double> clean, contaminated, both, drop, ece, brier;
+            for (const auto& row : report.probeRows)
+                if (row.probe == name) {
+                    summary.features = row.features;
+                    clean.push_back(row.aurocClean);
+                    contaminated.push_back(row.aurocContaminated);
+                    both.push_back(row.aurocUnion);
+                    drop.push_back(row.aurocClean - row.aurocContaminated);
+                    ece.push_back(row.ece);
+                    brier.push_back(row.brier);
+                }
+            if (clean.empty())
+                continue;
+            summary.seeds = static_cast<int>(clean.size());
+            std::tie(summary.clean, summary.cleanStd) = meanStd(clean);
+            std::tie(summary.contaminated, summary.contaminatedStd) = meanStd(contaminated);
+            std::tie(summary.both, summary.bothStd) = meanStd(both);
+            std::tie(summary.drop, summary.dropStd) = meanStd(drop);
+            summary.ece = meanStd(ece).first;
+            summary.brier = meanStd(brier).first;
+            report.probes.push_back(summary);
+        }
+    }
+
     for (const auto& claim : spec.claims) {
+        if (isProbeMetric(claim.metric)) {
+            // One value per contamination seed, in seed order.
+            const auto values = [&](const std::string& probe) {
+                std::vector<double> out;
+                for (const auto& row : report.probeRows)
+                    if (row.probe == probe)
+                        if (const auto v = probeValue(row, claim.metric))
+                            out.push_back(*v);
+                return out;
+            };
+            report.claims.push_back(evaluateClaim(claim, values(claim.left), values(claim.right)));
+            continue;
+        }
         const auto values = [&](const std::string& arm) {
             std::vector<double> out;
             for (const auto& s : curvesOf[arm]) {
@@ -327,7 +399,8 @@ std::string reportMarkdown(const ExperimentReport& report, const std::string& da
     md << "# Experiment " << report.sweepId << ": " << spec.name << "\n\n";
     if (report.partial)
         md << "**Partial report**: the experiment is " << report.status
-           << " and not every trial has finished; the numbers are those of the runs so far.\n\n";
+           << " and not every trial" << (spec.probes ? " or probe table" : "")
+           << " has finished; the numbers are those so far.\n\n";
     if (!spec.paper.empty())
         md << "- Source: " << spec.paper << "\n";
     if (!spec.quote.empty())
@@ -340,7 +413,7 @@ std::string reportMarkdown(const ExperimentReport& report, const std::string& da
     if (report.claims.empty())
         md << "This experiment states no claims.\n\n";
     else {
-        md << "Each claim compares the per-seed values of two arms: the mean difference, with a 95% percentile "
+        md << "Each claim compares the per-seed values of two arms (or, on a probe/ metric, two probes): the mean difference, with a 95% percentile "
               "bootstrap interval over seeds (10,000 resamples, each arm's seeds resampled independently). "
               "**Supported**: the interval excludes 0 in the claimed direction (for `>=`/`<=`, it clears the "
               "margin); **contradicted**: it excludes 0 the other way; **inconclusive**: otherwise.\n\n";
@@ -366,7 +439,9 @@ std::string reportMarkdown(const ExperimentReport& report, const std::string& da
             for (std::size_t k = 0; k < c.right.size(); ++k)
                 md << (k ? ", " : "") << number(c.right[k]);
             md << "]";
-            if (c.claim.statistic == ClaimStatistic::Auc)
+            if (isProbeMetric(c.claim.metric))
+                md << " (one probe table per contamination seed)";
+            else if (c.claim.statistic == ClaimStatistic::Auc)
                 md << " (area under the curve above its first value, per iteration)";
             else if (c.claim.statistic == ClaimStatistic::At)
                 md << " (at iteration " << c.claim.iteration << ")";
@@ -375,6 +450,34 @@ std::string reportMarkdown(const ExperimentReport& report, const std::string& da
             md << ".\n";
         }
         md << "\n";
+    }
+
+    if (spec.probes) {
+        md << "## Probe tables\n\nPAIR's Table 1 (pair.md §2.8) on the shared SFT policy";
+        if (!report.probeRows.empty())
+            md << " (" << report.probeRows.front().policy << ")";
+        md << ": every probe fitted on matched clean- and contaminated-prefix records of " << spec.probes->episodes
+           << " household episodes and scored on the held-out fifth, one table per contamination seed. AUROC mean ± "
+              "std over seeds (n); the drop is clean − contaminated, per seed. The seeds change which turns are "
+              "corrupted and how, not the policy: the spread is not a training variance.\n\n";
+        if (report.probes.empty())
+            md << "No probe table yet: they are computed after the trials.\n\n";
+        else {
+            md << "| probe | dims | clean | contaminated | union | drop | ECE | Brier |\n|---|---|---|---|---|---|---|---|\n";
+            for (const auto& p : report.probes)
+                md << "| " << p.probe << " | " << p.features << " | " << number(p.clean) << " ± " << number(p.cleanStd)
+                   << " (" << p.seeds << ") | " << number(p.contaminated) << " ± " << number(p.contaminatedStd)
+                   << " | " << number(p.both) << " ± " << number(p.bothStd) << " | " << signedNumber(p.drop) << " ± "
+                   << number(p.dropStd) << " | " << number(p.ece) << " | " << number(p.brier) << " |\n";
+            md << "\n";
+        }
+        if (!report.probeSeedsMissing.empty()) {
+            md << "*Probe tables not computed yet for seed";
+            md << (report.probeSeedsMissing.size() > 1 ? "s " : " ");
+            for (std::size_t k = 0; k < report.probeSeedsMissing.size(); ++k)
+                md << (k ? ", " : "") << report.probeSeedsMissing[k];
+            md << ".*\n\n";
+        }
     }
 
     md << "## Final metrics\n\nThe last value of each run, mean ± std over seeds (n runs).\n\n| arm |";

@@ -18,6 +18,7 @@
 
 namespace creditlab {
 class Store;
+struct ProbeResult;
 }
 
 namespace creditlab::learn {
@@ -56,6 +57,21 @@ struct ArmFinal {
     double mean = 0.0, std = 0.0;
 };
 
+/// One probe over an experiment's probe tables: mean ± std over the contamination seeds of each column.
+struct ProbeSummary {
+    std::string probe;
+    std::int64_t features = 0;
+    int seeds = 0;
+    double clean = 0.0, cleanStd = 0.0;
+    double contaminated = 0.0, contaminatedStd = 0.0;
+    double both = 0.0, bothStd = 0.0; ///< AUROC on clean and contaminated records together
+    double drop = 0.0, dropStd = 0.0; ///< clean - contaminated, per seed
+    double ece = 0.0, brier = 0.0;
+};
+
+/// The value of a probe claim metric (probeClaimMetrics()) in one probe table row; nullopt for another metric.
+std::optional<double> probeValue(const ProbeResult& row, const std::string& metric);
+
 struct ExperimentReport {
     std::int64_t sweepId = 0;
     std::string status; ///< the sweep's
@@ -67,6 +83,11 @@ struct ExperimentReport {
     std::vector<ArmFinal> finals;
     std::vector<ClaimResult> claims;
     std::vector<std::string> warnings; ///< e.g. a metric no run has
+    /// `probes:`: the stored probe tables (every row, by seed), their summary in probeNames() order, and the seeds
+    /// not computed yet (the report is partial until they are).
+    std::vector<ProbeResult> probeRows;
+    std::vector<ProbeSummary> probes;
+    std::vector<std::int64_t> probeSeedsMissing;
 };
 
 /// Reads sweep `sweepId` of `store` and computes its report. Throws std::invalid_argument when there is no such

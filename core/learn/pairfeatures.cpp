@@ -65,20 +65,6 @@ void append(std::vector<float>& out, const std::vector<float>& part)
 /// The final `count` entries of a per-layer list (all of them when there are fewer).
 std::size_t firstOfLast(std::size_t layers, std::size_t count) { return layers > count ? layers - count : 0; }
 
-const std::vector<std::pair<PairFeatureType, const char*>>& featureNames()
-{
-    static const std::vector<std::pair<PairFeatureType, const char*>> names {
-        { PairFeatureType::LastToken, "last_token" },
-        { PairFeatureType::MeanPooled, "mean_pooled" },
-        { PairFeatureType::MultiLayer, "multi_layer" },
-        { PairFeatureType::Attention, "attention" },
-        { PairFeatureType::HiddenAttention, "hidden_attention" },
-        { PairFeatureType::MultiAttention, "multi_attention" },
-        { PairFeatureType::Lookback, "lookback" },
-    };
-    return names;
-}
-
 /// A (T, width) float CPU copy of one row's states.
 torch::Tensor rowOnCpu(const torch::Tensor& t, std::int64_t row)
 {
@@ -147,30 +133,6 @@ probe::FeatureMatrix pairFeatureMatrix(const std::vector<TurnFeatures>& turns, P
         m.appendRow(std::span<const float>(row));
     }
     return m;
-}
-
-const char* pairFeatureTypeName(PairFeatureType type)
-{
-    for (const auto& [t, name] : featureNames())
-        if (t == type)
-            return name;
-    return "?";
-}
-
-PairFeatureType pairFeatureTypeFromName(const std::string& name)
-{
-    for (const auto& [t, n] : featureNames())
-        if (name == n)
-            return t;
-    throw std::invalid_argument("unknown PAIR feature type '" + name + "'");
-}
-
-std::vector<PairFeatureType> allPairFeatureTypes()
-{
-    std::vector<PairFeatureType> types;
-    for (const auto& entry : featureNames())
-        types.push_back(entry.first);
-    return types;
 }
 
 std::vector<TurnFeatures> extractTurnFeatures(const TransformerOutput& output, std::int64_t row,

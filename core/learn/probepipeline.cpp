@@ -169,16 +169,6 @@ ProbeData buildProbeData(const ProbeSource& source, const ProbeDataOptions& opti
     return data;
 }
 
-std::vector<std::string> probeNames()
-{
-    std::vector<std::string> names;
-    for (const auto type : allPairFeatureTypes())
-        names.emplace_back(pairFeatureTypeName(type));
-    names.emplace_back("pair");
-    names.emplace_back("layerwise");
-    return names;
-}
-
 ProbeSet fitProbes(const ProbeData& data, const std::vector<std::string>& names, const ProbeFitOptions& options,
     const ProbeCallback& cb)
 {

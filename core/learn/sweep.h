@@ -67,6 +67,14 @@ struct SweepSpec {
     /// The shared SFT start: "shared" (trained once by the experiment, then every arm warm-starts from it), "none"
     /// (each trial trains its own) or a run id (an SFT run already in the database).
     std::string sft = "shared";
+    /// `probes:` (experiments): PAIR's probe table (pair.md Table 1) on the shared SFT policy, one table per
+    /// contamination seed, computed after the trials. Its probes are the "arms" of the probe claims, whose metric
+    /// is one of probeClaimMetrics(), e.g. `last_token > attention on probe/auroc_drop`.
+    struct Probes {
+        std::vector<std::int64_t> seeds;
+        std::int64_t episodes = 600; ///< contaminated household episodes per table
+    };
+    std::optional<Probes> probes;
 
     bool isExperiment() const { return !arms.empty(); }
     /// The shared SFT run's config (experiments with sft "shared"): the base with `set` (and smoke's), no RL.
@@ -129,6 +137,11 @@ struct SweepProgress {
     int total = 0;
     double elapsedSeconds = 0.0;
     double etaSeconds = -1.0; ///< for the whole sweep; negative when unknown
+    /// An experiment's probe tables (`probes:`), computed after the trials: tables stored of those planned, and the
+    /// one being computed ("" when none is), e.g. "probe table 2/3 (seed 43): features 3200/10000".
+    int probeTablesDone = 0;
+    int probeTablesTotal = 0;
+    std::string probeActivity;
 };
 
 /// Called from the worker threads, one call at a time (serialized by a mutex), when a trial changes state

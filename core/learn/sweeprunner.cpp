@@ -3,15 +3,20 @@
 #include "core/learn/experiment.h"
 #include "core/learn/sweep.h"
 
+#include "core/learn/probepipeline.h"
 #include "core/learn/runtime.h"
 #include "core/learn/trainer.h"
+#include "core/progress.h"
 #include "core/store.h"
+
+#include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <thread>
 
 namespace creditlab::learn {
@@ -55,6 +60,11 @@ public:
         m_lastEmit.assign(m_trials.size(), Clock::time_point {});
         m_started.assign(m_trials.size(), Clock::time_point {});
         m_start = Clock::now();
+        if (m_spec.probes) { // the tables a resume finds stored count as done from the first snapshot on
+            const auto stored = storedProbeSeeds(sweepId);
+            for (const auto seed : m_spec.probes->seeds)
+                m_probeTablesDone += stored.count(seed) > 0;
+        }
         {
             std::lock_guard lock(m_mutex);
             publishLocked();
@@ -74,12 +84,102 @@ public:
             open = open || t.status == "pending" || t.status == "cancelled" || t.status == "running";
             failed = failed || t.status == "failed";
         }
+        if (m_spec.probes && !open) {
+            const std::string probes = runProbeTables(sweepId);
+            open = probes == "cancelled";
+            failed = failed || probes == "failed";
+        }
         result.status = open ? "cancelled" : failed ? "failed" : "finished";
         Store(m_options.database).setSweepStatus(sweepId, result.status);
         return result;
     }
 
 private:
+    /// An experiment's `probes:`: the probe table of the shared SFT policy for every seed not yet stored, with every
+    /// core, after the trials (a resume computes the missing ones). "" when all are stored, "cancelled" when the stop
+    /// flag ended it, "failed" (logged) when one could not be computed.
+    std::string runProbeTables(std::int64_t sweepId)
+    {
+        const auto& plan = *m_spec.probes;
+        std::int64_t sftRun = 0;
+        try {
+            sftRun = std::stoll(m_spec.sft);
+        } catch (const std::exception&) {
+            spdlog::error("experiment {}: the probe tables need the shared SFT run, and there is none ({})", sweepId,
+                m_spec.sft);
+            return "failed";
+        }
+        Store store(m_options.database);
+        const std::set<std::int64_t> stored = storedProbeSeeds(sweepId);
+        configureThreads(RuntimeOptions { m_spec.workers * m_spec.trialThreads() });
+        const auto names = probeNames();
+        const auto setActivity = [this](std::string activity, bool tableDone) {
+            std::lock_guard lock(m_mutex);
+            m_probeActivity = std::move(activity);
+            m_probeTablesDone += tableDone;
+            publishLocked();
+        };
+        std::size_t index = 0;
+        for (const auto seed : plan.seeds) {
+            ++index;
+            if (stored.count(seed))
+                continue;
+            if (m_stop && m_stop->load())
+                return "cancelled";
+            const auto started = Clock::now();
+            const std::string table = "probe table " + std::to_string(index) + "/" + std::to_string(plan.seeds.size())
+                + " (seed " + std::to_string(seed) + ")";
+            auto lastShown = Clock::time_point {};
+            const ProbeCallback keepGoing = [&](const ProbeProgress& progress) {
+                if (Clock::now() - lastShown > std::chrono::milliseconds(200)) {
+                    lastShown = Clock::now();
+                    setActivity(table + ": " + progress.phase + " " + std::to_string(progress.done) + "/"
+                            + std::to_string(progress.total),
+                        false);
+                }
+                return !(m_stop && m_stop->load());
+            };
+            setActivity(table + ": starting", false);
+            try {
+                ProbeDataOptions options;
+                options.episodes = plan.episodes;
+                options.seed = static_cast<std::uint64_t>(seed);
+                const ProbeData data
+                    = buildProbeData(ProbeSource { m_options.database, sftRun, true, m_options.device }, options, keepGoing);
+                const ProbeSet set = fitProbes(data, names, {}, keepGoing);
+                std::vector<ProbeResult> rows;
+                for (const auto& row : evaluateProbes(set, data))
+                    rows.push_back(ProbeResult { sweepId, sftRun, data.policy, plan.episodes, seed, row.name,
+                        row.features, row.aurocClean, row.aurocContaminated, row.aurocUnion, row.ece, row.brier });
+                store.addProbeTable(rows);
+                setActivity("", true);
+                releaseFreeMemory();
+                spdlog::info("experiment {}: probe table {}/{} (seed {}, {} episodes, {}) in {:.0f} s", sweepId, index,
+                    plan.seeds.size(), seed, plan.episodes, data.policy,
+                    std::chrono::duration<double>(Clock::now() - started).count());
+            } catch (const Cancelled&) {
+                setActivity("", false);
+                return "cancelled";
+            } catch (const std::exception& e) {
+                setActivity("", false);
+                spdlog::error("experiment {}: probe table (seed {}): {}", sweepId, seed, e.what());
+                return "failed";
+            }
+        }
+        return "";
+    }
+
+    /// The contamination seeds whose probe table of the shared SFT run (at the planned episodes) is stored.
+    std::set<std::int64_t> storedProbeSeeds(std::int64_t sweepId) const
+    {
+        std::set<std::int64_t> seeds;
+        Store store(m_options.database, Store::Access::ReadOnly);
+        for (const auto& row : store.probeResults(sweepId))
+            if (std::to_string(row.runId) == m_spec.sft && row.episodes == m_spec.probes->episodes)
+                seeds.insert(row.seed);
+        return seeds;
+    }
+
     void work()
     {
         std::unique_ptr<Store> store;
@@ -200,6 +300,9 @@ private:
             else
                 remaining += 1.0;
         }
+        p.probeTablesDone = m_probeTablesDone;
+        p.probeTablesTotal = m_spec.probes ? static_cast<int>(m_spec.probes->seeds.size()) : 0;
+        p.probeActivity = m_probeActivity;
         p.elapsedSeconds = std::chrono::duration<double>(Clock::now() - m_start).count();
         if (!m_durations.empty()) {
             double mean = 0.0;
@@ -223,6 +326,8 @@ private:
     std::vector<Clock::time_point> m_started;
     std::vector<double> m_durations;
     Clock::time_point m_start;
+    int m_probeTablesDone = 0;
+    std::string m_probeActivity;
 };
 
 SweepSpec withWorkers(SweepSpec spec, const SweepOptions& options)

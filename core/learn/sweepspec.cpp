@@ -1,5 +1,6 @@
 // The sweep file: parsing, expansion into trials (grid × random samples × seeds) and validation of every
 // trial's config before anything runs. Torch-free.
+#include "core/learn/probepipeline.h"
 #include "core/learn/rng.h"
 #include "core/learn/sweep.h"
 
@@ -216,7 +217,7 @@ SweepSpec SweepSpec::parse(const std::string& yamlText, const std::string& sourc
     std::uint64_t randomSeed = 0;
     std::optional<std::vector<std::string>> seeds;
     int baseLine = 0;
-    int armsLine = 0, gridLine = 0, scaleLine = 0;
+    int armsLine = 0, gridLine = 0, scaleLine = 0, probesLine = 0;
     YAML::Node smoke;
     int smokeLine = 0;
     std::vector<std::pair<std::string, int>> claimTexts;
@@ -227,6 +228,25 @@ SweepSpec SweepSpec::parse(const std::string& yamlText, const std::string& sourc
         for (const auto& s : v)
             out.push_back(std::to_string(p.integer(s, key, 0, 1LL << 62)));
         return out;
+    };
+    const auto probesOf = [&](const YAML::Node& v, int line, const std::string& key) {
+        if (!v.IsMap())
+            p.fail(line, key + ": expected seeds: and episodes:, e.g. {seeds: [42, 43, 44], episodes: 600}");
+        SweepSpec::Probes plan;
+        for (const auto& item : v) {
+            const std::string k = item.first.Scalar();
+            if (k == "seeds") {
+                for (const auto& seed : seedList(item.second, lineOf(item.first), key + ".seeds"))
+                    plan.seeds.push_back(std::stoll(seed));
+            } else if (k == "episodes") {
+                plan.episodes = p.integer(item.second, key + ".episodes", 10, 1000000);
+            } else {
+                p.fail(lineOf(item.first), key + ": unknown key '" + k + "' (known: seeds, episodes)");
+            }
+        }
+        if (plan.seeds.empty())
+            p.fail(line, key + ".seeds: missing (one probe table per contamination seed, e.g. [42, 43, 44])");
+        return plan;
     };
     const auto claim = [&](const Located& at) {
         if (at.key == "seed" || at.key == "name" || at.key == "threads")
@@ -313,6 +333,9 @@ SweepSpec SweepSpec::parse(const std::string& yamlText, const std::string& sourc
             spec.sft = p.scalar(v, key);
             if (spec.sft != "shared" && spec.sft != "none")
                 spec.sft = std::to_string(p.integer(v, key, 1, 1LL << 62));
+        } else if (key == "probes") {
+            probesLine = line;
+            spec.probes = probesOf(v, line, "probes");
         } else if (key == "smoke") {
             smokeLine = line;
             if (!v.IsMap())
@@ -368,7 +391,7 @@ SweepSpec SweepSpec::parse(const std::string& yamlText, const std::string& sourc
             p.fail(line,
                 "unknown key '" + key
                     + "' (known: name, base, set, grid, random, seeds, objective, objective_mode, workers, threads; "
-                      "experiments: arms, metrics, claims, sft, smoke, scale, paper, quote)");
+                      "experiments: arms, metrics, claims, sft, smoke, scale, paper, quote, probes)");
         }
     }
     if (scaleArgument)
@@ -377,7 +400,7 @@ SweepSpec SweepSpec::parse(const std::string& yamlText, const std::string& sourc
         p.fail(scaleLine, "scale: expected full or smoke, got '" + spec.scale + "'");
     if (spec.arms.empty()) {
         for (const auto& [what, given] : { std::pair<const char*, bool> { "claims", !claimTexts.empty() },
-                 { "metrics", !spec.metrics.empty() }, { "smoke", smokeLine > 0 } })
+                 { "metrics", !spec.metrics.empty() }, { "smoke", smokeLine > 0 }, { "probes", probesLine > 0 } })
             if (given)
                 p.fail(1, std::string(what) + ": only an experiment has it (add arms:)");
     } else {
@@ -406,8 +429,12 @@ SweepSpec SweepSpec::parse(const std::string& yamlText, const std::string& sourc
                     seeds = seedList(item.second, lineOf(item.first), "smoke.seeds");
                 } else if (sk == "workers") {
                     spec.workers = static_cast<int>(p.integer(item.second, "smoke.workers", 1, 256));
+                } else if (sk == "probes") {
+                    if (probesLine == 0)
+                        p.fail(lineOf(item.first), "smoke.probes: the experiment has no probes:");
+                    spec.probes = probesOf(item.second, lineOf(item.first), "smoke.probes");
                 } else {
-                    p.fail(lineOf(item.first), "smoke: unknown key '" + sk + "' (known: set, seeds, workers)");
+                    p.fail(lineOf(item.first), "smoke: unknown key '" + sk + "' (known: set, seeds, workers, probes)");
                 }
             }
         }
@@ -420,6 +447,30 @@ SweepSpec SweepSpec::parse(const std::string& yamlText, const std::string& sourc
             } catch (const std::invalid_argument& e) {
                 p.fail(line, std::string("claims: ") + e.what());
             }
+            if (isProbeMetric(c.metric)) {
+                // A probe claim: its "arms" are probes of the experiment's probe tables, one value per seed.
+                const auto& metrics = probeClaimMetrics();
+                if (std::find(metrics.begin(), metrics.end(), c.metric) == metrics.end()) {
+                    std::string known;
+                    for (const auto& m : metrics)
+                        known += (known.empty() ? "" : ", ") + m;
+                    p.fail(line, "claims: '" + text + "': unknown probe metric '" + c.metric + "' (known: " + known + ")");
+                }
+                if (!spec.probes)
+                    p.fail(line, "claims: '" + text + "': a probe claim needs probes: (the tables it reads)");
+                if (c.statistic != ClaimStatistic::End)
+                    p.fail(line, "claims: '" + text + "': a probe table has one value per seed (no 'at' or 'auc')");
+                const auto names = probeNames();
+                for (const auto* probe : { &c.left, &c.right })
+                    if (std::find(names.begin(), names.end(), *probe) == names.end()) {
+                        std::string known;
+                        for (const auto& n : names)
+                            known += (known.empty() ? "" : ", ") + n;
+                        p.fail(line, "claims: '" + text + "': no probe named '" + *probe + "' (probes: " + known + ")");
+                    }
+                spec.claims.push_back(std::move(c));
+                continue;
+            }
             for (const auto* arm : { &c.left, &c.right })
                 if (std::none_of(spec.arms.begin(), spec.arms.end(), [&](const SweepArm& a) { return a.name == *arm; })) {
                     std::string known;
@@ -431,6 +482,8 @@ SweepSpec SweepSpec::parse(const std::string& yamlText, const std::string& sourc
                 spec.metrics.push_back(c.metric);
             spec.claims.push_back(std::move(c));
         }
+        if (spec.probes && spec.sft == "none")
+            p.fail(probesLine, "probes: the tables read the shared SFT policy, and sft: none has none");
         if (spec.sft == "shared")
             for (const auto& arm : spec.arms)
                 for (const auto& [k, value] : arm.overrides)

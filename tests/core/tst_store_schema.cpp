@@ -27,6 +27,7 @@ private Q_SLOTS:
     void migration();
     void migration2KeepsCredits();
     void migration3AddsJudgeCache();
+    void migration5AddsProbeTables();
     void emptySqliteFileIsMigrated();
     void emptyFileIsMigrated();
     void createsMissingFolders();
@@ -53,6 +54,12 @@ const std::set<std::string> kTablesV3 = [] {
     t.insert("judge_cache");
     return t;
 }();
+const std::set<std::string> kTablesV5 = [] {
+    auto t = kTablesV3;
+    t.insert("probe_result");
+    return t;
+}();
+const std::set<std::string> kIndexesV5 = { "trajectory_by_run", "trial_by_sweep", "probe_result_by_run" };
 
 /// The names of the user objects of one type ("table" or "index") in the database.
 std::set<std::string> objects(Database& db, const char* type)
@@ -133,8 +140,8 @@ void TestStoreSchema::newFileIsAtCurrentVersion()
     QCOMPARE(db.scalarInt("PRAGMA application_id"), std::int64_t(0x43524c42));
     QCOMPARE(pragmaText(db, "journal_mode"), std::string("wal"));
     QCOMPARE(db.scalarInt("PRAGMA foreign_keys"), std::int64_t(1));
-    QCOMPARE(objects(db, "table"), kTablesV3);
-    QCOMPARE(objects(db, "index"), kIndexesV1);
+    QCOMPARE(objects(db, "table"), kTablesV5);
+    QCOMPARE(objects(db, "index"), kIndexesV5);
     QVERIFY(store.runs().empty());
     QVERIFY(store.sweeps().empty());
 }
@@ -191,7 +198,8 @@ void TestStoreSchema::migration_data()
     QTest::newRow("2: credit params") << 2 << list(kTablesV1) << list(kIndexesV1);
     QTest::newRow("3: http judge cache") << 3 << list(kTablesV3) << list(kIndexesV1);
     QTest::newRow("4: evaluation episodes") << 4 << list(kTablesV3) << list(kIndexesV1);
-    QCOMPARE(schema::kVersion, 4); // a new migration needs its own row here
+    QTest::newRow("5: probe tables") << 5 << list(kTablesV5) << list(kIndexesV5);
+    QCOMPARE(schema::kVersion, 5); // a new migration needs its own row here
 }
 
 void TestStoreSchema::migration()
@@ -285,6 +293,45 @@ void TestStoreSchema::migration3AddsJudgeCache()
     QCOMPARE(db.scalarInt("SELECT count(*) FROM judge_cache"), std::int64_t(2));
 }
 
+void TestStoreSchema::migration5AddsProbeTables()
+{
+    // A version-4 file with a run and a sweep opens at the current version with an empty probe table, which keeps
+    // one table per (sweep, run, episodes, seed): storing it again replaces it, and deleting the run deletes it.
+    const std::string p = path("v4.db");
+    {
+        Database db(p, Database::Access::ReadWrite);
+        for (int v = 1; v <= 4; ++v)
+            db.exec(schema::migrationSql(v));
+        db.exec("INSERT INTO run (id, name, kind, created_at) VALUES (1, 'sft', 'train', 'now');"
+                "INSERT INTO sweep (id, name, config, created_at) VALUES (1, 'pair', 'name: pair', 'now');");
+        db.exec("PRAGMA application_id = " + std::to_string(schema::kApplicationId));
+        db.exec("PRAGMA user_version = 4");
+    }
+    Store store(p);
+    QCOMPARE(store.schemaVersion(), schema::kVersion);
+    QCOMPARE(store.runs().size(), std::size_t(1));
+    QVERIFY(store.probeResults(1).empty());
+    const auto row = [](std::int64_t seed, const char* probe, double clean, double contaminated) {
+        return ProbeResult { 1, 1, "run 1 SFT policy", 40, seed, probe, 64, clean, contaminated, 0.6, 0.02, 0.12 };
+    };
+    store.addProbeTable({ row(43, "last_token", 0.66, 0.63), row(43, "attention", 0.61, 0.61) });
+    store.addProbeTable({ row(42, "last_token", 0.65, 0.62) });
+    store.addProbeTable({ row(42, "last_token", 0.70, 0.60), row(42, "attention", 0.62, 0.62) }); // replaces seed 42
+    const auto rows = store.probeResults(1);
+    QCOMPARE(rows.size(), std::size_t(4));
+    QCOMPARE(rows[0].seed, std::int64_t(42));
+    QCOMPARE(rows[0].probe, std::string("last_token"));
+    QCOMPARE(rows[0].aurocClean, 0.70);
+    QCOMPARE(rows[1].probe, std::string("attention"));
+    QCOMPARE(rows[3].aurocContaminated, 0.61);
+    QCOMPARE(rows[2].policy, std::string("run 1 SFT policy"));
+    // A table whose rows disagree on the seed is refused whole.
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, store.addProbeTable({ row(44, "last_token", 0.6, 0.6), row(45, "attention", 0.6, 0.6) }));
+    QCOMPARE(store.probeResults(1).size(), std::size_t(4));
+    store.deleteRun(1);
+    QVERIFY(store.probeResults(1).empty());
+}
+
 void TestStoreSchema::emptySqliteFileIsMigrated()
 {
     // An SQLite file without tables (application id 0, version 0) counts as new.
@@ -293,7 +340,7 @@ void TestStoreSchema::emptySqliteFileIsMigrated()
     QVERIFY(std::filesystem::exists(p));
     Store store(p);
     QCOMPARE(store.schemaVersion(), schema::kVersion);
-    QCOMPARE(objects(store.database(), "table"), kTablesV3);
+    QCOMPARE(objects(store.database(), "table"), kTablesV5);
 }
 
 void TestStoreSchema::emptyFileIsMigrated()

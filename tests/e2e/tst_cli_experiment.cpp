@@ -1,6 +1,8 @@
 // End-to-end tests of `creditlab-cli experiment` and `report`: a smoke experiment from the CLI (a shared SFT, then
 // arms x seeds), its claims printed with verdicts, its report files; a bad experiment file refused before anything
 // runs; the shipped experiments listed and parsed.
+#include "core/database.h"
+
 #include <QDir>
 #include <QFile>
 #ifdef CREDITLAB_HAS_FIGURES_MODULE
@@ -53,6 +55,16 @@ class TestCliExperiment : public QObject {
 
 private:
     QTemporaryDir m_dir;
+    QByteArrayList m_pairClaims; // the shipped pair experiment's claim lines at smoke scale
+
+    static QByteArrayList claimLines(const QByteArray& out)
+    {
+        QByteArrayList lines;
+        for (const auto& line : out.split('\n'))
+            if (line.startsWith("claim  "))
+                lines << line;
+        return lines;
+    }
 
     QString path(const QString& name) const { return m_dir.filePath(name); }
 
@@ -198,8 +210,40 @@ private Q_SLOTS:
             QVERIFY2(r.out.contains("claim  "), name);
             const Result report = run({ "report", "-e", "1", "--db", db, "--output", path(QString("report-%1").arg(name)) });
             QVERIFY2(report.exitCode == 0, name);
-            QVERIFY(QFile::exists(path(QString("report-%1/report.md").arg(name))));
+            QFile md(path(QString("report-%1/report.md").arg(name)));
+            QVERIFY(md.open(QIODevice::ReadOnly));
+            const QByteArray text = md.readAll();
+            QVERIFY2(!text.contains("Partial report"), name);
+            if (QByteArray(name) == "pair")
+                m_pairClaims = claimLines(r.out);
+            if (QByteArray(name) == "pair") {
+                // PAIR's probe tables on the shared SFT policy, one per smoke seed, and its probe claims judged on them.
+                QVERIFY2(r.out.contains("claim  last_token > attention on probe/auroc_drop at end"), r.out.constData());
+                QVERIFY(text.contains("## Probe tables"));
+                for (const char* probe : { "| last_token |", "| attention |", "| pair |", "| layerwise |" })
+                    QVERIFY2(text.contains(probe), probe);
+                QVERIFY2(text.contains(" (2) |"), "two smoke seeds per probe");
+            }
         }
+    }
+    void probeTablesAreResumed()
+    {
+        // The pair smoke experiment with one probe table lost (as if stopped while computing it): resume computes
+        // that one table again, and the claims come out as before (the same policy, seed and data).
+        QVERIFY(!m_pairClaims.isEmpty());
+        const QString db = path("smoke-pair.db");
+        {
+            creditlab::Database d(db.toStdString(), creditlab::Database::Access::ReadWrite);
+            QCOMPARE(d.scalarInt("SELECT count(*) FROM probe_result WHERE seed = 43"), std::int64_t(9));
+            d.exec("DELETE FROM probe_result WHERE seed = 43; UPDATE sweep SET status = 'cancelled'");
+        }
+        const Result r = run({ "experiment", "resume", "1", "--db", db });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY2(r.out.contains("probe table 2/2 stored"), r.out.constData());
+        QVERIFY2(!r.out.contains("probe table 1/2 stored"), r.out.constData()); // seed 42's table was kept
+        QCOMPARE(claimLines(r.out), m_pairClaims);
+        creditlab::Database d(db.toStdString(), creditlab::Database::Access::ReadOnly);
+        QCOMPARE(d.scalarInt("SELECT count(*) FROM probe_result"), std::int64_t(18));
     }
 };
 

@@ -70,6 +70,7 @@ private Q_SLOTS:
     void badExperimentFilesAreRefused();
     void storedTextKeepsTheSftStartAndScale();
     void reportFromAStore();
+    void probeClaimsReadTheProbeTables();
 };
 
 void TestLearnExperiment::claimsParse()
@@ -270,6 +271,21 @@ void TestLearnExperiment::badExperimentFilesAreRefused_data()
     QTest::newRow("bad scale") << "arms:\n  a: {}\nscale: huge\n" << "" << "exp.yaml:12: scale: expected full or smoke";
     QTest::newRow("bad sft") << "arms:\n  a: {}\nsft: maybe\n" << "" << "exp.yaml:12: sft: expected an integer";
     QTest::newRow("smoke key") << "arms:\n  a: {}\nsmoke:\n  seed: [1]\n" << "smoke" << "exp.yaml:13: smoke: unknown key 'seed'";
+    const QString probes = "arms:\n  a: {}\nprobes: {seeds: [42, 43], episodes: 50}\n";
+    QTest::newRow("probe claim, unknown probe") << probes + "claims:\n  - last_token > nonsense on probe/auroc_drop\n" << ""
+                                                << "exp.yaml:14: claims: 'last_token > nonsense on probe/auroc_drop': no probe named 'nonsense' (probes: last_token,";
+    QTest::newRow("probe claim, unknown metric") << probes + "claims:\n  - last_token > attention on probe/accuracy\n" << ""
+                                                 << "exp.yaml:14: claims: 'last_token > attention on probe/accuracy': unknown probe metric 'probe/accuracy' (known: probe/auroc_clean,";
+    QTest::newRow("probe claim at an iteration") << probes + "claims:\n  - last_token > attention on probe/auroc_drop at 3\n" << ""
+                                                 << "exp.yaml:14: claims: 'last_token > attention on probe/auroc_drop at 3': a probe table has one value per seed";
+    QTest::newRow("probe claim without probes") << "arms:\n  a: {}\nclaims:\n  - last_token > attention on probe/auroc_drop\n" << ""
+                                                << "exp.yaml:13: claims: 'last_token > attention on probe/auroc_drop': a probe claim needs probes:";
+    QTest::newRow("probes without seeds") << "arms:\n  a: {}\nprobes: {episodes: 50}\n" << "" << "exp.yaml:12: probes.seeds: missing";
+    QTest::newRow("probes, few episodes") << "arms:\n  a: {}\nprobes: {seeds: [1], episodes: 3}\n" << "" << "exp.yaml:12: probes.episodes:";
+    QTest::newRow("probes, unknown key") << "arms:\n  a: {}\nprobes: {seeds: [1], run: 3}\n" << "" << "exp.yaml:12: probes: unknown key 'run' (known: seeds, episodes)";
+    QTest::newRow("probes, no shared SFT") << "arms:\n  a: {}\nsft: none\nprobes: {seeds: [1]}\n" << "" << "exp.yaml:13: probes: the tables read the shared SFT policy, and sft: none has none";
+    QTest::newRow("probes without arms") << "probes: {seeds: [1]}\n" << "" << "probes: only an experiment has it";
+    QTest::newRow("smoke probes without probes") << "arms:\n  a: {}\nsmoke:\n  seeds: [1]\n  probes: {seeds: [1]}\n" << "smoke" << "exp.yaml:14: smoke.probes: the experiment has no probes:";
 }
 
 void TestLearnExperiment::badExperimentFilesAreRefused()
@@ -377,6 +393,91 @@ claims:
         const auto plain = rw.createSweep("plain", "base: {seed: 0}\n");
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, buildReport(rw, plain));
     }
+}
+
+void TestLearnExperiment::probeClaimsReadTheProbeTables()
+{
+    // An experiment with probes: two tables stored (seeds 42 and 43) of the three planned; the last-token probe loses
+    // 0.04 AUROC to contamination, attention 0.00 +- 0.002: a partial report whose probe claims read one value per
+    // stored seed, and whose smoke section swaps the plan.
+    const std::string text = experiment(R"(arms:
+  a: {}
+  b: {credit.method: grpo}
+seeds: [0, 1]
+probes: {seeds: [42, 43, 44], episodes: 50}
+claims:
+  - last_token > attention on probe/auroc_drop
+  - attention > last_token on probe/auroc_contaminated
+  - pair > last_token on probe/ece
+smoke:
+  seeds: [0]
+  probes: {seeds: [7], episodes: 10}
+)");
+    const auto spec = SweepSpec::parse(text, "exp.yaml", {});
+    QVERIFY(spec.probes.has_value());
+    QCOMPARE(spec.probes->seeds, (std::vector<std::int64_t> { 42, 43, 44 }));
+    QCOMPARE(spec.probes->episodes, std::int64_t(50));
+    QCOMPARE(spec.metrics, (std::vector<std::string> { "eval/success" })); // probe metrics are not curves
+    const auto smoke = SweepSpec::parse(text, "exp.yaml", {}, std::string("smoke"));
+    QCOMPARE(smoke.probes->seeds, (std::vector<std::int64_t> { 7 }));
+    QCOMPARE(smoke.probes->episodes, std::int64_t(10));
+
+    QTemporaryDir dir;
+    const std::string db = dir.filePath("runs.db").toStdString();
+    std::int64_t sweepId = 0;
+    {
+        Store store(db);
+        const auto sft = store.createRun({ "exp-sft", "train", "finished", std::nullopt });
+        auto withRun = spec;
+        withRun.sft = std::to_string(sft);
+        sweepId = store.createSweep(spec.name, withRun.storedText());
+        for (const auto& trial : spec.trials) {
+            const auto trialId = store.addTrial(sweepId, trial.paramsText());
+            const auto runId = store.createRun({ spec.trialRunName(trial), "trial", "finished", std::nullopt });
+            const std::vector<std::pair<std::string, double>> values { { "eval/success", 0.5 } };
+            store.writeMetrics(runId, 0, values);
+            store.finishTrial(trialId, runId, "finished", std::nullopt);
+        }
+        for (const std::int64_t seed : { 42, 43 }) {
+            const double jitter = seed == 42 ? 0.002 : -0.002;
+            const auto row = [&](const char* probe, double clean, double contaminated, double ece) {
+                return ProbeResult { sweepId, sft, "run 1 SFT policy", 50, seed, probe, 8, clean, contaminated,
+                    (clean + contaminated) / 2, ece, 0.12 };
+            };
+            store.addProbeTable({ row("last_token", 0.66 + jitter, 0.62 - jitter, 0.02), row("attention", 0.61, 0.61 + jitter, 0.03),
+                row("pair", 0.67, 0.64, 0.02 + jitter) });
+        }
+        // A table of another episode count (another experiment's plan) is not this experiment's.
+        store.addProbeTable({ ProbeResult { sweepId, sft, "run 1 SFT policy", 999, 44, "last_token", 8, 0.9, 0.1, 0.5, 0.0, 0.0 } });
+    }
+    Store store(db, Store::Access::ReadOnly);
+    const auto report = buildReport(store, sweepId);
+    QVERIFY(report.partial); // seed 44's table is missing
+    QCOMPARE(report.probeSeedsMissing, (std::vector<std::int64_t> { 44 }));
+    QCOMPARE(report.probeRows.size(), std::size_t(6));
+    QCOMPARE(report.claims.size(), std::size_t(3));
+    QCOMPARE(report.claims[0].left.size(), std::size_t(2));
+    QVERIFY(std::abs(report.claims[0].leftMean - 0.04) < 1e-9);
+    QVERIFY(report.claims[0].verdict == Verdict::Supported); // drops 0.044, 0.036 against 0.002, -0.002
+    QVERIFY(report.claims[1].verdict == Verdict::Contradicted); // contaminated 0.612, 0.608 against 0.618, 0.622
+    QVERIFY(std::abs(report.claims[1].leftMean - 0.61) < 1e-9);
+    QVERIFY(report.claims[2].verdict == Verdict::Inconclusive); // pair's ECE 0.022, 0.018 straddles last_token's 0.02
+    const auto summary = std::find_if(report.probes.begin(), report.probes.end(),
+        [](const ProbeSummary& p) { return p.probe == "last_token"; });
+    QVERIFY(summary != report.probes.end());
+    QCOMPARE(summary->seeds, 2);
+    QVERIFY(std::abs(summary->drop - 0.04) < 1e-9);
+    QCOMPARE(report.probes.size(), std::size_t(3)); // only the probes that have rows, in probeNames() order
+    QCOMPARE(report.probes[0].probe, std::string("last_token"));
+    QCOMPARE(report.probes[1].probe, std::string("attention"));
+    QCOMPARE(report.probes[2].probe, std::string("pair"));
+
+    const std::string md = reportMarkdown(report, db);
+    QVERIFY(md.find("## Probe tables") != std::string::npos);
+    QVERIFY(md.find("| last_token | 8 | 0.660 ± 0.003 (2) | 0.620 ± 0.003 | 0.640 ± 0.000 | +0.040 ± 0.006 |") != std::string::npos);
+    QVERIFY(md.find("*Probe tables not computed yet for seed 44.*") != std::string::npos);
+    QVERIFY(md.find("| `last_token > attention on probe/auroc_drop at end` |") != std::string::npos);
+    QVERIFY(md.find("(one probe table per contamination seed)") != std::string::npos);
 }
 
 QTEST_GUILESS_MAIN(TestLearnExperiment)
