@@ -162,7 +162,7 @@ ImportResult importJsonl(
     auto tx = store.begin();
     NewRun run;
     run.name = runName.empty() ? std::filesystem::path(path).filename().string() : runName;
-    run.kind = "import";
+    run.kind = RunKind::Import;
     std::error_code ec;
     const auto absolute = std::filesystem::absolute(path, ec);
     run.source = ec ? path : absolute.string();

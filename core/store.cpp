@@ -22,13 +22,24 @@ std::string currentTimestamp()
 }
 
 namespace {
+
+/// A stored name read back as its enum; a name this build does not know is an error naming the row and field.
+template <typename Enum>
+Enum readName(std::optional<Enum> (*parse)(std::string_view), const std::string& text, const char* table,
+    std::int64_t id, const char* field)
+{
+    if (const auto value = parse(text))
+        return *value;
+    throw StoreError(std::string(table) + " " + std::to_string(id) + ": unknown " + field + " '" + text + "'");
+}
+
 RunInfo readRun(const Statement& st)
 {
     RunInfo r;
     r.id = st.columnInt(0);
     r.name = st.columnText(1);
-    r.kind = st.columnText(2);
-    r.status = st.columnText(3);
+    r.kind = readName(&runKindFromName, st.columnText(2), "run", r.id, "kind");
+    r.status = readName(&runStatusFromName, st.columnText(3), "run", r.id, "status");
     r.source = st.columnOptText(4);
     r.createdAt = st.columnText(5);
     r.finishedAt = st.columnOptText(6);
@@ -109,8 +120,8 @@ std::int64_t Store::createRun(const NewRun& run)
     Statement st = m_db.prepare("INSERT INTO run (name, kind, status, source, created_at, finished_at) "
                                 "VALUES (?, ?, ?, ?, ?, ?)");
     const std::string now = currentTimestamp();
-    st.bind(1, run.name).bind(2, run.kind).bind(3, run.status).bind(4, run.source).bind(5, now);
-    if (run.status == "finished")
+    st.bind(1, run.name).bind(2, runKindName(run.kind)).bind(3, runStatusName(run.status)).bind(4, run.source).bind(5, now);
+    if (run.status == RunStatus::Finished)
         st.bind(6, now);
     st.exec();
     return m_db.lastInsertId();
@@ -139,12 +150,12 @@ void Store::renameRun(std::int64_t id, const std::string& name)
     m_db.prepare("UPDATE run SET name = ? WHERE id = ?").bind(1, name).bind(2, id).exec();
 }
 
-void Store::setRunStatus(std::int64_t id, const std::string& status)
+void Store::setRunStatus(std::int64_t id, RunStatus status)
 {
-    const bool ended = status == "finished" || status == "failed" || status == "cancelled";
+    const bool ended = status == RunStatus::Finished || status == RunStatus::Failed || status == RunStatus::Cancelled;
     Statement st = m_db.prepare("UPDATE run SET status = ?, finished_at = ? WHERE id = ?");
     const std::string now = currentTimestamp();
-    st.bind(1, status);
+    st.bind(1, runStatusName(status));
     if (ended)
         st.bind(2, now);
     st.bind(3, id).exec();
@@ -265,8 +276,8 @@ std::vector<SweepInfo> Store::sweeps()
     Statement st = m_db.prepare("SELECT id, name, config, status, created_at FROM sweep ORDER BY id");
     std::vector<SweepInfo> out;
     while (st.step())
-        out.push_back(
-            SweepInfo { st.columnInt(0), st.columnText(1), st.columnText(2), st.columnText(3), st.columnText(4) });
+        out.push_back(SweepInfo { st.columnInt(0), st.columnText(1), st.columnText(2),
+            readName(&trialStatusFromName, st.columnText(3), "sweep", st.columnInt(0), "status"), st.columnText(4) });
     return out;
 }
 
@@ -277,11 +288,11 @@ std::int64_t Store::addTrial(std::int64_t sweepId, const std::string& params)
 }
 
 void Store::finishTrial(
-    std::int64_t trialId, std::optional<std::int64_t> runId, const std::string& status, std::optional<double> objective)
+    std::int64_t trialId, std::optional<std::int64_t> runId, TrialStatus status, std::optional<double> objective)
 {
     m_db.prepare("UPDATE trial SET run_id = ?, status = ?, objective = ? WHERE id = ?")
         .bind(1, runId)
-        .bind(2, status)
+        .bind(2, trialStatusName(status))
         .bind(3, objective)
         .bind(4, trialId)
         .exec();
@@ -295,7 +306,7 @@ std::vector<TrialInfo> Store::trials(std::int64_t sweepId)
     std::vector<TrialInfo> out;
     while (st.step())
         out.push_back(TrialInfo { st.columnInt(0), st.columnInt(1), st.columnOptInt(2), st.columnText(3),
-            st.columnText(4), st.columnOptDouble(5) });
+            readName(&trialStatusFromName, st.columnText(4), "trial", st.columnInt(0), "status"), st.columnOptDouble(5) });
     return out;
 }
 
@@ -358,17 +369,18 @@ std::optional<SweepInfo> Store::sweep(std::int64_t id)
     st.bind(1, id);
     if (!st.step())
         return std::nullopt;
-    return SweepInfo { st.columnInt(0), st.columnText(1), st.columnText(2), st.columnText(3), st.columnText(4) };
+    return SweepInfo { st.columnInt(0), st.columnText(1), st.columnText(2),
+        readName(&trialStatusFromName, st.columnText(3), "sweep", id, "status"), st.columnText(4) };
 }
 
-void Store::setSweepStatus(std::int64_t id, const std::string& status)
+void Store::setSweepStatus(std::int64_t id, TrialStatus status)
 {
-    m_db.prepare("UPDATE sweep SET status = ? WHERE id = ?").bind(1, status).bind(2, id).exec();
+    m_db.prepare("UPDATE sweep SET status = ? WHERE id = ?").bind(1, trialStatusName(status)).bind(2, id).exec();
 }
 
 void Store::startTrial(std::int64_t trialId, std::int64_t runId)
 {
-    finishTrial(trialId, runId, "running", std::nullopt);
+    finishTrial(trialId, runId, TrialStatus::Running, std::nullopt);
 }
 
 } // namespace creditlab

@@ -2,6 +2,7 @@
 
 #include "core/database.h"
 #include "core/model.h"
+#include "core/vocabulary.h"
 
 #include <cstdint>
 #include <functional>
@@ -18,8 +19,8 @@ namespace creditlab {
 struct RunInfo {
     std::int64_t id = 0;
     std::string name;
-    std::string kind; ///< "import", "train" or "trial"
-    std::string status; ///< "running", "paused", "finished", "failed", "cancelled"
+    RunKind kind = RunKind::Import;
+    RunStatus status = RunStatus::Finished;
     std::optional<std::string> source; ///< the imported file, for imports
     std::string createdAt; ///< ISO 8601 UTC
     std::optional<std::string> finishedAt;
@@ -41,8 +42,8 @@ std::string configSummary(const std::string& configText);
 
 struct NewRun {
     std::string name;
-    std::string kind = "import";
-    std::string status = "finished";
+    RunKind kind = RunKind::Import;
+    RunStatus status = RunStatus::Finished;
     std::optional<std::string> source;
 };
 
@@ -101,7 +102,7 @@ struct SweepInfo {
     std::int64_t id = 0;
     std::string name;
     std::string config;
-    std::string status;
+    TrialStatus status = TrialStatus::Pending;
     std::string createdAt;
 };
 
@@ -110,7 +111,7 @@ struct TrialInfo {
     std::int64_t sweepId = 0;
     std::optional<std::int64_t> runId;
     std::string params;
-    std::string status;
+    TrialStatus status = TrialStatus::Pending;
     std::optional<double> objective;
 };
 
@@ -159,7 +160,7 @@ public:
     std::vector<RunInfo> runs();
     std::optional<RunInfo> run(std::int64_t id);
     void renameRun(std::int64_t id, const std::string& name);
-    void setRunStatus(std::int64_t id, const std::string& status);
+    void setRunStatus(std::int64_t id, RunStatus status);
     void setRunTags(std::int64_t id, const std::string& tags);
     /// Deletes the run and everything that belongs to it.
     void deleteRun(std::int64_t id);
@@ -227,11 +228,11 @@ public:
     std::int64_t createSweep(const std::string& name, const std::string& config);
     std::vector<SweepInfo> sweeps();
     std::int64_t addTrial(std::int64_t sweepId, const std::string& params);
-    void finishTrial(std::int64_t trialId, std::optional<std::int64_t> runId, const std::string& status,
+    void finishTrial(std::int64_t trialId, std::optional<std::int64_t> runId, TrialStatus status,
         std::optional<double> objective);
     std::vector<TrialInfo> trials(std::int64_t sweepId);
     std::optional<SweepInfo> sweep(std::int64_t id);
-    void setSweepStatus(std::int64_t id, const std::string& status);
+    void setSweepStatus(std::int64_t id, TrialStatus status);
     /// Stores one probe table (its rows share sweep, run, episodes and seed), all rows or none; a table stored
     /// before for the same sweep, run, episodes and seed is replaced.
     void addProbeTable(const std::vector<ProbeResult>& rows);

@@ -25,7 +25,7 @@ public:
     struct Entry {
         qint64 runId = 0;
         QString name;
-        QString status;
+        RunStatus status = RunStatus::Finished;
         QColor color;
         bool visible = true;
         /// (key, value) of the config keys that differ between the compared runs; empty when the run has

@@ -300,7 +300,7 @@ void ComparePage::refreshRunsList()
     const std::vector<std::string> keys = compare::diffKeys(runs);
     std::vector<CompareRunsModel::Entry> entries;
     for (const compare::RunSeries* run : runs) {
-        CompareRunsModel::Entry entry { run->runId, toQString(run->name), toQString(run->status), colorOf(run->runId),
+        CompareRunsModel::Entry entry { run->runId, toQString(run->name), run->status, colorOf(run->runId),
             !m_hidden.contains(run->runId), {} };
         for (const std::string& key : keys) {
             const auto it = run->config.find(key);

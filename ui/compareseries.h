@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/vocabulary.h"
+
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -29,7 +31,7 @@ enum class Alignment {
 struct RunSeries {
     std::int64_t runId = 0;
     std::string name;
-    std::string status;
+    RunStatus status = RunStatus::Finished;
     bool hasConfig = false;
     ConfigMap config;
     std::map<std::string, Series> metrics; ///< metric name → iteration → value

@@ -130,9 +130,9 @@ MainWindow::MainWindow(std::unique_ptr<Settings> settings, QWidget* parent)
         m_workspace->notifyRunsChanged();
         statusBar()->showMessage(tr("Started run %1 (%2)").arg(runId).arg(name), kStatusTimeoutMs);
     });
-    connect(m_controller, &RunController::runFinished, this, [this](qint64 runId, const QString& status) {
+    connect(m_controller, &RunController::runFinished, this, [this](qint64 runId, RunStatus status) {
         m_workspace->notifyRunsChanged();
-        statusBar()->showMessage(status == QLatin1String("finished")
+        statusBar()->showMessage(status == RunStatus::Finished
                 ? tr("Run %1 finished").arg(runId)
                 : tr("Run %1 stopped; resume it from its checkpoint in Runs or Monitor").arg(runId),
             kStatusTimeoutMs);

@@ -168,7 +168,7 @@ MonitorPage::MonitorPage(Workspace* workspace, RunController* controller, QWidge
     connect(m_controller, &RunController::progressed, this, &MonitorPage::onProgress);
     connect(m_controller, &RunController::pausedChanged, this, &MonitorPage::updateButtons);
     connect(m_controller, &RunController::runningChanged, this, &MonitorPage::updateButtons);
-    connect(m_controller, &RunController::runFinished, this, [this](qint64 runId, const QString& status) {
+    connect(m_controller, &RunController::runFinished, this, [this](qint64 runId, RunStatus status) {
         if (runId == m_runId) {
             m_phase->setText(RunModel::displayStatus(status));
             m_eta->clear();
@@ -305,7 +305,7 @@ void MonitorPage::onProgress(const RunProgress& progress)
 {
     if (progress.runId != m_runId)
         return;
-    if (progress.phase == QLatin1String("waiting")) {
+    if (progress.phase == Phase::Waiting) {
         // A remote environment server or judge endpoint stopped answering: the run waits for it (rl.outage_wait_s).
         m_phase->setText(tr("Waiting for a server"));
         m_phase->setToolTip(progress.message);
@@ -319,15 +319,15 @@ void MonitorPage::onProgress(const RunProgress& progress)
     }
     m_phase->setToolTip({});
     m_eta->setToolTip({});
-    const QString phase = progress.phase == QLatin1String("sft") ? tr("SFT warm start")
-        : progress.phase == QLatin1String("rl")                 ? tr("RL")
-        : progress.phase == QLatin1String("setup")              ? tr("Setting up")
-                                                                : tr("Done");
+    const QString phase = progress.phase == Phase::Sft ? tr("SFT warm start")
+        : progress.phase == Phase::Rl                 ? tr("RL")
+        : progress.phase == Phase::Setup              ? tr("Setting up")
+                                                      : tr("Done");
     m_phase->setText(phase);
     const qint64 steps = std::max<qint64>(progress.steps, 1);
     m_progress->setRange(0, static_cast<int>(std::min<qint64>(steps, 1 << 30)));
     m_progress->setValue(static_cast<int>(std::min(progress.step, steps)));
-    m_progress->setFormat(progress.phase == QLatin1String("rl")
+    m_progress->setFormat(progress.phase == Phase::Rl
             ? tr("iteration %1 / %2").arg(progress.step).arg(progress.steps)
             : tr("%1 / %2 (%p%)").arg(progress.step).arg(progress.steps));
     m_eta->setText(progress.etaSeconds >= 0 ? tr("%1 elapsed, %2 left")
@@ -366,16 +366,16 @@ void MonitorPage::updateButtons()
     m_pause->setText(m_controller->isPaused() ? tr("&Continue") : tr("&Pause"));
     m_stop->setEnabled(ours);
     m_stop->setText(tr("S&top"));
-    QString status;
+    std::optional<RunStatus> status;
     if (Store* store = m_workspace->store(); store && m_runId != 0) {
         try {
             if (const auto run = store->run(m_runId))
-                status = toQString(run->status);
+                status = run->status;
         } catch (const std::exception&) {
         }
     }
     m_resume->setVisible(!m_controller->isRunning() && m_runId != 0
-        && (status == QLatin1String("cancelled") || status == QLatin1String("failed")));
+        && (status == RunStatus::Cancelled || status == RunStatus::Failed));
 }
 
 void MonitorPage::updateHeader()
@@ -390,7 +390,7 @@ void MonitorPage::updateHeader()
             if (const auto run = store->run(m_runId))
                 text = tr("Run %1: %2 (%3)")
                            .arg(m_runId)
-                           .arg(toQString(run->name), RunModel::displayStatus(toQString(run->status)));
+                           .arg(toQString(run->name), RunModel::displayStatus(run->status));
         } catch (const std::exception&) {
         }
     }
@@ -408,7 +408,7 @@ void MonitorPage::updateStoredProgress()
     try {
         const auto run = store->run(m_runId);
         const auto config = store->runConfig(m_runId);
-        if (!run || !config || run->kind == "import")
+        if (!run || !config || run->kind == RunKind::Import)
             return;
         qint64 total = 0;
         const std::string key = "rl.iterations: ";
@@ -420,8 +420,8 @@ void MonitorPage::updateStoredProgress()
         m_progress->setRange(0, static_cast<int>(total));
         m_progress->setValue(static_cast<int>(std::min(done, total)));
         m_progress->setFormat(tr("iteration %1 / %2").arg(done).arg(total));
-        m_phase->setText(RunModel::displayStatus(toQString(run->status)));
-        if (run->status == "running" && done > 0) {
+        m_phase->setText(RunModel::displayStatus(run->status));
+        if (run->status == RunStatus::Running && done > 0) {
             // Mean iteration time so far (SFT excluded) times the iterations left.
             double iterationSeconds = 0.0;
             for (const auto& point : store->metrics(m_runId))

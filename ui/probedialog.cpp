@@ -40,7 +40,7 @@ std::vector<RunInfo> trainingRuns(const std::vector<RunInfo>& runs)
 {
     std::vector<RunInfo> out;
     for (const auto& run : runs)
-        if (run.kind != "import")
+        if (run.kind != RunKind::Import)
             out.push_back(run);
     return out;
 }

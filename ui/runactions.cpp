@@ -126,20 +126,21 @@ void RunActions::updateEnabled()
 {
     const qint64 current = m_browser->currentRunId();
     const QList<qint64> selected = m_browser->selectedRunIds();
-    QString status, kind;
+    std::optional<RunStatus> status;
+    std::optional<RunKind> kind;
     if (Store* store = m_workspace->store(); store && current != 0) {
         try {
             if (const auto run = store->run(current)) {
-                status = toQString(run->status);
-                kind = toQString(run->kind);
+                status = run->status;
+                kind = run->kind;
             }
         } catch (const std::exception&) {
         }
     }
     m_monitor->setEnabled(current != 0);
     m_compare->setEnabled(!selected.isEmpty());
-    m_resume->setEnabled(current != 0 && kind != QLatin1String("import") && m_controller->runId() != current
-        && (status == QLatin1String("cancelled") || status == QLatin1String("failed")));
+    m_resume->setEnabled(current != 0 && kind && kind != RunKind::Import && m_controller->runId() != current
+        && (status == RunStatus::Cancelled || status == RunStatus::Failed));
     m_rename->setEnabled(current != 0);
     m_tags->setEnabled(current != 0);
     m_delete->setEnabled(!selected.isEmpty());

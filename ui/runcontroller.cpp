@@ -101,18 +101,18 @@ void RunController::onWorkerStarted(qint64 runId, const QString& name)
     Q_EMIT runStarted(runId, name);
 }
 
-void RunController::onWorkerEnded(qint64 runId, const QString& status, const QString& error)
+void RunController::onWorkerEnded(qint64 runId, RunStatus status, const QString& error)
 {
     m_running = false;
     if (m_worker->isPaused())
         m_worker->setPaused(false);
     Q_EMIT runningChanged(false);
-    if (status == QLatin1String("failed"))
+    if (status == RunStatus::Failed)
         Q_EMIT runFailed(runId, error);
     else
         Q_EMIT runFinished(runId, status);
     // A stopped run stops the queue too: the user asked for the machine back.
-    if (status == QLatin1String("cancelled"))
+    if (status == RunStatus::Cancelled)
         clearQueue();
     if (!m_running && !m_queue.empty()) {
         const RunRequest next = m_queue.front();

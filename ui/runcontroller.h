@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/vocabulary.h"
+
 #include <QMetaType>
 #include <QObject>
 #include <QString>
@@ -28,7 +30,7 @@ struct RunRequest {
 /// A snapshot of a run's progress (a value; crosses threads through queued signals).
 struct RunProgress {
     qint64 runId = 0;
-    QString phase; ///< "setup", "sft", "rl", "done"
+    Phase phase = Phase::Sft; ///< Sft, Rl or Waiting (the trainer's)
     qint64 iteration = 0; ///< the RL iteration just finished (0 during and right after SFT)
     qint64 iterations = 0;
     qint64 step = 0; ///< within the phase
@@ -74,8 +76,8 @@ Q_SIGNALS:
     void runStarted(qint64 runId, const QString& name);
     void progressed(const creditlab::ui::RunProgress& progress);
     void pausedChanged(bool paused);
-    /// The run ended: "finished" or "cancelled" (stopped; resumable).
-    void runFinished(qint64 runId, const QString& status);
+    /// The run ended: Finished or Cancelled (stopped; resumable).
+    void runFinished(qint64 runId, creditlab::RunStatus status);
     /// The run could not start or failed; `runId` is 0 when no row was created.
     void runFailed(qint64 runId, const QString& message);
     void runningChanged(bool running);
@@ -84,7 +86,7 @@ Q_SIGNALS:
 
 private:
     void onWorkerStarted(qint64 runId, const QString& name);
-    void onWorkerEnded(qint64 runId, const QString& status, const QString& error);
+    void onWorkerEnded(qint64 runId, creditlab::RunStatus status, const QString& error);
     void launch(const RunRequest& request);
 
     QThread* m_thread;

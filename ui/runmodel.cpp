@@ -125,9 +125,9 @@ QVariant RunModel::data(const QModelIndex& index, int role) const
     case Column::Name:
         return previewText(toQString(run.name));
     case Column::Kind:
-        return displayKind(toQString(run.kind));
+        return displayKind(run.kind);
     case Column::Status:
-        return displayStatus(toQString(run.status));
+        return displayStatus(run.status);
     case Column::Config:
         return toQString(run.configSummary);
     case Column::BestEval:
@@ -135,7 +135,7 @@ QVariant RunModel::data(const QModelIndex& index, int role) const
     case Column::LastEval:
         return run.lastEval ? formatNumber(*run.lastEval, 3) : QString();
     case Column::Iterations:
-        return run.kind == "import" ? QString() : QLocale().toString(run.iterationsDone);
+        return run.kind == RunKind::Import ? QString() : QLocale().toString(run.iterationsDone);
     case Column::Duration:
         return run.trainSeconds > 0 ? formatDuration(run.trainSeconds) : QString();
     case Column::Tags:
@@ -193,30 +193,51 @@ QVariant RunModel::headerData(int section, Qt::Orientation orientation, int role
     return {};
 }
 
-QString RunModel::displayKind(const QString& kind)
+QString RunModel::displayKind(RunKind kind)
 {
-    if (kind == u"import")
+    switch (kind) {
+    case RunKind::Import:
         return tr("import");
-    if (kind == u"train")
+    case RunKind::Train:
         return tr("train");
-    if (kind == u"trial")
+    case RunKind::Trial:
         return tr("trial");
-    return kind;
+    }
+    return {};
 }
 
-QString RunModel::displayStatus(const QString& status)
+QString RunModel::displayStatus(RunStatus status)
 {
-    if (status == u"running")
+    switch (status) {
+    case RunStatus::Running:
         return tr("running");
-    if (status == u"paused")
+    case RunStatus::Paused:
         return tr("paused");
-    if (status == u"finished")
+    case RunStatus::Finished:
         return tr("finished");
-    if (status == u"failed")
+    case RunStatus::Failed:
         return tr("failed");
-    if (status == u"cancelled")
+    case RunStatus::Cancelled:
         return tr("cancelled");
-    return status;
+    }
+    return {};
+}
+
+QString RunModel::displayStatus(TrialStatus status)
+{
+    switch (status) {
+    case TrialStatus::Pending:
+        return tr("pending");
+    case TrialStatus::Running:
+        return tr("running");
+    case TrialStatus::Finished:
+        return tr("finished");
+    case TrialStatus::Failed:
+        return tr("failed");
+    case TrialStatus::Cancelled:
+        return tr("cancelled");
+    }
+    return {};
 }
 
 QString RunModel::displayTime(const QString& iso)

@@ -45,8 +45,9 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
     /// The translated display name of a run kind ("import", "train", "trial") or status.
-    static QString displayKind(const QString& kind);
-    static QString displayStatus(const QString& status);
+    static QString displayKind(RunKind kind);
+    static QString displayStatus(RunStatus status);
+    static QString displayStatus(TrialStatus status);
     /// An ISO 8601 UTC time as local "yyyy-MM-dd HH:mm" (the tooltip has the exact time); the input itself when it does
     /// not parse.
     static QString displayTime(const QString& iso);

@@ -26,7 +26,7 @@ SweepSnapshot finalSnapshot(const learn::SweepResult& result, double elapsedSeco
     p->trials = result.trials;
     p->total = static_cast<int>(result.trials.size());
     for (const auto& t : result.trials)
-        p->done += t.status == "finished" || t.status == "failed";
+        p->done += hasEnded(t.status);
     p->elapsedSeconds = elapsedSeconds;
     p->etaSeconds = 0.0;
     return p;
@@ -93,7 +93,7 @@ bool SweepController::start(const SweepRequest& request, QString* error)
             using Clock = std::chrono::steady_clock;
             const auto start = Clock::now();
             auto lastEmit = Clock::time_point {};
-            std::vector<std::string> lastStatus;
+            std::vector<std::pair<TrialStatus, bool>> lastStatus;
             bool announced = false;
             // Serialized by the engine: one call at a time, so this state needs no lock.
             const auto callback = [&](const learn::SweepProgress& p) {
@@ -107,9 +107,9 @@ bool SweepController::start(const SweepRequest& request, QString* error)
                         },
                         Qt::QueuedConnection);
                 }
-                std::vector<std::string> status;
+                std::vector<std::pair<TrialStatus, bool>> status;
                 for (const auto& t : p.trials)
-                    status.push_back(t.status + (t.runId > 0 ? "+" : ""));
+                    status.emplace_back(t.status, t.runId > 0);
                 const auto now = Clock::now();
                 if (status == lastStatus && now - lastEmit < std::chrono::milliseconds(100))
                     return;
@@ -119,7 +119,8 @@ bool SweepController::start(const SweepRequest& request, QString* error)
                 QMetaObject::invokeMethod(
                     this, [this, snapshot] { Q_EMIT progressed(snapshot); }, Qt::QueuedConnection);
             };
-            QString status, error;
+            TrialStatus status = TrialStatus::Failed;
+            QString error;
             try {
                 const learn::TrainingBackend& backend = learn::trainingBackend(); // opened on first use
                 const auto result = resumeId > 0 ? backend.resumeSweep(resumeId, options, callback, &m_worker->stop)
@@ -128,7 +129,7 @@ bool SweepController::start(const SweepRequest& request, QString* error)
                     = finalSnapshot(result, std::chrono::duration<double>(Clock::now() - start).count());
                 QMetaObject::invokeMethod(
                     this, [this, snapshot] { Q_EMIT progressed(snapshot); }, Qt::QueuedConnection);
-                status = QString::fromStdString(result.status);
+                status = result.status;
             } catch (const std::exception& e) {
                 error = QString::fromStdString(e.what());
             }
@@ -141,7 +142,7 @@ bool SweepController::start(const SweepRequest& request, QString* error)
 
 void SweepController::requestStop() { m_worker->stop = true; }
 
-void SweepController::onWorkerEnded(const QString& status, const QString& error)
+void SweepController::onWorkerEnded(TrialStatus status, const QString& error)
 {
     m_running = false;
     Q_EMIT runningChanged(false);

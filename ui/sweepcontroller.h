@@ -54,14 +54,14 @@ Q_SIGNALS:
     /// The sweep's row exists; emitted once per start.
     void sweepStarted(qint64 sweepId);
     void progressed(const creditlab::ui::SweepSnapshot& snapshot);
-    /// The sweep ended: "finished" (every trial), "cancelled" (stopped; resumable) or "failed" (some trial failed).
-    void sweepFinished(const QString& status);
+    /// The sweep ended: Finished (every trial), Cancelled (stopped; resumable) or Failed (some trial failed).
+    void sweepFinished(creditlab::TrialStatus status);
     /// The sweep could not run at all (e.g. the database could not be written).
     void sweepFailed(const QString& message);
     void runningChanged(bool running);
 
 private:
-    void onWorkerEnded(const QString& status, const QString& error);
+    void onWorkerEnded(creditlab::TrialStatus status, const QString& error);
 
     QThread* m_thread;
     SweepWorker* m_worker;

@@ -345,14 +345,14 @@ void SweepPage::applyProgress()
     const SweepSnapshot p = std::exchange(m_pending, nullptr);
     const int doneBefore = m_trialModel->sweepId() == p->sweepId
         ? static_cast<int>(std::count_if(m_trialModel->trials().begin(), m_trialModel->trials().end(),
-            [](const learn::TrialProgress& t) { return t.status == "finished"; }))
+            [](const learn::TrialProgress& t) { return t.status == TrialStatus::Finished; }))
         : -1;
     m_trialModel->setSnapshot(*p);
     double fraction = 0.0;
     int finished = 0;
     for (const auto& t : p->trials) {
-        fraction += t.status == "finished" || t.status == "failed" ? 1.0 : t.fraction;
-        finished += t.status == "finished";
+        fraction += hasEnded(t.status) ? 1.0 : t.fraction;
+        finished += t.status == TrialStatus::Finished;
     }
     m_progress->setValue(p->total > 0 ? static_cast<int>(1000.0 * fraction / p->total) : 0);
     m_eta->setText(tr("%1 of %2 trials · %3 elapsed%4")
@@ -374,7 +374,7 @@ void SweepPage::applyProgress()
     }
 }
 
-void SweepPage::onFinished(const QString& status)
+void SweepPage::onFinished(TrialStatus status)
 {
     applyProgress();
     m_message->setText(tr("Sweep %1: %2.").arg(m_controller->sweepId()).arg(RunModel::displayStatus(status)));
@@ -398,9 +398,8 @@ void SweepPage::reloadSweeps()
     for (auto it = sweeps.rbegin(); it != sweeps.rend(); ++it) {
         auto* item = new QStandardItem(tr("#%1 %2 — %3")
                 .arg(it->id)
-                .arg(toQString(it->name), RunModel::displayStatus(toQString(it->status))));
+                .arg(toQString(it->name), RunModel::displayStatus(it->status)));
         item->setData(static_cast<qlonglong>(it->id), IdRole);
-        item->setData(toQString(it->status), Qt::UserRole + 10);
         item->setToolTip(toQString(it->createdAt));
         m_sweepList->appendRow(item);
         if (it->id == selected) {
@@ -417,7 +416,7 @@ void SweepPage::showStoredSweep(qint64 sweepId)
     if (!info)
         return;
     const bool live = m_controller->isRunning();
-    m_resumeButton->setEnabled(!live && (info->status == "cancelled" || info->status == "running"));
+    m_resumeButton->setEnabled(!live && (info->status == TrialStatus::Cancelled || info->status == TrialStatus::Running));
     if (live && sweepId == m_controller->sweepId()) {
         m_reportButton->setEnabled(info->config.find("\narms:") != std::string::npos); // a partial report
         return; // the live snapshots show it
@@ -432,7 +431,7 @@ void SweepPage::showStoredSweep(qint64 sweepId)
         // A sweep written by another version: its trials still show, with the default objective.
     }
     m_trialModel->setStoredTrials(sweepId, store->trials(sweepId));
-    m_progress->setValue(info->status == "finished" ? 1000 : 0);
+    m_progress->setValue(info->status == TrialStatus::Finished ? 1000 : 0);
     m_eta->clear();
     updateChoices();
     updateResult();
@@ -501,7 +500,7 @@ std::vector<std::optional<double>> SweepPage::objectiveValues() const
         }
         std::optional<double> v;
         std::int64_t last = -1;
-        if (store && t.runId > 0 && t.status == "finished")
+        if (store && t.runId > 0 && t.status == TrialStatus::Finished)
             for (const auto& m : store->metrics(t.runId))
                 if (toQString(m.name) == metric
                     && (mode == QLatin1String("last") ? m.iteration >= last : !v || m.value > *v)) {

@@ -65,7 +65,7 @@ private:
     void showError(const QString& message);
     void onProgress(const SweepSnapshot& snapshot);
     void applyProgress();
-    void onFinished(const QString& status);
+    void onFinished(creditlab::TrialStatus status);
     void updateChoices();
     void updateResult();
     std::vector<std::optional<double>> objectiveValues() const;

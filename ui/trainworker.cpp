@@ -30,7 +30,7 @@ RunProgress toSnapshot(qint64 runId, const learn::TrainProgress& p)
 {
     RunProgress out;
     out.runId = runId;
-    out.phase = toQString(p.phase);
+    out.phase = p.phase;
     out.iteration = p.iteration;
     out.iterations = p.iterations;
     out.step = p.step;
@@ -91,20 +91,20 @@ void TrainWorker::waitWhilePaused(const std::string& database, qint64 runId)
         return;
     lock.unlock();
     // A second connection on this thread: the trainer's own is idle between iterations.
-    const auto mark = [&](const char* status) {
+    const auto mark = [&](RunStatus status) {
         try {
             Store(database).setRunStatus(runId, status);
         } catch (const std::exception& e) {
-            logger()->warn("run {}: could not mark it {}: {}", runId, status, e.what());
+            logger()->warn("run {}: could not mark it {}: {}", runId, runStatusName(status), e.what());
         }
     };
-    mark("paused");
+    mark(RunStatus::Paused);
     logger()->info("run {} paused", runId);
     Q_EMIT pausedChanged(true);
     lock.lock();
     m_wake.wait(lock, [this] { return !m_paused || m_stop; });
     lock.unlock();
-    mark("running");
+    mark(RunStatus::Running);
     logger()->info("run {} {}", runId, m_stop ? "stopping" : "resumed");
     Q_EMIT pausedChanged(false);
 }
@@ -133,10 +133,10 @@ void TrainWorker::train(const RunRequest& request)
 
         auto lastSent = Clock::now() - kProgressInterval;
         const auto callback = [&](const learn::TrainProgress& p) {
-            const bool iterationDone = p.phase == "rl" && !p.metrics.empty();
+            const bool iterationDone = p.phase == Phase::Rl && !p.metrics.empty();
             const auto now = Clock::now();
             // A wait for a server is reported once per try (seconds apart): never coalesced away.
-            if (iterationDone || p.phase == "done" || p.phase == "waiting" || now - lastSent >= kProgressInterval) {
+            if (iterationDone || p.phase == Phase::Waiting || now - lastSent >= kProgressInterval) {
                 lastSent = now;
                 Q_EMIT progressed(toSnapshot(runId, p));
             }
@@ -150,11 +150,11 @@ void TrainWorker::train(const RunRequest& request)
             return !m_stop.load();
         };
         const learn::TrainResult result = trainer->run(callback, &m_stop);
-        logger()->info("run {} {} after {} iterations", runId, result.status, result.iterationsDone);
-        Q_EMIT ended(runId, toQString(result.status), {});
+        logger()->info("run {} {} after {} iterations", runId, runStatusName(result.status), result.iterationsDone);
+        Q_EMIT ended(runId, result.status, {});
     } catch (const std::exception& e) {
         logger()->error("run {} failed: {}", runId, e.what());
-        Q_EMIT ended(runId, QStringLiteral("failed"), toQString(e.what()));
+        Q_EMIT ended(runId, RunStatus::Failed, toQString(e.what()));
     }
 }
 

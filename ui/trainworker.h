@@ -33,7 +33,7 @@ Q_SIGNALS:
     void progressed(const creditlab::ui::RunProgress& progress);
     void pausedChanged(bool paused);
     /// `status` is "finished", "cancelled" or "failed" (with `error`).
-    void ended(qint64 runId, const QString& status, const QString& error);
+    void ended(qint64 runId, creditlab::RunStatus status, const QString& error);
 
 private:
     /// Blocks while paused (worker thread), marking the run "paused" in the store meanwhile.

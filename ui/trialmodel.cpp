@@ -91,7 +91,7 @@ void TrialModel::setStoredTrials(std::int64_t sweepId, const std::vector<TrialIn
         t.status = info.status;
         t.runId = info.runId.value_or(0);
         t.objective = info.objective;
-        t.fraction = info.status == "finished" ? 1.0 : 0.0;
+        t.fraction = info.status == TrialStatus::Finished ? 1.0 : 0.0;
         rows.push_back(std::move(t));
     }
     replace(sweepId, std::move(rows));
@@ -138,17 +138,17 @@ QString TrialModel::text(const learn::TrialProgress& t, int column) const
     case Column::Run:
         return t.runId > 0 ? QString::number(t.runId) : QString();
     case Column::Status:
-        return RunModel::displayStatus(toQString(t.status));
+        return RunModel::displayStatus(t.status);
     case Column::Progress:
-        if (t.status == "finished")
+        if (t.status == TrialStatus::Finished)
             return tr("done");
-        if (t.status != "running")
+        if (t.status != TrialStatus::Running)
             return t.iterations > 0 && t.iteration > 0 ? tr("%1/%2").arg(t.iteration).arg(t.iterations) : QString();
-        if (t.phase == "rl")
+        if (t.phase == Phase::Rl)
             return tr("%1/%2").arg(t.iteration).arg(t.iterations);
-        if (t.phase == "waiting")
+        if (t.phase == Phase::Waiting)
             return tr("waiting for a server");
-        return t.phase == "sft" ? tr("SFT") : tr("setting up");
+        return t.phase == Phase::Sft ? tr("SFT") : tr("setting up");
     case Column::Objective:
         return t.objective ? formatNumber(*t.objective) : QString();
     }

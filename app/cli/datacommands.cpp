@@ -139,9 +139,9 @@ void addRunsCommand(CLI::App& app)
                 out = "{\"id\":" + std::to_string(r.id) + ",\"name\":";
                 appendJsonString(out, r.name);
                 out += ",\"kind\":";
-                appendJsonString(out, r.kind);
+                appendJsonString(out, runKindName(r.kind));
                 out += ",\"status\":";
-                appendJsonString(out, r.status);
+                appendJsonString(out, runStatusName(r.status));
                 out += ",\"trajectories\":" + std::to_string(r.trajectoryCount)
                     + ",\"turns\":" + std::to_string(r.turnCount) + ",\"created_at\":";
                 appendJsonString(out, r.createdAt);
@@ -164,7 +164,7 @@ void addRunsCommand(CLI::App& app)
         for (const RunInfo& r : runs) {
             std::string name = r.name.size() > 28 ? r.name.substr(0, 27) + "~" : r.name;
             std::printf("%6lld  %-28s  %-7s  %-9s  %12s  %12s  %s\n", static_cast<long long>(r.id), name.c_str(),
-                r.kind.c_str(), r.status.c_str(), withThousands(static_cast<std::uint64_t>(r.trajectoryCount)).c_str(),
+                std::string(runKindName(r.kind)).c_str(), std::string(runStatusName(r.status)).c_str(), withThousands(static_cast<std::uint64_t>(r.trajectoryCount)).c_str(),
                 withThousands(static_cast<std::uint64_t>(r.turnCount)).c_str(), r.createdAt.c_str());
         }
     });

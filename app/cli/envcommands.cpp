@@ -37,7 +37,7 @@ std::int64_t storeRun(const std::string& dbPath, const std::string& name, const 
     auto tx = store.begin();
     NewRun run;
     run.name = name;
-    run.kind = "import";
+    run.kind = RunKind::Import;
     run.source = source;
     const std::int64_t runId = store.createRun(run);
     for (std::size_t i = 0; i < trajectories.size(); ++i) {

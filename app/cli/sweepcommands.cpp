@@ -75,7 +75,7 @@ void printTable(const learn::SweepResult& result)
     std::printf("%5s  %-*s  %6s  %-9s  %s\n", "TRIAL", static_cast<int>(width), "POINT", "RUN", "STATUS", "OBJECTIVE");
     for (const auto& t : result.trials)
         std::printf("%5d  %-*s  %6s  %-9s  %s\n", t.index + 1, static_cast<int>(width), pointText(t).c_str(),
-            t.runId > 0 ? std::to_string(t.runId).c_str() : "-", t.status.c_str(), objectiveText(t.objective).c_str());
+            t.runId > 0 ? std::to_string(t.runId).c_str() : "-", std::string(trialStatusName(t.status)).c_str(), objectiveText(t.objective).c_str());
 }
 
 /// Runs a sweep or an experiment (`spec`), or resumes one (`o.resume`), with a progress line and a line per
@@ -112,7 +112,7 @@ void runTrials(const SweepCliOptions& o, const std::optional<learn::SweepSpec>& 
     options.workers = o.workers;
 
     ProgressLine progress(what);
-    std::vector<std::string> lastStatus;
+    std::vector<std::optional<TrialStatus>> lastStatus;
     double elapsed = 0.0;
     int probeTablesShown = -1; // the probe tables stored at the last callback (-1 before the first)
     const auto callback = [&](const learn::SweepProgress& p) {
@@ -120,11 +120,10 @@ void runTrials(const SweepCliOptions& o, const std::optional<learn::SweepSpec>& 
         lastStatus.resize(p.trials.size());
         for (const auto& t : p.trials) {
             auto& last = lastStatus[static_cast<std::size_t>(t.index)];
-            const bool ended = t.status == "finished" || t.status == "failed";
-            if (!o.quiet && ended && last != t.status && !last.empty()) {
+            if (!o.quiet && hasEnded(t.status) && last && *last != t.status) {
                 progress.clear();
                 std::printf("trial %d/%d  %s  run %lld  %s  objective %s%s%s\n", t.index + 1, p.total,
-                    pointText(t).c_str(), static_cast<long long>(t.runId), t.status.c_str(),
+                    pointText(t).c_str(), static_cast<long long>(t.runId), std::string(trialStatusName(t.status)).c_str(),
                     objectiveText(t.objective).c_str(), t.error.empty() ? "" : "  ", t.error.c_str());
                 std::fflush(stdout);
             }
@@ -144,10 +143,11 @@ void runTrials(const SweepCliOptions& o, const std::optional<learn::SweepSpec>& 
         double fraction = 0.0;
         std::string running;
         for (const auto& t : p.trials) {
-            fraction += (t.status == "finished" || t.status == "failed") ? 1.0 : t.fraction;
-            if (t.status == "running")
+            fraction += hasEnded(t.status) ? 1.0 : t.fraction;
+            if (t.status == TrialStatus::Running)
                 running += " #" + std::to_string(t.index + 1) + ":"
-                    + (t.phase == "rl" ? std::to_string(t.iteration) + "/" + std::to_string(t.iterations) : t.phase);
+                    + (t.phase == Phase::Rl ? std::to_string(t.iteration) + "/" + std::to_string(t.iterations)
+                                            : std::string(phaseName(t.phase)));
         }
         progress.update(p.total > 0 ? fraction / p.total : 1.0,
             std::to_string(p.done) + "/" + std::to_string(p.total) + " trials" + (running.empty() ? "" : ",") + running,
@@ -155,7 +155,7 @@ void runTrials(const SweepCliOptions& o, const std::optional<learn::SweepSpec>& 
     };
     ProgressLine sftProgress("shared SFT");
     const auto sftCallback = [&](const learn::TrainProgress& p) {
-        if (p.phase == "sft" && p.steps > 0)
+        if (p.phase == Phase::Sft && p.steps > 0)
             sftProgress.update(static_cast<double>(p.step) / static_cast<double>(p.steps),
                 std::to_string(p.step) + "/" + std::to_string(p.steps) + " SFT steps", p.etaSeconds);
         return !g_interrupted.load();
@@ -164,27 +164,27 @@ void runTrials(const SweepCliOptions& o, const std::optional<learn::SweepSpec>& 
                              : learn::resumeSweep(o.resume, options, callback, &g_interrupted);
     sftProgress.clear();
     progress.clear();
-    if (result.sweepId == 0 && result.status == "cancelled")
+    if (result.sweepId == 0 && result.status == TrialStatus::Cancelled)
         throw std::runtime_error(std::string(what) + " stopped during the shared SFT, before any trial: run it again");
-    std::printf("%s %lld %s after %s\n", what, static_cast<long long>(result.sweepId), result.status.c_str(),
+    std::printf("%s %lld %s after %s\n", what, static_cast<long long>(result.sweepId), std::string(trialStatusName(result.status)).c_str(),
         formatClock(elapsed).c_str());
     printTable(result);
     std::fflush(stdout);
 
     const std::string resume = std::string("creditlab-cli ") + (std::string(what) == "experiment" ? "experiment resume " : "sweep --resume ")
         + std::to_string(result.sweepId) + " --db " + options.database;
-    if (result.status == "cancelled") {
+    if (result.status == TrialStatus::Cancelled) {
         int done = 0;
         for (const auto& t : result.trials)
-            done += t.status == "finished" || t.status == "failed";
+            done += hasEnded(t.status);
         throw std::runtime_error(std::string(what) + " " + std::to_string(result.sweepId) + " stopped with " + std::to_string(done)
             + " of " + std::to_string(result.trials.size()) + " trials done; continue with: " + resume);
     }
-    if (result.status == "failed") {
+    if (result.status == TrialStatus::Failed) {
         int failed = 0;
         std::string first;
         for (const auto& t : result.trials)
-            if (t.status == "failed" && failed++ == 0)
+            if (t.status == TrialStatus::Failed && failed++ == 0)
                 first = "trial " + std::to_string(t.index + 1) + ": " + t.error;
         throw std::runtime_error(
             std::to_string(failed) + " of " + std::to_string(result.trials.size()) + " trials failed (" + first + ")");
@@ -308,7 +308,7 @@ void addExperimentCommand(CLI::App& app)
         if (*sftRun > 0) {
             Store store(o->db.resolved(), Store::Access::ReadOnly);
             const auto sft = store.run(*sftRun);
-            if (!sft || sft->status != "finished")
+            if (!sft || sft->status != RunStatus::Finished)
                 throw CLI::ValidationError("experiment", "--sft " + std::to_string(*sftRun) + ": no finished run with that id in " + o->db.resolved());
             spec.sft = std::to_string(*sftRun);
         }
@@ -397,7 +397,8 @@ void addReportCommand(CLI::App& app)
         for (const auto& c : report.claims)
             std::printf("claim  %-48s  %s\n", c.claim.canonical().c_str(), learn::verdictName(c.verdict));
         if (report.partial)
-            std::printf("partial: the experiment is %s and not every trial has finished\n", report.status.c_str());
+            std::printf("partial: the experiment is %s and not every trial has finished\n",
+                std::string(trialStatusName(report.status)).c_str());
     });
 }
 

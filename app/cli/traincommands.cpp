@@ -91,27 +91,27 @@ void runTraining(const TrainCliOptions& o)
     ProgressLine progress("train");
     const auto result = trainer->run(
         [&](const learn::TrainProgress& p) {
-            if (p.phase == "sft" && p.steps > 0 && p.metrics.empty()) {
+            if (p.phase == Phase::Sft && p.steps > 0 && p.metrics.empty()) {
                 progress.update(static_cast<double>(p.step) / static_cast<double>(p.steps),
                     p.message + ", step " + std::to_string(p.step) + "/" + std::to_string(p.steps), p.etaSeconds);
                 return true;
             }
             progress.clear();
-            if (p.phase == "waiting") { // a remote environment server or judge endpoint stopped answering
+            if (p.phase == Phase::Waiting) { // a remote environment server or judge endpoint stopped answering
                 std::printf("%s\n", p.message.c_str());
                 std::fflush(stdout);
                 return true;
             }
-            if (p.phase == "sft" && config.getInt("sft.from_run") > 0) {
+            if (p.phase == Phase::Sft && config.getInt("sft.from_run") > 0) {
                 std::printf("warm start from run %lld's SFT policy: eval success %.3f\n",
                     static_cast<long long>(config.getInt("sft.from_run")), metricOf(p.metrics, "eval/success"));
                 std::fflush(stdout);
-            } else if (p.phase == "sft" && metricOf(p.metrics, "sft/demonstrations") == 0.0) {
+            } else if (p.phase == Phase::Sft && metricOf(p.metrics, "sft/demonstrations") == 0.0) {
                 std::printf("no SFT (no demonstrations: the environment has no expert and sft.demonstrations names no "
                             "file): eval success %.3f\n",
                     metricOf(p.metrics, "eval/success"));
                 std::fflush(stdout);
-            } else if (p.phase == "sft") {
+            } else if (p.phase == Phase::Sft) {
                 std::printf("SFT done in %s: loss %.4f, token accuracy %.3f, eval success %.3f (%.0f demonstrations)\n",
                     formatClock(metricOf(p.metrics, "time/sft_s")).c_str(), metricOf(p.metrics, "sft/loss"),
                     metricOf(p.metrics, "sft/token_accuracy"), metricOf(p.metrics, "eval/success"),
@@ -127,10 +127,10 @@ void runTraining(const TrainCliOptions& o)
     progress.clear();
     const std::string resume
         = "creditlab-cli train --resume " + std::to_string(result.runId) + " --db " + options.database;
-    if (result.status == "cancelled" && trainer->hasCheckpoint())
+    if (result.status == RunStatus::Cancelled && trainer->hasCheckpoint())
         std::printf("stopped after iteration %lld; continue with: %s\n", static_cast<long long>(result.iterationsDone),
             resume.c_str());
-    else if (result.status == "cancelled")
+    else if (result.status == RunStatus::Cancelled)
         std::printf("stopped during SFT; start it again with: %s\n", resume.c_str());
     else
         std::printf("run %lld finished after %lld iterations%s\n", static_cast<long long>(result.runId),

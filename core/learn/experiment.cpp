@@ -187,7 +187,7 @@ ExperimentReport buildReport(Store& store, std::int64_t sweepId)
         } catch (const std::exception&) {
             run.iterations = 0;
         }
-        if (run.status != "finished")
+        if (run.status != TrialStatus::Finished)
             report.partial = true;
         curvesOf[run.arm].push_back(std::move(curves));
         report.runs.push_back(std::move(run));
@@ -398,7 +398,7 @@ std::string reportMarkdown(const ExperimentReport& report, const std::string& da
     std::ostringstream md;
     md << "# Experiment " << report.sweepId << ": " << spec.name << "\n\n";
     if (report.partial)
-        md << "**Partial report**: the experiment is " << report.status
+        md << "**Partial report**: the experiment is " << trialStatusName(report.status)
            << " and not every trial" << (spec.probes ? " or probe table" : "")
            << " has finished; the numbers are those so far.\n\n";
     if (!spec.paper.empty())
@@ -407,7 +407,7 @@ std::string reportMarkdown(const ExperimentReport& report, const std::string& da
         md << "- The claim as stated there: \"" << spec.quote << "\"\n";
     md << "- Scale: " << spec.scale << "; arms: " << spec.arms.size() << "; trials: " << report.runs.size()
        << "; SFT start: " << (spec.sft == "shared" ? "shared (not trained yet)" : spec.sft == "none" ? "each trial its own" : "run " + spec.sft)
-       << "\n- Status: " << report.status << "\n\n";
+       << "\n- Status: " << trialStatusName(report.status) << "\n\n";
 
     md << "## Claims\n\n";
     if (report.claims.empty())
@@ -508,7 +508,7 @@ std::string reportMarkdown(const ExperimentReport& report, const std::string& da
     md << "## Runs\n\n| arm | seed | run | status | iterations |\n|---|---|---|---|---|\n";
     for (const auto& r : report.runs)
         md << "| " << r.arm << " | " << (r.seed.empty() ? "base" : r.seed) << " | "
-           << (r.runId > 0 ? std::to_string(r.runId) : "–") << " | " << r.status << " | " << r.iterationsDone << " / "
+           << (r.runId > 0 ? std::to_string(r.runId) : "–") << " | " << trialStatusName(r.status) << " | " << r.iterationsDone << " / "
            << r.iterations << " |\n";
     md << "\n## Reproduce\n\nThe experiment as stored (its base config inline, its SFT start and scale as run); "
           "save it as `"

@@ -44,7 +44,7 @@ struct ArmRun {
     std::string arm;
     std::string seed;
     std::int64_t runId = 0; ///< 0 before it started
-    std::string status;
+    TrialStatus status = TrialStatus::Pending;
     std::int64_t iterationsDone = 0;
     std::int64_t iterations = 0;
 };
@@ -74,7 +74,7 @@ std::optional<double> probeValue(const ProbeResult& row, const std::string& metr
 
 struct ExperimentReport {
     std::int64_t sweepId = 0;
-    std::string status; ///< the sweep's
+    TrialStatus status = TrialStatus::Pending; ///< the sweep's
     bool partial = false; ///< some trial is not finished: the numbers are the runs so far
     SweepSpec spec; ///< parsed from the stored text
     std::string storedText;

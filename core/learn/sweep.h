@@ -6,6 +6,7 @@
 
 #include "core/learn/claims.h"
 #include "core/learn/trainconfig.h"
+#include "core/vocabulary.h"
 
 #include <atomic>
 #include <cstdint>
@@ -118,9 +119,9 @@ struct TrialProgress {
     int index = 0;
     std::int64_t trialId = 0; ///< the store's trial row
     std::vector<std::pair<std::string, std::string>> point;
-    std::string status = "pending"; ///< pending, running, finished, failed, cancelled
+    TrialStatus status = TrialStatus::Pending;
     std::int64_t runId = 0; ///< 0 until the trial's run exists
-    std::string phase; ///< the trainer's phase while running ("setup", "sft", "rl")
+    Phase phase = Phase::Setup; ///< while running: Setup, then the trainer's (Sft, Rl, Waiting); Done once ended
     std::int64_t iteration = 0;
     std::int64_t iterations = 0;
     double fraction = 0.0; ///< of the trial done, in [0, 1]
@@ -150,7 +151,7 @@ using SweepCallback = std::function<void(const SweepProgress&)>;
 
 struct SweepResult {
     std::int64_t sweepId = 0;
-    std::string status; ///< "finished" (every trial), "cancelled" (stopped; resumable) or "failed"
+    TrialStatus status = TrialStatus::Pending; ///< Finished (every trial), Cancelled (stopped; resumable) or Failed
     std::vector<TrialProgress> trials;
 };
 

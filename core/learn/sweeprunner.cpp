@@ -81,24 +81,24 @@ public:
         result.trials = m_trials;
         bool open = false, failed = false;
         for (const auto& t : m_trials) {
-            open = open || t.status == "pending" || t.status == "cancelled" || t.status == "running";
-            failed = failed || t.status == "failed";
+            open = open || !hasEnded(t.status);
+            failed = failed || t.status == TrialStatus::Failed;
         }
         if (m_spec.probes && !open) {
-            const std::string probes = runProbeTables(sweepId);
-            open = probes == "cancelled";
-            failed = failed || probes == "failed";
+            const TrialStatus probes = runProbeTables(sweepId);
+            open = probes == TrialStatus::Cancelled;
+            failed = failed || probes == TrialStatus::Failed;
         }
-        result.status = open ? "cancelled" : failed ? "failed" : "finished";
+        result.status = open ? TrialStatus::Cancelled : failed ? TrialStatus::Failed : TrialStatus::Finished;
         Store(m_options.database).setSweepStatus(sweepId, result.status);
         return result;
     }
 
 private:
     /// An experiment's `probes:`: the probe table of the shared SFT policy for every seed not yet stored, with every
-    /// core, after the trials (a resume computes the missing ones). "" when all are stored, "cancelled" when the stop
-    /// flag ended it, "failed" (logged) when one could not be computed.
-    std::string runProbeTables(std::int64_t sweepId)
+    /// core, after the trials (a resume computes the missing ones). Finished when all are stored, Cancelled when the
+    /// stop flag ended it, Failed (logged) when one could not be computed.
+    TrialStatus runProbeTables(std::int64_t sweepId)
     {
         const auto& plan = *m_spec.probes;
         std::int64_t sftRun = 0;
@@ -107,7 +107,7 @@ private:
         } catch (const std::exception&) {
             spdlog::error("experiment {}: the probe tables need the shared SFT run, and there is none ({})", sweepId,
                 m_spec.sft);
-            return "failed";
+            return TrialStatus::Failed;
         }
         Store store(m_options.database);
         const std::set<std::int64_t> stored = storedProbeSeeds(sweepId);
@@ -125,7 +125,7 @@ private:
             if (stored.count(seed))
                 continue;
             if (m_stop && m_stop->load())
-                return "cancelled";
+                return TrialStatus::Cancelled;
             const auto started = Clock::now();
             const std::string table = "probe table " + std::to_string(index) + "/" + std::to_string(plan.seeds.size())
                 + " (seed " + std::to_string(seed) + ")";
@@ -159,14 +159,14 @@ private:
                     std::chrono::duration<double>(Clock::now() - started).count());
             } catch (const Cancelled&) {
                 setActivity("", false);
-                return "cancelled";
+                return TrialStatus::Cancelled;
             } catch (const std::exception& e) {
                 setActivity("", false);
                 spdlog::error("experiment {}: probe table (seed {}): {}", sweepId, seed, e.what());
-                return "failed";
+                return TrialStatus::Failed;
             }
         }
-        return "";
+        return TrialStatus::Finished;
     }
 
     /// The contamination seeds whose probe table of the shared SFT run (at the planned episodes) is stored.
@@ -198,7 +198,7 @@ private:
             } catch (const std::exception& e) {
                 // Only the store's own bookkeeping gets here; the trial is left for a resume.
                 std::lock_guard lock(m_mutex);
-                m_trials[slot].status = "cancelled";
+                m_trials[slot].status = TrialStatus::Cancelled;
                 m_trials[slot].error = e.what();
                 publishLocked();
             }
@@ -215,20 +215,21 @@ private:
             trial = { t.index, t.point };
             trialId = t.trialId;
             runId = t.runId;
-            t.status = "running";
-            t.phase = "setup";
+            t.status = TrialStatus::Running;
+            t.phase = Phase::Setup;
             t.error.clear();
             m_started[slot] = Clock::now();
             publishLocked();
         }
-        std::string status, error;
+        TrialStatus status = TrialStatus::Running;
+        std::string error;
         std::optional<double> objective;
         try {
             std::unique_ptr<Trainer> trainer;
-            const TrainOptions options { m_options.database, m_options.device, "trial" };
+            const TrainOptions options { m_options.database, m_options.device, RunKind::Trial };
             const auto existing = runId > 0 ? store.run(runId) : std::nullopt;
-            if (existing && existing->status == "finished") {
-                status = "finished"; // it ended before its trial was recorded
+            if (existing && existing->status == RunStatus::Finished) {
+                status = TrialStatus::Finished; // it ended before its trial was recorded
             } else {
                 // Trainers in one process are safe together: model initialisation serializes itself.
                 trainer = existing ? Trainer::resume(runId, options)
@@ -241,12 +242,13 @@ private:
                     publishLocked();
                 }
                 const auto iterations = trainer->config().getInt("rl.iterations");
-                status = trainer->run([&](const TrainProgress& p) { return onProgress(slot, p, iterations); }, m_stop)
-                             .status;
+                const RunStatus ended
+                    = trainer->run([&](const TrainProgress& p) { return onProgress(slot, p, iterations); }, m_stop).status;
+                status = ended == RunStatus::Finished ? TrialStatus::Finished : TrialStatus::Cancelled;
             }
             objective = objectiveOf(store, runId, m_spec.objective, m_spec.objectiveMode);
         } catch (const std::exception& e) {
-            status = "failed";
+            status = TrialStatus::Failed;
             error = e.what();
         }
         releaseFreeMemory(); // this thread's arena holds the trial's peak; the next trial may run on another thread
@@ -256,8 +258,8 @@ private:
         t.status = status;
         t.error = error;
         t.objective = objective;
-        t.phase = status == "finished" ? "done" : t.phase;
-        if (status == "finished") {
+        t.phase = status == TrialStatus::Finished ? Phase::Done : t.phase;
+        if (status == TrialStatus::Finished) {
             t.fraction = 1.0;
             m_durations.push_back(std::chrono::duration<double>(Clock::now() - m_started[slot]).count());
         }
@@ -270,7 +272,7 @@ private:
         std::lock_guard lock(m_mutex);
         auto& t = m_trials[slot];
         t.phase = p.phase;
-        t.iteration = p.phase == "rl" || p.phase == "waiting" ? p.iteration : 0;
+        t.iteration = p.phase == Phase::Rl || p.phase == Phase::Waiting ? p.iteration : 0;
         t.iterations = iterations;
         t.fraction = iterations > 0 ? static_cast<double>(t.iteration) / static_cast<double>(iterations) : 0.0;
         t.etaSeconds = p.etaSeconds;
@@ -293,9 +295,9 @@ private:
         p.total = static_cast<int>(m_trials.size());
         double remaining = 0.0;
         for (const auto& t : m_trials) {
-            if (t.status == "finished" || t.status == "failed")
+            if (hasEnded(t.status))
                 ++p.done;
-            else if (t.status == "running")
+            else if (t.status == TrialStatus::Running)
                 remaining += 1.0 - t.fraction;
             else
                 remaining += 1.0;
@@ -361,7 +363,7 @@ SweepResult runSweep(
             queue.push_back(trials.size());
             trials.push_back(std::move(p));
         }
-        store.setSweepStatus(sweepId, "running");
+        store.setSweepStatus(sweepId, TrialStatus::Running);
         tx->commit();
     }
     return SweepRunner(spec, options, callback, stop).run(sweepId, std::move(trials), std::move(queue));
@@ -374,13 +376,13 @@ SweepResult runExperiment(SweepSpec spec, const SweepOptions& options, const Swe
         // The one SFT start every arm shares, trained here with every core before the trials begin.
         TrainResult result;
         {
-            Trainer trainer(spec.sftConfig(), TrainOptions { options.database, options.device, "train" });
+            Trainer trainer(spec.sftConfig(), TrainOptions { options.database, options.device, RunKind::Train });
             result = trainer.run(sftCallback, stop);
         }
         releaseFreeMemory(); // the SFT's peak, held by this thread's arena, before the trials start theirs
-        if (result.status != "finished") {
+        if (result.status != RunStatus::Finished) {
             SweepResult cancelled;
-            cancelled.status = "cancelled";
+            cancelled.status = TrialStatus::Cancelled;
             return cancelled;
         }
         spec.sft = std::to_string(result.runId);
@@ -405,18 +407,18 @@ SweepResult resumeSweep(
         p.index = static_cast<int>(trials.size());
         p.trialId = row.id;
         p.point = SweepTrialSpec::parseParams(row.params);
-        p.status = row.status == "running" ? "cancelled" : row.status; // a process that ended mid-trial
+        p.status = row.status == TrialStatus::Running ? TrialStatus::Cancelled : row.status; // a process that ended mid-trial
         p.runId = row.runId.value_or(0);
         p.objective = row.objective;
-        if (p.status == "finished")
+        if (p.status == TrialStatus::Finished)
             p.fraction = 1.0;
-        if (p.status == "pending" || p.status == "cancelled")
+        if (p.status == TrialStatus::Pending || p.status == TrialStatus::Cancelled)
             queue.push_back(trials.size());
         stored.trials.push_back({ p.index, p.point });
         trials.push_back(std::move(p));
     }
     const SweepSpec spec = withWorkers(stored, options);
-    store.setSweepStatus(sweepId, "running");
+    store.setSweepStatus(sweepId, TrialStatus::Running);
     return SweepRunner(spec, options, callback, stop).run(sweepId, std::move(trials), std::move(queue));
 }
 

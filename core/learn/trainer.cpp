@@ -122,7 +122,7 @@ void Trainer::Impl::waitAfterOutage(
     logger()->warn("{}; trying again in {:.0f} s", message, pause);
     if (runCallback && *runCallback) {
         TrainProgress p;
-        p.phase = "waiting";
+        p.phase = Phase::Waiting;
         p.iteration = std::max<std::int64_t>(0, iteration);
         p.iterations = config.getInt("rl.iterations");
         p.step = static_cast<std::int64_t>(waited);
@@ -186,7 +186,7 @@ void Trainer::Impl::runSft(const TrainCallback& callback, const std::atomic<bool
                             static_cast<torch::optim::AdamOptions&>(group.options())
                                 .lr(sftLearningRate(baseLr, done, total, true));
                     TrainProgress p;
-                    p.phase = "sft";
+                    p.phase = Phase::Sft;
                     p.step = std::min(done, total);
                     p.steps = total;
                     p.iterations = config.getInt("rl.iterations");
@@ -254,7 +254,7 @@ void Trainer::Impl::runSft(const TrainCallback& callback, const std::atomic<bool
     tx->commit();
     if (callback) {
         TrainProgress p;
-        p.phase = "sft";
+        p.phase = Phase::Sft;
         p.iteration = 0;
         p.iterations = config.getInt("rl.iterations");
         p.elapsedSeconds = secondsSince(start);
@@ -313,7 +313,7 @@ Trainer::Trainer(const TrainConfig& config, const TrainOptions& options)
     NewRun run;
     run.name = config.runName();
     run.kind = options.kind;
-    run.status = "running";
+    run.status = RunStatus::Running;
     {
         auto tx = d->store->begin();
         d->runId = d->store->createRun(run);
@@ -330,7 +330,7 @@ Trainer::Trainer(const TrainConfig& config, const TrainOptions& options)
         d->initialisePolicy();
         d->judge = judge::makeJudge(config.judgeName(), config.judgeAssignments(), d->store.get());
     } catch (...) {
-        d->store->setRunStatus(d->runId, "failed");
+        d->store->setRunStatus(d->runId, RunStatus::Failed);
         throw;
     }
 }
@@ -368,8 +368,8 @@ std::unique_ptr<Trainer> Trainer::resume(
     const auto info = store.run(runId);
     if (!info)
         throw std::invalid_argument("run " + std::to_string(runId) + " does not exist in " + options.database);
-    if (info->kind != "train" && info->kind != "trial")
-        throw std::invalid_argument("run " + std::to_string(runId) + " is not a training run (" + info->kind + ")");
+    if (info->kind != RunKind::Train && info->kind != RunKind::Trial)
+        throw std::invalid_argument("run " + std::to_string(runId) + " is not a training run (" + std::string(runKindName(info->kind)) + ")");
     const auto text = store.runConfig(runId);
     const auto checkpoint = store.lastCheckpoint(runId);
     if (!text)
@@ -393,7 +393,7 @@ std::unique_ptr<Trainer> Trainer::resume(
         impl->makeLearned();
         if (impl->learned) // drops a replay side file the first attempt may have begun
             impl->learned->restore({}, -1);
-        impl->store->setRunStatus(runId, "running");
+        impl->store->setRunStatus(runId, RunStatus::Running);
         logger()->info("restarting run {} from the beginning (it stopped before its first checkpoint)", runId);
         return std::unique_ptr<Trainer>(new Trainer(std::move(impl)));
     }
@@ -410,7 +410,7 @@ std::unique_ptr<Trainer> Trainer::resume(
         impl->learned->restore(checkpoint->second, state.iteration);
     // Iterations after the checkpoint are recomputed exactly; drop what an interrupted run left of them.
     impl->store->truncateRun(runId, state.iteration);
-    impl->store->setRunStatus(runId, "running");
+    impl->store->setRunStatus(runId, RunStatus::Running);
     logger()->info("resuming run {} after iteration {}", runId, state.iteration);
     return std::unique_ptr<Trainer>(new Trainer(std::move(impl)));
 }
@@ -460,7 +460,7 @@ TrainResult Trainer::run(const TrainCallback& callback, const std::atomic<bool>*
                 break;
             }
             TrainProgress p;
-            p.phase = "rl";
+            p.phase = Phase::Rl;
             p.iteration = d->iteration;
             p.iterations = iterations;
             p.step = d->iteration;
@@ -475,10 +475,10 @@ TrainResult Trainer::run(const TrainCallback& callback, const std::atomic<bool>*
         if (stopped && d->iteration >= 0 && d->store->lastCheckpoint(d->runId)->first != d->iteration)
             d->checkpoint(); // resume continues exactly after the last finished iteration
     } catch (...) {
-        d->store->setRunStatus(d->runId, "failed");
+        d->store->setRunStatus(d->runId, RunStatus::Failed);
         throw;
     }
-    result.status = stopped ? "cancelled" : "finished";
+    result.status = stopped ? RunStatus::Cancelled : RunStatus::Finished;
     d->store->setRunStatus(d->runId, result.status);
     result.iterationsDone = std::max<std::int64_t>(0, d->iteration);
     result.evalSuccess = d->lastEval;

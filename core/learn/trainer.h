@@ -4,6 +4,7 @@
 // the GUI's run controller include it; the torch state lives behind a private implementation.
 
 #include "core/learn/trainconfig.h"
+#include "core/vocabulary.h"
 
 #include <atomic>
 #include <cstdint>
@@ -18,7 +19,7 @@ namespace creditlab::learn {
 
 /// A snapshot of a run's progress, passed to the callback (a value: safe to copy across threads).
 struct TrainProgress {
-    std::string phase; ///< "setup", "sft", "rl" or "done"
+    Phase phase = Phase::Sft; ///< Sft, Rl, or Waiting (an outage: `message` says what and for how long)
     std::int64_t iteration = 0; ///< the RL iteration just finished (0 = after SFT)
     std::int64_t iterations = 0; ///< RL iterations in all
     std::int64_t step = 0; ///< steps done in this phase (SFT steps, or iterations)
@@ -36,12 +37,12 @@ using TrainCallback = std::function<bool(const TrainProgress&)>;
 struct TrainOptions {
     std::string database; ///< the store; checkpoints go to "<database>.files/run-<id>/"
     std::string device; ///< "cpu", "cuda", "cuda:N"; empty: CUDA when present
-    std::string kind = "train"; ///< the new run's kind: "train", or "trial" for a sweep's trial
+    RunKind kind = RunKind::Train; ///< the new run's kind: Train, or Trial for a sweep's trial
 };
 
 struct TrainResult {
     std::int64_t runId = 0;
-    std::string status; ///< "finished" or "cancelled" (stopped; resumable)
+    RunStatus status = RunStatus::Finished; ///< Finished, or Cancelled (stopped; resumable)
     std::int64_t iterationsDone = 0;
     std::optional<double> evalSuccess; ///< the last evaluation
 };

@@ -32,7 +32,7 @@ int main(int argc, char** argv)
     {
         Store store(path.toStdString());
         auto tx = store.begin();
-        run = store.createRun(NewRun { "annotate", "import", "finished", {} });
+        run = store.createRun(NewRun { "annotate", RunKind::Import, RunStatus::Finished, {} });
         const std::string observation(400, 'o');
         for (int i = 0; i < 200; ++i) {
             Trajectory t;

@@ -35,8 +35,8 @@ void fillDatabase(const std::string& path, int runs, int iterations)
     auto tx = store.begin();
     for (int r = 0; r < runs; ++r) {
         const char* method = r % 3 == 0 ? "triage" : r % 3 == 1 ? "grpo" : "rtmc";
-        const auto id = store.createRun({ "household-" + std::string(method) + "-s" + std::to_string(r), "train",
-            "finished", {} });
+        const auto id = store.createRun({ "household-" + std::string(method) + "-s" + std::to_string(r), RunKind::Train,
+            RunStatus::Finished, {} });
         store.setRunConfig(id, "yaml",
             "credit.method: " + std::string(method) + "\nenv.name: household\npolicy.layers: 2\npolicy.width: 128\n"
                 + "seed: " + std::to_string(r) + "\n");

@@ -165,7 +165,7 @@ int main(int argc, char** argv)
             Store store(db.string());
             const auto t0 = std::chrono::steady_clock::now();
             auto tx = store.begin();
-            const std::int64_t run = store.createRun(NewRun { "bench", "import", "finished", {} });
+            const std::int64_t run = store.createRun(NewRun { "bench", RunKind::Import, RunStatus::Finished, {} });
             std::int64_t ord = 0;
             for (const auto& t : trajs)
                 store.insertTrajectory(run, ord++, t);

@@ -86,8 +86,7 @@ inline bool isTimestamp(const std::string& s)
 }
 
 /// The arguments of Store::createRun.
-inline NewRun newRun(
-    const std::string& name, const std::string& kind = "import", const std::string& status = "finished")
+inline NewRun newRun(const std::string& name, RunKind kind = RunKind::Import, RunStatus status = RunStatus::Finished)
 {
     return NewRun { name, kind, status, std::nullopt };
 }

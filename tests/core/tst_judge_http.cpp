@@ -292,7 +292,7 @@ void TestJudgeHttp::apiKeyFromEnvironmentNeverStored()
         QVERIFY(j->tag().find(key) == std::string::npos);
         const Trajectory t = trajectory(3);
         verifyRoles(j->judge(t, {}), t);
-        store.setRunConfig(store.createRun({ "r", "train", "finished", {} }), "yaml",
+        store.setRunConfig(store.createRun({ "r", RunKind::Train, RunStatus::Finished, {} }), "yaml",
             "judge.name: http\njudge.api_key_env: CREDITLAB_TEST_JUDGE_KEY\njudge.tag: " + j->tag());
     }
     {

@@ -141,7 +141,7 @@ void TestStoreConcurrency::init()
     m_path = m_dir->filePath("runs.db").toStdString();
     Store store(m_path);
     auto tx = store.begin();
-    m_run = store.createRun(NewRun { "base", "train", "running", std::nullopt });
+    m_run = store.createRun(NewRun { "base", RunKind::Train, RunStatus::Running, std::nullopt });
     insertBatch(store, m_run, 0, kInitial);
     tx->commit();
 }

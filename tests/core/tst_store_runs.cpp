@@ -54,7 +54,7 @@ void TestStoreRuns::runsCrud()
     NewRun imported = newRun("data.jsonl");
     imported.source = "/tmp/data.jsonl";
     const std::int64_t a = s.createRun(imported);
-    const std::int64_t b = s.createRun(newRun("trainer", "train", "running"));
+    const std::int64_t b = s.createRun(newRun("trainer", RunKind::Train, RunStatus::Running));
     QVERIFY(a > 0 && b > a);
 
     s.insertTrajectory(a, 0, test::minimalTrajectory("t0", "g", 1.0, 3));
@@ -65,8 +65,8 @@ void TestStoreRuns::runsCrud()
     QCOMPARE(runs.size(), std::size_t(2));
     QCOMPARE(runs[0].id, a);
     QCOMPARE(runs[0].name, std::string("data.jsonl"));
-    QCOMPARE(runs[0].kind, std::string("import"));
-    QCOMPARE(runs[0].status, std::string("finished"));
+    QCOMPARE(runs[0].kind, RunKind::Import);
+    QCOMPARE(runs[0].status, RunStatus::Finished);
     QCOMPARE(runs[0].source, std::optional<std::string>("/tmp/data.jsonl"));
     QVERIFY2(isTimestamp(runs[0].createdAt), runs[0].createdAt.c_str());
     QVERIFY(runs[0].finishedAt && isTimestamp(*runs[0].finishedAt));
@@ -75,8 +75,8 @@ void TestStoreRuns::runsCrud()
     QCOMPARE(runs[0].trajectoryCount, std::int64_t(3));
     QCOMPARE(runs[0].turnCount, std::int64_t(7));
     QCOMPARE(runs[1].id, b);
-    QCOMPARE(runs[1].kind, std::string("train"));
-    QCOMPARE(runs[1].status, std::string("running"));
+    QCOMPARE(runs[1].kind, RunKind::Train);
+    QCOMPARE(runs[1].status, RunStatus::Running);
     QVERIFY(!runs[1].source);
     QVERIFY(!runs[1].finishedAt);
     QCOMPARE(runs[1].trajectoryCount, std::int64_t(0));
@@ -84,20 +84,20 @@ void TestStoreRuns::runsCrud()
 
     s.renameRun(b, "renamed \xC3\xA9");
     s.setRunTags(b, "baseline,grpo");
-    s.setRunStatus(b, "paused");
+    s.setRunStatus(b, RunStatus::Paused);
     auto rb = s.run(b);
     QVERIFY(rb);
     QCOMPARE(rb->name, std::string("renamed \xC3\xA9"));
     QCOMPARE(rb->tags, std::string("baseline,grpo"));
-    QCOMPARE(rb->status, std::string("paused"));
+    QCOMPARE(rb->status, RunStatus::Paused);
     QVERIFY(!rb->finishedAt);
-    for (const char* ended : { "failed", "cancelled", "finished" }) {
+    for (const RunStatus ended : { RunStatus::Failed, RunStatus::Cancelled, RunStatus::Finished }) {
         s.setRunStatus(b, ended);
         rb = s.run(b);
-        QCOMPARE(rb->status, std::string(ended));
-        QVERIFY2(rb->finishedAt && isTimestamp(*rb->finishedAt), ended);
+        QCOMPARE(rb->status, ended);
+        QVERIFY2(rb->finishedAt && isTimestamp(*rb->finishedAt), std::string(runStatusName(ended)).c_str());
     }
-    s.setRunStatus(b, "running");
+    s.setRunStatus(b, RunStatus::Running);
     QVERIFY(!s.run(b)->finishedAt);
     // The other run is untouched.
     QCOMPARE(s.run(a)->name, std::string("data.jsonl"));
@@ -107,11 +107,22 @@ void TestStoreRuns::runsCrud()
 
 void TestStoreRuns::runKindIsChecked()
 {
-    QVERIFY_THROWS_EXCEPTION(StoreError, m_store->createRun(newRun("bad", "experiment")));
+    // The schema refuses a kind it does not know, and a status written behind the store's back is an error that
+    // names the run and the field when it is read.
+    QVERIFY_THROWS_EXCEPTION(StoreError,
+        m_store->database().exec("INSERT INTO run (name, kind, created_at) VALUES ('bad', 'experiment', 'now')"));
     QVERIFY(m_store->runs().empty());
-    for (const char* kind : { "import", "train", "trial" })
-        QVERIFY(m_store->createRun(newRun(kind, kind)) > 0);
+    for (const RunKind kind : { RunKind::Import, RunKind::Train, RunKind::Trial })
+        QVERIFY(m_store->createRun(newRun(std::string(runKindName(kind)), kind)) > 0);
     QCOMPARE(m_store->runs().size(), std::size_t(3));
+    QCOMPARE(m_store->runs()[1].kind, RunKind::Train);
+    m_store->database().exec("UPDATE run SET status = 'exploded' WHERE id = 2");
+    try {
+        (void)m_store->runs();
+        QFAIL("an unknown status was read");
+    } catch (const StoreError& e) {
+        QCOMPARE(std::string(e.what()), std::string("run 2: unknown status 'exploded'"));
+    }
 }
 
 void TestStoreRuns::deleteRunCascades()
@@ -137,7 +148,7 @@ void TestStoreRuns::deleteRunCascades()
     }
     const std::int64_t sweep = s.createSweep("sw", "{}");
     const std::int64_t trial = s.addTrial(sweep, "{\"lr\":0.1}");
-    s.finishTrial(trial, runs[0], "finished", 1.0);
+    s.finishTrial(trial, runs[0], TrialStatus::Finished, 1.0);
 
     s.deleteRun(runs[0]);
     QVERIFY(!s.run(runs[0]));
@@ -189,8 +200,8 @@ void TestStoreRuns::runConfig()
 void TestStoreRuns::metrics()
 {
     Store& s = *m_store;
-    const std::int64_t a = s.createRun(newRun("a", "train"));
-    const std::int64_t b = s.createRun(newRun("b", "train"));
+    const std::int64_t a = s.createRun(newRun("a", RunKind::Train));
+    const std::int64_t b = s.createRun(newRun("b", RunKind::Train));
     QVERIFY(s.metrics(a).empty());
     const std::pair<std::string, double> it0[] = { { "reward", 0.2 }, { "loss", 1.5 } };
     const std::pair<std::string, double> it1[] = { { "loss", 1.0 }, { "reward", 0.4 } };
@@ -217,7 +228,7 @@ void TestStoreRuns::nonFiniteMetrics()
 {
     // A diverged run logs NaN or infinite losses; they must not read back as a plausible 0.
     Store& s = *m_store;
-    const std::int64_t run = s.createRun(newRun("r", "train"));
+    const std::int64_t run = s.createRun(newRun("r", RunKind::Train));
     const std::pair<std::string, double> m[] = { { "a_inf", std::numeric_limits<double>::infinity() },
         { "b_nan", std::numeric_limits<double>::quiet_NaN() } };
     s.writeMetrics(run, 0, m);
@@ -232,8 +243,8 @@ void TestStoreRuns::nonFiniteMetrics()
 void TestStoreRuns::checkpoints()
 {
     Store& s = *m_store;
-    const std::int64_t a = s.createRun(newRun("a", "train"));
-    const std::int64_t b = s.createRun(newRun("b", "train"));
+    const std::int64_t a = s.createRun(newRun("a", RunKind::Train));
+    const std::int64_t b = s.createRun(newRun("b", RunKind::Train));
     QVERIFY(!s.lastCheckpoint(a));
     s.addCheckpoint(a, 1, "ckpt/it1.pt");
     s.addCheckpoint(a, 5, "ckpt/it5.pt");
@@ -259,7 +270,7 @@ void TestStoreRuns::sweepsAndTrials()
     QCOMPARE(sweeps[0].id, sw);
     QCOMPARE(sweeps[0].name, std::string("lr sweep"));
     QCOMPARE(sweeps[0].config, std::string("{\"lr\":[1e-5,1e-4]}"));
-    QCOMPARE(sweeps[0].status, std::string("pending"));
+    QCOMPARE(sweeps[0].status, TrialStatus::Pending);
     QVERIFY2(isTimestamp(sweeps[0].createdAt), sweeps[0].createdAt.c_str());
     QCOMPARE(sweeps[1].id, sw2);
 
@@ -271,20 +282,20 @@ void TestStoreRuns::sweepsAndTrials()
     QCOMPARE(trials[0].id, t1);
     QCOMPARE(trials[0].sweepId, sw);
     QCOMPARE(trials[0].params, std::string("{\"lr\":1e-5}"));
-    QCOMPARE(trials[0].status, std::string("pending"));
+    QCOMPARE(trials[0].status, TrialStatus::Pending);
     QVERIFY(!trials[0].runId);
     QVERIFY(!trials[0].objective);
 
-    const std::int64_t run = s.createRun(newRun("trial run", "trial"));
-    s.finishTrial(t1, run, "finished", 0.75);
-    s.finishTrial(t2, std::nullopt, "failed", std::nullopt);
+    const std::int64_t run = s.createRun(newRun("trial run", RunKind::Trial));
+    s.finishTrial(t1, run, TrialStatus::Finished, 0.75);
+    s.finishTrial(t2, std::nullopt, TrialStatus::Failed, std::nullopt);
     trials = s.trials(sw);
     QCOMPARE(trials[0].runId, std::optional<std::int64_t>(run));
-    QCOMPARE(trials[0].status, std::string("finished"));
+    QCOMPARE(trials[0].status, TrialStatus::Finished);
     QCOMPARE(trials[0].objective, std::optional<double>(0.75));
     QCOMPARE(trials[1].id, t2);
     QVERIFY(!trials[1].runId);
-    QCOMPARE(trials[1].status, std::string("failed"));
+    QCOMPARE(trials[1].status, TrialStatus::Failed);
     QVERIFY(!trials[1].objective);
     QCOMPARE(s.trials(sw2).size(), std::size_t(1));
 }

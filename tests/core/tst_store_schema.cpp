@@ -153,7 +153,7 @@ void TestStoreSchema::reopenIsIdempotent()
     std::string schemaSql;
     {
         Store store(p);
-        runId = store.createRun(NewRun { "kept", "import", "finished", std::nullopt });
+        runId = store.createRun(NewRun { "kept", RunKind::Import, RunStatus::Finished, std::nullopt });
         Statement st = store.database().prepare("SELECT group_concat(sql, ';') FROM sqlite_master");
         QVERIFY(st.step());
         schemaSql = st.columnText(0);
@@ -468,7 +468,7 @@ void TestStoreSchema::readOnlyCannotWrite()
     std::int64_t rowId = 0;
     {
         Store store(p);
-        runId = store.createRun(NewRun { "r", "import", "finished", std::nullopt });
+        runId = store.createRun(NewRun { "r", RunKind::Import, RunStatus::Finished, std::nullopt });
         rowId = store.insertTrajectory(runId, 0, test::minimalTrajectory("t", "g", 1.0, 2));
     }
     const Snapshot before = snapshot(p);
@@ -476,7 +476,7 @@ void TestStoreSchema::readOnlyCannotWrite()
     QCOMPARE(store.runs().size(), std::size_t(1));
     CL_COMPARE_TRAJ(store.loadTrajectory(rowId), test::minimalTrajectory("t", "g", 1.0, 2));
 
-    QVERIFY_THROWS_EXCEPTION(StoreError, store.createRun(NewRun { "x", "import", "finished", std::nullopt }));
+    QVERIFY_THROWS_EXCEPTION(StoreError, store.createRun(NewRun { "x", RunKind::Import, RunStatus::Finished, std::nullopt }));
     QVERIFY_THROWS_EXCEPTION(StoreError, store.renameRun(runId, "renamed"));
     QVERIFY_THROWS_EXCEPTION(StoreError, store.deleteRun(runId));
     QVERIFY_THROWS_EXCEPTION(StoreError, store.insertTrajectory(runId, 1, test::minimalTrajectory("u", "g", 0.0, 1)));

@@ -123,8 +123,8 @@ void TestStoreTransfer::importCreatesOneRun()
     QCOMPARE(runs.size(), std::size_t(1));
     QCOMPARE(runs[0].id, r.runId);
     QCOMPARE(runs[0].name, std::string("rollouts-it3.jsonl"));
-    QCOMPARE(runs[0].kind, std::string("import"));
-    QCOMPARE(runs[0].status, std::string("finished"));
+    QCOMPARE(runs[0].kind, RunKind::Import);
+    QCOMPARE(runs[0].status, RunStatus::Finished);
     QCOMPARE(runs[0].source, std::optional<std::string>(std::filesystem::absolute(file).string()));
     QCOMPARE(runs[0].trajectoryCount, std::int64_t(40));
     QCOMPARE(runs[0].turnCount, std::int64_t(r.turns));

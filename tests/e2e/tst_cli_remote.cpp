@@ -148,7 +148,7 @@ private Q_SLOTS:
 
         // Stored: twelve iterations of four rollouts, every turn labelled by the judge (TRIAGE needs each role).
         creditlab::Store store(db.toStdString());
-        QCOMPARE(store.run(1)->status, std::string("finished"));
+        QCOMPARE(store.run(1)->status, creditlab::RunStatus::Finished);
         for (std::int64_t it = 1; it <= 12; ++it) {
             const auto infos = store.trajectories(1, it);
             QCOMPARE(infos.size(), std::size_t(4));

@@ -337,7 +337,7 @@ claims:
             const auto trialId = store.addTrial(sweepId, trial.paramsText());
             const bool a = trial.value("arm") == "a";
             const int seed = std::stoi(trial.value("seed"));
-            const auto runId = store.createRun({ spec.trialRunName(trial), "trial", "running", std::nullopt });
+            const auto runId = store.createRun({ spec.trialRunName(trial), RunKind::Trial, RunStatus::Running, std::nullopt });
             store.startTrial(trialId, runId);
             const int last = trial.index == 5 ? 1 : 2; // b's seed 2 stopped after iteration 1: a partial report
             for (int it = 0; it <= last; ++it) {
@@ -348,8 +348,8 @@ claims:
                 store.writeMetrics(runId, it, values);
             }
             if (trial.index != 5) {
-                store.setRunStatus(runId, "finished");
-                store.finishTrial(trialId, runId, "finished", std::nullopt);
+                store.setRunStatus(runId, RunStatus::Finished);
+                store.finishTrial(trialId, runId, TrialStatus::Finished, std::nullopt);
             }
         }
     }
@@ -427,16 +427,16 @@ smoke:
     std::int64_t sweepId = 0;
     {
         Store store(db);
-        const auto sft = store.createRun({ "exp-sft", "train", "finished", std::nullopt });
+        const auto sft = store.createRun({ "exp-sft", RunKind::Train, RunStatus::Finished, std::nullopt });
         auto withRun = spec;
         withRun.sft = std::to_string(sft);
         sweepId = store.createSweep(spec.name, withRun.storedText());
         for (const auto& trial : spec.trials) {
             const auto trialId = store.addTrial(sweepId, trial.paramsText());
-            const auto runId = store.createRun({ spec.trialRunName(trial), "trial", "finished", std::nullopt });
+            const auto runId = store.createRun({ spec.trialRunName(trial), RunKind::Trial, RunStatus::Finished, std::nullopt });
             const std::vector<std::pair<std::string, double>> values { { "eval/success", 0.5 } };
             store.writeMetrics(runId, 0, values);
-            store.finishTrial(trialId, runId, "finished", std::nullopt);
+            store.finishTrial(trialId, runId, TrialStatus::Finished, std::nullopt);
         }
         for (const std::int64_t seed : { 42, 43 }) {
             const double jitter = seed == 42 ? 0.002 : -0.002;

@@ -28,7 +28,7 @@ const std::set<std::uint64_t> kLabelledSeeds { 11, 12 };
 /// number of labels.
 int storeLabelledNeighbourhood(Store& store)
 {
-    const auto run = store.createRun(NewRun { "labelled neighbourhood", "import" });
+    const auto run = store.createRun(NewRun { "labelled neighbourhood", RunKind::Import });
     auto walker = env::makeEnvironment("household", { { "max_steps", "6" } });
     int labels = 0;
     std::int64_t ord = 0;
@@ -155,7 +155,7 @@ void TestLearnHumanLabels::labelledPoolNeedsLabels()
     Store store(db);
     const auto runs = store.runs();
     QCOMPARE(runs.size(), std::size_t(1));
-    QCOMPARE(runs.front().status, std::string("failed"));
+    QCOMPARE(runs.front().status, RunStatus::Failed);
 }
 
 QTEST_GUILESS_MAIN(TestLearnHumanLabels)

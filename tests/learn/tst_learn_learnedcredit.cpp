@@ -117,7 +117,7 @@ void TestLearnLearnedCredit::turnRdResumesExactly()
         std::atomic<bool> stop { false };
         const auto r = trainer.run(
             [&](const TrainProgress& p) {
-                if (p.phase == "rl")
+                if (p.phase == Phase::Rl)
                     stop.store(true);
                 return true;
             },
@@ -247,7 +247,7 @@ void TestLearnLearnedCredit::pairScoresTurnsWithItsProbe()
     }
     const auto runs = store.runs();
     QCOMPARE(runs.size(), runsBefore + 1);
-    QCOMPARE(runs.back().status, std::string("failed"));
+    QCOMPARE(runs.back().status, RunStatus::Failed);
     QVERIFY(store.metrics(runs.back().id).empty()); // no SFT happened
 }
 

@@ -108,17 +108,17 @@ void TestLearnOutage::remoteServerKilledBetweenIterations()
     std::vector<std::string> waits;
     bool killed = false;
     const auto r = trainer.run([&](const TrainProgress& p) {
-        if (p.phase == "rl" && p.iteration == 1 && !killed) {
+        if (p.phase == Phase::Rl && p.iteration == 1 && !killed) {
             killed = true;
             server->stop(); // the server dies between iterations 1 and 2
-        } else if (p.phase == "waiting") {
+        } else if (p.phase == Phase::Waiting) {
             waits.push_back(p.message);
             if (waits.size() == 2) // the second try found it still gone; it is back for the third
                 server = std::make_unique<RemoteTestServer>("alfworld", false, port);
         }
         return true;
     });
-    QCOMPARE(r.status, std::string("finished"));
+    QCOMPARE(r.status, RunStatus::Finished);
     QCOMPARE(r.iterationsDone, 3LL);
     QCOMPARE(waits.size(), std::size_t(2));
     QVERIFY2(waits.front().starts_with("waiting for the environment server"), waits.front().c_str());
@@ -126,7 +126,7 @@ void TestLearnOutage::remoteServerKilledBetweenIterations()
     // The batch was rolled out again from the same Rng state: the run is the uninterrupted one.
     Store store(db);
     QCOMPARE(deterministicMetrics(store, r.runId), expected);
-    QCOMPARE(store.run(r.runId)->status, std::string("finished"));
+    QCOMPARE(store.run(r.runId)->status, RunStatus::Finished);
 }
 
 void TestLearnOutage::remoteServerDownMidIteration()
@@ -140,13 +140,13 @@ void TestLearnOutage::remoteServerDownMidIteration()
     Trainer trainer(TrainConfig::parse(kTinyConfig, "tiny.yaml", extra), { db, "cpu" });
     int waits = 0;
     const auto r = trainer.run([&](const TrainProgress& p) {
-        if (p.phase == "sft" && !p.metrics.empty()) // SFT (none here) and its evaluation are over
+        if (p.phase == Phase::Sft && !p.metrics.empty()) // SFT (none here) and its evaluation are over
             server.goDownAtStepCall(6); // iteration 1, second round of steps: no corridor is one step long
-        if (p.phase == "waiting" && ++waits == 1)
+        if (p.phase == Phase::Waiting && ++waits == 1)
             server.comeBack();
         return true;
     });
-    QCOMPARE(r.status, std::string("finished"));
+    QCOMPARE(r.status, RunStatus::Finished);
     QCOMPARE(r.iterationsDone, 3LL);
     QCOMPARE(waits, 1);
     Store store(db);
@@ -168,11 +168,11 @@ void TestLearnOutage::remoteRolloutFailsMidIteration()
     const std::string db = path("partial.db");
     Trainer trainer(TrainConfig::parse(kTinyConfig, "tiny.yaml", remoteRun(server.url(), 60)), { db, "cpu" });
     const auto r = trainer.run([&](const TrainProgress& p) {
-        if (p.phase == "sft" && !p.metrics.empty())
+        if (p.phase == Phase::Sft && !p.metrics.empty())
             server.failStepCall(6); // iteration 1, second round of steps (no corridor is one step long): rollout 1
         return true;
     });
-    QCOMPARE(r.status, std::string("finished"));
+    QCOMPARE(r.status, RunStatus::Finished);
     Store store(db);
     const auto first = store.trajectories(r.runId, 1);
     QCOMPARE(first.size(), std::size_t(4));
@@ -210,9 +210,9 @@ void TestLearnOutage::remoteServerStaysAwayThenResume()
         int waits = 0;
         try {
             trainer.run([&](const TrainProgress& p) {
-                if (p.phase == "rl" && p.iteration == 1)
+                if (p.phase == Phase::Rl && p.iteration == 1)
                     server->stop();
-                waits += p.phase == "waiting" ? 1 : 0;
+                waits += p.phase == Phase::Waiting ? 1 : 0;
                 return true;
             });
             QFAIL("the run went on without its environment server");
@@ -226,7 +226,7 @@ void TestLearnOutage::remoteServerStaysAwayThenResume()
     }
     {
         Store store(db);
-        QCOMPARE(store.run(runId)->status, std::string("failed"));
+        QCOMPARE(store.run(runId)->status, RunStatus::Failed);
     }
     // Back up, on another port: the failed run resumes from its checkpoint after iteration 1 with the new URL and
     // ends as the uninterrupted one.
@@ -234,7 +234,7 @@ void TestLearnOutage::remoteServerStaysAwayThenResume()
     QVERIFY(server->port() != port);
     const auto resumed = Trainer::resume(runId, { db, "cpu" }, { { "env.url", server->url() } });
     const auto r = resumed->run([](const TrainProgress&) { return true; });
-    QCOMPARE(r.status, std::string("finished"));
+    QCOMPARE(r.status, RunStatus::Finished);
     Store store(db);
     QCOMPARE(deterministicMetrics(store, runId), expected);
 }
@@ -255,22 +255,22 @@ void TestLearnOutage::stopWhileWaiting()
         const auto started = std::chrono::steady_clock::now();
         const auto r = trainer.run(
             [&](const TrainProgress& p) {
-                if (p.phase == "rl" && p.iteration == 2)
+                if (p.phase == Phase::Rl && p.iteration == 2)
                     server->stop();
-                if (p.phase == "waiting")
+                if (p.phase == Phase::Waiting)
                     stop = true; // Ctrl+C, or Stop in the workbench, while the run waits
                 return true;
             },
             &stop);
         // Cancelled within the first pause (1 s), not after the ten minutes of rl.outage_wait_s.
         QVERIFY(std::chrono::steady_clock::now() - started < std::chrono::seconds(60));
-        QCOMPARE(r.status, std::string("cancelled"));
+        QCOMPARE(r.status, RunStatus::Cancelled);
         QCOMPARE(r.iterationsDone, 2LL);
         QVERIFY(trainer.hasCheckpoint());
     }
     server = std::make_unique<RemoteTestServer>("alfworld", false, port);
     const auto resumed = Trainer::resume(runId, { db, "cpu" });
-    QCOMPARE(resumed->run([](const TrainProgress&) { return true; }).status, std::string("finished"));
+    QCOMPARE(resumed->run([](const TrainProgress&) { return true; }).status, RunStatus::Finished);
     Store store(db);
     QCOMPARE(deterministicMetrics(store, runId), expected);
 }
@@ -288,15 +288,15 @@ void TestLearnOutage::judgeEndpointKilled()
     Trainer trainer(TrainConfig::parse(kTinyConfig, "tiny.yaml", extra), { db, "cpu" });
     std::vector<std::string> waits;
     const auto r = trainer.run([&](const TrainProgress& p) {
-        if (p.phase == "rl" && p.iteration == 1)
+        if (p.phase == Phase::Rl && p.iteration == 1)
             judge->stop();
-        if (p.phase == "waiting") {
+        if (p.phase == Phase::Waiting) {
             waits.push_back(p.message);
             judge = std::make_unique<FakeChatServer>(necessary, port);
         }
         return true;
     });
-    QCOMPARE(r.status, std::string("finished"));
+    QCOMPARE(r.status, RunStatus::Finished);
     QCOMPARE(waits.size(), std::size_t(1));
     QVERIFY2(waits.front().starts_with("waiting for the judge endpoint"), waits.front().c_str());
     QVERIFY2(waits.front().find("found no server") != std::string::npos, waits.front().c_str());
@@ -345,7 +345,7 @@ void TestLearnOutage::remoteRunClonesDemonstrationFile()
     const std::string db = path("demos.db");
     Trainer trainer(TrainConfig::parse(kTinyConfig, "tiny.yaml", extra), { db, "cpu" });
     const auto r = trainer.run([](const TrainProgress&) { return true; });
-    QCOMPARE(r.status, std::string("finished"));
+    QCOMPARE(r.status, RunStatus::Finished);
     Store store(db);
     std::map<std::string, double> sft;
     for (const auto& m : store.metrics(r.runId))

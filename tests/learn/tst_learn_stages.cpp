@@ -279,8 +279,8 @@ void TestLearnStages::recordWritesTrajectoriesLabelsAndCredits()
     Store store(dir.filePath("runs.db").toStdString());
     NewRun run;
     run.name = "stages";
-    run.kind = "train";
-    run.status = "running";
+    run.kind = RunKind::Train;
+    run.status = RunStatus::Running;
     const auto runId = store.createRun(run);
     auto r = rolloutsOfFour();
     std::vector<std::vector<judge::Verdict>> verdicts(4, std::vector<judge::Verdict>(3));

@@ -264,7 +264,7 @@ void TestLearnSweep::gridRunsInParallel()
         std::lock_guard lock(mutex);
         seen.push_back(p);
     });
-    QCOMPARE(QString::fromStdString(result.status), QString("finished"));
+    QCOMPARE(result.status, TrialStatus::Finished);
     QCOMPARE(result.trials.size(), std::size_t(4));
     QVERIFY(!seen.empty());
     QCOMPARE(seen.back().done, 4);
@@ -274,13 +274,13 @@ void TestLearnSweep::gridRunsInParallel()
     for (const auto& p : seen)
         maxRunning = std::max<int>(maxRunning,
             std::count_if(
-                p.trials.begin(), p.trials.end(), [](const TrialProgress& t) { return t.status == "running"; }));
+                p.trials.begin(), p.trials.end(), [](const TrialProgress& t) { return t.status == TrialStatus::Running; }));
     QCOMPARE(maxRunning, 2);
 
     Store store(f.db());
     const auto sweeps = store.sweeps();
     QCOMPARE(sweeps.size(), std::size_t(1));
-    QCOMPARE(QString::fromStdString(sweeps[0].status), QString("finished"));
+    QCOMPARE(sweeps[0].status, TrialStatus::Finished);
     QCOMPARE(QString::fromStdString(sweeps[0].name), QString("grid"));
     const auto trials = store.trials(result.sweepId);
     QCOMPARE(trials.size(), std::size_t(4));
@@ -288,14 +288,14 @@ void TestLearnSweep::gridRunsInParallel()
     std::set<std::int64_t> runIds;
     for (std::size_t i = 0; i < trials.size(); ++i) {
         const auto& t = trials[i];
-        QCOMPARE(QString::fromStdString(t.status), QString("finished"));
+        QCOMPARE(t.status, TrialStatus::Finished);
         QVERIFY(t.runId);
         QVERIFY(t.objective);
         QCOMPARE(*t.objective, *trialObjective(f.db(), *t.runId, "eval/success", "best"));
         QCOMPARE(result.trials[i].objective, t.objective);
         const auto run = store.run(*t.runId);
-        QCOMPARE(QString::fromStdString(run->kind), QString("trial"));
-        QCOMPARE(QString::fromStdString(run->status), QString("finished"));
+        QCOMPARE(run->kind, RunKind::Trial);
+        QCOMPARE(run->status, RunStatus::Finished);
         QCOMPARE(QString::fromStdString(run->name), QString::fromStdString(spec.trialRunName(spec.trials[i])));
         runIds.insert(*t.runId);
     }
@@ -326,33 +326,33 @@ void TestLearnSweep::stopLeavesTrialsAndResumeFinishes()
     const auto result = runSweep(
         spec, { f.db(), "cpu" },
         [&](const SweepProgress& p) {
-            if (p.trials[0].phase == "rl" && p.trials[0].iteration >= 1)
+            if (p.trials[0].phase == Phase::Rl && p.trials[0].iteration >= 1)
                 stop = true;
         },
         &stop);
-    QCOMPARE(QString::fromStdString(result.status), QString("cancelled"));
+    QCOMPARE(result.status, TrialStatus::Cancelled);
     Store store(f.db());
     auto trials = store.trials(result.sweepId);
-    QCOMPARE(QString::fromStdString(trials[0].status), QString("cancelled"));
+    QCOMPARE(trials[0].status, TrialStatus::Cancelled);
     QVERIFY(trials[0].runId);
-    QCOMPARE(QString::fromStdString(trials[1].status), QString("pending"));
+    QCOMPARE(trials[1].status, TrialStatus::Pending);
     QVERIFY(!trials[1].runId);
-    QCOMPARE(QString::fromStdString(store.sweep(result.sweepId)->status), QString("cancelled"));
+    QCOMPARE(store.sweep(result.sweepId)->status, TrialStatus::Cancelled);
     const auto stoppedRun = *trials[0].runId;
 
     const auto resumed = resumeSweep(result.sweepId, { f.db(), "cpu" });
-    QCOMPARE(QString::fromStdString(resumed.status), QString("finished"));
+    QCOMPARE(resumed.status, TrialStatus::Finished);
     trials = store.trials(result.sweepId);
     for (const auto& t : trials) {
-        QCOMPARE(QString::fromStdString(t.status), QString("finished"));
+        QCOMPARE(t.status, TrialStatus::Finished);
         QVERIFY(t.objective);
     }
     QCOMPARE(*trials[0].runId, stoppedRun); // continued, not started again
     QCOMPARE(store.runs().size(), std::size_t(2));
     QCOMPARE(store.iterations(stoppedRun).back(), 2LL);
-    QCOMPARE(QString::fromStdString(store.sweep(result.sweepId)->status), QString("finished"));
+    QCOMPARE(store.sweep(result.sweepId)->status, TrialStatus::Finished);
     // Nothing left to do: a second resume changes nothing.
-    QCOMPARE(QString::fromStdString(resumeSweep(result.sweepId, { f.db(), "cpu" }).status), QString("finished"));
+    QCOMPARE(resumeSweep(result.sweepId, { f.db(), "cpu" }).status, TrialStatus::Finished);
     QVERIFY_EXCEPTION_THROWN(resumeSweep(99, { f.db(), "cpu" }), std::invalid_argument);
 }
 
@@ -363,15 +363,15 @@ void TestLearnSweep::failingTrialDoesNotStopOthers()
     const auto spec = f.parse("base: tiny.yaml\nset:\n  rl.iterations: 1\nworkers: 1\nthreads: 1\n"
                               "grid:\n  sft.from_run: [999, 0]\n");
     const auto result = runSweep(spec, { f.db(), "cpu" });
-    QCOMPARE(QString::fromStdString(result.status), QString("failed"));
-    QCOMPARE(QString::fromStdString(result.trials[0].status), QString("failed"));
+    QCOMPARE(result.status, TrialStatus::Failed);
+    QCOMPARE(result.trials[0].status, TrialStatus::Failed);
     QVERIFY2(result.trials[0].error.find("sft.from_run 999") != std::string::npos, result.trials[0].error.c_str());
-    QCOMPARE(QString::fromStdString(result.trials[1].status), QString("finished"));
+    QCOMPARE(result.trials[1].status, TrialStatus::Finished);
     Store store(f.db());
     const auto trials = store.trials(result.sweepId);
-    QCOMPARE(QString::fromStdString(trials[0].status), QString("failed"));
-    QCOMPARE(QString::fromStdString(trials[1].status), QString("finished"));
-    QCOMPARE(QString::fromStdString(store.sweep(result.sweepId)->status), QString("failed"));
+    QCOMPARE(trials[0].status, TrialStatus::Failed);
+    QCOMPARE(trials[1].status, TrialStatus::Finished);
+    QCOMPARE(store.sweep(result.sweepId)->status, TrialStatus::Failed);
 }
 
 QTEST_GUILESS_MAIN(TestLearnSweep)

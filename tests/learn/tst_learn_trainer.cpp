@@ -201,7 +201,7 @@ void TestLearnTrainer::sameSeedGivesSameMetrics()
         const std::string db = dir.filePath(QString("run%1.db").arg(repeat)).toStdString();
         Trainer trainer(tinyConfig(), { db, "cpu" });
         const auto result = trainer.run();
-        QCOMPARE(QString::fromStdString(result.status), QString("finished"));
+        QCOMPARE(result.status, RunStatus::Finished);
         Store store(db);
         const auto metrics = deterministicMetrics(store, result.runId);
         QVERIFY(metrics.count({ 3, "train/policy_loss" }));
@@ -223,20 +223,20 @@ void TestLearnTrainer::runStoresIterations()
     QTemporaryDir dir;
     const std::string db = dir.filePath("runs.db").toStdString();
     Trainer trainer(tinyConfig({ { "credit.method", "triage" }, { "judge.name", "noisy" } }), { db, "cpu" });
-    std::vector<std::string> phases;
+    std::vector<Phase> phases;
     const auto result = trainer.run([&](const TrainProgress& p) {
         if (phases.empty() || phases.back() != p.phase)
             phases.push_back(p.phase);
         return true;
     });
-    QCOMPARE(phases, (std::vector<std::string> { "sft", "rl" }));
+    QCOMPARE(phases, (std::vector<Phase> { Phase::Sft, Phase::Rl }));
     QCOMPARE(result.iterationsDone, 3LL);
     QVERIFY(result.evalSuccess.has_value());
 
     Store store(db);
     const auto run = store.run(result.runId);
-    QCOMPARE(QString::fromStdString(run->status), QString("finished"));
-    QCOMPARE(QString::fromStdString(run->kind), QString("train"));
+    QCOMPARE(run->status, RunStatus::Finished);
+    QCOMPARE(run->kind, RunKind::Train);
     QCOMPARE(store.iterations(result.runId), (std::vector<std::int64_t> { 1, 2, 3 }));
     QCOMPARE(run->trajectoryCount, 12LL); // 3 iterations x 2 tasks x 2 rollouts
     // The trained method and the shadow methods, all on the same batch.
@@ -291,16 +291,16 @@ void TestLearnTrainer::stopFlagEndsAfterCurrentIteration()
         [&](const TrainProgress& p) {
             if (stop.load())
                 ++callbacksAfterStop;
-            if (p.phase == "rl" && p.iteration == 1)
+            if (p.phase == Phase::Rl && p.iteration == 1)
                 stop.store(true); // as a GUI's Stop button would, from any thread
             return true;
         },
         &stop);
-    QCOMPARE(QString::fromStdString(result.status), QString("cancelled"));
+    QCOMPARE(result.status, RunStatus::Cancelled);
     QCOMPARE(result.iterationsDone, 1LL);
     QCOMPARE(callbacksAfterStop, 0LL);
     Store store(db);
-    QCOMPARE(QString::fromStdString(store.run(result.runId)->status), QString("cancelled"));
+    QCOMPARE(store.run(result.runId)->status, RunStatus::Cancelled);
     QCOMPARE(store.iterations(result.runId), (std::vector<std::int64_t> { 1 }));
     const auto checkpoint = store.lastCheckpoint(result.runId);
     QVERIFY(checkpoint.has_value());
@@ -311,12 +311,12 @@ void TestLearnTrainer::stopFlagEndsAfterCurrentIteration()
     // A callback returning false stops too, and a stop during SFT leaves a resumable-free, cancelled run.
     const std::string db2 = dir.filePath("sft.db").toStdString();
     Trainer early(tinyConfig(), { db2, "cpu" });
-    const auto r2 = early.run([](const TrainProgress& p) { return p.phase != "sft"; });
-    QCOMPARE(QString::fromStdString(r2.status), QString("cancelled"));
+    const auto r2 = early.run([](const TrainProgress& p) { return p.phase != Phase::Sft; });
+    QCOMPARE(r2.status, RunStatus::Cancelled);
     QCOMPARE(r2.iterationsDone, 0LL);
     // Resuming a run stopped during SFT starts it again and gives the uninterrupted run's metrics.
     const auto restarted = Trainer::resume(r2.runId, { db2, "cpu" })->run();
-    QCOMPARE(QString::fromStdString(restarted.status), QString("finished"));
+    QCOMPARE(restarted.status, RunStatus::Finished);
     const std::string db3 = dir.filePath("whole.db").toStdString();
     const auto whole = Trainer(tinyConfig(), { db3, "cpu" }).run();
     Store a(db2), b(db3);
@@ -339,7 +339,7 @@ void TestLearnTrainer::resumeContinuesExactly()
         std::atomic<bool> stop { false };
         const auto r = trainer.run(
             [&](const TrainProgress& p) {
-                if (p.phase == "rl")
+                if (p.phase == Phase::Rl)
                     stop.store(true);
                 return true;
             },
@@ -357,7 +357,7 @@ void TestLearnTrainer::resumeContinuesExactly()
         auto resumed = Trainer::resume(runId, { db, "cpu" });
         QCOMPARE(resumed->runId(), runId);
         const auto r = resumed->run();
-        QCOMPARE(QString::fromStdString(r.status), QString("finished"));
+        QCOMPARE(r.status, RunStatus::Finished);
         QCOMPARE(r.iterationsDone, 3LL);
     }
     Store a(full), b(db);

@@ -76,7 +76,7 @@ int main(int argc, char** argv)
     {
         Store store(db.toStdString());
         for (const auto& run : store.runs())
-            if (run.kind == "train") {
+            if (run.kind == RunKind::Train) {
                 trained.append(run.id);
                 newest = run.id;
             }
@@ -165,7 +165,7 @@ int main(int argc, char** argv)
         if (!failed.isEmpty())
             std::fprintf(stderr, "creditlab-screenshots: the sweep failed: %s\n",
                 qPrintable(failed.first().first().toString()));
-        std::printf("sweep %s\n", done.isEmpty() ? "failed" : qPrintable(done.first().first().toString()));
+        std::printf("sweep %s\n", done.isEmpty() ? "failed" : std::string(trialStatusName(done.first().first().value<TrialStatus>())).c_str());
     }
     ok &= save(window, out, QStringLiteral("sweeps"));
 

@@ -52,10 +52,10 @@ struct Fixture {
             }
             return t;
         };
-        run1 = store.createRun(NewRun { "labelled", "import", "finished", {} });
+        run1 = store.createRun(NewRun { "labelled", RunKind::Import, RunStatus::Finished, {} });
         t1 = store.insertTrajectory(run1, 0, trajectory("t1", true, 4));
         t2 = store.insertTrajectory(run1, 1, trajectory("t2", false, 4));
-        run2 = store.createRun(NewRun { "second", "import", "finished", {} });
+        run2 = store.createRun(NewRun { "second", RunKind::Import, RunStatus::Finished, {} });
         const std::int64_t t3 = store.insertTrajectory(run2, 0, trajectory("t3", false, 2));
         const auto human = [&](const std::string& who, std::int64_t row, const std::string& roles) {
             for (std::size_t k = 0; k < roles.size(); ++k)

@@ -51,7 +51,7 @@ struct Fixture {
             }
             return t;
         };
-        run = store.createRun(NewRun { "annotate", "import", "finished", {} });
+        run = store.createRun(NewRun { "annotate", RunKind::Import, RunStatus::Finished, {} });
         t1 = store.insertTrajectory(run, 0, trajectory("t1", true));
         t2 = store.insertTrajectory(run, 1, trajectory("t2", false));
         const auto judge = [&](std::int64_t row, int turn, Role role, std::optional<double> conf) {
@@ -101,7 +101,7 @@ bool showRun(AnnotationPage& page, qint64 run)
 qint64 addSecondRun(const Fixture& f)
 {
     Store store(f.path.toStdString());
-    const qint64 run = store.createRun(NewRun { "other", "import", "finished", {} });
+    const qint64 run = store.createRun(NewRun { "other", RunKind::Import, RunStatus::Finished, {} });
     Trajectory t;
     t.id = "u1";
     t.group = "h";

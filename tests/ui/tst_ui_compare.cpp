@@ -53,7 +53,7 @@ struct Fixture {
         const auto makeRun = [&store](const std::string& name, const std::string& config) {
             NewRun run;
             run.name = name;
-            run.kind = "train";
+            run.kind = RunKind::Train;
             const qint64 id = store.createRun(run);
             store.setRunConfig(id, "yaml", config);
             return id;
@@ -263,9 +263,9 @@ private Q_SLOTS:
         CompareRunsModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         std::vector<CompareRunsModel::Entry> entries(2);
-        entries[0] = { 5, QStringLiteral("<b>grpo</b>"), QStringLiteral("finished"), QColor(Qt::red), true,
+        entries[0] = { 5, QStringLiteral("<b>grpo</b>"), RunStatus::Finished, QColor(Qt::red), true,
             { { QStringLiteral("seed"), QStringLiteral("1") } } };
-        entries[1] = { 7, QStringLiteral("triage"), QStringLiteral("running"), QColor(Qt::blue), true,
+        entries[1] = { 7, QStringLiteral("triage"), RunStatus::Running, QColor(Qt::blue), true,
             { { QStringLiteral("credit.method"), QStringLiteral("triage") },
                 { QStringLiteral("seed"), QStringLiteral("2") } } };
         model.setEntries(entries);

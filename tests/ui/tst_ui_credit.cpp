@@ -32,7 +32,7 @@ void TestCredit::heatmapLoadsAndOpensTurns()
     std::vector<std::int64_t> rows;
     {
         Store store(db.toStdString());
-        runId = store.createRun({ "credits", "import", "finished", {} });
+        runId = store.createRun({ "credits", RunKind::Import, RunStatus::Finished, {} });
         for (int i = 0; i < 4; ++i) {
             Trajectory t;
             t.id = "t" + std::to_string(i);
@@ -95,7 +95,7 @@ void TestCredit::computesCreditsOfAnImportedRun()
     qint64 runId = 0, empty = 0;
     {
         Store store(db.toStdString());
-        runId = store.createRun({ "imported", "import", "finished", {} });
+        runId = store.createRun({ "imported", RunKind::Import, RunStatus::Finished, {} });
         for (int i = 0; i < 4; ++i) {
             Trajectory t;
             t.id = "t" + std::to_string(i);
@@ -109,7 +109,7 @@ void TestCredit::computesCreditsOfAnImportedRun()
             }
             store.insertTrajectory(runId, i, t);
         }
-        empty = store.createRun({ "empty", "import", "finished", {} });
+        empty = store.createRun({ "empty", RunKind::Import, RunStatus::Finished, {} });
     }
     MainWindow window(std::make_unique<Settings>(dir.filePath(QStringLiteral("settings.ini"))));
     QVERIFY(window.openDatabase(db));

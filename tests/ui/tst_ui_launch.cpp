@@ -255,7 +255,7 @@ void TestLaunch::launchedRunGrowsCurves()
     QTRY_VERIFY_WITH_TIMEOUT(window.monitor()->pointCount(QStringLiteral("rollout/success")) >= 1, kRunWaitMs);
     const qsizetype first = window.monitor()->pointCount(QStringLiteral("rollout/success"));
     QVERIFY(finished.count() == 1 || finished.wait(kRunWaitMs));
-    QCOMPARE(finished.first().at(1).toString(), QStringLiteral("finished"));
+    QCOMPARE(finished.first().at(1).value<RunStatus>(), RunStatus::Finished);
     QVERIFY(window.monitor()->pointCount(QStringLiteral("rollout/success")) > first);
     QCOMPARE(window.monitor()->pointCount(QStringLiteral("eval/success")), 4); // after SFT and each iteration
     QVERIFY(window.monitor()->chart(QStringLiteral("train/kl")) != nullptr);
@@ -305,7 +305,7 @@ void TestLaunch::remoteOutageShowsWaiting()
     QVERIFY2(phase->toolTip().contains(QString::fromStdString(server->url())), qPrintable(phase->toolTip()));
     server = std::make_unique<creditlab::test::RemoteTestServer>("alfworld", false, port);
     QVERIFY(finished.count() == 1 || finished.wait(kRunWaitMs));
-    QCOMPARE(finished.first().at(1).toString(), QStringLiteral("finished"));
+    QCOMPARE(finished.first().at(1).value<RunStatus>(), RunStatus::Finished);
     QCOMPARE(metricIterations(db, runId), 30);
     QVERIFY(phase->text() != QStringLiteral("Waiting for a server"));
 }
@@ -387,7 +387,7 @@ void TestLaunch::pauseStopAndResume()
     controller->pause();
     QVERIFY(paused.wait(kRunWaitMs));
     QCOMPARE(paused.last().first().toBool(), true);
-    QCOMPARE(Store(db.toStdString()).run(runId)->status, std::string("paused"));
+    QCOMPARE(Store(db.toStdString()).run(runId)->status, RunStatus::Paused);
     const qint64 atPause = metricIterations(db, runId);
     QTest::qWait(300); // nothing advances while paused (the worker waits on a condition)
     QCOMPARE(metricIterations(db, runId), atPause);
@@ -397,15 +397,15 @@ void TestLaunch::pauseStopAndResume()
 
     controller->requestStop();
     QVERIFY(finished.wait(kRunWaitMs));
-    QCOMPARE(finished.last().at(1).toString(), QStringLiteral("cancelled"));
+    QCOMPARE(finished.last().at(1).value<RunStatus>(), RunStatus::Cancelled);
     const qint64 done = metricIterations(db, runId);
     QVERIFY(done >= 1 && done < 10);
-    QCOMPARE(Store(db.toStdString()).run(runId)->status, std::string("cancelled"));
+    QCOMPARE(Store(db.toStdString()).run(runId)->status, RunStatus::Cancelled);
 
     // Resume from the checkpoint: the run completes its ten iterations, the monitor shows all of them.
     QVERIFY2(window.resumeRun(runId, &error), qPrintable(error));
     QVERIFY(finished.wait(kRunWaitMs));
-    QCOMPARE(finished.last().at(1).toString(), QStringLiteral("finished"));
+    QCOMPARE(finished.last().at(1).value<RunStatus>(), RunStatus::Finished);
     QCOMPARE(metricIterations(db, runId), 10);
     QCOMPARE(window.monitor()->pointCount(QStringLiteral("time/total_s")), 10);
 }
@@ -435,7 +435,7 @@ void TestLaunch::secondRunQueues()
     const qint64 second = started.at(1).first().toLongLong();
     QCOMPARE(window.monitor()->runId(), second); // the monitor follows the run that trains
     Store store(db.toStdString());
-    QCOMPARE(store.run(second)->status, std::string("finished"));
+    QCOMPARE(store.run(second)->status, RunStatus::Finished);
     QVERIFY(store.runConfig(second)->find("credit.method: grpo") != std::string::npos);
 }
 
@@ -446,14 +446,14 @@ void TestLaunch::runsTableAndActions()
     qint64 trained = 0, other = 0;
     {
         Store store(db.toStdString());
-        trained = store.createRun({ "triage-run", "train", "finished", {} });
+        trained = store.createRun({ "triage-run", RunKind::Train, RunStatus::Finished, {} });
         store.setRunConfig(trained, "yaml",
             "credit.method: triage\nenv.name: household\npolicy.layers: 2\npolicy.width: 128\nseed: 4\n");
         const std::vector<std::pair<std::string, double>> it1 { { "eval/success", 0.25 }, { "time/total_s", 10.0 } };
         const std::vector<std::pair<std::string, double>> it2 { { "eval/success", 0.125 }, { "time/total_s", 20.0 } };
         store.writeMetrics(trained, 1, it1);
         store.writeMetrics(trained, 2, it2);
-        other = store.createRun({ "imported", "import", "finished", {} });
+        other = store.createRun({ "imported", RunKind::Import, RunStatus::Finished, {} });
     }
     MainWindow window(testSettings(dir));
     QVERIFY(window.openDatabase(db));
@@ -521,7 +521,7 @@ void TestLaunch::otherProcessRunsAppear()
     qint64 id = 0;
     {
         Store other(db.toStdString()); // another connection, as a CLI run has
-        id = other.createRun({ "from the cli", "train", "running", {} });
+        id = other.createRun({ "from the cli", RunKind::Train, RunStatus::Running, {} });
     }
     QVERIFY(changed.wait(5000));
     QVERIFY(window.runBrowser()->runModel()->rowOfRun(id) >= 0);

@@ -20,8 +20,8 @@ RunInfo makeRun(qint64 id, const std::string& name, qint64 trajectories, qint64 
     RunInfo run;
     run.id = id;
     run.name = name;
-    run.kind = "import";
-    run.status = "finished";
+    run.kind = RunKind::Import;
+    run.status = RunStatus::Finished;
     run.source = "/data/rollouts/" + name;
     run.createdAt = "2026-01-0" + std::to_string(id % 9 + 1) + "T10:00:00Z";
     run.trajectoryCount = trajectories;

@@ -80,7 +80,7 @@ void TestProbe::initTestCase()
             "tiny.yaml");
     const auto run = learn::trainingBackend().create(config, { m_db.toStdString(), "cpu" });
     const auto result = run->run([](const learn::TrainProgress&) { return true; }, nullptr);
-    QCOMPARE(result.status, std::string("finished"));
+    QCOMPARE(result.status, RunStatus::Finished);
     m_runId = run->runId();
 }
 

@@ -69,13 +69,13 @@ workers: 1
 threads: 1
 )";
 
-learn::TrialProgress trial(int index, std::vector<std::pair<std::string, std::string>> point, std::string status,
+learn::TrialProgress trial(int index, std::vector<std::pair<std::string, std::string>> point, TrialStatus status,
     std::optional<double> objective = {})
 {
     learn::TrialProgress t;
     t.index = index;
     t.point = std::move(point);
-    t.status = std::move(status);
+    t.status = status;
     t.objective = objective;
     t.runId = objective ? index + 10 : 0;
     return t;
@@ -85,10 +85,10 @@ learn::SweepProgress grid()
 {
     learn::SweepProgress p;
     p.sweepId = 1;
-    p.trials = { trial(0, { { "x", "0.5" }, { "mode", "a,b" }, { "seed", "0" } }, "finished", 0.2),
-        trial(1, { { "x", "0.5" }, { "mode", "a,b" }, { "seed", "1" } }, "finished", 0.4),
-        trial(2, { { "x", "0.25" }, { "mode", "a,b" }, { "seed", "0" } }, "finished", 1.0),
-        trial(3, { { "x", "0.25" }, { "mode", "say \"c\"" }, { "seed", "1" } }, "running") };
+    p.trials = { trial(0, { { "x", "0.5" }, { "mode", "a,b" }, { "seed", "0" } }, TrialStatus::Finished, 0.2),
+        trial(1, { { "x", "0.5" }, { "mode", "a,b" }, { "seed", "1" } }, TrialStatus::Finished, 0.4),
+        trial(2, { { "x", "0.25" }, { "mode", "a,b" }, { "seed", "0" } }, TrialStatus::Finished, 1.0),
+        trial(3, { { "x", "0.25" }, { "mode", "say \"c\"" }, { "seed", "1" } }, TrialStatus::Running) };
     p.total = 4;
     return p;
 }
@@ -128,7 +128,7 @@ void TestUiSweep::experimentRunsAndItsReportShowsTheVerdicts()
     QSignalSpy finished(page.controller(), &SweepController::sweepFinished);
     page.startSweep();
     QVERIFY(finished.wait(240000));
-    QCOMPARE(finished.at(0).at(0).toString(), QString("finished"));
+    QCOMPARE(finished.at(0).at(0).value<TrialStatus>(), TrialStatus::Finished);
     const auto runs = workspace.store()->runs();
     QCOMPARE(static_cast<int>(runs.size()), 5); // the shared SFT and 2 x 2 trials
     QVERIFY(std::any_of(runs.begin(), runs.end(), [](const RunInfo& r) { return r.name == "tiny-exp-sft"; }));
@@ -190,7 +190,7 @@ void TestUiSweep::trialModelUnderTester()
     // A running trial advancing: the row changes in place, no reset.
     QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
     QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
-    p.trials[3].phase = "rl";
+    p.trials[3].phase = Phase::Rl;
     p.trials[3].iteration = 1;
     p.trials[3].iterations = 4;
     p.trials[3].runId = 13;
@@ -199,14 +199,14 @@ void TestUiSweep::trialModelUnderTester()
     QCOMPARE(changed.count(), 1);
     QCOMPARE(changed.at(0).at(0).toModelIndex().row(), 3);
     QCOMPARE(model.index(3, model.columnOf(TrialModel::Column::Progress)).data().toString(), QString("1/4"));
-    p.trials[3].status = "failed";
+    p.trials[3].status = TrialStatus::Failed;
     p.trials[3].error = "boom <b>";
     model.setSnapshot(p);
     QVERIFY(model.index(3, 0).data(Qt::ToolTipRole).toString().contains("boom &lt;b&gt;"));
 
     // Another sweep: a reset.
     model.setStoredTrials(
-        7, { { 1, 7, 20, "a=1,seed=0", "finished", 0.5 }, { 2, 7, {}, "a=2,seed=0", "pending", {} } });
+        7, { { 1, 7, 20, "a=1,seed=0", TrialStatus::Finished, 0.5 }, { 2, 7, {}, "a=2,seed=0", TrialStatus::Pending, {} } });
     QCOMPARE(reset.count(), 1);
     QCOMPARE(model.sweepId(), std::int64_t(7));
     QCOMPARE(model.rowCount(), 2);
@@ -300,7 +300,7 @@ void TestUiSweep::pageRunsTinySweep()
     page.startSweep();
     QVERIFY(page.controller()->isRunning());
     QVERIFY(finished.wait(240000));
-    QCOMPARE(finished.at(0).at(0).toString(), QString("finished"));
+    QCOMPARE(finished.at(0).at(0).value<TrialStatus>(), TrialStatus::Finished);
     QCOMPARE(started.count(), 1);
     QVERIFY(progressed.count() >= 2);
     QVERIFY(runsChanged.count() >= 1);
@@ -352,7 +352,7 @@ void TestUiSweep::oneKeyGivesErrorBarsAndStoredSweepsReopen()
     QSignalSpy finished(page.controller(), &SweepController::sweepFinished);
     page.startSweep();
     QVERIFY(finished.wait(240000));
-    QCOMPARE(finished.at(0).at(0).toString(), QString("finished"));
+    QCOMPARE(finished.at(0).at(0).value<TrialStatus>(), TrialStatus::Finished);
     QCOMPARE(page.trialModel()->keys(), (std::vector<std::string> { "rl.clip", "seed" }));
 
     // One swept key besides the seed: mean ± std over the seeds against rl.clip.
@@ -370,7 +370,7 @@ void TestUiSweep::oneKeyGivesErrorBarsAndStoredSweepsReopen()
     list->setCurrentIndex(QModelIndex());
     list->setCurrentIndex(list->model()->index(0, 0));
     QCOMPARE(page.trialModel()->rowCount(), 4);
-    QCOMPARE(page.trialModel()->trials()[3].status, std::string("finished"));
+    QCOMPARE(page.trialModel()->trials()[3].status, TrialStatus::Finished);
     QVERIFY(page.trialModel()->trials()[3].objective);
     QVERIFY(errorBars->isVisible());
 }

@@ -194,7 +194,7 @@ void TestTreeView::pageLoadsGroup()
     std::vector<std::int64_t> rows;
     {
         Store store(db.toStdString());
-        runId = store.createRun({ "tree", "import", "finished", {} });
+        runId = store.createRun({ "tree", RunKind::Import, RunStatus::Finished, {} });
         auto group = handMade();
         Trajectory other = traj("X", 1.0, { { "zzz", "noop" } });
         other.group = "h";
