@@ -306,7 +306,7 @@ void addExperimentCommand(CLI::App& app)
         if (!spec.isExperiment())
             throw CLI::ValidationError("experiment", path + " has no arms: it is a sweep (creditlab-cli sweep --config " + path + ")");
         if (*sftRun > 0) {
-            Store store(o->db.resolved(), Store::Access::ReadOnly);
+            Store store(o->db.resolved()); // read-write: the experiment writes to it next (and an older file is upgraded)
             const auto sft = store.run(*sftRun);
             if (!sft || sft->status != RunStatus::Finished)
                 throw CLI::ValidationError("experiment", "--sft " + std::to_string(*sftRun) + ": no finished run with that id in " + o->db.resolved());

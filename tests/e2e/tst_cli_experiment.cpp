@@ -142,7 +142,12 @@ private Q_SLOTS:
         QVERIFY(text.contains("sft: 1")); // the shared SFT run, as stored
         QVERIFY(!text.contains("Partial report"));
 
-        // Again from the same SFT run (--sft): four new trials, no second SFT.
+        // Again from the same SFT run (--sft), in a file of the previous schema (before the probe tables): it is
+        // upgraded, and four new trials run, with no second SFT.
+        {
+            creditlab::Database d(db.toStdString(), creditlab::Database::Access::ReadWrite);
+            d.exec("DROP TABLE probe_result; PRAGMA user_version = 4");
+        }
         const Result again = run({ "experiment", "run", path("exp.yaml"), "--scale", "smoke", "--db", db, "--sft", "1", "-q" });
         QVERIFY2(again.exitCode == 0, again.err.constData());
         QVERIFY2(again.out.contains("SFT start 1;"), again.out.constData());
