@@ -56,20 +56,32 @@ RunInfo readRun(const Statement& st)
     return r;
 }
 
-constexpr std::string_view kRunSelect = "SELECT r.id, r.name, r.kind, r.status, r.source, r.created_at, "
-                                        "r.finished_at, r.tags, r.notes, "
-                                        "(SELECT count(*) FROM trajectory t WHERE t.run_id = r.id AND t.evaluation = 0), "
-                                        "(SELECT coalesce(sum(turn_count), 0) FROM trajectory t "
-                                        " WHERE t.run_id = r.id AND t.evaluation = 0), "
-                                        "(SELECT text FROM run_config c WHERE c.run_id = r.id), "
-                                        // The metric key is (run_id, name, iteration): each of these is an index range.
-                                        "(SELECT max(value) FROM metric m WHERE m.run_id = r.id AND m.name = 'eval/success'), "
-                                        "(SELECT value FROM metric m WHERE m.run_id = r.id AND m.name = 'eval/success' "
-                                        " ORDER BY iteration DESC LIMIT 1), "
-                                        "(SELECT max(iteration) FROM metric m WHERE m.run_id = r.id "
-                                        " AND m.name = 'time/total_s'), "
-                                        "(SELECT sum(value) FROM metric m WHERE m.run_id = r.id "
-                                        " AND (m.name = 'time/total_s' OR m.name = 'time/sft_s')) FROM run r";
+/// The run list's query: every RunInfo column, with the summaries read from the metrics named in vocabulary.h.
+const std::string& runSelect()
+{
+    static const std::string sql = [] {
+        const auto quoted = [](std::string_view name) { return "'" + std::string(name) + "'"; };
+        return "SELECT r.id, r.name, r.kind, r.status, r.source, r.created_at, "
+               "r.finished_at, r.tags, r.notes, "
+               "(SELECT count(*) FROM trajectory t WHERE t.run_id = r.id AND t.evaluation = 0), "
+               "(SELECT coalesce(sum(turn_count), 0) FROM trajectory t "
+               " WHERE t.run_id = r.id AND t.evaluation = 0), "
+               "(SELECT text FROM run_config c WHERE c.run_id = r.id), "
+               // The metric key is (run_id, name, iteration): each of these is an index range.
+               "(SELECT max(value) FROM metric m WHERE m.run_id = r.id AND m.name = "
+            + quoted(metricnames::kEvalSuccess)
+            + "), "
+              "(SELECT value FROM metric m WHERE m.run_id = r.id AND m.name = "
+            + quoted(metricnames::kEvalSuccess)
+            + " ORDER BY iteration DESC LIMIT 1), "
+              "(SELECT max(iteration) FROM metric m WHERE m.run_id = r.id AND m.name = "
+            + quoted(metricnames::kTimeTotal)
+            + "), "
+              "(SELECT sum(value) FROM metric m WHERE m.run_id = r.id AND (m.name = "
+            + quoted(metricnames::kTimeTotal) + " OR m.name = " + quoted(metricnames::kTimeSft) + ")) FROM run r";
+    }();
+    return sql;
+}
 } // namespace
 
 std::string configSummary(const std::string& configText)
@@ -129,7 +141,7 @@ std::int64_t Store::createRun(const NewRun& run)
 
 std::vector<RunInfo> Store::runs()
 {
-    Statement st = m_db.prepare(std::string(kRunSelect) + " ORDER BY r.id");
+    Statement st = m_db.prepare(runSelect() + " ORDER BY r.id");
     std::vector<RunInfo> out;
     while (st.step())
         out.push_back(readRun(st));
@@ -138,7 +150,7 @@ std::vector<RunInfo> Store::runs()
 
 std::optional<RunInfo> Store::run(std::int64_t id)
 {
-    Statement st = m_db.prepare(std::string(kRunSelect) + " WHERE r.id = ?");
+    Statement st = m_db.prepare(runSelect() + " WHERE r.id = ?");
     st.bind(1, id);
     if (!st.step())
         return std::nullopt;

@@ -65,7 +65,7 @@ std::optional<TrialStatus> trialStatusFromName(std::string_view name) { return v
 std::string_view runKindName(RunKind kind) { return nameOf(kRunKinds, kind); }
 std::optional<RunKind> runKindFromName(std::string_view name) { return valueOf(kRunKinds, name); }
 
-namespace metrics {
+namespace metricnames {
 
 std::optional<std::string_view> familyOf(std::string_view name)
 {
@@ -77,6 +77,19 @@ std::optional<std::string_view> familyOf(std::string_view name)
 
 std::string role(char role) { return std::string("role/") + role; }
 
-} // namespace metrics
+int rank(std::string_view name)
+{
+    static constexpr std::array<std::string_view, 8> first { kEvalSuccess, kRolloutSuccess, kRolloutReturn,
+        kRolloutInvalidRate, "rollout/turns", kTrainKl, kTrainEntropy, "train/policy_loss" };
+    for (std::size_t i = 0; i < first.size(); ++i)
+        if (name == first[i])
+            return static_cast<int>(i);
+    for (std::size_t i = 0; i < kFamilies.size(); ++i)
+        if (familyOf(name) == kFamilies[i])
+            return 100 + static_cast<int>(i);
+    return 1000;
+}
+
+} // namespace metricnames
 
 } // namespace creditlab

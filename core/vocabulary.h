@@ -58,7 +58,7 @@ std::optional<RunKind> runKindFromName(std::string_view name);
 
 /// The metrics a training run writes: "family/name". Every metric belongs to one of families(); the trainer writes
 /// no other, and the Monitor groups its charts by them.
-namespace metrics {
+namespace metricnames {
 
 /// The families, as prefixes, in the Monitor's order.
 inline constexpr std::array<std::string_view, 12> kFamilies { "eval/", "rollout/", "train/", "sft/", "credit/",
@@ -73,10 +73,13 @@ inline constexpr std::string_view kEvalReturn = "eval/return";
 inline constexpr std::string_view kRolloutSuccess = "rollout/success";
 inline constexpr std::string_view kRolloutReturn = "rollout/return";
 inline constexpr std::string_view kRolloutInvalidRate = "rollout/invalid_rate";
+inline constexpr std::string_view kRolloutTurns = "rollout/turns";
 inline constexpr std::string_view kTrainKl = "train/kl";
 inline constexpr std::string_view kTrainEntropy = "train/entropy";
+inline constexpr std::string_view kTrainClipFraction = "train/clip_frac";
 inline constexpr std::string_view kSftLoss = "sft/loss";
 inline constexpr std::string_view kSftTokenAccuracy = "sft/token_accuracy";
+inline constexpr std::string_view kSftDemonstrations = "sft/demonstrations";
 inline constexpr std::string_view kTimeSft = "time/sft_s";
 inline constexpr std::string_view kTimeTotal = "time/total_s";
 inline constexpr std::string_view kThroughputGenTokens = "throughput/gen_tokens_per_s";
@@ -86,6 +89,10 @@ inline constexpr std::string_view kThroughputEnvSteps = "throughput/env_steps_pe
 /// "role/D" ... "role/R": the share of judged turns with that TRIAGE role.
 std::string role(char role);
 
-} // namespace metrics
+/// Where a metric goes in a list of charts: the learning metrics first (eval/success, rollout/success, ...), then
+/// the families in kFamilies order, then any other name. Lower ranks first; ties sort by name.
+int rank(std::string_view name);
+
+} // namespace metricnames
 
 } // namespace creditlab

@@ -136,8 +136,8 @@ Series wallTimeOf(const std::map<std::string, Series>& metrics)
         for (const auto& [iteration, value] : series)
             iterations.insert(iteration);
     }
-    const auto sft = metrics.find("time/sft_s");
-    const auto total = metrics.find("time/total_s");
+    const auto sft = metrics.find(std::string(metricnames::kTimeSft));
+    const auto total = metrics.find(std::string(metricnames::kTimeTotal));
     double seconds = 0.0;
     if (sft != metrics.end()) {
         if (const auto it = sft->second.find(0); it != sft->second.end())
@@ -401,7 +401,7 @@ std::vector<std::string> metricNames(const std::vector<const RunSeries*>& runs)
             names.insert(name);
     }
     std::vector<std::string> sorted;
-    const std::string first = "eval/success";
+    const std::string first(metricnames::kEvalSuccess);
     if (names.erase(first) > 0)
         sorted.push_back(first);
     sorted.insert(sorted.end(), names.begin(), names.end());

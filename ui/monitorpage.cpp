@@ -1,5 +1,7 @@
 #include "ui/monitorpage.h"
 
+#include "core/vocabulary.h"
+
 #include "ui/charts/linechart.h"
 #include "ui/logbridge.h"
 #include "ui/runmodel.h"
@@ -37,22 +39,8 @@ constexpr int kChartHeight = 250;
 constexpr int kLogFlushMs = 100;
 constexpr int kMaxLogLines = 20000;
 
-/// Learning metrics first, bookkeeping last.
-int metricRank(const QString& name)
-{
-    static const QStringList first { QStringLiteral("eval/success"), QStringLiteral("rollout/success"),
-        QStringLiteral("rollout/return"), QStringLiteral("rollout/invalid_rate"), QStringLiteral("rollout/turns"),
-        QStringLiteral("train/kl"), QStringLiteral("train/entropy"), QStringLiteral("train/policy_loss") };
-    const int exact = static_cast<int>(first.indexOf(name));
-    if (exact >= 0)
-        return exact;
-    static const QStringList groups { QStringLiteral("eval/"), QStringLiteral("rollout/"), QStringLiteral("train/"),
-        QStringLiteral("credit/"), QStringLiteral("roles/"), QStringLiteral("throughput/"), QStringLiteral("time/") };
-    for (int i = 0; i < groups.size(); ++i)
-        if (name.startsWith(groups[i]))
-            return 100 + i;
-    return 99;
-}
+/// Learning metrics first, bookkeeping last (metricnames::rank).
+int metricRank(const QString& name) { return metricnames::rank(name.toStdString()); }
 
 QString levelName(int level)
 {
@@ -243,20 +231,20 @@ void MonitorPage::appendIteration(qint64 iteration, const std::vector<std::pair<
         relayoutCharts();
     // Iteration timing and throughput of the newest iteration.
     QStringList parts;
-    const auto find = [&metrics](const char* name) -> std::optional<double> {
+    const auto find = [&metrics](std::string_view name) -> std::optional<double> {
         for (const auto& [key, value] : metrics)
-            if (key == QLatin1String(name))
+            if (key == QLatin1String(name.data(), static_cast<qsizetype>(name.size())))
                 return value;
         return std::nullopt;
     };
-    if (const auto total = find("time/total_s"))
+    if (const auto total = find(metricnames::kTimeTotal))
         parts << tr("iteration %1: %2").arg(iteration).arg(formatDuration(*total));
     const QLocale locale;
-    if (const auto gen = find("throughput/gen_tokens_per_s"))
+    if (const auto gen = find(metricnames::kThroughputGenTokens))
         parts << tr("%1 generated tok/s").arg(locale.toString(qRound64(*gen)));
-    if (const auto trained = find("throughput/train_tokens_per_s"))
+    if (const auto trained = find(metricnames::kThroughputTrainTokens))
         parts << tr("%1 trained tok/s").arg(locale.toString(qRound64(*trained)));
-    if (const auto steps = find("throughput/env_steps_per_s"))
+    if (const auto steps = find(metricnames::kThroughputEnvSteps))
         parts << tr("%1 env steps/s").arg(locale.toString(qRound64(*steps)));
     if (!parts.isEmpty())
         m_throughput->setText(parts.join(QStringLiteral(" · ")));
@@ -425,7 +413,7 @@ void MonitorPage::updateStoredProgress()
             // Mean iteration time so far (SFT excluded) times the iterations left.
             double iterationSeconds = 0.0;
             for (const auto& point : store->metrics(m_runId))
-                if (point.name == "time/total_s")
+                if (point.name == metricnames::kTimeTotal)
                     iterationSeconds += point.value;
             m_eta->setText(tr("about %1 left").arg(formatDuration(iterationSeconds / done * (total - done))));
         } else {

@@ -90,7 +90,7 @@ private:
     SweepSnapshot m_pending;
     QString m_filePath;
     std::unique_ptr<QTemporaryDir> m_presetDir;
-    QString m_objective = QStringLiteral("eval/success");
+    QString m_objective = QString::fromLatin1(metricnames::kEvalSuccess.data(), static_cast<qsizetype>(metricnames::kEvalSuccess.size()));
     QString m_objectiveMode = QStringLiteral("best");
     qint64 m_choicesFor = -1; ///< the sweep the key and metric choices were made for
 

@@ -44,7 +44,7 @@ RunProgress toSnapshot(qint64 runId, const learn::TrainProgress& p)
     return out;
 }
 
-double metricOr(const learn::TrainProgress& p, const char* name, double fallback)
+double metricOr(const learn::TrainProgress& p, std::string_view name, double fallback)
 {
     for (const auto& [key, value] : p.metrics)
         if (key == name)
@@ -142,10 +142,10 @@ void TrainWorker::train(const RunRequest& request)
             }
             if (iterationDone)
                 logger()->info("run {} iteration {}/{}: success {:.3f}, eval {}, kl {:.4f}, {:.1f} s", runId,
-                    p.iteration, p.iterations, metricOr(p, "rollout/success", 0.0),
-                    metricOr(p, "eval/success", -1.0) < 0 ? std::string("–")
-                                                          : fmt::format("{:.3f}", metricOr(p, "eval/success", 0.0)),
-                    metricOr(p, "train/kl", 0.0), metricOr(p, "time/total_s", 0.0));
+                    p.iteration, p.iterations, metricOr(p, metricnames::kRolloutSuccess, 0.0),
+                    metricOr(p, metricnames::kEvalSuccess, -1.0) < 0 ? std::string("–")
+                                                          : fmt::format("{:.3f}", metricOr(p, metricnames::kEvalSuccess, 0.0)),
+                    metricOr(p, metricnames::kTrainKl, 0.0), metricOr(p, metricnames::kTimeTotal, 0.0));
             waitWhilePaused(database, runId);
             return !m_stop.load();
         };

@@ -24,7 +24,7 @@ struct TrainCliOptions {
     bool quiet = false;
 };
 
-double metricOf(const std::vector<std::pair<std::string, double>>& metrics, const std::string& name)
+double metricOf(const std::vector<std::pair<std::string, double>>& metrics, std::string_view name)
 {
     for (const auto& [k, v] : metrics)
         if (k == name)
@@ -36,13 +36,13 @@ double metricOf(const std::vector<std::pair<std::string, double>>& metrics, cons
 void printIteration(const learn::TrainProgress& p)
 {
     const auto& m = p.metrics;
-    const double evalSuccess = metricOf(m, "eval/success");
+    const double evalSuccess = metricOf(m, metricnames::kEvalSuccess);
     std::printf("iter %4lld/%lld  success %.3f  turns %5.2f  invalid %.3f  kl %.4f  entropy %.3f  clip %.3f  "
                 "%.0f tok/s  %.1fs%s%s  ETA %s\n",
-        static_cast<long long>(p.iteration), static_cast<long long>(p.iterations), metricOf(m, "rollout/success"),
-        metricOf(m, "rollout/turns"), metricOf(m, "rollout/invalid_rate"), metricOf(m, "train/kl"),
-        metricOf(m, "train/entropy"), metricOf(m, "train/clip_frac"), metricOf(m, "throughput/gen_tokens_per_s"),
-        metricOf(m, "time/total_s"), std::isnan(evalSuccess) ? "" : "  eval ",
+        static_cast<long long>(p.iteration), static_cast<long long>(p.iterations), metricOf(m, metricnames::kRolloutSuccess),
+        metricOf(m, metricnames::kRolloutTurns), metricOf(m, metricnames::kRolloutInvalidRate), metricOf(m, metricnames::kTrainKl),
+        metricOf(m, metricnames::kTrainEntropy), metricOf(m, metricnames::kTrainClipFraction), metricOf(m, metricnames::kThroughputGenTokens),
+        metricOf(m, metricnames::kTimeTotal), std::isnan(evalSuccess) ? "" : "  eval ",
         std::isnan(evalSuccess) ? "" : std::to_string(evalSuccess).substr(0, 5).c_str(),
         formatClock(p.etaSeconds).c_str());
     std::fflush(stdout);
@@ -104,18 +104,18 @@ void runTraining(const TrainCliOptions& o)
             }
             if (p.phase == Phase::Sft && config.getInt("sft.from_run") > 0) {
                 std::printf("warm start from run %lld's SFT policy: eval success %.3f\n",
-                    static_cast<long long>(config.getInt("sft.from_run")), metricOf(p.metrics, "eval/success"));
+                    static_cast<long long>(config.getInt("sft.from_run")), metricOf(p.metrics, metricnames::kEvalSuccess));
                 std::fflush(stdout);
-            } else if (p.phase == Phase::Sft && metricOf(p.metrics, "sft/demonstrations") == 0.0) {
+            } else if (p.phase == Phase::Sft && metricOf(p.metrics, metricnames::kSftDemonstrations) == 0.0) {
                 std::printf("no SFT (no demonstrations: the environment has no expert and sft.demonstrations names no "
                             "file): eval success %.3f\n",
-                    metricOf(p.metrics, "eval/success"));
+                    metricOf(p.metrics, metricnames::kEvalSuccess));
                 std::fflush(stdout);
             } else if (p.phase == Phase::Sft) {
                 std::printf("SFT done in %s: loss %.4f, token accuracy %.3f, eval success %.3f (%.0f demonstrations)\n",
-                    formatClock(metricOf(p.metrics, "time/sft_s")).c_str(), metricOf(p.metrics, "sft/loss"),
-                    metricOf(p.metrics, "sft/token_accuracy"), metricOf(p.metrics, "eval/success"),
-                    metricOf(p.metrics, "sft/demonstrations"));
+                    formatClock(metricOf(p.metrics, metricnames::kTimeSft)).c_str(), metricOf(p.metrics, metricnames::kSftLoss),
+                    metricOf(p.metrics, metricnames::kSftTokenAccuracy), metricOf(p.metrics, metricnames::kEvalSuccess),
+                    metricOf(p.metrics, metricnames::kSftDemonstrations));
                 std::fflush(stdout);
             } else if (!o.quiet) {
                 printIteration(p);

@@ -49,7 +49,7 @@ struct SweepSpec {
     std::string source; ///< the file (or label) errors name
     std::string baseText; ///< the base train config as text
     std::string basePath; ///< where it came from ("inline" for a map under `base:`)
-    std::string objective = "eval/success"; ///< the metric a trial is scored by
+    std::string objective { metricnames::kEvalSuccess }; ///< the metric a trial is scored by
     std::string objectiveMode = "best"; ///< "best" (max over iterations) or "last"
     int workers = 1; ///< parallel trials
     int threads = 1; ///< per-trial trainer threads as written; 0 = cores / workers (see trialThreads())

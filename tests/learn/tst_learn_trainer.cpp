@@ -49,6 +49,8 @@ private Q_SLOTS:
     void resumeContinuesExactly();
     void resumeRefusesUnknownRuns();
     void criticRunTrains();
+    void everyMetricBelongsToAFamily_data();
+    void everyMetricBelongsToAFamily();
 };
 
 void TestLearnTrainer::defaultsAreValid()
@@ -449,6 +451,41 @@ void TestLearnTrainer::criticRunTrains()
     QVERIFY(valueLoss);
     const auto checkpoint = store.lastCheckpoint(result.runId);
     QVERIFY(std::filesystem::exists(checkpoint->second + "/critic.pt"));
+}
+
+void TestLearnTrainer::everyMetricBelongsToAFamily_data()
+{
+    // One tiny run per method and its options: each writes its own metrics (roles, critic, TurnRD, PAIR's probe).
+    QTest::addColumn<QStringList>("keys");
+    QTest::newRow("grpo") << QStringList { "credit.method=grpo" };
+    QTest::newRow("triage, noisy judge") << QStringList { "credit.method=triage", "judge.name=noisy" };
+    QTest::newRow("mgr, critic, adaptive kl") << QStringList { "credit.method=mgr", "critic.enabled=true", "kl.mode=adaptive" };
+    QTest::newRow("rtmc") << QStringList { "credit.method=rtmc" };
+    QTest::newRow("gigpo") << QStringList { "credit.method=gigpo" };
+    QTest::newRow("has, turnrd") << QStringList { "credit.method=has", "credit.decomposer=turnrd", "turnrd.width=16",
+        "turnrd.epochs=2" };
+    QTest::newRow("pair") << QStringList { "credit.method=pair", "env.max_steps=12", "pair.probe_episodes=40" };
+}
+
+void TestLearnTrainer::everyMetricBelongsToAFamily()
+{
+    // Every metric a run writes belongs to a family of core/vocabulary.h, so the Monitor groups it and the CLI and
+    // the experiments can name it. (The role shares were written as "role/D" while the Monitor grouped "roles/".)
+    QFETCH(QStringList, keys);
+    std::vector<std::pair<std::string, std::string>> extra { { "rl.iterations", "2" } };
+    for (const auto& kv : keys)
+        extra.emplace_back(kv.section('=', 0, 0).toStdString(), kv.section('=', 1).toStdString());
+    QTemporaryDir dir;
+    const std::string db = dir.filePath("runs.db").toStdString();
+    Trainer trainer(tinyConfig(extra), { db, "cpu" });
+    QCOMPARE(trainer.run([](const TrainProgress&) { return true; }).status, RunStatus::Finished);
+    Store store(db);
+    std::set<std::string> names;
+    for (const auto& m : store.metrics(trainer.runId()))
+        names.insert(m.name);
+    QVERIFY(names.size() > 20);
+    for (const auto& name : names)
+        QVERIFY2(metricnames::familyOf(name), ("no family: " + name).c_str());
 }
 
 QTEST_GUILESS_MAIN(TestLearnTrainer)
