@@ -34,4 +34,13 @@ std::string dataDirectory()
 
 std::string defaultDatabasePath() { return (std::filesystem::path(dataDirectory()) / "runs.db").string(); }
 
+namespace paths {
+
+std::string runFiles(const std::string& database, std::int64_t runId)
+{
+    return database + ".files/run-" + std::to_string(runId);
+}
+
+} // namespace paths
+
 } // namespace creditlab

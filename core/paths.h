@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 namespace creditlab {
@@ -10,5 +11,13 @@ std::string dataDirectory();
 
 /// `dataDirectory()/runs.db`: the database every command uses unless `--db` says otherwise.
 std::string defaultDatabasePath();
+
+namespace paths {
+
+/// The folder of a run's side files beside its database, "<database>.files/run-<id>": checkpoints, the SFT policy
+/// (reference.pt), the tokenizer, TurnRD's replay and PAIR's probe. Deleting the run deletes it.
+std::string runFiles(const std::string& database, std::int64_t runId);
+
+} // namespace paths
 
 } // namespace creditlab

@@ -1,5 +1,6 @@
 #include "ui/runactions.h"
 
+#include "core/paths.h"
 #include "ui/runbrowserpage.h"
 #include "ui/runcontroller.h"
 #include "ui/textutil.h"
@@ -183,8 +184,8 @@ bool RunActions::deleteRuns(const QList<qint64>& runIds, QString* error)
     try {
         for (const qint64 id : runIds) {
             store->deleteRun(id);
-            // Checkpoints live beside the database (core/learn: "<database>.files/run-<id>/").
-            QDir(m_workspace->path() + QStringLiteral(".files/run-%1").arg(id)).removeRecursively();
+            // Checkpoints and the run's other side files live beside the database.
+            QDir(QString::fromStdString(paths::runFiles(m_workspace->path().toStdString(), id))).removeRecursively();
         }
     } catch (const std::exception& e) {
         if (error)

@@ -1,6 +1,7 @@
 #include "core/learn/probepipeline.h"
 
 #include "core/jsonscanner.h"
+#include "core/paths.h"
 #include "core/learn/checkpoint.h"
 #include "core/learn/prompt.h"
 #include "core/learn/runtime.h"
@@ -49,7 +50,7 @@ LoadedPolicy loadPolicy(const ProbeSource& source)
     if (!text)
         throw std::invalid_argument(what + " has no stored config (it is not a training run)");
     LoadedPolicy p { TrainConfig::parse(*text, what + " config"), Tokenizer(), Transformer(nullptr), {} };
-    const std::string files = source.database + ".files/run-" + std::to_string(source.runId);
+    const std::string files = paths::runFiles(source.database, source.runId);
     p.tokenizer = Tokenizer::load(files + "/tokenizer.txt");
     TransformerOptions o;
     o.vocab = p.tokenizer.size();

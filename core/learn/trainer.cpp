@@ -1,5 +1,6 @@
 // The run lifecycle: creating or resuming a run, SFT, evaluation, checkpoints and the iteration loop.
 #include "core/learn/trainer_impl.h"
+#include "core/paths.h"
 
 #include <algorithm>
 #include <cmath>
@@ -272,7 +273,7 @@ void Trainer::Impl::initialisePolicy()
     const std::string saved = filesDir + "/tokenizer.txt";
     if (fromRun > 0) {
         // Warm start from an earlier run's SFT policy: the same tokenizer, the same weights.
-        const std::string source = options.database + ".files/run-" + std::to_string(fromRun);
+        const std::string source = paths::runFiles(options.database, fromRun);
         const auto what = "sft.from_run " + std::to_string(fromRun) + ": ";
         if (!fs::exists(source + "/reference.pt"))
             throw std::invalid_argument(what + "that run has no SFT policy (" + source + "/reference.pt)");
@@ -321,7 +322,7 @@ Trainer::Trainer(const TrainConfig& config, const TrainOptions& options)
         tx->commit();
     }
     try {
-        d->filesDir = options.database + ".files/run-" + std::to_string(d->runId);
+        d->filesDir = paths::runFiles(options.database, d->runId);
         // A setting that would fail later (a probe file that is not there) surfaces now, not after SFT.
         d->makeLearned();
         if (d->learned)
@@ -383,7 +384,7 @@ std::unique_ptr<Trainer> Trainer::resume(
     }
     auto impl = std::make_unique<Impl>(config, options);
     impl->runId = runId;
-    impl->filesDir = options.database + ".files/run-" + std::to_string(runId);
+    impl->filesDir = paths::runFiles(options.database, runId);
     impl->judge = judge::makeJudge(config.judgeName(), config.judgeAssignments(), impl->store.get());
     if (!checkpoint) {
         // Stopped during SFT: start it again from the seed, exactly as the first attempt began.

@@ -35,7 +35,7 @@ struct TrainProgress {
 using TrainCallback = std::function<bool(const TrainProgress&)>;
 
 struct TrainOptions {
-    std::string database; ///< the store; checkpoints go to "<database>.files/run-<id>/"
+    std::string database; ///< the store; checkpoints go to paths::runFiles(database, run)
     std::string device; ///< "cpu", "cuda", "cuda:N"; empty: CUDA when present
     RunKind kind = RunKind::Train; ///< the new run's kind: Train, or Trial for a sweep's trial
 };

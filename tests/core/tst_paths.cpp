@@ -15,6 +15,7 @@ private Q_SLOTS:
     void cleanup();
     void defaultDatabasePath_data();
     void defaultDatabasePath();
+    void runFilesBesideTheDatabase();
 
 private:
     QByteArray m_xdg, m_home;
@@ -87,6 +88,12 @@ void TestPaths::defaultDatabasePath()
     QCOMPARE(QString::fromStdString(db), QString::fromStdString(dir + "/runs.db"));
     QVERIFY(QString::fromStdString(db).endsWith("creditlab/runs.db"));
     QVERIFY(std::filesystem::path(db).is_absolute());
+}
+
+void TestPaths::runFilesBesideTheDatabase()
+{
+    QCOMPARE(creditlab::paths::runFiles("/data/runs.db", 12), std::string("/data/runs.db.files/run-12"));
+    QCOMPARE(creditlab::paths::runFiles("runs.db", 1), std::string("runs.db.files/run-1"));
 }
 
 QTEST_GUILESS_MAIN(TestPaths)
