@@ -185,6 +185,38 @@ CREATE TABLE probe_result (
 CREATE INDEX probe_result_by_run ON probe_result(run_id);
 )sql";
 
+// Version 6: a training run's shape as typed columns (credit.method, env.name, seed, policy.width, policy.layers,
+// rl.iterations), set by the trainer with its config, so that lists, Compare and the Monitor read columns instead of
+// parsing the stored config text. Back-filled here from the stored config of existing runs (TrainConfig::toYaml
+// writes one `key: value` line per key).
+constexpr std::string_view kV6 = R"sql(
+ALTER TABLE run ADD COLUMN method TEXT;
+ALTER TABLE run ADD COLUMN environment TEXT;
+ALTER TABLE run ADD COLUMN seed INTEGER;
+ALTER TABLE run ADD COLUMN policy_width INTEGER;
+ALTER TABLE run ADD COLUMN policy_layers INTEGER;
+ALTER TABLE run ADD COLUMN iterations_planned INTEGER;
+CREATE TEMP TABLE config_value AS
+WITH RECURSIVE line(run_id, text, rest) AS (
+    SELECT run_id, '', text || char(10) FROM run_config
+    UNION ALL
+    SELECT run_id, substr(rest, 1, instr(rest, char(10)) - 1), substr(rest, instr(rest, char(10)) + 1) FROM line
+    WHERE rest <> ''
+)
+SELECT run_id, substr(text, 1, instr(text, ': ') - 1) AS key, substr(text, instr(text, ': ') + 2) AS value
+FROM line WHERE instr(text, ': ') > 0;
+CREATE INDEX temp.config_value_by_key ON config_value(run_id, key);
+UPDATE run SET
+    method = (SELECT value FROM config_value v WHERE v.run_id = run.id AND v.key = 'credit.method'),
+    environment = (SELECT value FROM config_value v WHERE v.run_id = run.id AND v.key = 'env.name'),
+    seed = (SELECT CAST(value AS INTEGER) FROM config_value v WHERE v.run_id = run.id AND v.key = 'seed'),
+    policy_width = (SELECT CAST(value AS INTEGER) FROM config_value v WHERE v.run_id = run.id AND v.key = 'policy.width'),
+    policy_layers = (SELECT CAST(value AS INTEGER) FROM config_value v WHERE v.run_id = run.id AND v.key = 'policy.layers'),
+    iterations_planned
+        = (SELECT CAST(value AS INTEGER) FROM config_value v WHERE v.run_id = run.id AND v.key = 'rl.iterations');
+DROP TABLE config_value;
+)sql";
+
 StoreError newerFileError(const std::string& path, std::int64_t version)
 {
     return StoreError(path + ": written by a newer CreditLab (schema version " + std::to_string(version)
@@ -228,6 +260,8 @@ std::string_view migrationSql(int toVersion)
         return kV4;
     case 5:
         return kV5;
+    case 6:
+        return kV6;
     default:
         return {};
     }

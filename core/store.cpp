@@ -47,12 +47,16 @@ RunInfo readRun(const Statement& st)
     r.notes = st.columnText(8);
     r.trajectoryCount = st.columnInt(9);
     r.turnCount = st.columnInt(10);
-    if (!st.isNull(11))
-        r.configSummary = configSummary(st.columnText(11));
-    r.bestEval = st.columnOptDouble(12);
-    r.lastEval = st.columnOptDouble(13);
-    r.iterationsDone = st.columnOptInt(14).value_or(0);
-    r.trainSeconds = st.columnOptDouble(15).value_or(0.0);
+    r.method = st.columnOptText(11);
+    r.environment = st.columnOptText(12);
+    r.seed = st.columnOptInt(13);
+    r.policyWidth = st.columnOptInt(14);
+    r.policyLayers = st.columnOptInt(15);
+    r.iterationsPlanned = st.columnOptInt(16);
+    r.bestEval = st.columnOptDouble(17);
+    r.lastEval = st.columnOptDouble(18);
+    r.iterationsDone = st.columnOptInt(19).value_or(0);
+    r.trainSeconds = st.columnOptDouble(20).value_or(0.0);
     return r;
 }
 
@@ -66,7 +70,7 @@ const std::string& runSelect()
                "(SELECT count(*) FROM trajectory t WHERE t.run_id = r.id AND t.evaluation = 0), "
                "(SELECT coalesce(sum(turn_count), 0) FROM trajectory t "
                " WHERE t.run_id = r.id AND t.evaluation = 0), "
-               "(SELECT text FROM run_config c WHERE c.run_id = r.id), "
+               "r.method, r.environment, r.seed, r.policy_width, r.policy_layers, r.iterations_planned, "
                // The metric key is (run_id, name, iteration): each of these is an index range.
                "(SELECT max(value) FROM metric m WHERE m.run_id = r.id AND m.name = "
             + quoted(metricnames::kEvalSuccess)
@@ -84,35 +88,19 @@ const std::string& runSelect()
 }
 } // namespace
 
-std::string configSummary(const std::string& configText)
+std::string runSummary(const RunInfo& run)
 {
-    std::map<std::string, std::string> values;
-    std::size_t pos = 0;
-    while (pos < configText.size()) {
-        std::size_t end = configText.find('\n', pos);
-        if (end == std::string::npos)
-            end = configText.size();
-        const std::string_view line(configText.data() + pos, end - pos);
-        pos = end + 1;
-        const auto colon = line.find(": ");
-        if (colon == std::string_view::npos)
-            continue;
-        const std::string key(line.substr(0, colon));
-        if (key == "env.name" || key == "credit.method" || key == "seed" || key == "policy.width"
-            || key == "policy.layers")
-            values[key] = std::string(line.substr(colon + 2));
-    }
     std::string out;
     const auto add = [&out](const std::string& part) {
         if (!part.empty())
             out += (out.empty() ? "" : " · ") + part;
     };
-    add(values["env.name"]);
-    add(values["credit.method"]);
-    if (!values["seed"].empty())
-        add("s" + values["seed"]);
-    if (!values["policy.width"].empty() && !values["policy.layers"].empty())
-        add(values["policy.width"] + "×" + values["policy.layers"]);
+    add(run.environment.value_or(""));
+    add(run.method.value_or(""));
+    if (run.seed)
+        add("s" + std::to_string(*run.seed));
+    if (run.policyWidth && run.policyLayers)
+        add(std::to_string(*run.policyWidth) + "×" + std::to_string(*run.policyLayers));
     return out;
 }
 
@@ -190,6 +178,20 @@ void Store::setRunConfig(std::int64_t runId, const std::string& format, const st
         .bind(1, runId)
         .bind(2, format)
         .bind(3, text)
+        .exec();
+}
+
+void Store::setRunShape(std::int64_t runId, const RunShape& shape)
+{
+    m_db.prepare("UPDATE run SET method = ?, environment = ?, seed = ?, policy_width = ?, policy_layers = ?, "
+                 "iterations_planned = ? WHERE id = ?")
+        .bind(1, shape.method)
+        .bind(2, shape.environment)
+        .bind(3, shape.seed)
+        .bind(4, shape.policyWidth)
+        .bind(5, shape.policyLayers)
+        .bind(6, shape.iterationsPlanned)
+        .bind(7, runId)
         .exec();
 }
 

@@ -28,17 +28,32 @@ struct RunInfo {
     std::string notes;
     std::int64_t trajectoryCount = 0;
     std::int64_t turnCount = 0;
-    // Training runs (empty for imports): from the stored config and metrics.
-    std::string configSummary; ///< "household · triage · s0 · 128×2", from the stored config
+    // Training runs (empty for imports): their shape, as the trainer recorded it (setRunShape), and their metrics.
+    std::optional<std::string> method; ///< credit.method
+    std::optional<std::string> environment; ///< env.name
+    std::optional<std::int64_t> seed;
+    std::optional<std::int64_t> policyWidth;
+    std::optional<std::int64_t> policyLayers;
+    std::optional<std::int64_t> iterationsPlanned; ///< rl.iterations
     std::optional<double> bestEval; ///< the best "eval/success" of any iteration
     std::optional<double> lastEval; ///< the "eval/success" of the last evaluated iteration
     std::int64_t iterationsDone = 0; ///< the last iteration with metrics
     double trainSeconds = 0.0; ///< "time/sft_s" plus the sum of "time/total_s": compute time, without pauses
 };
 
-/// "household · triage · s0 · 128×2" from a stored run config (`key: value` lines); empty when it names none of
-/// env.name, credit.method, seed, policy.width, policy.layers. Any thread.
-std::string configSummary(const std::string& configText);
+/// A training run's shape: what the trainer records beside the config text (Store::setRunShape).
+struct RunShape {
+    std::string method;
+    std::string environment;
+    std::int64_t seed = 0;
+    std::int64_t policyWidth = 0;
+    std::int64_t policyLayers = 0;
+    std::int64_t iterationsPlanned = 0;
+};
+
+/// "household · triage · s0 · 128×2": a run's shape in one line, for the run lists of the CLI and the workbench;
+/// empty for an import. Any thread.
+std::string runSummary(const RunInfo& run);
 
 struct NewRun {
     std::string name;
@@ -165,6 +180,8 @@ public:
     /// Deletes the run and everything that belongs to it.
     void deleteRun(std::int64_t id);
     void setRunConfig(std::int64_t runId, const std::string& format, const std::string& text);
+    /// Records a training run's shape in the run's columns (with its config; again on a resume that changes it).
+    void setRunShape(std::int64_t runId, const RunShape& shape);
     std::optional<std::string> runConfig(std::int64_t runId);
 
     // Metrics per iteration.

@@ -1,5 +1,6 @@
 #include "ui/compareseries.h"
 
+#include "core/learn/trainconfig.h"
 #include "core/store.h"
 
 #include <algorithm>
@@ -11,39 +12,6 @@
 namespace creditlab::ui::compare {
 
 namespace {
-
-std::string trimmed(const std::string& text)
-{
-    const auto begin = text.find_first_not_of(" \t\r");
-    if (begin == std::string::npos)
-        return {};
-    const auto end = text.find_last_not_of(" \t\r");
-    return text.substr(begin, end - begin + 1);
-}
-
-/// Removes YAML quotes: "..." with backslash escapes, '...' with '' for a quote.
-std::string unquoted(const std::string& value)
-{
-    if (value.size() >= 2 && value.front() == '"' && value.back() == '"') {
-        std::string out;
-        for (std::size_t i = 1; i + 1 < value.size(); ++i) {
-            if (value[i] == '\\' && i + 2 < value.size())
-                ++i;
-            out += value[i];
-        }
-        return out;
-    }
-    if (value.size() >= 2 && value.front() == '\'' && value.back() == '\'') {
-        std::string out;
-        for (std::size_t i = 1; i + 1 < value.size(); ++i) {
-            out += value[i];
-            if (value[i] == '\'' && value[i + 1] == '\'')
-                ++i;
-        }
-        return out;
-    }
-    return value;
-}
 
 struct Moments {
     double mean = 0.0;
@@ -105,27 +73,8 @@ std::vector<std::int64_t> RunSeries::iterations() const
 ConfigMap parseConfig(const std::string& yaml)
 {
     ConfigMap config;
-    std::string lastKey;
-    std::size_t start = 0;
-    while (start <= yaml.size()) {
-        auto end = yaml.find('\n', start);
-        if (end == std::string::npos)
-            end = yaml.size();
-        const std::string line = yaml.substr(start, end - start);
-        start = end + 1;
-        const std::string text = trimmed(line);
-        if (text.empty() || text.front() == '#' || text == "---" || text == "...")
-            continue;
-        if ((line.front() == ' ' || line.front() == '\t') && !lastKey.empty()) {
-            config[lastKey] += (config[lastKey].empty() ? "" : " ") + text; // a folded continuation
-            continue;
-        }
-        const auto colon = text.find(':');
-        if (colon == std::string::npos)
-            continue;
-        lastKey = unquoted(trimmed(text.substr(0, colon)));
-        config[lastKey] = unquoted(trimmed(text.substr(colon + 1)));
-    }
+    for (auto& entry : learn::flattenYaml(yaml, "stored config"))
+        config[std::move(entry.key)] = std::move(entry.value);
     return config;
 }
 

@@ -41,8 +41,8 @@ struct RunSeries {
     std::vector<std::int64_t> iterations() const;
 };
 
-/// Parses `key: value` lines (as TrainConfig::toYaml writes them). Quoted values are unquoted;
-/// indented lines continue the previous value; comments and blank lines are skipped. Any thread.
+/// A stored config as key → value (learn::flattenYaml: nested maps as dotted keys, YAML's quoting and folding).
+/// Throws ConfigError naming the line for malformed YAML. Any thread.
 ConfigMap parseConfig(const std::string& yaml);
 
 /// Cumulative wall-clock seconds per iteration: `time/sft_s` of iteration 0 (when present) plus the

@@ -394,14 +394,10 @@ void MonitorPage::updateStoredProgress()
     if (!store || m_runId == 0 || (m_controller->isRunning() && m_controller->runId() == m_runId))
         return;
     try {
-        const auto run = store->run(m_runId);
-        const auto config = store->runConfig(m_runId);
-        if (!run || !config || run->kind == RunKind::Import)
+        const auto run = store->run(m_runId); // read once per poll
+        if (!run || run->kind == RunKind::Import)
             return;
-        qint64 total = 0;
-        const std::string key = "rl.iterations: ";
-        if (const auto at = config->find(key); at != std::string::npos)
-            total = std::atoll(config->c_str() + at + key.size());
+        const qint64 total = run->iterationsPlanned.value_or(0);
         if (total <= 0)
             return;
         const qint64 done = run->iterationsDone;

@@ -95,7 +95,7 @@ QVariant RunModel::data(const QModelIndex& index, int role) const
         case Column::Created:
             return toQString(run.createdAt);
         case Column::Config:
-            return plainTooltip(toQString(run.configSummary));
+            return plainTooltip(toQString(runSummary(run)));
         case Column::Tags:
             return run.tags.empty() ? QVariant() : plainTooltip(toQString(run.tags));
         case Column::Duration:
@@ -129,7 +129,7 @@ QVariant RunModel::data(const QModelIndex& index, int role) const
     case Column::Status:
         return displayStatus(run.status);
     case Column::Config:
-        return toQString(run.configSummary);
+        return toQString(runSummary(run));
     case Column::BestEval:
         return run.bestEval ? formatNumber(*run.bestEval, 3) : QString();
     case Column::LastEval:

@@ -9,6 +9,17 @@
 
 namespace creditlab::learn {
 
+namespace {
+
+/// What the run's columns record of its config (Store::setRunShape).
+RunShape shapeOf(const TrainConfig& config)
+{
+    return RunShape { config.method(), config.envName(), config.getInt("seed"), config.getInt("policy.width"),
+        config.getInt("policy.layers"), config.getInt("rl.iterations") };
+}
+
+} // namespace
+
 double Trainer::Impl::evaluate(std::vector<std::pair<std::string, double>>& metrics, std::int64_t it)
 {
     evalEpisodes.clear();
@@ -319,6 +330,7 @@ Trainer::Trainer(const TrainConfig& config, const TrainOptions& options)
         auto tx = d->store->begin();
         d->runId = d->store->createRun(run);
         d->store->setRunConfig(d->runId, "yaml", config.toYaml());
+        d->store->setRunShape(d->runId, shapeOf(config));
         tx->commit();
     }
     try {
@@ -381,6 +393,7 @@ std::unique_ptr<Trainer> Trainer::resume(
             throw ConfigError("--set: rl.iterations: the run has already finished " + std::to_string(checkpoint->first)
                 + " iterations");
         store.setRunConfig(runId, "yaml", config.toYaml());
+        store.setRunShape(runId, shapeOf(config));
     }
     auto impl = std::make_unique<Impl>(config, options);
     impl->runId = runId;

@@ -28,6 +28,7 @@ private Q_SLOTS:
     void migration2KeepsCredits();
     void migration3AddsJudgeCache();
     void migration5AddsProbeTables();
+    void migration6BackFillsTheRunShape();
     void emptySqliteFileIsMigrated();
     void emptyFileIsMigrated();
     void createsMissingFolders();
@@ -199,7 +200,8 @@ void TestStoreSchema::migration_data()
     QTest::newRow("3: http judge cache") << 3 << list(kTablesV3) << list(kIndexesV1);
     QTest::newRow("4: evaluation episodes") << 4 << list(kTablesV3) << list(kIndexesV1);
     QTest::newRow("5: probe tables") << 5 << list(kTablesV5) << list(kIndexesV5);
-    QCOMPARE(schema::kVersion, 5); // a new migration needs its own row here
+    QTest::newRow("6: run shape") << 6 << list(kTablesV5) << list(kIndexesV5);
+    QCOMPARE(schema::kVersion, 6); // a new migration needs its own row here
 }
 
 void TestStoreSchema::migration()
@@ -330,6 +332,46 @@ void TestStoreSchema::migration5AddsProbeTables()
     QCOMPARE(store.probeResults(1).size(), std::size_t(4));
     store.deleteRun(1);
     QVERIFY(store.probeResults(1).empty());
+}
+
+void TestStoreSchema::migration6BackFillsTheRunShape()
+{
+    // A version-5 file with a trained run (its config as TrainConfig::toYaml writes it), a run whose config lacks
+    // some keys, and an import: the shape columns are filled from the config where it has them, NULL elsewhere.
+    const std::string p = path("v5.db");
+    {
+        Database db(p, Database::Access::ReadWrite);
+        for (int v = 1; v <= 5; ++v)
+            db.exec(schema::migrationSql(v));
+        db.exec("INSERT INTO run (id, name, kind, created_at) VALUES (1, 'trained', 'train', 'now'), "
+                "(2, 'partial', 'trial', 'now'), (3, 'imported', 'import', 'now');"
+                "INSERT INTO run_config (run_id, format, text) VALUES "
+                "(1, 'yaml', 'checkpoint.every: 10\ncredit.method: triage\ncredit.shadow: true\nenv.name: household\n"
+                "policy.layers: 2\npolicy.width: 256\nrl.iterations: 30\nrl.tasks: 4\nseed: 12\n'), "
+                "(2, 'yaml', 'credit.method: grpo\nenv.name: shop');");
+        db.exec("PRAGMA application_id = " + std::to_string(schema::kApplicationId));
+        db.exec("PRAGMA user_version = 5");
+    }
+    Store store(p);
+    QCOMPARE(store.schemaVersion(), schema::kVersion);
+    const auto runs = store.runs();
+    QCOMPARE(runs.size(), std::size_t(3));
+    QCOMPARE(runs[0].method, std::optional<std::string>("triage"));
+    QCOMPARE(runs[0].environment, std::optional<std::string>("household"));
+    QCOMPARE(runs[0].seed, std::optional<std::int64_t>(12));
+    QCOMPARE(runs[0].policyWidth, std::optional<std::int64_t>(256));
+    QCOMPARE(runs[0].policyLayers, std::optional<std::int64_t>(2));
+    QCOMPARE(runs[0].iterationsPlanned, std::optional<std::int64_t>(30));
+    QCOMPARE(runSummary(runs[0]), std::string("household · triage · s12 · 256×2"));
+    QCOMPARE(runs[1].method, std::optional<std::string>("grpo"));
+    QCOMPARE(runs[1].environment, std::optional<std::string>("shop")); // the last line, without a newline
+    QVERIFY(!runs[1].seed && !runs[1].iterationsPlanned);
+    QCOMPARE(runSummary(runs[1]), std::string("shop · grpo"));
+    QVERIFY(!runs[2].method && !runs[2].environment && !runs[2].seed);
+    QCOMPARE(runSummary(runs[2]), std::string());
+    // The trainer's record replaces it.
+    store.setRunShape(2, RunShape { "grpo", "shop", 3, 64, 1, 12 });
+    QCOMPARE(store.run(2)->iterationsPlanned, std::optional<std::int64_t>(12));
 }
 
 void TestStoreSchema::emptySqliteFileIsMigrated()

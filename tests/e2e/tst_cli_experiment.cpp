@@ -146,7 +146,10 @@ private Q_SLOTS:
         // upgraded, and four new trials run, with no second SFT.
         {
             creditlab::Database d(db.toStdString(), creditlab::Database::Access::ReadWrite);
-            d.exec("DROP TABLE probe_result; PRAGMA user_version = 4");
+            d.exec("DROP TABLE probe_result; ALTER TABLE run DROP COLUMN method; ALTER TABLE run DROP COLUMN environment; "
+                   "ALTER TABLE run DROP COLUMN seed; ALTER TABLE run DROP COLUMN policy_width; "
+                   "ALTER TABLE run DROP COLUMN policy_layers; ALTER TABLE run DROP COLUMN iterations_planned; "
+                   "PRAGMA user_version = 4");
         }
         const Result again = run({ "experiment", "run", path("exp.yaml"), "--scale", "smoke", "--db", db, "--sft", "1", "-q" });
         QVERIFY2(again.exitCode == 0, again.err.constData());

@@ -239,6 +239,13 @@ void TestLearnTrainer::runStoresIterations()
     const auto run = store.run(result.runId);
     QCOMPARE(run->status, RunStatus::Finished);
     QCOMPARE(run->kind, RunKind::Train);
+    // The run's shape, as columns beside its config (the run lists read these).
+    QCOMPARE(run->method, std::optional<std::string>("triage"));
+    QCOMPARE(run->environment, std::optional<std::string>("household"));
+    QCOMPARE(run->seed, std::optional<std::int64_t>(3));
+    QCOMPARE(run->policyWidth, std::optional<std::int64_t>(32));
+    QCOMPARE(run->policyLayers, std::optional<std::int64_t>(1));
+    QCOMPARE(run->iterationsPlanned, std::optional<std::int64_t>(3));
     QCOMPARE(store.iterations(result.runId), (std::vector<std::int64_t> { 1, 2, 3 }));
     QCOMPARE(run->trajectoryCount, 12LL); // 3 iterations x 2 tasks x 2 rollouts
     // The trained method and the shadow methods, all on the same batch.

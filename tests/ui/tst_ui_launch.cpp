@@ -449,6 +449,7 @@ void TestLaunch::runsTableAndActions()
         trained = store.createRun({ "triage-run", RunKind::Train, RunStatus::Finished, {} });
         store.setRunConfig(trained, "yaml",
             "credit.method: triage\nenv.name: household\npolicy.layers: 2\npolicy.width: 128\nseed: 4\n");
+        store.setRunShape(trained, RunShape { "triage", "household", 4, 128, 2, 30 });
         const std::vector<std::pair<std::string, double>> it1 { { "eval/success", 0.25 }, { "time/total_s", 10.0 } };
         const std::vector<std::pair<std::string, double>> it2 { { "eval/success", 0.125 }, { "time/total_s", 20.0 } };
         store.writeMetrics(trained, 1, it1);
