@@ -29,6 +29,8 @@ SweepSnapshot finalSnapshot(const learn::SweepResult& result, double elapsedSeco
         p->done += hasEnded(t.status);
     p->elapsedSeconds = elapsedSeconds;
     p->etaSeconds = 0.0;
+    p->probeTablesDone = result.probeTablesDone;
+    p->probeTablesTotal = result.probeTablesTotal;
     return p;
 }
 
@@ -110,6 +112,8 @@ bool SweepController::start(const SweepRequest& request, QString* error)
                 std::vector<std::pair<TrialStatus, bool>> status;
                 for (const auto& t : p.trials)
                     status.emplace_back(t.status, t.runId > 0);
+                status.emplace_back(TrialStatus::Finished, p.probeTablesDone > 0); // a stored probe table shows too
+                status.emplace_back(TrialStatus::Running, !p.probeActivity.empty());
                 const auto now = Clock::now();
                 if (status == lastStatus && now - lastEmit < std::chrono::milliseconds(100))
                     return;

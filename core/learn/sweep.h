@@ -153,6 +153,8 @@ struct SweepResult {
     std::int64_t sweepId = 0;
     TrialStatus status = TrialStatus::Pending; ///< Finished (every trial), Cancelled (stopped; resumable) or Failed
     std::vector<TrialProgress> trials;
+    int probeTablesDone = 0; ///< an experiment's probe tables stored (of probeTablesTotal planned)
+    int probeTablesTotal = 0;
 };
 
 struct SweepOptions {

@@ -90,6 +90,8 @@ public:
             failed = failed || probes == TrialStatus::Failed;
         }
         result.status = open ? TrialStatus::Cancelled : failed ? TrialStatus::Failed : TrialStatus::Finished;
+        result.probeTablesDone = m_probeTablesDone;
+        result.probeTablesTotal = m_spec.probes ? static_cast<int>(m_spec.probes->seeds.size()) : 0;
         Store(m_options.database).setSweepStatus(sweepId, result.status);
         return result;
     }

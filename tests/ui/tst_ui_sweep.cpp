@@ -62,9 +62,11 @@ arms:
   grpo: {credit.method: grpo}
 seeds: [0, 1]
 metrics: [eval/success, rollout/invalid_rate]
+probes: {seeds: [42, 43], episodes: 20}
 claims:
   - triage > grpo on eval/success
   - triage < grpo on rollout/invalid_rate auc
+  - last_token > attention on probe/auroc_drop
 workers: 1
 threads: 1
 )";
@@ -110,8 +112,9 @@ private Q_SLOTS:
 
 void TestUiSweep::experimentRunsAndItsReportShowsTheVerdicts()
 {
-    // The page runs an experiment (its shared SFT first, then arms x seeds); Report… shows the claims with the
-    // verdicts buildReport() gives, and exports report.md with SVG and PNG figures.
+    // The page runs an experiment (its shared SFT first, then arms x seeds, then the probe tables); Report… shows
+    // the claims with the verdicts buildReport() gives and the probe table, and exports report.md with SVG and PNG
+    // figures.
     QTemporaryDir dir;
     Workspace workspace;
     QVERIFY(workspace.open(dir.filePath("runs.db")));
@@ -132,6 +135,11 @@ void TestUiSweep::experimentRunsAndItsReportShowsTheVerdicts()
     const auto runs = workspace.store()->runs();
     QCOMPARE(static_cast<int>(runs.size()), 5); // the shared SFT and 2 x 2 trials
     QVERIFY(std::any_of(runs.begin(), runs.end(), [](const RunInfo& r) { return r.name == "tiny-exp-sft"; }));
+    // The progress line counts the probe tables computed after the trials.
+    bool probeProgress = false;
+    for (auto* label : page.findChildren<QLabel*>())
+        probeProgress = probeProgress || label->text().contains(QStringLiteral("probe tables 2 of 2"));
+    QVERIFY(probeProgress);
 
     auto* list = page.findChild<QListView*>();
     QVERIFY(list);
@@ -139,8 +147,10 @@ void TestUiSweep::experimentRunsAndItsReportShowsTheVerdicts()
     ReportDialog* dialog = page.openReport();
     QVERIFY(dialog);
     const auto expected = learn::buildReport(*workspace.store(), list->currentIndex().data(IdRole).toLongLong());
-    QCOMPARE(dialog->report().claims.size(), std::size_t(2));
+    QCOMPARE(dialog->report().claims.size(), std::size_t(3));
+    QCOMPARE(dialog->report().probeRows.size(), std::size_t(18)); // 9 probes x 2 seeds
     const QString text = dialog->text();
+    QVERIFY(text.contains(QStringLiteral("Probe tables")));
     for (const auto& c : expected.claims) {
         QVERIFY2(text.contains(QString::fromStdString(c.claim.canonical())), qPrintable(text));
         QVERIFY2(text.contains(QString::fromLatin1(learn::verdictName(c.verdict))), qPrintable(text));
@@ -151,7 +161,7 @@ void TestUiSweep::experimentRunsAndItsReportShowsTheVerdicts()
     int counts[3] = { 0, 0, 0 };
     for (const auto& c : expected.claims)
         ++counts[static_cast<int>(c.verdict)];
-    const QString summary = QStringLiteral("2 claim(s): %1 supported, %2 contradicted, %3 inconclusive")
+    const QString summary = QStringLiteral("3 claim(s): %1 supported, %2 contradicted, %3 inconclusive")
                                 .arg(counts[0])
                                 .arg(counts[1])
                                 .arg(counts[2]);
