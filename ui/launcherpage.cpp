@@ -344,17 +344,15 @@ QString LauncherPage::configText() const
 void LauncherPage::checkServers()
 {
     ServerCheckRequest request;
-    try {
-        const auto config = learn::TrainConfig::parse(configText().toStdString(), "launcher");
-        request.remoteEnv = config.envName() == "remote";
-        request.envAssignments = config.envAssignments();
-        request.httpJudge = config.judgeName() == "http";
-        request.judgeAssignments = config.judgeAssignments();
-    } catch (const std::exception& e) {
-        m_checkResult->setText(toQString(e.what()));
+    if (!m_config) {
+        m_checkResult->setText(m_configError);
         Q_EMIT serverCheckFinished(false);
         return;
     }
+    request.remoteEnv = m_config->envName() == "remote";
+    request.envAssignments = m_config->envAssignments();
+    request.httpJudge = m_config->judgeName() == "http";
+    request.judgeAssignments = m_config->judgeAssignments();
     if (!request.remoteEnv && !request.httpJudge) {
         m_checkResult->setText(tr("Nothing to check: this config calls no server (env remote or judge http)."));
         Q_EMIT serverCheckFinished(true);
@@ -377,6 +375,20 @@ void LauncherPage::updatePreview()
 {
     const QString text = configText();
     m_preview->setPlainText(text);
+    // Parsed once per change: the summary below and Start (startRun) use this.
+    m_config.reset();
+    m_configError.clear();
+    QStringList invalid;
+    m_form->invalidKeys(&invalid);
+    if (!invalid.isEmpty()) {
+        m_configError = invalid.join(QLatin1Char('\n'));
+    } else {
+        try {
+            m_config = learn::TrainConfig::parse(text.toStdString(), "launcher");
+        } catch (const std::exception& e) {
+            m_configError = toQString(e.what());
+        }
+    }
     // The check button is for configs that call a server; an earlier check's outcome is about another config.
     const bool callsServer
         = m_env->currentText() == QLatin1String("remote") || m_judge->currentText() == QLatin1String("http");
@@ -388,14 +400,16 @@ void LauncherPage::updatePreview()
         m_summary->setText(tr("Training is not available: %1").arg(m_moduleError));
         return;
     }
-    QStringList reasons;
-    m_form->invalidKeys(&reasons);
-    if (!reasons.isEmpty()) {
-        m_summary->setText(tr("Fix first: %1").arg(reasons.join(QStringLiteral("; "))));
+    if (!invalid.isEmpty()) {
+        m_summary->setText(tr("Fix first: %1").arg(invalid.join(QStringLiteral("; "))));
+        return;
+    }
+    if (!m_config) {
+        m_summary->setText(m_configError);
         return;
     }
     try {
-        const auto config = learn::TrainConfig::parse(text.toStdString(), "launcher");
+        const learn::TrainConfig& config = *m_config;
         const qint64 episodes = config.getInt("rl.iterations") * config.getInt("rl.tasks") * config.getInt("rl.group_size");
         QString summary;
         if (config.envName() == "remote") { // no expert there (no SFT episodes to play), and no oracle roles
@@ -624,13 +638,10 @@ void LauncherPage::chooseSave()
 
 bool LauncherPage::startRun(QString* error)
 {
-    QString reason;
-    QStringList reasons;
-    if (!m_form->invalidKeys(&reasons).isEmpty())
-        reason = reasons.join(QLatin1Char('\n'));
+    QString reason = m_configError;
     RunRequest request;
     request.database = m_workspace->path();
-    request.configText = configText();
+    request.config = m_config;
     request.device = m_device->currentData().toString();
     const bool queued = m_controller->isRunning();
     if (reason.isEmpty() && m_controller->start(request, &reason)) {

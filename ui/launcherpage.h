@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/learn/trainconfig.h"
+
 #include <QString>
 #include <QWidget>
 
@@ -93,6 +95,10 @@ private:
     QLabel* m_checkResult;
     bool m_applyingSize = false;
     QString m_moduleError; ///< why the training module could not be loaded; empty when it could
+    /// The form's config as updatePreview() last parsed it (on every change): what Start sends; empty when invalid,
+    /// with the reason in m_configError.
+    std::optional<learn::TrainConfig> m_config;
+    QString m_configError;
 };
 
 } // namespace creditlab::ui

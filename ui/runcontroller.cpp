@@ -46,15 +46,8 @@ bool RunController::start(const RunRequest& request, QString* error)
     };
     if (request.database.isEmpty())
         return fail(tr("Open a database first."));
-    if (request.resumeRunId == 0) {
-        // Validate here so that a bad form value is reported at once, naming the key.
-        try {
-            learn::TrainConfig::parse(
-                request.configText.toStdString(), request.configSource.toStdString(), request.overrides);
-        } catch (const std::exception& e) {
-            return fail(toQString(e.what()));
-        }
-    }
+    if (request.resumeRunId == 0 && !request.config)
+        return fail(tr("There is no valid config to start a run from."));
     if (m_running) {
         m_queue.push_back(request);
         Q_EMIT queueChanged(queuedCount());

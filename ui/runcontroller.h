@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/learn/trainconfig.h"
 #include "core/vocabulary.h"
 
 #include <QMetaType>
@@ -8,6 +9,7 @@
 #include <QStringList>
 
 #include <memory>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -20,8 +22,9 @@ class TrainWorker;
 /// What to train: a new run from a config, or the continuation of a stored run.
 struct RunRequest {
     QString database; ///< the store the run is written to
-    QString configText; ///< YAML, as `creditlab-cli train --config` reads it (new runs)
-    QString configSource = QStringLiteral("launcher"); ///< named in config errors
+    /// A new run's config, parsed and validated once by whoever built the request (the launcher's preview); the
+    /// controller and the worker use it as it is.
+    std::optional<learn::TrainConfig> config;
     QString device; ///< "cpu", "cuda", "cuda:N"; empty: CUDA when present
     qint64 resumeRunId = 0; ///< non-zero: continue this run from its last checkpoint instead
     std::vector<std::pair<std::string, std::string>> overrides; ///< `--set` pairs (for resume: resumable keys only)

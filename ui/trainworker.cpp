@@ -121,9 +121,7 @@ void TrainWorker::train(const RunRequest& request)
         if (request.resumeRunId != 0) {
             trainer = backend.resume(request.resumeRunId, options, request.overrides);
         } else {
-            const auto config = learn::TrainConfig::parse(
-                request.configText.toStdString(), request.configSource.toStdString(), request.overrides);
-            trainer = backend.create(config, options);
+            trainer = backend.create(*request.config, options); // parsed and validated by the request's maker
         }
         runId = trainer->runId();
         const QString name = toQString(trainer->runName());

@@ -71,6 +71,7 @@ private Q_SLOTS:
     void badConfigNamesLine();
     void presetsLoad();
     void humanJudgeShowsLabels();
+    void requestWithoutAConfigIsRefused();
     void launchedRunGrowsCurves();
     void pauseStopAndResume();
     void secondRunQueues();
@@ -232,6 +233,25 @@ void TestLaunch::humanJudgeShowsLabels()
         qPrintable(summary->text()));
 }
 
+void TestLaunch::requestWithoutAConfigIsRefused()
+{
+    QTemporaryDir dir;
+    MainWindow window(testSettings(dir));
+    QVERIFY(window.openDatabase(dir.filePath(QStringLiteral("runs.db"))));
+    RunRequest request;
+    request.database = dir.filePath(QStringLiteral("runs.db"));
+    QString error;
+    QVERIFY(!window.runController()->start(request, &error));
+    QCOMPARE(error, QStringLiteral("There is no valid config to start a run from."));
+    QVERIFY(!window.runController()->isRunning());
+    // A form value the config refuses stops Start with the reason, before any request is made.
+    QVERIFY(window.launcher()->loadConfigText(tinyConfig(3), QStringLiteral("tiny.yaml"), &error));
+    QVERIFY(!window.launcher()->setValue(QStringLiteral("rl.iterations"), QStringLiteral("-3")));
+    QVERIFY(!window.launcher()->startRun(&error));
+    QVERIFY2(error.contains(QStringLiteral("rl.iterations")), qPrintable(error));
+    QVERIFY(!window.runController()->isRunning());
+}
+
 void TestLaunch::launchedRunGrowsCurves()
 {
     QTemporaryDir dir;
@@ -256,6 +276,13 @@ void TestLaunch::launchedRunGrowsCurves()
     const qsizetype first = window.monitor()->pointCount(QStringLiteral("rollout/success"));
     QVERIFY(finished.count() == 1 || finished.wait(kRunWaitMs));
     QCOMPARE(finished.first().at(1).value<RunStatus>(), RunStatus::Finished);
+    // The run got the config the launcher parsed once, as it is (the controller and the worker parse nothing).
+    {
+        Store store(db.toStdString());
+        const auto stored = learn::TrainConfig::parse(*store.runConfig(runId), "stored");
+        QCOMPARE(stored.toYaml(), learn::TrainConfig::parse(window.launcher()->configText().toStdString(), "launcher").toYaml());
+        QCOMPARE(stored.method(), std::string("triage"));
+    }
     QVERIFY(window.monitor()->pointCount(QStringLiteral("rollout/success")) > first);
     QCOMPARE(window.monitor()->pointCount(QStringLiteral("eval/success")), 4); // after SFT and each iteration
     QVERIFY(window.monitor()->chart(QStringLiteral("train/kl")) != nullptr);
