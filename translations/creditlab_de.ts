@@ -778,6 +778,10 @@ Läufe: %2</translation>
         <source>Computing %1 for run %2…</source>
         <translation>Berechne %1 für Lauf %2…</translation>
     </message>
+    <message>
+        <source>The method run %1 trained with; the others are shadow credits computed on its rollouts</source>
+        <translation>Die Methode, mit der Lauf %1 trainiert hat; die anderen sind Schatten-Credits, auf seinen Rollouts berechnet</translation>
+    </message>
 </context>
 <context>
     <name>creditlab::ui::CsvExport</name>
@@ -1936,6 +1940,10 @@ Schema-Version: %5</translation>
         <source>Open a database first.</source>
         <translation>Öffnen Sie zuerst eine Datenbank.</translation>
     </message>
+    <message>
+        <source>There is no valid config to start a run from.</source>
+        <translation>Es gibt keine gültige Konfiguration, mit der ein Lauf starten könnte.</translation>
+    </message>
 </context>
 <context>
     <name>creditlab::ui::RunModel</name>
@@ -2030,6 +2038,10 @@ Schema-Version: %5</translation>
     <message>
         <source>Tags</source>
         <translation>Tags</translation>
+    </message>
+    <message>
+        <source>pending</source>
+        <translation>ausstehend</translation>
     </message>
 </context>
 <context>
@@ -2222,6 +2234,10 @@ Schema-Version: %5</translation>
     <message>
         <source>The experiment&apos;s report: claims with their intervals and verdicts, curves with seed bands, export as report.md with SVG and PNG figures (Ctrl+R)</source>
         <translation>Der Bericht des Experiments: Behauptungen mit Intervallen und Urteilen, Kurven mit Seed-Bändern, Export als report.md mit SVG- und PNG-Abbildungen (Strg+R)</translation>
+    </message>
+    <message>
+        <source> · probe tables %1 of %2%3</source>
+        <translation> · Probentabellen %1 von %2%3</translation>
     </message>
 </context>
 <context>

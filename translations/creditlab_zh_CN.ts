@@ -772,6 +772,10 @@ runs: %2</source>
         <source>Computing %1 for run %2…</source>
         <translation>正在为运行 %2 计算 %1…</translation>
     </message>
+    <message>
+        <source>The method run %1 trained with; the others are shadow credits computed on its rollouts</source>
+        <translation>运行 %1 训练所用的方法；其余为在其 rollout 上计算的影子 credit</translation>
+    </message>
 </context>
 <context>
     <name>creditlab::ui::CsvExport</name>
@@ -1925,6 +1929,10 @@ Qt %2（构建于 %3）
         <source>Open a database first.</source>
         <translation>请先打开数据库。</translation>
     </message>
+    <message>
+        <source>There is no valid config to start a run from.</source>
+        <translation>没有可用于启动运行的有效配置。</translation>
+    </message>
 </context>
 <context>
     <name>creditlab::ui::RunModel</name>
@@ -2019,6 +2027,10 @@ Qt %2（构建于 %3）
     <message>
         <source>Tags</source>
         <translation>标签</translation>
+    </message>
+    <message>
+        <source>pending</source>
+        <translation>等待中</translation>
     </message>
 </context>
 <context>
@@ -2209,6 +2221,10 @@ Qt %2（构建于 %3）
     <message>
         <source>The experiment&apos;s report: claims with their intervals and verdicts, curves with seed bands, export as report.md with SVG and PNG figures (Ctrl+R)</source>
         <translation>实验报告：论断及其区间和结论、带种子区间带的曲线，可导出为含 SVG 和 PNG 图的 report.md（Ctrl+R）</translation>
+    </message>
+    <message>
+        <source> · probe tables %1 of %2%3</source>
+        <translation> · 探针表 %1/%2%3</translation>
     </message>
 </context>
 <context>

@@ -11,6 +11,7 @@
 #include "ui/workspace.h"
 
 #include <QComboBox>
+#include <QFont>
 #include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -288,6 +289,15 @@ void CreditPage::onLoaded(const heatmap::HeatmapDataPtr& data, quint64)
                 out << m_methods->item(i)->text();
         return out;
     }();
+    m_trainedMethod.clear();
+    if (Store* store = m_workspace->store(); store && m_runId != 0) {
+        try {
+            if (const auto run = store->run(m_runId); run && run->method)
+                m_trainedMethod = toQString(*run->method);
+        } catch (const std::exception&) {
+            // The list still shows; only the mark is missing.
+        }
+    }
     {
         const QSignalBlocker block(m_methods);
         m_methods->clear();
@@ -296,6 +306,14 @@ void CreditPage::onLoaded(const heatmap::HeatmapDataPtr& data, quint64)
             auto* item = new QListWidgetItem(toQString(method), m_methods);
             item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
             item->setCheckState(Qt::Unchecked);
+            if (item->text() == m_trainedMethod) {
+                QFont bold = item->font();
+                bold.setBold(true);
+                item->setFont(bold);
+                item->setToolTip(tr("The method run %1 trained with; the others are shadow credits computed on its "
+                                    "rollouts")
+                                     .arg(m_runId));
+            }
             m_distributionMethod->addItem(toQString(method));
         }
     }

@@ -42,6 +42,9 @@ public:
     /// credits until something computes them.
     void computeCredits(const QStringList& methods);
     heatmap::CreditHeatmapView* view() const { return m_view; }
+    /// The method the shown run trained with (its credits moved the policy; the others are shadow credits computed on
+    /// its rollouts), marked in bold in the method list; empty for an import.
+    QString trainedMethod() const { return m_trainedMethod; }
     charts::LineChart* distributionChart() const { return m_distribution; }
 
 Q_SIGNALS:
@@ -70,6 +73,7 @@ private:
     QComboBox* m_order;
     QListWidget* m_methods;
     QLabel* m_status;
+    QString m_trainedMethod;
     heatmap::CreditHeatmapView* m_view;
     charts::LineChart* m_distribution;
     QComboBox* m_distributionMethod;

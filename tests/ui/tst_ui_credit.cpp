@@ -10,6 +10,7 @@
 #include "ui/settings.h"
 #include "ui/trajectoryviewerpage.h"
 
+#include <QListWidget>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -55,6 +56,7 @@ void TestCredit::heatmapLoadsAndOpensTurns()
             store.writeCredits(row, "grpo", a);
             store.writeCredits(row, "triage", b);
         }
+        store.setRunShape(runId, RunShape { "triage", "household", 0, 32, 1, 3 }); // it trained with triage
         QCOMPARE(store.runOfTrajectory(rows[2]), std::optional<std::int64_t>(runId));
         QCOMPARE(store.runOfTrajectory(rows.back() + 100), std::optional<std::int64_t>());
     }
@@ -74,6 +76,12 @@ void TestCredit::heatmapLoadsAndOpensTurns()
     const auto& mask = view->disagreementMask();
     QVERIFY(std::count(mask.begin(), mask.end(), 1) == 3 + 4 + 5 + 6); // every turn disagrees in sign
     QVERIFY(page->distributionChart()->seriesCount() >= 2); // roles D and E of the first method
+    // The method the run trained with is marked; grpo's credits are shadow credits.
+    QCOMPARE(page->trainedMethod(), QStringLiteral("triage"));
+    auto* methods = page->findChild<QListWidget*>();
+    QVERIFY(methods);
+    for (int i = 0; i < methods->count(); ++i)
+        QCOMPARE(methods->item(i)->font().bold(), methods->item(i)->text() == QStringLiteral("triage"));
 
     page->setMethods({ QStringLiteral("triage") });
     QCOMPARE(view->methodBlockCount(), 1);
