@@ -1,7 +1,7 @@
 // creditlab-cli: the headless twin of the workbench. Links no Qt.
 #include "commands.h"
 
-#include "core/learn/runtime.h"
+#include "core/learn/api/runtime.h"
 #include "core/progress.h"
 #include "core/version.h"
 

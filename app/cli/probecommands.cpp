@@ -3,7 +3,7 @@
 
 #include "core/atomicfile.h"
 #include "core/jsonscanner.h"
-#include "core/learn/probepipeline.h"
+#include "core/learn/torch/pair/probepipeline.h"
 #include "core/paths.h"
 #include "core/probe/probeio.h"
 

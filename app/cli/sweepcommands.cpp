@@ -1,8 +1,8 @@
 // sweep: a grid or random search over trainer keys, crossed with seeds, trials run in parallel workers.
 #include "commands.h"
 
-#include "core/learn/experiment.h"
-#include "core/learn/sweep.h"
+#include "core/learn/api/experiment.h"
+#include "core/learn/api/sweep.h"
 #include "core/paths.h"
 #include "core/store.h"
 

@@ -1,8 +1,8 @@
 // methods and doctor: what this build can do and on what hardware.
 #include "commands.h"
 
-#include "core/learn/doctor.h"
-#include "core/learn/runtime.h"
+#include "core/learn/torch/engine/doctor.h"
+#include "core/learn/api/runtime.h"
 #include "core/paths.h"
 #include "core/schema.h"
 #include "core/version.h"

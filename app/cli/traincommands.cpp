@@ -2,7 +2,7 @@
 #include "commands.h"
 
 #include "core/credit/params.h"
-#include "core/learn/trainer.h"
+#include "core/learn/torch/engine/trainer.h"
 #include "core/paths.h"
 
 #include <cmath>

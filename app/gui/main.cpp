@@ -1,9 +1,9 @@
 // creditlab: the desktop workbench. Usage: creditlab [DATABASE]
-#include "core/learn/runtime.h"
+#include "core/learn/api/runtime.h"
 #include "core/paths.h"
 #include "core/version.h"
-#include "ui/mainwindow.h"
-#include "ui/textutil.h"
+#include "ui/shell/mainwindow.h"
+#include "ui/common/textutil.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -35,7 +35,7 @@ int main(int argc, char** argv)
 {
     // Before any thread exists: glibc's allocator thresholds. OpenMP's wait policy cannot be set here: Qt Core loads
     // libgomp (through libb2), which reads it before main(); linking prepareProcess() brings a hook that sets it
-    // earlier (core/learn/process.cpp).
+    // earlier (core/learn/api/process.cpp).
     creditlab::learn::prepareProcess();
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("CreditLab"));

@@ -3,7 +3,7 @@
 //   A_{i,k} = A_i^GRPO + lambda * clip(dV_{i,k}, -c, c),   dV_{i,k} = V(s_{i,k}) - V(s_{i,k-1}),
 // then the batch whitening of triage (Eq. 4). The clip comes first, then the lambda scale (ambiguity 24).
 //
-// The value difference is an input, not computed here: the trainer's EMA value head (learn/valuebaseline.h) fills
+// The value difference is an input, not computed here: the trainer's EMA value head (core/learn/torch/valuebaseline/valuehead.h) fills
 // each turn's `credits` entry "value_delta" (JSONL `"credit": {"value_delta": x}`), and external tools can do the
 // same. The warm-up of App. D (lambda = 0 for the first 10 steps) is the trainer's: it passes lambda=0 then.
 #include "core/credit/common.h"

@@ -4,8 +4,8 @@
 //
 // Usage: bench_annotation [PRESSES]      (default 400)
 #include "core/store.h"
-#include "ui/annotationpage.h"
-#include "ui/workspace.h"
+#include "ui/annotate/annotationpage.h"
+#include "ui/shell/workspace.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

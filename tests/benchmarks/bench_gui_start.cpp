@@ -6,11 +6,11 @@
 //
 // Usage: bench_gui_start [RUNS] [ITERATIONS]      (default 200 runs × 100 iterations × 30 metrics)
 #include "core/store.h"
-#include "ui/launcherpage.h"
-#include "ui/mainwindow.h"
-#include "ui/runbrowserpage.h"
-#include "ui/runmodel.h"
-#include "ui/settings.h"
+#include "ui/launch/launcherpage.h"
+#include "ui/shell/mainwindow.h"
+#include "ui/runs/runbrowserpage.h"
+#include "ui/runs/runmodel.h"
+#include "ui/shell/settings.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

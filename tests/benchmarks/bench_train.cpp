@@ -8,8 +8,8 @@
 // Reports tokens/s, the time split, the model FLOPs of each part and their share of the measured matmul peak.
 //
 // Usage: bench_train [threads=2] [repeats=3] [device=cpu]
-#include "core/learn/runtime.h"
-#include "core/learn/trainer_p.h"
+#include "core/learn/api/runtime.h"
+#include "core/learn/torch/engine/trainsteps.h"
 
 #include <algorithm>
 #include <chrono>

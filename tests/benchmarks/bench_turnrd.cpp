@@ -7,8 +7,8 @@
 //   - the probes alone.
 //
 // Usage: bench_turnrd [threads=2] [repeats=5] [device=cpu]
-#include "core/learn/runtime.h"
-#include "core/learn/turnrd.h"
+#include "core/learn/api/runtime.h"
+#include "core/learn/torch/turnrd/turnrd.h"
 
 #include <algorithm>
 #include <chrono>

@@ -1,8 +1,8 @@
-// PAIR's contaminated household data (core/learn/contamination.h): deterministic for a seed, every injected turn
+// PAIR's contaminated household data (core/learn/api/contamination.h): deterministic for a seed, every injected turn
 // is wrong and every gold turn right according to the simulator, downstream turns are preserved, labels and
 // prefixes follow pair.md §2.7's label semantics, and the 80:20 split is by episode.
 #include "core/env/environment.h"
-#include "core/learn/contamination.h"
+#include "core/learn/api/contamination.h"
 
 #include <QtTest/QTest>
 

@@ -2,7 +2,7 @@
 // the log-probs of one full forward pass over the episode's sequence; only sampled action tokens are trained; the
 // first minibatch's ratio is exactly 1; overflow segments restart from the goal, the scene and the latest turns with
 // the very tokens that were sampled; a branched sequence equals its branches run alone.
-#include "core/learn/trainer_p.h"
+#include "core/learn/torch/engine/trainsteps.h"
 
 #include <QtTest/QTest>
 

@@ -1,9 +1,9 @@
 // Experiments: claims (parsing, the value read from a curve, the bootstrap interval and its coverage, the three
 // verdicts), experiment files (arms x seeds, the shared SFT, smoke scale, errors before anything runs) and the report
 // computed from a store.
-#include "core/learn/claims.h"
-#include "core/learn/experiment.h"
-#include "core/learn/sweep.h"
+#include "core/learn/api/claims.h"
+#include "core/learn/api/experiment.h"
+#include "core/learn/api/sweep.h"
 #include "core/store.h"
 
 #include <QTemporaryDir>

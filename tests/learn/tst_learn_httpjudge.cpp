@@ -2,7 +2,7 @@
 // endpoint's roles under the judge's tag, answers are cached across runs, and failed turns are counted in the
 // metrics and left without a role.
 
-#include "core/learn/trainer.h"
+#include "core/learn/torch/engine/trainer.h"
 #include "core/store.h"
 #include "tests/core/fake_chat_server.h"
 #include "tests/learn/tinyconfig.h"

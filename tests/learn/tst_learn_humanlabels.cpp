@@ -4,7 +4,7 @@
 // iteration repeats them), the turns say who labelled them, the run reports the human share per iteration, and
 // a labelled pool without labels fails naming the key.
 #include "core/env/environment.h"
-#include "core/learn/trainer.h"
+#include "core/learn/torch/engine/trainer.h"
 #include "core/store.h"
 #include "tests/learn/tinyconfig.h"
 

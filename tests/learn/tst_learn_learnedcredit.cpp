@@ -1,8 +1,8 @@
 // Learned credit models inside the RL loop, on tiny household runs: HAS with the TurnRD decomposer trains TurnRD
 // every iteration (Algorithm 1), its per-turn credits sum to R and drive has, its diagnostics are metrics, its
 // checkpoint and replay side file sit beside the run, and a stopped run resumes exactly.
-#include "core/learn/trainer.h"
-#include "core/learn/turnrdreplay.h"
+#include "core/learn/torch/engine/trainer.h"
+#include "core/learn/torch/turnrd/turnrdreplay.h"
 #include "core/store.h"
 #include "tests/learn/tinyconfig.h"
 

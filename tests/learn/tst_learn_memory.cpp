@@ -5,7 +5,7 @@
 //   (eval.split: train) succeed at least 95% of the time, which separates a prompt or generation bug from a lack of
 //   capacity;
 // - evaluation episodes are stored with the run, marked as evaluation.
-#include "core/learn/trainer.h"
+#include "core/learn/torch/engine/trainer.h"
 #include "core/store.h"
 
 #include <QTemporaryDir>

@@ -2,7 +2,7 @@
 // KV-cached generation equals recomputing the whole sequence, padding changes nothing, internals have the
 // documented shapes, action masks select exactly the action tokens, the PPO loss, k3 KL, clip fraction, GAE
 // and the adaptive KL controller match hand-computed numbers, and a seeded tiny SFT learns to copy a token.
-#include "core/learn/trainer_p.h"
+#include "core/learn/torch/engine/trainsteps.h"
 
 #include <QtTest/QTest>
 

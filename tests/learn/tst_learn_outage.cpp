@@ -8,7 +8,7 @@
 #include "core/env/episode.h"
 #include "core/env/policy.h"
 #include "core/jsonl.h"
-#include "core/learn/trainer.h"
+#include "core/learn/torch/engine/trainer.h"
 #include "core/store.h"
 #include "tests/core/fake_chat_server.h"
 #include "tests/core/remote_test_server.h"

@@ -2,8 +2,8 @@
 // attention map (both std estimators, both key supports, left padding), and the torch-side extraction from the
 // policy: one teacher-forced pass over a whole trajectory equals one pass per turn cut after the turn, left
 // padding in a batch changes nothing, hidden states are the documented ones, and the feature types' sizes.
-#include "core/learn/pairfeatures.h"
-#include "core/learn/transformer.h"
+#include "core/learn/torch/pair/pairfeatures.h"
+#include "core/learn/torch/lm/transformer.h"
 
 #include <QtTest/QTest>
 

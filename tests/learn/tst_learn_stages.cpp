@@ -1,8 +1,8 @@
-// The stages of one RL iteration (core/learn/stages.h), each on its own with hand-built inputs, and the learned
-// credit models' factory (core/learn/learnedcredit.h).
+// The stages of one RL iteration (core/learn/torch/engine/stages.h), each on its own with hand-built inputs, and the learned
+// credit models' factory (core/learn/torch/engine/learnedcredit.h).
 #include "core/env/episode.h"
-#include "core/learn/learnedcredit.h"
-#include "core/learn/stages.h"
+#include "core/learn/torch/engine/learnedcredit.h"
+#include "core/learn/torch/engine/stages.h"
 #include "core/store.h"
 #include "tests/learn/tinyconfig.h"
 

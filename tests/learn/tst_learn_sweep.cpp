@@ -2,8 +2,8 @@
 // samples × seeds), random samples are reproducible and inside their ranges, errors name the sweep file's line
 // and key or the trial; a 2×2 grid of tiny runs on two workers ends with four finished trial runs whose
 // objectives are recorded and whose metrics equal a run of the same config alone; a stopped sweep resumes.
-#include "core/learn/sweep.h"
-#include "core/learn/trainer.h"
+#include "core/learn/api/sweep.h"
+#include "core/learn/torch/engine/trainer.h"
 #include "core/store.h"
 #include "tests/learn/tinyconfig.h"
 

@@ -4,8 +4,8 @@
 #include "core/env/environment.h"
 #include "core/env/episode.h"
 #include "core/env/policy.h"
-#include "core/learn/prompt.h"
-#include "core/learn/tokenizer.h"
+#include "core/learn/torch/lm/prompt.h"
+#include "core/learn/torch/lm/tokenizer.h"
 
 #include <QElapsedTimer>
 #include <QTemporaryDir>

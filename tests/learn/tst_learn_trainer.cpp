@@ -3,7 +3,7 @@
 // current iteration with a checkpoint; a stopped run resumes exactly (the same metrics as an uninterrupted
 // run) and drops what an interrupted run left after its checkpoint; iterations store rollouts, judge labels,
 // the trained method's credits and the shadow credits of the other methods.
-#include "core/learn/trainer.h"
+#include "core/learn/torch/engine/trainer.h"
 #include "core/store.h"
 #include "tests/learn/tinyconfig.h"
 

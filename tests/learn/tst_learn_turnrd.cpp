@@ -2,8 +2,8 @@
 // both credit modes (padding changes nothing), the note's parameter count, FiLM starting as the identity, a seeded
 // TurnRD learning which turn carries the reward, the §2.9 recency weights, determinism, cancelling, and a save/load
 // round trip that restores the weights and the optimizer.
-#include "core/learn/runtime.h"
-#include "core/learn/turnrd.h"
+#include "core/learn/api/runtime.h"
+#include "core/learn/torch/turnrd/turnrd.h"
 
 #include <QtCore/QTemporaryDir>
 #include <QtTest/QTest>

@@ -3,7 +3,7 @@
 // linear target, the warm-up counter, determinism, a save/load round trip with the Adam state, and the deltas
 // feeding the `value_baseline` estimator.
 #include "core/credit/estimator.h"
-#include "core/learn/valuebaseline.h"
+#include "core/learn/torch/valuebaseline/valuehead.h"
 
 #include <QtCore/QFile>
 #include <QtCore/QTemporaryDir>

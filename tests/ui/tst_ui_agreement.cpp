@@ -4,11 +4,11 @@
 #include "core/judge/agreement.h"
 #include "core/judge/labelsources.h"
 #include "core/store.h"
-#include "ui/agreementmodel.h"
-#include "ui/agreementpage.h"
+#include "ui/agreement/agreementmodel.h"
+#include "ui/agreement/agreementpage.h"
 #include "ui/charts/heatmapchart.h"
-#include "ui/itemroles.h"
-#include "ui/workspace.h"
+#include "ui/common/itemroles.h"
+#include "ui/shell/workspace.h"
 
 #include <QAbstractItemModelTester>
 #include <QFile>

@@ -5,10 +5,10 @@
 // loads in the background: loaded() comes after setRun returns, a stale load is dropped, and a label written during
 // a reload survives it.
 #include "core/store.h"
-#include "ui/annotationloader.h"
-#include "ui/annotationpage.h"
-#include "ui/annotationqueue.h"
-#include "ui/workspace.h"
+#include "ui/annotate/annotationloader.h"
+#include "ui/annotate/annotationpage.h"
+#include "ui/annotate/annotationqueue.h"
+#include "ui/shell/workspace.h"
 
 #include <QFile>
 #include <QTemporaryDir>

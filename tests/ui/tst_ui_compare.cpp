@@ -3,14 +3,14 @@
 // and the page end to end (background load, chart series, CSV export, live reload). Numbers by hand.
 #include "core/store.h"
 #include "ui/charts/linechart.h"
-#include "ui/compareaddrunsdialog.h"
-#include "ui/comparecontrols.h"
-#include "ui/comparemodel.h"
-#include "ui/comparepage.h"
-#include "ui/compareseries.h"
-#include "ui/itemroles.h"
-#include "ui/runmodel.h"
-#include "ui/workspace.h"
+#include "ui/compare/compareaddrunsdialog.h"
+#include "ui/compare/comparecontrols.h"
+#include "ui/compare/comparemodel.h"
+#include "ui/compare/comparepage.h"
+#include "ui/compare/compareseries.h"
+#include "ui/common/itemroles.h"
+#include "ui/runs/runmodel.h"
+#include "ui/shell/workspace.h"
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>

@@ -3,12 +3,12 @@
 // the Runs page's trajectory viewer. Also the Agreement tab is there.
 #include "core/store.h"
 #include "ui/charts/linechart.h"
-#include "ui/creditpage.h"
+#include "ui/credit/creditpage.h"
 #include "ui/heatmap/creditheatmapview.h"
-#include "ui/mainwindow.h"
-#include "ui/runbrowserpage.h"
-#include "ui/settings.h"
-#include "ui/trajectoryviewerpage.h"
+#include "ui/shell/mainwindow.h"
+#include "ui/runs/runbrowserpage.h"
+#include "ui/shell/settings.h"
+#include "ui/runs/trajectoryviewerpage.h"
 
 #include <QListWidget>
 #include <QTabWidget>

@@ -2,24 +2,24 @@
 // saved as YAML, a tiny run launched from the launcher whose curves grow live, pause, stop and resume from the
 // checkpoint, the runs table with its training columns, undoable rename and tags, delete, and the database poll
 // that makes runs of other processes appear.
-#include "core/learn/trainconfig.h"
+#include "core/learn/api/trainconfig.h"
 #include "core/store.h"
 #include "tests/core/fake_chat_server.h"
 #include "tests/core/remote_test_server.h"
 #include "tests/learn/tinyconfig.h"
 #include "ui/charts/linechart.h"
-#include "ui/csvexport.h"
-#include "ui/launcherpage.h"
-#include "ui/mainwindow.h"
-#include "ui/monitorpage.h"
-#include "ui/paramform.h"
-#include "ui/runactions.h"
-#include "ui/runbrowserpage.h"
-#include "ui/runcontroller.h"
-#include "ui/runmodel.h"
-#include "ui/sortfilterproxymodel.h"
-#include "ui/settings.h"
-#include "ui/workspace.h"
+#include "ui/common/csvexport.h"
+#include "ui/launch/launcherpage.h"
+#include "ui/shell/mainwindow.h"
+#include "ui/monitor/monitorpage.h"
+#include "ui/launch/paramform.h"
+#include "ui/runs/runactions.h"
+#include "ui/runs/runbrowserpage.h"
+#include "ui/launch/runcontroller.h"
+#include "ui/runs/runmodel.h"
+#include "ui/common/sortfilterproxymodel.h"
+#include "ui/shell/settings.h"
+#include "ui/shell/workspace.h"
 
 #include <QAbstractItemModelTester>
 #include <QLabel>

@@ -1,11 +1,11 @@
 // The item models and their proxies: contents of every column, the custom roles, sorting by
 // value and filtering, all under QAbstractItemModelTester.
-#include "ui/itemroles.h"
-#include "ui/runmodel.h"
-#include "ui/sortfilterproxymodel.h"
-#include "ui/textutil.h"
-#include "ui/trajectorymodel.h"
-#include "ui/turnmodel.h"
+#include "ui/common/itemroles.h"
+#include "ui/runs/runmodel.h"
+#include "ui/common/sortfilterproxymodel.h"
+#include "ui/common/textutil.h"
+#include "ui/runs/trajectorymodel.h"
+#include "ui/runs/turnmodel.h"
 
 #include <QAbstractItemModelTester>
 #include <QtTest>

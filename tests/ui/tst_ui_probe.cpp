@@ -1,18 +1,18 @@
 // The "PAIR probes" dialog, offscreen: a tiny run trained through the training module, the AUROC table computed
 // from the dialog (Enter starts) equal to TrainingBackend::probeTable for the same options, the table model, CSV
 // export, Cancel (Esc) stopping a started computation, errors named in the dialog, and the Run menu's action.
-#include "core/learn/backend.h"
-#include "core/learn/trainconfig.h"
+#include "core/learn/api/backend.h"
+#include "core/learn/api/trainconfig.h"
 #include "tests/learn/tinyconfig.h"
 #include "ui/charts/errorbarchart.h"
-#include "ui/csvexport.h"
-#include "ui/itemroles.h"
-#include "ui/mainwindow.h"
-#include "ui/probedialog.h"
-#include "ui/probejob.h"
-#include "ui/probetablemodel.h"
-#include "ui/settings.h"
-#include "ui/workspace.h"
+#include "ui/common/csvexport.h"
+#include "ui/common/itemroles.h"
+#include "ui/shell/mainwindow.h"
+#include "ui/probe/probedialog.h"
+#include "ui/probe/probejob.h"
+#include "ui/probe/probetablemodel.h"
+#include "ui/shell/settings.h"
+#include "ui/shell/workspace.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>

@@ -1,6 +1,6 @@
 // The typed settings facade: values round-trip, the recent-database list is ordered, unique and
 // bounded.
-#include "ui/settings.h"
+#include "ui/shell/settings.h"
 
 #include <QTemporaryDir>
 #include <QtTest>

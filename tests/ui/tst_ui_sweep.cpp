@@ -3,14 +3,14 @@
 // page runs a 2×2 tiny sweep through the controller to the end, draws its heatmap and exports the table.
 #include "ui/charts/errorbarchart.h"
 #include "ui/charts/heatmapchart.h"
-#include "ui/itemroles.h"
-#include "ui/reportdialog.h"
-#include "ui/sweepcontroller.h"
-#include "ui/sweeppage.h"
-#include "ui/trialmodel.h"
-#include "ui/workspace.h"
+#include "ui/common/itemroles.h"
+#include "ui/sweeps/reportdialog.h"
+#include "ui/sweeps/sweepcontroller.h"
+#include "ui/sweeps/sweeppage.h"
+#include "ui/sweeps/trialmodel.h"
+#include "ui/shell/workspace.h"
 
-#include "core/learn/experiment.h"
+#include "core/learn/api/experiment.h"
 #include "core/store.h"
 
 #include <QAbstractItemModelTester>

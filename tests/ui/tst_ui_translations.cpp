@@ -1,5 +1,5 @@
 // The translations are embedded under :/i18n, load, and translate what the GUI shows.
-#include "ui/runmodel.h"
+#include "ui/runs/runmodel.h"
 
 #include <QCoreApplication>
 #include <QFile>

@@ -3,9 +3,9 @@
 // nodes, a 20,000-node tree paints fast (time printed, not asserted tightly), the page loads a store's group, and the
 // colour legend's title, range and bar colours follow the coloured quantity, on screen and in PNG/SVG export.
 #include "core/store.h"
-#include "ui/treepage.h"
+#include "ui/trees/treepage.h"
 #include "ui/treeview/rollouttreeview.h"
-#include "ui/workspace.h"
+#include "ui/shell/workspace.h"
 
 #include <QComboBox>
 #include <QPushButton>

@@ -2,15 +2,15 @@
 // rollout tree, compute GRPO, RTMC and TRIAGE credits and see them side by side in the heatmap, label 50 turns with
 // the keyboard, read the judge–human agreement (Cohen's kappa), and set up a run that learns from those labels.
 #include "core/store.h"
-#include "ui/agreementmodel.h"
-#include "ui/agreementpage.h"
-#include "ui/annotationpage.h"
-#include "ui/creditpage.h"
+#include "ui/agreement/agreementmodel.h"
+#include "ui/agreement/agreementpage.h"
+#include "ui/annotate/annotationpage.h"
+#include "ui/credit/creditpage.h"
 #include "ui/heatmap/creditheatmapview.h"
-#include "ui/launcherpage.h"
-#include "ui/mainwindow.h"
-#include "ui/settings.h"
-#include "ui/treepage.h"
+#include "ui/launch/launcherpage.h"
+#include "ui/shell/mainwindow.h"
+#include "ui/shell/settings.h"
+#include "ui/trees/treepage.h"
 #include "ui/treeview/rollouttreeview.h"
 
 #include <QFile>

@@ -3,7 +3,7 @@
 // An experiment's learning-curve figure painted with QPainter (Qt Gui only, no widgets): the workbench's report view
 // and PNG export, and the figures module that gives the CLI its PNGs.
 
-#include "core/learn/experiment.h"
+#include "core/learn/api/experiment.h"
 
 #include <QImage>
 #include <QSize>

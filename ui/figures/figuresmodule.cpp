@@ -1,5 +1,5 @@
 // The figures module (libcreditlab_figures.so): the workbench's curve painter for programs that link no Qt. The CLI
-// opens it for `report`'s PNG figures (core/learn/experiment.h, figuresModulePainter()), so that it keeps starting
+// opens it for `report`'s PNG figures (core/learn/api/experiment.h, figuresModulePainter()), so that it keeps starting
 // without Qt's libraries and still builds where Qt is absent (-DCREDITLAB_BUILD_UI=OFF; then the report has SVGs only).
 #include "ui/figures/curvepainter.h"
 

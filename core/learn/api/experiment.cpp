@@ -1,0 +1,572 @@
+// An experiment's report: what it reads from the store, the statistics of its claims, report.md and the SVG
+// figures. Torch-free (the GUI's report view links it); running an experiment is sweeprunner.cpp.
+#include "core/learn/api/experiment.h"
+
+#include "core/atomicfile.h"
+#include "core/learn/api/module.h"
+#include "core/learn/torch/pair/probepipeline.h"
+#include "core/store.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <sstream>
+#include <tuple>
+
+namespace creditlab::learn {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string number(double v, int digits = 3)
+{
+    if (!std::isfinite(v))
+        return "–";
+    char out[64];
+    std::snprintf(out, sizeof out, "%.*f", digits, v);
+    return out;
+}
+
+std::string signedNumber(double v, int digits = 3) { return (v > 0 ? "+" : "") + number(v, digits); }
+
+std::string escapeXml(const std::string& s)
+{
+    std::string out;
+    for (char c : s) {
+        switch (c) {
+        case '&':
+            out += "&amp;";
+            break;
+        case '<':
+            out += "&lt;";
+            break;
+        case '>':
+            out += "&gt;";
+            break;
+        case '"':
+            out += "&quot;";
+            break;
+        default:
+            out += c;
+        }
+    }
+    return out;
+}
+
+/// Colours of the arms (Okabe–Ito, distinguishable in colour-blind vision), in arm order.
+const char* colourOf(std::size_t arm)
+{
+    static const char* const colours[]
+        = { "#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442", "#000000" };
+    return colours[arm % (sizeof colours / sizeof colours[0])];
+}
+
+std::string tickText(double v)
+{
+    char out[32];
+    std::snprintf(out, sizeof out, "%g", v);
+    return out;
+}
+
+} // namespace
+
+std::vector<double> niceTicks(double lo, double hi, int wanted)
+{
+    if (!(hi > lo))
+        return { lo };
+    const double raw = (hi - lo) / wanted;
+    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+    double step = magnitude * 10.0;
+    for (double m : { 1.0, 2.0, 2.5, 5.0, 10.0 })
+        if (m * magnitude >= raw) {
+            step = m * magnitude;
+            break;
+        }
+    std::vector<double> out;
+    for (double t = std::ceil(lo / step) * step; t <= hi + step * 1e-9; t += step)
+        out.push_back(std::abs(t) < step * 1e-9 ? 0.0 : t);
+    return out;
+}
+
+CurveFrame curveFrame(const ExperimentReport& report, const std::string& metric)
+{
+    CurveFrame f { 1e300, -1e300, 1e300, -1e300, true };
+    for (const auto& c : report.curves)
+        if (c.metric == metric)
+            for (std::size_t k = 0; k < c.iterations.size(); ++k) {
+                f.xMin = std::min(f.xMin, static_cast<double>(c.iterations[k]));
+                f.xMax = std::max(f.xMax, static_cast<double>(c.iterations[k]));
+                f.yMin = std::min(f.yMin, c.mean[k] - c.std[k]);
+                f.yMax = std::max(f.yMax, c.mean[k] + c.std[k]);
+            }
+    f.empty = f.xMin > f.xMax;
+    if (f.empty)
+        return CurveFrame {};
+    if (f.xMax == f.xMin)
+        f.xMax = f.xMin + 1;
+    if (f.yMax - f.yMin < 1e-9) {
+        f.yMin -= 0.5;
+        f.yMax += 0.5;
+    }
+    const double pad = 0.05 * (f.yMax - f.yMin);
+    f.yMin -= pad;
+    f.yMax += pad;
+    return f;
+}
+
+std::string figureName(const std::string& metric, const std::string& extension)
+{
+    std::string out;
+    for (char c : metric)
+        out += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+    return out + "." + extension;
+}
+
+std::optional<double> probeValue(const ProbeResult& row, const std::string& metric)
+{
+    if (metric == "probe/auroc_clean")
+        return row.aurocClean;
+    if (metric == "probe/auroc_contaminated")
+        return row.aurocContaminated;
+    if (metric == "probe/auroc_union")
+        return row.aurocUnion;
+    if (metric == "probe/auroc_drop")
+        return row.aurocClean - row.aurocContaminated;
+    if (metric == "probe/ece")
+        return row.ece;
+    if (metric == "probe/brier")
+        return row.brier;
+    return std::nullopt;
+}
+
+ExperimentReport buildReport(Store& store, std::int64_t sweepId)
+{
+    const auto info = store.sweep(sweepId);
+    if (!info)
+        throw std::invalid_argument("sweep " + std::to_string(sweepId) + " does not exist");
+    ExperimentReport report;
+    report.sweepId = sweepId;
+    report.status = info->status;
+    report.storedText = info->config;
+    report.spec = SweepSpec::parse(info->config, "experiment " + std::to_string(sweepId), {});
+    report.spec.name = info->name;
+    if (!report.spec.isExperiment())
+        throw std::invalid_argument(
+            "sweep " + std::to_string(sweepId) + " (" + info->name + ") is a sweep, not an experiment: it has no arms");
+    const auto& spec = report.spec;
+
+    // Every trial's run and every metric the report reads, per arm in arm order, seeds in trial order.
+    std::map<std::string, std::vector<std::map<std::string, Curve>>> curvesOf; // arm -> per seed: metric -> curve
+    for (const auto& trial : store.trials(sweepId)) {
+        const auto point = SweepTrialSpec::parseParams(trial.params);
+        ArmRun run;
+        for (const auto& [k, v] : point) {
+            if (k == "arm")
+                run.arm = v;
+            else if (k == "seed")
+                run.seed = v;
+        }
+        run.status = trial.status;
+        run.runId = trial.runId.value_or(0);
+        std::map<std::string, Curve> curves;
+        if (run.runId > 0) {
+            if (const auto r = store.run(run.runId))
+                run.iterationsDone = r->iterationsDone;
+            for (const auto& m : store.metrics(run.runId))
+                if (std::find(spec.metrics.begin(), spec.metrics.end(), m.name) != spec.metrics.end())
+                    curves[m.name].emplace_back(m.iteration, m.value);
+            for (auto& [name, curve] : curves)
+                std::sort(curve.begin(), curve.end());
+        }
+        try {
+            run.iterations = spec.trialConfig({ 0, point }).getInt("rl.iterations");
+        } catch (const std::exception&) {
+            run.iterations = 0;
+        }
+        if (run.status != TrialStatus::Finished)
+            report.partial = true;
+        curvesOf[run.arm].push_back(std::move(curves));
+        report.runs.push_back(std::move(run));
+    }
+
+    for (const auto& metric : spec.metrics) {
+        bool any = false;
+        for (const auto& arm : spec.arms) {
+            const auto& seeds = curvesOf[arm.name];
+            // Curves: the iterations every seed with this metric has (a band needs them all).
+            ArmCurve curve;
+            curve.arm = arm.name;
+            curve.metric = metric;
+            std::optional<std::set<std::int64_t>> common;
+            std::vector<const Curve*> withMetric;
+            for (const auto& s : seeds) {
+                const auto it = s.find(metric);
+                if (it == s.end() || it->second.empty())
+                    continue;
+                withMetric.push_back(&it->second);
+                std::set<std::int64_t> its;
+                for (const auto& [i, v] : it->second)
+                    its.insert(i);
+                if (!common)
+                    common = its;
+                else {
+                    std::set<std::int64_t> both;
+                    std::set_intersection(common->begin(), common->end(), its.begin(), its.end(),
+                        std::inserter(both, both.begin()));
+                    common = both;
+                }
+            }
+            curve.seeds = static_cast<int>(withMetric.size());
+            any = any || !withMetric.empty();
+            if (common)
+                for (std::int64_t i : *common) {
+                    std::vector<double> values;
+                    for (const Curve* c : withMetric)
+                        for (const auto& [it, v] : *c)
+                            if (it == i)
+                                values.push_back(v);
+                    const auto [mean, sd] = meanStd(values);
+                    curve.iterations.push_back(i);
+                    curve.mean.push_back(mean);
+                    curve.std.push_back(sd);
+                }
+            report.curves.push_back(std::move(curve));
+
+            ArmFinal final;
+            final.arm = arm.name;
+            final.metric = metric;
+            for (const Curve* c : withMetric)
+                final.values.push_back(c->back().second);
+            std::tie(final.mean, final.std) = meanStd(final.values);
+            report.finals.push_back(std::move(final));
+        }
+        if (!any)
+            report.warnings.push_back("no run has the metric " + metric + " yet");
+    }
+
+    // The probe tables: the rows of the experiment's SFT run and episodes, for the seeds the file names.
+    if (spec.probes) {
+        std::set<std::int64_t> seen;
+        for (auto& row : store.probeResults(sweepId))
+            if (row.episodes == spec.probes->episodes && spec.sft == std::to_string(row.runId)
+                && std::find(spec.probes->seeds.begin(), spec.probes->seeds.end(), row.seed) != spec.probes->seeds.end()) {
+                seen.insert(row.seed);
+                report.probeRows.push_back(std::move(row));
+            }
+        for (const auto seed : spec.probes->seeds)
+            if (!seen.count(seed))
+                report.probeSeedsMissing.push_back(seed);
+        if (!report.probeSeedsMissing.empty())
+            report.partial = true;
+        for (const auto& name : probeNames()) {
+            ProbeSummary summary;
+            summary.probe = name;
+            std::vector<double> clean, contaminated, both, drop, ece, brier;
+            for (const auto& row : report.probeRows)
+                if (row.probe == name) {
+                    summary.features = row.features;
+                    clean.push_back(row.aurocClean);
+                    contaminated.push_back(row.aurocContaminated);
+                    both.push_back(row.aurocUnion);
+                    drop.push_back(row.aurocClean - row.aurocContaminated);
+                    ece.push_back(row.ece);
+                    brier.push_back(row.brier);
+                }
+            if (clean.empty())
+                continue;
+            summary.seeds = static_cast<int>(clean.size());
+            std::tie(summary.clean, summary.cleanStd) = meanStd(clean);
+            std::tie(summary.contaminated, summary.contaminatedStd) = meanStd(contaminated);
+            std::tie(summary.both, summary.bothStd) = meanStd(both);
+            std::tie(summary.drop, summary.dropStd) = meanStd(drop);
+            summary.ece = meanStd(ece).first;
+            summary.brier = meanStd(brier).first;
+            report.probes.push_back(summary);
+        }
+    }
+
+    for (const auto& claim : spec.claims) {
+        if (isProbeMetric(claim.metric)) {
+            // One value per contamination seed, in seed order.
+            const auto values = [&](const std::string& probe) {
+                std::vector<double> out;
+                for (const auto& row : report.probeRows)
+                    if (row.probe == probe)
+                        if (const auto v = probeValue(row, claim.metric))
+                            out.push_back(*v);
+                return out;
+            };
+            report.claims.push_back(evaluateClaim(claim, values(claim.left), values(claim.right)));
+            continue;
+        }
+        const auto values = [&](const std::string& arm) {
+            std::vector<double> out;
+            for (const auto& s : curvesOf[arm]) {
+                const auto it = s.find(claim.metric);
+                if (it == s.end())
+                    continue;
+                if (const auto v = claimValue(claim, it->second))
+                    out.push_back(*v);
+            }
+            return out;
+        };
+        report.claims.push_back(evaluateClaim(claim, values(claim.left), values(claim.right)));
+    }
+    return report;
+}
+
+std::string curveSvg(const ExperimentReport& report, const std::string& metric)
+{
+    constexpr double W = 720, H = 420, left = 70, right = 170, top = 40, bottom = 55;
+    const double plotW = W - left - right, plotH = H - top - bottom;
+    std::vector<const ArmCurve*> curves;
+    for (const auto& c : report.curves)
+        if (c.metric == metric)
+            curves.push_back(&c);
+    const auto [xMin, xMax, yMin, yMax, empty] = curveFrame(report, metric);
+    const auto X = [&](double x) { return left + (x - xMin) / (xMax - xMin) * plotW; };
+    const auto Y = [&](double y) { return top + (1.0 - (y - yMin) / (yMax - yMin)) * plotH; };
+
+    std::ostringstream s;
+    s << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << W << "\" height=\"" << H << "\" viewBox=\"0 0 " << W
+      << " " << H << "\" font-family=\"sans-serif\" font-size=\"12\">\n";
+    s << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
+    s << "<text x=\"" << left << "\" y=\"22\" font-size=\"15\" font-weight=\"bold\">" << escapeXml(report.spec.name)
+      << ": " << escapeXml(metric) << " (mean ± std over seeds)" << (report.partial ? " — partial" : "")
+      << "</text>\n";
+    // Axes, grid and ticks.
+    for (double t : niceTicks(yMin, yMax)) {
+        s << "<line x1=\"" << left << "\" x2=\"" << left + plotW << "\" y1=\"" << Y(t) << "\" y2=\"" << Y(t)
+          << "\" stroke=\"#e5e5e5\"/>\n";
+        s << "<text x=\"" << left - 6 << "\" y=\"" << Y(t) + 4 << "\" text-anchor=\"end\">" << tickText(t) << "</text>\n";
+    }
+    for (double t : niceTicks(xMin, xMax)) {
+        s << "<line x1=\"" << X(t) << "\" x2=\"" << X(t) << "\" y1=\"" << top + plotH << "\" y2=\"" << top + plotH + 5
+          << "\" stroke=\"#444\"/>\n";
+        s << "<text x=\"" << X(t) << "\" y=\"" << top + plotH + 19 << "\" text-anchor=\"middle\">" << tickText(t)
+          << "</text>\n";
+    }
+    s << "<rect x=\"" << left << "\" y=\"" << top << "\" width=\"" << plotW << "\" height=\"" << plotH
+      << "\" fill=\"none\" stroke=\"#444\"/>\n";
+    s << "<text x=\"" << left + plotW / 2 << "\" y=\"" << H - 12 << "\" text-anchor=\"middle\">iteration</text>\n";
+    s << "<text x=\"16\" y=\"" << top + plotH / 2 << "\" transform=\"rotate(-90 16 " << top + plotH / 2 << ")\" text-anchor=\"middle\">"
+      << escapeXml(metric) << "</text>\n";
+    if (empty)
+        s << "<text x=\"" << left + plotW / 2 << "\" y=\"" << top + plotH / 2
+          << "\" text-anchor=\"middle\" fill=\"#888\">no values yet</text>\n";
+    // Bands, then lines, then the legend.
+    std::size_t armIndex = 0;
+    for (const auto& arm : report.spec.arms) {
+        const auto it = std::find_if(curves.begin(), curves.end(), [&](const ArmCurve* c) { return c->arm == arm.name; });
+        const char* colour = colourOf(armIndex);
+        const double ly = top + 14 + 20.0 * static_cast<double>(armIndex);
+        ++armIndex;
+        if (it == curves.end())
+            continue;
+        const ArmCurve& c = **it;
+        if (c.iterations.size() > 1 && c.seeds > 1) {
+            s << "<polygon fill=\"" << colour << "\" fill-opacity=\"0.18\" stroke=\"none\" points=\"";
+            for (std::size_t k = 0; k < c.iterations.size(); ++k)
+                s << X(static_cast<double>(c.iterations[k])) << "," << Y(c.mean[k] + c.std[k]) << " ";
+            for (std::size_t k = c.iterations.size(); k-- > 0;)
+                s << X(static_cast<double>(c.iterations[k])) << "," << Y(c.mean[k] - c.std[k]) << " ";
+            s << "\"/>\n";
+        }
+        s << "<polyline fill=\"none\" stroke=\"" << colour << "\" stroke-width=\"2\" points=\"";
+        for (std::size_t k = 0; k < c.iterations.size(); ++k)
+            s << X(static_cast<double>(c.iterations[k])) << "," << Y(c.mean[k]) << " ";
+        s << "\"/>\n";
+        if (c.iterations.size() == 1)
+            s << "<circle cx=\"" << X(static_cast<double>(c.iterations[0])) << "\" cy=\"" << Y(c.mean[0])
+              << "\" r=\"3\" fill=\"" << colour << "\"/>\n";
+        s << "<line x1=\"" << left + plotW + 12 << "\" x2=\"" << left + plotW + 34 << "\" y1=\"" << ly << "\" y2=\""
+          << ly << "\" stroke=\"" << colour << "\" stroke-width=\"3\"/>\n";
+        s << "<text x=\"" << left + plotW + 40 << "\" y=\"" << ly + 4 << "\">" << escapeXml(arm.name) << " (" << c.seeds
+          << (c.seeds == 1 ? " seed" : " seeds") << ")</text>\n";
+    }
+    s << "</svg>\n";
+    return s.str();
+}
+
+std::string reportMarkdown(const ExperimentReport& report, const std::string& database)
+{
+    const auto& spec = report.spec;
+    std::ostringstream md;
+    md << "# Experiment " << report.sweepId << ": " << spec.name << "\n\n";
+    if (report.partial)
+        md << "**Partial report**: the experiment is " << trialStatusName(report.status)
+           << " and not every trial" << (spec.probes ? " or probe table" : "")
+           << " has finished; the numbers are those so far.\n\n";
+    if (!spec.paper.empty())
+        md << "- Source: " << spec.paper << "\n";
+    if (!spec.quote.empty())
+        md << "- The claim as stated there: \"" << spec.quote << "\"\n";
+    md << "- Scale: " << spec.scale << "; arms: " << spec.arms.size() << "; trials: " << report.runs.size()
+       << "; SFT start: " << (spec.sft == "shared" ? "shared (not trained yet)" : spec.sft == "none" ? "each trial its own" : "run " + spec.sft)
+       << "\n- Status: " << trialStatusName(report.status) << "\n\n";
+
+    md << "## Claims\n\n";
+    if (report.claims.empty())
+        md << "This experiment states no claims.\n\n";
+    else {
+        md << "Each claim compares the per-seed values of two arms (or, on a probe/ metric, two probes): the mean difference, with a 95% percentile "
+              "bootstrap interval over seeds (10,000 resamples, each arm's seeds resampled independently). "
+              "**Supported**: the interval excludes 0 in the claimed direction (for `>=`/`<=`, it clears the "
+              "margin); **contradicted**: it excludes 0 the other way; **inconclusive**: otherwise.\n\n";
+        md << "| claim | " << "left: mean ± std (n) | right: mean ± std (n) | difference [95% CI] | verdict |\n";
+        md << "|---|---|---|---|---|\n";
+        for (const auto& c : report.claims) {
+            md << "| `" << c.claim.canonical() << "` | " << c.claim.left << ": " << number(c.leftMean) << " ± "
+               << number(c.leftStd) << " (" << c.left.size() << ") | " << c.claim.right << ": " << number(c.rightMean)
+               << " ± " << number(c.rightStd) << " (" << c.right.size() << ") | ";
+            if (c.left.empty() || c.right.empty())
+                md << "– | ";
+            else
+                md << signedNumber(c.interval.difference) << " [" << number(c.interval.low) << ", "
+                   << number(c.interval.high) << "] | ";
+            md << "**" << verdictName(c.verdict) << "**" << (c.note.empty() ? "" : " (" + c.note + ")") << " |\n";
+        }
+        md << "\n";
+        for (const auto& c : report.claims) {
+            md << "- `" << c.claim.text << "`: per seed " << c.claim.left << " [";
+            for (std::size_t k = 0; k < c.left.size(); ++k)
+                md << (k ? ", " : "") << number(c.left[k]);
+            md << "], " << c.claim.right << " [";
+            for (std::size_t k = 0; k < c.right.size(); ++k)
+                md << (k ? ", " : "") << number(c.right[k]);
+            md << "]";
+            if (isProbeMetric(c.claim.metric))
+                md << " (one probe table per contamination seed)";
+            else if (c.claim.statistic == ClaimStatistic::Auc)
+                md << " (area under the curve above its first value, per iteration)";
+            else if (c.claim.statistic == ClaimStatistic::At)
+                md << " (at iteration " << c.claim.iteration << ")";
+            else
+                md << " (last value)";
+            md << ".\n";
+        }
+        md << "\n";
+    }
+
+    if (spec.probes) {
+        md << "## Probe tables\n\nPAIR's Table 1 (pair.md §2.8) on the shared SFT policy";
+        if (!report.probeRows.empty())
+            md << " (" << report.probeRows.front().policy << ")";
+        md << ": every probe fitted on matched clean- and contaminated-prefix records of " << spec.probes->episodes
+           << " household episodes and scored on the held-out fifth, one table per contamination seed. AUROC mean ± "
+              "std over seeds (n); the drop is clean − contaminated, per seed. The seeds change which turns are "
+              "corrupted and how, not the policy: the spread is not a training variance.\n\n";
+        if (report.probes.empty())
+            md << "No probe table yet: they are computed after the trials.\n\n";
+        else {
+            md << "| probe | dims | clean | contaminated | union | drop | ECE | Brier |\n|---|---|---|---|---|---|---|---|\n";
+            for (const auto& p : report.probes)
+                md << "| " << p.probe << " | " << p.features << " | " << number(p.clean) << " ± " << number(p.cleanStd)
+                   << " (" << p.seeds << ") | " << number(p.contaminated) << " ± " << number(p.contaminatedStd)
+                   << " | " << number(p.both) << " ± " << number(p.bothStd) << " | " << signedNumber(p.drop) << " ± "
+                   << number(p.dropStd) << " | " << number(p.ece) << " | " << number(p.brier) << " |\n";
+            md << "\n";
+        }
+        if (!report.probeSeedsMissing.empty()) {
+            md << "*Probe tables not computed yet for seed";
+            md << (report.probeSeedsMissing.size() > 1 ? "s " : " ");
+            for (std::size_t k = 0; k < report.probeSeedsMissing.size(); ++k)
+                md << (k ? ", " : "") << report.probeSeedsMissing[k];
+            md << ".*\n\n";
+        }
+    }
+
+    md << "## Final metrics\n\nThe last value of each run, mean ± std over seeds (n runs).\n\n| arm |";
+    for (const auto& m : spec.metrics)
+        md << " " << m << " |";
+    md << "\n|---|";
+    for (std::size_t k = 0; k < spec.metrics.size(); ++k)
+        md << "---|";
+    md << "\n";
+    for (const auto& arm : spec.arms) {
+        md << "| " << arm.name << " |";
+        for (const auto& m : spec.metrics) {
+            const auto it = std::find_if(report.finals.begin(), report.finals.end(),
+                [&](const ArmFinal& f) { return f.arm == arm.name && f.metric == m; });
+            if (it == report.finals.end() || it->values.empty())
+                md << " – |";
+            else
+                md << " " << number(it->mean) << " ± " << number(it->std) << " (" << it->values.size() << ") |";
+        }
+        md << "\n";
+    }
+    md << "\n## Learning curves\n\n";
+    for (const auto& m : spec.metrics)
+        md << "![" << m << "](" << figureName(m) << ")\n\n";
+    for (const auto& w : report.warnings)
+        md << "*Note: " << w << ".*\n\n";
+
+    md << "## Runs\n\n| arm | seed | run | status | iterations |\n|---|---|---|---|---|\n";
+    for (const auto& r : report.runs)
+        md << "| " << r.arm << " | " << (r.seed.empty() ? "base" : r.seed) << " | "
+           << (r.runId > 0 ? std::to_string(r.runId) : "–") << " | " << trialStatusName(r.status) << " | " << r.iterationsDone << " / "
+           << r.iterations << " |\n";
+    md << "\n## Reproduce\n\nThe experiment as stored (its base config inline, its SFT start and scale as run); "
+          "save it as `"
+       << spec.name << ".yaml` and run:\n\n```sh\ncreditlab-cli experiment run " << spec.name
+       << ".yaml --db runs.db\ncreditlab-cli report --experiment ID --db runs.db --output report/   # ID: the number it prints\n```\n\n"
+       << "(this report: `creditlab-cli report --experiment " << report.sweepId << " --db " << database
+       << "`; a stored `sft:` run id only exists in that database: set `sft: shared` to train a new one)\n\n"
+       << "```yaml\n"
+       << report.storedText << (report.storedText.empty() || report.storedText.back() == '\n' ? "" : "\n") << "```\n";
+    return md.str();
+}
+
+const char* figuresModuleName() { return "libcreditlab_figures.so"; }
+
+PngPainter figuresModulePainter()
+{
+    // The module's one export (ui/figures/figuresmodule.cpp): false with `error` filled when the file cannot be written.
+    using Entry = bool (*)(const ExperimentReport*, const char* metric, const char* path, std::string* error);
+    static const auto entry = [] {
+        return reinterpret_cast<Entry>(openModuleSymbol(figuresModuleName(), "CREDITLAB_FIGURES_MODULE",
+            "creditlab_paint_curve_png", std::string("the figures module ") + figuresModuleName() + " (Qt Gui)"));
+    }();
+    return [](const ExperimentReport& report, const std::string& metric, const std::string& path) {
+        std::string error;
+        if (!entry(&report, metric.c_str(), path.c_str(), &error))
+            throw std::runtime_error(path + ": cannot write the figure" + (error.empty() ? "" : ": " + error));
+    };
+}
+
+std::vector<std::string> writeReport(const ExperimentReport& report, const std::string& directory,
+    const std::string& database, const PngPainter& png)
+{
+    std::error_code ec;
+    fs::create_directories(directory, ec);
+    if (ec)
+        throw std::runtime_error(directory + ": cannot create the folder: " + ec.message());
+    std::vector<std::string> written;
+    for (const auto& metric : report.spec.metrics) {
+        const auto path = (fs::path(directory) / figureName(metric)).string();
+        writeFileAtomically(path, curveSvg(report, metric));
+        written.push_back(path);
+        if (png) {
+            const auto pngPath = (fs::path(directory) / figureName(metric, "png")).string();
+            const auto partial = pngPath + ".part";
+            try {
+                png(report, metric, partial);
+                fs::rename(partial, pngPath);
+            } catch (const std::exception& e) {
+                fs::remove(partial, ec);
+                throw std::runtime_error(e.what());
+            }
+            written.push_back(pngPath);
+        }
+    }
+    const auto path = (fs::path(directory) / "report.md").string();
+    writeFileAtomically(path, reportMarkdown(report, database));
+    written.push_back(path);
+    return written;
+}
+
+} // namespace creditlab::learn

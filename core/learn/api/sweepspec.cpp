@@ -1,0 +1,586 @@
+// The sweep file: parsing, expansion into trials (grid × random samples × seeds) and validation of every
+// trial's config before anything runs. Torch-free.
+#include "core/learn/torch/pair/probepipeline.h"
+#include "core/learn/api/rng.h"
+#include "core/learn/api/sweep.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <thread>
+
+namespace creditlab::learn {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Located {
+    std::string key;
+    int line = 0;
+};
+
+/// A random parameter: its distribution and arguments.
+struct RandomParam {
+    Located at;
+    std::string kind; ///< log_uniform, uniform, int, choice
+    double lo = 0.0, hi = 0.0;
+    std::vector<std::string> choices;
+};
+
+std::string formatNumber(double v)
+{
+    char buf[64];
+    const auto r = std::to_chars(buf, buf + sizeof buf, v);
+    return std::string(buf, r.ptr);
+}
+
+int lineOf(const YAML::Node& n) { return n.Mark().line + 1; }
+
+std::string readFile(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw ConfigError(path + ": cannot read the file");
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+class Parser {
+public:
+    Parser(std::string source)
+        : m_source(std::move(source))
+    {
+    }
+
+    [[noreturn]] void fail(int line, const std::string& what) const
+    {
+        throw ConfigError(m_source + ":" + std::to_string(line) + ": " + what);
+    }
+
+    std::string scalar(const YAML::Node& n, const std::string& key) const
+    {
+        if (!n.IsScalar())
+            fail(lineOf(n), key + ": expected a value");
+        return n.Scalar();
+    }
+
+    long long integer(const YAML::Node& n, const std::string& key, long long min, long long max) const
+    {
+        const std::string text = scalar(n, key);
+        long long v = 0;
+        const auto r = std::from_chars(text.data(), text.data() + text.size(), v);
+        if (r.ec != std::errc() || r.ptr != text.data() + text.size())
+            fail(lineOf(n), key + ": expected an integer, got '" + text + "'");
+        if (v < min || v > max)
+            fail(lineOf(n),
+                key + ": " + text + " is out of range [" + std::to_string(min) + ", " + std::to_string(max) + "]");
+        return v;
+    }
+
+    double number(const YAML::Node& n, const std::string& key) const
+    {
+        const std::string text = scalar(n, key);
+        char* end = nullptr;
+        const double v = std::strtod(text.c_str(), &end);
+        if (text.empty() || *end != '\0' || !std::isfinite(v))
+            fail(lineOf(n), key + ": expected a number, got '" + text + "'");
+        return v;
+    }
+
+    /// Flattens nested maps into dotted keys; `leaf` receives each non-map value.
+    template <typename Leaf> void flatten(const YAML::Node& map, const std::string& prefix, Leaf&& leaf) const
+    {
+        for (const auto& item : map) {
+            if (!item.first.IsScalar())
+                fail(lineOf(item.first), "keys must be plain text");
+            const std::string key = prefix.empty() ? item.first.Scalar() : prefix + "." + item.first.Scalar();
+            if (item.second.IsMap() && !isDistribution(item.second))
+                flatten(item.second, key, leaf);
+            else
+                leaf(Located { key, lineOf(item.first) }, item.second);
+        }
+    }
+
+    static bool isDistribution(const YAML::Node& n)
+    {
+        if (!n.IsMap() || n.size() != 1)
+            return false;
+        const std::string k = n.begin()->first.Scalar();
+        return k == "log_uniform" || k == "uniform" || k == "int" || k == "choice";
+    }
+
+    RandomParam distribution(const Located& at, const YAML::Node& n) const
+    {
+        if (!isDistribution(n))
+            fail(at.line,
+                at.key
+                    + ": expected {log_uniform: [lo, hi]}, {uniform: [lo, hi]}, {int: [lo, hi]} or "
+                      "{choice: [a, b, ...]}");
+        RandomParam p;
+        p.at = at;
+        p.kind = n.begin()->first.Scalar();
+        const YAML::Node args = n.begin()->second;
+        if (!args.IsSequence() || args.size() == 0)
+            fail(at.line, at.key + ": " + p.kind + ": expected a list");
+        if (p.kind == "choice") {
+            for (const auto& c : args)
+                p.choices.push_back(scalar(c, at.key));
+            return p;
+        }
+        if (args.size() != 2)
+            fail(at.line, at.key + ": " + p.kind + ": expected [lo, hi]");
+        p.lo = number(args[0], at.key);
+        p.hi = number(args[1], at.key);
+        if (p.kind == "int" && (p.lo != std::floor(p.lo) || p.hi != std::floor(p.hi)))
+            fail(at.line, at.key + ": int: the bounds must be integers");
+        if (p.lo > p.hi)
+            fail(at.line, at.key + ": " + p.kind + ": lo must not exceed hi");
+        if (p.kind == "log_uniform" && p.lo <= 0.0)
+            fail(at.line, at.key + ": log_uniform: the bounds must be positive");
+        return p;
+    }
+
+    std::string m_source;
+};
+
+std::string sample(const RandomParam& p, Rng& rng)
+{
+    const double u = rng.uniform();
+    if (p.kind == "choice")
+        return p.choices[rng.below(p.choices.size())];
+    if (p.kind == "int")
+        return std::to_string(static_cast<long long>(p.lo)
+            + static_cast<long long>(rng.below(static_cast<std::uint64_t>(p.hi - p.lo) + 1)));
+    if (p.kind == "log_uniform")
+        return formatNumber(std::exp(std::log(p.lo) + u * (std::log(p.hi) - std::log(p.lo))));
+    return formatNumber(p.lo + u * (p.hi - p.lo));
+}
+
+/// Where a base config named in a sweep file lives: next to the sweep, else in the shipped config folders.
+std::string findBase(const std::string& name, const std::string& baseDir, std::string& looked)
+{
+    std::vector<std::string> names { name };
+    if (fs::path(name).extension().empty())
+        names.push_back(name + ".yaml");
+    std::vector<std::string> dirs;
+    if (!baseDir.empty())
+        dirs.push_back(baseDir);
+    for (const auto& d : shippedConfigDirs())
+        dirs.push_back(d);
+    if (fs::path(name).is_absolute())
+        dirs = { "" };
+    for (const auto& dir : dirs)
+        for (const auto& n : names) {
+            const fs::path p = dir.empty() ? fs::path(n) : fs::path(dir) / n;
+            std::error_code ec;
+            if (fs::is_regular_file(p, ec))
+                return p.lexically_normal().string();
+        }
+    for (const auto& dir : dirs)
+        looked += (looked.empty() ? "" : ", ") + (dir.empty() ? name : dir);
+    return {};
+}
+
+} // namespace
+
+SweepSpec SweepSpec::parse(const std::string& yamlText, const std::string& source, const std::string& baseDir,
+    const std::optional<std::string>& scaleArgument)
+{
+    Parser p(source);
+    YAML::Node root;
+    try {
+        root = YAML::Load(yamlText);
+    } catch (const YAML::Exception& e) {
+        p.fail(e.mark.line + 1, "malformed YAML: " + e.msg);
+    }
+    if (!root.IsMap())
+        p.fail(1, "a sweep file is a map of keys to values");
+
+    SweepSpec spec;
+    spec.source = source;
+    spec.text = yamlText;
+    spec.name = fs::path(source).stem().string();
+    std::map<std::string, int> lines; // every swept or set key and its line
+    std::vector<std::pair<Located, std::vector<std::string>>> grid;
+    std::vector<RandomParam> random;
+    long long randomTrials = 0;
+    std::uint64_t randomSeed = 0;
+    std::optional<std::vector<std::string>> seeds;
+    int baseLine = 0;
+    int armsLine = 0, gridLine = 0, scaleLine = 0, probesLine = 0;
+    YAML::Node smoke;
+    int smokeLine = 0;
+    std::vector<std::pair<std::string, int>> claimTexts;
+    const auto seedList = [&](const YAML::Node& v, int line, const std::string& key) {
+        if (!v.IsSequence() || v.size() == 0)
+            p.fail(line, key + ": expected a list of integers, e.g. [0, 1, 2]");
+        std::vector<std::string> out;
+        for (const auto& s : v)
+            out.push_back(std::to_string(p.integer(s, key, 0, 1LL << 62)));
+        return out;
+    };
+    const auto probesOf = [&](const YAML::Node& v, int line, const std::string& key) {
+        if (!v.IsMap())
+            p.fail(line, key + ": expected seeds: and episodes:, e.g. {seeds: [42, 43, 44], episodes: 600}");
+        SweepSpec::Probes plan;
+        for (const auto& item : v) {
+            const std::string k = item.first.Scalar();
+            if (k == "seeds") {
+                for (const auto& seed : seedList(item.second, lineOf(item.first), key + ".seeds"))
+                    plan.seeds.push_back(std::stoll(seed));
+            } else if (k == "episodes") {
+                plan.episodes = p.integer(item.second, key + ".episodes", 10, 1000000);
+            } else {
+                p.fail(lineOf(item.first), key + ": unknown key '" + k + "' (known: seeds, episodes)");
+            }
+        }
+        if (plan.seeds.empty())
+            p.fail(line, key + ".seeds: missing (one probe table per contamination seed, e.g. [42, 43, 44])");
+        return plan;
+    };
+    const auto claim = [&](const Located& at) {
+        if (at.key == "seed" || at.key == "name" || at.key == "threads")
+            p.fail(at.line,
+                at.key + ": set by the sweep (use " + (at.key == "seed" ? "seeds:" : "the top-level key") + ")");
+        if (!lines.emplace(at.key, at.line).second)
+            p.fail(at.line, at.key + ": given twice (also on line " + std::to_string(lines[at.key]) + ")");
+    };
+
+    for (const auto& item : root) {
+        const std::string key = item.first.Scalar();
+        const YAML::Node& v = item.second;
+        const int line = lineOf(item.first);
+        if (key == "name") {
+            spec.name = p.scalar(v, key);
+        } else if (key == "base") {
+            baseLine = line;
+            if (v.IsMap()) {
+                spec.basePath = "inline";
+                spec.baseText = YAML::Dump(v);
+            } else {
+                std::string looked;
+                spec.basePath = findBase(p.scalar(v, key), baseDir, looked);
+                if (spec.basePath.empty())
+                    p.fail(line, "base: cannot find '" + v.Scalar() + "' (looked in " + looked + ")");
+                spec.baseText = readFile(spec.basePath);
+            }
+        } else if (key == "set") {
+            if (!v.IsMap())
+                p.fail(line, "set: expected a map of keys to values");
+            p.flatten(v, "", [&](const Located& at, const YAML::Node& value) {
+                claim(at);
+                spec.fixed.emplace_back(at.key, value.IsNull() ? std::string() : p.scalar(value, at.key));
+            });
+        } else if (key == "arms") {
+            armsLine = line;
+            if (!v.IsMap() || v.size() == 0)
+                p.fail(line, "arms: expected a map of arm names to their overrides, e.g. grpo: {credit.method: grpo}");
+            for (const auto& a : v) {
+                SweepArm arm;
+                arm.name = p.scalar(a.first, "arms");
+                arm.line = lineOf(a.first);
+                const bool nameOk = !arm.name.empty()
+                    && std::all_of(arm.name.begin(), arm.name.end(), [](char c) {
+                           return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
+                       });
+                if (!nameOk)
+                    p.fail(arm.line, "arms: '" + arm.name + "': an arm name is letters, digits, '_', '-' and '.'");
+                for (const auto& other : spec.arms)
+                    if (other.name == arm.name)
+                        p.fail(arm.line, "arms: '" + arm.name + "' given twice (also on line " + std::to_string(other.line) + ")");
+                if (a.second.IsMap()) {
+                    p.flatten(a.second, "", [&](const Located& at, const YAML::Node& value) {
+                        if (at.key == "seed" || at.key == "name" || at.key == "threads")
+                            p.fail(at.line, "arms." + arm.name + "." + at.key + ": set by the experiment");
+                        arm.overrides.emplace_back(at.key, value.IsNull() ? std::string() : p.scalar(value, at.key));
+                        lines.emplace(at.key, at.line);
+                    });
+                } else if (!a.second.IsNull() && !(a.second.IsScalar() && a.second.Scalar().empty())) {
+                    p.fail(arm.line, "arms: " + arm.name + ": expected a map of overrides ({} for the base as it is)");
+                }
+                spec.arms.push_back(std::move(arm));
+            }
+        } else if (key == "metrics") {
+            if (!v.IsSequence() || v.size() == 0)
+                p.fail(line, "metrics: expected a list of metric names, e.g. [eval/success, eval/invalid_rate]");
+            for (const auto& m : v)
+                spec.metrics.push_back(p.scalar(m, key));
+        } else if (key == "claims") {
+            if (!v.IsSequence())
+                p.fail(line, "claims: expected a list, e.g. - triage > grpo on eval/success at end");
+            for (const auto& c : v)
+                claimTexts.emplace_back(p.scalar(c, key), lineOf(c));
+        } else if (key == "paper") {
+            spec.paper = p.scalar(v, key);
+        } else if (key == "quote") {
+            spec.quote = p.scalar(v, key);
+        } else if (key == "scale") {
+            scaleLine = line;
+            spec.scale = p.scalar(v, key);
+            if (spec.scale != "full" && spec.scale != "smoke")
+                p.fail(line, "scale: expected full or smoke, got '" + spec.scale + "'");
+        } else if (key == "sft") {
+            spec.sft = p.scalar(v, key);
+            if (spec.sft != "shared" && spec.sft != "none")
+                spec.sft = std::to_string(p.integer(v, key, 1, 1LL << 62));
+        } else if (key == "probes") {
+            probesLine = line;
+            spec.probes = probesOf(v, line, "probes");
+        } else if (key == "smoke") {
+            smokeLine = line;
+            if (!v.IsMap())
+                p.fail(line, "smoke: expected set: and seeds: for --scale smoke");
+            smoke = v;
+        } else if (key == "grid") {
+            gridLine = line;
+            if (!v.IsMap())
+                p.fail(line, "grid: expected a map of keys to lists of values");
+            p.flatten(v, "", [&](const Located& at, const YAML::Node& values) {
+                claim(at);
+                if (!values.IsSequence() || values.size() == 0)
+                    p.fail(at.line, at.key + ": expected a list of values, e.g. [0.25, 0.5]");
+                std::vector<std::string> list;
+                for (const auto& x : values)
+                    list.push_back(p.scalar(x, at.key));
+                grid.emplace_back(at, std::move(list));
+            });
+        } else if (key == "random") {
+            if (!v.IsMap())
+                p.fail(line, "random: expected trials, seed and params");
+            for (const auto& r : v) {
+                const std::string rk = r.first.Scalar();
+                if (rk == "trials")
+                    randomTrials = p.integer(r.second, "random.trials", 1, 100000);
+                else if (rk == "seed")
+                    randomSeed = static_cast<std::uint64_t>(p.integer(r.second, "random.seed", 0, 1LL << 62));
+                else if (rk == "params") {
+                    if (!r.second.IsMap())
+                        p.fail(lineOf(r.first), "random.params: expected a map of keys to distributions");
+                    p.flatten(r.second, "", [&](const Located& at, const YAML::Node& d) {
+                        claim(at);
+                        random.push_back(p.distribution(at, d));
+                    });
+                } else
+                    p.fail(lineOf(r.first), "random: unknown key '" + rk + "' (known: trials, seed, params)");
+            }
+            if (random.empty() || randomTrials == 0)
+                p.fail(line, "random: needs trials and params");
+        } else if (key == "seeds") {
+            seeds = seedList(v, line, key);
+        } else if (key == "objective") {
+            spec.objective = p.scalar(v, key);
+        } else if (key == "objective_mode") {
+            spec.objectiveMode = p.scalar(v, key);
+            if (spec.objectiveMode != "best" && spec.objectiveMode != "last")
+                p.fail(line, "objective_mode: expected best or last, got '" + spec.objectiveMode + "'");
+        } else if (key == "workers") {
+            spec.workers = static_cast<int>(p.integer(v, key, 1, 256));
+        } else if (key == "threads") {
+            spec.threads = static_cast<int>(p.integer(v, key, 0, 256));
+        } else {
+            p.fail(line,
+                "unknown key '" + key
+                    + "' (known: name, base, set, grid, random, seeds, objective, objective_mode, workers, threads; "
+                      "experiments: arms, metrics, claims, sft, smoke, scale, paper, quote, probes)");
+        }
+    }
+    if (scaleArgument)
+        spec.scale = *scaleArgument;
+    if (spec.scale != "full" && spec.scale != "smoke")
+        p.fail(scaleLine, "scale: expected full or smoke, got '" + spec.scale + "'");
+    if (spec.arms.empty()) {
+        for (const auto& [what, given] : { std::pair<const char*, bool> { "claims", !claimTexts.empty() },
+                 { "metrics", !spec.metrics.empty() }, { "smoke", smokeLine > 0 }, { "probes", probesLine > 0 } })
+            if (given)
+                p.fail(1, std::string(what) + ": only an experiment has it (add arms:)");
+    } else {
+        if (gridLine > 0 || !random.empty())
+            p.fail(gridLine > 0 ? gridLine : armsLine, "an experiment's trials are its arms x seeds: no grid or random");
+        if (spec.scale == "smoke") {
+            if (smokeLine == 0)
+                p.fail(armsLine, "--scale smoke: this experiment has no smoke: section");
+            for (const auto& item : smoke) {
+                const std::string sk = item.first.Scalar();
+                if (sk == "set") {
+                    if (!item.second.IsMap())
+                        p.fail(lineOf(item.first), "smoke.set: expected a map of keys to values");
+                    p.flatten(item.second, "", [&](const Located& at, const YAML::Node& value) {
+                        if (at.key == "seed" || at.key == "name" || at.key == "threads")
+                            p.fail(at.line, "smoke.set." + at.key + ": set by the experiment");
+                        const std::string text = value.IsNull() ? std::string() : p.scalar(value, at.key);
+                        auto it = std::find_if(spec.fixed.begin(), spec.fixed.end(), [&](const auto& kv) { return kv.first == at.key; });
+                        if (it != spec.fixed.end())
+                            it->second = text;
+                        else
+                            spec.fixed.emplace_back(at.key, text);
+                        lines[at.key] = at.line;
+                    });
+                } else if (sk == "seeds") {
+                    seeds = seedList(item.second, lineOf(item.first), "smoke.seeds");
+                } else if (sk == "workers") {
+                    spec.workers = static_cast<int>(p.integer(item.second, "smoke.workers", 1, 256));
+                } else if (sk == "probes") {
+                    if (probesLine == 0)
+                        p.fail(lineOf(item.first), "smoke.probes: the experiment has no probes:");
+                    spec.probes = probesOf(item.second, lineOf(item.first), "smoke.probes");
+                } else {
+                    p.fail(lineOf(item.first), "smoke: unknown key '" + sk + "' (known: set, seeds, workers, probes)");
+                }
+            }
+        }
+        if (spec.metrics.empty())
+            spec.metrics.push_back(spec.objective);
+        for (const auto& [text, line] : claimTexts) {
+            Claim c;
+            try {
+                c = Claim::parse(text);
+            } catch (const std::invalid_argument& e) {
+                p.fail(line, std::string("claims: ") + e.what());
+            }
+            if (isProbeMetric(c.metric)) {
+                // A probe claim: its "arms" are probes of the experiment's probe tables, one value per seed.
+                const auto& metrics = probeClaimMetrics();
+                if (std::find(metrics.begin(), metrics.end(), c.metric) == metrics.end()) {
+                    std::string known;
+                    for (const auto& m : metrics)
+                        known += (known.empty() ? "" : ", ") + m;
+                    p.fail(line, "claims: '" + text + "': unknown probe metric '" + c.metric + "' (known: " + known + ")");
+                }
+                if (!spec.probes)
+                    p.fail(line, "claims: '" + text + "': a probe claim needs probes: (the tables it reads)");
+                if (c.statistic != ClaimStatistic::End)
+                    p.fail(line, "claims: '" + text + "': a probe table has one value per seed (no 'at' or 'auc')");
+                const auto names = probeNames();
+                for (const auto* probe : { &c.left, &c.right })
+                    if (std::find(names.begin(), names.end(), *probe) == names.end()) {
+                        std::string known;
+                        for (const auto& n : names)
+                            known += (known.empty() ? "" : ", ") + n;
+                        p.fail(line, "claims: '" + text + "': no probe named '" + *probe + "' (probes: " + known + ")");
+                    }
+                spec.claims.push_back(std::move(c));
+                continue;
+            }
+            for (const auto* arm : { &c.left, &c.right })
+                if (std::none_of(spec.arms.begin(), spec.arms.end(), [&](const SweepArm& a) { return a.name == *arm; })) {
+                    std::string known;
+                    for (const auto& a : spec.arms)
+                        known += (known.empty() ? "" : ", ") + a.name;
+                    p.fail(line, "claims: '" + text + "': no arm named '" + *arm + "' (arms: " + known + ")");
+                }
+            if (std::find(spec.metrics.begin(), spec.metrics.end(), c.metric) == spec.metrics.end())
+                spec.metrics.push_back(c.metric);
+            spec.claims.push_back(std::move(c));
+        }
+        if (spec.probes && spec.sft == "none")
+            p.fail(probesLine, "probes: the tables read the shared SFT policy, and sft: none has none");
+        if (spec.sft == "shared")
+            for (const auto& arm : spec.arms)
+                for (const auto& [k, value] : arm.overrides)
+                    for (const char* fixedBySft : { "sft.", "policy.", "env." })
+                        if (k.rfind(fixedBySft, 0) == 0)
+                            p.fail(lines.count(k) ? lines[k] : arm.line,
+                                "arms." + arm.name + "." + k + ": the shared SFT start fixes it for every arm (sft: none "
+                                "trains one per trial)");
+    }
+    if (spec.baseText.empty() && baseLine == 0)
+        p.fail(1, "base: missing (the train config every trial starts from)");
+    if (spec.name.empty())
+        p.fail(1, "name: must not be empty");
+
+    // Grid points (first key slowest) × random samples × seeds (fastest); an experiment's arms × seeds.
+    std::vector<std::vector<std::pair<std::string, std::string>>> points { {} };
+    if (!spec.arms.empty()) {
+        spec.keys.push_back("arm");
+        points.clear();
+        for (const auto& arm : spec.arms)
+            points.push_back({ { "arm", arm.name } });
+    }
+    for (const auto& [at, values] : grid) {
+        spec.keys.push_back(at.key);
+        std::vector<std::vector<std::pair<std::string, std::string>>> next;
+        for (const auto& point : points)
+            for (const auto& value : values) {
+                next.push_back(point);
+                next.back().emplace_back(at.key, value);
+            }
+        points = std::move(next);
+    }
+    if (!random.empty()) {
+        Rng rng(randomSeed * 0x9e3779b97f4a7c15ULL + 1);
+        std::vector<std::vector<std::pair<std::string, std::string>>> samples;
+        for (long long t = 0; t < randomTrials; ++t) {
+            samples.emplace_back();
+            for (const auto& param : random)
+                samples.back().emplace_back(param.at.key, sample(param, rng));
+        }
+        for (const auto& param : random)
+            spec.keys.push_back(param.at.key);
+        std::vector<std::vector<std::pair<std::string, std::string>>> next;
+        for (const auto& point : points)
+            for (const auto& s : samples) {
+                next.push_back(point);
+                next.back().insert(next.back().end(), s.begin(), s.end());
+            }
+        points = std::move(next);
+    }
+    if (seeds) {
+        spec.keys.push_back("seed");
+        std::vector<std::vector<std::pair<std::string, std::string>>> next;
+        for (const auto& point : points)
+            for (const auto& s : *seeds) {
+                next.push_back(point);
+                next.back().emplace_back("seed", s);
+            }
+        points = std::move(next);
+    }
+    for (auto& point : points)
+        spec.trials.push_back({ static_cast<int>(spec.trials.size()), std::move(point) });
+
+    // Every trial's config, validated now: an error names the sweep file's line for the key, and the trial.
+    const auto keyLine = [&](const std::string& message) {
+        int best = 0;
+        std::size_t bestLength = 0;
+        for (const auto& [k, line] : lines)
+            if (k.size() > bestLength
+                && (message.find("'" + k + "'") != std::string::npos || message.find(k + ":") != std::string::npos)) {
+                best = line;
+                bestLength = k.size();
+            }
+        return best;
+    };
+    for (const auto& trial : spec.trials) {
+        try {
+            (void)spec.trialConfig(trial);
+        } catch (const ConfigError& e) {
+            std::string message = e.what();
+            if (message.rfind("--set: ", 0) == 0)
+                message = message.substr(7);
+            const int line = keyLine(message);
+            const std::string where = line > 0 ? source + ":" + std::to_string(line) + ": " : source + ": ";
+            throw ConfigError(where + message + " (trial " + std::to_string(trial.index + 1) + ": "
+                + (trial.point.empty() ? std::string("base + set") : trial.paramsText()) + ")");
+        }
+    }
+    return spec;
+}
+
+SweepSpec SweepSpec::load(const std::string& path, const std::optional<std::string>& scale)
+{
+    const std::string text = readFile(path);
+    // "sweep.yaml" has no parent: its base is looked for in the working directory.
+    const fs::path parent = fs::path(path).parent_path();
+    return parse(text, path, parent.empty() ? std::string(".") : parent.string(), scale);
+}
+
+} // namespace creditlab::learn

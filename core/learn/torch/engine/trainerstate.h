@@ -1,0 +1,210 @@
+#pragma once
+
+// Trainer::Impl, shared by trainer.cpp (the run lifecycle) and iteration.cpp (one RL iteration).
+// Learn-internal (torch).
+
+#include "core/judge/judge.h"
+#include "core/learn/torch/lm/checkpoint.h"
+#include "core/learn/torch/engine/learnedcredit.h"
+#include "core/learn/api/runtime.h"
+#include "core/learn/torch/engine/trainer.h"
+#include "core/learn/torch/engine/trainsteps.h"
+#include "core/store.h"
+#include "core/unavailable.h"
+
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+
+namespace creditlab::learn {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+inline double secondsSince(Clock::time_point start)
+{
+    return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+inline std::shared_ptr<spdlog::logger> logger()
+{
+    static auto log = [] {
+        auto existing = spdlog::get("train");
+        return existing ? existing : spdlog::default_logger()->clone("train");
+    }();
+    return log;
+}
+
+inline TransformerOptions modelOptions(const TrainConfig& c, std::int64_t vocab, bool valueHead)
+{
+    TransformerOptions o;
+    o.vocab = vocab;
+    o.width = c.getInt("policy.width");
+    o.layers = c.getInt("policy.layers");
+    o.heads = c.getInt("policy.heads");
+    o.context = c.getInt("policy.context");
+    o.rotary = c.getText("policy.positions") == "rotary";
+    o.valueHead = valueHead;
+    return o;
+}
+/// Thrown out of a wait for a server (Trainer::Impl::throughOutages) when the run is asked to stop meanwhile.
+struct StopWaiting {};
+
+struct Trainer::Impl {
+    TrainConfig config;
+    TrainOptions options;
+    std::unique_ptr<Store> store;
+    std::int64_t runId = 0;
+    torch::Device device { torch::kCPU };
+    std::string filesDir;
+    Tokenizer tokenizer;
+    Transformer policy { nullptr };
+    Transformer reference { nullptr };
+    Transformer critic { nullptr };
+    std::unique_ptr<torch::optim::Adam> optimizer;
+    std::unique_ptr<torch::optim::Adam> criticOptimizer;
+    RolloutSetup setup;
+    Rng rng;
+    KlController kl;
+    std::int64_t iteration = -1; ///< the last finished iteration; -1 before SFT
+    std::optional<double> lastEval;
+    std::vector<Trajectory> evalEpisodes; ///< the last evaluation's episodes, until they are stored
+    std::unique_ptr<judge::Judge> judge;
+    // The learned credit model of the method (TurnRD, the value baseline, PAIR's probe; learnedcredit.h), or null;
+    // `learnedReady` once its afterSft hook has run in this process.
+    std::unique_ptr<LearnedCredit> learned;
+    bool learnedReady = false;
+    // sft.demonstrations: the file's successful trajectories (read with the tokenizer, cloned in SFT).
+    std::vector<Trajectory> demonstrationFile;
+    // Outages of a server the run calls (core/unavailable.h): Trainer::run's callback and stop flag, for progress
+    // and cancel while waiting; the Rng state the current iteration began with, to roll it out again identically.
+    const TrainCallback* runCallback = nullptr;
+    const std::atomic<bool>* runStop = nullptr;
+    bool stopRequested = false; ///< asked to stop during a wait (the callback said so, or the stop flag)
+    std::uint64_t iterationRng = 0;
+    double outageSeconds = 0.0; ///< waited for servers in the current iteration
+
+    Impl(TrainConfig c, TrainOptions o)
+        : config(std::move(c))
+        , options(std::move(o))
+    {
+        configureThreads({ static_cast<int>(config.getInt("threads")) });
+        device = torch::Device(resolveDevice(options.device));
+        store = std::make_unique<Store>(options.database);
+        setup.env = config.envName();
+        setup.envAssignments = config.envAssignments();
+        setup.episodeMemory = config.getText("policy.memory") == "episode";
+        setup.context = static_cast<std::int32_t>(config.getInt("policy.context"));
+        setup.prompt.history = static_cast<int>(config.getInt("policy.history"));
+        setup.prompt.initialObservation = config.getBool("policy.initial_observation");
+        setup.prompt.budget
+            = static_cast<int>(config.getInt("policy.context") - config.getInt("policy.max_action_tokens"));
+        setup.sampling.maxTokens = static_cast<int>(config.getInt("policy.max_action_tokens"));
+        setup.sampling.temperature = config.getDouble("rl.temperature");
+        setup.sampling.topP = config.getDouble("rl.top_p");
+        setup.sampling.stopToken = Tokenizer::kEnd;
+        kl.adaptive = config.getText("kl.mode") == "adaptive";
+        kl.coef = config.getText("kl.mode") == "off" ? 0.0 : config.getDouble("kl.coef");
+        kl.target = config.getDouble("kl.target");
+        kl.horizon = config.getDouble("kl.horizon");
+        rng = Rng(static_cast<std::uint64_t>(config.getInt("seed")) * 0x9e3779b97f4a7c15ULL + 1);
+    }
+
+    /// Calls `attempt` until it gets through without ServiceUnavailable, waiting between tries
+    /// (waitAfterOutage). `what` names the server for messages: "the environment server".
+    template <class F>
+    auto throughOutages(std::string_view what, F&& attempt) -> decltype(attempt())
+    {
+        const auto since = Clock::now();
+        double delay = 1.0;
+        for (;;) {
+            try {
+                return attempt();
+            } catch (const ServiceUnavailable& e) {
+                waitAfterOutage(what, e, since, delay);
+            }
+        }
+    }
+    /// After an outage: reports phase "waiting" and sleeps `delay` seconds (then doubles it, up to 30 s), or
+    /// rethrows once rl.outage_wait_s have passed since `since` (the message says how to resume), or throws
+    /// StopWaiting when asked to stop meanwhile.
+    void waitAfterOutage(std::string_view what, const ServiceUnavailable& e, Clock::time_point since, double& delay);
+
+    void buildModels()
+    {
+        // Module initialisation draws from LibTorch's process-global generator: trainers in one process (the GUI's
+        // run beside a sweep's trials) take turns, so each run's initial weights depend on its seed alone.
+        static std::mutex globalGenerator;
+        std::lock_guard lock(globalGenerator);
+        torch::manual_seed(static_cast<std::uint64_t>(config.getInt("seed")));
+        policy = Transformer(modelOptions(config, tokenizer.size(), false));
+        reference = Transformer(modelOptions(config, tokenizer.size(), false));
+        policy->to(device);
+        reference->to(device);
+        if (config.getBool("critic.enabled")) {
+            critic = Transformer(modelOptions(config, tokenizer.size(), true));
+            critic->to(device);
+        }
+        makeOptimizers();
+    }
+
+    void makeOptimizers()
+    {
+        const auto betas = std::make_tuple(config.getDouble("rl.adam_beta1"), config.getDouble("rl.adam_beta2"));
+        optimizer = std::make_unique<torch::optim::Adam>(
+            policy->parameters(), torch::optim::AdamOptions(config.getDouble("rl.lr")).betas(betas));
+        if (critic)
+            criticOptimizer = std::make_unique<torch::optim::Adam>(
+                critic->parameters(), torch::optim::AdamOptions(config.getDouble("critic.lr")).betas(betas));
+    }
+
+    /// The reference and the critic start from the SFT policy.
+    void copyPolicyInto(Transformer& target)
+    {
+        torch::NoGradGuard noGrad;
+        auto source = policy->named_parameters();
+        for (auto& item : target->named_parameters())
+            if (const auto* p = source.find(item.key()))
+                item.value().copy_(*p);
+    }
+
+    std::string checkpointDir(std::int64_t it) const { return filesDir + "/ckpt-" + std::to_string(it); }
+
+    void checkpoint()
+    {
+        const auto dir = checkpointDir(iteration);
+        saveCheckpoint(dir, policy, *optimizer, critic ? &critic : nullptr, criticOptimizer.get(),
+            { iteration, rng.state(), kl.coef });
+        if (learned)
+            learned->save(dir);
+        store->addCheckpoint(runId, iteration, dir);
+        auto all = store->checkpoints(runId);
+        const auto keep = static_cast<std::size_t>(config.getInt("checkpoint.keep"));
+        for (std::size_t k = 0; k + keep < all.size(); ++k) {
+            fs::remove_all(all[k].second);
+            store->removeCheckpoint(runId, all[k].first);
+        }
+    }
+
+    /// The tokenizer and the initial policy of a run that has no checkpoint yet: built from the environment
+    /// (or the run's saved vocabulary), or taken from the run named by sft.from_run. Throws on a bad source.
+    void initialisePolicy();
+    /// Greedy episodes on eval.split's tasks: metrics, and (eval.store) the episodes stored as iteration `it`'s
+    /// evaluation, inside the caller's transaction.
+    double evaluate(std::vector<std::pair<std::string, double>>& metrics, std::int64_t it);
+    /// Writes evalEpisodes as iteration `it`'s evaluation (eval.store), inside the caller's transaction.
+    void storeEvalEpisodes(std::int64_t it);
+    void runSft(const TrainCallback& callback, const std::atomic<bool>* stop, bool& stopped);
+    std::vector<std::pair<std::string, double>> runIteration();
+
+    /// The learned credit model of the configured method (null when it has none), once runId and filesDir are set.
+    void makeLearned()
+    {
+        learned = makeLearnedCredit({ config, policy, tokenizer, setup, device, options.database, runId, filesDir });
+    }
+};
+
+} // namespace creditlab::learn

@@ -1,0 +1,381 @@
+#include "ui/credit/creditpage.h"
+
+#include "core/credit/estimator.h"
+#include "core/credit/runcredits.h"
+#include "core/store.h"
+#include "ui/charts/linechart.h"
+#include "ui/heatmap/creditheatmapview.h"
+#include "ui/heatmap/heatmapmath.h"
+#include "ui/common/runcombo.h"
+#include "ui/common/textutil.h"
+#include "ui/shell/workspace.h"
+
+#include <QComboBox>
+#include <QFont>
+#include <QFutureWatcher>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListWidget>
+#include <QLocale>
+#include <QMenu>
+#include <QSplitter>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <exception>
+
+namespace creditlab::ui {
+
+namespace {
+
+/// What a background load hands back: the data, or the reason it failed.
+struct LoadResult {
+    heatmap::HeatmapDataPtr data;
+    QString error;
+};
+
+constexpr int kHistogramBins = 41;
+
+} // namespace
+
+CreditPage::CreditPage(Workspace* workspace, QWidget* parent)
+    : QWidget(parent)
+    , m_workspace(workspace)
+    , m_run(new QComboBox(this))
+    , m_iteration(new QComboBox(this))
+    , m_order(new QComboBox(this))
+    , m_methods(new QListWidget(this))
+    , m_status(new QLabel(this))
+    , m_view(new heatmap::CreditHeatmapView(this))
+    , m_distribution(new charts::LineChart(this))
+    , m_distributionMethod(new QComboBox(this))
+    , m_compute(new QToolButton(this))
+{
+    setObjectName(QStringLiteral("creditPage"));
+    m_order->addItem(tr("Stored order"), int(heatmap::RowOrder::Stored));
+    m_order->addItem(tr("By group"), int(heatmap::RowOrder::Group));
+    m_order->addItem(tr("By outcome"), int(heatmap::RowOrder::Outcome));
+    m_order->addItem(tr("By disagreement"), int(heatmap::RowOrder::Disagreement));
+    m_order->setCurrentIndex(1);
+    m_methods->setToolTip(tr("Methods shown side by side; cells where the first two disagree in sign are outlined"));
+    m_methods->setMaximumWidth(200);
+    m_status->setTextFormat(Qt::PlainText);
+    m_distribution->setTitle(tr("Advantages per role"));
+    m_compute->setText(tr("Compute credits"));
+    m_compute->setToolTip(tr("Compute a method's credits for this run (default parameters) and store them"));
+    m_compute->setPopupMode(QToolButton::InstantPopup);
+    auto* computeMenu = new QMenu(m_compute);
+    QStringList allMethods;
+    for (const auto* estimator : credit::estimators()) {
+        const QString name = toQString(std::string(estimator->name()));
+        allMethods << name;
+        computeMenu->addAction(name, this, [this, name] { computeCredits({ name }); });
+    }
+    computeMenu->addSeparator();
+    computeMenu->addAction(tr("All methods"), this, [this, allMethods] { computeCredits(allMethods); });
+    m_compute->setMenu(computeMenu);
+    m_distribution->setAxisTitles(tr("advantage"), tr("turns"));
+
+    auto* controls = new QHBoxLayout;
+    controls->addWidget(new QLabel(tr("Run:"), this));
+    controls->addWidget(m_run, 2);
+    controls->addWidget(new QLabel(tr("Iteration:"), this));
+    controls->addWidget(m_iteration);
+    controls->addWidget(new QLabel(tr("Rows:"), this));
+    controls->addWidget(m_order);
+    controls->addWidget(m_compute);
+    controls->addWidget(m_status, 3);
+    auto* left = new QWidget(this);
+    auto* leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    leftLayout->addWidget(new QLabel(tr("Methods:"), this));
+    leftLayout->addWidget(m_methods, 1);
+    auto* bottom = new QWidget(this);
+    auto* bottomLayout = new QVBoxLayout(bottom);
+    bottomLayout->setContentsMargins(0, 0, 0, 0);
+    auto* bottomControls = new QHBoxLayout;
+    bottomControls->addWidget(new QLabel(tr("Distribution of:"), this));
+    bottomControls->addWidget(m_distributionMethod);
+    bottomControls->addStretch(1);
+    bottomLayout->addLayout(bottomControls);
+    bottomLayout->addWidget(m_distribution, 1);
+    auto* centre = new QSplitter(Qt::Vertical, this);
+    centre->addWidget(m_view);
+    centre->addWidget(bottom);
+    centre->setSizes({ 560, 220 });
+    auto* splitter = new QSplitter(Qt::Horizontal, this);
+    splitter->addWidget(left);
+    splitter->addWidget(centre);
+    splitter->setSizes({ 180, 1200 });
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(controls);
+    layout->addWidget(splitter, 1);
+
+    connect(m_run, &QComboBox::activated, this, [this] {
+        m_runId = m_run->currentData().toLongLong();
+        reloadIterations();
+        load();
+    });
+    connect(m_iteration, &QComboBox::activated, this, &CreditPage::load);
+    connect(m_order, &QComboBox::currentIndexChanged, this,
+        [this] { m_view->setRowOrder(static_cast<heatmap::RowOrder>(m_order->currentData().toInt())); });
+    connect(m_methods, &QListWidget::itemChanged, this, &CreditPage::applyMethods);
+    connect(m_distributionMethod, &QComboBox::currentIndexChanged, this, &CreditPage::updateDistribution);
+    connect(m_view, &heatmap::CreditHeatmapView::turnActivated, this, &CreditPage::turnActivated);
+    connect(m_workspace, &Workspace::opened, this, [this] {
+        m_runId = 0;
+        reloadRuns();
+    });
+    connect(m_workspace, &Workspace::aboutToReplace, this, [this] {
+        ++m_generation;
+        m_data.reset();
+        m_view->setData(nullptr);
+    });
+    connect(m_workspace, &Workspace::runsChanged, this, &CreditPage::reloadRuns);
+    // Tooltips show the turn's action: read on demand through the GUI thread's store.
+    m_view->setActionTextProvider([this](qint64 rowId, int turn) {
+        Store* store = m_workspace->store();
+        if (!store)
+            return QString();
+        try {
+            const Trajectory t = store->loadTrajectory(rowId);
+            return turn >= 0 && turn < static_cast<int>(t.turns.size()) ? toQString(t.turns[turn].action) : QString();
+        } catch (const std::exception&) {
+            return QString();
+        }
+    });
+    reloadRuns();
+}
+
+CreditPage::~CreditPage() = default;
+
+void CreditPage::reloadRuns()
+{
+    bool kept = false;
+    try {
+        kept = fillRunCombo(m_run, m_workspace->runs(), m_runId);
+    } catch (const std::exception& e) {
+        Q_EMIT errorOccurred(toQString(e.what()));
+        return;
+    }
+    if (!kept && m_run->count() > 0 && isVisible())
+        showRun(m_run->currentData().toLongLong());
+}
+
+void CreditPage::reloadIterations()
+{
+    m_iteration->clear();
+    m_iteration->addItem(tr("all"), QVariant::fromValue<qint64>(-1));
+    Store* store = m_workspace->store();
+    if (!store || m_runId == 0)
+        return;
+    try {
+        for (const auto it : store->iterations(m_runId))
+            m_iteration->addItem(QString::number(it), QVariant::fromValue<qint64>(it));
+    } catch (const std::exception& e) {
+        Q_EMIT errorOccurred(toQString(e.what()));
+    }
+    // A trained run: its last iteration (every trajectory of hundreds of iterations is rarely what one wants).
+    if (m_iteration->count() > 1)
+        m_iteration->setCurrentIndex(m_iteration->count() - 1);
+}
+
+void CreditPage::showRun(qint64 runId, qint64 iteration)
+{
+    m_runId = runId;
+    const int index = m_run->findData(QVariant::fromValue<qint64>(runId));
+    if (index >= 0)
+        m_run->setCurrentIndex(index);
+    reloadIterations();
+    if (iteration >= 0) {
+        const int at = m_iteration->findData(QVariant::fromValue<qint64>(iteration));
+        if (at >= 0)
+            m_iteration->setCurrentIndex(at);
+    }
+    load();
+}
+
+void CreditPage::load()
+{
+    const quint64 generation = ++m_generation;
+    if (!m_workspace->isOpen() || m_runId == 0)
+        return;
+    const std::string path = m_workspace->path().toStdString();
+    const qint64 runId = m_runId;
+    const qint64 iteration = m_iteration->currentData().toLongLong();
+    m_status->setText(tr("Loading run %1…").arg(runId));
+    auto* watcher = new QFutureWatcher<LoadResult>(this);
+    connect(watcher, &QFutureWatcher<LoadResult>::finished, this, [this, watcher, generation] {
+        watcher->deleteLater();
+        const LoadResult result = watcher->result();
+        if (generation != m_generation)
+            return; // a newer request superseded this one
+        if (!result.error.isEmpty()) {
+            m_status->setText(result.error);
+            Q_EMIT errorOccurred(result.error);
+            Q_EMIT loaded();
+            return;
+        }
+        onLoaded(result.data, generation);
+    });
+    watcher->setFuture(QtConcurrent::run([path, runId, iteration] {
+        LoadResult out;
+        try {
+            Store store(path, Store::Access::ReadOnly); // one connection per thread
+            out.data = heatmap::loadHeatmapData(
+                store, runId, iteration >= 0 ? std::optional<std::int64_t>(iteration) : std::nullopt, {});
+        } catch (const std::exception& e) {
+            out.error = toQString(e.what());
+        }
+        return out;
+    }));
+}
+
+void CreditPage::computeCredits(const QStringList& methods)
+{
+    if (!m_workspace->isOpen() || m_runId == 0 || methods.isEmpty())
+        return;
+    const std::string path = m_workspace->path().toStdString();
+    const qint64 runId = m_runId;
+    const qint64 iteration = m_iteration->currentData().toLongLong();
+    std::vector<std::string> names;
+    for (const QString& m : methods)
+        names.push_back(m.toStdString());
+    m_compute->setEnabled(false);
+    m_status->setText(tr("Computing %1 for run %2…").arg(methods.join(QStringLiteral(", "))).arg(runId));
+    struct Outcome {
+        qint64 turns = 0;
+        QString error;
+    };
+    auto* watcher = new QFutureWatcher<Outcome>(this);
+    connect(watcher, &QFutureWatcher<Outcome>::finished, this, [this, watcher, methods] {
+        watcher->deleteLater();
+        m_compute->setEnabled(true);
+        const Outcome outcome = watcher->result();
+        if (!outcome.error.isEmpty()) {
+            m_status->setText(outcome.error);
+            Q_EMIT errorOccurred(outcome.error);
+            return;
+        }
+        Q_EMIT creditsComputed(methods, outcome.turns);
+        load();
+    });
+    watcher->setFuture(QtConcurrent::run([path, runId, iteration, names] {
+        Outcome out;
+        try {
+            Store store(path); // this thread's own connection; each method is one transaction
+            for (const auto& name : names) {
+                const auto& method = credit::requireEstimator(name);
+                const auto params = method.resolve({});
+                out.turns += static_cast<qint64>(credit::computeRunCredits(store, runId,
+                    iteration >= 0 ? std::optional<std::int64_t>(iteration) : std::nullopt, method, params)
+                                                      .turns);
+            }
+        } catch (const std::exception& e) {
+            out.error = toQString(e.what());
+        }
+        return out;
+    }));
+}
+
+void CreditPage::onLoaded(const heatmap::HeatmapDataPtr& data, quint64)
+{
+    m_data = data;
+    const QStringList previous = [this] {
+        QStringList out;
+        for (int i = 0; i < m_methods->count(); ++i)
+            if (m_methods->item(i)->checkState() == Qt::Checked)
+                out << m_methods->item(i)->text();
+        return out;
+    }();
+    m_trainedMethod.clear();
+    if (Store* store = m_workspace->store(); store && m_runId != 0) {
+        try {
+            if (const auto run = store->run(m_runId); run && run->method)
+                m_trainedMethod = toQString(*run->method);
+        } catch (const std::exception&) {
+            // The list still shows; only the mark is missing.
+        }
+    }
+    {
+        const QSignalBlocker block(m_methods);
+        m_methods->clear();
+        m_distributionMethod->clear();
+        for (const auto& method : data ? data->methods : std::vector<std::string> {}) {
+            auto* item = new QListWidgetItem(toQString(method), m_methods);
+            item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+            item->setCheckState(Qt::Unchecked);
+            if (item->text() == m_trainedMethod) {
+                QFont bold = item->font();
+                bold.setBold(true);
+                item->setFont(bold);
+                item->setToolTip(tr("The method run %1 trained with; the others are shadow credits computed on its "
+                                    "rollouts")
+                                     .arg(m_runId));
+            }
+            m_distributionMethod->addItem(toQString(method));
+        }
+    }
+    // Keep the user's methods; else the first two, so that disagreement shows at once.
+    QStringList wanted = previous;
+    if (wanted.isEmpty())
+        for (int i = 0; i < std::min(2, m_methods->count()); ++i)
+            wanted << m_methods->item(i)->text();
+    m_view->setData(data);
+    setMethods(wanted);
+    const int rows = data ? static_cast<int>(data->rows.size()) : 0;
+    m_status->setText(rows == 0 ? tr("Run %1 has no trajectories with credits here.").arg(m_runId)
+                                : tr("%1 trajectories, up to %2 turns, %3 method(s)")
+                                      .arg(QLocale().toString(rows))
+                                      .arg(data->columns)
+                                      .arg(data->methods.size()));
+    updateDistribution();
+    Q_EMIT loaded();
+}
+
+void CreditPage::setMethods(const QStringList& methods)
+{
+    {
+        const QSignalBlocker block(m_methods);
+        for (int i = 0; i < m_methods->count(); ++i)
+            m_methods->item(i)->setCheckState(
+                methods.contains(m_methods->item(i)->text()) ? Qt::Checked : Qt::Unchecked);
+    }
+    applyMethods();
+}
+
+void CreditPage::applyMethods()
+{
+    QStringList shown;
+    for (int i = 0; i < m_methods->count(); ++i)
+        if (m_methods->item(i)->checkState() == Qt::Checked)
+            shown << m_methods->item(i)->text();
+    m_view->setShownMethods(shown);
+    if (!shown.isEmpty())
+        m_distributionMethod->setCurrentText(shown.first()); // the distribution follows the first shown method
+}
+
+void CreditPage::updateDistribution()
+{
+    m_distribution->clear();
+    if (!m_data)
+        return;
+    const std::string method = m_distributionMethod->currentText().toStdString();
+    for (const auto& h : heatmap::advantageHistograms(*m_data, kHistogramBins)) {
+        if (h.method != method || h.total == 0)
+            continue;
+        const QString name = h.role ? tr("%1 (%2 turns)").arg(toQString(std::string(roleName(*h.role)))).arg(h.total)
+                                    : tr("unlabelled (%1 turns)").arg(h.total);
+        std::vector<double> x, y;
+        for (std::size_t b = 0; b < h.counts.size(); ++b) {
+            x.push_back(h.lo + (static_cast<double>(b) + 0.5) * h.binWidth());
+            y.push_back(h.counts[b]);
+        }
+        const int id = m_distribution->addSeries(name);
+        m_distribution->setSeriesData(id, std::move(x), std::move(y));
+    }
+    m_distribution->resetZoom();
+}
+
+} // namespace creditlab::ui

@@ -1,0 +1,659 @@
+#include "ui/launch/launcherpage.h"
+
+#include "core/credit/estimator.h"
+#include "core/env/environment.h"
+#include "core/judge/humanjudge.h"
+#include "core/judge/judge.h"
+#include "core/learn/api/backend.h"
+#include "core/learn/api/trainconfig.h"
+#include "ui/launch/paramform.h"
+#include "ui/launch/runcontroller.h"
+#include "ui/launch/servercheck.h"
+#include "ui/common/textutil.h"
+#include "ui/shell/workspace.h"
+
+#include <QComboBox>
+#include <QDir>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFontDatabase>
+#include <QFormLayout>
+#include <QFutureWatcher>
+#include <QtConcurrent/QtConcurrentRun>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSaveFile>
+#include <QScrollArea>
+#include <QShortcut>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+#include <array>
+#include <exception>
+#include <map>
+
+namespace creditlab::ui {
+
+namespace {
+
+const QString kPresetDir = QStringLiteral(":/configs");
+
+struct PolicySize {
+    const char* name;
+    int width, layers, heads;
+};
+/// Base is the shipped configs' policy; Large is the TARGETS.md benchmark's width with twice its heads' dimension.
+constexpr std::array<PolicySize, 4> kSizes { { { QT_TRANSLATE_NOOP("creditlab::ui::LauncherPage", "Tiny"), 32, 1, 2 },
+    { QT_TRANSLATE_NOOP("creditlab::ui::LauncherPage", "Small"), 64, 2, 2 },
+    { QT_TRANSLATE_NOOP("creditlab::ui::LauncherPage", "Base"), 128, 2, 4 },
+    { QT_TRANSLATE_NOOP("creditlab::ui::LauncherPage", "Large"), 256, 4, 8 } } };
+
+/// Title of the form section a trainer key belongs to.
+QString sectionTitle(const std::string& prefix)
+{
+    static const std::map<std::string, const char*> titles { { "", QT_TRANSLATE_NOOP("creditlab::ui::LauncherPage", "General") },
+        { "policy", QT_TRANSLATE_NOOP("creditlab::ui::LauncherPage", "Policy") },
+        { "tokenizer", QT_TRANSLATE_NOOP("creditlab::ui::LauncherPage", "Tokenizer") },
+        { "sft", QT_TRANSLATE_NOOP("creditlab::ui::LauncherPage", "SFT warm start") },
+        { "rl", QT_TRANSLATE_NOOP("creditlab::ui::LauncherPage", "RL update") },
+        { "kl", QT_TRANSLATE_NOOP("creditlab::ui::LauncherPage", "KL to the reference policy") },
+        { "critic", QT_TRANSLATE_NOOP("creditlab::ui::LauncherPage", "Critic") },
+        { "eval", QT_TRANSLATE_NOOP("creditlab::ui::LauncherPage", "Evaluation") },
+        { "checkpoint", QT_TRANSLATE_NOOP("creditlab::ui::LauncherPage", "Checkpoints") } };
+    const auto it = titles.find(prefix);
+    return it == titles.end() ? toQString(prefix) : LauncherPage::tr(it->second);
+}
+
+} // namespace
+
+LauncherPage::LauncherPage(Workspace* workspace, RunController* controller, QWidget* parent)
+    : QWidget(parent)
+    , m_workspace(workspace)
+    , m_controller(controller)
+    , m_presets(new QComboBox(this))
+    , m_env(new QComboBox(this))
+    , m_method(new QComboBox(this))
+    , m_judge(new QComboBox(this))
+    , m_size(new QComboBox(this))
+    , m_device(new QComboBox(this))
+    , m_filter(new QLineEdit(this))
+    , m_form(new ParamForm(this))
+    , m_preview(new QPlainTextEdit(this))
+    , m_summary(new QLabel(this))
+    , m_start(new QPushButton(tr("&Start run"), this))
+    , m_check(new QPushButton(tr("Check servers"), this))
+    , m_checkResult(new QLabel(this))
+{
+    setObjectName(QStringLiteral("launcherPage"));
+    m_summary->setObjectName(QStringLiteral("launchSummary"));
+    m_presets->addItem(tr("(defaults)"));
+    m_presets->addItems(presetNames());
+    m_presets->setToolTip(tr("Ready-made configs shipped in resources/configs/"));
+    auto* open = new QPushButton(tr("&Open…"), this);
+    open->setToolTip(tr("Load a YAML config (Ctrl+Shift+O)"));
+    auto* save = new QPushButton(tr("&Save…"), this);
+    save->setToolTip(tr("Save the config as YAML for creditlab-cli train --config (Ctrl+S)"));
+    auto* reset = new QPushButton(tr("Reset all"), this);
+
+    for (const auto& env : env::environments())
+        m_env->addItem(toQString(env.name), toQString(env.summary));
+    for (const auto* estimator : credit::estimators()) {
+        m_method->addItem(toQString(std::string(estimator->name())));
+        m_method->setItemData(
+            m_method->count() - 1, toQString(std::string(estimator->summary())), Qt::ToolTipRole);
+    }
+    for (const auto& judge : judge::judgeNames())
+        m_judge->addItem(toQString(judge));
+    for (const auto& size : kSizes)
+        m_size->addItem(tr("%1 (%2×%3, %4 heads)").arg(tr(size.name)).arg(size.width).arg(size.layers).arg(size.heads));
+    m_size->addItem(tr("Custom"));
+    m_device->addItem(tr("auto (CUDA when present)"), QString());
+    m_device->addItem(QStringLiteral("cpu"), QStringLiteral("cpu"));
+    m_filter->setPlaceholderText(tr("Filter keys… (Ctrl+F)"));
+    m_filter->setClearButtonEnabled(true);
+    m_preview->setReadOnly(true);
+    m_preview->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_preview->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_summary->setTextFormat(Qt::PlainText);
+    m_summary->setWordWrap(true);
+    m_start->setDefault(true);
+    m_start->setToolTip(tr("Start training in the background (Ctrl+Return)"));
+    m_check->setToolTip(tr("Check that the remote environment server and the http judge answer (Ctrl+K)"));
+    m_checkResult->setObjectName(QStringLiteral("serverCheck"));
+    m_checkResult->setTextFormat(Qt::PlainText);
+    m_checkResult->setWordWrap(true);
+    m_checkResult->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    auto* top = new QHBoxLayout;
+    top->addWidget(new QLabel(tr("Preset:"), this));
+    top->addWidget(m_presets, 1);
+    top->addWidget(open);
+    top->addWidget(save);
+    top->addWidget(reset);
+    auto* choices = new QFormLayout;
+    choices->addRow(tr("&Environment:"), m_env);
+    choices->addRow(tr("Policy si&ze:"), m_size);
+    choices->addRow(tr("Credit &method:"), m_method);
+    choices->addRow(tr("&Judge:"), m_judge);
+    choices->addRow(tr("De&vice:"), m_device);
+
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    scroll->setWidget(m_form);
+    auto* left = new QWidget(this);
+    auto* leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    leftLayout->addLayout(choices);
+    leftLayout->addWidget(m_filter);
+    leftLayout->addWidget(scroll, 1);
+    auto* right = new QWidget(this);
+    auto* rightLayout = new QVBoxLayout(right);
+    rightLayout->setContentsMargins(0, 0, 0, 0);
+    rightLayout->addWidget(new QLabel(tr("Config (YAML, as creditlab-cli train reads it):"), this));
+    rightLayout->addWidget(m_preview, 1);
+    rightLayout->addWidget(m_summary);
+    rightLayout->addWidget(m_checkResult);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_check);
+    buttons->addWidget(m_start, 1);
+    rightLayout->addLayout(buttons);
+    auto* splitter = new QSplitter(Qt::Horizontal, this);
+    splitter->addWidget(left);
+    splitter->addWidget(right);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(top);
+    layout->addWidget(splitter, 1);
+
+    connect(m_presets, &QComboBox::activated, this, [this](int index) {
+        QString error;
+        const bool ok = index == 0 ? loadConfigText(QStringLiteral("{}"), tr("defaults"), &error)
+                                   : loadPreset(m_presets->itemText(index), &error);
+        if (!ok)
+            QMessageBox::warning(this, tr("Cannot load the preset"), error);
+    });
+    connect(open, &QPushButton::clicked, this, &LauncherPage::chooseOpen);
+    connect(save, &QPushButton::clicked, this, &LauncherPage::chooseSave);
+    connect(reset, &QPushButton::clicked, this, [this] {
+        m_form->resetAll();
+        syncSizeCombo();
+    });
+    connect(m_env, &QComboBox::currentTextChanged, this, &LauncherPage::rebuildForm);
+    connect(m_method, &QComboBox::currentTextChanged, this, &LauncherPage::rebuildForm);
+    connect(m_judge, &QComboBox::currentTextChanged, this, &LauncherPage::rebuildForm);
+    connect(m_size, &QComboBox::activated, this, &LauncherPage::applySize);
+    connect(m_device, &QComboBox::currentIndexChanged, this, &LauncherPage::updatePreview);
+    connect(m_filter, &QLineEdit::textChanged, m_form, &ParamForm::setFilter);
+    connect(m_form, &ParamForm::valueChanged, this, [this](const QString& key) {
+        if (key.startsWith(QLatin1String("policy.")))
+            syncSizeCombo();
+        updatePreview();
+    });
+    connect(m_start, &QPushButton::clicked, this, [this] { startRun(); });
+    connect(m_check, &QPushButton::clicked, this, &LauncherPage::checkServers);
+    auto* checkShortcut = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_K), this);
+    connect(checkShortcut, &QShortcut::activated, this, &LauncherPage::checkServers);
+    connect(m_controller, &RunController::runningChanged, this, &LauncherPage::updateStartButton);
+    connect(m_controller, &RunController::queueChanged, this, &LauncherPage::updateStartButton);
+    connect(m_controller, &RunController::runStarted, this, &LauncherPage::updateStartButton);
+    connect(m_workspace, &Workspace::opened, this, &LauncherPage::updateStartButton);
+
+    auto* startShortcut = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return), this);
+    connect(startShortcut, &QShortcut::activated, this, [this] { startRun(); });
+    auto* saveShortcut = new QShortcut(QKeySequence::Save, this);
+    connect(saveShortcut, &QShortcut::activated, this, &LauncherPage::chooseSave);
+    auto* openShortcut = new QShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O), this);
+    connect(openShortcut, &QShortcut::activated, this, &LauncherPage::chooseOpen);
+    auto* findShortcut = new QShortcut(QKeySequence::Find, this);
+    connect(findShortcut, &QShortcut::activated, this, [this] {
+        m_filter->setFocus();
+        m_filter->selectAll();
+    });
+
+    m_method->setCurrentText(QStringLiteral("triage"));
+    rebuildForm();
+    syncSizeCombo();
+    updateStartButton();
+}
+
+void LauncherPage::loadTrainingModule()
+{
+    // LibTorch takes about a second to initialise: load the training module in the background while the window
+    // shows, then list the GPUs it sees. A failure is shown; starting a run reports it again.
+    auto* watcher = new QFutureWatcher<QStringList>(this);
+    connect(watcher, &QFutureWatcher<QStringList>::finished, this, [this, watcher] {
+        watcher->deleteLater();
+        const QStringList devices = watcher->result();
+        if (!devices.isEmpty() && devices.first().startsWith(QLatin1Char('!'))) {
+            m_moduleError = devices.first().mid(1);
+            updatePreview();
+            return;
+        }
+        for (const QString& device : devices)
+            if (m_device->findData(device) < 0)
+                m_device->addItem(device, device);
+        Q_EMIT trainingModuleLoaded();
+    });
+    watcher->setFuture(QtConcurrent::run([] {
+        QStringList out;
+        try {
+            for (const auto& device : learn::trainingBackend().availableDevices())
+                out.append(toQString(device));
+        } catch (const std::exception& e) {
+            out = QStringList { QLatin1Char('!') + toQString(e.what()) };
+        }
+        return out;
+    }));
+}
+
+QStringList LauncherPage::presetNames()
+{
+    QStringList names = QDir(kPresetDir).entryList({ QStringLiteral("*.yaml") }, QDir::Files, QDir::Name);
+    names.removeIf([](const QString& n) { return n.startsWith(QLatin1String("sweep")); });
+    return names;
+}
+
+void LauncherPage::rebuildForm()
+{
+    std::map<std::string, ParamForm::Section> trainer;
+    ParamForm::Section creditSection { tr("Credit: %1").arg(m_method->currentText()), "credit.", {} };
+    for (const auto& spec : learn::TrainConfig::specs()) {
+        if (spec.name == "env.name" || spec.name == "credit.method" || spec.name == "judge.name")
+            continue;
+        if (spec.name.rfind("credit.", 0) == 0) {
+            auto copy = spec;
+            copy.name = spec.name.substr(7);
+            creditSection.specs.push_back(copy);
+            continue;
+        }
+        const auto dot = spec.name.find('.');
+        const std::string prefix = dot == std::string::npos ? std::string() : spec.name.substr(0, dot);
+        auto& section = trainer[prefix];
+        section.title = sectionTitle(prefix);
+        section.specs.push_back(spec);
+    }
+    if (const auto* estimator = credit::findEstimator(m_method->currentText().toStdString()))
+        for (const auto& spec : estimator->params())
+            creditSection.specs.push_back(spec);
+    std::vector<ParamForm::Section> sections;
+    for (const char* prefix : { "", "policy", "tokenizer", "sft", "rl", "kl", "critic" })
+        if (trainer.count(prefix))
+            sections.push_back(trainer[prefix]);
+    sections.push_back(creditSection);
+    if (const auto* env = env::findEnvironment(m_env->currentText().toStdString()))
+        sections.push_back({ tr("Environment: %1").arg(m_env->currentText()), "env.", env->params });
+    try {
+        sections.push_back({ tr("Judge: %1").arg(m_judge->currentText()), "judge.",
+            judge::judgeParams(m_judge->currentText().toStdString()) });
+    } catch (const std::exception&) {
+    }
+    for (const char* prefix : { "eval", "checkpoint" })
+        if (trainer.count(prefix))
+            sections.push_back(trainer[prefix]);
+    for (auto& [prefix, section] : trainer)
+        if (prefix != "" && prefix != "policy" && prefix != "tokenizer" && prefix != "sft" && prefix != "rl"
+            && prefix != "kl" && prefix != "critic" && prefix != "eval" && prefix != "checkpoint")
+            sections.push_back(section);
+    m_form->setSections(std::move(sections));
+    updatePreview();
+}
+
+void LauncherPage::applySize(int index)
+{
+    if (index < 0 || index >= static_cast<int>(kSizes.size()))
+        return;
+    m_applyingSize = true;
+    m_form->setValue(QStringLiteral("policy.width"), QString::number(kSizes[index].width));
+    m_form->setValue(QStringLiteral("policy.layers"), QString::number(kSizes[index].layers));
+    m_form->setValue(QStringLiteral("policy.heads"), QString::number(kSizes[index].heads));
+    m_applyingSize = false;
+    syncSizeCombo();
+}
+
+void LauncherPage::syncSizeCombo()
+{
+    if (m_applyingSize)
+        return;
+    const int width = m_form->value(QStringLiteral("policy.width")).toInt();
+    const int layers = m_form->value(QStringLiteral("policy.layers")).toInt();
+    const int heads = m_form->value(QStringLiteral("policy.heads")).toInt();
+    int index = static_cast<int>(kSizes.size());
+    for (std::size_t i = 0; i < kSizes.size(); ++i)
+        if (kSizes[i].width == width && kSizes[i].layers == layers && kSizes[i].heads == heads)
+            index = static_cast<int>(i);
+    m_size->setCurrentIndex(index);
+}
+
+QString LauncherPage::configText() const
+{
+    QString text = QStringLiteral("# CreditLab run config; run with: creditlab-cli train --config FILE\n");
+    text += QStringLiteral("env.name: %1\n").arg(yamlScalar(m_env->currentText()));
+    text += QStringLiteral("credit.method: %1\n").arg(yamlScalar(m_method->currentText()));
+    text += QStringLiteral("judge.name: %1\n").arg(yamlScalar(m_judge->currentText()));
+    for (const auto& [key, value] : m_form->changedValues())
+        text += QStringLiteral("%1: %2\n").arg(toQString(key), yamlScalar(toQString(value)));
+    return text;
+}
+
+void LauncherPage::checkServers()
+{
+    ServerCheckRequest request;
+    if (!m_config) {
+        m_checkResult->setText(m_configError);
+        Q_EMIT serverCheckFinished(false);
+        return;
+    }
+    request.remoteEnv = m_config->envName() == "remote";
+    request.envAssignments = m_config->envAssignments();
+    request.httpJudge = m_config->judgeName() == "http";
+    request.judgeAssignments = m_config->judgeAssignments();
+    if (!request.remoteEnv && !request.httpJudge) {
+        m_checkResult->setText(tr("Nothing to check: this config calls no server (env remote or judge http)."));
+        Q_EMIT serverCheckFinished(true);
+        return;
+    }
+    m_check->setEnabled(false);
+    m_checkResult->setText(tr("Checking…"));
+    auto* watcher = new QFutureWatcher<ServerCheckResult>(this);
+    connect(watcher, &QFutureWatcher<ServerCheckResult>::finished, this, [this, watcher] {
+        watcher->deleteLater();
+        const ServerCheckResult result = watcher->result();
+        m_checkResult->setText(result.lines.join(QLatin1Char('\n')));
+        m_check->setEnabled(true);
+        Q_EMIT serverCheckFinished(result.ok);
+    });
+    watcher->setFuture(QtConcurrent::run([request] { return ui::checkServers(request); }));
+}
+
+void LauncherPage::updatePreview()
+{
+    const QString text = configText();
+    m_preview->setPlainText(text);
+    // Parsed once per change: the summary below and Start (startRun) use this.
+    m_config.reset();
+    m_configError.clear();
+    QStringList invalid;
+    m_form->invalidKeys(&invalid);
+    if (!invalid.isEmpty()) {
+        m_configError = invalid.join(QLatin1Char('\n'));
+    } else {
+        try {
+            m_config = learn::TrainConfig::parse(text.toStdString(), "launcher");
+        } catch (const std::exception& e) {
+            m_configError = toQString(e.what());
+        }
+    }
+    // The check button is for configs that call a server; an earlier check's outcome is about another config.
+    const bool callsServer
+        = m_env->currentText() == QLatin1String("remote") || m_judge->currentText() == QLatin1String("http");
+    m_check->setVisible(callsServer);
+    if (m_check->isEnabled())
+        m_checkResult->clear();
+    m_checkResult->setVisible(callsServer);
+    if (!m_moduleError.isEmpty()) {
+        m_summary->setText(tr("Training is not available: %1").arg(m_moduleError));
+        return;
+    }
+    if (!invalid.isEmpty()) {
+        m_summary->setText(tr("Fix first: %1").arg(invalid.join(QStringLiteral("; "))));
+        return;
+    }
+    if (!m_config) {
+        m_summary->setText(m_configError);
+        return;
+    }
+    try {
+        const learn::TrainConfig& config = *m_config;
+        const qint64 episodes = config.getInt("rl.iterations") * config.getInt("rl.tasks") * config.getInt("rl.group_size");
+        QString summary;
+        if (config.envName() == "remote") { // no expert there (no SFT episodes to play), and no oracle roles
+            summary = tr("Run \"%1\": %2 iterations × %3 tasks × %4 rollouts = %5 training episodes on the remote "
+                         "server, on %6.")
+                          .arg(toQString(config.runName()))
+                          .arg(config.getInt("rl.iterations"))
+                          .arg(config.getInt("rl.tasks"))
+                          .arg(config.getInt("rl.group_size"))
+                          .arg(episodes)
+                          .arg(m_device->currentText());
+            summary += QLatin1Char('\n') + remoteSummary(config);
+        } else {
+            summary = tr("Run \"%1\": %2 SFT episodes, then %3 iterations × %4 tasks × %5 rollouts = %6 "
+                         "training episodes, on %7.")
+                          .arg(toQString(config.runName()))
+                          .arg(config.getInt("sft.expert_episodes") + config.getInt("sft.noisy_episodes"))
+                          .arg(config.getInt("rl.iterations"))
+                          .arg(config.getInt("rl.tasks"))
+                          .arg(config.getInt("rl.group_size"))
+                          .arg(episodes)
+                          .arg(m_device->currentText());
+        }
+        const QString labels = humanLabelSummary(config);
+        if (!labels.isEmpty())
+            summary += QLatin1Char('\n') + labels;
+        m_summary->setText(summary);
+    } catch (const std::exception& e) {
+        m_summary->setText(toQString(e.what()));
+    }
+}
+
+QString LauncherPage::remoteSummary(const learn::TrainConfig& config) const
+{
+    QStringList parts;
+    const QString demonstrations = toQString(config.getText("sft.demonstrations"));
+    if (config.getInt("sft.from_run") > 0)
+        parts << tr("The policy starts from run %1's SFT policy.").arg(config.getInt("sft.from_run"));
+    else if (!demonstrations.isEmpty())
+        parts << tr("SFT clones the successful trajectories of %1 (a remote server has no expert).").arg(demonstrations);
+    else
+        parts << tr("No SFT: a remote server has no expert to demonstrate. Set sft.demonstrations to a JSONL file of "
+                    "trajectories, or sft.from_run to an earlier run.");
+    const bool rolesFromEnvironment = config.judgeName() == "oracle" || config.judgeName() == "noisy";
+    if (rolesFromEnvironment && config.method() == "triage") {
+        std::string unlabelled = "error";
+        for (const auto& [key, value] : config.creditAssignments())
+            if (key == "unlabelled")
+                unlabelled = value;
+        if (unlabelled == "error")
+            parts << tr("The %1 judge labels nothing here (a remote server gives no oracle roles) and triage needs a "
+                        "role on every turn: use judge http or human, or credit.unlabelled=grpo.")
+                         .arg(toQString(config.judgeName()));
+    }
+    return parts.join(QLatin1Char(' '));
+}
+
+QString LauncherPage::humanLabelSummary(const learn::TrainConfig& config) const
+{
+    const bool humanJudge = config.judgeName() == judge::HumanJudge::kName;
+    const bool labelledPool = config.getText("rl.task_pool") == "labelled";
+    Store* store = m_workspace->store();
+    if ((!humanJudge && !labelledPool) || !store)
+        return {};
+    std::string annotator;
+    for (const auto& [key, value] : config.judgeAssignments())
+        if (key == "annotator")
+            annotator = value;
+    const auto index = judge::HumanJudge::labelIndex(*store, annotator);
+    const std::string prefix = config.envName() + ":seed=";
+    int envTasks = 0;
+    for (const auto& task : index.tasks())
+        envTasks += task.rfind(prefix, 0) == 0 && task.find(":split=") == std::string::npos ? 1 : 0;
+    const QString who = annotator.empty() ? tr("every annotator") : toQString(annotator);
+    QString text;
+    if (index.labelCount() == 0)
+        text = tr("No human labels by %1 in this database yet: every turn goes to the backing judge. Label turns "
+                  "in the Annotate tab (Ctrl+8).")
+                   .arg(who);
+    else
+        text = tr("Human labels by %1: %2, on %3 distinct (task, state, action) keys in %4 %5 train tasks. "
+                  "Rollout turns that match one take it; the rest go to the backing judge.")
+                   .arg(who)
+                   .arg(index.labelCount())
+                   .arg(index.size())
+                   .arg(envTasks)
+                   .arg(toQString(config.envName()));
+    if (labelledPool && envTasks == 0)
+        text += QLatin1Char(' ')
+            + tr("rl.task_pool=labelled needs labelled %1 train tasks: the run would stop at its first iteration.")
+                  .arg(toQString(config.envName()));
+    return text;
+}
+
+void LauncherPage::updateStartButton()
+{
+    const bool busy = m_controller->isRunning();
+    m_start->setEnabled(m_workspace->isOpen());
+    if (!busy)
+        m_start->setText(tr("&Start run"));
+    else if (m_controller->queuedCount() == 0)
+        m_start->setText(tr("&Queue run (starts when run %1 ends)").arg(m_controller->runId()));
+    else
+        m_start->setText(tr("&Queue run (%n waiting)", nullptr, m_controller->queuedCount()));
+}
+
+bool LauncherPage::setValue(const QString& key, const QString& text, QString* error)
+{
+    QComboBox* combo = key == QLatin1String("env.name") ? m_env
+        : key == QLatin1String("credit.method")        ? m_method
+        : key == QLatin1String("judge.name")           ? m_judge
+                                                       : nullptr;
+    if (!combo)
+        return m_form->setValue(key, text, error);
+    if (combo->findText(text) < 0) {
+        if (error)
+            *error = tr("%1: unknown value '%2'").arg(key, text);
+        return false;
+    }
+    combo->setCurrentText(text);
+    return true;
+}
+
+QString LauncherPage::value(const QString& key) const
+{
+    if (key == QLatin1String("env.name"))
+        return m_env->currentText();
+    if (key == QLatin1String("credit.method"))
+        return m_method->currentText();
+    if (key == QLatin1String("judge.name"))
+        return m_judge->currentText();
+    return m_form->value(key);
+}
+
+bool LauncherPage::loadConfigText(const QString& yamlText, const QString& source, QString* error)
+{
+    std::vector<learn::ConfigEntry> entries;
+    try {
+        // Validates everything first, so that a bad file leaves the form untouched.
+        learn::TrainConfig::parse(yamlText.toStdString(), source.toStdString());
+        entries = learn::flattenYaml(yamlText.toStdString(), source.toStdString());
+    } catch (const std::exception& e) {
+        if (error)
+            *error = toQString(e.what());
+        return false;
+    }
+    std::map<std::string, std::string> section { { "env.name", "household" }, { "credit.method", "grpo" },
+        { "judge.name", "oracle" } };
+    for (const auto& entry : entries)
+        if (section.count(entry.key))
+            section[entry.key] = entry.value;
+    for (const auto& [key, value] : section)
+        setValue(toQString(key), toQString(value));
+    m_form->resetAll();
+    QStringList problems;
+    for (const auto& entry : entries) {
+        if (section.count(entry.key))
+            continue;
+        QString why;
+        if (!m_form->setValue(toQString(entry.key), toQString(entry.value), &why))
+            problems.append(toQString(entry.where) + QStringLiteral(": ") + why);
+    }
+    syncSizeCombo();
+    updatePreview();
+    if (!problems.isEmpty() && error)
+        *error = problems.join(QLatin1Char('\n'));
+    return problems.isEmpty();
+}
+
+bool LauncherPage::loadConfigFile(const QString& path, QString* error)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        if (error)
+            *error = tr("%1: %2").arg(path, file.errorString());
+        return false;
+    }
+    return loadConfigText(QString::fromUtf8(file.readAll()), path, error);
+}
+
+bool LauncherPage::loadPreset(const QString& name, QString* error)
+{
+    if (!loadConfigFile(kPresetDir + QLatin1Char('/') + name, error))
+        return false;
+    m_presets->setCurrentText(name);
+    return true;
+}
+
+bool LauncherPage::saveConfigFile(const QString& path, QString* error) const
+{
+    QSaveFile file(path);
+    if (file.open(QIODevice::WriteOnly)) {
+        file.write(configText().toUtf8());
+        if (file.commit())
+            return true;
+    }
+    if (error)
+        *error = tr("%1: %2").arg(path, file.errorString());
+    return false;
+}
+
+void LauncherPage::chooseOpen()
+{
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open Config"), QString(), tr("YAML configs (*.yaml *.yml);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!loadConfigFile(path, &error))
+        QMessageBox::warning(this, tr("Cannot load the config"), error);
+}
+
+void LauncherPage::chooseSave()
+{
+    QString path = QFileDialog::getSaveFileName(
+        this, tr("Save Config"), m_form->value(QStringLiteral("name")) + QStringLiteral(".yaml"),
+        tr("YAML configs (*.yaml *.yml)"));
+    if (path.isEmpty())
+        return;
+    if (QFileInfo(path).suffix().isEmpty())
+        path += QStringLiteral(".yaml");
+    QString error;
+    if (!saveConfigFile(path, &error))
+        QMessageBox::warning(this, tr("Cannot save the config"), error);
+}
+
+bool LauncherPage::startRun(QString* error)
+{
+    QString reason = m_configError;
+    RunRequest request;
+    request.database = m_workspace->path();
+    request.config = m_config;
+    request.device = m_device->currentData().toString();
+    const bool queued = m_controller->isRunning();
+    if (reason.isEmpty() && m_controller->start(request, &reason)) {
+        if (!queued)
+            Q_EMIT runLaunched();
+        return true;
+    }
+    if (error)
+        *error = reason;
+    else
+        QMessageBox::warning(this, tr("Cannot start the run"), reason);
+    return false;
+}
+
+} // namespace creditlab::ui

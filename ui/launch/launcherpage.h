@@ -1,0 +1,104 @@
+#pragma once
+
+#include "core/learn/api/trainconfig.h"
+
+#include <QString>
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QPushButton;
+
+namespace creditlab::learn {
+class TrainConfig;
+}
+
+namespace creditlab::ui {
+
+class ParamForm;
+class RunController;
+class Workspace;
+
+/// The launcher: environment, policy size, credit method, judge and device at the top; below, every config key in a
+/// form generated from the parameter metadata; beside it the YAML exactly as `creditlab-cli train --config` reads
+/// it. Loads and saves YAML configs and the shipped presets, and starts the run on the run controller.
+/// Lives on the GUI thread.
+class LauncherPage : public QWidget {
+    Q_OBJECT
+public:
+    LauncherPage(Workspace* workspace, RunController* controller, QWidget* parent = nullptr);
+
+    /// Replaces the form with the config in `yamlText` (unknown keys and bad values are refused with the
+    /// source, line and key in `error`; the form is then left as it was).
+    bool loadConfigText(const QString& yamlText, const QString& source, QString* error = nullptr);
+    bool loadConfigFile(const QString& path, QString* error = nullptr);
+    /// Loads a shipped preset by file name ("household-triage.yaml").
+    bool loadPreset(const QString& name, QString* error = nullptr);
+    /// The names of the shipped presets.
+    static QStringList presetNames();
+    /// The config as YAML: the environment, method and judge, then every key that differs from its default.
+    QString configText() const;
+    bool saveConfigFile(const QString& path, QString* error = nullptr) const;
+    /// Sets a key (the combos for env.name, credit.method and judge.name); false with a reason when refused.
+    bool setValue(const QString& key, const QString& text, QString* error = nullptr);
+    QString value(const QString& key) const;
+    ParamForm* form() const { return m_form; }
+
+    /// Loads the training module (LibTorch) in the background and then lists its devices; trainingModuleLoaded()
+    /// follows. The main window calls it once its first frame is up: the loader's lock, held through LibTorch's
+    /// second of static initialisation, would otherwise stall the GUI thread's own plugin loading at start.
+    void loadTrainingModule();
+
+    /// Starts the run; on failure the reason is shown (or returned in `error` when given).
+    bool startRun(QString* error = nullptr);
+    /// With env.name remote or judge.name http: checks in the background that those servers answer (Ctrl+K);
+    /// serverCheckFinished() follows, and the outcome shows under the summary.
+    void checkServers();
+
+Q_SIGNALS:
+    /// A run was handed to the controller.
+    void runLaunched();
+    /// The training module (LibTorch) is loaded and its devices are listed.
+    void trainingModuleLoaded();
+    /// checkServers() is done; `ok` when every server answered.
+    void serverCheckFinished(bool ok);
+
+private:
+    void rebuildForm();
+    void applySize(int index);
+    void syncSizeCombo();
+    void updatePreview();
+    /// With the human judge or the labelled task pool: what the open database holds for them; else empty.
+    QString humanLabelSummary(const learn::TrainConfig& config) const;
+    /// With env.name remote: where the policy's start comes from, and a judge that cannot label it.
+    QString remoteSummary(const learn::TrainConfig& config) const;
+    void updateStartButton();
+    void chooseOpen();
+    void chooseSave();
+
+    Workspace* m_workspace;
+    RunController* m_controller;
+    QComboBox* m_presets;
+    QComboBox* m_env;
+    QComboBox* m_method;
+    QComboBox* m_judge;
+    QComboBox* m_size;
+    QComboBox* m_device;
+    QLineEdit* m_filter;
+    ParamForm* m_form;
+    QPlainTextEdit* m_preview;
+    QLabel* m_summary;
+    QPushButton* m_start;
+    QPushButton* m_check;
+    QLabel* m_checkResult;
+    bool m_applyingSize = false;
+    QString m_moduleError; ///< why the training module could not be loaded; empty when it could
+    /// The form's config as updatePreview() last parsed it (on every change): what Start sends; empty when invalid,
+    /// with the reason in m_configError.
+    std::optional<learn::TrainConfig> m_config;
+    QString m_configError;
+};
+
+} // namespace creditlab::ui

@@ -1,0 +1,434 @@
+#include "ui/monitor/monitorpage.h"
+
+#include "core/vocabulary.h"
+
+#include "ui/charts/linechart.h"
+#include "ui/shell/logbridge.h"
+#include "ui/runs/runmodel.h"
+#include "ui/common/textutil.h"
+#include "ui/shell/workspace.h"
+
+#include <QDateTime>
+#include <QFontDatabase>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QShortcut>
+#include <QSlider>
+#include <QSplitter>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cstdlib>
+#include <exception>
+#include <map>
+
+namespace creditlab::ui {
+
+namespace {
+
+constexpr int kColumns = 3;
+constexpr int kChartHeight = 250;
+constexpr int kLogFlushMs = 100;
+constexpr int kMaxLogLines = 20000;
+
+/// Learning metrics first, bookkeeping last (metricnames::rank).
+int metricRank(const QString& name) { return metricnames::rank(name.toStdString()); }
+
+QString levelName(int level)
+{
+    static const char* const names[] = { "trace", "debug", "info", "warning", "error", "critical", "off" };
+    return QString::fromLatin1(names[std::clamp(level, 0, 6)]);
+}
+
+} // namespace
+
+MonitorPage::MonitorPage(Workspace* workspace, RunController* controller, QWidget* parent)
+    : QWidget(parent)
+    , m_workspace(workspace)
+    , m_controller(controller)
+    , m_title(new QLabel(this))
+    , m_phase(new QLabel(this))
+    , m_progress(new QProgressBar(this))
+    , m_eta(new QLabel(this))
+    , m_throughput(new QLabel(this))
+    , m_pause(new QPushButton(tr("&Pause"), this))
+    , m_stop(new QPushButton(tr("S&top"), this))
+    , m_resume(new QPushButton(tr("&Resume from checkpoint"), this))
+    , m_filter(new QLineEdit(this))
+    , m_smoothing(new QSlider(Qt::Horizontal, this))
+    , m_smoothingValue(new QLabel(this))
+    , m_chartArea(new QWidget(this))
+    , m_grid(new QGridLayout(m_chartArea))
+    , m_log(new QPlainTextEdit(this))
+    , m_logTimer(new QTimer(this))
+{
+    setObjectName(QStringLiteral("monitorPage"));
+    m_title->setTextFormat(Qt::PlainText);
+    QFont titleFont = m_title->font();
+    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.25);
+    titleFont.setBold(true);
+    m_title->setFont(titleFont);
+    m_phase->setTextFormat(Qt::PlainText);
+    m_phase->setObjectName(QStringLiteral("monitorPhase"));
+    m_eta->setTextFormat(Qt::PlainText);
+    m_throughput->setTextFormat(Qt::PlainText);
+    m_pause->setToolTip(tr("Pause after the current step (Ctrl+P)"));
+    m_stop->setToolTip(tr("Stop after the current step, with a checkpoint to resume from (Ctrl+.)"));
+    m_filter->setPlaceholderText(tr("Filter metrics…"));
+    m_filter->setClearButtonEnabled(true);
+    m_smoothing->setRange(0, 99);
+    m_smoothing->setValue(60);
+    m_smoothing->setToolTip(tr("EMA smoothing weight (debiased); the raw curve stays underneath, faded"));
+    m_smoothingValue->setMinimumWidth(32);
+    m_log->setReadOnly(true);
+    m_log->setMaximumBlockCount(kMaxLogLines);
+    m_log->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_log->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_log->setPlaceholderText(tr("The log of runs trained in this window (iterations, pauses, checkpoints, errors)."));
+    m_logTimer->setSingleShot(true);
+    m_logTimer->setInterval(kLogFlushMs);
+
+    auto* header = new QHBoxLayout;
+    header->addWidget(m_title, 1);
+    header->addWidget(m_pause);
+    header->addWidget(m_stop);
+    header->addWidget(m_resume);
+    auto* progressLine = new QHBoxLayout;
+    progressLine->addWidget(m_phase);
+    progressLine->addWidget(m_progress, 1);
+    progressLine->addWidget(m_eta);
+    auto* tools = new QHBoxLayout;
+    tools->addWidget(m_throughput, 1);
+    tools->addWidget(m_filter);
+    tools->addWidget(new QLabel(tr("Smoothing:"), this));
+    tools->addWidget(m_smoothing);
+    tools->addWidget(m_smoothingValue);
+
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    scroll->setWidget(m_chartArea);
+    auto* splitter = new QSplitter(Qt::Vertical, this);
+    splitter->addWidget(scroll);
+    splitter->addWidget(m_log);
+    splitter->setStretchFactor(0, 4);
+    splitter->setStretchFactor(1, 1);
+    splitter->setSizes({ 640, 140 });
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(header);
+    layout->addLayout(progressLine);
+    layout->addLayout(tools);
+    layout->addWidget(splitter, 1);
+
+    connect(m_pause, &QPushButton::clicked, this, [this] {
+        if (m_controller->isPaused())
+            m_controller->resume();
+        else
+            m_controller->pause();
+        m_pause->setText(tr("Pausing…"));
+    });
+    connect(m_stop, &QPushButton::clicked, this, [this] {
+        m_controller->requestStop();
+        m_stop->setEnabled(false);
+        m_stop->setText(tr("Stopping…"));
+    });
+    connect(m_resume, &QPushButton::clicked, this, [this] { Q_EMIT resumeRequested(m_runId); });
+    connect(m_filter, &QLineEdit::textChanged, this, &MonitorPage::relayoutCharts);
+    connect(m_smoothing, &QSlider::valueChanged, this, [this](int value) {
+        m_smoothingValue->setText(QString::number(value / 100.0, 'f', 2));
+        for (auto* chart : std::as_const(m_charts))
+            chart->setSmoothing(value / 100.0);
+    });
+    m_smoothingValue->setText(QString::number(m_smoothing->value() / 100.0, 'f', 2));
+    auto* pauseShortcut = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_P), this);
+    connect(pauseShortcut, &QShortcut::activated, m_pause, &QPushButton::click);
+    auto* stopShortcut = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_Period), this);
+    connect(stopShortcut, &QShortcut::activated, m_stop, &QPushButton::click);
+
+    connect(m_controller, &RunController::runStarted, this, [this](qint64 runId) { showRun(runId); });
+    connect(m_controller, &RunController::progressed, this, &MonitorPage::onProgress);
+    connect(m_controller, &RunController::pausedChanged, this, &MonitorPage::updateButtons);
+    connect(m_controller, &RunController::runningChanged, this, &MonitorPage::updateButtons);
+    connect(m_controller, &RunController::runFinished, this, [this](qint64 runId, RunStatus status) {
+        if (runId == m_runId) {
+            m_phase->setText(RunModel::displayStatus(status));
+            m_eta->clear();
+            reloadFromStore(true);
+        }
+        updateHeader();
+    });
+    connect(m_controller, &RunController::runFailed, this, [this](qint64 runId, const QString& message) {
+        if (runId == m_runId || runId == 0)
+            m_phase->setText(tr("Failed: %1").arg(message));
+        updateHeader();
+    });
+    connect(m_workspace, &Workspace::runsChanged, this, [this] {
+        // The controller's run arrives through progress; others (e.g. from the CLI) through the store.
+        if (m_runId != 0 && !(m_controller->isRunning() && m_controller->runId() == m_runId))
+            reloadFromStore(true);
+        updateHeader();
+    });
+    connect(m_workspace, &Workspace::aboutToReplace, this, [this] { showRun(0); });
+    connect(LogBridge::instance(), &LogBridge::messageLogged, this, &MonitorPage::onLog);
+    connect(m_logTimer, &QTimer::timeout, this, &MonitorPage::flushLog);
+
+    showRun(0);
+}
+
+void MonitorPage::showRun(qint64 runId)
+{
+    m_runId = runId;
+    m_lastIteration = -1;
+    qDeleteAll(m_charts);
+    m_charts.clear();
+    m_metricOrder.clear();
+    m_progress->reset();
+    m_eta->clear();
+    m_phase->clear();
+    m_throughput->clear();
+    reloadFromStore(false);
+    updateHeader();
+    updateButtons();
+}
+
+void MonitorPage::reloadFromStore(bool incremental)
+{
+    Store* store = m_workspace->store();
+    if (!store || m_runId == 0)
+        return;
+    std::map<qint64, std::vector<std::pair<QString, double>>> byIteration;
+    try {
+        for (const auto& point : store->metrics(m_runId))
+            if (!incremental || point.iteration > m_lastIteration)
+                byIteration[point.iteration].emplace_back(toQString(point.name), point.value);
+    } catch (const std::exception&) {
+        return; // the run may just have been deleted; the runs view reports errors
+    }
+    for (const auto& [iteration, metrics] : byIteration)
+        appendIteration(iteration, metrics);
+}
+
+void MonitorPage::appendIteration(qint64 iteration, const std::vector<std::pair<QString, double>>& metrics)
+{
+    if (iteration <= m_lastIteration)
+        return;
+    m_lastIteration = iteration;
+    bool added = false;
+    for (const auto& [name, value] : metrics) {
+        const bool isNew = !m_charts.contains(name);
+        charts::LineChart* chart = ensureChart(name);
+        chart->appendPoints(0, { static_cast<double>(iteration) }, { value });
+        added = added || isNew;
+    }
+    if (added)
+        relayoutCharts();
+    // Iteration timing and throughput of the newest iteration.
+    QStringList parts;
+    const auto find = [&metrics](std::string_view name) -> std::optional<double> {
+        for (const auto& [key, value] : metrics)
+            if (key == QLatin1String(name.data(), static_cast<qsizetype>(name.size())))
+                return value;
+        return std::nullopt;
+    };
+    if (const auto total = find(metricnames::kTimeTotal))
+        parts << tr("iteration %1: %2").arg(iteration).arg(formatDuration(*total));
+    const QLocale locale;
+    if (const auto gen = find(metricnames::kThroughputGenTokens))
+        parts << tr("%1 generated tok/s").arg(locale.toString(qRound64(*gen)));
+    if (const auto trained = find(metricnames::kThroughputTrainTokens))
+        parts << tr("%1 trained tok/s").arg(locale.toString(qRound64(*trained)));
+    if (const auto steps = find(metricnames::kThroughputEnvSteps))
+        parts << tr("%1 env steps/s").arg(locale.toString(qRound64(*steps)));
+    if (!parts.isEmpty())
+        m_throughput->setText(parts.join(QStringLiteral(" · ")));
+    Q_EMIT curvesUpdated(m_runId, iteration);
+}
+
+charts::LineChart* MonitorPage::ensureChart(const QString& metric)
+{
+    if (auto* existing = m_charts.value(metric))
+        return existing;
+    auto* chart = new charts::LineChart(m_chartArea);
+    chart->setObjectName(QStringLiteral("chart:") + metric);
+    chart->setTitle(metric);
+    chart->setAxisTitles(tr("Iteration"), QString());
+    chart->addSeries(metric);
+    chart->setLegendVisible(false);
+    chart->setSmoothing(m_smoothing->value() / 100.0);
+    chart->setMinimumHeight(kChartHeight);
+    m_charts.insert(metric, chart);
+    m_metricOrder.append(metric);
+    std::stable_sort(m_metricOrder.begin(), m_metricOrder.end(), [](const QString& a, const QString& b) {
+        const int ra = metricRank(a), rb = metricRank(b);
+        return ra != rb ? ra < rb : a < b;
+    });
+    return chart;
+}
+
+void MonitorPage::relayoutCharts()
+{
+    for (auto* chart : std::as_const(m_charts))
+        m_grid->removeWidget(chart);
+    const QString filter = m_filter->text().trimmed();
+    int slot = 0;
+    for (const QString& name : std::as_const(m_metricOrder)) {
+        auto* chart = m_charts.value(name);
+        const bool visible = filter.isEmpty() || name.contains(filter, Qt::CaseInsensitive);
+        chart->setVisible(visible);
+        if (!visible)
+            continue;
+        m_grid->addWidget(chart, slot / kColumns, slot % kColumns);
+        ++slot;
+    }
+}
+
+void MonitorPage::onProgress(const RunProgress& progress)
+{
+    if (progress.runId != m_runId)
+        return;
+    if (progress.phase == Phase::Waiting) {
+        // A remote environment server or judge endpoint stopped answering: the run waits for it (rl.outage_wait_s).
+        m_phase->setText(tr("Waiting for a server"));
+        m_phase->setToolTip(progress.message);
+        m_progress->setRange(0, static_cast<int>(std::clamp<qint64>(progress.steps, 1, 1 << 30)));
+        m_progress->setValue(static_cast<int>(std::clamp<qint64>(progress.step, 0, 1 << 30)));
+        m_progress->setFormat(tr("waited %1 of %2").arg(formatDuration(progress.elapsedSeconds),
+            formatDuration(static_cast<double>(progress.steps))));
+        m_eta->setText(m_eta->fontMetrics().elidedText(progress.message, Qt::ElideMiddle, 640));
+        m_eta->setToolTip(progress.message);
+        return;
+    }
+    m_phase->setToolTip({});
+    m_eta->setToolTip({});
+    const QString phase = progress.phase == Phase::Sft ? tr("SFT warm start")
+        : progress.phase == Phase::Rl                 ? tr("RL")
+        : progress.phase == Phase::Setup              ? tr("Setting up")
+                                                      : tr("Done");
+    m_phase->setText(phase);
+    const qint64 steps = std::max<qint64>(progress.steps, 1);
+    m_progress->setRange(0, static_cast<int>(std::min<qint64>(steps, 1 << 30)));
+    m_progress->setValue(static_cast<int>(std::min(progress.step, steps)));
+    m_progress->setFormat(progress.phase == Phase::Rl
+            ? tr("iteration %1 / %2").arg(progress.step).arg(progress.steps)
+            : tr("%1 / %2 (%p%)").arg(progress.step).arg(progress.steps));
+    m_eta->setText(progress.etaSeconds >= 0 ? tr("%1 elapsed, %2 left")
+                                                  .arg(formatDuration(progress.elapsedSeconds),
+                                                      formatDuration(progress.etaSeconds))
+                                            : tr("%1 elapsed").arg(formatDuration(progress.elapsedSeconds)));
+    if (!progress.metrics.empty()) {
+        // Metrics that came without a progress snapshot (those of SFT, at iteration 0) are in the store.
+        if (progress.iteration > m_lastIteration + 1)
+            reloadFromStore(true);
+        appendIteration(progress.iteration, progress.metrics);
+    }
+}
+
+void MonitorPage::onLog(int level, const QString& loggerName, const QString& text)
+{
+    m_pendingLog.append(QStringLiteral("%1 %2 [%3] %4")
+                            .arg(QDateTime::currentDateTime().toString(QStringLiteral("HH:mm:ss")),
+                                levelName(level).leftJustified(7), loggerName, text));
+    if (!m_logTimer->isActive())
+        m_logTimer->start();
+}
+
+void MonitorPage::flushLog()
+{
+    if (m_pendingLog.isEmpty())
+        return;
+    m_log->appendPlainText(m_pendingLog.join(QLatin1Char('\n')));
+    m_pendingLog.clear();
+}
+
+void MonitorPage::updateButtons()
+{
+    const bool ours = m_controller->isRunning() && (m_runId == 0 || m_controller->runId() == m_runId);
+    m_pause->setEnabled(ours);
+    m_pause->setText(m_controller->isPaused() ? tr("&Continue") : tr("&Pause"));
+    m_stop->setEnabled(ours);
+    m_stop->setText(tr("S&top"));
+    std::optional<RunStatus> status;
+    if (Store* store = m_workspace->store(); store && m_runId != 0) {
+        try {
+            if (const auto run = store->run(m_runId))
+                status = run->status;
+        } catch (const std::exception&) {
+        }
+    }
+    m_resume->setVisible(!m_controller->isRunning() && m_runId != 0
+        && (status == RunStatus::Cancelled || status == RunStatus::Failed));
+}
+
+void MonitorPage::updateHeader()
+{
+    if (m_runId == 0) {
+        m_title->setText(tr("No run shown. Start one in Launch (Ctrl+2), or select one in Runs and choose Run → Monitor (Ctrl+M)."));
+        return;
+    }
+    QString text = tr("Run %1").arg(m_runId);
+    if (Store* store = m_workspace->store()) {
+        try {
+            if (const auto run = store->run(m_runId))
+                text = tr("Run %1: %2 (%3)")
+                           .arg(m_runId)
+                           .arg(toQString(run->name), RunModel::displayStatus(run->status));
+        } catch (const std::exception&) {
+        }
+    }
+    m_title->setText(text);
+    updateButtons();
+    updateStoredProgress();
+}
+
+void MonitorPage::updateStoredProgress()
+{
+    // The controller reports its own run's progress (with SFT steps and ETA); others are read from the store.
+    Store* store = m_workspace->store();
+    if (!store || m_runId == 0 || (m_controller->isRunning() && m_controller->runId() == m_runId))
+        return;
+    try {
+        const auto run = store->run(m_runId); // read once per poll
+        if (!run || run->kind == RunKind::Import)
+            return;
+        const qint64 total = run->iterationsPlanned.value_or(0);
+        if (total <= 0)
+            return;
+        const qint64 done = run->iterationsDone;
+        m_progress->setRange(0, static_cast<int>(total));
+        m_progress->setValue(static_cast<int>(std::min(done, total)));
+        m_progress->setFormat(tr("iteration %1 / %2").arg(done).arg(total));
+        m_phase->setText(RunModel::displayStatus(run->status));
+        if (run->status == RunStatus::Running && done > 0) {
+            // Mean iteration time so far (SFT excluded) times the iterations left.
+            double iterationSeconds = 0.0;
+            for (const auto& point : store->metrics(m_runId))
+                if (point.name == metricnames::kTimeTotal)
+                    iterationSeconds += point.value;
+            m_eta->setText(tr("about %1 left").arg(formatDuration(iterationSeconds / done * (total - done))));
+        } else {
+            m_eta->clear();
+        }
+    } catch (const std::exception&) {
+    }
+}
+
+charts::LineChart* MonitorPage::chart(const QString& metric) const { return m_charts.value(metric); }
+
+QStringList MonitorPage::metricNames() const { return m_metricOrder; }
+
+qsizetype MonitorPage::pointCount(const QString& metric) const
+{
+    auto* c = m_charts.value(metric);
+    return c ? c->pointCount(0) : 0;
+}
+
+void MonitorPage::setSmoothing(double weight) { m_smoothing->setValue(static_cast<int>(weight * 100 + 0.5)); }
+
+} // namespace creditlab::ui

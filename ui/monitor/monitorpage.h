@@ -1,0 +1,87 @@
+#pragma once
+
+#include "ui/launch/runcontroller.h"
+
+#include <QElapsedTimer>
+#include <QHash>
+#include <QStringList>
+#include <QWidget>
+
+class QGridLayout;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QProgressBar;
+class QPushButton;
+class QSlider;
+class QTimer;
+
+namespace creditlab::ui {
+
+namespace charts {
+class LineChart;
+}
+class Workspace;
+
+/// The live monitor of one run: every per-iteration metric as a learning curve (debiased EMA with the faded raw
+/// curve, hover read-out, zoom and pan), a progress bar with the phase, ETA, pause/resume and stop for the run
+/// this window trains, iteration timing and throughput, and the log. Follows the controller's run, or any run of
+/// the database (runs trained by `creditlab-cli train` grow live as they commit). Lives on the GUI thread.
+class MonitorPage : public QWidget {
+    Q_OBJECT
+public:
+    MonitorPage(Workspace* workspace, RunController* controller, QWidget* parent = nullptr);
+
+    /// Shows run `runId` (0: none) from the store; follows it as it grows.
+    void showRun(qint64 runId);
+    qint64 runId() const { return m_runId; }
+    /// The chart of a metric, or nullptr when the run has no such metric (yet).
+    charts::LineChart* chart(const QString& metric) const;
+    QStringList metricNames() const;
+    /// Points of `metric` shown so far.
+    qsizetype pointCount(const QString& metric) const;
+    void setSmoothing(double weight);
+
+Q_SIGNALS:
+    /// New points were added to the curves (after the coalesced redraw is scheduled).
+    void curvesUpdated(qint64 runId, qint64 iteration);
+    /// The user asked to resume the shown (stopped) run.
+    void resumeRequested(qint64 runId);
+
+private:
+    void reloadFromStore(bool incremental);
+    void appendIteration(qint64 iteration, const std::vector<std::pair<QString, double>>& metrics);
+    charts::LineChart* ensureChart(const QString& metric);
+    void relayoutCharts();
+    void onProgress(const RunProgress& progress);
+    void onLog(int level, const QString& loggerName, const QString& text);
+    void flushLog();
+    void updateButtons();
+    void updateHeader();
+    void updateStoredProgress();
+
+    Workspace* m_workspace;
+    RunController* m_controller;
+    qint64 m_runId = 0;
+    qint64 m_lastIteration = -1;
+    QLabel* m_title;
+    QLabel* m_phase;
+    QProgressBar* m_progress;
+    QLabel* m_eta;
+    QLabel* m_throughput;
+    QPushButton* m_pause;
+    QPushButton* m_stop;
+    QPushButton* m_resume;
+    QLineEdit* m_filter;
+    QSlider* m_smoothing;
+    QLabel* m_smoothingValue;
+    QWidget* m_chartArea;
+    QGridLayout* m_grid;
+    QHash<QString, charts::LineChart*> m_charts;
+    QStringList m_metricOrder;
+    QPlainTextEdit* m_log;
+    QStringList m_pendingLog;
+    QTimer* m_logTimer;
+};
+
+} // namespace creditlab::ui

@@ -1,0 +1,251 @@
+#include "ui/runs/runmodel.h"
+
+#include "ui/common/itemroles.h"
+#include "ui/common/textutil.h"
+
+#include <QDateTime>
+#include <QFileInfo>
+#include <QLocale>
+
+namespace creditlab::ui {
+
+RunModel::RunModel(QObject* parent)
+    : QAbstractTableModel(parent)
+{
+}
+
+void RunModel::setRuns(std::vector<RunInfo> runs)
+{
+    beginResetModel();
+    m_runs = std::move(runs);
+    endResetModel();
+}
+
+int RunModel::rowOfRun(qint64 runId) const
+{
+    for (std::size_t i = 0; i < m_runs.size(); ++i) {
+        if (m_runs[i].id == runId)
+            return static_cast<int>(i);
+    }
+    return -1;
+}
+
+int RunModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_runs.size());
+}
+
+int RunModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(Column::Count);
+}
+
+QVariant RunModel::data(const QModelIndex& index, int role) const
+{
+    if (!index.isValid() || index.model() != this || index.row() >= rowCount())
+        return {};
+    const RunInfo& run = m_runs[static_cast<std::size_t>(index.row())];
+    const auto column = static_cast<Column>(index.column());
+
+    if (role == IdRole)
+        return QVariant::fromValue<qint64>(run.id);
+    if (role == Qt::TextAlignmentRole) {
+        switch (column) {
+        case Column::Id:
+        case Column::BestEval:
+        case Column::LastEval:
+        case Column::Iterations:
+        case Column::Duration:
+        case Column::Trajectories:
+        case Column::Turns:
+            return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+        default:
+            return QVariant::fromValue(Qt::AlignLeft | Qt::AlignVCenter);
+        }
+    }
+    if (role == SortRole) {
+        switch (column) {
+        case Column::Id:
+            return QVariant::fromValue<qint64>(run.id);
+        case Column::Trajectories:
+            return QVariant::fromValue<qint64>(run.trajectoryCount);
+        case Column::Turns:
+            return QVariant::fromValue<qint64>(run.turnCount);
+        case Column::Created:
+            return toQString(run.createdAt); // ISO 8601 sorts as text
+        case Column::BestEval:
+            return run.bestEval ? QVariant(*run.bestEval) : QVariant(-1.0);
+        case Column::LastEval:
+            return run.lastEval ? QVariant(*run.lastEval) : QVariant(-1.0);
+        case Column::Iterations:
+            return QVariant::fromValue<qint64>(run.iterationsDone);
+        case Column::Duration:
+            return run.trainSeconds;
+        default:
+            return data(index, Qt::DisplayRole);
+        }
+    }
+    if (role == Qt::ToolTipRole) {
+        switch (column) {
+        case Column::Name:
+            return run.notes.empty() ? plainTooltip(toQString(run.name))
+                                     : plainTooltip(toQString(run.name + "\n\n" + run.notes));
+        case Column::Source:
+            return run.source ? plainTooltip(toQString(*run.source)) : QVariant();
+        case Column::Created:
+            return toQString(run.createdAt);
+        case Column::Config:
+            return plainTooltip(toQString(runSummary(run)));
+        case Column::Tags:
+            return run.tags.empty() ? QVariant() : plainTooltip(toQString(run.tags));
+        case Column::Duration:
+            return run.trainSeconds > 0
+                ? tr("Compute time: SFT plus the iterations, without pauses (%1 s)").arg(run.trainSeconds, 0, 'f', 1)
+                : QVariant();
+        default:
+            return {};
+        }
+    }
+    if (role == FullTextRole) {
+        switch (column) {
+        case Column::Name:
+            return toQString(run.name);
+        case Column::Source:
+            return run.source ? toQString(*run.source) : QString();
+        default:
+            return data(index, Qt::DisplayRole);
+        }
+    }
+    if (role != Qt::DisplayRole)
+        return {};
+
+    switch (column) {
+    case Column::Id:
+        return QVariant::fromValue<qint64>(run.id);
+    case Column::Name:
+        return previewText(toQString(run.name));
+    case Column::Kind:
+        return displayKind(run.kind);
+    case Column::Status:
+        return displayStatus(run.status);
+    case Column::Config:
+        return toQString(runSummary(run));
+    case Column::BestEval:
+        return run.bestEval ? formatNumber(*run.bestEval, 3) : QString();
+    case Column::LastEval:
+        return run.lastEval ? formatNumber(*run.lastEval, 3) : QString();
+    case Column::Iterations:
+        return run.kind == RunKind::Import ? QString() : QLocale().toString(run.iterationsDone);
+    case Column::Duration:
+        return run.trainSeconds > 0 ? formatDuration(run.trainSeconds) : QString();
+    case Column::Tags:
+        return toQString(run.tags);
+    case Column::Trajectories:
+        return QLocale().toString(run.trajectoryCount);
+    case Column::Turns:
+        return QLocale().toString(run.turnCount);
+    case Column::Created:
+        return displayTime(toQString(run.createdAt));
+    case Column::Source:
+        return run.source ? QFileInfo(toQString(*run.source)).fileName() : QString();
+    case Column::Count:
+        break;
+    }
+    return {};
+}
+
+QVariant RunModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    switch (static_cast<Column>(section)) {
+    case Column::Id:
+        return tr("Id");
+    case Column::Name:
+        return tr("Name");
+    case Column::Kind:
+        return tr("Kind");
+    case Column::Status:
+        return tr("Status");
+    case Column::Config:
+        return tr("Config");
+    case Column::BestEval:
+        return tr("Best eval");
+    case Column::LastEval:
+        return tr("Last eval");
+    case Column::Iterations:
+        return tr("Iterations");
+    case Column::Duration:
+        return tr("Duration");
+    case Column::Tags:
+        return tr("Tags");
+    case Column::Trajectories:
+        return tr("Trajectories");
+    case Column::Turns:
+        return tr("Turns");
+    case Column::Created:
+        return tr("Created");
+    case Column::Source:
+        return tr("Source");
+    case Column::Count:
+        break;
+    }
+    return {};
+}
+
+QString RunModel::displayKind(RunKind kind)
+{
+    switch (kind) {
+    case RunKind::Import:
+        return tr("import");
+    case RunKind::Train:
+        return tr("train");
+    case RunKind::Trial:
+        return tr("trial");
+    }
+    return {};
+}
+
+QString RunModel::displayStatus(RunStatus status)
+{
+    switch (status) {
+    case RunStatus::Running:
+        return tr("running");
+    case RunStatus::Paused:
+        return tr("paused");
+    case RunStatus::Finished:
+        return tr("finished");
+    case RunStatus::Failed:
+        return tr("failed");
+    case RunStatus::Cancelled:
+        return tr("cancelled");
+    }
+    return {};
+}
+
+QString RunModel::displayStatus(TrialStatus status)
+{
+    switch (status) {
+    case TrialStatus::Pending:
+        return tr("pending");
+    case TrialStatus::Running:
+        return tr("running");
+    case TrialStatus::Finished:
+        return tr("finished");
+    case TrialStatus::Failed:
+        return tr("failed");
+    case TrialStatus::Cancelled:
+        return tr("cancelled");
+    }
+    return {};
+}
+
+QString RunModel::displayTime(const QString& iso)
+{
+    const QDateTime time = QDateTime::fromString(iso, Qt::ISODate);
+    if (!time.isValid())
+        return iso;
+    return time.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm"));
+}
+
+} // namespace creditlab::ui

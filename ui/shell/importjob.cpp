@@ -1,0 +1,149 @@
+#include "ui/shell/importjob.h"
+
+#include "core/jsonltransfer.h"
+#include "core/progress.h"
+#include "core/store.h"
+#include "ui/common/textutil.h"
+
+#include <QPointer>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <exception>
+
+namespace creditlab::ui {
+
+namespace {
+
+/// Runs on a pool thread: opens its own Store, imports, and returns a value.
+ImportOutcome importOne(const QString& database, const QString& file, const ProgressCallback& progress)
+{
+    ImportOutcome outcome;
+    outcome.file = file;
+    try {
+        Store store(database.toStdString());
+        const ImportResult result = importJsonl(store, file.toStdString(), progress);
+        outcome.status = ImportOutcome::Status::Imported;
+        outcome.runId = result.runId;
+        outcome.trajectories = result.trajectories;
+        outcome.turns = result.turns;
+        outcome.seconds = result.seconds;
+    } catch (const Cancelled&) {
+        outcome.status = ImportOutcome::Status::Cancelled;
+    } catch (const std::exception& error) {
+        // JsonlError and StoreError already name file, line and field.
+        outcome.status = ImportOutcome::Status::Failed;
+        outcome.message = toQString(error.what());
+    } catch (...) {
+        outcome.status = ImportOutcome::Status::Failed;
+        outcome.message = ImportJob::tr("%1: unknown error").arg(file);
+    }
+    return outcome;
+}
+
+} // namespace
+
+ImportJob::ImportJob(QObject* parent)
+    : QObject(parent)
+{
+    qRegisterMetaType<ImportProgress>();
+    connect(&m_watcher, &QFutureWatcher<ImportOutcome>::finished, this, &ImportJob::onWorkerFinished);
+}
+
+ImportJob::~ImportJob()
+{
+    m_queue.clear();
+    if (m_cancel)
+        m_cancel->store(true);
+    waitForWorker();
+}
+
+void ImportJob::start(const QString& databasePath, const QStringList& files)
+{
+    for (const QString& file : files)
+        m_queue.push_back({ databasePath, file });
+    m_fileCount += static_cast<int>(files.size());
+    if (m_running || m_queue.empty())
+        return;
+    m_running = true;
+    m_fileIndex = 0;
+    Q_EMIT started(m_fileCount);
+    startNext();
+}
+
+void ImportJob::cancel()
+{
+    m_queue.clear();
+    if (m_cancel)
+        m_cancel->store(true);
+}
+
+void ImportJob::waitForWorker()
+{
+    if (m_watcher.isRunning())
+        m_watcher.waitForFinished();
+}
+
+void ImportJob::startNext()
+{
+    const Pending next = m_queue.front();
+    m_queue.pop_front();
+    m_cancel = std::make_shared<std::atomic<bool>>(false);
+    const quint64 generation = ++m_generation;
+
+    ImportProgress base;
+    base.fileIndex = m_fileIndex;
+    base.fileCount = m_fileCount;
+    base.file = next.file;
+    Q_EMIT progressChanged(base);
+
+    // Called on the worker thread, at most about every 100 ms (core throttles). It posts a value
+    // to the GUI thread and answers whether to go on; `self` guards against a deleted job.
+    QPointer<ImportJob> self(this);
+    ProgressCallback progress = [self, cancel = m_cancel, base, generation](const Progress& p) {
+        ImportProgress update = base;
+        update.fraction = p.fraction();
+        update.etaSeconds = p.etaSeconds();
+        update.trajectories = p.items;
+        update.turns = p.subItems;
+        QMetaObject::invokeMethod(
+            self.data(),
+            [self, update, generation] {
+                if (self && self->m_generation == generation && self->m_running)
+                    Q_EMIT self->progressChanged(update);
+            },
+            Qt::QueuedConnection);
+        return !cancel->load();
+    };
+    m_watcher.setFuture(QtConcurrent::run(importOne, next.database, next.file, progress));
+}
+
+void ImportJob::onWorkerFinished()
+{
+    const ImportOutcome outcome = m_watcher.result();
+    switch (outcome.status) {
+    case ImportOutcome::Status::Imported:
+        Q_EMIT fileImported(outcome.runId, outcome.file, outcome.trajectories, outcome.turns, outcome.seconds);
+        break;
+    case ImportOutcome::Status::Failed:
+        // The remaining files are not imported: the user fixes the file and starts again.
+        m_queue.clear();
+        Q_EMIT failed(outcome.file, outcome.message);
+        break;
+    case ImportOutcome::Status::Cancelled:
+        m_queue.clear();
+        Q_EMIT cancelled(outcome.file);
+        break;
+    }
+    ++m_fileIndex;
+    if (!m_queue.empty()) {
+        startNext();
+        return;
+    }
+    m_running = false;
+    m_fileCount = 0;
+    m_fileIndex = 0;
+    ++m_generation;
+    Q_EMIT finished();
+}
+
+} // namespace creditlab::ui

@@ -1,0 +1,609 @@
+#include "ui/sweeps/sweeppage.h"
+
+#include "core/atomicfile.h"
+#include "ui/charts/errorbarchart.h"
+#include "ui/charts/heatmapchart.h"
+#include "ui/common/itemroles.h"
+#include "ui/sweeps/reportdialog.h"
+#include "ui/runs/runmodel.h"
+#include "ui/common/sortfilterproxymodel.h"
+#include "ui/common/tableviewsetup.h"
+#include "ui/common/textutil.h"
+#include "ui/sweeps/trialmodel.h"
+#include "ui/shell/workspace.h"
+
+#include <QComboBox>
+#include <QDir>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListView>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QKeySequence>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QStandardItemModel>
+#include <QTableView>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include <cmath>
+#include <set>
+#include <thread>
+
+namespace creditlab::ui {
+
+namespace {
+
+constexpr auto kSeedKey = "seed";
+
+QString readText(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
+}
+
+} // namespace
+
+SweepPage::SweepPage(Workspace* workspace, QWidget* parent)
+    : QWidget(parent)
+    , m_workspace(workspace)
+    , m_controller(new SweepController(this))
+    , m_trialModel(new TrialModel(this))
+    , m_trialProxy(new SortFilterProxyModel(this))
+    , m_sweepList(new QStandardItemModel(this))
+    , m_redrawTimer(new QTimer(this))
+{
+    m_trialProxy->setSourceModel(m_trialModel);
+    m_redrawTimer->setSingleShot(true);
+    m_redrawTimer->setInterval(40); // coalesce snapshots into one redraw (STYLE rule 7)
+    buildUi();
+    loadPresets();
+    // Start from a real sweep rather than an empty editor: the HAS alpha × seed preset when it is shipped.
+    for (int i = 1; i < m_presets->count(); ++i)
+        if (m_presets->itemText(i) == QLatin1String("sweep-has-alpha"))
+            m_editor->setPlainText(readText(m_presets->itemData(i).toString()));
+
+    connect(m_redrawTimer, &QTimer::timeout, this, &SweepPage::applyProgress);
+    connect(m_controller, &SweepController::progressed, this, &SweepPage::onProgress);
+    connect(m_controller, &SweepController::sweepStarted, this, &SweepPage::reloadSweeps);
+    connect(m_controller, &SweepController::sweepFinished, this, &SweepPage::onFinished);
+    connect(m_controller, &SweepController::sweepFailed, this, &SweepPage::showError);
+    connect(m_controller, &SweepController::runningChanged, this, [this](bool running) {
+        m_startButton->setEnabled(!running);
+        m_stopButton->setEnabled(running);
+        m_resumeButton->setEnabled(false);
+    });
+    connect(m_workspace, &Workspace::opened, this, [this] {
+        m_reportButton->setEnabled(false); // until a stored experiment of this database is shown
+        if (!m_controller->isRunning())
+            m_trialModel->clear();
+        reloadSweeps();
+        // A database opens on its newest sweep's results (the list is newest first).
+        if (!m_controller->isRunning() && m_sweepList->rowCount() > 0)
+            m_sweepView->setCurrentIndex(m_sweepList->index(0, 0));
+        updateChoices();
+        updateResult();
+    });
+    // Sweeps run by another process (creditlab-cli sweep) appear as their runs are written.
+    connect(m_workspace, &Workspace::runsChanged, this, &SweepPage::reloadSweeps);
+    reloadSweeps();
+}
+
+SweepPage::~SweepPage() = default;
+
+void SweepPage::buildUi()
+{
+    m_presets = new QComboBox;
+    m_presets->addItem(tr("Presets…"));
+    auto* open = new QPushButton(tr("Open…"));
+    auto* save = new QPushButton(tr("Save…"));
+    m_workers = new QSpinBox;
+    const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    m_workers->setRange(0, cores);
+    m_workers->setSpecialValueText(tr("as in file"));
+    m_workers->setToolTip(tr("Parallel trials; this machine has %n core(s). Workers × threads must fit.", "", cores));
+    m_startButton = new QPushButton(tr("Start"));
+    m_stopButton = new QPushButton(tr("Stop"));
+    m_stopButton->setEnabled(false);
+    auto* fileRow = new QHBoxLayout;
+    fileRow->addWidget(m_presets, 1);
+    fileRow->addWidget(open);
+    fileRow->addWidget(save);
+    auto* runRow = new QHBoxLayout;
+    runRow->addWidget(new QLabel(tr("Workers:")));
+    runRow->addWidget(m_workers);
+    runRow->addWidget(new QLabel(tr("of %n core(s)", "", cores)));
+    runRow->addStretch(1);
+    runRow->addWidget(m_startButton);
+    runRow->addWidget(m_stopButton);
+    m_editor = new QPlainTextEdit;
+    m_editor->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_editor->setFont(QFont(QStringLiteral("monospace")));
+    m_message = new QLabel;
+    m_message->setTextFormat(Qt::PlainText);
+    m_message->setWordWrap(true);
+    m_sweepView = new QListView;
+    m_sweepView->setModel(m_sweepList);
+    m_sweepView->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_resumeButton = new QPushButton(tr("Resume"));
+    m_resumeButton->setEnabled(false);
+    m_reportButton = new QPushButton(tr("Report…"));
+    m_reportButton->setEnabled(false);
+    m_reportButton->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    m_reportButton->setToolTip(tr("The experiment's report: claims with their intervals and verdicts, curves with "
+                                  "seed bands, export as report.md with SVG and PNG figures (Ctrl+R)"));
+    auto* left = new QWidget;
+    auto* leftLayout = new QVBoxLayout(left);
+    leftLayout->addLayout(fileRow);
+    leftLayout->addWidget(m_editor, 3);
+    leftLayout->addLayout(runRow);
+    leftLayout->addWidget(m_message);
+    leftLayout->addWidget(new QLabel(tr("Sweeps in this database:")));
+    leftLayout->addWidget(m_sweepView, 1);
+    auto* storedRow = new QHBoxLayout;
+    storedRow->addStretch(1);
+    storedRow->addWidget(m_reportButton);
+    storedRow->addWidget(m_resumeButton);
+    leftLayout->addLayout(storedRow);
+
+    m_progress = new QProgressBar;
+    m_progress->setRange(0, 1000);
+    m_progress->setValue(0);
+    m_eta = new QLabel;
+    m_trialView = new QTableView;
+    m_trialView->setModel(m_trialProxy);
+    setUpTableView(m_trialView);
+    m_metric = new QComboBox;
+    m_mode = new QComboBox;
+    m_mode->addItem(tr("best"), QStringLiteral("best"));
+    m_mode->addItem(tr("last"), QStringLiteral("last"));
+    m_xKey = new QComboBox;
+    m_yKey = new QComboBox;
+    auto* exportChartButton = new QPushButton(tr("Export chart…"));
+    auto* exportCsvButton = new QPushButton(tr("Export CSV…"));
+    auto* resultRow = new QHBoxLayout;
+    for (auto* w : std::initializer_list<QWidget*> { new QLabel(tr("Objective:")), m_metric, m_mode,
+             new QLabel(tr("x:")), m_xKey, new QLabel(tr("y:")), m_yKey })
+        resultRow->addWidget(w);
+    resultRow->addStretch(1);
+    resultRow->addWidget(exportChartButton);
+    resultRow->addWidget(exportCsvButton);
+    m_errorBars = new charts::ErrorBarChart;
+    m_heatmap = new charts::HeatmapChart;
+    auto* empty = new QLabel(tr("Results appear here when trials finish."));
+    empty->setAlignment(Qt::AlignCenter);
+    m_charts = new QStackedWidget;
+    m_charts->addWidget(empty);
+    m_charts->addWidget(m_errorBars);
+    m_charts->addWidget(m_heatmap);
+    auto* right = new QSplitter(Qt::Vertical);
+    auto* top = new QWidget;
+    auto* topLayout = new QVBoxLayout(top);
+    topLayout->setContentsMargins(0, 0, 0, 0);
+    auto* progressRow = new QHBoxLayout;
+    progressRow->addWidget(m_progress, 1);
+    progressRow->addWidget(m_eta);
+    topLayout->addLayout(progressRow);
+    topLayout->addWidget(m_trialView);
+    auto* bottom = new QWidget;
+    auto* bottomLayout = new QVBoxLayout(bottom);
+    bottomLayout->setContentsMargins(0, 0, 0, 0);
+    bottomLayout->addLayout(resultRow);
+    bottomLayout->addWidget(m_charts, 1);
+    right->addWidget(top);
+    right->addWidget(bottom);
+
+    auto* splitter = new QSplitter(Qt::Horizontal);
+    splitter->addWidget(left);
+    splitter->addWidget(right);
+    splitter->setStretchFactor(1, 2);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(splitter);
+
+    connect(open, &QPushButton::clicked, this, &SweepPage::openFileDialog);
+    connect(save, &QPushButton::clicked, this, &SweepPage::saveFileDialog);
+    connect(m_startButton, &QPushButton::clicked, this, &SweepPage::confirmAndStart);
+    connect(m_stopButton, &QPushButton::clicked, this, &SweepPage::requestStop);
+    connect(m_resumeButton, &QPushButton::clicked, this, &SweepPage::resumeSelected);
+    connect(m_reportButton, &QPushButton::clicked, this, [this] { openReport(); });
+    connect(exportChartButton, &QPushButton::clicked, this, &SweepPage::exportChart);
+    connect(exportCsvButton, &QPushButton::clicked, this, &SweepPage::exportCsv);
+    connect(m_presets, &QComboBox::activated, this, [this](int index) {
+        if (index <= 0)
+            return;
+        m_editor->setPlainText(readText(m_presets->itemData(index).toString()));
+        m_filePath.clear(); // a relative base is looked for among the presets
+        m_presets->setCurrentIndex(0);
+    });
+    connect(
+        m_sweepView->selectionModel(), &QItemSelectionModel::currentChanged, this, [this](const QModelIndex& current) {
+            if (current.isValid())
+                showStoredSweep(current.data(IdRole).toLongLong());
+        });
+    for (auto* box : { m_metric, m_mode, m_yKey })
+        connect(box, &QComboBox::currentIndexChanged, this, &SweepPage::updateResult);
+    connect(m_xKey, &QComboBox::currentIndexChanged, this, [this] {
+        updateChoices();
+        updateResult();
+    });
+}
+
+void SweepPage::loadPresets()
+{
+    const QDir dir(QStringLiteral(":/configs"));
+    for (const QString& name : dir.entryList({ QStringLiteral("sweep-*.yaml") }, QDir::Files, QDir::Name))
+        m_presets->addItem(QFileInfo(name).completeBaseName(), dir.filePath(name));
+}
+
+QString SweepPage::presetDir()
+{
+    // The engine reads files, not Qt resources: the shipped configs are copied out once.
+    if (!m_presetDir) {
+        m_presetDir = std::make_unique<QTemporaryDir>();
+        const QDir dir(QStringLiteral(":/configs"));
+        for (const QString& name : dir.entryList({ QStringLiteral("*.yaml") }, QDir::Files))
+            QFile::copy(dir.filePath(name), m_presetDir->filePath(name));
+    }
+    return m_presetDir->path();
+}
+
+void SweepPage::openSweepFile(const QString& path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        showError(tr("Cannot read %1: %2").arg(path, f.errorString()));
+        return;
+    }
+    m_editor->setPlainText(QString::fromUtf8(f.readAll()));
+    m_filePath = QFileInfo(path).absoluteFilePath();
+    m_message->clear();
+}
+
+void SweepPage::startSweep()
+{
+    if (!m_workspace->isOpen()) {
+        showError(tr("Open a database first."));
+        return;
+    }
+    SweepRequest request;
+    request.database = m_workspace->path();
+    request.sweepText = m_editor->toPlainText();
+    request.source = m_filePath.isEmpty() ? QStringLiteral("sweep") : m_filePath;
+    request.baseDir = m_filePath.isEmpty() ? presetDir() : QFileInfo(m_filePath).absolutePath();
+    request.workers = m_workers->value();
+    start(request);
+}
+
+void SweepPage::confirmAndStart()
+{
+    if (m_workspace->isOpen()
+        && QMessageBox::question(this, tr("Start sweep"),
+               tr("Start this sweep? Each trial becomes a training run in %1.").arg(m_workspace->path()))
+            != QMessageBox::Yes)
+        return;
+    startSweep();
+}
+
+void SweepPage::resumeSelected()
+{
+    const QModelIndex current = m_sweepView->currentIndex();
+    if (!current.isValid() || !m_workspace->isOpen())
+        return;
+    SweepRequest request;
+    request.database = m_workspace->path();
+    request.resumeSweepId = current.data(IdRole).toLongLong();
+    request.workers = m_workers->value();
+    start(request);
+}
+
+void SweepPage::start(const SweepRequest& request)
+{
+    QString error;
+    if (!m_controller->start(request, &error)) {
+        showError(error);
+        return;
+    }
+    if (request.resumeSweepId == 0) {
+        // The controller has validated the text; the objective is what the result view starts from.
+        const auto spec = learn::SweepSpec::parse(
+            request.sweepText.toStdString(), request.source.toStdString(), request.baseDir.toStdString());
+        m_objective = toQString(spec.objective);
+        m_objectiveMode = toQString(spec.objectiveMode);
+    }
+    m_message->setText(tr("Running…"));
+    m_progress->setValue(0);
+    m_eta->clear();
+}
+
+void SweepPage::requestStop()
+{
+    m_controller->requestStop();
+    if (m_controller->isRunning())
+        m_message->setText(tr("Stopping after the running trials' current iteration…"));
+}
+
+void SweepPage::showError(const QString& message) { m_message->setText(message); }
+
+void SweepPage::onProgress(const SweepSnapshot& snapshot)
+{
+    m_pending = snapshot;
+    if (!m_redrawTimer->isActive())
+        m_redrawTimer->start();
+}
+
+void SweepPage::applyProgress()
+{
+    if (!m_pending)
+        return;
+    const SweepSnapshot p = std::exchange(m_pending, nullptr);
+    const int doneBefore = m_trialModel->sweepId() == p->sweepId
+        ? static_cast<int>(std::count_if(m_trialModel->trials().begin(), m_trialModel->trials().end(),
+            [](const learn::TrialProgress& t) { return t.status == TrialStatus::Finished; }))
+        : -1;
+    m_trialModel->setSnapshot(*p);
+    double fraction = 0.0;
+    int finished = 0;
+    for (const auto& t : p->trials) {
+        fraction += hasEnded(t.status) ? 1.0 : t.fraction;
+        finished += t.status == TrialStatus::Finished;
+    }
+    m_progress->setValue(p->total > 0 ? static_cast<int>(1000.0 * fraction / p->total) : 0);
+    m_eta->setText(tr("%1 of %2 trials · %3 elapsed%4")
+                       .arg(p->done)
+                       .arg(p->total)
+                       .arg(formatDuration(p->elapsedSeconds))
+                       .arg(p->etaSeconds >= 0 ? tr(" · ETA %1").arg(formatDuration(p->etaSeconds)) : QString())
+        + (p->probeTablesTotal > 0 && (p->probeTablesDone > 0 || !p->probeActivity.empty())
+                ? tr(" · probe tables %1 of %2%3")
+                      .arg(p->probeTablesDone)
+                      .arg(p->probeTablesTotal)
+                      .arg(p->probeActivity.empty() ? QString() : QStringLiteral(" · ") + toQString(p->probeActivity))
+                : QString()));
+    if (finished != doneBefore) {
+        if (doneBefore >= 0)
+            m_workspace->notifyRunsChanged();
+        updateChoices();
+        updateResult();
+    }
+}
+
+void SweepPage::onFinished(TrialStatus status)
+{
+    applyProgress();
+    m_message->setText(tr("Sweep %1: %2.").arg(m_controller->sweepId()).arg(RunModel::displayStatus(status)));
+    m_workspace->notifyRunsChanged();
+    reloadSweeps();
+    updateChoices();
+    updateResult();
+}
+
+void SweepPage::reloadSweeps()
+{
+    // The running sweep stays selected while it runs; otherwise the user's choice is kept.
+    const qint64 selected = m_controller->isRunning() && m_controller->sweepId() > 0
+        ? m_controller->sweepId()
+        : m_sweepView->currentIndex().data(IdRole).toLongLong();
+    m_sweepList->clear();
+    Store* store = m_workspace->store();
+    if (!store)
+        return;
+    const auto sweeps = store->sweeps();
+    for (auto it = sweeps.rbegin(); it != sweeps.rend(); ++it) {
+        auto* item = new QStandardItem(tr("#%1 %2 — %3")
+                .arg(it->id)
+                .arg(toQString(it->name), RunModel::displayStatus(it->status)));
+        item->setData(static_cast<qlonglong>(it->id), IdRole);
+        item->setToolTip(toQString(it->createdAt));
+        m_sweepList->appendRow(item);
+        if (it->id == selected) {
+            const QSignalBlocker block(m_sweepView->selectionModel());
+            m_sweepView->setCurrentIndex(item->index());
+        }
+    }
+}
+
+void SweepPage::showStoredSweep(qint64 sweepId)
+{
+    Store* store = m_workspace->store();
+    const auto info = store ? store->sweep(sweepId) : std::nullopt;
+    if (!info)
+        return;
+    const bool live = m_controller->isRunning();
+    m_resumeButton->setEnabled(!live && (info->status == TrialStatus::Cancelled || info->status == TrialStatus::Running));
+    if (live && sweepId == m_controller->sweepId()) {
+        m_reportButton->setEnabled(info->config.find("\narms:") != std::string::npos); // a partial report
+        return; // the live snapshots show it
+    }
+    m_reportButton->setEnabled(false);
+    try {
+        const auto spec = learn::SweepSpec::parse(info->config, "sweep", {});
+        m_objective = toQString(spec.objective);
+        m_objectiveMode = toQString(spec.objectiveMode);
+        m_reportButton->setEnabled(spec.isExperiment());
+    } catch (const std::exception&) {
+        // A sweep written by another version: its trials still show, with the default objective.
+    }
+    m_trialModel->setStoredTrials(sweepId, store->trials(sweepId));
+    m_progress->setValue(info->status == TrialStatus::Finished ? 1000 : 0);
+    m_eta->clear();
+    updateChoices();
+    updateResult();
+}
+
+void SweepPage::updateChoices()
+{
+    std::vector<std::string> keys;
+    for (const auto& k : m_trialModel->keys())
+        if (k != kSeedKey)
+            keys.push_back(k);
+    if (keys.empty() && !m_trialModel->keys().empty())
+        keys.push_back(kSeedKey);
+    const QSignalBlocker blockX(m_xKey), blockY(m_yKey), blockMetric(m_metric), blockMode(m_mode);
+    if (m_choicesFor != m_trialModel->sweepId()) {
+        // Another sweep: its own defaults (first two keys, its objective).
+        m_choicesFor = m_trialModel->sweepId();
+        m_xKey->clear();
+        m_yKey->clear();
+        m_metric->clear();
+    }
+    const QString x = m_xKey->currentText().isEmpty() && !keys.empty() ? toQString(keys[0]) : m_xKey->currentText();
+    m_xKey->clear();
+    for (const auto& k : keys)
+        m_xKey->addItem(toQString(k));
+    m_xKey->setCurrentIndex(std::max(0, m_xKey->findText(x)));
+    const QString y = m_yKey->currentIndex() <= 0 && keys.size() >= 2 ? QString() : m_yKey->currentText();
+    m_yKey->clear();
+    m_yKey->addItem(tr("(none)"));
+    for (const auto& k : keys)
+        if (toQString(k) != m_xKey->currentText())
+            m_yKey->addItem(toQString(k));
+    const int yIndex = y.isEmpty() ? (m_yKey->count() > 1 ? 1 : 0) : m_yKey->findText(y);
+    m_yKey->setCurrentIndex(std::max(0, yIndex));
+
+    // The metrics of the first trial that has any.
+    std::set<QString> metrics { m_objective };
+    if (Store* store = m_workspace->store())
+        for (const auto& t : m_trialModel->trials())
+            if (t.runId > 0) {
+                for (const auto& m : store->metrics(t.runId))
+                    metrics.insert(toQString(m.name));
+                if (metrics.size() > 1)
+                    break;
+            }
+    const bool fresh = m_metric->count() == 0;
+    const QString metric = fresh ? m_objective : m_metric->currentText();
+    m_metric->clear();
+    for (const auto& m : metrics)
+        m_metric->addItem(m);
+    m_metric->setCurrentIndex(std::max(0, m_metric->findText(metric)));
+    if (fresh)
+        m_mode->setCurrentIndex(std::max(0, m_mode->findData(m_objectiveMode)));
+}
+
+std::vector<std::optional<double>> SweepPage::objectiveValues() const
+{
+    const QString metric = m_metric->currentText();
+    const QString mode = m_mode->currentData().toString();
+    std::vector<std::optional<double>> values;
+    Store* store = m_workspace->store();
+    for (const auto& t : m_trialModel->trials()) {
+        if (metric == m_objective && mode == m_objectiveMode) {
+            values.push_back(t.objective);
+            continue;
+        }
+        std::optional<double> v;
+        std::int64_t last = -1;
+        if (store && t.runId > 0 && t.status == TrialStatus::Finished)
+            for (const auto& m : store->metrics(t.runId))
+                if (toQString(m.name) == metric
+                    && (mode == QLatin1String("last") ? m.iteration >= last : !v || m.value > *v)) {
+                    v = m.value;
+                    last = m.iteration;
+                }
+        values.push_back(v);
+    }
+    return values;
+}
+
+void SweepPage::updateResult()
+{
+    const std::string x = m_xKey->currentText().toStdString();
+    const std::string y = m_yKey->currentIndex() > 0 ? m_yKey->currentText().toStdString() : std::string();
+    const auto values = objectiveValues();
+    if (x.empty() || std::none_of(values.begin(), values.end(), [](const auto& v) { return v.has_value(); })) {
+        m_charts->setCurrentIndex(0);
+        return;
+    }
+    const auto agg = m_trialModel->aggregate(values, x, y);
+    const QString metric = tr("%1 (%2)").arg(m_metric->currentText(), m_mode->currentText());
+    if (y.empty()) {
+        std::vector<charts::ErrorBarChart::Point> points;
+        for (int i = 0; i < agg.xLabels.size(); ++i)
+            if (agg.count[static_cast<std::size_t>(i)] > 0)
+                points.push_back({ agg.numericX ? agg.xValues[static_cast<std::size_t>(i)] : i,
+                    agg.mean[static_cast<std::size_t>(i)], agg.std[static_cast<std::size_t>(i)],
+                    agg.count[static_cast<std::size_t>(i)] });
+        m_errorBars->clear();
+        m_errorBars->setCategories(agg.numericX ? QStringList() : agg.xLabels);
+        m_errorBars->addSeries(metric, points);
+        m_errorBars->setTitle(tr("%1 vs %2 (mean ± std over seeds)").arg(metric, toQString(x)));
+        m_errorBars->setAxisTitles(toQString(x), metric);
+        m_charts->setCurrentWidget(m_errorBars);
+    } else {
+        m_heatmap->setData(agg.yLabels, agg.xLabels, agg.mean);
+        m_heatmap->setTitle(tr("%1, mean over seeds").arg(metric));
+        m_heatmap->setAxisTitles(toQString(x), toQString(y));
+        m_charts->setCurrentWidget(m_heatmap);
+    }
+}
+
+void SweepPage::openFileDialog()
+{
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open sweep"), QFileInfo(m_filePath).absolutePath(), tr("Sweep files (*.yaml *.yml);;All files (*)"));
+    if (!path.isEmpty())
+        openSweepFile(path);
+}
+
+void SweepPage::saveFileDialog()
+{
+    const QString path
+        = QFileDialog::getSaveFileName(this, tr("Save sweep"), m_filePath, tr("Sweep files (*.yaml *.yml)"));
+    if (path.isEmpty())
+        return;
+    try {
+        writeFileAtomically(path.toStdString(), m_editor->toPlainText().toStdString());
+        m_filePath = QFileInfo(path).absoluteFilePath();
+    } catch (const std::exception& e) {
+        showError(QString::fromStdString(e.what()));
+    }
+}
+
+void SweepPage::exportChart()
+{
+    if (m_charts->currentIndex() == 0)
+        return;
+    const QString path
+        = QFileDialog::getSaveFileName(this, tr("Export chart"), QString(), tr("PNG image (*.png);;SVG image (*.svg)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    const bool ok = m_charts->currentWidget() == m_heatmap ? m_heatmap->exportImage(path, &error)
+                                                           : m_errorBars->exportImage(path, &error);
+    if (!ok)
+        showError(error);
+}
+
+void SweepPage::exportCsv()
+{
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export trials"), QString(), tr("CSV (*.csv)"));
+    QString error;
+    if (!path.isEmpty() && !m_trialModel->writeCsv(path, &error))
+        showError(error);
+}
+
+ReportDialog* SweepPage::openReport()
+{
+    Store* store = m_workspace->store();
+    const qint64 sweepId = m_sweepView->currentIndex().data(IdRole).toLongLong();
+    if (!store || sweepId <= 0)
+        return nullptr;
+    const auto info = store->sweep(sweepId);
+    if (!info || info->config.find("arms:") == std::string::npos)
+        return nullptr;
+    auto* dialog = new ReportDialog(store, m_workspace->path(), sweepId, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    // The dialog reads the store of the database open now: close it when another one opens.
+    connect(m_workspace, &Workspace::aboutToReplace, dialog, &QDialog::close);
+    dialog->show();
+    return dialog;
+}
+
+} // namespace creditlab::ui

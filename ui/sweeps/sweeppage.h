@@ -1,0 +1,118 @@
+#pragma once
+
+#include "ui/sweeps/sweepcontroller.h"
+
+#include <QTemporaryDir>
+#include <QWidget>
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+class QComboBox;
+class QLabel;
+class QListView;
+class QPlainTextEdit;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+class QStackedWidget;
+class QStandardItemModel;
+class QTableView;
+class QTimer;
+
+namespace creditlab::ui {
+
+namespace charts {
+class ErrorBarChart;
+class HeatmapChart;
+} // namespace charts
+
+class ReportDialog;
+class SortFilterProxyModel;
+class TrialModel;
+class Workspace;
+
+/// Hyperparameter sweeps: a sweep-file editor (open, save, shipped presets, workers), start and stop, the
+/// trials' live progress table with an overall progress bar and ETA, the sweeps stored in the database, and the
+/// result chart of the shown sweep (objective vs one swept key with error bars over seeds, or a heatmap over two
+/// keys), exportable as an image, the table as CSV. Lives on the GUI thread.
+class SweepPage : public QWidget {
+    Q_OBJECT
+public:
+    explicit SweepPage(Workspace* workspace, QWidget* parent = nullptr);
+    ~SweepPage() override;
+
+    /// Loads a sweep file into the editor; its folder is where a relative `base:` is looked for first.
+    void openSweepFile(const QString& path);
+    /// Starts the editor's sweep on the open database (no confirmation; the Start button asks first). Errors
+    /// are shown on the page.
+    void startSweep();
+    /// Stops the running trials after their current iteration.
+    void requestStop();
+
+    SweepController* controller() const { return m_controller; }
+    TrialModel* trialModel() const { return m_trialModel; }
+
+private:
+    void buildUi();
+    void loadPresets();
+    void reloadSweeps();
+    void showStoredSweep(qint64 sweepId);
+    void confirmAndStart();
+    void resumeSelected();
+    void start(const SweepRequest& request);
+    void showError(const QString& message);
+    void onProgress(const SweepSnapshot& snapshot);
+    void applyProgress();
+    void onFinished(creditlab::TrialStatus status);
+    void updateChoices();
+    void updateResult();
+    std::vector<std::optional<double>> objectiveValues() const;
+    void openFileDialog();
+    void saveFileDialog();
+    void exportChart();
+    void exportCsv();
+    QString presetDir();
+public:
+    /// Opens the selected experiment's report (Report…, Ctrl+R); returns the dialog (owned by the page), or nullptr
+    /// when the selected sweep is not an experiment.
+    ReportDialog* openReport();
+
+private:
+
+    Workspace* m_workspace;
+    SweepController* m_controller;
+    TrialModel* m_trialModel;
+    SortFilterProxyModel* m_trialProxy;
+    QStandardItemModel* m_sweepList;
+    QTimer* m_redrawTimer;
+    SweepSnapshot m_pending;
+    QString m_filePath;
+    std::unique_ptr<QTemporaryDir> m_presetDir;
+    QString m_objective = QString::fromLatin1(metricnames::kEvalSuccess.data(), static_cast<qsizetype>(metricnames::kEvalSuccess.size()));
+    QString m_objectiveMode = QStringLiteral("best");
+    qint64 m_choicesFor = -1; ///< the sweep the key and metric choices were made for
+
+    QComboBox* m_presets = nullptr;
+    QPlainTextEdit* m_editor = nullptr;
+    QSpinBox* m_workers = nullptr;
+    QPushButton* m_startButton = nullptr;
+    QPushButton* m_stopButton = nullptr;
+    QPushButton* m_resumeButton = nullptr;
+    QPushButton* m_reportButton = nullptr; ///< enabled when the selected sweep is an experiment
+    QLabel* m_message = nullptr;
+    QProgressBar* m_progress = nullptr;
+    QLabel* m_eta = nullptr;
+    QTableView* m_trialView = nullptr;
+    QListView* m_sweepView = nullptr;
+    QComboBox* m_metric = nullptr;
+    QComboBox* m_mode = nullptr;
+    QComboBox* m_xKey = nullptr;
+    QComboBox* m_yKey = nullptr;
+    QStackedWidget* m_charts = nullptr;
+    charts::ErrorBarChart* m_errorBars = nullptr;
+    charts::HeatmapChart* m_heatmap = nullptr;
+};
+
+} // namespace creditlab::ui
