@@ -219,8 +219,15 @@ void Store::writeMetrics(
 
 std::vector<MetricPoint> Store::metrics(std::int64_t runId)
 {
-    Statement st = m_db.prepare("SELECT iteration, name, value FROM metric WHERE run_id = ? ORDER BY name, iteration");
+    return metrics(runId, std::numeric_limits<std::int64_t>::min());
+}
+
+std::vector<MetricPoint> Store::metrics(std::int64_t runId, std::int64_t fromIteration)
+{
+    Statement st = m_db.prepare(
+        "SELECT iteration, name, value FROM metric WHERE run_id = ? AND iteration >= ? ORDER BY name, iteration");
     st.bind(1, runId);
+    st.bind(2, fromIteration);
     std::vector<MetricPoint> out;
     while (st.step()) {
         // SQLite stores NaN as NULL; a diverged loss must read back as NaN, not 0.

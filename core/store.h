@@ -188,6 +188,8 @@ public:
     void writeMetrics(
         std::int64_t runId, std::int64_t iteration, std::span<const std::pair<std::string, double>> values);
     std::vector<MetricPoint> metrics(std::int64_t runId);
+    /// The points at `fromIteration` and later, for readers that poll a run as it grows (Monitor, Compare).
+    std::vector<MetricPoint> metrics(std::int64_t runId, std::int64_t fromIteration);
     void addCheckpoint(std::int64_t runId, std::int64_t iteration, const std::string& path);
     std::optional<std::pair<std::int64_t, std::string>> lastCheckpoint(std::int64_t runId);
     /// Every checkpoint of the run, oldest first.

@@ -150,6 +150,14 @@ void addRunsCommand(CLI::App& app)
                     appendJsonString(out, *r.source);
                 else
                     out += "null";
+                // The run's shape (typed columns; null for imports and runs older than them), and the one-line
+                // summary the workbench's runs table shows.
+                out += ",\"environment\":";
+                r.environment ? appendJsonString(out, *r.environment) : void(out += "null");
+                out += ",\"method\":";
+                r.method ? appendJsonString(out, *r.method) : void(out += "null");
+                out += ",\"seed\":" + (r.seed ? std::to_string(*r.seed) : std::string("null")) + ",\"summary\":";
+                appendJsonString(out, runSummary(r));
                 out += "}\n";
                 std::fputs(out.c_str(), stdout);
             }
@@ -159,13 +167,15 @@ void addRunsCommand(CLI::App& app)
             std::printf("no runs in %s\n", store.path().c_str());
             return;
         }
-        std::printf("%6s  %-28s  %-7s  %-9s  %12s  %12s  %s\n", "ID", "NAME", "KIND", "STATUS", "TRAJECTORIES", "TURNS",
-            "CREATED");
+        std::printf("%6s  %-28s  %-7s  %-9s  %12s  %12s  %-20s  %s\n", "ID", "NAME", "KIND", "STATUS", "TRAJECTORIES",
+            "TURNS", "CREATED", "CONFIG");
         for (const RunInfo& r : runs) {
             std::string name = r.name.size() > 28 ? r.name.substr(0, 27) + "~" : r.name;
-            std::printf("%6lld  %-28s  %-7s  %-9s  %12s  %12s  %s\n", static_cast<long long>(r.id), name.c_str(),
-                std::string(runKindName(r.kind)).c_str(), std::string(runStatusName(r.status)).c_str(), withThousands(static_cast<std::uint64_t>(r.trajectoryCount)).c_str(),
-                withThousands(static_cast<std::uint64_t>(r.turnCount)).c_str(), r.createdAt.c_str());
+            std::printf("%6lld  %-28s  %-7s  %-9s  %12s  %12s  %-20s  %s\n", static_cast<long long>(r.id), name.c_str(),
+                std::string(runKindName(r.kind)).c_str(), std::string(runStatusName(r.status)).c_str(),
+                withThousands(static_cast<std::uint64_t>(r.trajectoryCount)).c_str(),
+                withThousands(static_cast<std::uint64_t>(r.turnCount)).c_str(), r.createdAt.c_str(),
+                runSummary(r).c_str());
         }
     });
 }

@@ -59,6 +59,18 @@ std::string ParamSpec::rangeText() const
     return (minExclusive ? "(" : "[") + formatNumber(min) + ", " + formatNumber(max) + (maxExclusive ? ")" : "]");
 }
 
+std::string checkValue(const std::string& key, const ParamSpec& spec, const std::string& text)
+{
+    ParamSpec named = spec;
+    named.name = key;
+    try {
+        Params::resolve("config", { named }, { { key, text } });
+        return {};
+    } catch (const ParamError& e) {
+        return e.what();
+    }
+}
+
 std::pair<std::string, std::string> splitAssignment(const std::string& text)
 {
     const auto eq = text.find('=');

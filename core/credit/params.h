@@ -67,6 +67,10 @@ private:
     std::map<std::string, Value> m_values;
 };
 
+/// Checks one value against `spec` under the full key `key` ("credit.alpha"): empty when it is valid, else the
+/// reason, naming the key (what Params::resolve would throw).
+std::string checkValue(const std::string& key, const ParamSpec& spec, const std::string& text);
+
 /// Splits "key=value"; throws ParamError when there is no '='.
 std::pair<std::string, std::string> splitAssignment(const std::string& text);
 /// Splits each of a list of "key=value" texts (the CLI's repeated --set).

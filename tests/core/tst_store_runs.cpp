@@ -222,6 +222,13 @@ void TestStoreRuns::metrics()
     }
     QCOMPARE(s.metrics(b).size(), std::size_t(1));
     QCOMPARE(s.metrics(b)[0].value, 99.0);
+    // A poller reads from an iteration on: that iteration and later ones, nothing earlier.
+    const auto fromOne = s.metrics(a, 1);
+    QCOMPARE(fromOne.size(), std::size_t(2));
+    for (const auto& point : fromOne)
+        QCOMPARE(point.iteration, std::int64_t(1));
+    QCOMPARE(s.metrics(a, 0).size(), std::size_t(4));
+    QVERIFY(s.metrics(a, 2).empty());
 }
 
 void TestStoreRuns::nonFiniteMetrics()

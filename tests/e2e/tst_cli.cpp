@@ -132,6 +132,7 @@ private Q_SLOTS:
         QVERIFY2(json.out.startsWith(
                      R"({"id":1,"name":"good.jsonl","kind":"import","status":"finished","trajectories":3,"turns":3,)"),
             json.out.constData());
+        QVERIFY2(json.out.contains("\"environment\":null,\"method\":null,\"seed\":null,\"summary\":\"\""), json.out.constData());
 
         const QString out = path("out.jsonl");
         const Result exp = run({ "export", "--db", db, "--run", "1", "--output", out });
@@ -493,6 +494,11 @@ private Q_SLOTS:
         QVERIFY2(out.contains("train --resume 1"), out.constData());
         const Result runs = run({ "runs", "--db", db });
         QVERIFY2(runs.out.contains("cancelled"), runs.out.constData());
+        // The run's shape, from its typed columns: the summary the workbench's runs table shows too.
+        QVERIFY2(runs.out.contains("household · rtmc · s5 · 32×1"), runs.out.constData());
+        const Result json = run({ "runs", "--db", db, "--json" });
+        QVERIFY2(json.out.contains("\"environment\":\"household\",\"method\":\"rtmc\",\"seed\":5,\"summary\":\"household"),
+            json.out.constData());
 
         const Result resumed = run({ "train", "--resume", "1", "--db", db, "--quiet" });
         QVERIFY2(resumed.exitCode == 0, resumed.err.constData());

@@ -147,6 +147,46 @@ private Q_SLOTS:
         QVERIFY_THROWS_EXCEPTION(std::exception, compare::loadRunSeries(store, 999));
     }
 
+    /// A reload reads only what can have changed: new iterations and the last one again; a run that reuses a
+    /// deleted run's id is read afresh.
+    void rereadsRunsIncrementally()
+    {
+        Fixture f;
+        std::optional<compare::RunSeries> first;
+        {
+            Store store(f.path.toStdString(), Store::Access::ReadOnly);
+            first = compare::readRunSeries(store, f.a);
+        }
+        QVERIFY(first);
+        QCOMPARE(first->iterations().back(), std::int64_t(2));
+        {
+            Store store(f.path.toStdString());
+            store.writeMetrics(f.a, 2, Values { { "eval/invalid_rate", 0.5 } }); // late, into the last iteration
+            store.writeMetrics(f.a, 3, Values { { "eval/success", 1.0 }, { "time/total_s", 4.0 } });
+            store.setRunStatus(f.a, RunStatus::Finished);
+            // A value of an earlier iteration rewritten now is not read again: the reader's contract is "from
+            // the last iteration on", and this shows it.
+            store.writeMetrics(f.a, 1, Values { { "eval/success", 0.0 } });
+        }
+        Store store(f.path.toStdString(), Store::Access::ReadOnly);
+        const auto again = compare::readRunSeries(store, f.a, &*first);
+        QVERIFY(again);
+        QCOMPARE(again->metrics.at("eval/success").at(3), 1.0);
+        QCOMPARE(again->metrics.at("eval/invalid_rate").at(2), 0.5);
+        QCOMPARE(again->metrics.at("eval/success").at(1), 0.5); // kept from the first read
+        QCOMPARE(again->wallTime.at(3), 10.0 + 5.0 + 6.0 + 4.0);
+        QCOMPARE(again->status, RunStatus::Finished);
+        QCOMPARE(again->config, first->config);
+        const auto full = compare::readRunSeries(store, f.a);
+        QCOMPARE(full->metrics.at("eval/success").at(1), 0.0);
+
+        compare::RunSeries stale = *first;
+        stale.createdAt = "1999-01-01T00:00:00Z"; // another run that once had this id
+        const auto fresh = compare::readRunSeries(store, f.a, &stale);
+        QCOMPARE(fresh->metrics.at("eval/success").at(1), 0.0);
+        QVERIFY(!compare::readRunSeries(store, 999, &*first));
+    }
+
     void groupsSeedsWithMeanAndStd()
     {
         const Fixture fixture;

@@ -23,7 +23,7 @@ CompareLoader::~CompareLoader()
 
 void CompareLoader::load(const QString& databasePath, const QList<qint64>& runIds)
 {
-    m_request = { databasePath, runIds };
+    m_request = { databasePath, runIds, databasePath == m_lastPath ? m_last : nullptr };
     ++m_generation;
     m_pending = true;
     if (m_cancel)
@@ -35,6 +35,8 @@ void CompareLoader::load(const QString& databasePath, const QList<qint64>& runId
 void CompareLoader::cancel()
 {
     m_pending = false;
+    m_last.reset(); // the database may be replaced next: read everything again
+    m_lastPath.clear();
     ++m_generation;
     if (m_cancel)
         m_cancel->store(true);
@@ -58,11 +60,15 @@ void CompareLoader::startWorker()
             for (const qint64 runId : request.runIds) {
                 if (cancel->load())
                     break;
-                if (!store.run(runId)) {
+                const compare::RunSeries* previous = nullptr;
+                if (request.previous)
+                    for (const auto& run : request.previous->runs)
+                        if (run.runId == runId)
+                            previous = &run;
+                if (auto series = compare::readRunSeries(store, runId, previous))
+                    data->runs.push_back(std::move(*series));
+                else
                     data->missing << runId;
-                    continue;
-                }
-                data->runs.push_back(compare::loadRunSeries(store, runId));
             }
         } catch (const std::exception& error) {
             data->runs.clear();
@@ -77,6 +83,10 @@ void CompareLoader::onWorkerFinished()
 {
     const Outcome outcome = m_watcher.result();
     if (outcome.generation == m_generation) {
+        if (outcome.data->error.isEmpty()) {
+            m_last = outcome.data;
+            m_lastPath = m_request.databasePath;
+        }
         Q_EMIT loaded(outcome.data);
         return;
     }

@@ -23,7 +23,8 @@ struct CompareData {
 /// Loads the metrics and configs of the compared runs in QtConcurrent's pool, with its own read-only
 /// Store on the database path (one SQLite connection per thread, STYLE rule 9). A load requested while
 /// one runs waits for it and then starts; a result older than the latest request is dropped (generation
-/// counter), so only the newest request is ever reported. Lives on the GUI thread; emits there.
+/// counter), so only the newest request is ever reported. Reloads are incremental: a run already delivered from the
+/// same database is read from its last iteration on (compare::readRunSeries). Lives on the GUI thread; emits there.
 class CompareLoader : public QObject {
     Q_OBJECT
 public:
@@ -48,6 +49,7 @@ private:
     struct Request {
         QString databasePath;
         QList<qint64> runIds;
+        std::shared_ptr<const CompareData> previous; ///< the last delivered result on this database, if any
     };
     struct Outcome {
         quint64 generation = 0;
@@ -62,6 +64,8 @@ private:
     bool m_pending = false;
     quint64 m_generation = 0; ///< of the newest request; a worker's outcome carries the one it started with
     std::shared_ptr<std::atomic<bool>> m_cancel;
+    std::shared_ptr<const CompareData> m_last; ///< the last result delivered, from m_lastPath
+    QString m_lastPath;
 };
 
 } // namespace creditlab::ui

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <limits>
 #include <set>
 #include <stdexcept>
 
@@ -105,18 +106,33 @@ Series wallTimeOf(const std::map<std::string, Series>& metrics)
 
 RunSeries loadRunSeries(Store& store, std::int64_t runId)
 {
+    std::optional<RunSeries> run = readRunSeries(store, runId);
+    if (!run)
+        throw std::runtime_error("run " + std::to_string(runId) + " does not exist");
+    return std::move(*run);
+}
+
+std::optional<RunSeries> readRunSeries(Store& store, std::int64_t runId, const RunSeries* previous)
+{
     const std::optional<RunInfo> info = store.run(runId);
     if (!info)
-        throw std::runtime_error("run " + std::to_string(runId) + " does not exist");
+        return std::nullopt;
     RunSeries run;
-    run.runId = runId;
-    run.name = info->name;
-    run.status = info->status;
-    if (const std::optional<std::string> config = store.runConfig(runId)) {
+    std::int64_t from = std::numeric_limits<std::int64_t>::min();
+    if (previous && previous->runId == runId && previous->createdAt == info->createdAt) {
+        run = *previous;
+        const auto iterations = previous->iterations();
+        if (!iterations.empty())
+            from = iterations.back();
+    } else if (const std::optional<std::string> config = store.runConfig(runId)) {
         run.hasConfig = true;
         run.config = parseConfig(*config);
     }
-    for (const MetricPoint& point : store.metrics(runId))
+    run.runId = runId;
+    run.createdAt = info->createdAt;
+    run.name = info->name;
+    run.status = info->status;
+    for (const MetricPoint& point : store.metrics(runId, from))
         run.metrics[point.name][point.iteration] = point.value;
     run.wallTime = wallTimeOf(run.metrics);
     return run;

@@ -32,6 +32,7 @@ struct RunSeries {
     std::int64_t runId = 0;
     std::string name;
     RunStatus status = RunStatus::Finished;
+    std::string createdAt; ///< tells a run from a later one that reused its id
     bool hasConfig = false;
     ConfigMap config;
     std::map<std::string, Series> metrics; ///< metric name → iteration → value
@@ -53,6 +54,10 @@ Series wallTimeOf(const std::map<std::string, Series>& metrics);
 /// Reads one run through `store` (the calling thread's own Store). Throws what Store throws, or
 /// std::runtime_error when the run does not exist. Any thread.
 RunSeries loadRunSeries(Store& store, std::int64_t runId);
+/// Reads a run's series, nullopt when the run does not exist. With `previous` (an earlier read of the same run)
+/// it reads only what can have changed: the run row once, and the metrics from previous's last iteration on (that
+/// iteration again, since a run may add to it); the stored config is kept. Any thread.
+std::optional<RunSeries> readRunSeries(Store& store, std::int64_t runId, const RunSeries* previous = nullptr);
 
 /// A metric of a run as x/y vectors under the alignment; iterations without an x value are skipped.
 struct Curve {

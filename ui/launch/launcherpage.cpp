@@ -36,6 +36,7 @@
 #include <array>
 #include <exception>
 #include <map>
+#include <utility>
 
 namespace creditlab::ui {
 
@@ -181,16 +182,24 @@ LauncherPage::LauncherPage(Workspace* workspace, RunController* controller, QWid
     connect(open, &QPushButton::clicked, this, &LauncherPage::chooseOpen);
     connect(save, &QPushButton::clicked, this, &LauncherPage::chooseSave);
     connect(reset, &QPushButton::clicked, this, [this] {
-        m_form->resetAll();
-        syncSizeCombo();
+        m_doc.resetValues();
+        rebuildForm();
     });
-    connect(m_env, &QComboBox::currentTextChanged, this, &LauncherPage::rebuildForm);
-    connect(m_method, &QComboBox::currentTextChanged, this, &LauncherPage::rebuildForm);
-    connect(m_judge, &QComboBox::currentTextChanged, this, &LauncherPage::rebuildForm);
+    const std::array<std::pair<QComboBox*, const char*>, 3> choiceCombos {
+        { { m_env, "env.name" }, { m_method, "credit.method" }, { m_judge, "judge.name" } }
+    };
+    for (const auto& [combo, key] : choiceCombos)
+        connect(combo, &QComboBox::currentTextChanged, this, [this, key = key](const QString& text) {
+            if (!m_syncing && m_doc.set(key, text.toStdString()).empty())
+                rebuildForm();
+        });
     connect(m_size, &QComboBox::activated, this, &LauncherPage::applySize);
     connect(m_device, &QComboBox::currentIndexChanged, this, &LauncherPage::updatePreview);
     connect(m_filter, &QLineEdit::textChanged, m_form, &ParamForm::setFilter);
     connect(m_form, &ParamForm::valueChanged, this, [this](const QString& key) {
+        if (m_syncing)
+            return;
+        m_doc.set(key.toStdString(), m_form->value(key).toStdString()); // an invalid text stays in the form only
         if (key.startsWith(QLatin1String("policy.")))
             syncSizeCombo();
         updatePreview();
@@ -216,7 +225,6 @@ LauncherPage::LauncherPage(Workspace* workspace, RunController* controller, QWid
         m_filter->selectAll();
     });
 
-    m_method->setCurrentText(QStringLiteral("triage"));
     rebuildForm();
     syncSizeCombo();
     updateStartButton();
@@ -261,46 +269,25 @@ QStringList LauncherPage::presetNames()
 
 void LauncherPage::rebuildForm()
 {
-    std::map<std::string, ParamForm::Section> trainer;
-    ParamForm::Section creditSection { tr("Credit: %1").arg(m_method->currentText()), "credit.", {} };
-    for (const auto& spec : learn::TrainConfig::specs()) {
-        if (spec.name == "env.name" || spec.name == "credit.method" || spec.name == "judge.name")
-            continue;
-        if (spec.name.rfind("credit.", 0) == 0) {
-            auto copy = spec;
-            copy.name = spec.name.substr(7);
-            creditSection.specs.push_back(copy);
-            continue;
-        }
-        const auto dot = spec.name.find('.');
-        const std::string prefix = dot == std::string::npos ? std::string() : spec.name.substr(0, dot);
-        auto& section = trainer[prefix];
-        section.title = sectionTitle(prefix);
-        section.specs.push_back(spec);
-    }
-    if (const auto* estimator = credit::findEstimator(m_method->currentText().toStdString()))
-        for (const auto& spec : estimator->params())
-            creditSection.specs.push_back(spec);
+    const QSignalBlocker blockEnv(m_env), blockMethod(m_method), blockJudge(m_judge);
+    m_env->setCurrentText(toQString(m_doc.env()));
+    m_method->setCurrentText(toQString(m_doc.method()));
+    m_judge->setCurrentText(toQString(m_doc.judge()));
     std::vector<ParamForm::Section> sections;
-    for (const char* prefix : { "", "policy", "tokenizer", "sft", "rl", "kl", "critic" })
-        if (trainer.count(prefix))
-            sections.push_back(trainer[prefix]);
-    sections.push_back(creditSection);
-    if (const auto* env = env::findEnvironment(m_env->currentText().toStdString()))
-        sections.push_back({ tr("Environment: %1").arg(m_env->currentText()), "env.", env->params });
-    try {
-        sections.push_back({ tr("Judge: %1").arg(m_judge->currentText()), "judge.",
-            judge::judgeParams(m_judge->currentText().toStdString()) });
-    } catch (const std::exception&) {
+    for (auto& section : m_doc.sections()) {
+        const QString title = section.group == "credit" ? tr("Credit: %1").arg(m_method->currentText())
+            : section.group == "env"                    ? tr("Environment: %1").arg(m_env->currentText())
+            : section.group == "judge"                  ? tr("Judge: %1").arg(m_judge->currentText())
+                                                        : sectionTitle(section.group);
+        sections.push_back({ title, section.prefix, std::move(section.specs) });
     }
-    for (const char* prefix : { "eval", "checkpoint" })
-        if (trainer.count(prefix))
-            sections.push_back(trainer[prefix]);
-    for (auto& [prefix, section] : trainer)
-        if (prefix != "" && prefix != "policy" && prefix != "tokenizer" && prefix != "sft" && prefix != "rl"
-            && prefix != "kl" && prefix != "critic" && prefix != "eval" && prefix != "checkpoint")
-            sections.push_back(section);
+    m_syncing = true;
     m_form->setSections(std::move(sections));
+    m_form->resetAll();
+    for (const auto& [key, value] : m_doc.changedValues())
+        m_form->setValue(toQString(key), toQString(value));
+    m_syncing = false;
+    syncSizeCombo();
     updatePreview();
 }
 
@@ -332,13 +319,7 @@ void LauncherPage::syncSizeCombo()
 
 QString LauncherPage::configText() const
 {
-    QString text = QStringLiteral("# CreditLab run config; run with: creditlab-cli train --config FILE\n");
-    text += QStringLiteral("env.name: %1\n").arg(yamlScalar(m_env->currentText()));
-    text += QStringLiteral("credit.method: %1\n").arg(yamlScalar(m_method->currentText()));
-    text += QStringLiteral("judge.name: %1\n").arg(yamlScalar(m_judge->currentText()));
-    for (const auto& [key, value] : m_form->changedValues())
-        text += QStringLiteral("%1: %2\n").arg(toQString(key), yamlScalar(toQString(value)));
-    return text;
+    return toQString(m_doc.toYaml());
 }
 
 void LauncherPage::checkServers()
@@ -384,7 +365,7 @@ void LauncherPage::updatePreview()
         m_configError = invalid.join(QLatin1Char('\n'));
     } else {
         try {
-            m_config = learn::TrainConfig::parse(text.toStdString(), "launcher");
+            m_config = m_doc.toTrainConfig();
         } catch (const std::exception& e) {
             m_configError = toQString(e.what());
         }
@@ -442,68 +423,6 @@ void LauncherPage::updatePreview()
     }
 }
 
-QString LauncherPage::remoteSummary(const learn::TrainConfig& config) const
-{
-    QStringList parts;
-    const QString demonstrations = toQString(config.getText("sft.demonstrations"));
-    if (config.getInt("sft.from_run") > 0)
-        parts << tr("The policy starts from run %1's SFT policy.").arg(config.getInt("sft.from_run"));
-    else if (!demonstrations.isEmpty())
-        parts << tr("SFT clones the successful trajectories of %1 (a remote server has no expert).").arg(demonstrations);
-    else
-        parts << tr("No SFT: a remote server has no expert to demonstrate. Set sft.demonstrations to a JSONL file of "
-                    "trajectories, or sft.from_run to an earlier run.");
-    const bool rolesFromEnvironment = config.judgeName() == "oracle" || config.judgeName() == "noisy";
-    if (rolesFromEnvironment && config.method() == "triage") {
-        std::string unlabelled = "error";
-        for (const auto& [key, value] : config.creditAssignments())
-            if (key == "unlabelled")
-                unlabelled = value;
-        if (unlabelled == "error")
-            parts << tr("The %1 judge labels nothing here (a remote server gives no oracle roles) and triage needs a "
-                        "role on every turn: use judge http or human, or credit.unlabelled=grpo.")
-                         .arg(toQString(config.judgeName()));
-    }
-    return parts.join(QLatin1Char(' '));
-}
-
-QString LauncherPage::humanLabelSummary(const learn::TrainConfig& config) const
-{
-    const bool humanJudge = config.judgeName() == judge::HumanJudge::kName;
-    const bool labelledPool = config.getText("rl.task_pool") == "labelled";
-    Store* store = m_workspace->store();
-    if ((!humanJudge && !labelledPool) || !store)
-        return {};
-    std::string annotator;
-    for (const auto& [key, value] : config.judgeAssignments())
-        if (key == "annotator")
-            annotator = value;
-    const auto index = judge::HumanJudge::labelIndex(*store, annotator);
-    const std::string prefix = config.envName() + ":seed=";
-    int envTasks = 0;
-    for (const auto& task : index.tasks())
-        envTasks += task.rfind(prefix, 0) == 0 && task.find(":split=") == std::string::npos ? 1 : 0;
-    const QString who = annotator.empty() ? tr("every annotator") : toQString(annotator);
-    QString text;
-    if (index.labelCount() == 0)
-        text = tr("No human labels by %1 in this database yet: every turn goes to the backing judge. Label turns "
-                  "in the Annotate tab (Ctrl+8).")
-                   .arg(who);
-    else
-        text = tr("Human labels by %1: %2, on %3 distinct (task, state, action) keys in %4 %5 train tasks. "
-                  "Rollout turns that match one take it; the rest go to the backing judge.")
-                   .arg(who)
-                   .arg(index.labelCount())
-                   .arg(index.size())
-                   .arg(envTasks)
-                   .arg(toQString(config.envName()));
-    if (labelledPool && envTasks == 0)
-        text += QLatin1Char(' ')
-            + tr("rl.task_pool=labelled needs labelled %1 train tasks: the run would stop at its first iteration.")
-                  .arg(toQString(config.envName()));
-    return text;
-}
-
 void LauncherPage::updateStartButton()
 {
     const bool busy = m_controller->isRunning();
@@ -522,8 +441,12 @@ bool LauncherPage::setValue(const QString& key, const QString& text, QString* er
         : key == QLatin1String("credit.method")        ? m_method
         : key == QLatin1String("judge.name")           ? m_judge
                                                        : nullptr;
-    if (!combo)
-        return m_form->setValue(key, text, error);
+    if (!combo) { // the form validates and shows a bad text; valueChanged puts a good one in the document
+        if (!m_form->setValue(key, text, error))
+            return false;
+        m_doc.set(key.toStdString(), text.toStdString());
+        return true;
+    }
     if (combo->findText(text) < 0) {
         if (error)
             *error = tr("%1: unknown value '%2'").arg(key, text);
@@ -546,37 +469,15 @@ QString LauncherPage::value(const QString& key) const
 
 bool LauncherPage::loadConfigText(const QString& yamlText, const QString& source, QString* error)
 {
-    std::vector<learn::ConfigEntry> entries;
     try {
-        // Validates everything first, so that a bad file leaves the form untouched.
-        learn::TrainConfig::parse(yamlText.toStdString(), source.toStdString());
-        entries = learn::flattenYaml(yamlText.toStdString(), source.toStdString());
+        m_doc.load(yamlText.toStdString(), source.toStdString()); // left as it was when the file is bad
     } catch (const std::exception& e) {
         if (error)
             *error = toQString(e.what());
         return false;
     }
-    std::map<std::string, std::string> section { { "env.name", "household" }, { "credit.method", "grpo" },
-        { "judge.name", "oracle" } };
-    for (const auto& entry : entries)
-        if (section.count(entry.key))
-            section[entry.key] = entry.value;
-    for (const auto& [key, value] : section)
-        setValue(toQString(key), toQString(value));
-    m_form->resetAll();
-    QStringList problems;
-    for (const auto& entry : entries) {
-        if (section.count(entry.key))
-            continue;
-        QString why;
-        if (!m_form->setValue(toQString(entry.key), toQString(entry.value), &why))
-            problems.append(toQString(entry.where) + QStringLiteral(": ") + why);
-    }
-    syncSizeCombo();
-    updatePreview();
-    if (!problems.isEmpty() && error)
-        *error = problems.join(QLatin1Char('\n'));
-    return problems.isEmpty();
+    rebuildForm();
+    return true;
 }
 
 bool LauncherPage::loadConfigFile(const QString& path, QString* error)

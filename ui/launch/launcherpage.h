@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/learn/api/launchconfig.h"
 #include "core/learn/api/trainconfig.h"
 
 #include <QString>
@@ -94,6 +95,9 @@ private:
     QPushButton* m_check;
     QLabel* m_checkResult;
     bool m_applyingSize = false;
+    /// What the form shows, and what Start, Save and the preview read; the combos and the form edit it.
+    learn::LaunchConfig m_doc;
+    bool m_syncing = false; ///< the form is being filled from m_doc
     QString m_moduleError; ///< why the training module could not be loaded; empty when it could
     /// The form's config as updatePreview() last parsed it (on every change): what Start sends; empty when invalid,
     /// with the reason in m_configError.

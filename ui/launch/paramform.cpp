@@ -9,7 +9,6 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
-#include <QRegularExpression>
 #include <QStyle>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -23,14 +22,7 @@ namespace {
 /// Validates one value against its spec; empty when fine, else the reason (naming the key).
 QString validate(const QString& key, const credit::ParamSpec& spec, const QString& text)
 {
-    credit::ParamSpec named = spec;
-    named.name = key.toStdString();
-    try {
-        credit::Params::resolve("config", { named }, { { named.name, text.toStdString() } });
-        return {};
-    } catch (const std::exception& e) {
-        return toQString(e.what());
-    }
+    return toQString(credit::checkValue(key.toStdString(), spec, text.toStdString()));
 }
 
 QString tooltipFor(const QString& key, const credit::ParamSpec& spec)
@@ -289,16 +281,6 @@ void ParamForm::setFilter(const QString& text)
     }
     for (QWidget* group : m_groups)
         group->setVisible(groupVisible.value(group, false));
-}
-
-QString yamlScalar(const QString& text)
-{
-    static const QRegularExpression plain(QStringLiteral("^[A-Za-z0-9_.+\\-/]+$"));
-    if (plain.match(text).hasMatch())
-        return text;
-    QString escaped = text;
-    escaped.replace(QLatin1Char('\\'), QStringLiteral("\\\\")).replace(QLatin1Char('"'), QStringLiteral("\\\""));
-    return QLatin1Char('"') + escaped + QLatin1Char('"');
 }
 
 } // namespace creditlab::ui

@@ -79,7 +79,5 @@ private:
     QString m_filter;
 };
 
-/// The text of a config value for YAML: quoted when YAML would read it differently. Any thread.
-QString yamlScalar(const QString& text);
 
 } // namespace creditlab::ui

@@ -28,6 +28,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <exception>
+#include <limits>
 #include <map>
 
 namespace creditlab::ui {
@@ -154,8 +155,8 @@ MonitorPage::MonitorPage(Workspace* workspace, RunController* controller, QWidge
 
     connect(m_controller, &RunController::runStarted, this, [this](qint64 runId) { showRun(runId); });
     connect(m_controller, &RunController::progressed, this, &MonitorPage::onProgress);
-    connect(m_controller, &RunController::pausedChanged, this, &MonitorPage::updateButtons);
-    connect(m_controller, &RunController::runningChanged, this, &MonitorPage::updateButtons);
+    connect(m_controller, &RunController::pausedChanged, this, [this] { updateButtons(); });
+    connect(m_controller, &RunController::runningChanged, this, [this] { updateButtons(); });
     connect(m_controller, &RunController::runFinished, this, [this](qint64 runId, RunStatus status) {
         if (runId == m_runId) {
             m_phase->setText(RunModel::displayStatus(status));
@@ -186,6 +187,7 @@ void MonitorPage::showRun(qint64 runId)
 {
     m_runId = runId;
     m_lastIteration = -1;
+    m_iterationSeconds = 0.0;
     qDeleteAll(m_charts);
     m_charts.clear();
     m_metricOrder.clear();
@@ -205,9 +207,10 @@ void MonitorPage::reloadFromStore(bool incremental)
         return;
     std::map<qint64, std::vector<std::pair<QString, double>>> byIteration;
     try {
-        for (const auto& point : store->metrics(m_runId))
-            if (!incremental || point.iteration > m_lastIteration)
-                byIteration[point.iteration].emplace_back(toQString(point.name), point.value);
+        // Incremental: only the iterations after the last one shown.
+        const qint64 from = incremental ? m_lastIteration + 1 : std::numeric_limits<qint64>::min();
+        for (const auto& point : store->metrics(m_runId, from))
+            byIteration[point.iteration].emplace_back(toQString(point.name), point.value);
     } catch (const std::exception&) {
         return; // the run may just have been deleted; the runs view reports errors
     }
@@ -237,8 +240,10 @@ void MonitorPage::appendIteration(qint64 iteration, const std::vector<std::pair<
                 return value;
         return std::nullopt;
     };
-    if (const auto total = find(metricnames::kTimeTotal))
+    if (const auto total = find(metricnames::kTimeTotal)) {
         parts << tr("iteration %1: %2").arg(iteration).arg(formatDuration(*total));
+        m_iterationSeconds += *total;
+    }
     const QLocale locale;
     if (const auto gen = find(metricnames::kThroughputGenTokens))
         parts << tr("%1 generated tok/s").arg(locale.toString(qRound64(*gen)));
@@ -349,19 +354,29 @@ void MonitorPage::flushLog()
 
 void MonitorPage::updateButtons()
 {
+    updateButtons(readRun());
+}
+
+std::optional<RunInfo> MonitorPage::readRun() const
+{
+    Store* store = m_workspace->store();
+    if (!store || m_runId == 0)
+        return std::nullopt;
+    try {
+        return store->run(m_runId);
+    } catch (const std::exception&) {
+        return std::nullopt; // the run may just have been deleted; the runs view reports errors
+    }
+}
+
+void MonitorPage::updateButtons(const std::optional<RunInfo>& run)
+{
     const bool ours = m_controller->isRunning() && (m_runId == 0 || m_controller->runId() == m_runId);
     m_pause->setEnabled(ours);
     m_pause->setText(m_controller->isPaused() ? tr("&Continue") : tr("&Pause"));
     m_stop->setEnabled(ours);
     m_stop->setText(tr("S&top"));
-    std::optional<RunStatus> status;
-    if (Store* store = m_workspace->store(); store && m_runId != 0) {
-        try {
-            if (const auto run = store->run(m_runId))
-                status = run->status;
-        } catch (const std::exception&) {
-        }
-    }
+    const std::optional<RunStatus> status = run ? std::optional(run->status) : std::nullopt;
     m_resume->setVisible(!m_controller->isRunning() && m_runId != 0
         && (status == RunStatus::Cancelled || status == RunStatus::Failed));
 }
@@ -372,50 +387,33 @@ void MonitorPage::updateHeader()
         m_title->setText(tr("No run shown. Start one in Launch (Ctrl+2), or select one in Runs and choose Run → Monitor (Ctrl+M)."));
         return;
     }
-    QString text = tr("Run %1").arg(m_runId);
-    if (Store* store = m_workspace->store()) {
-        try {
-            if (const auto run = store->run(m_runId))
-                text = tr("Run %1: %2 (%3)")
-                           .arg(m_runId)
-                           .arg(toQString(run->name), RunModel::displayStatus(run->status));
-        } catch (const std::exception&) {
-        }
-    }
-    m_title->setText(text);
-    updateButtons();
-    updateStoredProgress();
+    const std::optional<RunInfo> run = readRun(); // once per poll: the buttons and the progress use it too
+    m_title->setText(run ? tr("Run %1: %2 (%3)").arg(m_runId).arg(toQString(run->name), RunModel::displayStatus(run->status))
+                         : tr("Run %1").arg(m_runId));
+    updateButtons(run);
+    updateStoredProgress(run);
 }
 
-void MonitorPage::updateStoredProgress()
+void MonitorPage::updateStoredProgress(const std::optional<RunInfo>& run)
 {
     // The controller reports its own run's progress (with SFT steps and ETA); others are read from the store.
-    Store* store = m_workspace->store();
-    if (!store || m_runId == 0 || (m_controller->isRunning() && m_controller->runId() == m_runId))
+    if (m_runId == 0 || (m_controller->isRunning() && m_controller->runId() == m_runId))
         return;
-    try {
-        const auto run = store->run(m_runId); // read once per poll
-        if (!run || run->kind == RunKind::Import)
-            return;
-        const qint64 total = run->iterationsPlanned.value_or(0);
-        if (total <= 0)
-            return;
-        const qint64 done = run->iterationsDone;
-        m_progress->setRange(0, static_cast<int>(total));
-        m_progress->setValue(static_cast<int>(std::min(done, total)));
-        m_progress->setFormat(tr("iteration %1 / %2").arg(done).arg(total));
-        m_phase->setText(RunModel::displayStatus(run->status));
-        if (run->status == RunStatus::Running && done > 0) {
-            // Mean iteration time so far (SFT excluded) times the iterations left.
-            double iterationSeconds = 0.0;
-            for (const auto& point : store->metrics(m_runId))
-                if (point.name == metricnames::kTimeTotal)
-                    iterationSeconds += point.value;
-            m_eta->setText(tr("about %1 left").arg(formatDuration(iterationSeconds / done * (total - done))));
-        } else {
-            m_eta->clear();
-        }
-    } catch (const std::exception&) {
+    if (!run || run->kind == RunKind::Import)
+        return;
+    const qint64 total = run->iterationsPlanned.value_or(0);
+    if (total <= 0)
+        return;
+    const qint64 done = run->iterationsDone;
+    m_progress->setRange(0, static_cast<int>(total));
+    m_progress->setValue(static_cast<int>(std::min(done, total)));
+    m_progress->setFormat(tr("iteration %1 / %2").arg(done).arg(total));
+    m_phase->setText(RunModel::displayStatus(run->status));
+    if (run->status == RunStatus::Running && done > 0) {
+        // Mean iteration time so far (SFT excluded; summed as the iterations arrive) times the iterations left.
+        m_eta->setText(tr("about %1 left").arg(formatDuration(m_iterationSeconds / done * (total - done))));
+    } else {
+        m_eta->clear();
     }
 }
 

@@ -1,11 +1,14 @@
 #pragma once
 
+#include "core/store.h"
 #include "ui/launch/runcontroller.h"
 
 #include <QElapsedTimer>
 #include <QHash>
 #include <QStringList>
 #include <QWidget>
+
+#include <optional>
 
 class QGridLayout;
 class QLabel;
@@ -57,13 +60,17 @@ private:
     void onLog(int level, const QString& loggerName, const QString& text);
     void flushLog();
     void updateButtons();
+    void updateButtons(const std::optional<RunInfo>& run);
+    /// Reads the shown run's row; nullopt when there is none (or it cannot be read).
+    std::optional<RunInfo> readRun() const;
     void updateHeader();
-    void updateStoredProgress();
+    void updateStoredProgress(const std::optional<RunInfo>& run);
 
     Workspace* m_workspace;
     RunController* m_controller;
     qint64 m_runId = 0;
     qint64 m_lastIteration = -1;
+    double m_iterationSeconds = 0.0; ///< sum of time/total_s over the iterations shown, for the ETA
     QLabel* m_title;
     QLabel* m_phase;
     QProgressBar* m_progress;
