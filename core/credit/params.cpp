@@ -67,7 +67,10 @@ std::string checkValue(const std::string& key, const ParamSpec& spec, const std:
         Params::resolve("config", { named }, { { key, text } });
         return {};
     } catch (const ParamError& e) {
-        return e.what();
+        // "parameter 'seed' of method config: -5 is outside [0, ...]" reads as "seed: -5 is outside [0, ...]".
+        const std::string what = e.what();
+        const std::string prefix = "parameter '" + key + "' of method config";
+        return what.rfind(prefix, 0) == 0 ? key + what.substr(prefix.size()) : what;
     }
 }
 

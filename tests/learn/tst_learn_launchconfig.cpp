@@ -115,7 +115,7 @@ private Q_SLOTS:
         QVERIFY(doc.set("rl.iterations", "12").empty());
         const std::string before = doc.toYaml();
         const std::string range = doc.set("rl.iterations", "-3");
-        QVERIFY2(range.find("rl.iterations") != std::string::npos, range.c_str());
+        QVERIFY2(range.rfind("rl.iterations: -3 is outside", 0) == 0, range.c_str()); // the key first, as the form shows it
         QVERIFY(doc.set("rl.iterations", "many").find("rl.iterations") != std::string::npos);
         QVERIFY(doc.set("credit.method", "nosuch").find("credit.method") != std::string::npos);
         QVERIFY(doc.set("rl.nosuch", "1").find("rl.nosuch") != std::string::npos);
