@@ -223,6 +223,13 @@ void TestUiSweep::trialModelUnderTester()
     QCOMPARE(model.columnCount(), 2 + 5);
     QCOMPARE(model.index(0, model.columnOf(TrialModel::Column::Objective)).data().toString(), QString("0.5"));
     QCOMPARE(model.index(1, model.columnOf(TrialModel::Column::Run)).data().toString(), QString());
+    // A trial another process runs: its iterations come from its run row.
+    RunInfo running;
+    running.id = 21;
+    running.iterationsDone = 16;
+    running.iterationsPlanned = 30;
+    model.setStoredTrials(7, { { 1, 7, 21, "a=1,seed=0", TrialStatus::Running, {} } }, { { 21, running } });
+    QCOMPARE(model.index(0, model.columnOf(TrialModel::Column::Progress)).data().toString(), QString("16/30"));
     model.clear();
     QCOMPARE(model.rowCount(), 0);
 }

@@ -34,6 +34,7 @@
 #include <QVBoxLayout>
 
 #include <cmath>
+#include <map>
 #include <set>
 #include <thread>
 
@@ -428,7 +429,13 @@ void SweepPage::showStoredSweep(qint64 sweepId)
     } catch (const std::exception&) {
         // A sweep written by another version: its trials still show, with the default objective.
     }
-    m_trialModel->setStoredTrials(sweepId, store->trials(sweepId));
+    const auto trials = store->trials(sweepId);
+    std::map<std::int64_t, RunInfo> runs; // for the iterations of trials that another process is running
+    for (const auto& trial : trials)
+        if (trial.runId && trial.status == TrialStatus::Running)
+            if (auto run = store->run(*trial.runId))
+                runs.emplace(*trial.runId, std::move(*run));
+    m_trialModel->setStoredTrials(sweepId, trials, runs);
     m_progress->setValue(info->status == TrialStatus::Finished ? 1000 : 0);
     m_eta->clear();
     updateChoices();

@@ -76,7 +76,8 @@ void TrialModel::setSnapshot(const learn::SweepProgress& progress)
     }
 }
 
-void TrialModel::setStoredTrials(std::int64_t sweepId, const std::vector<TrialInfo>& trials)
+void TrialModel::setStoredTrials(
+    std::int64_t sweepId, const std::vector<TrialInfo>& trials, const std::map<std::int64_t, RunInfo>& runs)
 {
     std::vector<learn::TrialProgress> rows;
     for (const auto& info : trials) {
@@ -92,6 +93,14 @@ void TrialModel::setStoredTrials(std::int64_t sweepId, const std::vector<TrialIn
         t.runId = info.runId.value_or(0);
         t.objective = info.objective;
         t.fraction = info.status == TrialStatus::Finished ? 1.0 : 0.0;
+        if (auto run = runs.find(t.runId); run != runs.end()) {
+            t.iteration = run->second.iterationsDone;
+            t.iterations = run->second.iterationsPlanned.value_or(0);
+            if (t.iteration > 0)
+                t.phase = Phase::Rl; // before its first iteration the store cannot tell setup from SFT
+            if (t.iterations > 0 && info.status != TrialStatus::Finished)
+                t.fraction = static_cast<double>(std::min(t.iteration, t.iterations)) / static_cast<double>(t.iterations);
+        }
         rows.push_back(std::move(t));
     }
     replace(sweepId, std::move(rows));

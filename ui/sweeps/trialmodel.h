@@ -6,6 +6,7 @@
 #include <QAbstractTableModel>
 #include <QStringList>
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -36,8 +37,10 @@ public:
 
     /// Shows `progress`: rows are updated in place while the trials and keys stay the same, else reset.
     void setSnapshot(const learn::SweepProgress& progress);
-    /// Shows a stored sweep's trials (status, run and objective; no live progress).
-    void setStoredTrials(std::int64_t sweepId, const std::vector<TrialInfo>& trials);
+    /// Shows a stored sweep's trials: status, run and objective, and with `runs` (the trials' runs by id) each
+    /// running trial's iterations done of those planned, as read from its run row (a sweep another process runs).
+    void setStoredTrials(std::int64_t sweepId, const std::vector<TrialInfo>& trials,
+        const std::map<std::int64_t, RunInfo>& runs = {});
     void clear();
 
     std::int64_t sweepId() const { return m_sweepId; }
