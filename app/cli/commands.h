@@ -24,6 +24,7 @@ void addMethodsCommand(CLI::App& app);
 void addCreditCommand(CLI::App& app);
 void addDoctorCommand(CLI::App& app);
 void addAgreementCommand(CLI::App& app);
+void addLabelsCommand(CLI::App& app);
 void addTrainCommand(CLI::App& app);
 void addSweepCommand(CLI::App& app);
 void addExperimentCommand(CLI::App& app);

@@ -17,7 +17,7 @@
 extern "C" bool creditlab_runs_openmp(int argc, char** argv)
 {
     static constexpr const char* kWithoutTorch[]
-        = { "credit", "env", "import", "export", "runs", "methods", "agreement" };
+        = { "credit", "env", "import", "export", "runs", "methods", "agreement", "labels" };
     for (int i = 1; i < argc; ++i) {
         if (argv[i][0] == '-')
             continue; // -v, --help, --version: the global options take no value
@@ -72,6 +72,7 @@ int main(int argc, char** argv)
     creditlab::cli::addMethodsCommand(app);
     creditlab::cli::addDoctorCommand(app);
     creditlab::cli::addAgreementCommand(app);
+    creditlab::cli::addLabelsCommand(app);
     creditlab::cli::addProbeCommand(app);
 
     app.parse_complete_callback([&] {

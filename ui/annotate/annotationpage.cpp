@@ -1,5 +1,7 @@
 #include "ui/annotate/annotationpage.h"
 
+#include "core/atomicfile.h"
+#include "core/labelfile.h"
 #include "ui/annotate/annotationcommands.h"
 #include "ui/common/runcombo.h"
 #include "ui/common/textutil.h"
@@ -7,19 +9,15 @@
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QSaveFile>
 #include <QTextBlock>
 #include <QUndoStack>
 #include <QVBoxLayout>
@@ -41,6 +39,36 @@ QString& sessionAnnotator()
 }
 
 QString roleText(Role role) { return toQString(std::string(roleName(role))); }
+
+/// Puts `message` in `*error` when asked; returns -1, importLabels()'s failure value.
+int setError(QString* error, const QString& message)
+{
+    if (error)
+        *error = message;
+    return -1;
+}
+
+/// `what` without a leading "PATH: " (core's messages name the file; ours do too).
+QString withoutPrefix(const char* what, const QString& path)
+{
+    const QString text = QString::fromUtf8(what);
+    return text.startsWith(path + QStringLiteral(": ")) ? text.mid(path.size() + 2) : text;
+}
+
+/// A refused line of a label file in the page's (translated) words; `name` is the file name without its folder.
+QString labelFileMessage(const LabelFileError& e, const QString& name)
+{
+    using Problem = LabelFileError::Problem;
+    if (e.problem() == Problem::NotAnObject)
+        return AnnotationPage::tr("%1:%2: not a JSON object (%3)").arg(name).arg(e.line()).arg(toQString(e.detail()));
+    const QString why = e.problem() == Problem::UnknownTrajectory
+        ? AnnotationPage::tr("no trajectory with this id in the run")
+        : e.problem() == Problem::BadTurn ? AnnotationPage::tr("expected a turn index from 0 to %1").arg(e.lastTurn())
+        : e.problem() == Problem::EmptyAnnotator ? AnnotationPage::tr("expected a non-empty name")
+        : e.problem() == Problem::BadRole        ? AnnotationPage::tr("expected one of D, E, N, R")
+                                                 : toQString(e.message());
+    return AnnotationPage::tr("%1:%2: field \"%3\": %4").arg(name).arg(e.line()).arg(toQString(e.field()), why);
+}
 
 } // namespace
 
@@ -478,97 +506,44 @@ bool AnnotationPage::eventFilter(QObject* watched, QEvent* event)
 
 bool AnnotationPage::exportLabels(const QString& path, QString* error)
 {
-    const auto setError = [&](const QString& message) {
-        if (error)
-            *error = message;
-        return false;
-    };
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return setError(tr("Could not write %1: %2").arg(path, file.errorString()));
     try {
-        for (const Loaded& l : m_trajectories)
-            for (const HumanLabel& h : m_workspace->store()->humanLabels(l.info.rowId)) {
-                const QJsonObject line { { QStringLiteral("trajectory"), toQString(l.trajectory.id) },
-                    { QStringLiteral("turn"), h.turn }, { QStringLiteral("annotator"), toQString(h.annotator) },
-                    { QStringLiteral("role"), roleText(h.role) } };
-                file.write(QJsonDocument(line).toJson(QJsonDocument::Compact) + '\n');
-            }
+        if (m_workspace->store() && m_runId > 0)
+            exportLabelFile(*m_workspace->store(), m_runId, path.toStdString());
+        else
+            writeFileAtomically(path.toStdString(), {}); // no run: an empty file, as before
+    } catch (const StoreError& e) {
+        setError(error, tr("Could not read the labels: %1").arg(QString::fromUtf8(e.what())));
+        return false;
     } catch (const std::exception& e) {
-        file.cancelWriting();
-        return setError(tr("Could not read the labels: %1").arg(QString::fromUtf8(e.what())));
+        setError(error, tr("Could not write %1: %2").arg(path, withoutPrefix(e.what(), path)));
+        return false;
     }
-    if (!file.commit())
-        return setError(tr("Could not write %1: %2").arg(path, file.errorString()));
     return true;
 }
 
 int AnnotationPage::importLabels(const QString& path, QString* error)
 {
-    const auto setError = [&](const QString& message) {
-        if (error)
-            *error = message;
-        return -1;
-    };
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return setError(tr("Could not read %1: %2").arg(path, file.errorString()));
     if (!m_workspace->store() || m_runId <= 0)
-        return setError(tr("Choose a run to import labels into."));
-    std::map<QString, const Loaded*> byId;
-    for (const Loaded& l : m_trajectories)
-        byId.emplace(toQString(l.trajectory.id), &l);
-    struct Row {
-        std::int64_t rowId;
-        int turn;
-        std::string annotator;
-        Role role;
-    };
-    std::vector<Row> rows;
-    const QString name = QFileInfo(path).fileName();
-    int lineNo = 0;
-    while (!file.atEnd()) {
-        const QByteArray line = file.readLine().trimmed();
-        ++lineNo;
-        if (line.isEmpty())
-            continue;
-        const auto bad = [&](const QString& field, const QString& why) {
-            return setError(tr("%1:%2: field \"%3\": %4").arg(name).arg(lineNo).arg(field, why));
-        };
-        QJsonParseError parseError;
-        const QJsonDocument doc = QJsonDocument::fromJson(line, &parseError);
-        if (!doc.isObject())
-            return setError(tr("%1:%2: not a JSON object (%3)").arg(name).arg(lineNo).arg(parseError.errorString()));
-        const QJsonObject o = doc.object();
-        const auto it = byId.find(o.value(QStringLiteral("trajectory")).toString());
-        if (!o.value(QStringLiteral("trajectory")).isString() || it == byId.end())
-            return bad(QStringLiteral("trajectory"), tr("no trajectory with this id in the run"));
-        const QJsonValue turn = o.value(QStringLiteral("turn"));
-        const double t = turn.toDouble(-1);
-        if (!turn.isDouble() || t != double(int(t)) || t < 0 || t >= double(it->second->trajectory.turns.size()))
-            return bad(QStringLiteral("turn"),
-                tr("expected a turn index from 0 to %1").arg(int(it->second->trajectory.turns.size()) - 1));
-        const QString annotator = o.value(QStringLiteral("annotator")).toString().trimmed();
-        if (annotator.isEmpty())
-            return bad(QStringLiteral("annotator"), tr("expected a non-empty name"));
-        const auto role = parseRole(o.value(QStringLiteral("role")).toString().toStdString());
-        if (!o.value(QStringLiteral("role")).isString() || !role)
-            return bad(QStringLiteral("role"), tr("expected one of D, E, N, R"));
-        rows.push_back(Row { it->second->info.rowId, int(t), annotator.toStdString(), *role });
+        return setError(error, tr("Choose a run to import labels into."));
+    std::vector<LabelLine> rows;
+    try {
+        rows = readLabelFile(*m_workspace->store(), m_runId, path.toStdString());
+    } catch (const LabelFileError& e) {
+        return setError(error, labelFileMessage(e, QFileInfo(path).fileName()));
+    } catch (const StoreError& e) {
+        return setError(error, tr("Could not read the labels: %1").arg(QString::fromUtf8(e.what())));
+    } catch (const std::exception& e) {
+        return setError(error, tr("Could not read %1: %2").arg(path, withoutPrefix(e.what(), path)));
     }
     try {
-        Store* store = m_workspace->store();
-        auto transaction = store->begin();
-        for (const Row& r : rows)
-            store->setHumanLabel(r.rowId, r.turn, r.annotator, r.role);
-        transaction->commit();
+        storeLabels(*m_workspace->store(), rows); // all or nothing
     } catch (const std::exception& e) {
-        return setError(tr("Could not store the labels: %1").arg(QString::fromUtf8(e.what())));
+        return setError(error, tr("Could not store the labels: %1").arg(QString::fromUtf8(e.what())));
     }
     // Only human labels changed: re-read those of the imported trajectories instead of reloading the run.
     std::set<std::int64_t> touched;
-    for (const Row& r : rows)
-        touched.insert(r.rowId);
+    for (const LabelLine& r : rows)
+        touched.insert(r.trajectoryRowId);
     for (const std::int64_t rowId : touched) {
         if (isLoading())
             m_writtenWhileLoading.insert(rowId);

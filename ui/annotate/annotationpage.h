@@ -33,12 +33,13 @@ class Workspace;
 /// beside each turn (hidden in blind mode) and the annotator's own label; the current turn is highlighted and
 /// scrolled into view.
 ///
-/// Export/import of human labels: a JSONL file, one label per line,
-///   {"trajectory":"<JSONL id of the trajectory>","turn":N,"annotator":"NAME","role":"D"}
+/// Export/import of human labels: the JSONL label file of core/labelfile.h, one label per line,
+///   {"annotator":"NAME","role":"D","trajectory":"<JSONL id of the trajectory>","turn":N}
 /// where turn is the 0-based turn index and role one of D, E, N, R. Export writes every human label of the current
 /// run (all annotators). Import checks the whole file first (trajectory ids of the current run, turn in range,
 /// non-empty annotator, valid role); an error names the file, line and field and nothing is imported; a valid file
-/// is written in one transaction.
+/// is written in one transaction, each label replacing the same annotator's label of that turn. The reading, writing
+/// and checks are core's (exportLabelFile, readLabelFile, storeLabels); the page words the messages.
 ///
 /// The run's turns, judge labels and credits are read in the background (AnnotationLoader, its own read-only Store on
 /// Workspace::path()) when the run changes; meanwhile the page shows a busy bar and "Loading…", and loaded() says
