@@ -442,20 +442,31 @@ public:
         torch::NoGradGuard noGrad;
         Transformer& policy = m_context.policy;
         policy->eval();
-        // A turn's sequence is its segment (episode mode) or its prompt (window mode) up to the end of its action:
-        // the prefix it acted on; the span runs from <act> to the action's last token, as the probe's training
-        // records (probepipeline.h).
-        std::vector<std::vector<std::int32_t>> sequences(rollouts.samples.size());
-        std::vector<TurnSequence> turns(rollouts.samples.size());
-        for (std::size_t s = 0; s < rollouts.samples.size(); ++s) {
-            const TurnSample& sample = rollouts.samples[s];
-            const TrainSequence& sequence = rollouts.sequences[sample.sequence];
-            const ActionSpan& span = sequence.spans[sample.span];
-            sequences[s].assign(sequence.tokens.begin(), sequence.tokens.begin() + span.end);
-            turns[s] = { &sequences[s], static_cast<std::int64_t>(span.begin) - 1 };
+        // A turn's features are those of the prefix it acted on: its segment (episode mode) or its prompt (window
+        // mode) up to the end of its action, the span running from <act> to the action's last token, as the probe's
+        // training records (probepipeline.h). With causal attention one pass over a sequence gives every turn in it
+        // the features of its own prefix's pass (teacherForcedTurnFeatures; tst_learn_pairfeatures checks it), so a
+        // segment of T turns costs one pass, not T passes over ever longer prefixes.
+        std::vector<std::vector<std::size_t>> samplesOf(rollouts.sequences.size());
+        for (std::size_t s = 0; s < rollouts.samples.size(); ++s)
+            samplesOf[rollouts.samples[s].sequence].push_back(s);
+        std::vector<TurnFeatures> features(rollouts.samples.size());
+        for (std::size_t q = 0; q < samplesOf.size(); ++q) {
+            if (samplesOf[q].empty())
+                continue;
+            const TrainSequence& sequence = rollouts.sequences[q];
+            std::vector<TurnSpan> spans;
+            std::size_t end = 0;
+            for (const std::size_t s : samplesOf[q]) {
+                const ActionSpan& span = sequence.spans[rollouts.samples[s].span];
+                spans.push_back({ static_cast<std::int64_t>(span.begin) - 1, static_cast<std::int64_t>(span.end), 0 });
+                end = std::max(end, static_cast<std::size_t>(span.end));
+            }
+            const std::vector<std::int32_t> tokens(sequence.tokens.begin(), sequence.tokens.begin() + end);
+            auto perTurn = teacherForcedTurnFeatures(*policy, tokens, spans);
+            for (std::size_t i = 0; i < perTurn.size(); ++i)
+                features[samplesOf[q][i]] = std::move(perTurn[i]);
         }
-        const auto features = batchedTurnFeatures(*policy, turns,
-            static_cast<std::size_t>(std::max<long long>(1, m_context.config.getInt("rl.micro_batch"))));
         const auto scores = m_probe->score(pairFeatureMatrix(features, PairFeatureType::LastToken),
             pairFeatureMatrix(features, PairFeatureType::MultiAttention));
         double sum = 0.0;
