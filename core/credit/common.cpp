@@ -36,25 +36,6 @@ double populationStd(std::span<const double> values)
     return std::sqrt(ss / static_cast<double>(values.size()));
 }
 
-std::string actionKey(std::string_view action)
-{
-    auto isSpace = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; };
-    std::string out;
-    out.reserve(action.size());
-    bool pendingSpace = false;
-    for (char c : action) {
-        if (isSpace(c)) {
-            pendingSpace = !out.empty();
-            continue;
-        }
-        if (pendingSpace)
-            out.push_back(' ');
-        pendingSpace = false;
-        out.push_back(c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c);
-    }
-    return out;
-}
-
 double stepReward(const Trajectory& t, std::size_t turn)
 {
     double r = t.turns[turn].rewardOrDefault();
@@ -86,6 +67,27 @@ std::vector<double> grpoAdvantages(const Batch& batch, const Params& params)
             const Trajectory& t = batch.trajectories[i];
             values.push_back(binarize ? successValue(t) : t.reward);
         }
+        const double m = mean(values);
+        const double sd = normStd ? sampleStd(values) : 0.0;
+        for (std::size_t k = 0; k < g.members.size(); ++k)
+            a[g.members[k]] = normStd ? (values[k] - m) / (sd + kEps) : values[k] - m; // GRPO: (R - mean) / std
+    }
+    return a;
+}
+
+std::vector<double> grpoAdvantages(const CreditBatch& batch, const Params& params)
+{
+    const bool binarize = params.getBool("binarize");
+    const bool normStd = params.getBool("norm_std");
+    const std::span<const double> outcome = binarize ? batch.successes() : batch.rewards();
+    std::vector<double> a(batch.trajectoryCount(), 0.0);
+    std::vector<double> values;
+    for (const Group& g : batch.groups()) {
+        if (g.members.size() < 2)
+            continue; // a group of one gives 0
+        values.clear();
+        for (std::size_t i : g.members)
+            values.push_back(outcome[i]);
         const double m = mean(values);
         const double sd = normStd ? sampleStd(values) : 0.0;
         for (std::size_t k = 0; k < g.members.size(); ++k)
@@ -133,6 +135,15 @@ void whiten(std::vector<double>& values)
     const double sd = sampleStd(values);
     for (double& v : values)
         v = (v - m) / (sd + kEps);
+}
+
+void whitenInto(std::span<const double> raw, std::vector<double>& out)
+{
+    const double m = mean(raw);
+    const double sd = sampleStd(raw);
+    out.resize(raw.size());
+    for (std::size_t k = 0; k < raw.size(); ++k)
+        out[k] = (raw[k] - m) / (sd + kEps);
 }
 
 } // namespace creditlab::credit

@@ -17,6 +17,12 @@ CreditResult::CreditResult(const Batch& batch)
     advantages.assign(n, 0.0);
 }
 
+CreditResult::CreditResult(const CreditBatch& batch)
+    : offsets(batch.offsets())
+{
+    advantages.assign(batch.turnCount(), 0.0);
+}
+
 DetailColumn& CreditResult::addDetail(std::string name)
 {
     DetailColumn c;
@@ -59,6 +65,18 @@ const DetailColumn* CreditResult::detail(std::string_view name) const
 }
 
 void Estimator::validate(const Batch&, const Params&) const { }
+
+CreditResult Estimator::compute(const Batch& batch, const Params& params) const
+{
+    return computeColumns(CreditBatch(batch, columns()), params);
+}
+
+CreditResult Estimator::compute(const CreditBatch& batch, const Params& params) const
+{
+    if (!hasColumns(batch.columns(), columns()))
+        return computeColumns(CreditBatch(batch.source(), batch.columns() | columns()), params);
+    return computeColumns(batch, params);
+}
 
 Params Estimator::resolve(const std::vector<std::pair<std::string, std::string>>& assignments) const
 {
