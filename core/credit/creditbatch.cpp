@@ -21,86 +21,87 @@ CreditBatch::CreditBatch(const Batch& batch, Columns columns)
         m_reward.push_back(t.reward);
         m_success.push_back(t.successOrDefault() ? 1.0 : 0.0);
     }
-    if (hasColumns(columns, Columns::Turns))
-        buildTurns();
-    if (hasColumns(columns, Columns::States))
-        buildStates();
-    if (hasColumns(columns, Columns::Actions))
-        buildActions();
-    if (hasColumns(columns, Columns::States | Columns::Actions))
-        buildPairs();
+    build();
 }
 
-void CreditBatch::buildTurns()
+void CreditBatch::build()
 {
+    // One pass over the Turn structs (a few hundred bytes each, so each pass is a walk through memory), filling
+    // every requested column at once.
+    const bool rewards = hasColumns(m_columns, Columns::StepRewards);
+    const bool validity = hasColumns(m_columns, Columns::Validity);
+    const bool roles = hasColumns(m_columns, Columns::Roles);
+    const bool states = hasColumns(m_columns, Columns::States);
+    const bool actions = hasColumns(m_columns, Columns::Actions);
+    const bool pairs = states && actions;
+    if (m_columns == Columns::None)
+        return;
     const std::size_t n = turnCount();
-    m_stepReward.resize(n);
-    m_valid.resize(n);
-    m_role.resize(n);
-    std::size_t k = 0;
-    for (const Trajectory& t : m_batch->trajectories) {
-        for (const Turn& u : t.turns) {
-            m_stepReward[k] = u.rewardOrDefault();
-            m_valid[k] = u.validOrDefault() ? 1 : 0;
-            m_role[k] = u.role ? static_cast<std::uint8_t>(*u.role) : kNoRole;
-            ++k;
-        }
-        if (!t.turns.empty())
-            m_stepReward[k - 1] += t.reward; // rho_{i,T} = r_{i,T} + R_i
+    if (rewards)
+        m_stepReward.resize(n);
+    if (validity)
+        m_valid.resize(n);
+    if (roles)
+        m_role.resize(n);
+    KeyIndex<std::string_view, StringHash> stateIndex;
+    if (states) {
+        stateIndex.reset(1024); // grows with the distinct states
+        m_stateId.resize(n);
     }
-}
-
-void CreditBatch::buildStates()
-{
-    KeyIndex<std::string_view> index;
-    index.reset(1024); // grows with the distinct states
-    m_stateId.resize(turnCount());
-    std::size_t k = 0;
-    for (const Trajectory& t : m_batch->trajectories)
-        for (const Turn& u : t.turns)
-            m_stateId[k++] = index.intern(u.stateKey());
-    m_stateText.reserve(index.size());
-    for (std::uint32_t id = 0; id < index.size(); ++id)
-        m_stateText.push_back(index.key(id));
-}
-
-void CreditBatch::buildActions()
-{
     // Most actions repeat verbatim, so the raw text is interned first and only a new raw text is turned into its
     // key (text::actionKey) and interned among the keys.
-    KeyIndex<std::string_view> raw;
-    KeyIndex<std::string_view> keys;
-    raw.reset(64);
-    keys.reset(64);
+    KeyIndex<std::string_view, StringHash> rawActions;
+    KeyIndex<std::string_view, StringHash> keyIndex;
     std::vector<std::uint32_t> keyOfRaw;
-    m_actionId.resize(turnCount());
+    if (actions) {
+        rawActions.reset(64);
+        keyIndex.reset(64);
+        m_actionId.resize(n);
+    }
+    KeyIndex<std::uint64_t, MixHash> pairIndex;
+    if (pairs) {
+        pairIndex.reset(1024);
+        m_pairId.resize(n);
+    }
+
     std::size_t k = 0;
     for (const Trajectory& t : m_batch->trajectories) {
         for (const Turn& u : t.turns) {
-            bool inserted = false;
-            const std::uint32_t r = raw.intern(u.action, inserted);
-            if (inserted) {
-                // The index keeps a view, so the candidate goes where keys stay put (a deque never moves them).
-                std::string& key = m_actionKeys.emplace_back();
-                text::appendActionKey(key, u.action);
-                bool newKey = false;
-                keyOfRaw.push_back(keys.intern(key, newKey));
-                if (!newKey)
-                    m_actionKeys.pop_back();
+            if (rewards)
+                m_stepReward[k] = u.rewardOrDefault();
+            if (validity)
+                m_valid[k] = u.validOrDefault() ? 1 : 0;
+            if (roles)
+                m_role[k] = u.role ? static_cast<std::uint8_t>(*u.role) : kNoRole;
+            if (states)
+                m_stateId[k] = stateIndex.intern(u.stateKey());
+            if (actions) {
+                bool inserted = false;
+                const std::uint32_t raw = rawActions.intern(u.action, inserted);
+                if (inserted) {
+                    // The index keeps a view, so the candidate goes where keys stay put (a deque never moves them).
+                    std::string& key = m_actionKeys.emplace_back();
+                    text::appendActionKey(key, u.action);
+                    bool newKey = false;
+                    keyOfRaw.push_back(keyIndex.intern(key, newKey));
+                    if (!newKey)
+                        m_actionKeys.pop_back();
+                }
+                m_actionId[k] = keyOfRaw[raw];
             }
-            m_actionId[k++] = keyOfRaw[r];
+            if (pairs)
+                m_pairId[k] = pairIndex.intern((static_cast<std::uint64_t>(m_stateId[k]) << 32) | m_actionId[k]);
+            ++k;
         }
+        if (rewards && !t.turns.empty())
+            m_stepReward[k - 1] += t.reward; // rho_{i,T} = r_{i,T} + R_i
     }
-}
-
-void CreditBatch::buildPairs()
-{
-    KeyIndex<std::uint64_t, MixHash> pairs;
-    pairs.reset(1024);
-    m_pairId.resize(turnCount());
-    for (std::size_t k = 0; k < m_pairId.size(); ++k)
-        m_pairId[k] = pairs.intern((static_cast<std::uint64_t>(m_stateId[k]) << 32) | m_actionId[k]);
-    m_pairCount = pairs.size();
+    if (states) {
+        m_stateText.reserve(stateIndex.size());
+        for (std::uint32_t id = 0; id < stateIndex.size(); ++id)
+            m_stateText.push_back(stateIndex.key(id));
+    }
+    m_pairCount = pairIndex.size();
 }
 
 } // namespace creditlab::credit

@@ -22,10 +22,12 @@ namespace creditlab::credit {
 /// offsets are always there.
 enum class Columns : std::uint8_t {
     None = 0,
-    Turns = 1, ///< step rewards rho, validity, roles
-    States = 2, ///< interned state keys (Turn::stateKey())
-    Actions = 4, ///< interned action keys (text::actionKey())
-    All = 7, ///< with States and Actions together also the interned (state, action) pairs
+    StepRewards = 1, ///< rho_{i,t}
+    Validity = 2,
+    Roles = 4,
+    States = 8, ///< interned state keys (Turn::stateKey())
+    Actions = 16, ///< interned action keys (text::actionKey())
+    All = 31, ///< with States and Actions together also the interned (state, action) pairs
 };
 constexpr Columns operator|(Columns a, Columns b)
 {
@@ -49,6 +51,7 @@ public:
 
     /// Builds `columns` from `batch` in one pass over its turns (O(turns), one hash per state and per action).
     explicit CreditBatch(const Batch& batch, Columns columns = Columns::All);
+    CreditBatch(Batch&&, Columns = Columns::All) = delete; // it would outlive a temporary Batch
 
     const Batch& source() const { return *m_batch; }
     const std::vector<Group>& groups() const { return m_batch->groups; }
@@ -63,11 +66,11 @@ public:
     /// S_i as 1 or 0 (CONVENTIONS.md: `success`, default R_i > 0), per trajectory.
     std::span<const double> successes() const { return m_success; }
 
-    /// Columns::Turns: rho_{i,t} = r_{i,t} + [t = T_i] R_i (CONVENTIONS.md "Step reward"), per turn.
+    /// Columns::StepRewards: rho_{i,t} = r_{i,t} + [t = T_i] R_i (CONVENTIONS.md "Step reward"), per turn.
     std::span<const double> stepRewards() const { return m_stepReward; }
-    /// Columns::Turns: 1 when the turn is valid (default true), else 0.
+    /// Columns::Validity: 1 when the turn is valid (default true), else 0.
     std::span<const std::uint8_t> valid() const { return m_valid; }
-    /// Columns::Turns: the Role as its index (D, E, N, R = 0..3), kNoRole when absent.
+    /// Columns::Roles: the Role as its index (D, E, N, R = 0..3), kNoRole when absent.
     std::span<const std::uint8_t> roles() const { return m_role; }
 
     /// Columns::States: the id of each turn's state key, 0 .. stateCount() - 1.
@@ -82,15 +85,12 @@ public:
     /// The action key with id `id`.
     std::string_view actionKeyText(std::uint32_t id) const { return m_actionKeys[id]; }
 
-    /// Columns::All: the id of each turn's (state key, action key) pair, 0 .. pairCount() - 1.
+    /// Columns::States and Columns::Actions: the id of each turn's (state key, action key) pair, 0 .. pairCount() - 1.
     std::span<const std::uint32_t> pairIds() const { return m_pairId; }
     std::size_t pairCount() const { return m_pairCount; }
 
 private:
-    void buildTurns();
-    void buildStates();
-    void buildActions();
-    void buildPairs();
+    void build();
 
     const Batch* m_batch;
     Columns m_columns;

@@ -106,7 +106,7 @@ public:
         return specs;
     }
 
-    Columns columns() const override { return Columns::Turns | Columns::States; }
+    Columns columns() const override { return Columns::StepRewards | Columns::States; }
 
 protected:
     CreditResult computeColumns(const CreditBatch& batch, const Params& params) const override

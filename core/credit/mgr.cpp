@@ -86,26 +86,6 @@ private:
     std::vector<std::uint32_t> m_count; ///< by action id; all 0 between trajectories
 };
 
-/// MGR Eq. 7 (with the zero cases of CONVENTIONS.md): the sign comes from R_local, the size from
-/// |R_global|; `gate` is consulted only in the neg_G_pos_L case.
-double fuse(double local, double global, double gamma, double gate, Case& c)
-{
-    if (local == 0.0 || global == 0.0) {
-        c = Case::Zero;
-        return 0.0;
-    }
-    if ((local > 0.0) == (global > 0.0)) {
-        c = Case::SameSign;
-        return local * std::abs(global); // concordant; an invalid turn of a failed trajectory stays negative
-    }
-    if (global > 0.0) {
-        c = Case::PosGNegL;
-        return gamma * local * global; // dampened penalty in a successful trajectory
-    }
-    c = Case::NegGPosL;
-    return gamma * gate * local * std::abs(global); // valid turn of a failed trajectory: gated sign
-}
-
 class Mgr final : public Estimator {
 public:
     std::string_view name() const override { return "mgr"; }
@@ -134,7 +114,7 @@ public:
         };
         return specs;
     }
-    Columns columns() const override { return Columns::Turns | Columns::Actions; }
+    Columns columns() const override { return Columns::Validity | Columns::Actions; }
 
 protected:
     CreditResult computeColumns(const CreditBatch& batch, const Params& params) const override;
@@ -211,20 +191,34 @@ CreditResult Mgr::computeColumns(const CreditBatch& batch, const Params& params)
         if (gate == Gate::Stochastic && success[i] == 0.0)
             trajGate = drawGate(); // one draw per failed trajectory (MGR §3.4)
         counter.count(batch.actionIds().data(), validCol.data(), off, end, colN);
-        bool prevValid = true;
+        // MGR Eq. 7's case is decided by the signs of L_t and G_i; G_i is fixed per trajectory, and each turn's
+        // terms are computed unconditionally and selected, since L_t's sign follows the turn's (random) validity.
+        const bool gPositive = g > 0.0;
+        const double absG = std::abs(g);
+        const double gateScale = gamma * trajGate;
+        bool prevValid = off < end && validCol[off] != 0; // no v_0: h_temp is 0 at t = 1
         for (std::size_t k = off; k < end; ++k) {
             const bool valid = validCol[k] != 0;
             const double v = valid ? 1.0 : -1.0; // MGR Eq. 3, from the turn's `valid` field
-            double hTemp = 0.0; // MGR §3.2.1 temporal term; there is no v_0, so 0 at t = 1
-            if (k > off && valid && !prevValid)
-                hTemp = beta;
-            else if (k > off && !valid && prevValid)
-                hTemp = -beta;
+            // MGR §3.2.1 temporal term: +beta on a recovery, -beta on a regression.
+            const double hTemp = valid == prevValid ? 0.0 : valid ? beta : -beta;
             const double hRep = valid && colN[k] > q ? -alpha * (colN[k] - q) : 0.0; // MGR Eq. 4
             const double local = v + hTemp + hRep; // MGR Eq. 5
             const double turnGate = gate == Gate::PerAction ? drawGate() : trajGate; // Alg. 1 line 28
-            Case c;
-            r.advantages[k] = fuse(local, g, gamma, turnGate, c);
+            // MGR Eq. 7 (with the zero cases of CONVENTIONS.md): the sign comes from R_local, the size from
+            // |R_global|; the gate is consulted only in the neg_G_pos_L case.
+            const bool zero = local == 0.0 || g == 0.0;
+            const Case c = zero              ? Case::Zero
+                : (local > 0.0) == gPositive ? Case::SameSign
+                : gPositive                  ? Case::PosGNegL
+                                             : Case::NegGPosL;
+            const double sameSign = local * absG; // concordant; an invalid turn of a failed trajectory stays negative
+            const double posGNegL = gamma * local * g; // dampened penalty in a successful trajectory
+            const double negGPosL = (gate == Gate::PerAction ? gamma * turnGate : gateScale) * local * absG;
+            r.advantages[k] = c == Case::Zero ? 0.0
+                : c == Case::SameSign         ? sameSign
+                : c == Case::PosGNegL         ? posGNegL
+                                              : negGPosL; // valid turn of a failed trajectory: gated sign
             colV[k] = v;
             colTemp[k] = hTemp;
             colRep[k] = hRep;

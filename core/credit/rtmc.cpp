@@ -53,7 +53,7 @@ public:
         return specs;
     }
 
-    Columns columns() const override { return Columns::All; }
+    Columns columns() const override { return Columns::StepRewards | Columns::States | Columns::Actions; }
 
 protected:
     CreditResult computeColumns(const CreditBatch& batch, const Params& params) const override

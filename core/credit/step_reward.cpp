@@ -28,7 +28,7 @@ public:
         };
         return specs;
     }
-    Columns columns() const override { return Columns::Turns; }
+    Columns columns() const override { return Columns::StepRewards; }
 
 protected:
     CreditResult computeColumns(const CreditBatch& batch, const Params& params) const override

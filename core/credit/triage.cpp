@@ -44,9 +44,10 @@ public:
     void validate(const Batch& batch, const Params& params) const override
     {
         if (params.getChoice("unlabelled") == "error")
-            requireTurnField(batch, "role", "triage (credit.unlabelled=grpo trains such turns without a role correction)");
+            requireTurnField(
+                batch, "role", "triage (credit.unlabelled=grpo trains such turns without a role correction)");
     }
-    Columns columns() const override { return Columns::Turns; }
+    Columns columns() const override { return Columns::Roles; }
 
 protected:
     CreditResult computeColumns(const CreditBatch& batch, const Params& params) const override

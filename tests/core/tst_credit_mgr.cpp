@@ -524,7 +524,8 @@ private Q_SLOTS:
             // The counting agrees with creditlab::text::actionKey() for every pair of actions.
             for (qsizetype j = 0; j < k; ++j)
                 if (steps[static_cast<std::size_t>(j)].valid && steps[t].valid
-                    && creditlab::text::actionKey(steps[static_cast<std::size_t>(j)].action) == creditlab::text::actionKey(steps[t].action))
+                    && creditlab::text::actionKey(steps[static_cast<std::size_t>(j)].action)
+                        == creditlab::text::actionKey(steps[t].action))
                     QVERIFY(n[k] > n[j]);
         }
     }
