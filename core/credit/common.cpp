@@ -77,6 +77,8 @@ std::vector<double> grpoAdvantages(const Batch& batch, const Params& params)
 
 std::vector<double> grpoAdvantages(const CreditBatch& batch, const Params& params)
 {
+    if (!hasColumns(batch.columns(), Columns::Outcomes))
+        return grpoAdvantages(batch.source(), params); // a method that reads no other column: no copy for this
     const bool binarize = params.getBool("binarize");
     const bool normStd = params.getBool("norm_std");
     const std::span<const double> outcome = binarize ? batch.successes() : batch.rewards();

@@ -30,7 +30,7 @@ inline double successValue(const Trajectory& t) { return t.successOrDefault() ? 
 /// GRPO's per-trajectory advantage A_i (CONVENTIONS.md "grpo") for every trajectory of the batch,
 /// honouring `binarize` and `norm_std` from `params`.
 std::vector<double> grpoAdvantages(const Batch& batch, const Params& params);
-/// The same from the columnar batch's rewards and successes.
+/// The same from the columnar batch's rewards and successes (Columns::Outcomes), else from its source().
 std::vector<double> grpoAdvantages(const CreditBatch& batch, const Params& params);
 /// The ParamSpecs of grpo (`binarize`, `norm_std`), which triage, has and scalar_judge share.
 std::vector<ParamSpec> grpoParamSpecs();

@@ -10,16 +10,21 @@ CreditBatch::CreditBatch(const Batch& batch, Columns columns)
     , m_columns(columns)
 {
     const std::size_t trajectories = batch.trajectories.size();
+    const bool outcomes = hasColumns(columns, Columns::Outcomes);
     m_offsets.reserve(trajectories + 1);
-    m_reward.reserve(trajectories);
-    m_success.reserve(trajectories);
+    if (outcomes) {
+        m_reward.reserve(trajectories);
+        m_success.reserve(trajectories);
+    }
     std::size_t n = 0;
     m_offsets.push_back(0);
     for (const Trajectory& t : batch.trajectories) {
         n += t.turns.size();
         m_offsets.push_back(n);
-        m_reward.push_back(t.reward);
-        m_success.push_back(t.successOrDefault() ? 1.0 : 0.0);
+        if (outcomes) {
+            m_reward.push_back(t.reward);
+            m_success.push_back(t.successOrDefault() ? 1.0 : 0.0);
+        }
     }
     build();
 }
@@ -34,7 +39,7 @@ void CreditBatch::build()
     const bool states = hasColumns(m_columns, Columns::States);
     const bool actions = hasColumns(m_columns, Columns::Actions);
     const bool pairs = states && actions;
-    if (m_columns == Columns::None)
+    if (!rewards && !validity && !roles && !states && !actions)
         return;
     const std::size_t n = turnCount();
     if (rewards)

@@ -18,8 +18,7 @@
 
 namespace creditlab::credit {
 
-/// Which per-turn columns a CreditBatch holds; flags, combined with |. The per-trajectory columns and the
-/// offsets are always there.
+/// Which columns a CreditBatch holds; flags, combined with |. The offsets are always there.
 enum class Columns : std::uint8_t {
     None = 0,
     StepRewards = 1, ///< rho_{i,t}
@@ -27,7 +26,8 @@ enum class Columns : std::uint8_t {
     Roles = 4,
     States = 8, ///< interned state keys (Turn::stateKey())
     Actions = 16, ///< interned action keys (text::actionKey())
-    All = 31, ///< with States and Actions together also the interned (state, action) pairs
+    Outcomes = 32, ///< per trajectory: R_i and S_i
+    All = 63, ///< with States and Actions together also the interned (state, action) pairs
 };
 constexpr Columns operator|(Columns a, Columns b)
 {
@@ -56,14 +56,14 @@ public:
     const Batch& source() const { return *m_batch; }
     const std::vector<Group>& groups() const { return m_batch->groups; }
     Columns columns() const { return m_columns; }
-    std::size_t trajectoryCount() const { return m_reward.size(); }
+    std::size_t trajectoryCount() const { return m_offsets.size() - 1; }
     std::size_t turnCount() const { return m_offsets.back(); }
 
     /// trajectoryCount() + 1 entries; trajectory i's turns are [offsets[i], offsets[i + 1]).
     const std::vector<std::size_t>& offsets() const { return m_offsets; }
-    /// R_i, the terminal reward, per trajectory.
+    /// Columns::Outcomes: R_i, the terminal reward, per trajectory.
     std::span<const double> rewards() const { return m_reward; }
-    /// S_i as 1 or 0 (CONVENTIONS.md: `success`, default R_i > 0), per trajectory.
+    /// Columns::Outcomes: S_i as 1 or 0 (CONVENTIONS.md: `success`, default R_i > 0), per trajectory.
     std::span<const double> successes() const { return m_success; }
 
     /// Columns::StepRewards: rho_{i,t} = r_{i,t} + [t = T_i] R_i (CONVENTIONS.md "Step reward"), per turn.

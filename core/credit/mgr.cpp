@@ -114,7 +114,7 @@ public:
         };
         return specs;
     }
-    Columns columns() const override { return Columns::Validity | Columns::Actions; }
+    Columns columns() const override { return Columns::Validity | Columns::Actions | Columns::Outcomes; }
 
 protected:
     CreditResult computeColumns(const CreditBatch& batch, const Params& params) const override;
@@ -244,6 +244,7 @@ public:
         static const std::vector<ParamSpec> specs;
         return specs;
     }
+    Columns columns() const override { return Columns::Outcomes; }
 
 protected:
     CreditResult computeColumns(const CreditBatch& batch, const Params&) const override

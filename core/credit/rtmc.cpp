@@ -53,7 +53,10 @@ public:
         return specs;
     }
 
-    Columns columns() const override { return Columns::StepRewards | Columns::States | Columns::Actions; }
+    Columns columns() const override
+    {
+        return Columns::StepRewards | Columns::States | Columns::Actions | Columns::Outcomes;
+    }
 
 protected:
     CreditResult computeColumns(const CreditBatch& batch, const Params& params) const override
