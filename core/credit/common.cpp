@@ -1,6 +1,12 @@
 #include "core/credit/common.h"
 
 #include <algorithm>
+#include <cstdint>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
 
 namespace creditlab::credit {
 
@@ -146,6 +152,31 @@ void whitenInto(std::span<const double> raw, std::vector<double>& out)
     out.resize(raw.size());
     for (std::size_t k = 0; k < raw.size(); ++k)
         out[k] = (raw[k] - m) / (sd + kEps);
+}
+
+void prepareLargeBuffer(const void* data, std::size_t bytes)
+{
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    constexpr std::uintptr_t kHugePage = std::uintptr_t(2) << 20;
+    if (bytes < 2 * kHugePage)
+        return;
+    const auto begin = reinterpret_cast<std::uintptr_t>(data);
+    const std::uintptr_t first = (begin + kHugePage - 1) & ~(kHugePage - 1);
+    const std::uintptr_t last = (begin + bytes) & ~(kHugePage - 1);
+    if (last > first)
+        madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE); // a hint: failure is harmless
+#if defined(MADV_POPULATE_WRITE)
+    // One call maps the whole buffer instead of a fault per page (Linux 5.14; older kernels refuse it).
+    static const std::uintptr_t pageSize = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
+    const std::uintptr_t page = (begin + pageSize - 1) & ~(pageSize - 1);
+    const std::uintptr_t end = (begin + bytes) & ~(pageSize - 1);
+    if (end > page)
+        madvise(reinterpret_cast<void*>(page), end - page, MADV_POPULATE_WRITE);
+#endif
+#else
+    (void)data;
+    (void)bytes;
+#endif
 }
 
 } // namespace creditlab::credit

@@ -6,6 +6,7 @@
 #include "core/credit/estimator.h"
 
 #include <cmath>
+#include <cstddef>
 #include <span>
 #include <string>
 #include <string_view>
@@ -47,5 +48,22 @@ void requireTurnCredit(const Batch& batch, std::string_view name, std::string_vi
 void whiten(std::vector<double>& values);
 /// out = whiten(raw) without a copy: the same values, `out` sized as `raw`.
 void whitenInto(std::span<const double> raw, std::vector<double>& out);
+
+/// For a large buffer just allocated and not yet written (a million-turn column is 1 to 8 MB, a fresh mapping that
+/// the first writes would fault in page by page): on Linux, asks for transparent huge pages where the system offers
+/// them on request (the common "madvise" setting) and maps the buffer in one call. Page faults on fresh result
+/// columns were most of a computation's time on large batches (docs/benchmarks.md). A hint; does nothing for
+/// buffers under 4 MB or elsewhere.
+void prepareLargeBuffer(const void* data, std::size_t bytes);
+
+/// A value-initialised (zero) column of `n` values, prepared with prepareLargeBuffer().
+template <typename T> std::vector<T> largeColumn(std::size_t n)
+{
+    std::vector<T> v;
+    v.reserve(n);
+    prepareLargeBuffer(v.data(), n * sizeof(T));
+    v.resize(n);
+    return v;
+}
 
 } // namespace creditlab::credit

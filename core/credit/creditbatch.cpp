@@ -1,5 +1,6 @@
 #include "core/credit/creditbatch.h"
 
+#include "core/credit/common.h"
 #include "core/credit/keyindex.h"
 #include "core/text.h"
 
@@ -43,15 +44,15 @@ void CreditBatch::build()
         return;
     const std::size_t n = turnCount();
     if (rewards)
-        m_stepReward.resize(n);
+        m_stepReward = largeColumn<double>(n);
     if (validity)
-        m_valid.resize(n);
+        m_valid = largeColumn<std::uint8_t>(n);
     if (roles)
-        m_role.resize(n);
+        m_role = largeColumn<std::uint8_t>(n);
     KeyIndex<std::string_view, StringHash> stateIndex;
     if (states) {
         stateIndex.reset(1024); // grows with the distinct states
-        m_stateId.resize(n);
+        m_stateId = largeColumn<std::uint32_t>(n);
     }
     // Most actions repeat verbatim, so the raw text is interned first and only a new raw text is turned into its
     // key (text::actionKey) and interned among the keys.
@@ -61,12 +62,12 @@ void CreditBatch::build()
     if (actions) {
         rawActions.reset(64);
         keyIndex.reset(64);
-        m_actionId.resize(n);
+        m_actionId = largeColumn<std::uint32_t>(n);
     }
     KeyIndex<std::uint64_t, MixHash> pairIndex;
     if (pairs) {
         pairIndex.reset(1024);
-        m_pairId.resize(n);
+        m_pairId = largeColumn<std::uint32_t>(n);
     }
 
     std::size_t k = 0;

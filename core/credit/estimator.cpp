@@ -1,50 +1,10 @@
 #include "core/credit/estimator.h"
 
+#include "core/credit/common.h"
 #include "core/credit/methods.h"
 #include "core/jsonscanner.h"
 
-#include <cstdint>
-
-#if defined(__linux__)
-#include <sys/mman.h>
-#include <unistd.h>
-#endif
-
 namespace creditlab::credit {
-
-namespace {
-
-/// A zero-filled per-turn column of `n` values. A million-turn result is ten or so columns of 8 MB, each a fresh
-/// mapping that the first write faults in page by page; on Linux a column this large asks for transparent huge
-/// pages (where the system offers them on request, the common "madvise" setting), which takes the faults from
-/// 2,048 to 4 per column. That was most of a computation's time on large batches (docs/benchmarks.md).
-std::vector<double> zeroColumn(std::size_t n)
-{
-    std::vector<double> v;
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    constexpr std::uintptr_t kHugePage = std::uintptr_t(2) << 20;
-    if (n * sizeof(double) >= 2 * kHugePage) {
-        v.reserve(n); // allocated, not yet touched
-        const auto begin = reinterpret_cast<std::uintptr_t>(v.data());
-        const std::uintptr_t first = (begin + kHugePage - 1) & ~(kHugePage - 1);
-        const std::uintptr_t last = (begin + n * sizeof(double)) & ~(kHugePage - 1);
-        if (last > first)
-            madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE); // a hint: failure is harmless
-#if defined(MADV_POPULATE_WRITE)
-        // One call maps the whole column instead of a fault per page (Linux 5.14; older kernels refuse it).
-        static const std::uintptr_t pageSize = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
-        const std::uintptr_t page = (begin + pageSize - 1) & ~(pageSize - 1);
-        const std::uintptr_t end = (begin + n * sizeof(double)) & ~(pageSize - 1);
-        if (end > page)
-            madvise(reinterpret_cast<void*>(page), end - page, MADV_POPULATE_WRITE);
-#endif
-    }
-#endif
-    v.resize(n);
-    return v;
-}
-
-} // namespace
 
 CreditResult::CreditResult(const Batch& batch)
 {
@@ -55,20 +15,20 @@ CreditResult::CreditResult(const Batch& batch)
         n += t.turns.size();
         offsets.push_back(n);
     }
-    advantages = zeroColumn(n);
+    advantages = largeColumn<double>(n);
 }
 
 CreditResult::CreditResult(const CreditBatch& batch)
     : offsets(batch.offsets())
 {
-    advantages = zeroColumn(batch.turnCount());
+    advantages = largeColumn<double>(batch.turnCount());
 }
 
 DetailColumn& CreditResult::addDetail(std::string name)
 {
     DetailColumn c;
     c.name = std::move(name);
-    c.numbers = zeroColumn(advantages.size());
+    c.numbers = largeColumn<double>(advantages.size());
     details.push_back(std::move(c));
     return details.back();
 }
