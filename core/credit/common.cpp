@@ -1,6 +1,12 @@
 #include "core/credit/common.h"
 
 #include <algorithm>
+#include <cstdint>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
 
 namespace creditlab::credit {
 
@@ -36,25 +42,6 @@ double populationStd(std::span<const double> values)
     return std::sqrt(ss / static_cast<double>(values.size()));
 }
 
-std::string actionKey(std::string_view action)
-{
-    auto isSpace = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; };
-    std::string out;
-    out.reserve(action.size());
-    bool pendingSpace = false;
-    for (char c : action) {
-        if (isSpace(c)) {
-            pendingSpace = !out.empty();
-            continue;
-        }
-        if (pendingSpace)
-            out.push_back(' ');
-        pendingSpace = false;
-        out.push_back(c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c);
-    }
-    return out;
-}
-
 double stepReward(const Trajectory& t, std::size_t turn)
 {
     double r = t.turns[turn].rewardOrDefault();
@@ -86,6 +73,29 @@ std::vector<double> grpoAdvantages(const Batch& batch, const Params& params)
             const Trajectory& t = batch.trajectories[i];
             values.push_back(binarize ? successValue(t) : t.reward);
         }
+        const double m = mean(values);
+        const double sd = normStd ? sampleStd(values) : 0.0;
+        for (std::size_t k = 0; k < g.members.size(); ++k)
+            a[g.members[k]] = normStd ? (values[k] - m) / (sd + kEps) : values[k] - m; // GRPO: (R - mean) / std
+    }
+    return a;
+}
+
+std::vector<double> grpoAdvantages(const CreditBatch& batch, const Params& params)
+{
+    if (!hasColumns(batch.columns(), Columns::Outcomes))
+        return grpoAdvantages(batch.source(), params); // a method that reads no other column: no copy for this
+    const bool binarize = params.getBool("binarize");
+    const bool normStd = params.getBool("norm_std");
+    const std::span<const double> outcome = binarize ? batch.successes() : batch.rewards();
+    std::vector<double> a(batch.trajectoryCount(), 0.0);
+    std::vector<double> values;
+    for (const Group& g : batch.groups()) {
+        if (g.members.size() < 2)
+            continue; // a group of one gives 0
+        values.clear();
+        for (std::size_t i : g.members)
+            values.push_back(outcome[i]);
         const double m = mean(values);
         const double sd = normStd ? sampleStd(values) : 0.0;
         for (std::size_t k = 0; k < g.members.size(); ++k)
@@ -133,6 +143,40 @@ void whiten(std::vector<double>& values)
     const double sd = sampleStd(values);
     for (double& v : values)
         v = (v - m) / (sd + kEps);
+}
+
+void whitenInto(std::span<const double> raw, std::vector<double>& out)
+{
+    const double m = mean(raw);
+    const double sd = sampleStd(raw);
+    out.resize(raw.size());
+    for (std::size_t k = 0; k < raw.size(); ++k)
+        out[k] = (raw[k] - m) / (sd + kEps);
+}
+
+void prepareLargeBuffer(const void* data, std::size_t bytes)
+{
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    constexpr std::uintptr_t kHugePage = std::uintptr_t(2) << 20;
+    if (bytes < 2 * kHugePage)
+        return;
+    const auto begin = reinterpret_cast<std::uintptr_t>(data);
+    const std::uintptr_t first = (begin + kHugePage - 1) & ~(kHugePage - 1);
+    const std::uintptr_t last = (begin + bytes) & ~(kHugePage - 1);
+    if (last > first)
+        madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE); // a hint: failure is harmless
+#if defined(MADV_POPULATE_WRITE)
+    // One call maps the whole buffer instead of a fault per page (Linux 5.14; older kernels refuse it).
+    static const std::uintptr_t pageSize = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
+    const std::uintptr_t page = (begin + pageSize - 1) & ~(pageSize - 1);
+    const std::uintptr_t end = (begin + bytes) & ~(pageSize - 1);
+    if (end > page)
+        madvise(reinterpret_cast<void*>(page), end - page, MADV_POPULATE_WRITE);
+#endif
+#else
+    (void)data;
+    (void)bytes;
+#endif
 }
 
 } // namespace creditlab::credit

@@ -1,10 +1,12 @@
 #pragma once
 
-// Shared building blocks of the estimators (CONVENTIONS.md "Shared conventions").
+// Shared building blocks of the estimators (CONVENTIONS.md "Shared conventions"). The action key is
+// text::actionKey (core/text.h).
 
 #include "core/credit/estimator.h"
 
 #include <cmath>
+#include <cstddef>
 #include <span>
 #include <string>
 #include <string_view>
@@ -21,8 +23,6 @@ double sampleStd(std::span<const double> values);
 /// Population standard deviation (n); 0 for an empty list.
 double populationStd(std::span<const double> values);
 
-/// The action key: trimmed, inner ASCII whitespace runs collapsed to one space, ASCII lower-cased.
-std::string actionKey(std::string_view action);
 /// Step reward rho_{i,t} = r_{i,t} + [t = T_i] * R_i.
 double stepReward(const Trajectory& t, std::size_t turn);
 /// S_i as 1 or 0.
@@ -31,6 +31,8 @@ inline double successValue(const Trajectory& t) { return t.successOrDefault() ? 
 /// GRPO's per-trajectory advantage A_i (CONVENTIONS.md "grpo") for every trajectory of the batch,
 /// honouring `binarize` and `norm_std` from `params`.
 std::vector<double> grpoAdvantages(const Batch& batch, const Params& params);
+/// The same from the columnar batch's rewards and successes (Columns::Outcomes), else from its source().
+std::vector<double> grpoAdvantages(const CreditBatch& batch, const Params& params);
 /// The ParamSpecs of grpo (`binarize`, `norm_std`), which triage, has and scalar_judge share.
 std::vector<ParamSpec> grpoParamSpecs();
 
@@ -44,5 +46,24 @@ void requireTurnCredit(const Batch& batch, std::string_view name, std::string_vi
 
 /// Whitening over all turns of the batch: (x - mean) / (std + eps), sample std (triage, scalar_judge).
 void whiten(std::vector<double>& values);
+/// out = whiten(raw) without a copy: the same values, `out` sized as `raw`.
+void whitenInto(std::span<const double> raw, std::vector<double>& out);
+
+/// For a large buffer just allocated and not yet written (a million-turn column is 1 to 8 MB, a fresh mapping that
+/// the first writes would fault in page by page): on Linux, asks for transparent huge pages where the system offers
+/// them on request (the common "madvise" setting) and maps the buffer in one call. Page faults on fresh result
+/// columns were most of a computation's time on large batches (docs/benchmarks.md). A hint; does nothing for
+/// buffers under 4 MB or elsewhere.
+void prepareLargeBuffer(const void* data, std::size_t bytes);
+
+/// A value-initialised (zero) column of `n` values, prepared with prepareLargeBuffer().
+template <typename T> std::vector<T> largeColumn(std::size_t n)
+{
+    std::vector<T> v;
+    v.reserve(n);
+    prepareLargeBuffer(v.data(), n * sizeof(T));
+    v.resize(n);
+    return v;
+}
 
 } // namespace creditlab::credit

@@ -1,5 +1,6 @@
 #include "core/credit/estimator.h"
 
+#include "core/credit/common.h"
 #include "core/credit/methods.h"
 #include "core/jsonscanner.h"
 
@@ -14,14 +15,20 @@ CreditResult::CreditResult(const Batch& batch)
         n += t.turns.size();
         offsets.push_back(n);
     }
-    advantages.assign(n, 0.0);
+    advantages = largeColumn<double>(n);
+}
+
+CreditResult::CreditResult(const CreditBatch& batch)
+    : offsets(batch.offsets())
+{
+    advantages = largeColumn<double>(batch.turnCount());
 }
 
 DetailColumn& CreditResult::addDetail(std::string name)
 {
     DetailColumn c;
     c.name = std::move(name);
-    c.numbers.assign(advantages.size(), 0.0);
+    c.numbers = largeColumn<double>(advantages.size());
     details.push_back(std::move(c));
     return details.back();
 }
@@ -59,6 +66,18 @@ const DetailColumn* CreditResult::detail(std::string_view name) const
 }
 
 void Estimator::validate(const Batch&, const Params&) const { }
+
+CreditResult Estimator::compute(const Batch& batch, const Params& params) const
+{
+    return computeColumns(CreditBatch(batch, columns()), params);
+}
+
+CreditResult Estimator::compute(const CreditBatch& batch, const Params& params) const
+{
+    if (!hasColumns(batch.columns(), columns()))
+        return computeColumns(CreditBatch(batch.source(), batch.columns() | columns()), params);
+    return computeColumns(batch, params);
+}
 
 Params Estimator::resolve(const std::vector<std::pair<std::string, std::string>>& assignments) const
 {

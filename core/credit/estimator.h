@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/credit/creditbatch.h"
 #include "core/credit/params.h"
 #include "core/model.h"
 
@@ -42,6 +43,8 @@ struct CreditResult {
 
     /// Sizes `offsets` and `advantages` (zeros) for `batch`.
     explicit CreditResult(const Batch& batch);
+    /// The same from the columnar batch's offsets.
+    explicit CreditResult(const CreditBatch& batch);
     CreditResult() = default;
 
     double& at(std::size_t trajectory, std::size_t turn) { return advantages[offsets[trajectory] + turn]; }
@@ -69,11 +72,22 @@ public:
 
     /// Throws CreditInputError when a field the method needs is missing (role, progress, score).
     virtual void validate(const Batch& batch, const Params& params) const;
-    /// Computes the advantages; call validate() first.
-    virtual CreditResult compute(const Batch& batch, const Params& params) const = 0;
+    /// The per-turn columns compute() reads from a CreditBatch.
+    virtual Columns columns() const { return Columns::None; }
+    /// Computes the advantages; call validate() first. Builds the CreditBatch columns() needs, so each call
+    /// hashes the batch's keys again: to run several methods, or one several times, build one CreditBatch
+    /// (Columns::All) and use the overload below.
+    CreditResult compute(const Batch& batch, const Params& params) const;
+    /// Computes the advantages on a columnar batch (validate() its source() first). When it lacks a column
+    /// this method reads, that column is built for this call.
+    CreditResult compute(const CreditBatch& batch, const Params& params) const;
 
     /// Resolves `--set` assignments against params(); throws ParamError.
     Params resolve(const std::vector<std::pair<std::string, std::string>>& assignments) const;
+
+protected:
+    /// The method itself; `batch` holds at least columns().
+    virtual CreditResult computeColumns(const CreditBatch& batch, const Params& params) const = 0;
 };
 
 /// Every built-in estimator, in the order `methods` lists them.

@@ -19,11 +19,11 @@ public:
         static const std::vector<ParamSpec> specs = grpoParamSpecs();
         return specs;
     }
-    CreditResult compute(const Batch& batch, const Params& params) const override
+    CreditResult computeColumns(const CreditBatch& batch, const Params& params) const override
     {
         CreditResult r(batch);
         const std::vector<double> a = grpoAdvantages(batch, params);
-        for (std::size_t i = 0; i < batch.trajectories.size(); ++i)
+        for (std::size_t i = 0; i < batch.trajectoryCount(); ++i)
             std::fill(r.advantages.begin() + r.offsets[i], r.advantages.begin() + r.offsets[i + 1], a[i]);
         return r;
     }

@@ -51,10 +51,11 @@ public:
         else
             requireTurnField(batch, decomposer == "judge" ? "score" : "progress", "has");
     }
-    CreditResult compute(const Batch& batch, const Params& params) const override
+    CreditResult computeColumns(const CreditBatch& columns, const Params& params) const override
     {
-        CreditResult r(batch);
-        const std::vector<double> aTraj = grpoAdvantages(batch, params); // HAS Eq. 1
+        const Batch& batch = columns.source();
+        CreditResult r(columns);
+        const std::vector<double> aTraj = grpoAdvantages(columns, params); // HAS Eq. 1
         const double alpha = params.getDouble("alpha");
         const std::string& decomposer = params.getChoice("decomposer");
         const bool judge = decomposer == "judge";

@@ -1,12 +1,13 @@
 #pragma once
 
-// A reusable open-addressing hash index for the estimators that group turns by key (gigpo, rtmc).
+// A reusable open-addressing hash index for grouping by key (the CreditBatch's interned state, action and pair keys).
 // It maps each distinct key to a dense id 0, 1, 2, ... in order of first insertion. reset() keeps the
 // memory, so one index serves every group of a batch without a heap allocation per turn.
 
 #include <algorithm>
 #include <bit>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <string_view>
 #include <vector>
@@ -23,6 +24,48 @@ struct MixHash {
         x *= 0x94d049bb133111ebULL;
         x ^= x >> 31;
         return static_cast<std::size_t>(x);
+    }
+};
+
+/// A fast hash of a string, 8 bytes at a time, finished with MixHash (wyhash's way with the tail). For the
+/// state and action keys a CreditBatch interns: short strings, one hash per turn.
+struct StringHash {
+    std::size_t operator()(std::string_view s) const noexcept
+    {
+        const char* p = s.data();
+        const std::size_t n = s.size();
+        std::uint64_t h = 0x9e3779b97f4a7c15ull ^ n;
+        const auto mix = [&h](std::uint64_t w) {
+            h = (h ^ w) * 0xff51afd7ed558ccdull;
+            h ^= h >> 32;
+        };
+        if (n >= 8) {
+            std::size_t i = 0;
+            for (; i + 8 <= n; i += 8)
+                mix(load64(p + i));
+            if (i < n)
+                mix(load64(p + n - 8)); // the last bytes, overlapping the previous word
+        } else if (n >= 4) {
+            mix(load32(p) | (load32(p + n - 4) << 32));
+        } else if (n > 0) {
+            mix(static_cast<unsigned char>(p[0]) | (std::uint64_t(static_cast<unsigned char>(p[n / 2])) << 8)
+                | (std::uint64_t(static_cast<unsigned char>(p[n - 1])) << 16));
+        }
+        return MixHash {}(h);
+    }
+
+private:
+    static std::uint64_t load64(const char* p)
+    {
+        std::uint64_t w;
+        std::memcpy(&w, p, 8);
+        return w;
+    }
+    static std::uint64_t load32(const char* p)
+    {
+        std::uint32_t w;
+        std::memcpy(&w, p, 4);
+        return w;
     }
 };
 

@@ -17,6 +17,9 @@
 // (G_i), case (zero | same_sign | pos_G_neg_L | neg_G_pos_L), gate (the g used on a neg_G_pos_L turn, +1 or
 // -1; 0 on every other turn, where no gate is consulted) and p_retain (the batch's value on every turn).
 // loop has one detail, G.
+//
+// The method reads a CreditBatch's validity and action-id columns: each action key is computed and interned once,
+// when the batch is built, and N_t counts ids.
 #include "core/credit/common.h"
 #include "core/credit/methods.h"
 
@@ -25,7 +28,7 @@
 #include <iterator>
 #include <limits>
 #include <random>
-#include <utility>
+#include <span>
 
 namespace creditlab::credit {
 
@@ -41,166 +44,47 @@ constexpr std::string_view kCaseNames[] = { "zero", "same_sign", "pos_G_neg_L", 
 /// R_global (MGR Eq. 6) of every trajectory: m/(m-1) * (S_i - mean_g S), the leave-one-out score; a
 /// group of one gives 0. Written as (m*S_i - k)/(m-1) with k successes, which is the same value and
 /// is exactly 0 when k = 0 or k = m.
-std::vector<double> globalRewards(const Batch& batch)
+std::vector<double> globalRewards(const CreditBatch& batch)
 {
-    std::vector<double> g(batch.trajectories.size(), 0.0);
-    for (const Group& group : batch.groups) {
+    const std::span<const double> success = batch.successes();
+    std::vector<double> g(batch.trajectoryCount(), 0.0);
+    for (const Group& group : batch.groups()) {
         const double m = static_cast<double>(group.members.size());
         if (group.members.size() < 2)
             continue;
         double k = 0.0;
         for (std::size_t i : group.members)
-            k += successValue(batch.trajectories[i]);
+            k += success[i];
         for (std::size_t i : group.members)
-            g[i] = (m * successValue(batch.trajectories[i]) - k) / (m - 1.0);
+            g[i] = (m * success[i] - k) / (m - 1.0);
     }
     return g;
 }
 
-bool isAsciiSpace(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); } // space, \t \n \v \f \r
-
-/// Walks the action key of a text (the same characters as actionKey()) without building a string.
-class KeyCursor {
+/// N_t for every turn of one trajectory: how many valid turns up to and including t have the action key of
+/// turn t (for an invalid turn: the earlier valid ones). The keys are the batch's interned action ids, so one
+/// counter per id, zeroed again after the trajectory, replaces any string work.
+class RepeatCounter {
 public:
-    explicit KeyCursor(std::string_view text)
-        : m_p(text.data())
-        , m_end(text.data() + text.size())
+    explicit RepeatCounter(std::size_t actions)
+        : m_count(actions, 0)
     {
     }
-    /// The next character of the key, or -1 at its end.
-    int next()
+    /// Turns [begin, end) of the batch: their action ids and validity in, N_t out (into n[begin..end)).
+    void count(const std::uint32_t* action, const std::uint8_t* valid, std::size_t begin, std::size_t end, double* n)
     {
-        if (m_pending >= 0)
-            return std::exchange(m_pending, -1);
-        bool sawSpace = false;
-        while (m_p != m_end && isAsciiSpace(*m_p)) {
-            ++m_p;
-            sawSpace = true;
+        for (std::size_t k = begin; k < end; ++k) {
+            std::uint32_t& c = m_count[action[k]];
+            c += valid[k];
+            n[k] = static_cast<double>(c);
         }
-        if (m_p == m_end)
-            return -1; // trailing whitespace is trimmed
-        unsigned char c = static_cast<unsigned char>(*m_p++);
-        if (c >= 'A' && c <= 'Z')
-            c = static_cast<unsigned char>(c - 'A' + 'a');
-        if (sawSpace && m_started) {
-            m_pending = c; // an inner whitespace run becomes one space
-            return ' ';
-        }
-        m_started = true;
-        return c;
+        for (std::size_t k = begin; k < end; ++k)
+            m_count[action[k]] = 0;
     }
 
 private:
-    const char* m_p;
-    const char* m_end;
-    int m_pending = -1;
-    bool m_started = false;
+    std::vector<std::uint32_t> m_count; ///< by action id; all 0 between trajectories
 };
-
-/// FNV-1a of the action key, computed in one tight pass over the raw text (the same rules as KeyCursor).
-std::uint64_t keyHash(std::string_view action)
-{
-    constexpr std::uint64_t kPrime = 1099511628211ull;
-    std::uint64_t h = 14695981039346656037ull;
-    bool started = false, pendingSpace = false;
-    for (char ch : action) {
-        if (isAsciiSpace(ch)) {
-            pendingSpace = started;
-            continue;
-        }
-        if (pendingSpace)
-            h = (h ^ static_cast<std::uint64_t>(' ')) * kPrime;
-        pendingSpace = false;
-        started = true;
-        const unsigned char c = static_cast<unsigned char>(ch);
-        h = (h ^ static_cast<std::uint64_t>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c)) * kPrime;
-    }
-    return h;
-}
-
-bool sameKey(std::string_view a, std::string_view b)
-{
-    if (a == b)
-        return true; // the common case: a verbatim repeat
-    KeyCursor x(a), y(b);
-    for (;;) {
-        const int c = x.next();
-        if (c != y.next())
-            return false;
-        if (c < 0)
-            return true;
-    }
-}
-
-/// Reusable buffers for counting N_t, so that no turn allocates.
-struct RepeatCounter {
-    struct Entry {
-        std::uint64_t hash;
-        std::uint32_t turn;
-        bool valid;
-    };
-    struct KeyClass {
-        std::uint32_t firstTurn;
-        std::uint32_t validCount;
-    };
-    std::vector<Entry> entries;
-    std::vector<KeyClass> classes;
-
-    /// N_t for every turn of `traj` into `n`: how many valid turns up to and including t have the
-    /// action key of turn t (for an invalid turn: the earlier valid ones). Sorts (key hash, turn),
-    /// then checks real key equality inside each run of equal hashes, so a hash collision cannot merge
-    /// two different actions.
-    void count(const Trajectory& traj, double* n)
-    {
-        const auto& turns = traj.turns;
-        entries.clear();
-        for (std::size_t t = 0; t < turns.size(); ++t)
-            entries.push_back({ keyHash(turns[t].action), static_cast<std::uint32_t>(t), turns[t].validOrDefault() });
-        std::sort(entries.begin(), entries.end(),
-            [](const Entry& a, const Entry& b) { return a.hash != b.hash ? a.hash < b.hash : a.turn < b.turn; });
-        for (std::size_t b = 0; b < entries.size();) {
-            std::size_t e = b + 1;
-            while (e < entries.size() && entries[e].hash == entries[b].hash)
-                ++e;
-            classes.clear();
-            for (std::size_t j = b; j < e; ++j) { // in turn order
-                const std::uint32_t t = entries[j].turn;
-                KeyClass* c = nullptr;
-                for (KeyClass& k : classes)
-                    if (sameKey(turns[k.firstTurn].action, turns[t].action)) {
-                        c = &k;
-                        break;
-                    }
-                if (!c)
-                    c = &classes.emplace_back(KeyClass { t, 0 });
-                if (entries[j].valid)
-                    ++c->validCount;
-                n[t] = static_cast<double>(c->validCount);
-            }
-            b = e;
-        }
-    }
-};
-
-/// MGR Eq. 7 (with the zero cases of CONVENTIONS.md): the sign comes from R_local, the size from
-/// |R_global|; `gate` is consulted only in the neg_G_pos_L case.
-double fuse(double local, double global, double gamma, double gate, Case& c)
-{
-    if (local == 0.0 || global == 0.0) {
-        c = Case::Zero;
-        return 0.0;
-    }
-    if ((local > 0.0) == (global > 0.0)) {
-        c = Case::SameSign;
-        return local * std::abs(global); // concordant; an invalid turn of a failed trajectory stays negative
-    }
-    if (global > 0.0) {
-        c = Case::PosGNegL;
-        return gamma * local * global; // dampened penalty in a successful trajectory
-    }
-    c = Case::NegGPosL;
-    return gamma * gate * local * std::abs(global); // valid turn of a failed trajectory: gated sign
-}
 
 class Mgr final : public Estimator {
 public:
@@ -230,7 +114,10 @@ public:
         };
         return specs;
     }
-    CreditResult compute(const Batch& batch, const Params& params) const override;
+    Columns columns() const override { return Columns::Validity | Columns::Actions | Columns::Outcomes; }
+
+protected:
+    CreditResult computeColumns(const CreditBatch& batch, const Params& params) const override;
 };
 
 Gate gateMode(const std::string& name)
@@ -246,16 +133,17 @@ Gate gateMode(const std::string& name)
 
 /// MGR Eq. 8: p_retain from the batch's mean success C and mean turn validity V. A value below 0 (a
 /// large decay) acts as 0 in the gate, which keeps the sign when u < p_retain.
-double retainProbability(const Batch& batch, const Params& params)
+double retainProbability(const CreditBatch& batch, const Params& params)
 {
-    double successes = 0.0, valid = 0.0, turns = 0.0;
-    for (const Trajectory& t : batch.trajectories) {
-        successes += successValue(t);
-        for (const Turn& u : t.turns)
-            valid += u.validOrDefault() ? 1.0 : 0.0;
-        turns += static_cast<double>(t.turns.size());
-    }
-    const double c = batch.trajectories.empty() ? 0.0 : successes / static_cast<double>(batch.trajectories.size());
+    double successes = 0.0;
+    for (double s : batch.successes())
+        successes += s;
+    std::size_t validTurns = 0; // an exact count: the same value as summing 1.0 per valid turn
+    for (std::uint8_t v : batch.valid())
+        validTurns += v;
+    const double valid = static_cast<double>(validTurns);
+    const double turns = static_cast<double>(batch.turnCount());
+    const double c = batch.trajectoryCount() == 0 ? 0.0 : successes / static_cast<double>(batch.trajectoryCount());
     const double v = turns == 0.0 ? 0.0 : valid / turns;
     if (v < params.getDouble("theta_V") || c < params.getDouble("theta_C1"))
         return 1.0;
@@ -264,7 +152,7 @@ double retainProbability(const Batch& batch, const Params& params)
     return params.getDouble("p_min");
 }
 
-CreditResult Mgr::compute(const Batch& batch, const Params& params) const
+CreditResult Mgr::computeColumns(const CreditBatch& batch, const Params& params) const
 {
     const double beta = params.getDouble("beta");
     const double alpha = params.getDouble("alpha");
@@ -292,30 +180,45 @@ CreditResult Mgr::compute(const Batch& batch, const Params& params) const
     double* colCase = r.addTextDetail("case", std::vector<std::string>(std::begin(kCaseNames), std::end(kCaseNames)))
                           .numbers.data();
 
-    RepeatCounter counter;
-    for (std::size_t i = 0; i < batch.trajectories.size(); ++i) {
-        const Trajectory& traj = batch.trajectories[i];
+    const std::span<const std::uint8_t> validCol = batch.valid();
+    const std::span<const double> success = batch.successes();
+    RepeatCounter counter(batch.actionCount());
+    for (std::size_t i = 0; i < batch.trajectoryCount(); ++i) {
         const std::size_t off = r.offsets[i];
+        const std::size_t end = r.offsets[i + 1];
         const double g = global[i];
         double trajGate = gate == Gate::Flip ? -1.0 : 1.0;
-        if (gate == Gate::Stochastic && successValue(traj) == 0.0)
+        if (gate == Gate::Stochastic && success[i] == 0.0)
             trajGate = drawGate(); // one draw per failed trajectory (MGR §3.4)
-        counter.count(traj, colN + off);
-        bool prevValid = true;
-        for (std::size_t t = 0; t < traj.turns.size(); ++t) {
-            const std::size_t k = off + t;
-            const bool valid = traj.turns[t].validOrDefault();
+        counter.count(batch.actionIds().data(), validCol.data(), off, end, colN);
+        // MGR Eq. 7's case is decided by the signs of L_t and G_i; G_i is fixed per trajectory, and each turn's
+        // terms are computed unconditionally and selected, since L_t's sign follows the turn's (random) validity.
+        const bool gPositive = g > 0.0;
+        const double absG = std::abs(g);
+        const double gateScale = gamma * trajGate;
+        bool prevValid = off < end && validCol[off] != 0; // no v_0: h_temp is 0 at t = 1
+        for (std::size_t k = off; k < end; ++k) {
+            const bool valid = validCol[k] != 0;
             const double v = valid ? 1.0 : -1.0; // MGR Eq. 3, from the turn's `valid` field
-            double hTemp = 0.0; // MGR §3.2.1 temporal term; there is no v_0, so 0 at t = 1
-            if (t > 0 && valid && !prevValid)
-                hTemp = beta;
-            else if (t > 0 && !valid && prevValid)
-                hTemp = -beta;
+            // MGR §3.2.1 temporal term: +beta on a recovery, -beta on a regression.
+            const double hTemp = valid == prevValid ? 0.0 : valid ? beta : -beta;
             const double hRep = valid && colN[k] > q ? -alpha * (colN[k] - q) : 0.0; // MGR Eq. 4
             const double local = v + hTemp + hRep; // MGR Eq. 5
             const double turnGate = gate == Gate::PerAction ? drawGate() : trajGate; // Alg. 1 line 28
-            Case c;
-            r.advantages[k] = fuse(local, g, gamma, turnGate, c);
+            // MGR Eq. 7 (with the zero cases of CONVENTIONS.md): the sign comes from R_local, the size from
+            // |R_global|; the gate is consulted only in the neg_G_pos_L case.
+            const bool zero = local == 0.0 || g == 0.0;
+            const Case c = zero              ? Case::Zero
+                : (local > 0.0) == gPositive ? Case::SameSign
+                : gPositive                  ? Case::PosGNegL
+                                             : Case::NegGPosL;
+            const double sameSign = local * absG; // concordant; an invalid turn of a failed trajectory stays negative
+            const double posGNegL = gamma * local * g; // dampened penalty in a successful trajectory
+            const double negGPosL = (gate == Gate::PerAction ? gamma * turnGate : gateScale) * local * absG;
+            r.advantages[k] = c == Case::Zero ? 0.0
+                : c == Case::SameSign         ? sameSign
+                : c == Case::PosGNegL         ? posGNegL
+                                              : negGPosL; // valid turn of a failed trajectory: gated sign
             colV[k] = v;
             colTemp[k] = hTemp;
             colRep[k] = hRep;
@@ -341,11 +244,14 @@ public:
         static const std::vector<ParamSpec> specs;
         return specs;
     }
-    CreditResult compute(const Batch& batch, const Params&) const override
+    Columns columns() const override { return Columns::Outcomes; }
+
+protected:
+    CreditResult computeColumns(const CreditBatch& batch, const Params&) const override
     {
         CreditResult r(batch);
         const std::vector<double> global = globalRewards(batch); // MGR Eq. 6 = LOOP's advantage
-        for (std::size_t i = 0; i < batch.trajectories.size(); ++i)
+        for (std::size_t i = 0; i < batch.trajectoryCount(); ++i)
             std::fill(r.advantages.begin() + r.offsets[i], r.advantages.begin() + r.offsets[i + 1], global[i]);
         r.addDetail("G").numbers = r.advantages;
         return r;

@@ -52,9 +52,10 @@ public:
         return specs;
     }
     void validate(const Batch& batch, const Params&) const override { requireTurnField(batch, "score", "pair"); }
-    CreditResult compute(const Batch& batch, const Params& params) const override
+    CreditResult computeColumns(const CreditBatch& columns, const Params& params) const override
     {
-        CreditResult r(batch);
+        const Batch& batch = columns.source();
+        CreditResult r(columns);
         const double temperature = params.getDouble("T");
         const double clipEps = params.getDouble("clip_eps");
         const bool momentum = params.getBool("momentum");

@@ -11,14 +11,16 @@
 // Details per turn: `N_sa` and `N_s` (first-visit counts of the turn's pair and state), `Q`, `V`, `V_prime`
 // (the smoothed V) and `G` (this turn's own return, which a repeated pair does not add to the table).
 //
-// Cost: O(turns) with hashed keys (rtmc.md §2.12: "two linear passes"), no allocation per turn.
+// Cost: O(turns) (rtmc.md §2.12: "two linear passes"), no allocation per turn. The keys are hashed once, when
+// the CreditBatch is built: its (state, action) pair ids are batch-wide, and the table is indexed by them and
+// cleared again after each group, so that pairs and states still match only within a group.
 #include "core/credit/common.h"
-#include "core/credit/keyindex.h"
 #include "core/credit/methods.h"
 
 #include <cmath>
+#include <cstdint>
 #include <limits>
-#include <string>
+#include <span>
 
 namespace creditlab::credit {
 
@@ -26,25 +28,6 @@ namespace {
 
 /// Below this population std the group's advantages are left unnormalised (CONVENTIONS.md "rtmc").
 constexpr double kNormalizeFloor = 1e-8;
-
-/// Appends actionKey(action) to `out` without a temporary string (same rules as common.cpp).
-void appendActionKey(std::string& out, std::string_view action)
-{
-    const auto isSpace
-        = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; };
-    const std::size_t start = out.size();
-    bool pendingSpace = false;
-    for (char c : action) {
-        if (isSpace(c)) {
-            pendingSpace = out.size() > start;
-            continue;
-        }
-        if (pendingSpace)
-            out.push_back(' ');
-        pendingSpace = false;
-        out.push_back(c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c);
-    }
-}
 
 class Rtmc final : public Estimator {
 public:
@@ -70,7 +53,13 @@ public:
         return specs;
     }
 
-    CreditResult compute(const Batch& batch, const Params& params) const override
+    Columns columns() const override
+    {
+        return Columns::StepRewards | Columns::States | Columns::Actions | Columns::Outcomes;
+    }
+
+protected:
+    CreditResult computeColumns(const CreditBatch& batch, const Params& params) const override
     {
         const double gamma = params.getDouble("gamma");
         const double kappa = params.getDouble("kappa");
@@ -78,122 +67,95 @@ public:
 
         CreditResult r(batch);
         r.details.reserve(6); // addDetail push_backs: keep the references below valid
-        DetailColumn& nsaCol = r.addDetail("N_sa");
-        DetailColumn& nsCol = r.addDetail("N_s");
-        DetailColumn& qCol = r.addDetail("Q");
-        DetailColumn& vCol = r.addDetail("V");
-        DetailColumn& vpCol = r.addDetail("V_prime");
-        DetailColumn& gCol = r.addDetail("G");
+        double* nsaCol = r.addDetail("N_sa").numbers.data();
+        double* nsCol = r.addDetail("N_s").numbers.data();
+        double* qCol = r.addDetail("Q").numbers.data();
+        double* vCol = r.addDetail("V").numbers.data();
+        double* vpCol = r.addDetail("V_prime").numbers.data();
+        double* gCol = r.addDetail("G").numbers.data();
+        double* adv = r.advantages.data();
+        const std::vector<std::size_t>& offsets = batch.offsets();
+        const std::span<const double> rho = batch.stepRewards();
+        const std::span<const double> success = batch.successes();
+        const std::span<const std::uint32_t> stateOf = batch.stateIds();
+        const std::span<const std::uint32_t> pairOf = batch.pairIds();
 
-        // Reused across groups: no allocation per turn once they have grown to the largest group.
-        KeyIndex<std::string_view> states;
-        KeyIndex<std::string_view> actions;
-        KeyIndex<std::uint64_t, MixHash> pairs;
-        std::string actionArena; // the group's distinct action keys, back to back
-        std::vector<std::size_t> flat; // the group's turns as indices into r.advantages
-        std::vector<std::uint32_t> stateOf, pairOf; // parallel to flat
-        std::vector<double> pairN, pairW, stateN, stateW;
-        std::vector<std::uint32_t> pairLastVisit; // member index that last counted the pair
+        // The table by batch-wide id; entries a group touched are zeroed again after it.
+        std::vector<double> pairN(batch.pairCount(), 0.0), pairW(batch.pairCount(), 0.0);
+        std::vector<double> stateN(batch.stateCount(), 0.0), stateW(batch.stateCount(), 0.0);
+        // The visit (group member, numbered across the batch from 1) that last counted the pair.
+        std::vector<std::size_t> pairLastVisit(batch.pairCount(), 0);
+        std::size_t visit = 0;
 
-        for (const Group& g : batch.groups) {
+        for (const Group& g : batch.groups()) {
             std::size_t n = 0;
-            std::size_t actionBytes = 0;
             double successes = 0.0;
             for (std::size_t i : g.members) {
-                const Trajectory& t = batch.trajectories[i];
-                n += t.turns.size();
-                for (const Turn& u : t.turns)
-                    actionBytes += u.action.size();
-                successes += successValue(t);
+                n += offsets[i + 1] - offsets[i];
+                successes += success[i];
             }
             if (n == 0)
                 continue;
             const double p = successes / static_cast<double>(g.members.size()); // p = mean_g S
 
-            // Returns (Eq. 5) and the signatures of every turn.
-            states.reset(n);
-            actions.reset(n);
-            pairs.reset(n);
-            actionArena.clear();
-            actionArena.reserve(actionBytes); // keys are never longer than the action: views stay valid
-            flat.clear();
-            stateOf.clear();
-            pairOf.clear();
+            // Returns (Eq. 5), then the table (Eq. 6), first visit only: a pair counts once per trajectory, with
+            // the return of its first occurrence. N(s) and W(s) sum the same visits over the actions.
             for (std::size_t i : g.members) {
-                const Trajectory& t = batch.trajectories[i];
-                const std::size_t base = r.offsets[i];
+                ++visit;
                 double running = 0.0;
-                for (std::size_t k = t.turns.size(); k-- > 0;) {
-                    running = stepReward(t, k) + gamma * running; // G_t = rho_t + gamma * G_{t+1}
-                    gCol.numbers[base + k] = running;
+                for (std::size_t k = offsets[i + 1]; k-- > offsets[i];) {
+                    running = rho[k] + gamma * running; // G_t = rho_t + gamma * G_{t+1}
+                    gCol[k] = running;
                 }
-                for (std::size_t k = 0; k < t.turns.size(); ++k) {
-                    const Turn& u = t.turns[k];
-                    const std::uint32_t s = states.intern(u.stateKey());
-                    const std::size_t start = actionArena.size();
-                    appendActionKey(actionArena, u.action);
-                    bool inserted = false;
-                    const std::uint32_t a = actions.intern(
-                        std::string_view(actionArena.data() + start, actionArena.size() - start), inserted);
-                    if (!inserted)
-                        actionArena.resize(start); // already stored: reuse the bytes
-                    flat.push_back(base + k);
-                    stateOf.push_back(s);
-                    pairOf.push_back(pairs.intern((static_cast<std::uint64_t>(s) << 32) | a));
-                }
-            }
-
-            // The table (Eq. 6), first visit only: a pair counts once per trajectory, with the return of
-            // its first occurrence. N(s) and W(s) sum the same visits over the actions.
-            pairN.assign(pairs.size(), 0.0);
-            pairW.assign(pairs.size(), 0.0);
-            stateN.assign(states.size(), 0.0);
-            stateW.assign(states.size(), 0.0);
-            pairLastVisit.assign(pairs.size(), KeyIndex<std::uint64_t>::kNone);
-            std::size_t f = 0;
-            for (std::uint32_t m = 0; m < g.members.size(); ++m) {
-                const std::size_t turns = batch.trajectories[g.members[m]].turns.size();
-                for (std::size_t k = 0; k < turns; ++k, ++f) {
-                    const std::uint32_t pr = pairOf[f];
-                    if (pairLastVisit[pr] == m)
+                for (std::size_t k = offsets[i]; k < offsets[i + 1]; ++k) {
+                    const std::uint32_t pr = pairOf[k];
+                    if (pairLastVisit[pr] == visit)
                         continue;
-                    pairLastVisit[pr] = m;
-                    const double ret = gCol.numbers[flat[f]];
+                    pairLastVisit[pr] = visit;
                     pairN[pr] += 1.0; // N(s,a) += 1
-                    pairW[pr] += ret; // W(s,a) += G
-                    stateN[stateOf[f]] += 1.0;
-                    stateW[stateOf[f]] += ret;
+                    pairW[pr] += gCol[k]; // W(s,a) += G
+                    stateN[stateOf[k]] += 1.0;
+                    stateW[stateOf[k]] += gCol[k];
                 }
             }
 
             // Advantages: every turn reads the table, repeats included.
             double sumA = 0.0;
-            for (std::size_t k = 0; k < n; ++k) {
-                const std::size_t at = flat[k];
-                const std::uint32_t pr = pairOf[k];
-                const std::uint32_t s = stateOf[k];
-                const double q = pairW[pr] / pairN[pr]; // Eq. 7: Q = W(s,a) / N(s,a)
-                const double v = stateW[s] / stateN[s]; // Eq. 8: V = W(s) / N(s)
-                const double vPrime = (stateN[s] * v + kappa * p) / (stateN[s] + kappa); // Eq. 11
-                nsaCol.numbers[at] = pairN[pr];
-                nsCol.numbers[at] = stateN[s];
-                qCol.numbers[at] = q;
-                vCol.numbers[at] = v;
-                vpCol.numbers[at] = vPrime;
-                r.advantages[at] = q - vPrime; // Eq. 9 with the smoothed V
-                sumA += r.advantages[at];
+            for (std::size_t i : g.members) {
+                for (std::size_t k = offsets[i]; k < offsets[i + 1]; ++k) {
+                    const std::uint32_t pr = pairOf[k];
+                    const std::uint32_t s = stateOf[k];
+                    const double q = pairW[pr] / pairN[pr]; // Eq. 7: Q = W(s,a) / N(s,a)
+                    const double v = stateW[s] / stateN[s]; // Eq. 8: V = W(s) / N(s)
+                    const double vPrime = (stateN[s] * v + kappa * p) / (stateN[s] + kappa); // Eq. 11
+                    nsaCol[k] = pairN[pr];
+                    nsCol[k] = stateN[s];
+                    qCol[k] = q;
+                    vCol[k] = v;
+                    vpCol[k] = vPrime;
+                    adv[k] = q - vPrime; // Eq. 9 with the smoothed V
+                    sumA += adv[k];
+                }
+            }
+            for (std::size_t i : g.members) { // clear the group's entries for the next group
+                for (std::size_t k = offsets[i]; k < offsets[i + 1]; ++k) {
+                    pairN[pairOf[k]] = pairW[pairOf[k]] = 0.0;
+                    stateN[stateOf[k]] = stateW[stateOf[k]] = 0.0;
+                }
             }
 
             // §3.3: divide by the population std over the group's (trajectory, turn) entries; no centring.
             if (normalize) {
                 const double meanA = sumA / static_cast<double>(n);
                 double ss = 0.0;
-                for (std::size_t at : flat)
-                    ss += (r.advantages[at] - meanA) * (r.advantages[at] - meanA);
+                for (std::size_t i : g.members)
+                    for (std::size_t k = offsets[i]; k < offsets[i + 1]; ++k)
+                        ss += (adv[k] - meanA) * (adv[k] - meanA);
                 const double sigma = std::sqrt(ss / static_cast<double>(n));
                 if (sigma >= kNormalizeFloor)
-                    for (std::size_t at : flat)
-                        r.advantages[at] /= sigma;
+                    for (std::size_t i : g.members)
+                        for (std::size_t k = offsets[i]; k < offsets[i + 1]; ++k)
+                            adv[k] /= sigma;
             }
         }
         return r;

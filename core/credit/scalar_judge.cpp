@@ -38,10 +38,11 @@ public:
     {
         requireTurnField(batch, "score", "scalar_judge");
     }
-    CreditResult compute(const Batch& batch, const Params& params) const override
+    CreditResult computeColumns(const CreditBatch& columns, const Params& params) const override
     {
-        CreditResult r(batch);
-        const std::vector<double> grpo = grpoAdvantages(batch, params);
+        const Batch& batch = columns.source();
+        CreditResult r(columns);
+        const std::vector<double> grpo = grpoAdvantages(columns, params);
         const double lambda = params.getDouble("lambda");
 
         r.details.reserve(3); // addDetail push_backs: keep the references below valid

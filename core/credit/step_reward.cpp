@@ -4,6 +4,8 @@
 #include "core/credit/common.h"
 #include "core/credit/methods.h"
 
+#include <span>
+
 namespace creditlab::credit {
 
 namespace {
@@ -26,35 +28,40 @@ public:
         };
         return specs;
     }
-    CreditResult compute(const Batch& batch, const Params& params) const override
+    Columns columns() const override { return Columns::StepRewards; }
+
+protected:
+    CreditResult computeColumns(const CreditBatch& batch, const Params& params) const override
     {
         const double gamma = params.getDouble("gamma");
         CreditResult r(batch);
-        std::vector<double>& returns = r.addDetail("G").numbers;
+        double* returns = r.addDetail("G").numbers.data();
+        double* adv = r.advantages.data();
+        const std::vector<std::size_t>& offsets = batch.offsets();
+        const std::span<const double> rho = batch.stepRewards();
 
         // RTMC Eq. 5: G_{i,t} = rho_{i,t} + gamma * G_{i,t+1}, backwards over each trajectory.
-        for (std::size_t i = 0; i < batch.trajectories.size(); ++i) {
-            const Trajectory& traj = batch.trajectories[i];
+        for (std::size_t i = 0; i < batch.trajectoryCount(); ++i) {
             double g = 0.0;
-            for (std::size_t t = traj.turns.size(); t-- > 0;) {
-                g = stepReward(traj, t) + gamma * g;
-                returns[r.offsets[i] + t] = g;
+            for (std::size_t k = offsets[i + 1]; k-- > offsets[i];) {
+                g = rho[k] + gamma * g;
+                returns[k] = g;
             }
         }
 
         // Mean and sample std over the group's episode returns G_{j,1}; a trajectory without turns has
         // none and is left out.
         std::vector<double> episode;
-        for (const Group& group : batch.groups) {
+        for (const Group& group : batch.groups()) {
             episode.clear();
             for (std::size_t j : group.members)
-                if (r.offsets[j + 1] > r.offsets[j])
-                    episode.push_back(returns[r.offsets[j]]);
+                if (offsets[j + 1] > offsets[j])
+                    episode.push_back(returns[offsets[j]]);
             const double m = mean(episode);
             const double sd = sampleStd(episode);
             for (std::size_t j : group.members)
-                for (std::size_t k = r.offsets[j]; k < r.offsets[j + 1]; ++k)
-                    r.advantages[k] = sd >= kStdFloor ? (returns[k] - m) / (sd + kEps) : returns[k] - m;
+                for (std::size_t k = offsets[j]; k < offsets[j + 1]; ++k)
+                    adv[k] = sd >= kStdFloor ? (returns[k] - m) / (sd + kEps) : returns[k] - m;
         }
         return r;
     }

@@ -4,7 +4,9 @@
 #include "core/credit/methods.h"
 
 #include <array>
+#include <cstdint>
 #include <limits>
+#include <span>
 
 namespace creditlab::credit {
 
@@ -42,38 +44,43 @@ public:
     void validate(const Batch& batch, const Params& params) const override
     {
         if (params.getChoice("unlabelled") == "error")
-            requireTurnField(batch, "role", "triage (credit.unlabelled=grpo trains such turns without a role correction)");
+            requireTurnField(
+                batch, "role", "triage (credit.unlabelled=grpo trains such turns without a role correction)");
     }
-    CreditResult compute(const Batch& batch, const Params& params) const override
+    Columns columns() const override { return Columns::Roles; }
+
+protected:
+    CreditResult computeColumns(const CreditBatch& batch, const Params& params) const override
     {
         CreditResult r(batch);
         const std::vector<double> grpo = grpoAdvantages(batch, params);
         const double lambda = params.getDouble("lambda");
-        // Indexed by Role (D, E, N, R): TRIAGE Eq. 3, (c_D, c_E, c_N, c_R) = (1, 0.5, -0.1, -0.5) by default.
-        const std::array<double, 4> c { params.getDouble("c.D"), params.getDouble("c.E"), params.getDouble("c.N"),
-            params.getDouble("c.R") };
+        // Indexed by Role (D, E, N, R): TRIAGE Eq. 3, (c_D, c_E, c_N, c_R) = (1, 0.5, -0.1, -0.5) by default;
+        // index 4 is a turn without a role (unlabelled=grpo), which gets no correction.
+        const std::array<double, 5> c { params.getDouble("c.D"), params.getDouble("c.E"), params.getDouble("c.N"),
+            params.getDouble("c.R"), 0.0 };
 
         r.details.reserve(4); // addDetail push_backs: keep the references below valid
         // Indexed by Role; "-" marks a turn without a role (unlabelled=grpo).
-        DetailColumn& roleCol = r.addTextDetail("role", { "D", "E", "N", "R", "-" });
-        DetailColumn& cCol = r.addDetail("c");
-        DetailColumn& grpoCol = r.addDetail("grpo");
-        DetailColumn& rawCol = r.addDetail("raw");
-        for (std::size_t i = 0; i < batch.trajectories.size(); ++i) {
-            const Trajectory& t = batch.trajectories[i];
-            const std::size_t base = r.offsets[i];
-            for (std::size_t k = 0; k < t.turns.size(); ++k) {
-                const std::optional<Role> role = t.turns[k].role; // present unless unlabelled=grpo
-                const double ck = role ? c[static_cast<std::size_t>(*role)] : 0.0;
-                roleCol.setLabel(base + k, role ? static_cast<std::size_t>(*role) : 4);
-                cCol.numbers[base + k] = ck;
-                grpoCol.numbers[base + k] = grpo[i];
-                r.advantages[base + k] = grpo[i] + lambda * ck; // TRIAGE Eq. 2
+        double* roleCol = r.addTextDetail("role", { "D", "E", "N", "R", "-" }).numbers.data();
+        double* cCol = r.addDetail("c").numbers.data();
+        double* grpoCol = r.addDetail("grpo").numbers.data();
+        std::vector<double>& raw = r.addDetail("raw").numbers;
+        const std::vector<std::size_t>& offsets = batch.offsets();
+        const std::span<const std::uint8_t> roles = batch.roles(); // present unless unlabelled=grpo
+        for (std::size_t i = 0; i < batch.trajectoryCount(); ++i) {
+            for (std::size_t k = offsets[i]; k < offsets[i + 1]; ++k) {
+                const std::size_t role = roles[k] == CreditBatch::kNoRole ? 4 : roles[k];
+                roleCol[k] = static_cast<double>(role);
+                cCol[k] = c[role];
+                grpoCol[k] = grpo[i];
+                raw[k] = grpo[i] + lambda * c[role]; // TRIAGE Eq. 2
             }
         }
-        rawCol.numbers = r.advantages;
         if (params.getBool("whiten"))
-            whiten(r.advantages); // TRIAGE Eq. 4
+            whitenInto(raw, r.advantages); // TRIAGE Eq. 4
+        else
+            r.advantages = raw;
         return r;
     }
 };

@@ -69,10 +69,11 @@ public:
             }
         }
     }
-    CreditResult compute(const Batch& batch, const Params& params) const override
+    CreditResult computeColumns(const CreditBatch& columns, const Params& params) const override
     {
-        CreditResult r(batch);
-        const std::vector<double> grpo = grpoAdvantages(batch, params);
+        const Batch& batch = columns.source();
+        CreditResult r(columns);
+        const std::vector<double> grpo = grpoAdvantages(columns, params);
         const double lambda = params.getDouble("lambda");
         const double c = params.getDouble("clip");
 

@@ -1,10 +1,11 @@
 // The rollout tree of one group. Node and pair bookkeeping follows core/credit/rtmc.cpp exactly: the state key is
-// Turn::stateKey(), the action key credit::actionKey(), returns G_t = rho_t + gamma G_{t+1} with credit::stepReward
+// Turn::stateKey(), the action key text::actionKey(), returns G_t = rho_t + gamma G_{t+1} with credit::stepReward
 // (RTMC Eq. 5), and a (state, action) pair counts once per trajectory with the return of its first occurrence
 // (Eq. 6, rtmc.md §2.4 [C]); N(s) and W(s) sum those first visits over the actions (Eq. 8).
 #include "core/tree/rollouttree.h"
 
 #include "core/credit/common.h"
+#include "core/text.h"
 
 #include <algorithm>
 #include <cmath>
@@ -21,12 +22,10 @@ namespace {
 constexpr double kNonZero = 1e-12;
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-char lowerAscii(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
-
 bool containsFolded(std::string_view haystack, std::string_view needle)
 {
     return std::search(haystack.begin(), haystack.end(), needle.begin(), needle.end(), [](char a, char b) {
-        return lowerAscii(a) == lowerAscii(b);
+        return text::lowerAscii(a) == text::lowerAscii(b);
     }) != haystack.end();
 }
 
@@ -68,7 +67,7 @@ RolloutTree RolloutTree::build(std::span<const Trajectory> group, const TreeOpti
     };
     // The edge source --action--> target taken at `turn`; sets the target's spanning parent when it is new.
     const auto traverse = [&](NodeId source, NodeId target, bool targetIsNew, const Turn& turn, TurnRef at) {
-        std::string akey = credit::actionKey(turn.action);
+        std::string akey = text::actionKey(turn.action);
         const auto [it, inserted] = edgeIndex.try_emplace(idKey(source, target, akey), EdgeId(t.m_edges.size()));
         if (inserted) {
             Edge& e = t.m_edges.emplace_back();
@@ -131,7 +130,7 @@ RolloutTree RolloutTree::build(std::span<const Trajectory> group, const TreeOpti
         if (n > 0) {
             const NodeId last = path.back();
             const auto [it, inserted]
-                = terminalIndex.try_emplace(idKey(last, 0, credit::actionKey(tr.turns[n - 1].action)), NodeId(0));
+                = terminalIndex.try_emplace(idKey(last, 0, text::actionKey(tr.turns[n - 1].action)), NodeId(0));
             if (inserted)
                 it->second = newNode(NodeKind::Terminal);
             visit(it->second, i, n - 1);

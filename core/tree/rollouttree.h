@@ -63,7 +63,7 @@ struct Node {
 struct Edge {
     NodeId source = kNone;
     NodeId target = kNone;
-    std::string actionKey; ///< credit::actionKey of the action
+    std::string actionKey; ///< text::actionKey of the action
     std::string action; ///< the raw action text of its first turn
     std::vector<TurnRef> turns; ///< the turns (at `source`) that took it
     double pairVisits = 0; ///< RTMC's N(s, a), first visit (shared by every edge of the same (s, a))

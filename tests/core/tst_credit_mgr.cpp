@@ -3,6 +3,7 @@
 // order and determinism, repetition counting by action key, edge cases and parameter errors.
 #include "core/credit/common.h"
 #include "core/credit/estimator.h"
+#include "core/text.h"
 #include "credittestutil.h"
 
 #include <QtTest/QTest>
@@ -63,7 +64,7 @@ double num(const CreditResult& r, const char* name, std::size_t traj, std::size_
     return c ? c->numbers.at(r.offsets[traj] + turn) : std::nan("");
 }
 
-QString text(const CreditResult& r, const char* name, std::size_t traj, std::size_t turn)
+QString label(const CreditResult& r, const char* name, std::size_t traj, std::size_t turn)
 {
     const DetailColumn* c = r.detail(name);
     return c ? QString::fromStdString(std::string(c->text(r.offsets[traj] + turn))) : QStringLiteral("<missing>");
@@ -180,7 +181,7 @@ private Q_SLOTS:
         QVERIFY(std::abs(gSucc - 0.7143) < 5e-5 && std::abs(gFail + 0.4286) < 5e-5);
 
         // Success trajectory: the gate plays no part.
-        QCOMPARE(text(keep, "case", 0, t), successCase);
+        QCOMPARE(label(keep, "case", 0, t), successCase);
         const double succExpected = local * gSucc; // same_sign: L*|G|; pos_G_neg_L: gamma*L*G, gamma = 1
         CL_NEAR(keep.at(0, t), succExpected);
         CL_NEAR(flip.at(0, t), succExpected);
@@ -188,7 +189,7 @@ private Q_SLOTS:
         QCOMPARE(num(keep, "gate", 0, t), 0.0);
 
         // Failed trajectory: g = +1 (keep) and g = -1 (flip) on valid turns.
-        QCOMPARE(text(keep, "case", 1, t), failCase);
+        QCOMPARE(label(keep, "case", 1, t), failCase);
         const bool gated = failCase == "neg_G_pos_L";
         const double failAbs = failCase == "zero" ? 0.0 : local * std::abs(gFail);
         CL_NEAR(keep.at(1, t), failAbs);
@@ -246,7 +247,7 @@ private Q_SLOTS:
                 // Two distinct valid actions: L = 1, so the fused value is +|G| (keep) or 0.
                 CL_NEAR(mgr.at(ix, t), std::abs(expected));
                 if (expected == 0.0)
-                    QCOMPARE(text(mgr, "case", ix, t), QStringLiteral("zero"));
+                    QCOMPARE(label(mgr, "case", ix, t), QStringLiteral("zero"));
             }
         }
         CL_NEAR(sum, 0.0); // zero-sum over the group
@@ -304,7 +305,7 @@ private Q_SLOTS:
         CL_NEAR(num(r, "R_local", 0, last), static_cast<double>(localSign));
         CL_NEAR(num(r, "R_global", 0, last), static_cast<double>(globalSign));
         CL_NEAR(r.at(0, last), expected);
-        QCOMPARE(text(r, "case", 0, last), fusionCase);
+        QCOMPARE(label(r, "case", 0, last), fusionCase);
         QCOMPARE(num(r, "gate", 0, last), gateDetail);
     }
 
@@ -386,12 +387,12 @@ private Q_SLOTS:
                     continue;
                 const double g = uniform(rng) < p ? 1.0 : -1.0;
                 for (std::size_t k = 0; k < t.turns.size(); ++k) {
-                    const bool gated = text(r, "case", i, k) == "neg_G_pos_L";
+                    const bool gated = label(r, "case", i, k) == "neg_G_pos_L";
                     QCOMPARE(num(r, "gate", i, k), gated ? g : 0.0);
                     if (gated)
                         CL_NEAR(r.at(i, k), g * std::abs(num(r, "R_global", i, k)));
                 }
-                if (text(r, "case", i, 0) == "neg_G_pos_L")
+                if (label(r, "case", i, 0) == "neg_G_pos_L")
                     (g > 0 ? kept : flipped) += 1;
             }
             QVERIFY(kept > 0 && flipped > 0);
@@ -443,7 +444,7 @@ private Q_SLOTS:
             for (std::size_t i = 0; i < batch.trajectories.size(); ++i)
                 for (std::size_t k = 0; k < batch.trajectories[i].turns.size(); ++k) {
                     const double g = uniform(rng) < p ? 1.0 : -1.0;
-                    const bool gated = text(r, "case", i, k) == "neg_G_pos_L";
+                    const bool gated = label(r, "case", i, k) == "neg_G_pos_L";
                     QCOMPARE(num(r, "gate", i, k), gated ? g : 0.0);
                     if (gated)
                         (g > 0 ? kept : flipped) += 1;
@@ -520,10 +521,11 @@ private Q_SLOTS:
             CL_NEAR(num(r, "R_local", 0, t), local[k]);
             CL_NEAR(num(r, "R_global", 0, t), g);
             CL_NEAR(r.at(0, t), local[k] * g);
-            // The counting agrees with actionKey() for every pair of actions.
+            // The counting agrees with creditlab::text::actionKey() for every pair of actions.
             for (qsizetype j = 0; j < k; ++j)
                 if (steps[static_cast<std::size_t>(j)].valid && steps[t].valid
-                    && actionKey(steps[static_cast<std::size_t>(j)].action) == actionKey(steps[t].action))
+                    && creditlab::text::actionKey(steps[static_cast<std::size_t>(j)].action)
+                        == creditlab::text::actionKey(steps[t].action))
                     QVERIFY(n[k] > n[j]);
         }
     }
@@ -572,7 +574,7 @@ private Q_SLOTS:
         }
         const DetailColumn* c = r.detail("case");
         QVERIFY(c && c->isText && c->numbers.size() == 2);
-        QCOMPARE(text(r, "case", 0, 0), QStringLiteral("zero")); // group of one
+        QCOMPARE(label(r, "case", 0, 0), QStringLiteral("zero")); // group of one
         const CreditResult l = run("loop", batch);
         QVERIFY(l.detail("G") && l.detail("G")->numbers.size() == 2);
     }

@@ -3,6 +3,7 @@
 // literal transcription of the definition, parameter errors.
 #include "core/credit/common.h"
 #include "core/credit/estimator.h"
+#include "core/text.h"
 #include "credittestutil.h"
 
 #include "testutil.h"
@@ -113,7 +114,7 @@ std::vector<double> reference(const Batch& batch, double gamma, double kappa, bo
                 gi[k] = stepReward(t, k) + gamma * (k + 1 < t.turns.size() ? gi[k + 1] : 0.0);
             std::set<std::pair<std::string, std::string>> seen;
             for (std::size_t k = 0; k < t.turns.size(); ++k) {
-                const auto key = std::make_pair(t.turns[k].stateKey(), actionKey(t.turns[k].action));
+                const auto key = std::make_pair(t.turns[k].stateKey(), text::actionKey(t.turns[k].action));
                 if (!seen.insert(key).second)
                     continue;
                 table[key].first += 1;
@@ -125,7 +126,7 @@ std::vector<double> reference(const Batch& batch, double gamma, double kappa, bo
         for (std::size_t i : g.members) {
             const Trajectory& t = batch.trajectories[i];
             for (std::size_t k = 0; k < t.turns.size(); ++k) {
-                const auto key = std::make_pair(t.turns[k].stateKey(), actionKey(t.turns[k].action));
+                const auto key = std::make_pair(t.turns[k].stateKey(), text::actionKey(t.turns[k].action));
                 double ns = 0, ws = 0;
                 for (const auto& [sa, nw] : table)
                     if (sa.first == key.first) {
@@ -351,7 +352,7 @@ void TestCreditRtmc::actionKeys()
     QFETCH(QByteArray, a);
     QFETCH(QByteArray, b);
     QFETCH(bool, same);
-    QCOMPARE(actionKey(a.toStdString()) == actionKey(b.toStdString()), same); // the shared definition
+    QCOMPARE(text::actionKey(a.toStdString()) == text::actionKey(b.toStdString()), same); // the shared definition
     const Batch batch = Batch::fromTrajectories({
         traj("x", "g", 1.0, { { "s", a.toStdString() } }),
         traj("y", "g", 0.0, { { "s", b.toStdString() } }),
