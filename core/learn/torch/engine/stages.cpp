@@ -1,6 +1,7 @@
 // The stages of one RL iteration (stages.h).
 #include "core/learn/torch/engine/stages.h"
 
+#include "core/credit/creditbatch.h"
 #include "core/env/episode.h"
 #include "core/store.h"
 
@@ -87,16 +88,21 @@ std::vector<MethodCredits> computeCredits(const Batch& batch, const std::string&
     const auto params = estimator.resolve(assignments);
     estimator.validate(batch, params);
     std::vector<MethodCredits> credits;
-    credits.push_back({ std::string(estimator.name()), params.canonical(), estimator.compute(batch, params) });
-    if (!shadow)
+    if (!shadow) {
+        credits.push_back({ std::string(estimator.name()), params.canonical(), estimator.compute(batch, params) });
         return credits;
+    }
+    // With shadow credits every method runs on the same batch: its state and action keys are hashed once.
+    const credit::CreditBatch columns(batch);
+    credits.push_back({ std::string(estimator.name()), params.canonical(), estimator.compute(columns, params) });
     for (const auto* other : credit::estimators()) {
         if (other == &estimator)
             continue;
         try {
             const auto otherParams = other->resolve({});
             other->validate(batch, otherParams);
-            credits.push_back({ std::string(other->name()), otherParams.canonical(), other->compute(batch, otherParams) });
+            credits.push_back(
+                { std::string(other->name()), otherParams.canonical(), other->compute(columns, otherParams) });
         } catch (const std::exception& e) {
             spdlog::debug("shadow credit {} skipped: {}", other->name(), e.what());
         }
