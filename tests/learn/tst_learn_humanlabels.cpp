@@ -28,7 +28,7 @@ const std::set<std::uint64_t> kLabelledSeeds { 11, 12 };
 /// number of labels.
 int storeLabelledNeighbourhood(Store& store)
 {
-    const auto run = store.createRun(NewRun { "labelled neighbourhood", RunKind::Import });
+    const auto run = store.createRun(NewRun { "labelled neighbourhood", RunKind::Import, RunStatus::Finished, {} });
     auto walker = env::makeEnvironment("household", { { "max_steps", "6" } });
     int labels = 0;
     std::int64_t ord = 0;
