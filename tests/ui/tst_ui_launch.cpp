@@ -428,6 +428,12 @@ void TestLaunch::pauseStopAndResume()
     const qint64 done = metricIterations(db, runId);
     QVERIFY(done >= 1 && done < 10);
     QCOMPARE(Store(db.toStdString()).run(runId)->status, RunStatus::Cancelled);
+    // Runs → Resume from Checkpoint is on offer for the run just stopped (the controller still names it as its
+    // last run, which once kept the action disabled while the status bar pointed there).
+    QTRY_VERIFY(window.runBrowser()->selectRun(runId));
+    QAction* resume = window.runActions()->actions().at(2);
+    QCOMPARE(resume->text(), RunActions::tr("Res&ume from Checkpoint"));
+    QTRY_VERIFY(resume->isEnabled());
 
     // Resume from the checkpoint: the run completes its ten iterations, the monitor shows all of them.
     QVERIFY2(window.resumeRun(runId, &error), qPrintable(error));

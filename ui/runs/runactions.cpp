@@ -140,7 +140,9 @@ void RunActions::updateEnabled()
     }
     m_monitor->setEnabled(current != 0);
     m_compare->setEnabled(!selected.isEmpty());
-    m_resume->setEnabled(current != 0 && kind && kind != RunKind::Import && m_controller->runId() != current
+    // The controller keeps naming its last run after it ends: only a run it is training now is not resumable.
+    const bool training = m_controller->isRunning() && m_controller->runId() == current;
+    m_resume->setEnabled(current != 0 && kind && kind != RunKind::Import && !training
         && (status == RunStatus::Cancelled || status == RunStatus::Failed));
     m_rename->setEnabled(current != 0);
     m_tags->setEnabled(current != 0);
