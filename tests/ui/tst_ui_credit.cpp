@@ -8,6 +8,7 @@
 #include "ui/shell/mainwindow.h"
 #include "ui/runs/runbrowserpage.h"
 #include "ui/shell/settings.h"
+#include "ui/trees/treepage.h"
 #include "ui/runs/trajectoryviewerpage.h"
 
 #include <QListWidget>
@@ -23,7 +24,43 @@ class TestCredit : public QObject {
 private Q_SLOTS:
     void heatmapLoadsAndOpensTurns();
     void computesCreditsOfAnImportedRun();
+    void selectedRunLoadsWhenThePageFirstShows();
 };
+
+/// The Credit and Trees pages load the run their run list shows when they first appear, without a pick or F5 (issue
+/// 20, finding 3): with one run in the database there is no other run to pick.
+void TestCredit::selectedRunLoadsWhenThePageFirstShows()
+{
+    QTemporaryDir dir;
+    const QString db = dir.filePath(QStringLiteral("runs.db"));
+    qint64 runId = 0;
+    {
+        Store store(db.toStdString());
+        runId = store.createRun({ "only run", RunKind::Import, RunStatus::Finished, {} });
+        for (int i = 0; i < 2; ++i) {
+            Trajectory t;
+            t.id = "t" + std::to_string(i);
+            t.group = "g";
+            t.reward = i;
+            Turn turn;
+            turn.observation = "obs";
+            turn.action = "act " + std::to_string(i);
+            t.turns.push_back(turn);
+            const auto row = store.insertTrajectory(runId, 0, t);
+            const std::vector<double> credit { i ? 1.0 : -1.0 };
+            store.writeCredits(row, "grpo", credit);
+        }
+    }
+    MainWindow window(std::make_unique<Settings>(dir.filePath(QStringLiteral("settings.ini"))));
+    QVERIFY(window.openDatabase(db));
+    window.resize(1200, 800);
+    window.show();
+    window.showPage(MainWindow::Page::Credit);
+    QTRY_COMPARE_WITH_TIMEOUT(window.credit()->runId(), runId, 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(window.credit()->view()->data() && !window.credit()->view()->data()->methods.empty(), 10000);
+    window.showPage(MainWindow::Page::Trees);
+    QTRY_COMPARE_WITH_TIMEOUT(window.trees()->runId(), runId, 10000);
+}
 
 void TestCredit::heatmapLoadsAndOpensTurns()
 {

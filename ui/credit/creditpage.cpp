@@ -159,7 +159,17 @@ void CreditPage::reloadRuns()
         Q_EMIT errorOccurred(toQString(e.what()));
         return;
     }
-    if (!kept && m_run->count() > 0 && isVisible())
+    if (kept)
+        return;
+    m_runId = 0; // the run shown is gone (or none was): the combo's run loads now, or when the page appears
+    if (m_run->count() > 0 && isVisible())
+        showRun(m_run->currentData().toLongLong());
+}
+
+void CreditPage::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    if (m_runId == 0 && m_run->count() > 0)
         showRun(m_run->currentData().toLongLong());
 }
 

@@ -56,6 +56,10 @@ Q_SIGNALS:
     /// The user clicked a cell: open that turn.
     void turnActivated(qint64 trajectoryRowId, int turn);
 
+protected:
+    /// Loads the run the run list shows when the page appears with none loaded (first show, a database change).
+    void showEvent(QShowEvent* event) override;
+
 private:
     void reloadRuns();
     void reloadIterations();

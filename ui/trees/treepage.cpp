@@ -150,10 +150,22 @@ TreePage::~TreePage() = default;
 void TreePage::reloadRuns()
 {
     try {
-        fillRunCombo(m_run, m_workspace->runs(), m_runId);
+        if (fillRunCombo(m_run, m_workspace->runs(), m_runId))
+            return;
     } catch (const std::exception& e) {
         Q_EMIT errorOccurred(toQString(e.what()));
+        return;
     }
+    m_runId = 0; // the run shown is gone (or none was): the combo's run loads now, or when the page appears
+    if (m_run->count() > 0 && isVisible())
+        showRun(m_run->currentData().toLongLong());
+}
+
+void TreePage::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    if (m_runId == 0 && m_run->count() > 0)
+        showRun(m_run->currentData().toLongLong());
 }
 
 void TreePage::reloadGroups()

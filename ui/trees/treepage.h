@@ -37,6 +37,7 @@ public:
 
     /// Shows run `runId`, and its group `groupKey` when given (else the first group).
     void showRun(qint64 runId, const QString& groupKey = {});
+    qint64 runId() const { return m_runId; }
     treeview::RolloutTreeView* view() const { return m_view; }
     const TreeGroupDataPtr& data() const { return m_data; }
     /// The statistics line and the details pane's text (for tests and the lead's wiring).
@@ -51,6 +52,10 @@ Q_SIGNALS:
     void errorOccurred(const QString& message);
     /// "Open turn" on the selected node or edge: its first turn.
     void turnActivated(qint64 trajectoryRowId, int turn);
+
+protected:
+    /// Loads the run the run list shows when the page appears with none loaded (first show, a database change).
+    void showEvent(QShowEvent* event) override;
 
 private:
     void reloadRuns();
