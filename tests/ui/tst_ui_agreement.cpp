@@ -8,6 +8,9 @@
 #include "ui/agreement/agreementpage.h"
 #include "ui/charts/heatmapchart.h"
 #include "ui/common/itemroles.h"
+#include "ui/annotate/annotationpage.h"
+#include "ui/shell/mainwindow.h"
+#include "ui/shell/settings.h"
 #include "ui/shell/workspace.h"
 
 #include <QAbstractItemModelTester>
@@ -97,6 +100,7 @@ class TestUiAgreement : public QObject {
 
 private Q_SLOTS:
     void modelsUnderTester();
+    void ownLabelsReachAgreement();
     void pageMatchesCoreAndHand();
     void clickingCellListsItsTurns();
     void csvExport();
@@ -130,6 +134,32 @@ void TestUiAgreement::modelsUnderTester()
         QStringLiteral("judge:oracle"));
     turns.setEntries({}, {}, {});
     QCOMPARE(turns.rowCount(), 0);
+}
+
+/// Labels this window gives on Annotate reach the Agreement page without F5 (issue 20, finding 4): the window's own
+/// commits are not seen by the poll for other connections' commits.
+void TestUiAgreement::ownLabelsReachAgreement()
+{
+    Fixture f;
+    MainWindow window(std::make_unique<Settings>(f.dir.filePath(QStringLiteral("settings.ini"))));
+    QVERIFY(window.openDatabase(f.path));
+    window.resize(1200, 800);
+    window.show();
+    AgreementPage* page = window.agreement();
+    QSignalSpy loaded(page, &AgreementPage::loaded);
+    window.showPage(MainWindow::Page::Agreement);
+    page->setRun(f.run1);
+    QVERIFY(loaded.wait(10000));
+    QVERIFY(!page->sources().contains(QStringLiteral("human:carol")));
+
+    AnnotationPage* annotate = window.annotation();
+    window.showPage(MainWindow::Page::Annotate);
+    annotate->setRun(f.run1);
+    QTRY_VERIFY_WITH_TIMEOUT(!annotate->isLoading(), 10000);
+    annotate->setAnnotator(QStringLiteral("carol"));
+    QVERIFY(annotate->labelCurrent(Role::D));
+    window.showPage(MainWindow::Page::Agreement);
+    QTRY_VERIFY_WITH_TIMEOUT(page->sources().contains(QStringLiteral("human:carol")), 10000);
 }
 
 void TestUiAgreement::pageMatchesCoreAndHand()

@@ -145,6 +145,14 @@ AgreementPage::AgreementPage(Workspace* workspace, QWidget* parent)
     });
     connect(m_workspace, &Workspace::opened, this, [this] { setRun(-1); });
     connect(m_workspace, &Workspace::runsChanged, this, &AgreementPage::reload);
+    // Labels this window gives (Annotate): reloaded now when the page is on screen, else when it next appears, so
+    // that labelling at full speed does not start a load per key.
+    connect(m_workspace, &Workspace::labelsChanged, this, [this] {
+        if (isVisible())
+            reload();
+        else
+            m_labelsStale = true;
+    });
     if (m_workspace->isOpen())
         setRun(-1);
     else
@@ -161,8 +169,16 @@ void AgreementPage::setRun(qint64 runId)
 
 qint64 AgreementPage::run() const { return m_data ? m_data->runId : 0; }
 
+void AgreementPage::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    if (m_labelsStale)
+        reload();
+}
+
 void AgreementPage::reload()
 {
+    m_labelsStale = false;
     if (!m_workspace->isOpen())
         return;
     ++m_generation;

@@ -87,6 +87,10 @@ Q_SIGNALS:
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
+protected:
+    /// Reloads when this window changed labels while the page was hidden.
+    void showEvent(QShowEvent* event) override;
+
 private:
     struct Outcome {
         quint64 generation = 0;
@@ -126,6 +130,7 @@ private:
     int m_hoverRow = -1;
     int m_hoverColumn = -1;
     bool m_updating = false;
+    bool m_labelsStale = false; ///< labels changed (Workspace::labelsChanged) while the page was hidden
 };
 
 } // namespace creditlab::ui

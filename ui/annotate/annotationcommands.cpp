@@ -45,6 +45,7 @@ void SetHumanLabelCommand::write(std::optional<Role> role, bool undone)
         store->setHumanLabel(m_rowId, m_turn, m_annotator, *role);
     else
         store->clearHumanLabel(m_rowId, m_turn, m_annotator);
+    m_workspace->notifyLabelsChanged();
     if (m_applied)
         m_applied(m_rowId, m_turn, undone);
 }

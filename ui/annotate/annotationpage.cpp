@@ -540,6 +540,7 @@ int AnnotationPage::importLabels(const QString& path, QString* error)
     } catch (const std::exception& e) {
         return setError(error, tr("Could not store the labels: %1").arg(QString::fromUtf8(e.what())));
     }
+    m_workspace->notifyLabelsChanged();
     // Only human labels changed: re-read those of the imported trajectories instead of reloading the run.
     std::set<std::int64_t> touched;
     for (const LabelLine& r : rows)

@@ -79,6 +79,8 @@ int Workspace::schemaVersion() const
 
 void Workspace::notifyRunsChanged() { emitRunsChanged(); }
 
+void Workspace::notifyLabelsChanged() { Q_EMIT labelsChanged(); }
+
 void Workspace::emitRunsChanged()
 {
     m_runs.reset();

@@ -39,6 +39,9 @@ public:
 
     /// Tells the pages that runs were added, changed or removed (e.g. by an import).
     void notifyRunsChanged();
+    /// Tells the pages that this window changed human labels (a commit of its own connection, which the poll for
+    /// other connections' commits does not see).
+    void notifyLabelsChanged();
     /// How often the database is checked for commits of other connections (the trainer's, another process's):
     /// when there are any, runsChanged() is emitted. 0 turns the check off. Default 1000 ms.
     void setPollInterval(int milliseconds);
@@ -51,6 +54,8 @@ Q_SIGNALS:
     void opened(const QString& path);
     /// The runs in the open database changed; lists should reload.
     void runsChanged();
+    /// This window changed human labels (Annotate); pages that show them should reload.
+    void labelsChanged();
 
 private:
     void poll();
