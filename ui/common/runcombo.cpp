@@ -20,4 +20,9 @@ bool fillRunCombo(QComboBox* combo, const std::vector<RunInfo>& runs, qint64 kee
     return index >= 0;
 }
 
+qint64 runToLoad(const QComboBox* combo, qint64 shown)
+{
+    return shown == 0 && combo->count() > 0 ? combo->currentData().toLongLong() : 0;
+}
+
 } // namespace creditlab::ui

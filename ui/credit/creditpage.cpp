@@ -152,25 +152,23 @@ CreditPage::~CreditPage() = default;
 
 void CreditPage::reloadRuns()
 {
-    bool kept = false;
     try {
-        kept = fillRunCombo(m_run, m_workspace->runs(), m_runId);
+        if (fillRunCombo(m_run, m_workspace->runs(), m_runId))
+            return;
     } catch (const std::exception& e) {
         Q_EMIT errorOccurred(toQString(e.what()));
         return;
     }
-    if (kept)
-        return;
     m_runId = 0; // the run shown is gone (or none was): the combo's run loads now, or when the page appears
-    if (m_run->count() > 0 && isVisible())
-        showRun(m_run->currentData().toLongLong());
+    if (const qint64 run = runToLoad(m_run, m_runId); run != 0 && isVisible())
+        showRun(run);
 }
 
 void CreditPage::showEvent(QShowEvent* event)
 {
     QWidget::showEvent(event);
-    if (m_runId == 0 && m_run->count() > 0)
-        showRun(m_run->currentData().toLongLong());
+    if (const qint64 run = runToLoad(m_run, m_runId); run != 0)
+        showRun(run);
 }
 
 void CreditPage::reloadIterations()

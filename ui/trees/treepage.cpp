@@ -157,15 +157,15 @@ void TreePage::reloadRuns()
         return;
     }
     m_runId = 0; // the run shown is gone (or none was): the combo's run loads now, or when the page appears
-    if (m_run->count() > 0 && isVisible())
-        showRun(m_run->currentData().toLongLong());
+    if (const qint64 run = runToLoad(m_run, m_runId); run != 0 && isVisible())
+        showRun(run);
 }
 
 void TreePage::showEvent(QShowEvent* event)
 {
     QWidget::showEvent(event);
-    if (m_runId == 0 && m_run->count() > 0)
-        showRun(m_run->currentData().toLongLong());
+    if (const qint64 run = runToLoad(m_run, m_runId); run != 0)
+        showRun(run);
 }
 
 void TreePage::reloadGroups()

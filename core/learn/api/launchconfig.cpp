@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <array>
 #include <exception>
+#include <utility>
 
 namespace creditlab::learn {
 
@@ -106,9 +107,14 @@ const credit::ParamSpec* LaunchConfig::findSpec(const std::string& key, std::str
     return nullptr;
 }
 
-std::string* LaunchConfig::choice(const std::string& key)
+const std::string* LaunchConfig::choiceOf(const std::string& key) const
 {
     return key == "env.name" ? &m_env : key == "credit.method" ? &m_method : key == "judge.name" ? &m_judge : nullptr;
+}
+
+std::string* LaunchConfig::choice(const std::string& key)
+{
+    return const_cast<std::string*>(std::as_const(*this).choiceOf(key));
 }
 
 bool LaunchConfig::hasKey(const std::string& key) const
@@ -118,7 +124,7 @@ bool LaunchConfig::hasKey(const std::string& key) const
 
 std::string LaunchConfig::value(const std::string& key) const
 {
-    if (auto* c = const_cast<LaunchConfig*>(this)->choice(key))
+    if (const std::string* c = choiceOf(key))
         return *c;
     if (auto it = m_values.find(key); it != m_values.end())
         return it->second;

@@ -69,6 +69,7 @@ public:
 
 private:
     const credit::ParamSpec* findSpec(const std::string& key, std::string* prefix = nullptr) const;
+    const std::string* choiceOf(const std::string& key) const; ///< the member of a choice key, else nullptr
     std::string* choice(const std::string& key);
     void dropKeysNotOnOffer();
 
