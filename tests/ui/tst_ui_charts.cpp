@@ -1,5 +1,6 @@
 // The charts library: the pure helpers (debiased EMA, min/max decimation) and the three chart widgets
 // (offscreen): point counts, coalesced redraws, zoom state, export to PNG/SVG, colour maps.
+#include "ui/charts/colours.h"
 #include "ui/charts/errorbarchart.h"
 #include "ui/charts/heatmapchart.h"
 #include "ui/charts/linechart.h"
@@ -68,6 +69,7 @@ private Q_SLOTS:
     void lineChartExport();
     void lineChartExportUnwritable();
     void heatmapColors();
+    void colourLanguage();
     void errorBarExport();
 };
 
@@ -457,6 +459,38 @@ void TestCharts::lineChartExportUnwritable()
     QVERIFY2(error.contains(path), qPrintable(error));
     QVERIFY(!chart.exportImage(QStringLiteral("/nonexistent-dir/chart.svg"), &error));
     QVERIFY(error.contains(QStringLiteral("/nonexistent-dir/chart.svg")));
+}
+
+void TestCharts::colourLanguage()
+{
+    namespace colours = creditlab::ui::colours;
+    // Signed credit: red is negative, blue positive, white zero, on every page.
+    QCOMPARE(colours::signedRgb(-1.0, 1.0), colours::kNegative);
+    QCOMPARE(colours::signedRgb(3.0, 1.0), colours::kPositive);
+    QCOMPARE(colours::signedRgb(0.0, 1.0), colours::kZero);
+    QVERIFY(qRed(colours::kNegative) > qBlue(colours::kNegative));
+    QVERIFY(qBlue(colours::kPositive) > qRed(colours::kPositive));
+    QCOMPARE(colours::signedRgb(kNaN, 1.0), colours::kMissing);
+    // Values in [0, 1]: viridis, monotone in luminance (readable without hue).
+    QCOMPARE(colours::sequential(0.0), QColor(0x440154));
+    QCOMPARE(colours::sequential(1.0), QColor(0xfde724));
+    double previous = -1.0;
+    for (int i = 0; i <= 20; ++i) {
+        const QColor c = colours::sequential(i / 20.0);
+        const double lightness = 0.2126 * c.redF() + 0.7152 * c.greenF() + 0.0722 * c.blueF();
+        QVERIFY2(lightness > previous - 0.02, qPrintable(QString::number(i)));
+        previous = lightness;
+    }
+    QCOMPARE(colours::sequential(kNaN).rgb(), colours::kMissing);
+    // Roles: fixed and distinct; unlabelled differs from all four.
+    const QList<QColor> roles { colours::role('D'), colours::role('E'), colours::role('N'), colours::role('R'),
+        colours::role('?') };
+    for (int i = 0; i < roles.size(); ++i)
+        for (int j = i + 1; j < roles.size(); ++j)
+            QVERIFY2(roles[i] != roles[j], qPrintable(QStringLiteral("%1 vs %2").arg(i).arg(j)));
+    QCOMPARE(colours::role('D'), colours::role('D'));
+    QCOMPARE(colours::textOn(QColor(Qt::white)), QColor(Qt::black));
+    QCOMPARE(colours::textOn(QColor::fromRgb(colours::kNegative)), QColor(Qt::white));
 }
 
 void TestCharts::heatmapColors()

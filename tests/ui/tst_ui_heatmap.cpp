@@ -73,14 +73,14 @@ void TestHeatmap::colorMap_data()
     QTest::addColumn<double>("value");
     QTest::addColumn<QRgb>("expected");
     QTest::newRow("zero is white") << 2.0 << 0.0 << DivergingColorMap::kZero;
-    QTest::newRow("+max is red") << 2.0 << 2.0 << DivergingColorMap::kPositive;
-    QTest::newRow("-max is blue") << 2.0 << -2.0 << DivergingColorMap::kNegative;
+    QTest::newRow("+max is blue") << 2.0 << 2.0 << DivergingColorMap::kPositive;
+    QTest::newRow("-max is red") << 2.0 << -2.0 << DivergingColorMap::kNegative;
     QTest::newRow("beyond +max clamps") << 2.0 << 7.0 << DivergingColorMap::kPositive;
     QTest::newRow("beyond -max clamps") << 2.0 << -7.0 << DivergingColorMap::kNegative;
     QTest::newRow("NaN is grey") << 2.0 << kNaN << DivergingColorMap::kMissing;
     QTest::newRow("zero limit gives white") << 0.0 << 3.0 << DivergingColorMap::kZero;
-    QTest::newRow("half way to red") << 2.0 << 1.0 << qRgb(217, 140, 149);
-    QTest::newRow("half way to blue") << 2.0 << -1.0 << qRgb(144, 179, 214);
+    QTest::newRow("half way to blue") << 2.0 << 1.0 << qRgb(144, 179, 214);
+    QTest::newRow("half way to red") << 2.0 << -1.0 << qRgb(217, 140, 149);
 }
 
 void TestHeatmap::colorMap()

@@ -281,8 +281,9 @@ void TestTreeView::legendFollowsQuantity()
     QVERIFY(view.viewport()->rect().contains(view.legendRect()));
     QVERIFY(view.legendRect().contains(view.legendBarRect()));
     auto [low, high] = barEnds(image, view.legendBarRect());
-    QVERIFY2(near(low, QColor(215, 48, 39)), qPrintable(low.name())); // red at 0
-    QVERIFY2(near(high, QColor(26, 152, 80)), qPrintable(high.name())); // green at 1
+    // Values in [0, 1] use the workbench's sequential map (viridis), not a red–green ramp.
+    QVERIFY2(near(low, QColor(0x440154)), qPrintable(low.name())); // dark purple at 0
+    QVERIFY2(near(high, QColor(0xfde724)), qPrintable(high.name())); // yellow at 1
 
     view.setColorBy(ColorBy::SuccessRate);
     QCOMPARE(view.colorLegend().title, QStringLiteral("Success rate below"));
@@ -298,8 +299,9 @@ void TestTreeView::legendFollowsQuantity()
     QCOMPARE(legend.labels, (QStringList { QStringLiteral("-0.8"), QStringLiteral("0"), QStringLiteral("0.8") }));
     image = view.viewport()->grab().toImage();
     std::tie(low, high) = barEnds(image, view.legendBarRect());
-    QVERIFY2(near(low, QColor(33, 102, 172), 12), qPrintable(low.name())); // blue at -0.8
-    QVERIFY2(near(high, QColor(178, 24, 43), 12), qPrintable(high.name())); // red at +0.8
+    // Signed credit: the same diverging map as the Credit page, red negative and blue positive.
+    QVERIFY2(near(low, QColor(178, 24, 43), 12), qPrintable(low.name())); // red at -0.8
+    QVERIFY2(near(high, QColor(33, 102, 172), 12), qPrintable(high.name())); // blue at +0.8
     // A node's colour is the legend's colour of its value (root: filled, the mean of 0.5, -0.2 and -0.8).
     const tree::NodeId root = tree->findState("root");
     QCOMPARE(tree->nodeMeanAdvantage(root, "grpo").value_or(0), (0.5 - 0.2 - 0.8) / 3);
@@ -317,7 +319,7 @@ void TestTreeView::legendFollowsQuantity()
     QCOMPARE(exported.size(), view.viewport()->size() * scale);
     const QRect bar = view.legendBarRect();
     std::tie(low, high) = barEnds(exported, QRect(bar.topLeft() * scale, bar.size() * scale));
-    QVERIFY2(near(low, QColor(33, 102, 172), 12), qPrintable(low.name()));
+    QVERIFY2(near(low, QColor(178, 24, 43), 12), qPrintable(low.name()));
     const QString svg = dir.filePath(QStringLiteral("tree.svg"));
     QVERIFY2(view.exportImage(svg, &error), qPrintable(error));
     QFile svgFile(svg);

@@ -1,5 +1,7 @@
 #include "ui/charts/chartmath.h"
 
+#include "ui/charts/colours.h"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -144,20 +146,6 @@ QColor tableau10(int index)
     return QColor(kColors[static_cast<std::size_t>(i)]);
 }
 
-QColor viridis(double t)
-{
-    // Nine samples of matplotlib's viridis at indices 0, 32, ..., 255 of its 256-entry table (as in Bokeh's
-    // Viridis9), linearly interpolated in between.
-    static constexpr std::array<QRgb, 9> kStops
-        = { 0x440154, 0x472b7a, 0x3b518a, 0x2c718e, 0x208f8c, 0x27ad80, 0x5bc862, 0xaadb32, 0xfde724 };
-    if (!std::isfinite(t))
-        t = 0.0;
-    const double s = std::clamp(t, 0.0, 1.0) * (kStops.size() - 1);
-    const std::size_t i = std::min<std::size_t>(static_cast<std::size_t>(s), kStops.size() - 2);
-    const double f = s - static_cast<double>(i);
-    const QColor a(kStops[i]), b(kStops[i + 1]);
-    auto mix = [f](int p, int q) { return static_cast<int>(std::lround(p + (q - p) * f)); };
-    return QColor(mix(a.red(), b.red()), mix(a.green(), b.green()), mix(a.blue(), b.blue()));
-}
+QColor viridis(double t) { return colours::sequential(std::isfinite(t) ? t : 0.0); }
 
 } // namespace creditlab::ui::charts

@@ -24,15 +24,7 @@ DivergingColorMap::DivergingColorMap(double limit)
     }
 }
 
-QRgb DivergingColorMap::rgb(double value) const
-{
-    if (std::isnan(value))
-        return kMissing;
-    if (m_limit <= 0.0)
-        return kZero;
-    const double t = std::clamp(value / m_limit, -1.0, 1.0);
-    return t < 0 ? mix(kZero, kNegative, -t) : mix(kZero, kPositive, t);
-}
+QRgb DivergingColorMap::rgb(double value) const { return colours::signedRgb(value, m_limit); }
 
 QRgb DivergingColorMap::tableRgb(double value) const
 {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/model.h"
+#include "ui/charts/colours.h"
 #include "ui/heatmap/heatmapdata.h"
 
 #include <QColor>
@@ -14,14 +15,15 @@
 
 namespace creditlab::ui::heatmap {
 
-/// A diverging colour map centred at 0: −limit is blue, 0 white, +limit red (ColorBrewer RdBu ends),
-/// linear in RGB between them, clamped outside ±limit; NaN is light grey. Pure; any thread.
+/// The workbench's diverging map for signed credit (ui/charts/colours.h) with a lookup table: −limit is red, 0
+/// white, +limit blue (ColorBrewer RdBu), linear in RGB between them, clamped outside ±limit; NaN is light grey.
+/// Pure; any thread.
 class DivergingColorMap {
 public:
-    static constexpr QRgb kNegative = qRgb(33, 102, 172);
-    static constexpr QRgb kZero = qRgb(255, 255, 255);
-    static constexpr QRgb kPositive = qRgb(178, 24, 43);
-    static constexpr QRgb kMissing = qRgb(221, 221, 221);
+    static constexpr QRgb kNegative = colours::kNegative;
+    static constexpr QRgb kZero = colours::kZero;
+    static constexpr QRgb kPositive = colours::kPositive;
+    static constexpr QRgb kMissing = colours::kMissing;
     static constexpr int kSteps = 256; ///< table entries per side
 
     /// `limit` ≤ 0 or non-finite maps every finite value to white.

@@ -1,6 +1,7 @@
 // RolloutTreeView's colour legend: what the colours mean and how it is painted over the view's top-right corner.
 #include "ui/treeview/rollouttreeview.h"
 
+#include "ui/charts/colours.h"
 #include "ui/heatmap/heatmapmath.h"
 
 #include <QPainter>
@@ -18,12 +19,6 @@ constexpr int kBarWidth = 150;
 constexpr int kBarHeight = 10;
 constexpr int kMarkerRadius = 5;
 
-QColor mix(const QColor& a, const QColor& b, double f)
-{
-    return QColor::fromRgbF(float(a.redF() + (b.redF() - a.redF()) * f),
-        float(a.greenF() + (b.greenF() - a.greenF()) * f), float(a.blueF() + (b.blueF() - a.blueF()) * f));
-}
-
 QString number(double value) { return QString::number(value, 'g', 3); }
 
 } // namespace
@@ -34,11 +29,10 @@ QColor legendColor(const ColorLegend& legend, double value)
         return QColor::fromRgb(heatmap::DivergingColorMap::kMissing);
     if (legend.diverging)
         return heatmap::DivergingColorMap(legend.maximum).color(value);
-    // Sequential: minimum → red, middle → yellow, maximum → green, clamped.
+    // Sequential (values in [0, 1]): viridis, the colour-blind-safe map every page uses; clamped.
     const double span = legend.maximum - legend.minimum;
     const double t = span > 0 ? std::clamp((value - legend.minimum) / span, 0.0, 1.0) : 0.5;
-    const QColor red(215, 48, 39), yellow(254, 224, 139), green(26, 152, 80);
-    return t < 0.5 ? mix(red, yellow, t * 2) : mix(yellow, green, (t - 0.5) * 2);
+    return colours::sequential(t);
 }
 
 ColorLegend RolloutTreeView::colorLegend() const
