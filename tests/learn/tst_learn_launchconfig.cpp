@@ -208,6 +208,40 @@ private Q_SLOTS:
         again.load(doc.toYaml(), "out.yaml");
         QCOMPARE(again.value("name"), std::string("my run: #1"));
     }
+
+    /// Two runs of one preset get names that tell them apart (issue 20 finding 6): preset · method · seed, then
+    /// what differs from the preset; a name typed in is kept.
+    void runNamesTellRunsApart()
+    {
+        const std::string preset = "name: household-quick\nenv.name: household\ncredit.method: triage\nseed: 0\n"
+                                   "rl:\n  iterations: 3\n";
+        const std::string dot = " \u00b7 ";
+        LaunchConfig triage;
+        triage.load(preset, "household-quick.yaml");
+        QCOMPARE(triage.runName(), "household-quick" + dot + "triage" + dot + "s0");
+        LaunchConfig grpo;
+        grpo.load(preset, "household-quick.yaml");
+        QVERIFY(grpo.set("credit.method", "grpo").empty());
+        QCOMPARE(grpo.runName(), "household-quick" + dot + "grpo" + dot + "s0");
+        QVERIFY(grpo.set("seed", "3").empty());
+        QVERIFY(grpo.set("rl.iterations", "5").empty());
+        QCOMPARE(grpo.runName(), "household-quick" + dot + "grpo" + dot + "s3" + dot + "rl.iterations=5");
+        QCOMPARE(grpo.toRunConfig().runName(), grpo.runName());
+        QCOMPARE(grpo.toTrainConfig().runName(), std::string("household-quick")); // the document itself is unchanged
+        // Four differences: the first three, then a count of the rest.
+        QVERIFY(grpo.set("rl.tasks", "2").empty());
+        QVERIFY(grpo.set("rl.group_size", "2").empty());
+        QVERIFY(grpo.set("judge.name", "noisy").empty());
+        const std::string many = grpo.runName();
+        QVERIFY2(many.find("judge.name=noisy") != std::string::npos, many.c_str());
+        QVERIFY2(many.size() > 3 && many.substr(many.size() - 3) == " +1", many.c_str());
+        // A name typed in wins.
+        QVERIFY(grpo.set("name", "ablation A").empty());
+        QCOMPARE(grpo.runName(), std::string("ablation A"));
+        // No file loaded: the environment stands in for the preset.
+        LaunchConfig fresh;
+        QCOMPARE(fresh.runName(), fresh.env() + dot + fresh.method() + dot + "s" + fresh.value("seed"));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestLaunchConfig)

@@ -280,7 +280,13 @@ void TestLaunch::launchedRunGrowsCurves()
     {
         Store store(db.toStdString());
         const auto stored = learn::TrainConfig::parse(*store.runConfig(runId), "stored");
-        QCOMPARE(stored.toYaml(), learn::TrainConfig::parse(window.launcher()->configText().toStdString(), "launcher").toYaml());
+        // ... but for the name, which the launcher makes distinct (preset · method · seed).
+        const std::string name = store.run(runId)->name;
+        QCOMPARE(stored.runName(), name);
+        QVERIFY2(name.find(stored.method()) != std::string::npos, name.c_str());
+        QCOMPARE(stored.toYaml(),
+            learn::TrainConfig::parse(window.launcher()->configText().toStdString(), "launcher", { { "name", name } })
+                .toYaml());
         QCOMPARE(stored.method(), std::string("triage"));
     }
     QVERIFY(window.monitor()->pointCount(QStringLiteral("rollout/success")) > first);
@@ -462,10 +468,23 @@ void TestLaunch::secondRunQueues()
     QVERIFY2(window.launcher()->startRun(&error), qPrintable(error));
     QCOMPARE(controller->queuedCount(), 1);
     QCOMPARE(queue.last().first().toInt(), 1);
+    // The queued run shows in Runs at once, by the name it will have, with a way to drop it.
+    QLabel* queued = window.runBrowser()->queueLabel();
+    QVERIFY(!queued->isHidden());
+    QVERIFY2(queued->text().contains(QStringLiteral("grpo")), qPrintable(queued->text()));
+    QVERIFY2(queued->text().contains(QStringLiteral("Clear queue")), qPrintable(queued->text()));
     QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, kRunWaitMs);
     QCOMPARE(started.count(), 2);
     QCOMPARE(controller->queuedCount(), 0);
+    QVERIFY(queued->isHidden());
+    const qint64 first = started.at(0).first().toLongLong();
     const qint64 second = started.at(1).first().toLongLong();
+    // Two runs of one config get names that tell them apart: the method and seed are in them.
+    const std::string firstName = Store(db.toStdString()).run(first)->name;
+    const std::string secondName = Store(db.toStdString()).run(second)->name;
+    QVERIFY2(firstName != secondName, firstName.c_str());
+    QVERIFY2(firstName.find("triage") != std::string::npos, firstName.c_str());
+    QVERIFY2(secondName.find("grpo") != std::string::npos, secondName.c_str());
     QCOMPARE(window.monitor()->runId(), second); // the monitor follows the run that trains
     Store store(db.toStdString());
     QCOMPARE(store.run(second)->status, RunStatus::Finished);

@@ -16,12 +16,14 @@
 #include "ui/shell/workspace.h"
 
 #include <QFile>
+#include <QFileDialog>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -83,6 +85,8 @@ private Q_SLOTS:
     void newerDatabaseIsRefused();
     void reopeningShowsNewestRun();
     void cancelImportsNothing();
+    void openDatabaseDialogSaysOpen();
+    void firstStartOffersTheSample();
 
 private:
     QString path(const QString& name) const { return m_dir->filePath(name); }
@@ -223,6 +227,48 @@ void TestMainWindow::importsSeveralFilesInOrder()
     QCOMPARE(m_window->runBrowser()->currentRunId(), last);
     QCOMPARE(m_window->runBrowser()->trajectoryModel()->rowCount(), 1);
     QCOMPARE(m_window->settings().lastImportDirectory(), m_dir->path());
+}
+
+/// File → Open Database offers an Open dialog (its button said Save) that still takes a new file name.
+void TestMainWindow::openDatabaseDialogSaysOpen()
+{
+    const std::unique_ptr<QFileDialog> dialog(m_window->createOpenDatabaseDialog());
+    QCOMPARE(dialog->acceptMode(), QFileDialog::AcceptOpen);
+    QCOMPARE(dialog->fileMode(), QFileDialog::AnyFile);
+    QCOMPARE(dialog->windowTitle(), QStringLiteral("Open Database"));
+    dialog->setOption(QFileDialog::DontUseNativeDialog);
+    dialog->show();
+    bool hasOpen = false, hasSave = false;
+    for (const QPushButton* button : dialog->findChildren<QPushButton*>()) {
+        hasOpen = hasOpen || button->text().remove(QLatin1Char('&')) == QLatin1String("Open");
+        hasSave = hasSave || button->text().remove(QLatin1Char('&')) == QLatin1String("Save");
+    }
+    QVERIFY(hasOpen);
+    QVERIFY(!hasSave);
+}
+
+/// An empty database shows one line and a way in; the bundled sample imports with credits for four methods, and
+/// the way in goes once there are runs.
+void TestMainWindow::firstStartOffersTheSample()
+{
+    QStandardPaths::setTestModeEnabled(true); // the sample is written under the test data location
+    QWidget* welcome = m_window->runBrowser()->welcome();
+    QTRY_VERIFY(welcome->isVisible());
+    QVERIFY(welcome->findChild<QPushButton*>(QStringLiteral("quickDemo")));
+    auto* sample = welcome->findChild<QPushButton*>(QStringLiteral("sampleImport"));
+    QVERIFY(sample);
+    QSignalSpy ready(m_window.get(), &MainWindow::sampleReady);
+    sample->click();
+    QVERIFY(ready.wait(kWaitMs));
+    QCOMPARE(ready.first().at(1).toString(), QString());
+    const qint64 runId = ready.first().at(0).toLongLong();
+    QCOMPARE(runCount(), 1);
+    QVERIFY(!welcome->isVisible());
+    creditlab::Store store(path(QStringLiteral("runs.db")).toStdString());
+    QCOMPARE(store.run(runId)->trajectoryCount, 24);
+    auto methods = store.creditMethods(runId);
+    std::sort(methods.begin(), methods.end());
+    QCOMPARE(methods, (std::vector<std::string> { "gigpo", "grpo", "rtmc", "triage" }));
 }
 
 void TestMainWindow::newerDatabaseIsRefused()

@@ -3,11 +3,15 @@
 #include "ui/common/itemroles.h"
 #include "ui/runs/runmodel.h"
 #include "ui/common/sortfilterproxymodel.h"
+#include "ui/common/tableviewsetup.h"
 #include "ui/common/textutil.h"
 #include "ui/runs/trajectorymodel.h"
 #include "ui/runs/turnmodel.h"
 
 #include <QAbstractItemModelTester>
+#include <QHeaderView>
+#include <QStandardItemModel>
+#include <QTableView>
 #include <QtTest>
 
 using namespace creditlab;
@@ -87,6 +91,7 @@ private Q_SLOTS:
     void runModelCells_data();
     void runModelCells();
     void runModelSorting();
+    void sortArrowMatchesRowOrder();
     void trajectoryModelCells_data();
     void trajectoryModelCells();
     void trajectoryProxySortAndFilter();
@@ -130,6 +135,48 @@ void TestModels::runModelCells()
     QCOMPARE(index.data().toString(), display.toString());
     QCOMPARE(index.data(Qt::UserRole).toLongLong(), 7);
     QVERIFY(!model.headerData(column, Qt::Horizontal).toString().isEmpty());
+}
+
+/// The header's sort arrow: ▲ when the rows ascend, ▼ when they descend (Fusion drew ▲ over a table sorted by
+/// descending id). The arrow's widest pixel row is at its bottom for ▲ and at its top for ▼.
+void TestModels::sortArrowMatchesRowOrder()
+{
+    QStandardItemModel model(3, 1);
+    model.setHorizontalHeaderLabels({ QString() });
+    for (int i = 0; i < 3; ++i)
+        model.setItem(i, 0, new QStandardItem(QString::number(i)));
+    QTableView view;
+    view.setModel(&model);
+    setUpTableView(&view);
+    view.resize(300, 200);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    const auto widestRowAtTop = [&view](Qt::SortOrder order) {
+        view.sortByColumn(0, order);
+        const QImage image = view.horizontalHeader()->grab().toImage();
+        int widest = -1, widestCount = 0, first = -1, last = -1;
+        for (int y = 0; y < image.height(); ++y) {
+            int count = 0;
+            for (int x = 0; x < image.width(); ++x)
+                if (qGray(image.pixel(x, y)) < 110)
+                    ++count;
+            if (count > 0 && count < image.width() / 2) { // arrow pixels, not a frame line
+                if (first < 0)
+                    first = y;
+                last = y;
+                if (count > widestCount) {
+                    widestCount = count;
+                    widest = y;
+                }
+            }
+        }
+        [&] { QVERIFY2(widest >= 0 && last > first, "no sort arrow drawn"); }();
+        return widest - first < last - widest;
+    };
+    QVERIFY(!widestRowAtTop(Qt::AscendingOrder)); // ▲
+    QCOMPARE(view.model()->index(0, 0).data().toString(), QStringLiteral("0"));
+    QVERIFY(widestRowAtTop(Qt::DescendingOrder)); // ▼
+    QCOMPARE(view.model()->index(0, 0).data().toString(), QStringLiteral("2"));
 }
 
 void TestModels::runModelSorting()

@@ -365,7 +365,7 @@ void LauncherPage::updatePreview()
         m_configError = invalid.join(QLatin1Char('\n'));
     } else {
         try {
-            m_config = m_doc.toTrainConfig();
+            m_config = m_doc.toRunConfig();
         } catch (const std::exception& e) {
             m_configError = toQString(e.what());
         }

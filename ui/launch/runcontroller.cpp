@@ -66,6 +66,16 @@ void RunController::launch(const RunRequest& request)
     QMetaObject::invokeMethod(m_worker, [worker = m_worker, request] { worker->train(request); }, Qt::QueuedConnection);
 }
 
+QStringList RunController::queuedNames() const
+{
+    QStringList names;
+    for (const RunRequest& request : m_queue)
+        names.append(request.resumeRunId != 0 ? tr("resume run %1").arg(request.resumeRunId)
+                : request.config                ? QString::fromStdString(request.config->runName())
+                                                : QString());
+    return names;
+}
+
 void RunController::clearQueue()
 {
     if (m_queue.empty())

@@ -66,6 +66,8 @@ public:
     bool start(const RunRequest& request, QString* error = nullptr);
     /// Runs waiting for the current one to end.
     int queuedCount() const { return static_cast<int>(m_queue.size()); }
+    /// The waiting runs' names in start order: a new run's name, or "resume run N".
+    QStringList queuedNames() const;
     /// Drops the waiting runs (the training one goes on).
     void clearQueue();
     /// Pauses after the current SFT step or iteration (the run's status becomes "paused"); resume() continues.

@@ -9,11 +9,13 @@
 #include "ui/runs/trajectorymodel.h"
 #include "ui/shell/workspace.h"
 
+#include <QFrame>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
+#include <QPushButton>
 #include <QScopedValueRollback>
 #include <QSplitter>
 #include <QTableView>
@@ -62,6 +64,8 @@ RunBrowserPage::RunBrowserPage(Workspace* workspace, QWidget* parent)
     , m_filter(new QLineEdit(this))
     , m_runFilter(new QLineEdit(this))
     , m_runTools(new QHBoxLayout)
+    , m_queueLabel(new QLabel(this))
+    , m_welcome(new QFrame(this))
 {
     m_runProxy->setSourceModel(m_runModel);
     m_trajectoryProxy->setSourceModel(m_trajectoryModel);
@@ -118,6 +122,35 @@ RunBrowserPage::RunBrowserPage(Workspace* workspace, QWidget* parent)
     runTools->setContentsMargins(0, 0, 0, 0);
     runTools->addWidget(m_runFilter);
     runTools->addLayout(m_runTools);
+    m_queueLabel->setObjectName(QStringLiteral("queueLabel"));
+    m_queueLabel->setTextFormat(Qt::RichText);
+    m_queueLabel->setWordWrap(true);
+    m_queueLabel->hide();
+    connect(m_queueLabel, &QLabel::linkActivated, this, &RunBrowserPage::clearQueueRequested);
+    runTools->addWidget(m_queueLabel);
+    // The way in on an empty database: one line of text and two buttons.
+    m_welcome->setObjectName(QStringLiteral("welcome"));
+    static_cast<QFrame*>(m_welcome)->setFrameShape(QFrame::StyledPanel);
+    auto* welcomeText = new QLabel(tr("This database has no runs yet. Try a quick TRIAGE run (about 5 minutes on 2 "
+                                      "cores), or open the bundled sample of 24 household rollouts with judge "
+                                      "labels to look around the Credit, Trees, Annotate and Agreement pages now."),
+        m_welcome);
+    welcomeText->setWordWrap(true);
+    auto* demo = new QPushButton(tr("Start a &quick demo run"), m_welcome);
+    demo->setObjectName(QStringLiteral("quickDemo"));
+    demo->setToolTip(tr("Launch the household-quick preset (TRIAGE) and follow it on Monitor"));
+    auto* sample = new QPushButton(tr("Open the &sample rollouts"), m_welcome);
+    sample->setObjectName(QStringLiteral("sampleImport"));
+    sample->setToolTip(tr("Import 24 household rollouts (3 tasks × 8) with a noisy judge's roles, and compute "
+                          "their credits"));
+    connect(demo, &QPushButton::clicked, this, &RunBrowserPage::quickDemoRequested);
+    connect(sample, &QPushButton::clicked, this, &RunBrowserPage::sampleImportRequested);
+    auto* welcomeLayout = new QHBoxLayout(m_welcome);
+    welcomeLayout->addWidget(welcomeText, 1);
+    welcomeLayout->addWidget(demo);
+    welcomeLayout->addWidget(sample);
+    m_welcome->hide();
+    runTools->addWidget(m_welcome);
     m_splitter->addWidget(titledPane(QStringLiteral("runPane"), m_runTitle, runTools, m_runView, m_splitter));
     m_splitter->addWidget(titledPane(
         QStringLiteral("trajectoryPane"), m_trajectoryTitle, trajectoryTools, m_trajectoryView, m_splitter));
@@ -144,6 +177,7 @@ RunBrowserPage::RunBrowserPage(Workspace* workspace, QWidget* parent)
             Q_EMIT trajectorySelected(currentTrajectoryRowId());
     });
     connect(m_workspace, &Workspace::aboutToReplace, this, [this] {
+        m_welcome->hide();
         m_runModel->setRuns({});
         m_trajectoryModel->setTrajectories({});
         m_loadedRunId = 0;
@@ -222,6 +256,19 @@ bool RunBrowserPage::selectTrajectory(qint64 rowId)
     return true;
 }
 
+void RunBrowserPage::setQueuedRuns(const QStringList& names, qint64 waitingFor)
+{
+    m_queueLabel->setVisible(!names.isEmpty());
+    if (names.isEmpty())
+        return m_queueLabel->clear();
+    QStringList escaped;
+    for (const QString& name : names)
+        escaped.append(name.toHtmlEscaped());
+    m_queueLabel->setText(tr("Queued, starting when run %1 ends: %2 · <a href=\"clear\">Clear queue</a>")
+                              .arg(waitingFor)
+                              .arg(escaped.join(QStringLiteral("; "))));
+}
+
 QByteArray RunBrowserPage::saveSplitterState() const { return m_splitter->saveState(); }
 
 void RunBrowserPage::restoreSplitterState(const QByteArray& state) { m_splitter->restoreState(state); }
@@ -247,6 +294,7 @@ void RunBrowserPage::reload()
         if (selected != 0)
             selectRun(selected);
     }
+    m_welcome->setVisible(m_workspace->isOpen() && m_runModel->rowCount() == 0);
     // Reload the trajectories too, keeping the selected one when the run is still there.
     const qint64 runId = currentRunId();
     loadTrajectories(runId, runId == selected ? selectedTrajectory : 0);

@@ -48,6 +48,14 @@ public:
     /// Selects a trajectory of the current run; false when it is not listed (or filtered out).
     bool selectTrajectory(qint64 rowId);
 
+    /// Shows the runs the launcher has queued (names, in start order) and the run they wait for, above the runs;
+    /// an empty list hides the line.
+    void setQueuedRuns(const QStringList& names, qint64 waitingFor);
+    QLabel* queueLabel() const { return m_queueLabel; }
+    /// The way in on an empty database: a quick demo run and the bundled sample rollouts. Shown while the open
+    /// database has no runs.
+    QWidget* welcome() const { return m_welcome; }
+
     QByteArray saveSplitterState() const;
     void restoreSplitterState(const QByteArray& state);
 
@@ -62,6 +70,11 @@ Q_SIGNALS:
     void trajectorySelected(qint64 rowId);
     /// Reading the store failed; the message names the database.
     void errorOccurred(const QString& message);
+    /// The queue line's "Clear queue" link.
+    void clearQueueRequested();
+    /// The welcome's buttons: start the quick demo preset; import the bundled sample rollouts.
+    void quickDemoRequested();
+    void sampleImportRequested();
 
 private:
     void onCurrentRunChanged();
@@ -81,6 +94,8 @@ private:
     QLineEdit* m_filter;
     QLineEdit* m_runFilter;
     QHBoxLayout* m_runTools;
+    QLabel* m_queueLabel;
+    QWidget* m_welcome;
     QList<QAction*> m_runActions;
     qint64 m_loadedRunId = 0;
     bool m_resetting = false; ///< set while a model reset moves the selection

@@ -1,5 +1,8 @@
 #include "ui/shell/mainwindow.h"
 
+#include "core/credit/estimator.h"
+#include "core/credit/runcredits.h"
+#include "core/store.h"
 #include "core/version.h"
 #include "ui/agreement/agreementpage.h"
 #include "ui/annotate/annotationpage.h"
@@ -27,18 +30,22 @@
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFutureWatcher>
 #include <QGuiApplication>
 #include <QKeySequence>
 #include <QLocale>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QSaveFile>
 #include <QScreen>
 #include <QSplitter>
+#include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTimer>
 #include <QUndoStack>
+#include <QtConcurrent/QtConcurrentRun>
 
 namespace creditlab::ui {
 
@@ -144,6 +151,30 @@ MainWindow::MainWindow(std::unique_ptr<Settings> settings, QWidget* parent)
             message);
     });
 
+    const auto showQueue = [this] { m_browser->setQueuedRuns(m_controller->queuedNames(), m_controller->runId()); };
+    connect(m_controller, &RunController::queueChanged, this, showQueue);
+    connect(m_controller, &RunController::runStarted, this, showQueue);
+    connect(m_browser, &RunBrowserPage::clearQueueRequested, m_controller, &RunController::clearQueue);
+    connect(m_browser, &RunBrowserPage::quickDemoRequested, this, [this] {
+        QString error;
+        if (!startQuickDemo(&error))
+            showError(tr("Quick demo"), tr("The demo run did not start."), error);
+    });
+    connect(m_browser, &RunBrowserPage::sampleImportRequested, this, [this] {
+        QString error;
+        if (!importSample(&error))
+            showError(tr("Sample rollouts"), tr("The sample could not be opened."), error);
+    });
+    connect(this, &MainWindow::sampleReady, this, [this](qint64 runId, const QString& error) {
+        if (!error.isEmpty()) {
+            showError(tr("Sample rollouts"), tr("The sample's credits could not be computed."), error);
+            return;
+        }
+        statusBar()->showMessage(
+            tr("Sample run %1 is ready: its credits are on Credit (Ctrl+6), its trees on Trees (Ctrl+7)").arg(runId),
+            kStatusTimeoutMs);
+        showPage(Page::Credit);
+    });
     connect(m_importJob, &ImportJob::fileImported, this, &MainWindow::onFileImported);
     connect(m_importJob, &ImportJob::failed, this, [this](const QString& file, const QString& message) {
         statusBar()->showMessage(tr("Import of %1 failed").arg(QFileInfo(file).fileName()), kStatusTimeoutMs);
@@ -440,11 +471,20 @@ void MainWindow::restoreLayout()
 
 void MainWindow::chooseDatabase()
 {
+    const std::unique_ptr<QFileDialog> dialog(createOpenDatabaseDialog());
+    if (dialog->exec() == QDialog::Accepted && !dialog->selectedFiles().isEmpty())
+        openDatabase(dialog->selectedFiles().constFirst());
+}
+
+QFileDialog* MainWindow::createOpenDatabaseDialog()
+{
     const QString start = m_workspace->isOpen() ? QFileInfo(m_workspace->path()).absolutePath() : QDir::homePath();
-    const QString path = QFileDialog::getSaveFileName(this, tr("Open Database"), start,
-        tr("CreditLab databases (*.db *.sqlite);;All files (*)"), nullptr, QFileDialog::DontConfirmOverwrite);
-    if (!path.isEmpty())
-        openDatabase(path);
+    auto* dialog = new QFileDialog(this, tr("Open Database"), start, tr("CreditLab databases (*.db *.sqlite);;All files (*)"));
+    // An Open dialog (its button says Open) that also takes a new file name: opening one creates the database.
+    dialog->setAcceptMode(QFileDialog::AcceptOpen);
+    dialog->setFileMode(QFileDialog::AnyFile);
+    dialog->setLabelText(QFileDialog::Accept, tr("&Open"));
+    return dialog;
 }
 
 void MainWindow::chooseImportFiles()
@@ -492,12 +532,77 @@ void MainWindow::onFileImported(qint64 runId, const QString& file, quint64 traje
 {
     m_workspace->notifyRunsChanged();
     m_browser->selectRun(runId);
+    if (!m_samplePath.isEmpty() && file == m_samplePath) {
+        m_samplePath.clear();
+        computeSampleCredits(runId);
+    }
     const QLocale locale;
     statusBar()->showMessage(tr("Imported %1: %2 trajectories, %3 turns in %4 s")
                                  .arg(QFileInfo(file).fileName(), locale.toString(trajectories), locale.toString(turns),
                                      locale.toString(seconds, 'f', 1)),
         kStatusTimeoutMs);
     Q_EMIT importFinished(runId);
+}
+
+bool MainWindow::startQuickDemo(QString* error)
+{
+    if (!m_launcher->loadPreset(QStringLiteral("household-quick.yaml"), error))
+        return false;
+    return m_launcher->startRun(error); // runLaunched shows Monitor
+}
+
+bool MainWindow::importSample(QString* error)
+{
+    const auto fail = [error](const QString& why) {
+        if (error)
+            *error = why;
+        return false;
+    };
+    if (!m_workspace->isOpen())
+        return fail(tr("No database is open."));
+    if (m_importJob->isRunning())
+        return fail(tr("An import is running; try again when it ends."));
+    // The importer reads files: write the bundled sample out next to the user's data, once.
+    const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/samples");
+    const QString target = dir + QStringLiteral("/household-sample.jsonl");
+    QFile bundled(QStringLiteral(":/samples/household-sample.jsonl"));
+    if (!bundled.open(QIODevice::ReadOnly))
+        return fail(tr("The bundled sample is missing from this build."));
+    const QByteArray content = bundled.readAll();
+    QFile existing(target);
+    if (!existing.open(QIODevice::ReadOnly) || existing.readAll() != content) {
+        existing.close();
+        QSaveFile out(target);
+        if (!QDir().mkpath(dir) || !out.open(QIODevice::WriteOnly) || out.write(content) != content.size()
+            || !out.commit())
+            return fail(tr("Cannot write %1: %2").arg(target, out.errorString()));
+    }
+    m_samplePath = target;
+    importFiles({ target });
+    return true;
+}
+
+void MainWindow::computeSampleCredits(qint64 runId)
+{
+    const std::string path = m_workspace->path().toStdString();
+    auto* watcher = new QFutureWatcher<QString>(this);
+    connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher, runId] {
+        watcher->deleteLater();
+        Q_EMIT sampleReady(runId, watcher->result());
+    });
+    statusBar()->showMessage(tr("Computing the sample's credits (grpo, gigpo, triage, rtmc)…"));
+    watcher->setFuture(QtConcurrent::run([path, runId]() -> QString {
+        try {
+            Store store(path); // this thread's own connection
+            for (const char* name : { "grpo", "gigpo", "triage", "rtmc" }) {
+                const auto& method = credit::requireEstimator(name);
+                credit::computeRunCredits(store, runId, std::nullopt, method, method.resolve({}));
+            }
+            return {};
+        } catch (const std::exception& e) {
+            return toQString(e.what());
+        }
+    }));
 }
 
 } // namespace creditlab::ui

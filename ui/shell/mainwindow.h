@@ -8,6 +8,7 @@
 #include <memory>
 
 class QAction;
+class QFileDialog;
 class QMenu;
 class QTabWidget;
 class QUndoStack;
@@ -49,6 +50,8 @@ public:
     void importFiles(const QStringList& files);
     /// Cancels a running import; importCancelled() follows.
     void cancelImport();
+    /// File → Open Database's dialog (the caller owns it): an Open dialog that also accepts a new file name.
+    QFileDialog* createOpenDatabaseDialog();
 
     Workspace* workspace() const { return m_workspace; }
     ImportJob* importJob() const { return m_importJob; }
@@ -77,6 +80,12 @@ public:
     /// Shows a turn in the Runs page's trajectory viewer (from the credit heatmap or the agreement page).
     void openTurn(qint64 trajectoryRowId, int turn);
     void showPage(Page page);
+    /// The first-start way in (Runs page, empty database): imports the bundled sample rollouts, then computes
+    /// their credits for grpo, gigpo, triage and rtmc in the background (sampleReady follows). False with the
+    /// reason when the sample cannot be written out or an import is running.
+    bool importSample(QString* error = nullptr);
+    /// Starts the household-quick preset from the launcher and shows Monitor.
+    bool startQuickDemo(QString* error = nullptr);
     /// Continues a stopped run from its last checkpoint on the run controller and shows the monitor.
     bool resumeRun(qint64 runId, QString* error = nullptr);
 
@@ -85,6 +94,8 @@ Q_SIGNALS:
     void databaseOpenFailed(const QString& message);
     /// One file was imported as the run `runId`, which is now listed and selected.
     void importFinished(qint64 runId);
+    /// The sample run `runId` is imported and its credits are stored (or `error` says why not).
+    void sampleReady(qint64 runId, const QString& error);
     /// An import failed; `message` names file, line and field where known. Nothing of it was kept.
     void importFailed(const QString& message);
     void importCancelled();
@@ -105,6 +116,7 @@ private:
     void showAbout();
     void showError(const QString& title, const QString& text, const QString& detail);
     void onFileImported(qint64 runId, const QString& file, quint64 trajectories, quint64 turns, double seconds);
+    void computeSampleCredits(qint64 runId);
 
     std::unique_ptr<Settings> m_settings;
     Workspace* m_workspace;
@@ -125,6 +137,7 @@ private:
     RunActions* m_runActions;
     QTabWidget* m_tabs;
     bool m_shownOnce = false;
+    QString m_samplePath; ///< the sample file being imported by importSample(); empty otherwise
     QMenu* m_recentMenu = nullptr;
     QAction* m_openAction = nullptr;
     QAction* m_importAction = nullptr;

@@ -200,6 +200,10 @@ void LaunchConfig::load(const std::string& yamlText, const std::string& source)
         if (std::string why = next.set(entry.key, entry.value); !why.empty())
             throw ConfigError(entry.where + ": " + why); // only when the form and the parser disagree on a key
     }
+    next.m_loadedName = next.value("name");
+    next.m_loaded = next.m_values;
+    for (const char* key : kChoiceKeys)
+        next.m_loaded[key] = *next.choiceOf(key);
     *this = std::move(next);
 }
 
@@ -229,6 +233,42 @@ std::string LaunchConfig::toYaml() const
 TrainConfig LaunchConfig::toTrainConfig() const
 {
     return TrainConfig::parse(toYaml(), "launcher");
+}
+
+std::string LaunchConfig::runName() const
+{
+    const std::string typed = value("name");
+    if (!typed.empty() && typed != m_loadedName)
+        return typed;
+    std::string name = (m_loadedName.empty() ? m_env : m_loadedName) + " \u00b7 " + m_method + " \u00b7 s" + value("seed");
+    // What differs from the loaded file (or from the defaults), in form order; the method and seed are named above.
+    std::vector<std::string> differs;
+    for (const char* key : { "env.name", "judge.name" })
+        if (const auto it = m_loaded.find(key); it != m_loaded.end() ? it->second != *choiceOf(key) : !isDefault(key))
+            differs.push_back(std::string(key) + '=' + *choiceOf(key));
+    for (const auto& section : sections())
+        for (const auto& spec : section.specs) {
+            const std::string key = section.prefix + spec.name;
+            if (key == "name" || key == "seed")
+                continue;
+            const auto loaded = m_loaded.find(key);
+            const std::string base = loaded != m_loaded.end() ? loaded->second : defaultValue(key);
+            if (value(key) != base)
+                differs.push_back(key + '=' + value(key));
+        }
+    constexpr std::size_t kShown = 3;
+    for (std::size_t i = 0; i < std::min(differs.size(), kShown); ++i)
+        name += " \u00b7 " + differs[i];
+    if (differs.size() > kShown)
+        name += " \u00b7 +" + std::to_string(differs.size() - kShown);
+    return name;
+}
+
+TrainConfig LaunchConfig::toRunConfig() const
+{
+    LaunchConfig named = *this;
+    named.m_values["name"] = runName();
+    return named.toTrainConfig();
 }
 
 std::string yamlScalar(const std::string& text)

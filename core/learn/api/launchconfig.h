@@ -66,6 +66,12 @@ public:
     std::string toYaml() const;
     /// The document as a validated run config; throws ConfigError.
     TrainConfig toTrainConfig() const;
+    /// The name a run of this document gets. A name typed in (one that differs from the loaded file's) is kept;
+    /// otherwise it is "<loaded name, else env> · <method> · s<seed>", then up to three keys that differ from the
+    /// loaded file as "key=value" and "+N" for the rest: two runs of one preset can be told apart everywhere.
+    std::string runName() const;
+    /// toTrainConfig() with `name` set to runName(): what the launcher starts. Throws ConfigError.
+    TrainConfig toRunConfig() const;
 
 private:
     const credit::ParamSpec* findSpec(const std::string& key, std::string* prefix = nullptr) const;
@@ -77,6 +83,8 @@ private:
     std::string m_method;
     std::string m_judge;
     std::map<std::string, std::string> m_values; ///< keys set away from their default
+    std::string m_loadedName; ///< `name` of the last loaded file
+    std::map<std::string, std::string> m_loaded; ///< the choices and m_values as the last file loaded them
     mutable std::vector<Section> m_sections; ///< sections() for m_sectionsFor, the choices they were built for
     mutable std::string m_sectionsFor;
 };
