@@ -5,13 +5,18 @@
 #include "core/env/environment.h"
 #include "core/judge/judge.h"
 #include "core/learn/api/launchconfig.h"
+#include "core/learn/api/sftreuse.h"
+#include "core/paths.h"
+#include "core/store.h"
 #include "core/learn/api/trainconfig.h"
 
+#include <QTemporaryDir>
 #include <QtTest/QTest>
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <span>
 #include <sstream>
 #include <string>
 
@@ -241,6 +246,50 @@ private Q_SLOTS:
         // No file loaded: the environment stands in for the preset.
         LaunchConfig fresh;
         QCOMPARE(fresh.runName(), fresh.env() + dot + fresh.method() + dot + "s" + fresh.value("seed"));
+    }
+
+    /// A second run of the same SFT settings finds the first one's SFT policy (sft.from_run); another seed, policy
+    /// or environment parameter does not, nor a run whose SFT policy is not on disk, nor an import.
+    void sftSourceHasTheSameSft()
+    {
+        QTemporaryDir dir;
+        const std::string db = dir.filePath(QStringLiteral("runs.db")).toStdString();
+        Store store(db);
+        const std::string base = "env.name: household\ncredit.method: triage\nseed: 1\npolicy:\n  width: 64\n"
+                                 "  layers: 2\n  heads: 2\n";
+        const auto addRun = [&](const std::string& config, bool withPolicy, RunKind kind = RunKind::Train) {
+            const std::int64_t id = store.createRun({ "r", kind, RunStatus::Finished, std::nullopt });
+            store.setRunConfig(id, "yaml", config);
+            if (withPolicy) {
+                std::filesystem::create_directories(paths::runFiles(db, id));
+                std::ofstream(paths::runFiles(db, id) + "/reference.pt") << "weights";
+            }
+            const std::pair<std::string, double> sft { "time/sft_s", 85.0 + id };
+            store.writeMetrics(id, 0, std::span(&sft, 1));
+            return id;
+        };
+        const auto wanted = TrainConfig::parse(base + "rl:\n  iterations: 9\n", "new"); // RL keys don't matter
+        QVERIFY(!findSftSource(store, db, wanted));
+        const std::int64_t first = addRun(base, true);
+        addRun(base, false); // no SFT policy on disk
+        addRun(base, true, RunKind::Import);
+        addRun("env.name: household\nseed: 2\npolicy:\n  width: 64\n  layers: 2\n  heads: 2\n", true);
+        addRun(base + "env.max_steps: 7\n", true);
+        addRun(base + "sft.from_run: 1\n", true); // itself a reuse
+        auto found = findSftSource(store, db, wanted);
+        QVERIFY(found);
+        QCOMPARE(found->runId, first);
+        QCOMPARE(found->sftSeconds, 85.0 + first);
+        // The method does not matter, an environment default written out neither; the newest match wins.
+        const std::int64_t newest = addRun("credit.method: grpo\nenv.name: household\nenv.max_steps: 50\n" // the default
+                                           "seed: 1\npolicy:\n  width: 64\n  layers: 2\n  heads: 2\n",
+            true);
+        found = findSftSource(store, db, wanted);
+        QVERIFY(found);
+        QCOMPARE(found->runId, newest);
+        // Nothing to offer when the config already reuses a run or trains no SFT.
+        QVERIFY(!findSftSource(store, db, TrainConfig::parse(base + "sft.from_run: 3\n", "reuse")));
+        QVERIFY(!findSftSource(store, db, TrainConfig::parse(base + "sft.epochs: 0\n", "none")));
     }
 };
 

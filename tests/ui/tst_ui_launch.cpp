@@ -2,6 +2,7 @@
 // saved as YAML, a tiny run launched from the launcher whose curves grow live, pause, stop and resume from the
 // checkpoint, the runs table with its training columns, undoable rename and tags, delete, and the database poll
 // that makes runs of other processes appear.
+#include "core/credit/estimator.h"
 #include "core/learn/api/trainconfig.h"
 #include "core/store.h"
 #include "tests/core/fake_chat_server.h"
@@ -22,6 +23,7 @@
 #include "ui/shell/workspace.h"
 
 #include <QAbstractItemModelTester>
+#include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
@@ -29,6 +31,8 @@
 #include <QTemporaryDir>
 #include <QUndoStack>
 #include <QtTest>
+
+#include <span>
 
 using namespace creditlab;
 using namespace creditlab::ui;
@@ -64,6 +68,7 @@ qint64 metricIterations(const QString& db, qint64 runId)
 class TestLaunch : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    void launcherExplainsChoices();
     void formFollowsMetadata();
     void formRefusesBadValues_data();
     void formRefusesBadValues();
@@ -80,6 +85,40 @@ private Q_SLOTS:
     void runsTableAndActions();
     void otherProcessRunsAppear();
 };
+
+/// The launcher names its default policy size, says what the method does, describes the preset and estimates
+/// its time from the database's earlier runs of it.
+void TestLaunch::launcherExplainsChoices()
+{
+    QTemporaryDir dir;
+    MainWindow window(testSettings(dir));
+    const QString db = dir.filePath(QStringLiteral("runs.db"));
+    QVERIFY(window.openDatabase(db));
+    LauncherPage* launcher = window.launcher();
+    QVERIFY2(launcher->sizeCombo()->currentText().startsWith(QStringLiteral("Default (128×4")),
+        qPrintable(launcher->sizeCombo()->currentText()));
+    QVERIFY(launcher->setValue(QStringLiteral("credit.method"), QStringLiteral("triage")));
+    QCOMPARE(launcher->methodNote()->text(),
+        QString::fromStdString(std::string(credit::requireEstimator("triage").summary())));
+    QString error;
+    QVERIFY2(launcher->loadPreset(QStringLiteral("household-quick.yaml"), &error), qPrintable(error));
+    QVERIFY2(launcher->presetNote()->text().startsWith(QStringLiteral("The first run:")),
+        qPrintable(launcher->presetNote()->text()));
+    QVERIFY2(launcher->presetNote()->text().contains(QStringLiteral("No earlier run")),
+        qPrintable(launcher->presetNote()->text()));
+    {
+        Store store(db.toStdString());
+        for (const double total : { 100.0, 200.0 }) {
+            const qint64 id = store.createRun(
+                { "household-quick \u00b7 grpo \u00b7 s0", RunKind::Train, RunStatus::Finished, std::nullopt });
+            const std::pair<std::string, double> time { "time/sft_s", total };
+            store.writeMetrics(id, 0, std::span(&time, 1));
+        }
+    }
+    window.workspace()->notifyRunsChanged();
+    QVERIFY2(launcher->presetNote()->text().contains(QStringLiteral("2 earlier runs here took 1 min 40 s–3 min 20 s")),
+        qPrintable(launcher->presetNote()->text()));
+}
 
 void TestLaunch::formFollowsMetadata()
 {
@@ -489,6 +528,19 @@ void TestLaunch::secondRunQueues()
     Store store(db.toStdString());
     QCOMPARE(store.run(second)->status, RunStatus::Finished);
     QVERIFY(store.runConfig(second)->find("credit.method: grpo") != std::string::npos);
+    // A third run of the same SFT settings is offered the newest one's SFT policy instead of training it again.
+    QLabel* offer = window.launcher()->sftOffer();
+    QTRY_VERIFY(!offer->isHidden());
+    QVERIFY2(offer->text().contains(QStringLiteral("Run %1 ").arg(second)), qPrintable(offer->text()));
+    Q_EMIT offer->linkActivated(QStringLiteral("reuse"));
+    QVERIFY2(window.launcher()->configText().contains(QStringLiteral("sft.from_run: %1").arg(second)),
+        qPrintable(window.launcher()->configText()));
+    QVERIFY(offer->isHidden()); // it starts from that run now
+    // Another seed trains another SFT: no offer.
+    QVERIFY(window.launcher()->setValue(QStringLiteral("sft.from_run"), QStringLiteral("0")));
+    QVERIFY(!offer->isHidden());
+    QVERIFY(window.launcher()->setValue(QStringLiteral("seed"), QStringLiteral("77")));
+    QVERIFY(offer->isHidden());
 }
 
 void TestLaunch::runsTableAndActions()

@@ -5,7 +5,9 @@
 #include "core/judge/humanjudge.h"
 #include "core/judge/judge.h"
 #include "core/learn/api/backend.h"
+#include "core/learn/api/sftreuse.h"
 #include "core/learn/api/trainconfig.h"
+#include "core/store.h"
 #include "ui/launch/paramform.h"
 #include "ui/launch/runcontroller.h"
 #include "ui/launch/servercheck.h"
@@ -33,6 +35,7 @@
 #include <QSplitter>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <array>
 #include <exception>
 #include <map>
@@ -48,10 +51,11 @@ struct PolicySize {
     const char* name;
     int width, layers, heads;
 };
-/// Base is the shipped configs' policy; Large is the TARGETS.md benchmark's width with twice its heads' dimension.
-constexpr std::array<PolicySize, 4> kSizes { { { QT_TRANSLATE_NOOP("creditlab::ui::LauncherPage", "Tiny"), 32, 1, 2 },
+/// Default is the trainer's own (policy.* defaults); Base is the shipped configs' policy; Large is the TARGETS.md benchmark's width with twice its heads' dimension.
+constexpr std::array<PolicySize, 5> kSizes { { { QT_TRANSLATE_NOOP("creditlab::ui::LauncherPage", "Tiny"), 32, 1, 2 },
     { QT_TRANSLATE_NOOP("creditlab::ui::LauncherPage", "Small"), 64, 2, 2 },
     { QT_TRANSLATE_NOOP("creditlab::ui::LauncherPage", "Base"), 128, 2, 4 },
+    { QT_TRANSLATE_NOOP("creditlab::ui::LauncherPage", "Default"), 128, 4, 4 },
     { QT_TRANSLATE_NOOP("creditlab::ui::LauncherPage", "Large"), 256, 4, 8 } } };
 
 /// Title of the form section a trainer key belongs to.
@@ -89,6 +93,9 @@ LauncherPage::LauncherPage(Workspace* workspace, RunController* controller, QWid
     , m_start(new QPushButton(tr("&Start run"), this))
     , m_check(new QPushButton(tr("Check servers"), this))
     , m_checkResult(new QLabel(this))
+    , m_presetNote(new QLabel(this))
+    , m_methodNote(new QLabel(this))
+    , m_sftOffer(new QLabel(this))
 {
     setObjectName(QStringLiteral("launcherPage"));
     m_summary->setObjectName(QStringLiteral("launchSummary"));
@@ -130,6 +137,27 @@ LauncherPage::LauncherPage(Workspace* workspace, RunController* controller, QWid
     m_checkResult->setWordWrap(true);
     m_checkResult->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
+    m_presetNote->setObjectName(QStringLiteral("presetNote"));
+    m_presetNote->setTextFormat(Qt::PlainText);
+    m_presetNote->setWordWrap(true);
+    m_methodNote->setObjectName(QStringLiteral("methodNote"));
+    m_methodNote->setTextFormat(Qt::PlainText);
+    m_methodNote->setWordWrap(true);
+    m_sftOffer->setObjectName(QStringLiteral("sftOffer"));
+    m_sftOffer->setTextFormat(Qt::RichText);
+    m_sftOffer->setWordWrap(true);
+    m_sftOffer->hide();
+    connect(m_sftOffer, &QLabel::linkActivated, this, [this] {
+        if (m_sftOfferRun != 0)
+            setValue(QStringLiteral("sft.from_run"), QString::number(m_sftOfferRun));
+    });
+    for (QLabel* note : { m_presetNote, m_methodNote }) {
+        QFont small = note->font();
+        small.setPointSizeF(small.pointSizeF() * 0.92);
+        note->setFont(small);
+        note->setForegroundRole(QPalette::PlaceholderText);
+    }
+
     auto* top = new QHBoxLayout;
     top->addWidget(new QLabel(tr("Preset:"), this));
     top->addWidget(m_presets, 1);
@@ -140,6 +168,7 @@ LauncherPage::LauncherPage(Workspace* workspace, RunController* controller, QWid
     choices->addRow(tr("&Environment:"), m_env);
     choices->addRow(tr("Policy si&ze:"), m_size);
     choices->addRow(tr("Credit &method:"), m_method);
+    choices->addRow(QString(), m_methodNote);
     choices->addRow(tr("&Judge:"), m_judge);
     choices->addRow(tr("De&vice:"), m_device);
 
@@ -158,6 +187,7 @@ LauncherPage::LauncherPage(Workspace* workspace, RunController* controller, QWid
     rightLayout->addWidget(new QLabel(tr("Config (YAML, as creditlab-cli train reads it):"), this));
     rightLayout->addWidget(m_preview, 1);
     rightLayout->addWidget(m_summary);
+    rightLayout->addWidget(m_sftOffer);
     rightLayout->addWidget(m_checkResult);
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_check);
@@ -170,6 +200,7 @@ LauncherPage::LauncherPage(Workspace* workspace, RunController* controller, QWid
     splitter->setStretchFactor(1, 2);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(top);
+    layout->addWidget(m_presetNote);
     layout->addWidget(splitter, 1);
 
     connect(m_presets, &QComboBox::activated, this, [this](int index) {
@@ -178,6 +209,7 @@ LauncherPage::LauncherPage(Workspace* workspace, RunController* controller, QWid
                                    : loadPreset(m_presets->itemText(index), &error);
         if (!ok)
             QMessageBox::warning(this, tr("Cannot load the preset"), error);
+        updatePresetNote();
     });
     connect(open, &QPushButton::clicked, this, &LauncherPage::chooseOpen);
     connect(save, &QPushButton::clicked, this, &LauncherPage::chooseSave);
@@ -212,6 +244,14 @@ LauncherPage::LauncherPage(Workspace* workspace, RunController* controller, QWid
     connect(m_controller, &RunController::queueChanged, this, &LauncherPage::updateStartButton);
     connect(m_controller, &RunController::runStarted, this, &LauncherPage::updateStartButton);
     connect(m_workspace, &Workspace::opened, this, &LauncherPage::updateStartButton);
+    // Earlier runs of this database: the preset's time estimate and the SFT policies on offer.
+    const auto rereadRuns = [this] {
+        m_sftOfferFor.clear();
+        updatePresetNote();
+        updateSftOffer();
+    };
+    connect(m_workspace, &Workspace::opened, this, rereadRuns);
+    connect(m_workspace, &Workspace::runsChanged, this, rereadRuns);
 
     auto* startShortcut = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return), this);
     connect(startShortcut, &QShortcut::activated, this, [this] { startRun(); });
@@ -354,6 +394,8 @@ void LauncherPage::checkServers()
 
 void LauncherPage::updatePreview()
 {
+    if (const auto* estimator = credit::findEstimator(m_doc.method()))
+        m_methodNote->setText(toQString(std::string(estimator->summary())));
     const QString text = configText();
     m_preview->setPlainText(text);
     // Parsed once per change: the summary below and Start (startRun) use this.
@@ -370,6 +412,7 @@ void LauncherPage::updatePreview()
             m_configError = toQString(e.what());
         }
     }
+    updateSftOffer();
     // The check button is for configs that call a server; an earlier check's outcome is about another config.
     const bool callsServer
         = m_env->currentText() == QLatin1String("remote") || m_judge->currentText() == QLatin1String("http");
@@ -496,7 +539,82 @@ bool LauncherPage::loadPreset(const QString& name, QString* error)
     if (!loadConfigFile(kPresetDir + QLatin1Char('/') + name, error))
         return false;
     m_presets->setCurrentText(name);
+    updatePresetNote();
     return true;
+}
+
+void LauncherPage::updatePresetNote()
+{
+    const int index = m_presets->currentIndex();
+    if (index <= 0) {
+        m_presetNote->setText(tr("The trainer's defaults: the full household world and a 128×4 policy."));
+        return;
+    }
+    // The description is the preset's first comment sentence.
+    QString description;
+    QFile file(kPresetDir + QLatin1Char('/') + m_presets->itemText(index));
+    if (file.open(QIODevice::ReadOnly | QIODevice::Text)) {
+        QString comment;
+        while (!file.atEnd()) {
+            const QString line = QString::fromUtf8(file.readLine()).trimmed();
+            if (!line.startsWith(QLatin1Char('#')))
+                break;
+            comment += line.mid(1).trimmed() + QLatin1Char(' ');
+        }
+        const qsizetype end = comment.indexOf(QLatin1String(". "));
+        description = (end > 0 ? comment.left(end + 1) : comment).trimmed();
+    }
+    // The time estimate is measured: the compute time of this preset's finished runs in the open database.
+    QString estimate = tr("No earlier run of this preset in this database to estimate its time from.");
+    if (Store* store = m_workspace->store()) {
+        const std::string preset = m_doc.value("name");
+        std::vector<double> seconds;
+        try {
+            for (const RunInfo& run : store->runs())
+                if (run.status == RunStatus::Finished && run.kind == RunKind::Train && !preset.empty()
+                    && run.name.rfind(preset, 0) == 0 && run.trainSeconds > 0)
+                    seconds.push_back(run.trainSeconds);
+        } catch (const std::exception&) {
+        }
+        if (!seconds.empty()) {
+            const auto [lo, hi] = std::minmax_element(seconds.begin(), seconds.end());
+            estimate = seconds.size() == 1
+                ? tr("Its earlier run here took %1 of compute.").arg(formatDuration(*lo))
+                : tr("Its %n earlier runs here took %1–%2 of compute.", nullptr, int(seconds.size()))
+                      .arg(formatDuration(*lo), formatDuration(*hi));
+        }
+    }
+    m_presetNote->setText(description.isEmpty() ? estimate : description + QLatin1Char(' ') + estimate);
+}
+
+void LauncherPage::updateSftOffer()
+{
+    Store* store = m_workspace->store();
+    const QString key = m_config && store
+        ? m_workspace->path() + QLatin1Char('\n') + toQString(learn::sftSignature(*m_config))
+            + QString::number(m_config->getInt("sft.from_run")) + QString::number(m_config->getInt("sft.epochs"))
+        : QString();
+    if (key == m_sftOfferFor)
+        return;
+    m_sftOfferFor = key;
+    m_sftOfferRun = 0;
+    std::optional<learn::SftSource> source;
+    if (!key.isEmpty()) {
+        try {
+            source = learn::findSftSource(*store, m_workspace->path().toStdString(), *m_config);
+        } catch (const std::exception&) {
+        }
+    }
+    m_sftOffer->setVisible(source.has_value());
+    if (!source)
+        return m_sftOffer->clear();
+    m_sftOfferRun = source->runId;
+    const QString took = source->sftSeconds > 0 ? tr(" in %1").arg(formatDuration(source->sftSeconds)) : QString();
+    m_sftOffer->setText(tr("Run %1 (%2) trained this same SFT%3. <a href=\"reuse\">Start from its SFT policy</a> "
+                           "instead of training it again (sft.from_run = %1).")
+                            .arg(source->runId)
+                            .arg(toQString(source->name).toHtmlEscaped())
+                            .arg(took));
 }
 
 bool LauncherPage::saveConfigFile(const QString& path, QString* error) const

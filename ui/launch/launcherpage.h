@@ -35,6 +35,11 @@ public:
     /// source, line and key in `error`; the form is then left as it was).
     bool loadConfigText(const QString& yamlText, const QString& source, QString* error = nullptr);
     bool loadConfigFile(const QString& path, QString* error = nullptr);
+    /// The labels under the preset and method choices, and the SFT-reuse offer (its link sets sft.from_run).
+    QLabel* presetNote() const { return m_presetNote; }
+    QLabel* methodNote() const { return m_methodNote; }
+    QLabel* sftOffer() const { return m_sftOffer; }
+    QComboBox* sizeCombo() const { return m_size; }
     /// Loads a shipped preset by file name ("household-triage.yaml").
     bool loadPreset(const QString& name, QString* error = nullptr);
     /// The names of the shipped presets.
@@ -76,6 +81,10 @@ private:
     /// With env.name remote: where the policy's start comes from, and a judge that cannot label it.
     QString remoteSummary(const learn::TrainConfig& config) const;
     void updateStartButton();
+    /// The preset's one-line description and how long its earlier runs in this database took.
+    void updatePresetNote();
+    /// Offers an earlier run's SFT policy when one in the database trained the same SFT (findSftSource).
+    void updateSftOffer();
     void chooseOpen();
     void chooseSave();
 
@@ -94,6 +103,11 @@ private:
     QPushButton* m_start;
     QPushButton* m_check;
     QLabel* m_checkResult;
+    QLabel* m_presetNote;
+    QLabel* m_methodNote;
+    QLabel* m_sftOffer;
+    qint64 m_sftOfferRun = 0; ///< the run m_sftOffer names; 0 when hidden
+    QString m_sftOfferFor; ///< the SFT signature and database m_sftOffer was looked up for
     bool m_applyingSize = false;
     /// What the form shows, and what Start, Save and the preview read; the combos and the form edit it.
     learn::LaunchConfig m_doc;
