@@ -17,10 +17,11 @@
 #include <QFile>
 #include <QImage>
 #include <QLabel>
-#include <QTextBrowser>
 #include <QListView>
+#include <QPlainTextEdit>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QTextBrowser>
 #include <QtTest>
 
 #include <cmath>
@@ -278,6 +279,17 @@ void TestUiSweep::csvQuotesFields()
 
 void TestUiSweep::controllerRefusesBadSweeps()
 {
+    {
+        // The editor's preview says why a sweep is not valid yet, naming the line (source:line).
+        QTemporaryDir dir;
+        Workspace workspace;
+        QVERIFY(workspace.open(dir.filePath("runs.db")));
+        SweepPage page(&workspace);
+        page.findChild<QPlainTextEdit*>()->setPlainText(QStringLiteral("grid:\n  rl.clip: [0.1\n"));
+        QTRY_VERIFY2(page.trialPreview()->text().startsWith(QStringLiteral("Not a valid sweep yet:")),
+            qPrintable(page.trialPreview()->text()));
+        QVERIFY2(page.trialPreview()->text().contains(QStringLiteral("sweep:3:")), qPrintable(page.trialPreview()->text()));
+    }
     QTemporaryDir dir;
     SweepController controller;
     QString error;
@@ -310,6 +322,9 @@ void TestUiSweep::pageRunsTinySweep()
     page.resize(1200, 800);
     page.show();
     page.openSweepFile(file);
+    // Before starting: the trials it would run, their count and grid.
+    QTRY_COMPARE(page.trialPreview()->text(),
+        QStringLiteral("4 trials: rl.clip \u2208 {0.1, 0.3} \u00d7 kl.mode \u2208 {fixed, adaptive} · 1 at a time"));
     QSignalSpy started(page.controller(), &SweepController::sweepStarted);
     QSignalSpy progressed(page.controller(), &SweepController::progressed);
     QSignalSpy finished(page.controller(), &SweepController::sweepFinished);
@@ -321,6 +336,10 @@ void TestUiSweep::pageRunsTinySweep()
     QCOMPARE(started.count(), 1);
     QVERIFY(progressed.count() >= 2);
     QVERIFY(runsChanged.count() >= 1);
+    // After the end: how long it took, not "elapsed" (nor an ETA).
+    QTRY_VERIFY(page.etaLabel()->text().startsWith(QStringLiteral("4 of 4 trials")));
+    QVERIFY2(!page.etaLabel()->text().contains(QStringLiteral("elapsed")), qPrintable(page.etaLabel()->text()));
+    QVERIFY2(!page.etaLabel()->text().contains(QStringLiteral("ETA")), qPrintable(page.etaLabel()->text()));
 
     TrialModel* model = page.trialModel();
     QCOMPARE(model->rowCount(), 4);

@@ -125,6 +125,17 @@ void SweepPage::buildUi()
     m_editor = new QPlainTextEdit;
     m_editor->setLineWrapMode(QPlainTextEdit::NoWrap);
     m_editor->setFont(QFont(QStringLiteral("monospace")));
+    m_editor->setMinimumWidth(QFontMetrics(m_editor->font()).horizontalAdvance(QLatin1Char('x')) * 48);
+    m_trialPreview = new QLabel;
+    m_trialPreview->setObjectName(QStringLiteral("trialPreview"));
+    m_trialPreview->setTextFormat(Qt::PlainText);
+    m_trialPreview->setWordWrap(true);
+    m_trialPreview->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_previewTimer = new QTimer(this);
+    m_previewTimer->setSingleShot(true);
+    m_previewTimer->setInterval(250); // parse after typing pauses
+    connect(m_previewTimer, &QTimer::timeout, this, &SweepPage::updateTrialPreview);
+    connect(m_editor, &QPlainTextEdit::textChanged, m_previewTimer, qOverload<>(&QTimer::start));
     m_message = new QLabel;
     m_message->setTextFormat(Qt::PlainText);
     m_message->setWordWrap(true);
@@ -142,6 +153,7 @@ void SweepPage::buildUi()
     auto* leftLayout = new QVBoxLayout(left);
     leftLayout->addLayout(fileRow);
     leftLayout->addWidget(m_editor, 3);
+    leftLayout->addWidget(m_trialPreview);
     leftLayout->addLayout(runRow);
     leftLayout->addWidget(m_message);
     leftLayout->addWidget(new QLabel(tr("Sweeps in this database:")));
@@ -202,7 +214,9 @@ void SweepPage::buildUi()
     auto* splitter = new QSplitter(Qt::Horizontal);
     splitter->addWidget(left);
     splitter->addWidget(right);
-    splitter->setStretchFactor(1, 2);
+    // The editor gets room for a sweep file's lines; the trials and charts the rest.
+    splitter->setStretchFactor(0, 2);
+    splitter->setStretchFactor(1, 3);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(splitter);
 
@@ -282,12 +296,57 @@ void SweepPage::startSweep()
 
 void SweepPage::confirmAndStart()
 {
-    if (m_workspace->isOpen()
+    updateTrialPreview();
+    if (m_workspace->isOpen() && m_previewTrials > 0
         && QMessageBox::question(this, tr("Start sweep"),
-               tr("Start this sweep? Each trial becomes a training run in %1.").arg(m_workspace->path()))
+               tr("Start this sweep of %n trial(s)? Each trial becomes a training run in %1.", nullptr, m_previewTrials)
+                   .arg(m_workspace->path()))
             != QMessageBox::Yes)
         return;
-    startSweep();
+    startSweep(); // an invalid sweep is refused there, with the reason on the page
+}
+
+QString SweepPage::describeTrials(const learn::SweepSpec& spec)
+{
+    // The values each swept key takes, in the order the trials first use them.
+    QStringList axes;
+    for (const auto& key : spec.keys) {
+        QStringList values;
+        for (const auto& trial : spec.trials)
+            for (const auto& [k, v] : trial.point)
+                if (k == key && !values.contains(toQString(v)))
+                    values.append(toQString(v));
+        constexpr int kShown = 6;
+        QString list = values.mid(0, kShown).join(QStringLiteral(", "));
+        if (values.size() > kShown)
+            list += tr(", … (%1 values)").arg(values.size());
+        axes.append(QStringLiteral("%1 \u2208 {%2}").arg(toQString(key), list));
+    }
+    QString text = spec.trials.size() == 1 ? tr("1 trial") : tr("%1 trials").arg(spec.trials.size());
+    if (!axes.isEmpty())
+        text += QStringLiteral(": ") + axes.join(QStringLiteral(" \u00d7 "));
+    text += tr(" · %1 at a time").arg(spec.workers);
+    return text;
+}
+
+void SweepPage::updateTrialPreview()
+{
+    m_previewTimer->stop();
+    m_previewTrials = 0;
+    const QString text = m_editor->toPlainText();
+    if (text.trimmed().isEmpty()) {
+        m_trialPreview->setText(tr("Write a sweep or pick a preset above."));
+        return;
+    }
+    try {
+        const auto spec = learn::SweepSpec::parse(text.toStdString(),
+            (m_filePath.isEmpty() ? QStringLiteral("sweep") : m_filePath).toStdString(),
+            (m_filePath.isEmpty() ? presetDir() : QFileInfo(m_filePath).absolutePath()).toStdString());
+        m_previewTrials = static_cast<int>(spec.trials.size());
+        m_trialPreview->setText(describeTrials(spec));
+    } catch (const std::exception& e) {
+        m_trialPreview->setText(tr("Not a valid sweep yet: %1").arg(toQString(e.what())));
+    }
 }
 
 void SweepPage::resumeSelected()
@@ -354,11 +413,17 @@ void SweepPage::applyProgress()
         finished += t.status == TrialStatus::Finished;
     }
     m_progress->setValue(p->total > 0 ? static_cast<int>(1000.0 * fraction / p->total) : 0);
-    m_eta->setText(tr("%1 of %2 trials · %3 elapsed%4")
+    // While it runs: elapsed and ETA; once every trial has ended: how long it took (nothing when unknown).
+    const bool ended = p->total > 0 && p->done >= p->total;
+    const QString time = ended
+        ? (p->elapsedSeconds >= 1.0 ? tr(" · took %1").arg(formatDuration(p->elapsedSeconds)) : QString())
+        : tr(" · %1 elapsed%2")
+              .arg(formatDuration(p->elapsedSeconds))
+              .arg(p->etaSeconds >= 0 ? tr(" · ETA %1").arg(formatDuration(p->etaSeconds)) : QString());
+    m_eta->setText(tr("%1 of %2 trials%3")
                        .arg(p->done)
                        .arg(p->total)
-                       .arg(formatDuration(p->elapsedSeconds))
-                       .arg(p->etaSeconds >= 0 ? tr(" · ETA %1").arg(formatDuration(p->etaSeconds)) : QString())
+                       .arg(time)
         + (p->probeTablesTotal > 0 && (p->probeTablesDone > 0 || !p->probeActivity.empty())
                 ? tr(" · probe tables %1 of %2%3")
                       .arg(p->probeTablesDone)

@@ -53,6 +53,11 @@ public:
 
     SweepController* controller() const { return m_controller; }
     TrialModel* trialModel() const { return m_trialModel; }
+    /// Under the editor: the trials the editor's sweep would run (their count and grid), or why it is not valid.
+    QLabel* trialPreview() const { return m_trialPreview; }
+    QLabel* etaLabel() const { return m_eta; }
+    /// The preview's text for a parsed sweep: "12 trials: credit.alpha ∈ {0.1, 0.5} × seed ∈ {0, 1, 2}".
+    static QString describeTrials(const learn::SweepSpec& spec);
 
 private:
     void buildUi();
@@ -74,6 +79,7 @@ private:
     void exportChart();
     void exportCsv();
     QString presetDir();
+    void updateTrialPreview();
 public:
     /// Opens the selected experiment's report (Report…, Ctrl+R); returns the dialog (owned by the page), or nullptr
     /// when the selected sweep is not an experiment.
@@ -104,6 +110,9 @@ private:
     QLabel* m_message = nullptr;
     QProgressBar* m_progress = nullptr;
     QLabel* m_eta = nullptr;
+    QLabel* m_trialPreview = nullptr;
+    QTimer* m_previewTimer = nullptr;
+    int m_previewTrials = 0; ///< trials of the editor's sweep at the last preview; 0 when it did not parse
     QTableView* m_trialView = nullptr;
     QListView* m_sweepView = nullptr;
     QComboBox* m_metric = nullptr;
