@@ -1,6 +1,7 @@
 // The item models and their proxies: contents of every column, the custom roles, sorting by
 // value and filtering, all under QAbstractItemModelTester.
 #include "ui/common/itemroles.h"
+#include "ui/common/runcombo.h"
 #include "ui/runs/runmodel.h"
 #include "ui/common/sortfilterproxymodel.h"
 #include "ui/common/tableviewsetup.h"
@@ -9,6 +10,7 @@
 #include "ui/runs/turnmodel.h"
 
 #include <QAbstractItemModelTester>
+#include <QComboBox>
 #include <QHeaderView>
 #include <QStandardItemModel>
 #include <QTableView>
@@ -92,6 +94,7 @@ private Q_SLOTS:
     void runModelCells();
     void runModelSorting();
     void sortArrowMatchesRowOrder();
+    void runPickerTellsAlikeNamesApart();
     void trajectoryModelCells_data();
     void trajectoryModelCells();
     void trajectoryProxySortAndFilter();
@@ -177,6 +180,27 @@ void TestModels::sortArrowMatchesRowOrder()
     QCOMPARE(view.model()->index(0, 0).data().toString(), QStringLiteral("0"));
     QVERIFY(widestRowAtTop(Qt::DescendingOrder)); // ▼
     QCOMPARE(view.model()->index(0, 0).data().toString(), QStringLiteral("2"));
+}
+
+/// Two runs named alike (older versions named runs after their preset) differ in every run picker by their summary.
+void TestModels::runPickerTellsAlikeNamesApart()
+{
+    RunInfo triage = makeRun(1, "household-quick", 10, 100);
+    triage.kind = RunKind::Train;
+    triage.environment = "household";
+    triage.method = "triage";
+    triage.seed = 0;
+    RunInfo grpo = triage;
+    grpo.id = 2;
+    grpo.method = "grpo";
+    const RunInfo other = makeRun(3, "imported", 5, 50);
+    QComboBox combo;
+    QVERIFY(fillRunCombo(&combo, { triage, grpo, other }, 2));
+    QCOMPARE(combo.count(), 3);
+    QVERIFY2(combo.itemText(0).contains(QStringLiteral("triage")), qPrintable(combo.itemText(0)));
+    QVERIFY2(combo.itemText(1).contains(QStringLiteral("grpo")), qPrintable(combo.itemText(1)));
+    QCOMPARE(combo.itemText(2), QStringLiteral("3: imported")); // a name of its own stays short
+    QCOMPARE(combo.currentData().toLongLong(), 2);
 }
 
 void TestModels::runModelSorting()

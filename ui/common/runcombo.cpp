@@ -5,16 +5,23 @@
 #include <QComboBox>
 #include <QCoreApplication>
 
+#include <map>
+#include <string>
+
 namespace creditlab::ui {
 
 bool fillRunCombo(QComboBox* combo, const std::vector<RunInfo>& runs, qint64 keep)
 {
     combo->clear();
+    std::map<std::string, int> uses;
     for (const auto& run : runs)
-        combo->addItem(QCoreApplication::translate("creditlab::ui::RunCombo", "%1: %2")
-                           .arg(run.id)
-                           .arg(toQString(run.name)),
-            QVariant::fromValue<qint64>(run.id));
+        ++uses[run.name];
+    for (const auto& run : runs) {
+        QString label = QCoreApplication::translate("creditlab::ui::RunCombo", "%1: %2").arg(run.id).arg(toQString(run.name));
+        if (const std::string summary = runSummary(run); uses[run.name] > 1 && !summary.empty())
+            label += QStringLiteral(" (%1)").arg(toQString(summary));
+        combo->addItem(label, QVariant::fromValue<qint64>(run.id));
+    }
     const int index = combo->findData(QVariant::fromValue<qint64>(keep));
     combo->setCurrentIndex(index >= 0 ? index : combo->count() - 1);
     return index >= 0;
