@@ -131,9 +131,9 @@ RunBrowserPage::RunBrowserPage(Workspace* workspace, QWidget* parent)
     // The way in on an empty database: one line of text and two buttons.
     m_welcome->setObjectName(QStringLiteral("welcome"));
     static_cast<QFrame*>(m_welcome)->setFrameShape(QFrame::StyledPanel);
-    auto* welcomeText = new QLabel(tr("This database has no runs yet. Try a quick TRIAGE run (about 5 minutes on 2 "
-                                      "cores), or open the bundled sample of 24 household rollouts with judge "
-                                      "labels to look around the Credit, Trees, Annotate and Agreement pages now."),
+    auto* welcomeText = new QLabel(tr("Try a quick TRIAGE run (about 5 minutes on 2 cores), or open 24 bundled household "
+                                      "rollouts with a judge's roles to look around Credit, Trees, Annotate and "
+                                      "Agreement now."),
         m_welcome);
     welcomeText->setWordWrap(true);
     auto* demo = new QPushButton(tr("Start a &quick demo run"), m_welcome);
@@ -145,10 +145,13 @@ RunBrowserPage::RunBrowserPage(Workspace* workspace, QWidget* parent)
                           "their credits"));
     connect(demo, &QPushButton::clicked, this, &RunBrowserPage::quickDemoRequested);
     connect(sample, &QPushButton::clicked, this, &RunBrowserPage::sampleImportRequested);
-    auto* welcomeLayout = new QHBoxLayout(m_welcome);
-    welcomeLayout->addWidget(welcomeText, 1);
-    welcomeLayout->addWidget(demo);
-    welcomeLayout->addWidget(sample);
+    auto* welcomeLayout = new QVBoxLayout(m_welcome);
+    welcomeLayout->addWidget(welcomeText);
+    auto* welcomeButtons = new QHBoxLayout;
+    welcomeButtons->addWidget(demo);
+    welcomeButtons->addWidget(sample);
+    welcomeButtons->addStretch(1);
+    welcomeLayout->addLayout(welcomeButtons);
     m_welcome->hide();
     runTools->addWidget(m_welcome);
     m_splitter->addWidget(titledPane(QStringLiteral("runPane"), m_runTitle, runTools, m_runView, m_splitter));

@@ -125,7 +125,7 @@ void SweepPage::buildUi()
     m_editor = new QPlainTextEdit;
     m_editor->setLineWrapMode(QPlainTextEdit::NoWrap);
     m_editor->setFont(QFont(QStringLiteral("monospace")));
-    m_editor->setMinimumWidth(QFontMetrics(m_editor->font()).horizontalAdvance(QLatin1Char('x')) * 48);
+    m_editor->setMinimumWidth(QFontMetrics(m_editor->font()).horizontalAdvance(QLatin1Char('x')) * 62);
     m_trialPreview = new QLabel;
     m_trialPreview->setObjectName(QStringLiteral("trialPreview"));
     m_trialPreview->setTextFormat(Qt::PlainText);
