@@ -77,6 +77,14 @@ struct TrajectoryInfo {
     bool successOrDefault() const { return success.value_or(reward > 0.0); }
 };
 
+/// One group of a run: the trajectories that share an iteration (none: imported ones) and a group key.
+struct GroupInfo {
+    std::optional<std::int64_t> iteration; ///< nullopt for trajectories without one (imported, env rollout)
+    std::string group;
+    std::optional<std::string> task; ///< the task key its trajectories share; nullopt when they differ or have none
+    std::int64_t rollouts = 0;
+};
+
 struct MetricPoint {
     std::int64_t iteration = 0;
     std::string name;
@@ -211,6 +219,12 @@ public:
         std::int64_t runId, std::optional<std::int64_t> iteration = {}, Which which = Which::Training);
     /// The iterations that have training trajectories (or, with Which, evaluation episodes).
     std::vector<std::int64_t> iterations(std::int64_t runId, Which which = Which::Training);
+    /// The run's groups, training and evaluation alike, in the order of their first trajectory. Trajectories
+    /// without an iteration form groups of their own, apart from iteration 0's (unlike trajectories(run, 0)).
+    std::vector<GroupInfo> groups(std::int64_t runId);
+    /// The trajectories of one group in order; `iteration` nullopt means those without an iteration, not "any".
+    std::vector<TrajectoryInfo> groupTrajectories(
+        std::int64_t runId, std::optional<std::int64_t> iteration, const std::string& group);
     /// Throws StoreError when there is no such trajectory.
     Trajectory loadTrajectory(std::int64_t rowId);
     /// The run a trajectory belongs to; nullopt when there is no such trajectory.

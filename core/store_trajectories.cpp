@@ -171,6 +171,40 @@ std::vector<std::int64_t> Store::iterations(std::int64_t runId, Which which)
     return out;
 }
 
+std::vector<GroupInfo> Store::groups(std::int64_t runId)
+{
+    // GROUP BY puts NULL iterations together, apart from 0 (no coalesce here: imported groups stay their own).
+    Statement st = m_db.prepare("SELECT iteration, group_key, count(*), min(ord) AS first,"
+                                " CASE WHEN count(task) = count(*) AND min(task) = max(task) THEN min(task) END"
+                                " FROM trajectory WHERE run_id = ? GROUP BY iteration, group_key ORDER BY first");
+    st.bind(1, runId);
+    std::vector<GroupInfo> out;
+    while (st.step()) {
+        GroupInfo g;
+        g.iteration = st.columnOptInt(0);
+        g.group = st.columnText(1);
+        g.rollouts = st.columnInt(2);
+        g.task = st.columnOptText(4);
+        out.push_back(std::move(g));
+    }
+    return out;
+}
+
+std::vector<TrajectoryInfo> Store::groupTrajectories(
+    std::int64_t runId, std::optional<std::int64_t> iteration, const std::string& group)
+{
+    // "iteration IS ?" with a NULL binding matches the NULL iterations only.
+    Statement st = m_db.prepare("SELECT " + std::string(kTrajectoryColumns)
+        + " FROM trajectory WHERE run_id = ? AND iteration IS ? AND group_key = ? ORDER BY ord");
+    st.bind(1, runId);
+    st.bind(2, iteration);
+    st.bind(3, group);
+    std::vector<TrajectoryInfo> out;
+    while (st.step())
+        out.push_back(readInfo(st));
+    return out;
+}
+
 std::optional<std::int64_t> Store::runOfTrajectory(std::int64_t rowId)
 {
     Statement st = m_db.prepare("SELECT run_id FROM trajectory WHERE id = ?");

@@ -23,6 +23,7 @@ private Q_SLOTS:
     void trajectoryRoundTrip_data();
     void trajectoryRoundTrip();
     void trajectoryListsAndIterations();
+    void groupsKeepImportedApart();
     void duplicateIdInRunIsRefused();
     void transactionRollsBack();
     void insertTrajectoryIsAtomic();
@@ -204,6 +205,61 @@ void TestStoreTrajectories::trajectoryListsAndIterations()
     QCOMPARE(seen, (std::vector<std::string> { "t0", "t1" }));
 
     QVERIFY_THROWS_EXCEPTION(StoreError, s.loadTrajectory(999999));
+}
+
+/// Groups of trajectories without an iteration (imported, env rollout) are groups of their own, apart from iteration
+/// 0's groups of the same key, and their trajectories are found without an iteration (the Trees page, issue 20).
+void TestStoreTrajectories::groupsKeepImportedApart()
+{
+    Store& s = *m_store;
+    const std::int64_t run = s.createRun(newRun("r"));
+    const std::int64_t other = s.createRun(newRun("o"));
+    struct Row {
+        const char* id;
+        const char* group;
+        std::optional<std::int64_t> iteration;
+        bool evaluation;
+    };
+    const Row rows[] = { { "a0", "g", std::nullopt, false }, { "b0", "h", std::nullopt, false },
+        { "a1", "g", std::nullopt, false }, { "c0", "g", 0, false }, { "d0", "g", 1, true }, { "c1", "g", 0, false } };
+    for (std::size_t i = 0; i < std::size(rows); ++i) {
+        Trajectory t = test::minimalTrajectory(rows[i].id, rows[i].group, 0.0, 1);
+        t.iteration = rows[i].iteration;
+        t.task.key = std::string("task-") + (rows[i].evaluation ? rows[i].id : rows[i].group); // d0: its own task
+        s.insertTrajectory(run, std::int64_t(i), t, rows[i].evaluation);
+    }
+    Trajectory mixed = test::minimalTrajectory("d1", "g", 0.0, 1); // an evaluation group over several tasks
+    mixed.iteration = 1;
+    mixed.task.key = "another task";
+    s.insertTrajectory(run, 6, mixed, true);
+    s.insertTrajectory(other, 0, test::minimalTrajectory("x", "g", 1.0, 1));
+
+    const std::vector<GroupInfo> groups = s.groups(run);
+    QCOMPARE(groups.size(), std::size_t(4));
+    QVERIFY(!groups[0].iteration);
+    QCOMPARE(groups[0].group, std::string("g"));
+    QCOMPARE(groups[0].rollouts, std::int64_t(2));
+    QCOMPARE(groups[0].task, std::optional<std::string>("task-g"));
+    QVERIFY(!groups[1].iteration);
+    QCOMPARE(groups[1].group, std::string("h"));
+    QCOMPARE(groups[2].iteration, std::optional<std::int64_t>(0));
+    QCOMPARE(groups[2].rollouts, std::int64_t(2));
+    QCOMPARE(groups[3].iteration, std::optional<std::int64_t>(1)); // an evaluation group is listed too
+    QCOMPARE(groups[3].rollouts, std::int64_t(2));
+    QVERIFY(!groups[3].task); // its trajectories' tasks differ
+    QVERIFY(s.groups(run + 100).empty());
+
+    auto ids = [](const std::vector<TrajectoryInfo>& v) {
+        std::vector<std::string> out;
+        for (const auto& t : v)
+            out.push_back(t.id);
+        return out;
+    };
+    QCOMPARE(ids(s.groupTrajectories(run, std::nullopt, "g")), (std::vector<std::string> { "a0", "a1" }));
+    QCOMPARE(ids(s.groupTrajectories(run, 0, "g")), (std::vector<std::string> { "c0", "c1" }));
+    QCOMPARE(ids(s.groupTrajectories(run, 1, "g")), (std::vector<std::string> { "d0", "d1" }));
+    QCOMPARE(ids(s.groupTrajectories(other, std::nullopt, "g")), (std::vector<std::string> { "x" }));
+    QVERIFY(s.groupTrajectories(run, std::nullopt, "zz").empty());
 }
 
 void TestStoreTrajectories::duplicateIdInRunIsRefused()

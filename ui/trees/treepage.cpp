@@ -17,9 +17,9 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <algorithm>
 #include <cmath>
 #include <exception>
-#include <map>
 
 namespace creditlab::ui {
 
@@ -30,20 +30,34 @@ struct LoadResult {
     QString error;
 };
 
-/// A group's key in the chooser: its iteration ("" when none) and its group key.
-QStringList groupKey(const TrajectoryInfo& t)
+/// An iteration in the choosers' data: its number, or "" for trajectories without one (imported).
+QString iterationText(const std::optional<std::int64_t>& iteration)
 {
-    return { t.iteration ? QString::number(*t.iteration) : QString(), toQString(t.group) };
+    return iteration ? QString::number(*iteration) : QString();
 }
+
+std::optional<std::int64_t> iterationOf(const QString& text)
+{
+    return text.isEmpty() ? std::nullopt : std::optional<std::int64_t>(text.toLongLong());
+}
+
+/// The entry of `combo` whose data is `iteration` (see iterationText), or -1.
+int findIteration(const QComboBox* combo, const QString& iteration)
+{
+    for (int i = 0; i < combo->count(); ++i)
+        if (combo->itemData(i).toString() == iteration)
+            return i;
+    return -1;
+}
+
+/// A group's key in the group chooser: its iteration ("" when none) and its group key.
+QStringList groupKey(const GroupInfo& g) { return { iterationText(g.iteration), toQString(g.group) }; }
 
 TreeGroupDataPtr loadGroup(Store& store, qint64 runId, const QStringList& key)
 {
     auto data = std::make_shared<TreeGroupData>();
-    const std::optional<std::int64_t> iteration
-        = key.value(0).isEmpty() ? std::nullopt : std::optional<std::int64_t>(key.value(0).toLongLong());
-    for (const TrajectoryInfo& info : store.trajectories(runId, iteration, Store::Which::All)) {
-        if (groupKey(info) != key)
-            continue;
+    for (const TrajectoryInfo& info :
+        store.groupTrajectories(runId, iterationOf(key.value(0)), key.value(1).toStdString())) {
         data->trajectories.push_back(store.loadTrajectory(info.rowId)); // with every method's stored credits
         data->rowIds.push_back(info.rowId);
     }
@@ -51,17 +65,31 @@ TreeGroupDataPtr loadGroup(Store& store, qint64 runId, const QStringList& key)
     return data;
 }
 
+/// A combo box that does not widen to its longest entry, so that long run or group names cannot push the
+/// page's controls out of a 1280-pixel window.
+QComboBox* compactCombo(QWidget* parent, int characters)
+{
+    auto* combo = new QComboBox(parent);
+    combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    combo->setMinimumContentsLength(characters);
+    QObject::connect(combo, &QComboBox::currentTextChanged, combo, [combo](const QString& text) {
+        combo->setToolTip(text); // the whole entry where the box elides it
+    });
+    return combo;
+}
+
 } // namespace
 
 TreePage::TreePage(Workspace* workspace, QWidget* parent)
     : QWidget(parent)
     , m_workspace(workspace)
-    , m_run(new QComboBox(this))
-    , m_group(new QComboBox(this))
+    , m_run(compactCombo(this, 16))
+    , m_iteration(compactCombo(this, 6))
+    , m_group(compactCombo(this, 16))
     , m_colorBy(new QComboBox(this))
-    , m_method(new QComboBox(this))
+    , m_method(compactCombo(this, 8))
     , m_search(new QLineEdit(this))
-    , m_rollout(new QComboBox(this))
+    , m_rollout(compactCombo(this, 10))
     , m_status(new QLabel(this))
     , m_statistics(new QLabel(this))
     , m_view(new treeview::RolloutTreeView(this))
@@ -74,24 +102,30 @@ TreePage::TreePage(Workspace* workspace, QWidget* parent)
     m_colorBy->addItem(tr("Mean advantage"), int(treeview::ColorBy::MeanAdvantage));
     m_search->setPlaceholderText(tr("Search states and actions"));
     m_search->setClearButtonEnabled(true);
+    m_search->setMinimumWidth(120);
     m_details->setReadOnly(true);
     m_details->setPlaceholderText(tr("Click a node or an edge"));
     m_statistics->setTextFormat(Qt::PlainText);
     m_statistics->setWordWrap(true);
     m_status->setTextFormat(Qt::PlainText);
+    m_status->setWordWrap(true);
     m_open->setEnabled(false);
 
-    auto* controls = new QHBoxLayout;
-    controls->addWidget(new QLabel(tr("Run:"), this));
-    controls->addWidget(m_run, 2);
-    controls->addWidget(new QLabel(tr("Group:"), this));
-    controls->addWidget(m_group, 2);
-    controls->addWidget(new QLabel(tr("Colour:"), this));
-    controls->addWidget(m_colorBy);
-    controls->addWidget(m_method);
-    controls->addWidget(m_search, 2);
-    controls->addWidget(new QLabel(tr("Follow:"), this));
-    controls->addWidget(m_rollout, 1);
+    // Two rows, what to show and how to show it, so that every control keeps its width at 1280 pixels.
+    auto* what = new QHBoxLayout;
+    what->addWidget(new QLabel(tr("Run:"), this));
+    what->addWidget(m_run, 3);
+    what->addWidget(new QLabel(tr("Iteration:"), this));
+    what->addWidget(m_iteration, 1);
+    what->addWidget(new QLabel(tr("Group:"), this));
+    what->addWidget(m_group, 3);
+    auto* how = new QHBoxLayout;
+    how->addWidget(new QLabel(tr("Colour:"), this));
+    how->addWidget(m_colorBy);
+    how->addWidget(m_method, 1);
+    how->addWidget(m_search, 2);
+    how->addWidget(new QLabel(tr("Follow:"), this));
+    how->addWidget(m_rollout, 1);
     auto* side = new QWidget(this);
     auto* sideLayout = new QVBoxLayout(side);
     sideLayout->setContentsMargins(0, 0, 0, 0);
@@ -101,14 +135,21 @@ TreePage::TreePage(Workspace* workspace, QWidget* parent)
     auto* splitter = new QSplitter(Qt::Horizontal, this);
     splitter->addWidget(m_view);
     splitter->addWidget(side);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 1);
     splitter->setSizes({ 900, 320 });
     auto* layout = new QVBoxLayout(this);
-    layout->addLayout(controls);
+    layout->addLayout(what);
+    layout->addLayout(how);
     layout->addWidget(m_status);
     layout->addWidget(splitter, 1);
 
     connect(m_run, &QComboBox::activated, this, [this] {
         m_runId = m_run->currentData().toLongLong();
+        reloadIterations();
+        load();
+    });
+    connect(m_iteration, &QComboBox::activated, this, [this] {
         reloadGroups();
         load();
     });
@@ -132,14 +173,19 @@ TreePage::TreePage(Workspace* workspace, QWidget* parent)
         if (m_data && m_hasSelection && m_selectedTurn.trajectory < m_data->rowIds.size())
             Q_EMIT turnActivated(m_data->rowIds[m_selectedTurn.trajectory], int(m_selectedTurn.turn));
     });
+    // A database change: nothing of the old one stays on screen, then the new one's selected run loads (now when
+    // the page is visible, else when it appears).
+    connect(m_workspace, &Workspace::aboutToReplace, this, [this] {
+        m_runId = 0;
+        m_groups.clear();
+        m_iteration->clear();
+        m_group->clear();
+        clearShown();
+        m_status->clear();
+    });
     connect(m_workspace, &Workspace::opened, this, [this] {
         m_runId = 0;
         reloadRuns();
-    });
-    connect(m_workspace, &Workspace::aboutToReplace, this, [this] {
-        ++m_generation;
-        m_data.reset();
-        m_view->setTree(nullptr);
     });
     connect(m_workspace, &Workspace::runsChanged, this, &TreePage::reloadRuns);
     reloadRuns();
@@ -157,6 +203,15 @@ void TreePage::reloadRuns()
         return;
     }
     m_runId = 0; // the run shown is gone (or none was): the combo's run loads now, or when the page appears
+    if (m_run->count() == 0) {
+        m_groups.clear();
+        m_iteration->clear();
+        m_group->clear();
+        clearShown();
+        m_status->setText(
+            m_workspace->isOpen() ? tr("This database has no runs: import trajectories or start a run.") : QString());
+        return;
+    }
     if (const qint64 run = runToLoad(m_run, m_runId); run != 0 && isVisible())
         showRun(run);
 }
@@ -168,27 +223,57 @@ void TreePage::showEvent(QShowEvent* event)
         showRun(run);
 }
 
+void TreePage::reloadIterations()
+{
+    const bool hadIteration = m_iteration->currentIndex() >= 0;
+    const QString keep = m_iteration->currentData().toString();
+    m_groups.clear();
+    m_iteration->clear();
+    Store* store = m_workspace->store();
+    if (store && m_runId != 0) {
+        try {
+            m_groups = store->groups(m_runId);
+        } catch (const std::exception& e) {
+            Q_EMIT errorOccurred(toQString(e.what()));
+        }
+    }
+    // Imported trajectories (no iteration) first, then the iterations in ascending order.
+    std::vector<std::optional<std::int64_t>> iterations;
+    for (const GroupInfo& g : m_groups)
+        iterations.push_back(g.iteration);
+    std::sort(iterations.begin(), iterations.end());
+    iterations.erase(std::unique(iterations.begin(), iterations.end()), iterations.end());
+    for (const auto& iteration : iterations)
+        m_iteration->addItem(
+            iteration ? QLocale().toString(qlonglong(*iteration)) : tr("none (imported)"), iterationText(iteration));
+    const int index = hadIteration ? findIteration(m_iteration, keep) : -1;
+    m_iteration->setCurrentIndex(index >= 0 ? index : std::min(0, m_iteration->count() - 1));
+    reloadGroups();
+}
+
 void TreePage::reloadGroups()
 {
+    const QString keep = m_group->currentData().toStringList().value(1);
     m_group->clear();
-    Store* store = m_workspace->store();
-    if (!store || m_runId == 0)
+    if (m_iteration->currentIndex() < 0)
         return;
-    try {
-        std::map<QStringList, int> sizes; // ordered, deduplicated
-        std::vector<QStringList> order;
-        for (const TrajectoryInfo& t : store->trajectories(m_runId, {}, Store::Which::All))
-            if (sizes[groupKey(t)]++ == 0)
-                order.push_back(groupKey(t));
-        for (const QStringList& key : order) {
-            const QString label = key[0].isEmpty()
-                ? tr("%1 (%n rollout(s))", nullptr, sizes[key]).arg(key[1])
-                : tr("it %1 / %2 (%n rollout(s))", nullptr, sizes[key]).arg(key[0], key[1]);
-            m_group->addItem(label, key);
-        }
-    } catch (const std::exception& e) {
-        Q_EMIT errorOccurred(toQString(e.what()));
+    const QString iteration = m_iteration->currentData().toString();
+    for (const GroupInfo& g : m_groups) {
+        if (iterationText(g.iteration) != iteration)
+            continue;
+        const QString name = toQString(g.group);
+        const QString task = g.task ? toQString(*g.task) : QString();
+        // The group key names the group; its task too when that says something else.
+        const QString label = task.isEmpty() || task == name
+            ? tr("%1 (%n rollout(s))", nullptr, int(g.rollouts)).arg(name)
+            : tr("%1, task %2 (%n rollout(s))", nullptr, int(g.rollouts)).arg(name, task);
+        m_group->addItem(label, groupKey(g));
     }
+    for (int i = 0; i < m_group->count(); ++i)
+        if (m_group->itemData(i).toStringList().value(1) == keep) {
+            m_group->setCurrentIndex(i);
+            break;
+        }
 }
 
 void TreePage::showRun(qint64 runId, const QString& groupKeyText)
@@ -197,21 +282,32 @@ void TreePage::showRun(qint64 runId, const QString& groupKeyText)
     const int index = m_run->findData(QVariant::fromValue<qint64>(runId));
     if (index >= 0)
         m_run->setCurrentIndex(index);
-    reloadGroups();
-    if (!groupKeyText.isEmpty())
-        for (int i = 0; i < m_group->count(); ++i)
-            if (m_group->itemData(i).toStringList().value(1) == groupKeyText) {
-                m_group->setCurrentIndex(i);
+    reloadIterations();
+    if (!groupKeyText.isEmpty()) {
+        // The first group of that key, in whichever iteration it is.
+        for (const GroupInfo& g : m_groups)
+            if (toQString(g.group) == groupKeyText) {
+                m_iteration->setCurrentIndex(findIteration(m_iteration, iterationText(g.iteration)));
+                reloadGroups();
+                m_group->setCurrentIndex(m_group->findData(groupKey(g)));
                 break;
             }
+    }
     load();
 }
 
 void TreePage::load()
 {
     const quint64 generation = ++m_generation;
-    if (!m_workspace->isOpen() || m_runId == 0 || m_group->currentIndex() < 0)
+    if (!m_workspace->isOpen() || m_runId == 0 || m_group->currentIndex() < 0) {
+        clearShown();
+        // Say why there is no tree rather than leave an empty page.
+        if (m_workspace->isOpen() && m_runId != 0 && m_groups.empty())
+            m_status->setText(tr("Run %1 has no trajectories yet, so it has no groups to draw as trees. Import "
+                                 "trajectories into it or train it first.")
+                                  .arg(m_runId));
         return;
+    }
     const std::string path = m_workspace->path().toStdString();
     const qint64 runId = m_runId;
     const QStringList key = m_group->currentData().toStringList();
@@ -223,6 +319,7 @@ void TreePage::load()
         if (generation != m_generation)
             return; // superseded
         if (!result.error.isEmpty()) {
+            clearShown();
             m_status->setText(result.error);
             Q_EMIT errorOccurred(result.error);
             Q_EMIT loaded();
@@ -242,19 +339,38 @@ void TreePage::load()
     }));
 }
 
-void TreePage::onLoaded(const TreeGroupDataPtr& data)
+void TreePage::clearShown()
 {
-    m_data = data;
+    ++m_generation; // a load in flight is for what was shown
+    m_data.reset();
     m_hasSelection = false;
     m_open->setEnabled(false);
+    m_open->setText(tr("Open turn"));
     m_details->clear();
-    m_view->setTree(data ? data->tree : nullptr);
-    const QString method = m_method->currentText();
+    m_statistics->clear();
     {
         const QSignalBlocker blockMethod(m_method);
         const QSignalBlocker blockRollout(m_rollout);
+        const QSignalBlocker blockSearch(m_search);
         m_method->clear();
         m_rollout->clear();
+        m_search->clear();
+    }
+    m_view->setTree(nullptr);
+    applyColor();
+}
+
+QString TreePage::statusText() const { return m_status->text(); }
+
+void TreePage::onLoaded(const TreeGroupDataPtr& data)
+{
+    const QString method = m_method->currentText();
+    clearShown();
+    m_data = data;
+    m_view->setTree(data ? data->tree : nullptr);
+    {
+        const QSignalBlocker blockMethod(m_method);
+        const QSignalBlocker blockRollout(m_rollout);
         m_rollout->addItem(tr("none"));
         if (data) {
             for (const auto& name : data->tree->creditMethods())
@@ -268,11 +384,10 @@ void TreePage::onLoaded(const TreeGroupDataPtr& data)
         m_method->setCurrentIndex(keep >= 0 ? keep : 0);
     }
     applyColor();
-    m_search->clear();
     m_statistics->setText(statisticsText());
-    m_status->setText(data ? tr("%n rollout(s), %1 nodes, %2 edges", nullptr, int(data->trajectories.size()))
-                                 .arg(QLocale().toString(qlonglong(data->tree->nodes().size())))
-                                 .arg(QLocale().toString(qlonglong(data->tree->edges().size())))
+    // The counts are in the statistics only, so that the page states them once (issue 20).
+    m_status->setText(data ? tr("Group %1: %n rollout(s)", nullptr, int(data->trajectories.size()))
+                                 .arg(m_group->currentData().toStringList().value(1))
                            : QString());
     Q_EMIT loaded();
 }
@@ -282,99 +397,6 @@ void TreePage::applyColor()
     const auto quantity = static_cast<treeview::ColorBy>(m_colorBy->currentData().toInt());
     m_method->setEnabled(quantity == treeview::ColorBy::MeanAdvantage);
     m_view->setColorBy(quantity, m_method->currentText());
-}
-
-QString TreePage::statisticsText() const
-{
-    if (!m_data)
-        return {};
-    const tree::TreeStatistics s = m_data->tree->statistics();
-    const QLocale locale;
-    QString text = tr("%1 states (%2 anchors, %3 singletons), %4 terminals, %5 edges, %6 turns\n"
-                      "branching factor %7; states shared by more than one rollout: %8%")
-                       .arg(s.stateNodes)
-                       .arg(s.anchors)
-                       .arg(s.singletons)
-                       .arg(s.terminalNodes)
-                       .arg(s.edges)
-                       .arg(s.turns)
-                       .arg(locale.toString(s.branchingFactor, 'f', 2))
-                       .arg(locale.toString(100.0 * s.sharedStateShare, 'f', 1));
-    for (const auto& [method, share] : s.nonZeroAdvantageShare)
-        text += QLatin1Char('\n')
-            + tr("%1: non-zero advantage on %2% of turns")
-                  .arg(toQString(method), locale.toString(100.0 * share, 'f', 1));
-    return text;
-}
-
-QString TreePage::detailsText() const { return m_details->toPlainText(); }
-
-QString TreePage::creditLines(const std::vector<tree::TurnRef>& turns) const
-{
-    QString text;
-    const QLocale locale;
-    for (const auto& method : m_data->tree->creditMethods()) {
-        double sum = 0;
-        int count = 0;
-        for (const tree::TurnRef& t : turns)
-            if (const auto a = m_data->tree->advantage(method, t); a && std::isfinite(*a)) {
-                sum += *a;
-                ++count;
-            }
-        if (count > 0)
-            text += tr("credit %1: mean %2 over %n turn(s)", nullptr, count)
-                        .arg(toQString(method), locale.toString(sum / count, 'g', 4))
-                + QLatin1Char('\n');
-    }
-    return text;
-}
-
-void TreePage::showNode(tree::NodeId node)
-{
-    if (!m_data)
-        return;
-    const tree::Node& n = m_data->tree->node(node);
-    const QLocale locale;
-    QString text;
-    if (n.kind == tree::NodeKind::Terminal) {
-        text = tr("Terminal: %n rollout(s) ended here, mean outcome %1\n", nullptr, int(n.rollouts.size()))
-                   .arg(locale.toString(n.v, 'g', 4));
-    } else {
-        text = tr("State %1\n\nObservation:\n%2\n\nvisits %3, V %4, V' %5, success rate %6%, rollouts %7%8\n")
-                   .arg(toQString(n.key), toQString(n.observation), locale.toString(n.visits, 'g', 4),
-                       locale.toString(n.v, 'g', 4), locale.toString(n.vPrime, 'g', 4),
-                       locale.toString(100.0 * n.successRate, 'f', 0), QString::number(n.rollouts.size()),
-                       n.anchor ? tr(", anchor") : QString());
-        text += creditLines(n.turns);
-    }
-    m_details->setPlainText(text);
-    m_hasSelection = !n.turns.empty();
-    if (m_hasSelection)
-        m_selectedTurn = n.turns.front();
-    m_open->setEnabled(m_hasSelection);
-}
-
-void TreePage::showEdge(tree::EdgeId edge)
-{
-    if (!m_data)
-        return;
-    const tree::Edge& e = m_data->tree->edge(edge);
-    const QLocale locale;
-    QString text = tr("Action:\n%1\n\nQ %2, N(s,a) %3, taken %n time(s)%4\n", nullptr, int(e.turns.size()))
-                       .arg(toQString(e.action), locale.toString(e.q, 'g', 4), locale.toString(e.pairVisits, 'g', 4),
-                           e.spanning ? QString() : tr(", re-convergence"));
-    if (!e.turns.empty()) {
-        const tree::TurnRef first = e.turns.front();
-        const Turn& turn = m_data->trajectories.at(first.trajectory).turns.at(first.turn);
-        text += tr("\nObservation:\n%1\n").arg(toQString(turn.observation));
-        if (turn.feedback)
-            text += tr("\nFeedback:\n%1\n").arg(toQString(*turn.feedback));
-        text += QLatin1Char('\n') + creditLines(e.turns);
-        m_selectedTurn = first;
-    }
-    m_details->setPlainText(text);
-    m_hasSelection = !e.turns.empty();
-    m_open->setEnabled(m_hasSelection);
 }
 
 } // namespace creditlab::ui

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/store.h"
 #include "ui/treeview/rollouttreeview.h"
 
 #include <QWidget>
@@ -25,10 +26,13 @@ struct TreeGroupData {
 };
 using TreeGroupDataPtr = std::shared_ptr<const TreeGroupData>;
 
-/// The rollout tree of one group of one run: run and group choosers, colour-by and method choosers, search,
-/// follow-a-rollout, a details pane for the clicked node or edge (observation, action, feedback, visits, Q/V and
-/// every method's credit) and the tree's statistics. A group is the trajectories of a run sharing a group key (and
-/// iteration). Loads in the background with its own store connection and drops stale results. GUI thread.
+/// The rollout tree of one group of one run: run, iteration and group choosers, colour-by and method choosers,
+/// search, follow-a-rollout, a details pane for the clicked node or edge (observation, action, feedback, visits, Q/V,
+/// its turns numbered from 1 and every method's credit) and the tree's statistics. A group is the trajectories of a
+/// run sharing a group key and an iteration; imported trajectories have none and are listed under the iteration
+/// "none (imported)".
+/// Loads in the background with its own store connection and drops stale results; a database change clears
+/// everything shown. GUI thread.
 class TreePage : public QWidget {
     Q_OBJECT
 public:
@@ -43,7 +47,11 @@ public:
     /// The statistics line and the details pane's text (for tests and the lead's wiring).
     QString statisticsText() const;
     QString detailsText() const;
+    /// The status line: the group loading or loaded, search matches, or why there is nothing to show.
+    QString statusText() const;
+    QComboBox* iterationChooser() const { return m_iteration; }
     QComboBox* groupChooser() const { return m_group; }
+    QComboBox* methodChooser() const { return m_method; }
     QComboBox* rolloutChooser() const { return m_rollout; }
 
 Q_SIGNALS:
@@ -59,21 +67,31 @@ protected:
 
 private:
     void reloadRuns();
+    /// Reads the run's groups and fills the iteration chooser (keeping its iteration when the run has it), then the
+    /// group chooser.
+    void reloadIterations();
     void reloadGroups();
     void load();
+    /// Drops the group shown: tree, statistics, details, methods, rollouts, search and selection.
+    void clearShown();
     void onLoaded(const TreeGroupDataPtr& data);
     void applyColor();
     void showNode(tree::NodeId node);
     void showEdge(tree::EdgeId edge);
     QString creditLines(const std::vector<tree::TurnRef>& turns) const;
+    /// "turn 2 of R1, turn 2 of R2 and 3 more": turns numbered from 1, as every page numbers them.
+    QString turnList(const std::vector<tree::TurnRef>& turns) const;
+    void select(const std::vector<tree::TurnRef>& turns);
 
     Workspace* m_workspace;
     qint64 m_runId = 0;
     quint64 m_generation = 0;
+    std::vector<GroupInfo> m_groups; ///< the run's, as the store lists them
     TreeGroupDataPtr m_data;
     tree::TurnRef m_selectedTurn;
     bool m_hasSelection = false;
     QComboBox* m_run;
+    QComboBox* m_iteration;
     QComboBox* m_group;
     QComboBox* m_colorBy;
     QComboBox* m_method;

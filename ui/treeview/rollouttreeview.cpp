@@ -1,5 +1,6 @@
 #include "ui/treeview/rollouttreeview.h"
 
+#include "ui/charts/colours.h"
 #include "ui/heatmap/heatmapmath.h"
 
 #include <QElapsedTimer>
@@ -13,8 +14,10 @@ namespace creditlab::ui::treeview {
 
 namespace {
 
-constexpr double kLabelZoom = 2.0; ///< edge action texts from this zoom on
 constexpr double kEdgeHitPixels = 4.0;
+constexpr double kLabelOffset = 4.0; ///< between an edge's midpoint and its label
+constexpr double kLabelGap = 6.0; ///< at least this between a label and the next one on its level
+constexpr double kLabelMaxWidth = 260.0;
 
 QString qs(const std::string& text) { return QString::fromStdString(text); }
 
@@ -47,6 +50,8 @@ void RolloutTreeView::setTree(TreePtr tree)
     m_collapsed.clear();
     m_followed = -1;
     m_matches.clear();
+    m_selectedNode = tree::kNone;
+    m_selectedEdge = tree::kNone;
     const std::size_t nodes = m_tree ? m_tree->nodes().size() : 0;
     const std::size_t edges = m_tree ? m_tree->edges().size() : 0;
     m_onPath.assign(nodes, 0);
@@ -99,6 +104,22 @@ void RolloutTreeView::setFollowedRollout(int trajectory)
     }
     viewport()->update();
 }
+
+void RolloutTreeView::setSelectedNode(tree::NodeId node)
+{
+    m_selectedNode = m_tree && node < m_tree->nodes().size() ? node : tree::kNone;
+    m_selectedEdge = tree::kNone;
+    viewport()->update();
+}
+
+void RolloutTreeView::setSelectedEdge(tree::EdgeId edge)
+{
+    m_selectedEdge = m_tree && edge < m_tree->edges().size() ? edge : tree::kNone;
+    m_selectedNode = tree::kNone;
+    viewport()->update();
+}
+
+double RolloutTreeView::selectionRingRadius(tree::NodeId node) const { return radius(node) + 7.0; }
 
 std::vector<tree::NodeId> RolloutTreeView::followedNodes() const
 {
@@ -219,10 +240,10 @@ void RolloutTreeView::paintEvent(QPaintEvent*)
     }
     painter.setRenderHint(QPainter::Antialiasing, m_zoom >= 0.3);
     const QRectF view = QRectF(viewport()->rect()).adjusted(-4, -4, 4, 4);
+    const QColor highlight = QColor::fromRgb(colours::kHighlight);
     const QPen spanning(QColor(150, 150, 150), 1.0);
     QPen reconverging(QColor(120, 120, 200), 1.0, Qt::DashLine);
-    const QPen followed(QColor(255, 140, 0), 3.0);
-    const bool labels = m_zoom >= kLabelZoom;
+    const QPen followed(highlight, 3.0);
     const QFontMetrics metrics(font());
     // Edges: a cheap bounding-box cull over all of them; only intersecting ones are drawn.
     for (tree::EdgeId e = 0; e < m_tree->edges().size(); ++e) {
@@ -232,15 +253,16 @@ void RolloutTreeView::paintEvent(QPaintEvent*)
         const QPointF a = nodeCenter(edge.source), b = nodeCenter(edge.target);
         if (!QRectF(a, b).normalized().adjusted(-1, -1, 1, 1).intersects(view))
             continue;
+        if (e == m_selectedEdge) {
+            painter.setPen(QPen(highlight, 6.0, Qt::SolidLine, Qt::RoundCap));
+            painter.drawLine(a, b);
+        }
         painter.setPen(m_edgeOnPath[e] ? followed : edge.spanning ? spanning : reconverging);
         painter.drawLine(a, b);
-        if (labels && edge.spanning) {
-            const QPointF mid = (a + b) / 2;
-            const QString text = metrics.elidedText(qs(edge.action), Qt::ElideRight, int(kUnitX * m_zoom * 0.9));
-            painter.setPen(palette().color(QPalette::Text));
-            painter.drawText(mid + QPointF(4, metrics.ascent() / 2.0), text);
-        }
     }
+    painter.setPen(palette().color(QPalette::Text));
+    for (const EdgeLabel& label : edgeLabels())
+        painter.drawText(label.rect, Qt::AlignLeft | Qt::AlignVCenter, label.text);
     // Nodes: per level, only the x range in view (the index is sorted by x).
     const double unitX = kUnitX * m_zoom, unitY = kUnitY * m_zoom;
     const QPointF origin = toView(0, 0);
@@ -254,7 +276,7 @@ void RolloutTreeView::paintEvent(QPaintEvent*)
         const QColor colour = nodeColor(id);
         QPen outline(n.anchor ? QColor(20, 20, 20) : colour.darker(150), n.anchor ? 2.0 : 1.0);
         if (m_onPath[id])
-            outline = QPen(QColor(255, 140, 0), 3.0);
+            outline = followed;
         painter.setPen(outline);
         painter.setBrush(n.singleton ? QBrush(Qt::NoBrush) : QBrush(colour));
         if (n.kind == tree::NodeKind::Terminal)
@@ -266,6 +288,16 @@ void RolloutTreeView::paintEvent(QPaintEvent*)
             painter.setBrush(Qt::NoBrush);
             painter.drawEllipse(c, r + 4, r + 4);
         }
+        if (id == m_selectedNode) {
+            // A ring apart from the node, so that it reads as "selected" on any fill, outline or follow.
+            const double ring = selectionRingRadius(id);
+            painter.setPen(QPen(highlight, 3.0));
+            painter.setBrush(Qt::NoBrush);
+            if (n.kind == tree::NodeKind::Terminal)
+                painter.drawRect(QRectF(c.x() - ring, c.y() - ring, 2 * ring, 2 * ring));
+            else
+                painter.drawEllipse(c, ring, ring);
+        }
         if (m_layout.hiddenBelow[id] > 0) {
             painter.setPen(palette().color(QPalette::Text));
             painter.drawText(
@@ -275,6 +307,52 @@ void RolloutTreeView::paintEvent(QPaintEvent*)
     });
     paintLegend(painter);
     m_lastPaintMs = double(timer.nsecsElapsed()) / 1e6;
+}
+
+std::vector<EdgeLabel> RolloutTreeView::edgeLabels() const
+{
+    std::vector<EdgeLabel> out;
+    if (!m_tree || m_layout.visibleCount == 0 || m_zoom < kLabelZoom)
+        return out;
+    const QFontMetricsF metrics(font());
+    const QRectF view = QRectF(viewport()->rect());
+    // Candidates: spanning edges whose midpoint's row is in view. Every spanning edge into a level has its
+    // midpoint on one row, so labels can only collide with the others of their row.
+    struct Candidate {
+        int level;
+        double x;
+        double y;
+        tree::EdgeId edge;
+    };
+    std::vector<Candidate> candidates;
+    for (tree::EdgeId e = 0; e < m_tree->edges().size(); ++e) {
+        const tree::Edge& edge = m_tree->edge(e);
+        if (!edge.spanning || !edgeShown(edge))
+            continue;
+        const QPointF mid = (nodeCenter(edge.source) + nodeCenter(edge.target)) / 2;
+        if (mid.y() < view.top() - metrics.height() || mid.y() > view.bottom() + metrics.height()
+            || mid.x() > view.right())
+            continue;
+        candidates.push_back({ m_layout.depth[edge.target], mid.x() + kLabelOffset, mid.y(), e });
+    }
+    std::sort(candidates.begin(), candidates.end(),
+        [](const Candidate& a, const Candidate& b) { return a.level != b.level ? a.level < b.level : a.x < b.x; });
+    const double minimum = metrics.horizontalAdvance(QStringLiteral("ab…"));
+    for (std::size_t i = 0; i < candidates.size(); ++i) {
+        const Candidate& c = candidates[i];
+        const bool last = i + 1 == candidates.size() || candidates[i + 1].level != c.level;
+        // The room up to the next label's start (its edge line passes just left of it).
+        const double room
+            = std::min(kLabelMaxWidth, last ? kLabelMaxWidth : candidates[i + 1].x - kLabelOffset - kLabelGap - c.x);
+        if (room < minimum || c.x + room < view.left())
+            continue;
+        const QString text = metrics.elidedText(qs(m_tree->edge(c.edge).action), Qt::ElideRight, room);
+        const double width = metrics.horizontalAdvance(text);
+        if (text.isEmpty() || width < 1)
+            continue;
+        out.push_back({ c.edge, QRectF(c.x, c.y - metrics.height() / 2, std::ceil(width), metrics.height()), text });
+    }
+    return out;
 }
 
 tree::NodeId RolloutTreeView::nodeAt(QPointF p) const

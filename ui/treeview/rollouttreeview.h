@@ -6,6 +6,7 @@
 
 #include <QAbstractScrollArea>
 #include <QColor>
+#include <QRectF>
 #include <QString>
 #include <QStringList>
 
@@ -38,13 +39,25 @@ struct ColorLegend {
 /// The colour the view paints a node of `value` with under `legend` (NaN: grey). Any thread.
 QColor legendColor(const ColorLegend& legend, double value);
 
+/// "turn 2 of R1": a turn as every page names it, numbered from 1 (TurnRef::turn 0 is "turn 1"), with the id of its
+/// rollout in `tree`. GUI thread (translated).
+QString turnLabel(const tree::RolloutTree& tree, tree::TurnRef turn);
+
+/// An action text drawn on a spanning edge: where (viewport coordinates) and what, elided to its room.
+struct EdgeLabel {
+    tree::EdgeId edge = tree::kNone;
+    QRectF rect;
+    QString text;
+};
+
 /// The rollout tree of one group, custom-painted: circles sized by visits (sqrt scale) and coloured by a quantity,
-/// anchors outlined, singletons hollow, terminal nodes square; spanning edges straight, re-convergence edges dashed,
-/// with the action text when zoomed in. Draws only what intersects the viewport (nodes found through a per-level
-/// sorted index), so it stays interactive at 10⁴–10⁵ nodes. Wheel zooms, drag pans, Home fits, double-click
-/// collapses/expands a subtree. A colour legend (the quantity's name, its colour bar with minimum, middle and maximum,
-/// and the anchor / singleton / terminal markers) is painted over the top-right corner, so it is in every grab and
-/// PNG/SVG export. Lives on the GUI thread.
+/// anchors with a black outline, singletons hollow, terminal nodes square; spanning edges straight, re-convergence
+/// edges dashed, with the action text when zoomed in (labels of neighbouring edges elided or left out so that none
+/// overlap). The clicked node or edge is highlighted (a ring in colours::kHighlight), as is a followed rollout's
+/// path. Draws only what intersects the viewport (nodes found through a per-level sorted index), so it stays
+/// interactive at 10⁴–10⁵ nodes. Wheel zooms, drag pans, Home fits, double-click collapses/expands a subtree. A
+/// legend (the quantity's name, its colour bar with minimum, middle and maximum, and every marker style drawn) is
+/// painted over the top-right corner, so it is in every grab and PNG/SVG export. Lives on the GUI thread.
 class RolloutTreeView : public QAbstractScrollArea {
     Q_OBJECT
 public:
@@ -66,6 +79,16 @@ public:
     QRect legendRect() const { return m_legendRect; }
     /// Where the colour bar was painted last (inside legendRect()), in viewport coordinates.
     QRect legendBarRect() const { return m_legendBarRect; }
+    /// The legend's marker explanations as painted last ("hollow: singleton …"), top to bottom.
+    const QStringList& legendEntries() const { return m_legendEntries; }
+
+    /// The selected (clicked) node or edge, highlighted; kNone when none. A click selects; setTree clears.
+    void setSelectedNode(tree::NodeId node);
+    void setSelectedEdge(tree::EdgeId edge);
+    tree::NodeId selectedNode() const { return m_selectedNode; }
+    tree::EdgeId selectedEdge() const { return m_selectedEdge; }
+    /// Radius of the selection ring around a node, in pixels (outside the node and its search ring).
+    double selectionRingRadius(tree::NodeId node) const;
 
     /// Highlights the path of trajectory `trajectory` (index into the tree's group); -1 clears.
     void setFollowedRollout(int trajectory);
@@ -93,6 +116,12 @@ public:
     /// The visible node under a viewport point, or kNone. edgeAt: the visible edge within a few pixels, or kNone.
     tree::NodeId nodeAt(QPointF viewportPoint) const;
     tree::EdgeId edgeAt(QPointF viewportPoint) const;
+    /// The tooltip at a viewport point (a node's or an edge's; empty over nothing). Turns are numbered from 1.
+    QString toolTipAt(QPointF viewportPoint) const;
+    /// The action labels the view draws at the current zoom and scroll, none overlapping another: from
+    /// kLabelZoom on, each spanning edge in view gets its action at its midpoint, elided to the room before the
+    /// next label on its level, or none when too little room is left.
+    std::vector<EdgeLabel> edgeLabels() const;
 
     /// Nodes drawn by the last paint, and its duration in milliseconds (for the log and tests).
     std::size_t lastPaintedNodes() const { return m_lastPainted; }
@@ -102,6 +131,7 @@ public:
 
     static constexpr double kUnitX = 28.0; ///< pixels between neighbouring leaves at zoom 1
     static constexpr double kUnitY = 64.0; ///< pixels between levels at zoom 1
+    static constexpr double kLabelZoom = 2.0; ///< edge action texts from this zoom on
 
 Q_SIGNALS:
     void nodeClicked(quint32 node);
@@ -154,6 +184,9 @@ private:
     bool m_legendVisible = true;
     QRect m_legendRect;
     QRect m_legendBarRect;
+    QStringList m_legendEntries;
+    tree::NodeId m_selectedNode = tree::kNone;
+    tree::EdgeId m_selectedEdge = tree::kNone;
 };
 
 } // namespace creditlab::ui::treeview

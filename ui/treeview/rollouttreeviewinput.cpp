@@ -121,10 +121,13 @@ void RolloutTreeView::mouseReleaseEvent(QMouseEvent* event)
         return;
     }
     const QPointF p = event->position();
-    if (const tree::NodeId n = nodeAt(p); n != tree::kNone)
+    if (const tree::NodeId n = nodeAt(p); n != tree::kNone) {
+        setSelectedNode(n);
         Q_EMIT nodeClicked(n);
-    else if (const tree::EdgeId e = edgeAt(p); e != tree::kNone)
+    } else if (const tree::EdgeId e = edgeAt(p); e != tree::kNone) {
+        setSelectedEdge(e);
         Q_EMIT edgeClicked(e);
+    }
 }
 
 void RolloutTreeView::mouseDoubleClickEvent(QMouseEvent* event)
@@ -157,11 +160,7 @@ bool RolloutTreeView::viewportEvent(QEvent* event)
 {
     if (event->type() == QEvent::ToolTip && m_tree) {
         auto* help = static_cast<QHelpEvent*>(event);
-        QString text;
-        if (const tree::NodeId n = nodeAt(help->pos()); n != tree::kNone)
-            text = nodeToolTip(n);
-        else if (const tree::EdgeId e = edgeAt(help->pos()); e != tree::kNone)
-            text = edgeToolTip(e);
+        const QString text = toolTipAt(help->pos());
         if (text.isEmpty())
             QToolTip::hideText();
         else
@@ -169,6 +168,24 @@ bool RolloutTreeView::viewportEvent(QEvent* event)
         return true;
     }
     return QAbstractScrollArea::viewportEvent(event);
+}
+
+QString turnLabel(const tree::RolloutTree& tree, tree::TurnRef turn)
+{
+    const QString id = turn.trajectory < tree.trajectoryCount() ? qs(tree.trajectoryId(turn.trajectory))
+                                                                : QString::number(turn.trajectory);
+    return RolloutTreeView::tr("turn %1 of %2").arg(qulonglong(turn.turn) + 1).arg(id);
+}
+
+QString RolloutTreeView::toolTipAt(QPointF p) const
+{
+    if (!m_tree)
+        return {};
+    if (const tree::NodeId n = nodeAt(p); n != tree::kNone)
+        return nodeToolTip(n);
+    if (const tree::EdgeId e = edgeAt(p); e != tree::kNone)
+        return edgeToolTip(e);
+    return {};
 }
 
 QString RolloutTreeView::nodeToolTip(tree::NodeId node) const
@@ -184,6 +201,10 @@ QString RolloutTreeView::nodeToolTip(tree::NodeId node) const
               .arg(locale.toString(n.vPrime, 'g', 3))
               .arg(locale.toString(100.0 * n.successRate, 'f', 0))
               .arg(n.rollouts.size());
+    if (!n.turns.empty())
+        text += QLatin1Char('\n')
+            + (n.kind == tree::NodeKind::Terminal ? tr("after %1") : tr("first reached at %1"))
+                  .arg(turnLabel(*m_tree, n.turns.front()));
     if (n.anchor)
         text += QLatin1Char('\n') + tr("anchor state (repeats in the group)");
     if (m_colorBy == ColorBy::MeanAdvantage)
@@ -199,12 +220,15 @@ QString RolloutTreeView::edgeToolTip(tree::EdgeId edge) const
 {
     const tree::Edge& e = m_tree->edge(edge);
     const QLocale locale;
-    return tr("Action %1\nQ %2, N(s,a) %3, taken %4 time(s)%5")
-        .arg(clip(e.action, 160))
-        .arg(locale.toString(e.q, 'g', 3))
-        .arg(locale.toString(e.pairVisits, 'g', 4))
-        .arg(e.turns.size())
-        .arg(e.spanning ? QString() : tr(" (re-convergence)"));
+    QString text = tr("Action %1\nQ %2, N(s,a) %3, taken %4 time(s)%5")
+                       .arg(clip(e.action, 160))
+                       .arg(locale.toString(e.q, 'g', 3))
+                       .arg(locale.toString(e.pairVisits, 'g', 4))
+                       .arg(e.turns.size())
+                       .arg(e.spanning ? QString() : tr(" (re-convergence)"));
+    if (!e.turns.empty())
+        text += QLatin1Char('\n') + tr("first taken at %1").arg(turnLabel(*m_tree, e.turns.front()));
+    return text;
 }
 
 bool RolloutTreeView::exportImage(const QString& path, QString* error)

@@ -61,17 +61,43 @@ ColorLegend RolloutTreeView::colorLegend() const
 void RolloutTreeView::paintLegend(QPainter& painter)
 {
     m_legendRect = m_legendBarRect = QRect();
+    m_legendEntries.clear();
     if (!m_legendVisible)
         return;
     const ColorLegend legend = colorLegend();
     const QFontMetrics metrics(font());
     const int line = metrics.height();
-    const QString anchor = tr("anchor"), singleton = tr("singleton"), terminal = tr("terminal");
-    const int markerStep = 2 * kMarkerRadius + 4;
-    const int markersWidth = 3 * markerStep + metrics.horizontalAdvance(anchor) + metrics.horizontalAdvance(singleton)
-        + metrics.horizontalAdvance(terminal) + 2 * 10;
-    const int contentWidth = std::max({ kBarWidth, metrics.horizontalAdvance(legend.title), markersWidth });
-    const int height = 2 * kPadding + line + 2 + kBarHeight + 2 + line + 4 + std::max(line, 2 * kMarkerRadius);
+    const QColor highlight = QColor::fromRgb(colours::kHighlight);
+
+    // Every marker style paintEvent draws, each with what it means; the situational ones only while shown.
+    enum class Marker { Anchor, Singleton, Terminal, Size, Reconvergence, Followed, Selected, Search, Collapsed };
+    std::vector<std::pair<Marker, QString>> entries {
+        { Marker::Anchor, tr("black outline: anchor (state recurs)") },
+        { Marker::Singleton, tr("hollow: singleton (one rollout)") },
+        { Marker::Terminal, tr("square: terminal (rollout ended)") },
+        { Marker::Size, tr("size: visits N(s)") },
+    };
+    const bool reconverges = std::any_of(m_tree->edges().begin(), m_tree->edges().end(),
+        [this](const tree::Edge& e) { return !e.spanning && e.source != e.target && edgeShown(e); });
+    if (reconverges)
+        entries.push_back({ Marker::Reconvergence, tr("dashed edge: re-convergence") });
+    if (m_followed >= 0)
+        entries.push_back({ Marker::Followed, tr("orange outline: followed rollout") });
+    if (m_selectedNode != tree::kNone || m_selectedEdge != tree::kNone)
+        entries.push_back({ Marker::Selected, tr("orange ring: selected") });
+    if (!m_matches.empty())
+        entries.push_back({ Marker::Search, tr("magenta ring: search match") });
+    if (!m_collapsed.empty())
+        entries.push_back({ Marker::Collapsed, tr("+N: nodes collapsed below") });
+
+    const int markerWidth = 2 * kMarkerRadius + 8;
+    const int rowHeight = std::max(line, 2 * kMarkerRadius + 4);
+    int textWidth = 0;
+    for (const auto& entry : entries)
+        textWidth = std::max(textWidth, metrics.horizontalAdvance(entry.second));
+    const int contentWidth
+        = std::max({ kBarWidth, metrics.horizontalAdvance(legend.title), markerWidth + 4 + textWidth });
+    const int height = 2 * kPadding + line + 2 + kBarHeight + 2 + line + 4 + int(entries.size()) * rowHeight;
     const QRect frame(
         viewport()->width() - kMargin - contentWidth - 2 * kPadding, kMargin, contentWidth + 2 * kPadding, height);
     painter.save();
@@ -107,28 +133,61 @@ void RolloutTreeView::paintLegend(QPainter& painter)
     painter.drawText(labels, Qt::AlignRight | Qt::AlignVCenter, legend.labels.value(2));
     y += line + 4;
 
-    // The node markers, drawn as paintEvent draws the nodes.
+    // The markers, drawn as paintEvent draws them, one per row.
     const QColor sample = legendColor(legend, legend.middle);
-    const int cy = y + std::max(line, 2 * kMarkerRadius) / 2;
-    int x = left;
-    const auto marker = [&](const QPen& pen, const QBrush& brush, bool square, const QString& text) {
-        const QPointF c(x + kMarkerRadius, cy);
-        painter.setPen(pen);
-        painter.setBrush(brush);
-        if (square)
-            painter.drawRect(
-                QRectF(c.x() - kMarkerRadius, c.y() - kMarkerRadius, 2 * kMarkerRadius, 2 * kMarkerRadius));
-        else
-            painter.drawEllipse(c, kMarkerRadius, kMarkerRadius);
-        x += markerStep;
+    const QPen plain(sample.darker(150), 1.0);
+    const double r = kMarkerRadius;
+    for (const auto& [marker, text] : entries) {
+        const QPointF c(left + markerWidth / 2.0, y + rowHeight / 2.0);
+        painter.setBrush(QBrush(sample));
+        painter.setPen(plain);
+        switch (marker) {
+        case Marker::Anchor:
+            painter.setPen(QPen(QColor(20, 20, 20), 2.0));
+            painter.drawEllipse(c, r, r);
+            break;
+        case Marker::Singleton:
+            painter.setBrush(Qt::NoBrush);
+            painter.drawEllipse(c, r, r);
+            break;
+        case Marker::Terminal:
+            painter.drawRect(QRectF(c.x() - r, c.y() - r, 2 * r, 2 * r));
+            break;
+        case Marker::Size:
+            painter.drawEllipse(c + QPointF(-r, 2), 2.0, 2.0);
+            painter.drawEllipse(c + QPointF(2, 0), r - 1, r - 1);
+            break;
+        case Marker::Reconvergence:
+            painter.setPen(QPen(QColor(120, 120, 200), 1.0, Qt::DashLine));
+            painter.drawLine(c + QPointF(-markerWidth / 2.0 + 1, 0), c + QPointF(markerWidth / 2.0 - 1, 0));
+            break;
+        case Marker::Followed:
+            painter.setPen(QPen(highlight, 3.0));
+            painter.drawEllipse(c, r - 1, r - 1);
+            break;
+        case Marker::Selected:
+            painter.drawEllipse(c, 2.5, 2.5);
+            painter.setPen(QPen(highlight, 2.0));
+            painter.setBrush(Qt::NoBrush);
+            painter.drawEllipse(c, r + 1, r + 1);
+            break;
+        case Marker::Search:
+            painter.drawEllipse(c, 2.5, 2.5);
+            painter.setPen(QPen(QColor(200, 0, 200), 2.0));
+            painter.setBrush(Qt::NoBrush);
+            painter.drawEllipse(c, r + 1, r + 1);
+            break;
+        case Marker::Collapsed:
+            painter.setPen(palette().color(QPalette::Text));
+            painter.drawText(QRectF(left, y, markerWidth, rowHeight), Qt::AlignCenter, QStringLiteral("+N"));
+            break;
+        }
         painter.setPen(palette().color(QPalette::Text));
-        const int width = metrics.horizontalAdvance(text);
-        painter.drawText(QRect(x, cy - line / 2, width, line), Qt::AlignLeft | Qt::AlignVCenter, text);
-        x += width + 10;
-    };
-    marker(QPen(QColor(20, 20, 20), 2.0), QBrush(sample), false, anchor);
-    marker(QPen(sample.darker(150), 1.0), QBrush(Qt::NoBrush), false, singleton);
-    marker(QPen(sample.darker(150), 1.0), QBrush(sample), true, terminal);
+        painter.drawText(
+            QRect(left + markerWidth + 4, y, textWidth, rowHeight), Qt::AlignLeft | Qt::AlignVCenter, text);
+        m_legendEntries << text;
+        y += rowHeight;
+    }
     painter.restore();
     m_legendRect = frame;
     m_legendBarRect = bar;
