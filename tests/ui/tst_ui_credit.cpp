@@ -1,23 +1,100 @@
 // The credit page in the main window, offscreen: a run's stored credits load in the background into the heatmap
-// (two methods side by side by default), the per-role distribution fills, and clicking a cell opens that turn in
-// the Runs page's trajectory viewer. Also the Agreement tab is there.
+// (the run's own method and its nearest rival by default), the per-role distribution fills, and clicking a cell opens
+// that turn in the Runs page's trajectory viewer; the disagreement summary lists and finds the turns two methods
+// disagree on; the blocks and controls fit a 1280 × 720 window; another database replaces everything the page read.
+// Also the Agreement tab is there.
 #include "core/store.h"
 #include "ui/charts/linechart.h"
 #include "ui/credit/creditpage.h"
+#include "ui/credit/disagreementmodels.h"
+#include "ui/credit/disagreementpanel.h"
 #include "ui/heatmap/creditheatmapview.h"
-#include "ui/shell/mainwindow.h"
+#include "ui/heatmap/heatmaplegend.h"
 #include "ui/runs/runbrowserpage.h"
-#include "ui/shell/settings.h"
-#include "ui/trees/treepage.h"
 #include "ui/runs/trajectoryviewerpage.h"
+#include "ui/shell/mainwindow.h"
+#include "ui/shell/settings.h"
+#include "ui/shell/workspace.h"
+#include "ui/trees/treepage.h"
 
+#include <QAbstractItemModelTester>
+#include <QComboBox>
 #include <QListWidget>
+#include <QScrollBar>
 #include <QTabWidget>
+#include <QTableView>
 #include <QTemporaryDir>
+#include <QToolButton>
 #include <QtTest>
 
 using namespace creditlab;
 using namespace creditlab::ui;
+
+namespace {
+
+/// A method's credit of turn `turn` of trajectory `trajectory`.
+struct MethodCredits {
+    std::string method;
+    std::function<double(int trajectory, int turn)> credit;
+};
+
+/// Adds a run of `trajectories` trajectories with `turns` turns each per iteration (iterations 1…`iterations`; 0: an
+/// import without iterations), with the credits of `methods`; a training run of `trained` when that is not empty.
+qint64 addRun(Store& store, const std::string& name, const std::string& trained, int iterations, int trajectories,
+    int turns, const std::vector<MethodCredits>& methods)
+{
+    const qint64 runId
+        = store.createRun({ name, trained.empty() ? RunKind::Import : RunKind::Train, RunStatus::Finished, {} });
+    int ord = 0;
+    for (int it = iterations == 0 ? 0 : 1; it <= iterations; ++it) {
+        for (int i = 0; i < trajectories; ++i) {
+            Trajectory t;
+            t.id = "it" + std::to_string(it) + "-t" + std::to_string(i);
+            t.group = "g" + std::to_string(i / 2);
+            t.reward = i % 2;
+            if (iterations > 0)
+                t.iteration = it;
+            for (int k = 0; k < turns; ++k) {
+                Turn turn;
+                turn.observation = "obs " + std::to_string(k);
+                turn.action = "act " + std::to_string(k);
+                t.turns.push_back(turn);
+            }
+            const auto row = store.insertTrajectory(runId, ord++, t);
+            for (const auto& m : methods) {
+                std::vector<double> values(static_cast<std::size_t>(turns));
+                for (int k = 0; k < turns; ++k)
+                    values[static_cast<std::size_t>(k)] = m.credit(i, k);
+                store.writeCredits(row, m.method, values);
+            }
+        }
+    }
+    if (!trained.empty())
+        store.setRunShape(runId, RunShape { trained, "household", 0, 32, 1, iterations });
+    return runId;
+}
+
+double zero(int, int) { return 0.0; }
+
+QStringList listedMethods(CreditPage* page)
+{
+    QStringList out;
+    auto* list = page->findChild<QListWidget*>(QStringLiteral("creditMethods"));
+    for (int i = 0; list && i < list->count(); ++i)
+        out << list->item(i)->text();
+    return out;
+}
+
+QStringList listedIterations(CreditPage* page)
+{
+    QStringList out;
+    auto* combo = page->findChild<QComboBox*>(QStringLiteral("creditIteration"));
+    for (int i = 0; combo && i < combo->count(); ++i)
+        out << combo->itemText(i);
+    return out;
+}
+
+} // namespace
 
 class TestCredit : public QObject {
     Q_OBJECT
@@ -25,6 +102,10 @@ private Q_SLOTS:
     void heatmapLoadsAndOpensTurns();
     void computesCreditsOfAnImportedRun();
     void selectedRunLoadsWhenThePageFirstShows();
+    void defaultsToTheRunsOwnMethodAndItsRival();
+    void fitsA1280By720Window();
+    void disagreementSummaryFindsTurns();
+    void anotherDatabaseReplacesEverything();
 };
 
 /// The Credit and Trees pages load the run their run list shows when they first appear, without a pick or F5 (issue
@@ -57,7 +138,8 @@ void TestCredit::selectedRunLoadsWhenThePageFirstShows()
     window.show();
     window.showPage(MainWindow::Page::Credit);
     QTRY_COMPARE_WITH_TIMEOUT(window.credit()->runId(), runId, 10000);
-    QTRY_VERIFY_WITH_TIMEOUT(window.credit()->view()->data() && !window.credit()->view()->data()->methods.empty(), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        window.credit()->view()->data() && !window.credit()->view()->data()->methods.empty(), 10000);
     window.showPage(MainWindow::Page::Trees);
     QTRY_COMPARE_WITH_TIMEOUT(window.trees()->runId(), runId, 10000);
 }
@@ -109,7 +191,8 @@ void TestCredit::heatmapLoadsAndOpensTurns()
     auto* view = page->view();
     QVERIFY(view->data());
     QCOMPARE(view->data()->rows.size(), std::size_t(4));
-    QCOMPARE(view->methodBlockCount(), 2); // the first two methods, so that disagreement shows at once
+    QCOMPARE(view->methodBlockCount(), 2); // the run's own method and its rival, so that disagreement shows at once
+    QCOMPARE(page->shownMethods(), (QStringList { QStringLiteral("triage"), QStringLiteral("grpo") }));
     const auto& mask = view->disagreementMask();
     QVERIFY(std::count(mask.begin(), mask.end(), 1) == 3 + 4 + 5 + 6); // every turn disagrees in sign
     QVERIFY(page->distributionChart()->seriesCount() >= 2); // roles D and E of the first method
@@ -179,6 +262,220 @@ void TestCredit::computesCreditsOfAnImportedRun()
     QVERIFY2(failed.last().first().toString().contains(QLatin1String("no trajectories")),
         qPrintable(failed.last().first().toString()));
     QVERIFY(store.creditMethods(empty).empty());
+}
+
+/// Until the user picks, the heatmap shows the run's own method and its nearest rival, skipping all-zero credits (issue
+/// 20): not the first two alphabetically (gigpo, grpo), which are all zero on a run without successes.
+void TestCredit::defaultsToTheRunsOwnMethodAndItsRival()
+{
+    QTemporaryDir dir;
+    const QString db = dir.filePath(QStringLiteral("runs.db"));
+    qint64 runId = 0;
+    {
+        Store store(db.toStdString());
+        runId = addRun(store, "no successes", "triage", 1, 6, 4,
+            { { "gigpo", zero }, { "grpo", zero }, { "pair", [](int, int k) { return k % 2 ? 0.8 : -0.8; } },
+                { "triage", [](int i, int k) { return 0.1 * (i + k + 1); } } });
+    }
+    MainWindow window(std::make_unique<Settings>(dir.filePath(QStringLiteral("settings.ini"))));
+    QVERIFY(window.openDatabase(db));
+    window.resize(1280, 720);
+    window.show();
+    CreditPage* page = window.credit();
+    window.showPage(MainWindow::Page::Credit);
+    QTRY_VERIFY_WITH_TIMEOUT(page->view()->data() && page->view()->data()->methods.size() == 4, 10000);
+    QCOMPARE(page->runId(), runId);
+    QCOMPARE(page->trainedMethod(), QStringLiteral("triage"));
+    QCOMPARE(page->shownMethods(), (QStringList { QStringLiteral("triage"), QStringLiteral("pair") }));
+    QVERIFY(page->view()->colorScale().limit > 0.0); // not the ±0 of two all-zero methods
+    QCOMPARE(page->legend()->entries().filter(QStringLiteral("signs disagree")),
+        QStringList { QStringLiteral("signs disagree (triage vs pair)") });
+
+    // A pick of the user's own outlives a reload.
+    page->setMethods({ QStringLiteral("grpo"), QStringLiteral("triage") });
+    QSignalSpy loaded(page, &CreditPage::loaded);
+    page->showRun(runId);
+    QVERIFY(loaded.wait(10000));
+    QCOMPARE(page->shownMethods(), (QStringList { QStringLiteral("grpo"), QStringLiteral("triage") }));
+}
+
+/// In a 1280 × 720 window (the page gets about 1280 × 620 of it) both method blocks fit the heatmap without scrolling
+/// (the cells narrow) and no control is cut off. The page alone: the main window as a whole is held wider by another
+/// page's minimum width.
+void TestCredit::fitsA1280By720Window()
+{
+    QTemporaryDir dir;
+    const QString db = dir.filePath(QStringLiteral("runs.db"));
+    {
+        Store store(db.toStdString());
+        addRun(store, "a run with a rather long name that could push the controls out of the window", "triage", 1, 40,
+            50, { { "grpo", [](int i, int) { return i % 2 ? 0.5 : -0.5; } }, { "triage", [](int i, int k) {
+                                                                                  return 0.01 * (k + 1) * (i % 3 - 1);
+                                                                              } } });
+    }
+    Workspace workspace;
+    QVERIFY(workspace.open(db));
+    CreditPage credit(&workspace);
+    CreditPage* page = &credit;
+    page->resize(1280, 620);
+    page->show();
+    QVERIFY(QTest::qWaitForWindowExposed(page));
+    QCOMPARE(page->size(), QSize(1280, 620));
+    QTRY_VERIFY_WITH_TIMEOUT(page->view()->data() && page->view()->methodBlockCount() == 2, 10000);
+    auto* view = page->view();
+    const QRect viewport = view->viewport()->rect();
+    for (const int method : view->shownMethods()) {
+        QVERIFY(viewport.contains(view->cellRect(0, 0, method)));
+        QVERIFY2(viewport.contains(view->cellRect(0, 49, method)),
+            qPrintable(QStringLiteral("method %1: last cell at x %2, viewport %3 wide")
+                           .arg(method)
+                           .arg(view->cellRect(0, 49, method).right())
+                           .arg(viewport.width())));
+    }
+    QCOMPARE(view->horizontalScrollBar()->maximum(), 0);
+    // Every control lies inside the page, with at least its minimum size.
+    QVERIFY2(page->minimumSizeHint().width() <= page->width(),
+        qPrintable(QStringLiteral("%1 > %2").arg(page->minimumSizeHint().width()).arg(page->width())));
+    QList<QWidget*> controls;
+    for (auto* w : page->findChildren<QComboBox*>())
+        controls << w;
+    for (auto* w : page->findChildren<QToolButton*>())
+        controls << w;
+    controls << page->legend() << page->disagreementPanel() << view;
+    for (QWidget* w : controls) {
+        if (!w->isVisible())
+            continue;
+        const QRect r(w->mapTo(page, QPoint(0, 0)), w->size());
+        QVERIFY2(page->rect().contains(r) && w->width() >= w->minimumSizeHint().width() && w->height() > 0,
+            qPrintable(w->objectName() + QStringLiteral(" ") + QString::fromLatin1(w->metaObject()->className())));
+    }
+    QVERIFY(page->disagreementPanel()->turnView()->height() > 0);
+}
+
+/// The summary gives each pair's share of disagreeing turns and the turns they disagree on most, numbered from 1; a
+/// click finds the turn in the heatmap, a double click opens it (issue 20).
+void TestCredit::disagreementSummaryFindsTurns()
+{
+    QTemporaryDir dir;
+    const QString db = dir.filePath(QStringLiteral("runs.db"));
+    qint64 runId = 0;
+    {
+        Store store(db.toStdString());
+        // 8 trajectories × 5 turns. grpo: +1 on successes (odd i), −1 on failures. triage: 0.1·(k + 1)·(i + 1), always
+        // positive: it disagrees on the 20 failure turns; the largest gap is |−1 − 0.1·5·7| = 4.5 at i = 6, k = 4.
+        runId = addRun(store, "summary", "grpo", 1, 8, 5,
+            { { "grpo", [](int i, int) { return i % 2 ? 1.0 : -1.0; } },
+                { "triage", [](int i, int k) { return 0.1 * (k + 1) * (i + 1); } }, { "rtmc", zero } });
+    }
+    MainWindow window(std::make_unique<Settings>(dir.filePath(QStringLiteral("settings.ini"))));
+    QVERIFY(window.openDatabase(db));
+    window.resize(1280, 720);
+    window.show();
+    CreditPage* page = window.credit();
+    window.showPage(MainWindow::Page::Credit);
+    QTRY_VERIFY_WITH_TIMEOUT(page->view()->data() && page->view()->data()->methods.size() == 3, 10000);
+    DisagreementPanel* panel = page->disagreementPanel();
+    QAbstractItemModelTester pairTester(panel->pairModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModelTester turnTester(panel->turnModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    PairDisagreementModel* pairs = panel->pairModel();
+    // Methods grpo, rtmc, triage; rtmc is all zero, so only grpo–triage has turns to compare.
+    QCOMPARE(pairs->rowCount(), 1);
+    QCOMPARE(pairs->rowOf(0, 1), -1);
+    const int gt = pairs->rowOf(0, 2);
+    QVERIFY(gt >= 0);
+    const auto cell
+        = [pairs, gt](PairDisagreementModel::Column c) { return pairs->index(gt, int(c)).data().toString(); };
+    QCOMPARE(cell(PairDisagreementModel::Column::Methods), QStringLiteral("grpo vs triage"));
+    QCOMPARE(cell(PairDisagreementModel::Column::Disagreeing), QStringLiteral("20 of 40"));
+    QCOMPARE(cell(PairDisagreementModel::Column::Share), QStringLiteral("50.0 %"));
+
+    // The shown pair (grpo and its standard rival triage) is the one whose top turns are listed.
+    QCOMPARE(page->shownMethods(), (QStringList { QStringLiteral("grpo"), QStringLiteral("triage") }));
+    QTableView* turns = panel->turnView();
+    QCOMPARE(turns->model()->rowCount(), 20);
+    const auto top
+        = [turns](DisagreeingTurnModel::Column c) { return turns->model()->index(0, int(c)).data().toString(); };
+    QCOMPARE(top(DisagreeingTurnModel::Column::Trajectory), QStringLiteral("it1-t6"));
+    QCOMPARE(top(DisagreeingTurnModel::Column::Turn), QStringLiteral("5")); // turn index 4, numbered from 1
+    QCOMPARE(top(DisagreeingTurnModel::Column::First), QStringLiteral("-1"));
+    QCOMPARE(top(DisagreeingTurnModel::Column::Gap), QStringLiteral("4.5"));
+    QCOMPARE(turns->model()->headerData(int(DisagreeingTurnModel::Column::First), Qt::Horizontal).toString(),
+        QStringLiteral("grpo"));
+
+    // A click finds the cell in the heatmap; the tooltip numbers the turn from 1 too.
+    const QModelIndex first = turns->model()->index(0, 0);
+    turns->scrollTo(first);
+    QTest::mouseClick(turns->viewport(), Qt::LeftButton, {}, turns->visualRect(first).center());
+    const auto selected = page->view()->selectedCell();
+    QVERIFY(selected && selected->first == 6 && selected->second == 4);
+    QVERIFY(page->view()->toolTipText(6, 4).contains(QStringLiteral("Trajectory it1-t6, turn 5")));
+    // A double click opens it.
+    QTest::mouseDClick(turns->viewport(), Qt::LeftButton, {}, turns->visualRect(first).center());
+    QCOMPARE(window.tabs()->currentIndex(), int(MainWindow::Page::Runs));
+    QCOMPARE(window.runBrowser()->currentRunId(), runId);
+    QCOMPARE(window.trajectoryViewer()->currentTurn(), 4);
+}
+
+/// File → Open Database replaces all the page read from the old database, visible or not, without F5 (issue 20).
+void TestCredit::anotherDatabaseReplacesEverything()
+{
+    QTemporaryDir dir;
+    const QString first = dir.filePath(QStringLiteral("first.db"));
+    const QString second = dir.filePath(QStringLiteral("second.db"));
+    qint64 firstRun = 0, secondRun = 0;
+    std::vector<std::int64_t> secondIterations;
+    {
+        Store store(first.toStdString());
+        firstRun = addRun(store, "first", "triage", 3, 4, 3,
+            { { "grpo", [](int i, int) { return i % 2 ? 1.0 : -1.0; } },
+                { "triage", [](int, int k) { return 0.1 * (k + 1); } } });
+    }
+    {
+        Store store(second.toStdString());
+        addRun(store, "second, older", "", 0, 2, 2, { { "rtmc", zero } });
+        secondRun = addRun(store, "second", "", 0, 5, 4,
+            { { "pair", [](int, int k) { return k % 2 ? 0.3 : -0.3; } },
+                { "rtmc", [](int i, int) { return 0.2 * (i + 1); } } });
+        secondIterations = store.iterations(secondRun);
+    }
+    QStringList expectedIterations { QStringLiteral("all") };
+    for (const auto it : secondIterations)
+        expectedIterations << QString::number(it);
+
+    MainWindow window(std::make_unique<Settings>(dir.filePath(QStringLiteral("settings.ini"))));
+    QVERIFY(window.openDatabase(first));
+    window.resize(1280, 720);
+    window.show();
+    CreditPage* page = window.credit();
+    window.showPage(MainWindow::Page::Credit);
+    QTRY_COMPARE_WITH_TIMEOUT(
+        listedMethods(page), (QStringList { QStringLiteral("grpo"), QStringLiteral("triage") }), 10000);
+    QCOMPARE(page->runId(), firstRun);
+    QCOMPARE(listedIterations(page), (QStringList { "all", "1", "2", "3" }));
+    page->setMethods({ QStringLiteral("grpo") });
+
+    // Not shown: nothing of the first database is left behind for the page to show.
+    window.showPage(MainWindow::Page::Runs);
+    QVERIFY(window.openDatabase(second));
+    QVERIFY(listedMethods(page).isEmpty());
+    QCOMPARE(listedIterations(page), QStringList { QStringLiteral("all") });
+    QVERIFY(!page->view()->data());
+    QVERIFY(page->trainedMethod().isEmpty());
+    window.showPage(MainWindow::Page::Credit);
+    QTRY_COMPARE_WITH_TIMEOUT(
+        listedMethods(page), (QStringList { QStringLiteral("pair"), QStringLiteral("rtmc") }), 10000);
+    QCOMPARE(page->runId(), secondRun);
+    QCOMPARE(listedIterations(page), expectedIterations);
+    QCOMPARE(page->view()->data()->rows.size(), std::size_t(5));
+    QCOMPARE(page->view()->methodBlockCount(), 2); // the defaults again: the pick in the first database is gone
+
+    // Shown: the first database comes back by itself.
+    QVERIFY(window.openDatabase(first));
+    QTRY_COMPARE_WITH_TIMEOUT(
+        listedMethods(page), (QStringList { QStringLiteral("grpo"), QStringLiteral("triage") }), 10000);
+    QCOMPARE(page->runId(), firstRun);
+    QCOMPARE(listedIterations(page), (QStringList { "all", "1", "2", "3" }));
+    QTRY_COMPARE_WITH_TIMEOUT(page->view()->data()->rows.size(), std::size_t(4), 10000); // the last iteration
 }
 
 QTEST_MAIN(TestCredit)

@@ -1,8 +1,12 @@
-// The per-turn credit heatmap: colour map, sign-disagreement mask, row orders, histograms, the loader on a
-// temp store, and the view (blocks, paint of 10,000 × 50, hover text, click, keyboard, export).
+// The per-turn credit heatmap: colour map, robust scale, sign-disagreement mask and summary, default methods, row
+// orders, histograms, the loader on a temp store, and the view (blocks fitted to the width, paint of 10,000 × 50,
+// disagreement marks, colour bar clip, selection, hover text with turns from 1, click, keyboard, export), and the
+// legend.
 #include "core/store.h"
+#include "ui/charts/colours.h"
 #include "ui/heatmap/creditheatmapview.h"
 #include "ui/heatmap/heatmapdata.h"
+#include "ui/heatmap/heatmaplegend.h"
 #include "ui/heatmap/heatmapmath.h"
 
 #include <QApplication>
@@ -57,6 +61,15 @@ private Q_SLOTS:
     void colorMap();
     void colorMapTableMatches();
     void mask();
+    void robustScale_data();
+    void robustScale();
+    void viewClipsAndSaysSo();
+    void pairDisagreementMaths();
+    void defaultMethodsRule_data();
+    void defaultMethodsRule();
+    void blocksFitTheWidth();
+    void selectionScrollsToTheCell();
+    void legend();
     void orders_data();
     void orders();
     void histograms();
@@ -239,7 +252,9 @@ void TestHeatmap::viewBlocksAndPaint()
 
     view.setData(makeData(10000, 50));
     QCOMPARE(view.methodBlockCount(), 2);
-    QCOMPARE(view.colorMap().limit(), 1.0);
+    // The robust scale: the 98th percentile of |sin| and |cos| over the shown cells, a little under 1.
+    QVERIFY(view.colorMap().limit() > 0.95 && view.colorMap().limit() < 1.0);
+    QVERIFY(view.colorScale().clipped());
     QCOMPARE(view.disagreementMask().size(), std::size_t(500000));
     const QImage image = view.grab().toImage();
     QCOMPARE(image.size(), QSize(900, 600));
@@ -249,21 +264,29 @@ void TestHeatmap::viewBlocksAndPaint()
     QCOMPARE(image.pixel(c0), DivergingColorMap::kZero);
     QCOMPARE(image.pixel(c1), DivergingColorMap::kPositive);
 
-    // A disagreeing cell is outlined in both blocks (12 px cells), filled with the outline colour when tiny.
+    // A disagreeing cell is outlined and struck through in both blocks (12 px cells), so that the mark shows on
+    // every colour; filled with the outline colour when tiny.
     const auto& mask = view.disagreementMask();
     const auto hit = std::find(mask.begin(), mask.end(), std::uint8_t(1));
     QVERIFY(hit != mask.end());
     const std::size_t cellIndex = static_cast<std::size_t>(hit - mask.begin());
     const std::size_t maskRow = cellIndex / 50;
     const int maskTurn = static_cast<int>(cellIndex % 50);
-    const QRgb outline = view.palette().color(QPalette::Text).rgb();
+    const QRgb outline = qRgb(0, 0, 0);
     view.resize(1400, 600); // both 50-turn blocks in view
+    QCOMPARE(view.cellSize(), QSize(12, 12));
     view.scrollToDisplayRow(maskRow);
     const QImage outlined = view.grab().toImage();
     for (int method = 0; method < 2; ++method) {
         const QRect r = view.cellRect(maskRow, maskTurn, method);
         QCOMPARE(outlined.pixel(view.viewport()->mapTo(&view, r.topLeft())), outline);
-        QVERIFY(outlined.pixel(view.viewport()->mapTo(&view, r.center())) != outline);
+        const QRgb fill = view.colorMap().tableRgb(view.data()->value(method, maskRow, maskTurn));
+        // Inside the outline, the diagonal stroke: at least one pixel per inner column is not the cell's colour.
+        int marked = 0;
+        for (int x = r.left() + 1; x < r.right(); ++x)
+            for (int y = r.top() + 1; y < r.bottom(); ++y)
+                marked += outlined.pixel(view.viewport()->mapTo(&view, QPoint(x, y))) != fill ? 1 : 0;
+        QVERIFY2(marked >= r.width() - 3, qPrintable(QString::number(marked)));
     }
     view.setCellSize(QSize(2, 2));
     view.scrollToDisplayRow(maskRow);
@@ -285,6 +308,7 @@ void TestHeatmap::viewBlocksAndPaint()
     QVERIFY(!view.data()->rows[view.displayedRows().back()].success);
     view.setColorLimit(4.0);
     QCOMPARE(view.colorMap().limit(), 4.0);
+    QVERIFY(!view.colorScale().clipped());
     view.verticalScrollBar()->setValue(view.verticalScrollBar()->maximum());
     QVERIFY(!view.grab().isNull());
 }
@@ -306,7 +330,7 @@ void TestHeatmap::hoverAndClick()
     QCOMPARE(cell->turn, 2);
     QCOMPARE(cell->method, 1);
     const QString text = view.toolTipText(cell->row, cell->turn);
-    QVERIFY2(text.contains(QStringLiteral("Trajectory t3, turn 2")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("Trajectory t3, turn 3")), qPrintable(text)); // turns count from 1
     QVERIFY(text.contains(QStringLiteral("grpo: ") + QString::number(std::sin(0.1 * (3 * 6 + 2)), 'g', 4)));
     QVERIFY(text.contains(QStringLiteral("triage: ") + QString::number(std::cos(0.07 * (3 * 6 + 2)), 'g', 4)));
     QVERIFY(text.contains(QStringLiteral("Action: act<103,2>")));
@@ -376,6 +400,255 @@ void TestHeatmap::exportImage()
     QVERIFY(file.readAll().contains("<svg"));
     QVERIFY(!view.exportImage(dir.filePath(QStringLiteral("missing/h.png")), &error));
     QVERIFY(!error.isEmpty());
+}
+
+void TestHeatmap::robustScale_data()
+{
+    // |value| over the finite non-zero entries: 1, 2, 3, 4, 100 (n = 5); h = q·(n − 1), linear between neighbours.
+    QTest::addColumn<double>("quantile");
+    QTest::addColumn<double>("expected");
+    QTest::newRow("median: h = 2") << 0.5 << 3.0;
+    QTest::newRow("0.9: h = 3.6, 4 + 0.6·96") << 0.9 << 61.6;
+    QTest::newRow("0.98: h = 3.92, 4 + 0.92·96") << 0.98 << 92.32;
+    QTest::newRow("1: the largest") << 1.0 << 100.0;
+    QTest::newRow("0: the smallest non-zero") << 0.0 << 1.0;
+    QTest::newRow("0.25: h = 1") << 0.25 << 2.0;
+}
+
+void TestHeatmap::robustScale()
+{
+    QFETCH(double, quantile);
+    QFETCH(double, expected);
+    const std::vector<double> a { 0.0, 1.0, -2.0, kNaN };
+    const std::vector<double> b { 3.0, 0.0, 4.0, -100.0 };
+    const std::vector<const std::vector<double>*> both { &a, &b };
+    QVERIFY(std::abs(absQuantile(both, quantile) - expected) < 1e-9);
+    const ColorScale scale = robustColorScale(both, quantile);
+    QVERIFY(std::abs(scale.limit - expected) < 1e-9);
+    QCOMPARE(scale.maxAbs, 100.0);
+    QCOMPARE(scale.clipped(), expected < 100.0);
+
+    // No non-zero value: the scale is the largest |value| (0 here), not clipped.
+    const std::vector<double> zeros { 0.0, kNaN, 0.0 };
+    const std::vector<const std::vector<double>*> none { &zeros };
+    QCOMPARE(absQuantile(none, quantile), 0.0);
+    QCOMPARE(robustColorScale(none, quantile).limit, 0.0);
+    QVERIFY(!robustColorScale(none, quantile).clipped());
+    QCOMPARE(absQuantile({}, quantile), 0.0);
+}
+
+void TestHeatmap::viewClipsAndSaysSo()
+{
+    // 200 cells of ±0.5 and 2 outliers of 10: the colours span ±0.5, not ±10 (where every cell would be near
+    // white), and the colour bar says that it clips.
+    auto data = std::make_shared<HeatmapData>();
+    data->columns = 10;
+    data->methods = { "grpo", "triage" };
+    data->values.assign(2, std::vector<double>(200, 0.5));
+    data->roles.assign(200, HeatmapData::kNoRole);
+    for (int r = 0; r < 20; ++r)
+        data->rows.push_back(HeatmapRow { r, "t" + std::to_string(r), "g", r % 2 == 0, 10 });
+    for (std::size_t i = 0; i < 200; i += 2)
+        data->values[1][i] = -0.5;
+    data->values[0][3] = 10.0;
+    data->values[1][7] = -10.0;
+    CreditHeatmapView view;
+    view.resize(600, 400);
+    view.setData(data);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QCOMPARE(view.colorScale().limit, 0.5);
+    QCOMPARE(view.colorScale().maxAbs, 10.0);
+    QVERIFY(view.colorScale().clipped());
+    QCOMPARE(view.colorMap().tableRgb(0.5), DivergingColorMap::kPositive); // the bulk is saturated, not pale
+    const QStringList labels = view.colorBarLabels();
+    QCOMPARE(labels.size(), 3);
+    QVERIFY2(labels.at(0).startsWith(QChar(0x2265)) && labels.at(0).contains(QStringLiteral("0.5")),
+        qPrintable(labels.at(0)));
+    QVERIFY2(labels.at(2).startsWith(QChar(0x2264)), qPrintable(labels.at(2)));
+    const QString tip = view.colorBarToolTip();
+    QVERIFY2(tip.contains(QStringLiteral("98th percentile")) && tip.contains(QStringLiteral("is 10")), qPrintable(tip));
+    // The clip arrows: blue above the bar, red below it.
+    const QImage image = view.grab().toImage();
+    const QRect bar = view.colorBarRect();
+    QCOMPARE(image.pixel(view.viewport()->mapTo(&view, QPoint(bar.center().x(), bar.top() - 3))),
+        DivergingColorMap::kPositive);
+    QCOMPARE(image.pixel(view.viewport()->mapTo(&view, QPoint(bar.center().x(), bar.bottom() + 3))),
+        DivergingColorMap::kNegative);
+
+    // Without outliers nothing is clipped and the labels say plain ±limit.
+    data->values[0][3] = 0.5;
+    data->values[1][7] = -0.5;
+    view.setData(data);
+    QVERIFY(!view.colorScale().clipped());
+    QCOMPARE(view.colorBarLabels().at(0), QStringLiteral("+0.5"));
+    QVERIFY(!view.colorBarToolTip().contains(QStringLiteral("percentile")));
+}
+
+void TestHeatmap::pairDisagreementMaths()
+{
+    // 2 rows × 3 turns. a vs b: turn by turn (1, −1) opposite; (−2, −1) same; (0, 3) a is zero; (0.5, −0.5)
+    // opposite; (NaN, 2) missing; (−1, 2) opposite. Compared 4, disagreeing 3.
+    HeatmapData data;
+    data.columns = 3;
+    data.methods = { "a", "b", "zero" };
+    data.rows.push_back(HeatmapRow { 10, "x", "g", true, 3 });
+    data.rows.push_back(HeatmapRow { 11, "y", "g", false, 3 });
+    data.values = { { 1.0, -2.0, 0.0, 0.5, kNaN, -1.0 }, { -1.0, -1.0, 3.0, -0.5, 2.0, 2.0 },
+        { 0.0, 0.0, 0.0, 0.0, 0.0, 0.0 } };
+    data.roles.assign(6, HeatmapData::kNoRole);
+    const PairDisagreement ab = pairDisagreement(data, 0, 1);
+    QCOMPARE(ab.compared, std::size_t(4));
+    QCOMPARE(ab.disagreeing, std::size_t(3));
+    QCOMPARE(ab.share(), 0.75);
+    const PairDisagreement az = pairDisagreement(data, 0, 2);
+    QCOMPARE(az.compared, std::size_t(0));
+    QVERIFY(std::isnan(az.share()));
+    const std::vector<int> methods { 0, 1, 2, 7 }; // 7 is no method
+    const auto pairs = pairDisagreements(data, methods);
+    QCOMPARE(pairs.size(), std::size_t(3));
+    QVERIFY(pairs[0].a == 0 && pairs[0].b == 1);
+    QVERIFY(pairs[1].a == 0 && pairs[1].b == 2);
+    QVERIFY(pairs[2].a == 1 && pairs[2].b == 2);
+
+    // Gaps of the opposite-sign turns: (1, −1) → 2 at row 0 turn 0; (0.5, −0.5) → 1 at row 1 turn 0; (−1, 2) → 3
+    // at row 1 turn 2. Largest first.
+    const auto top = topDisagreements(data, 0, 1, 10);
+    QCOMPARE(top.size(), std::size_t(3));
+    QCOMPARE(top[0].row, std::size_t(1));
+    QCOMPARE(top[0].turn, 2);
+    QCOMPARE(top[0].gap(), 3.0);
+    QCOMPARE(top[1].row, std::size_t(0));
+    QCOMPARE(top[1].turn, 0);
+    QCOMPARE(top[1].a, 1.0);
+    QCOMPARE(top[1].b, -1.0);
+    QCOMPARE(top[2].gap(), 1.0);
+    QCOMPARE(topDisagreements(data, 0, 1, 1).size(), std::size_t(1));
+    QVERIFY(topDisagreements(data, 0, 2, 10).empty());
+    // Equal gaps keep data order.
+    data.values[1][5] = 1.0; // (−1, 1) → 2, like row 0 turn 0
+    const auto tied = topDisagreements(data, 0, 1, 10);
+    QCOMPARE(tied[0].row, std::size_t(0));
+    QCOMPARE(tied[1].row, std::size_t(1));
+    QCOMPARE(tied[1].turn, 2);
+    QCOMPARE(nonZeroCount(data.values[0]), std::size_t(4));
+}
+
+void TestHeatmap::defaultMethodsRule_data()
+{
+    QTest::addColumn<QStringList>("methods");
+    QTest::addColumn<QString>("allZero"); // comma-separated methods whose credits are all zero
+    QTest::addColumn<QString>("trained");
+    QTest::addColumn<QStringList>("expected");
+    const QStringList household { "gigpo", "grpo", "pair", "scalar_judge", "triage" };
+    // No successes: GiGPO and GRPO are all zero; scalar_judge equals TRIAGE (never disagrees), PAIR disagrees.
+    QTest::newRow("own method, the rival that disagrees") << household << "gigpo,grpo"
+                                                          << "triage" << QStringList { "triage", "pair" };
+    QTest::newRow("own method, the standard rival GRPO") << household << ""
+                                                         << "triage" << QStringList { "triage", "grpo" };
+    QTest::newRow("GRPO's standard rival is TRIAGE") << household << ""
+                                                     << "grpo" << QStringList { "grpo", "triage" };
+    QTest::newRow("then GiGPO") << household << "triage"
+                                << "grpo" << QStringList { "grpo", "gigpo" };
+    QTest::newRow("an all-zero own method is skipped") << household << "gigpo,grpo,scalar_judge"
+                                                       << "grpo" << QStringList { "pair", "triage" };
+    QTest::newRow("an import: the most non-zero") << household << "gigpo,grpo,scalar_judge"
+                                                  << "" << QStringList { "pair", "triage" };
+    QTest::newRow("one method") << QStringList { "triage" } << ""
+                                << "" << QStringList { "triage" };
+    QTest::newRow("all zero: nothing skipped") << QStringList { "gigpo", "grpo" } << "gigpo,grpo"
+                                               << "grpo" << QStringList { "grpo", "gigpo" };
+}
+
+void TestHeatmap::defaultMethodsRule()
+{
+    QFETCH(QStringList, methods);
+    QFETCH(QString, allZero);
+    QFETCH(QString, trained);
+    QFETCH(QStringList, expected);
+    HeatmapData data;
+    data.columns = 4;
+    for (int r = 0; r < 3; ++r)
+        data.rows.push_back(HeatmapRow { r, std::to_string(r), "g", false, 4 });
+    data.roles.assign(12, HeatmapData::kNoRole);
+    const QStringList zero = allZero.split(QLatin1Char(','), Qt::SkipEmptyParts);
+    for (const QString& m : methods) {
+        data.methods.push_back(m.toStdString());
+        std::vector<double> v(12);
+        for (std::size_t i = 0; i < v.size(); ++i) {
+            if (zero.contains(m))
+                v[i] = 0.0;
+            else if (m == QLatin1String("pair"))
+                v[i] = i % 2 ? 1.0 : -1.0; // disagrees with triage on half the turns; 12 non-zero
+            else if (m == QLatin1String("triage") || m == QLatin1String("scalar_judge"))
+                v[i] = i < 10 ? 0.5 : 0.0; // 10 non-zero
+            else
+                v[i] = i < 3 ? -0.2 : 0.0; // 3 non-zero
+        }
+        data.values.push_back(std::move(v));
+    }
+    QStringList got;
+    for (const int m : defaultMethods(data, trained.toStdString()))
+        got << QString::fromStdString(data.methods[static_cast<std::size_t>(m)]);
+    QCOMPARE(got, expected);
+}
+
+void TestHeatmap::blocksFitTheWidth()
+{
+    // Two 50-turn blocks in a 1000 px view: at 12 px they would need 1,200 px; the cells narrow so that both fit.
+    CreditHeatmapView view;
+    view.resize(1000, 400);
+    view.setData(makeData(100, 50));
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QVERIFY(view.cellSize().width() < 12);
+    QVERIFY(view.cellSize().width() >= CreditHeatmapView::kMinCellWidth);
+    const QRect viewport = view.viewport()->rect();
+    for (int method = 0; method < 2; ++method) {
+        QVERIFY(viewport.contains(view.cellRect(0, 0, method)));
+        QVERIFY2(viewport.contains(view.cellRect(0, 49, method)), qPrintable(QString::number(method)));
+    }
+    QCOMPARE(view.horizontalScrollBar()->maximum(), 0);
+    // Too many turns for the minimum width: the cells stop at it and the view scrolls sideways.
+    view.setData(makeData(10, 400));
+    QCOMPARE(view.cellSize().width(), CreditHeatmapView::kMinCellWidth);
+    QVERIFY(view.horizontalScrollBar()->maximum() > 0);
+    // A wide view keeps the full cell size.
+    view.setData(makeData(10, 5));
+    QCOMPARE(view.cellSize(), QSize(12, 12));
+}
+
+void TestHeatmap::selectionScrollsToTheCell()
+{
+    CreditHeatmapView view;
+    view.resize(700, 300);
+    view.setData(makeData(1000, 6));
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    view.selectCell(900, 2);
+    QVERIFY(view.selectedCell() && view.selectedCell()->first == 900 && view.selectedCell()->second == 2);
+    const QRect cell = view.cellRect(900, 2, 0); // stored order: display row = data row
+    QVERIFY(view.viewport()->rect().contains(cell));
+    const QImage image = view.grab().toImage();
+    QCOMPARE(image.pixel(view.viewport()->mapTo(&view, cell.topLeft())), creditlab::ui::colours::kHighlight);
+    view.clearSelection();
+    QVERIFY(!view.selectedCell());
+}
+
+void TestHeatmap::legend()
+{
+    HeatmapLegend legend;
+    QStringList entries = legend.entries();
+    QVERIFY(entries.contains(QStringLiteral("success")));
+    QVERIFY(entries.contains(QStringLiteral("failure")));
+    QVERIFY(!entries.join(QLatin1Char(' ')).contains(QStringLiteral("signs disagree")));
+    legend.setComparedMethods(QStringLiteral("triage"), QStringLiteral("grpo"));
+    entries = legend.entries();
+    QVERIFY2(entries.contains(QStringLiteral("signs disagree (triage vs grpo)")),
+        qPrintable(entries.join(QLatin1Char(';'))));
+    legend.resize(legend.sizeHint());
+    QVERIFY(!legend.grab().isNull());
+    QCOMPARE(CreditHeatmapView::outcomeColor(true), QColor(46, 160, 67));
 }
 
 QTEST_MAIN(TestHeatmap)

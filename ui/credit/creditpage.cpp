@@ -4,10 +4,12 @@
 #include "core/credit/runcredits.h"
 #include "core/store.h"
 #include "ui/charts/linechart.h"
-#include "ui/heatmap/creditheatmapview.h"
-#include "ui/heatmap/heatmapmath.h"
 #include "ui/common/runcombo.h"
 #include "ui/common/textutil.h"
+#include "ui/credit/disagreementpanel.h"
+#include "ui/heatmap/creditheatmapview.h"
+#include "ui/heatmap/heatmaplegend.h"
+#include "ui/heatmap/heatmapmath.h"
 #include "ui/shell/workspace.h"
 
 #include <QComboBox>
@@ -48,17 +50,27 @@ CreditPage::CreditPage(Workspace* workspace, QWidget* parent)
     , m_methods(new QListWidget(this))
     , m_status(new QLabel(this))
     , m_view(new heatmap::CreditHeatmapView(this))
+    , m_legend(new heatmap::HeatmapLegend(this))
+    , m_disagreement(new DisagreementPanel(this))
     , m_distribution(new charts::LineChart(this))
     , m_distributionMethod(new QComboBox(this))
     , m_compute(new QToolButton(this))
 {
     setObjectName(QStringLiteral("creditPage"));
+    m_run->setObjectName(QStringLiteral("creditRun"));
+    m_iteration->setObjectName(QStringLiteral("creditIteration"));
+    m_methods->setObjectName(QStringLiteral("creditMethods"));
+    // At 1280 px the controls share one line: long run names and messages shrink instead of pushing it wider.
+    m_run->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_run->setMinimumContentsLength(16);
+    m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_order->addItem(tr("Stored order"), int(heatmap::RowOrder::Stored));
     m_order->addItem(tr("By group"), int(heatmap::RowOrder::Group));
     m_order->addItem(tr("By outcome"), int(heatmap::RowOrder::Outcome));
     m_order->addItem(tr("By disagreement"), int(heatmap::RowOrder::Disagreement));
     m_order->setCurrentIndex(1);
-    m_methods->setToolTip(tr("Methods shown side by side; cells where the first two disagree in sign are outlined"));
+    m_methods->setToolTip(tr("Methods shown side by side; cells where the first two disagree in sign are outlined "
+                             "and struck through. Until you pick, the run's own method and its nearest rival."));
     m_methods->setMaximumWidth(200);
     m_status->setTextFormat(Qt::PlainText);
     m_distribution->setTitle(tr("Advantages per role"));
@@ -86,6 +98,12 @@ CreditPage::CreditPage(Workspace* workspace, QWidget* parent)
     controls->addWidget(m_order);
     controls->addWidget(m_compute);
     controls->addWidget(m_status, 3);
+    auto* top = new QWidget(this);
+    auto* topLayout = new QVBoxLayout(top);
+    topLayout->setContentsMargins(0, 0, 0, 0);
+    topLayout->setSpacing(2);
+    topLayout->addWidget(m_view, 1);
+    topLayout->addWidget(m_legend);
     auto* left = new QWidget(this);
     auto* leftLayout = new QVBoxLayout(left);
     leftLayout->setContentsMargins(0, 0, 0, 0);
@@ -100,10 +118,16 @@ CreditPage::CreditPage(Workspace* workspace, QWidget* parent)
     bottomControls->addStretch(1);
     bottomLayout->addLayout(bottomControls);
     bottomLayout->addWidget(m_distribution, 1);
+    auto* below = new QSplitter(Qt::Horizontal, this);
+    below->addWidget(bottom);
+    below->addWidget(m_disagreement);
+    below->setSizes({ 400, 600 }); // the summary's two tables need the width more than the distribution
     auto* centre = new QSplitter(Qt::Vertical, this);
-    centre->addWidget(m_view);
-    centre->addWidget(bottom);
-    centre->setSizes({ 560, 220 });
+    centre->addWidget(top);
+    centre->addWidget(below);
+    centre->setStretchFactor(0, 3);
+    centre->setStretchFactor(1, 2);
+    centre->setSizes({ 540, 240 });
     auto* splitter = new QSplitter(Qt::Horizontal, this);
     splitter->addWidget(left);
     splitter->addWidget(centre);
@@ -120,18 +144,24 @@ CreditPage::CreditPage(Workspace* workspace, QWidget* parent)
     connect(m_iteration, &QComboBox::activated, this, &CreditPage::load);
     connect(m_order, &QComboBox::currentIndexChanged, this,
         [this] { m_view->setRowOrder(static_cast<heatmap::RowOrder>(m_order->currentData().toInt())); });
-    connect(m_methods, &QListWidget::itemChanged, this, &CreditPage::applyMethods);
+    connect(m_methods, &QListWidget::itemChanged, this, [this](QListWidgetItem* item) {
+        m_methodsChosen = true; // the user's pick: it outlives reloads
+        // A method checked now shows right of those shown; the rest keep their places.
+        m_shown.removeAll(item->text());
+        if (item->checkState() == Qt::Checked)
+            m_shown << item->text();
+        applyMethods();
+    });
     connect(m_distributionMethod, &QComboBox::currentIndexChanged, this, &CreditPage::updateDistribution);
     connect(m_view, &heatmap::CreditHeatmapView::turnActivated, this, &CreditPage::turnActivated);
+    connect(m_disagreement, &DisagreementPanel::turnSelected, m_view, &heatmap::CreditHeatmapView::selectCell);
+    connect(m_disagreement, &DisagreementPanel::turnActivated, this, &CreditPage::turnActivated);
     connect(m_workspace, &Workspace::opened, this, [this] {
         m_runId = 0;
         reloadRuns();
     });
-    connect(m_workspace, &Workspace::aboutToReplace, this, [this] {
-        ++m_generation;
-        m_data.reset();
-        m_view->setData(nullptr);
-    });
+    // Nothing read from the old database may survive it: not its run, iterations, methods or rows (issue 20).
+    connect(m_workspace, &Workspace::aboutToReplace, this, &CreditPage::clear);
     connect(m_workspace, &Workspace::runsChanged, this, &CreditPage::reloadRuns);
     // Tooltips show the turn's action: read on demand through the GUI thread's store.
     m_view->setActionTextProvider([this](qint64 rowId, int turn) {
@@ -149,6 +179,31 @@ CreditPage::CreditPage(Workspace* workspace, QWidget* parent)
 }
 
 CreditPage::~CreditPage() = default;
+
+void CreditPage::clear()
+{
+    ++m_generation; // loads in flight read the old database: drop them
+    m_runId = 0;
+    m_data.reset();
+    m_trainedMethod.clear();
+    m_methodsChosen = false;
+    m_shown.clear();
+    m_run->clear();
+    {
+        const QSignalBlocker blockMethods(m_methods);
+        const QSignalBlocker blockDistribution(m_distributionMethod);
+        m_methods->clear();
+        m_distributionMethod->clear();
+    }
+    m_iteration->clear();
+    m_iteration->addItem(tr("all"), QVariant::fromValue<qint64>(-1));
+    m_view->setData(nullptr);
+    m_view->setShownMethods({});
+    m_legend->setComparedMethods({}, {});
+    m_disagreement->setData(nullptr);
+    m_distribution->clear();
+    m_status->clear();
+}
 
 void CreditPage::reloadRuns()
 {
@@ -278,7 +333,7 @@ void CreditPage::computeCredits(const QStringList& methods)
                 const auto params = method.resolve({});
                 out.turns += static_cast<qint64>(credit::computeRunCredits(store, runId,
                     iteration >= 0 ? std::optional<std::int64_t>(iteration) : std::nullopt, method, params)
-                                                      .turns);
+                                                     .turns);
             }
         } catch (const std::exception& e) {
             out.error = toQString(e.what());
@@ -290,13 +345,7 @@ void CreditPage::computeCredits(const QStringList& methods)
 void CreditPage::onLoaded(const heatmap::HeatmapDataPtr& data, quint64)
 {
     m_data = data;
-    const QStringList previous = [this] {
-        QStringList out;
-        for (int i = 0; i < m_methods->count(); ++i)
-            if (m_methods->item(i)->checkState() == Qt::Checked)
-                out << m_methods->item(i)->text();
-        return out;
-    }();
+    const QStringList previous = shownMethods();
     m_trainedMethod.clear();
     if (Store* store = m_workspace->store(); store && m_runId != 0) {
         try {
@@ -325,13 +374,19 @@ void CreditPage::onLoaded(const heatmap::HeatmapDataPtr& data, quint64)
             m_distributionMethod->addItem(toQString(method));
         }
     }
-    // Keep the user's methods; else the first two, so that disagreement shows at once.
-    QStringList wanted = previous;
-    if (wanted.isEmpty())
-        for (int i = 0; i < std::min(2, m_methods->count()); ++i)
-            wanted << m_methods->item(i)->text();
+    // Keep the methods the user picked (those this run has); else the run's own method and its nearest rival, so
+    // that a comparison shows at once and all-zero credits do not (heatmap::defaultMethods).
+    QStringList wanted;
+    if (m_methodsChosen && data)
+        for (const QString& m : previous)
+            if (data->methodIndex(m.toStdString()) >= 0)
+                wanted << m;
+    if (wanted.isEmpty() && data)
+        for (const int m : heatmap::defaultMethods(*data, m_trainedMethod.toStdString()))
+            wanted << toQString(data->methods[static_cast<std::size_t>(m)]);
     m_view->setData(data);
-    setMethods(wanted);
+    m_disagreement->setData(data);
+    checkMethods(wanted);
     const int rows = data ? static_cast<int>(data->rows.size()) : 0;
     m_status->setText(rows == 0 ? tr("Run %1 has no trajectories with credits here.").arg(m_runId)
                                 : tr("%1 trajectories, up to %2 turns, %3 method(s)")
@@ -344,6 +399,18 @@ void CreditPage::onLoaded(const heatmap::HeatmapDataPtr& data, quint64)
 
 void CreditPage::setMethods(const QStringList& methods)
 {
+    m_methodsChosen = true;
+    checkMethods(methods);
+}
+
+QStringList CreditPage::shownMethods() const { return m_shown; }
+
+void CreditPage::checkMethods(const QStringList& methods)
+{
+    m_shown.clear();
+    for (const QString& m : methods)
+        if (!m_shown.contains(m) && !m_methods->findItems(m, Qt::MatchExactly).isEmpty())
+            m_shown << m;
     {
         const QSignalBlocker block(m_methods);
         for (int i = 0; i < m_methods->count(); ++i)
@@ -355,11 +422,17 @@ void CreditPage::setMethods(const QStringList& methods)
 
 void CreditPage::applyMethods()
 {
-    QStringList shown;
-    for (int i = 0; i < m_methods->count(); ++i)
-        if (m_methods->item(i)->checkState() == Qt::Checked)
-            shown << m_methods->item(i)->text();
+    const QStringList& shown = m_shown;
     m_view->setShownMethods(shown);
+    // The legend and the summary follow the pair the view marks: its first two blocks.
+    const auto& blocks = m_view->shownMethods();
+    const auto name = [this](int m) { return toQString(m_data->methods[static_cast<std::size_t>(m)]); };
+    if (m_data && blocks.size() >= 2) {
+        m_legend->setComparedMethods(name(blocks[0]), name(blocks[1]));
+        m_disagreement->selectPair(blocks[0], blocks[1]);
+    } else {
+        m_legend->setComparedMethods({}, {});
+    }
     if (!shown.isEmpty())
         m_distributionMethod->setCurrentText(shown.first()); // the distribution follows the first shown method
 }

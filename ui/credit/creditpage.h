@@ -18,14 +18,18 @@ class LineChart;
 }
 namespace heatmap {
 class CreditHeatmapView;
-}
+class HeatmapLegend;
+} // namespace heatmap
+class DisagreementPanel;
 class Workspace;
 
 /// Per-turn credit of one run (or one of its iterations) as a heatmap: trajectories as rows, turns as columns, one
 /// block per chosen method side by side with sign disagreements between the first two marked, rows ordered by group,
-/// outcome or disagreement; below, the distribution of each method's advantages per role. Works on trained runs
-/// (which store every method's shadow credits) and on imported JSONL with computed credits. Loads in the background
-/// with its own store connection and drops stale results. Lives on the GUI thread.
+/// outcome or disagreement, and a legend of the marks; below, the distribution of each method's advantages per role
+/// and the sign-disagreement summary of every pair of methods. Until the user picks methods it shows the run's own
+/// method and its nearest rival (heatmap::defaultMethods). Works on trained runs (which store every method's shadow
+/// credits) and on imported JSONL with computed credits. Loads in the background with its own store connection and
+/// drops stale results; a database change clears it. Lives on the GUI thread.
 class CreditPage : public QWidget {
     Q_OBJECT
 public:
@@ -35,8 +39,11 @@ public:
     /// Shows run `runId` (all iterations when `iteration` is negative).
     void showRun(qint64 runId, qint64 iteration = -1);
     qint64 runId() const { return m_runId; }
-    /// Shows these methods side by side (the first two are compared for sign); unknown ones are skipped.
+    /// Shows these methods side by side (the first two are compared for sign); unknown ones are skipped. The choice
+    /// is kept across runs and iterations (as a pick in the method list is) until the database changes.
     void setMethods(const QStringList& methods);
+    /// The methods shown, left to right.
+    QStringList shownMethods() const;
     /// Computes these methods' credits (default parameters) for the shown run or iteration in the background and
     /// stores them, then reloads; creditsComputed() or errorOccurred() follows. For imported runs, which have no
     /// credits until something computes them.
@@ -46,6 +53,8 @@ public:
     /// its rollouts), marked in bold in the method list; empty for an import.
     QString trainedMethod() const { return m_trainedMethod; }
     charts::LineChart* distributionChart() const { return m_distribution; }
+    heatmap::HeatmapLegend* legend() const { return m_legend; }
+    DisagreementPanel* disagreementPanel() const { return m_disagreement; }
 
 Q_SIGNALS:
     /// A load finished (its data is shown) or failed (errorOccurred came first).
@@ -62,6 +71,9 @@ protected:
 
 private:
     void reloadRuns();
+    /// Forgets everything read from the database (run, iterations, methods, data, status): it is being replaced.
+    void clear();
+    void checkMethods(const QStringList& methods);
     void reloadIterations();
     void load();
     void onLoaded(const heatmap::HeatmapDataPtr& data, quint64 generation);
@@ -78,7 +90,11 @@ private:
     QListWidget* m_methods;
     QLabel* m_status;
     QString m_trainedMethod;
+    QStringList m_shown; ///< the checked methods in the order they show, left to right
+    bool m_methodsChosen = false; ///< the user picked the methods: keep them instead of the defaults
     heatmap::CreditHeatmapView* m_view;
+    heatmap::HeatmapLegend* m_legend;
+    DisagreementPanel* m_disagreement;
     charts::LineChart* m_distribution;
     QComboBox* m_distributionMethod;
     QToolButton* m_compute;

@@ -3,11 +3,8 @@
 #include "ui/charts/chartexport.h"
 
 #include <QHelpEvent>
-#include <QImage>
 #include <QKeyEvent>
-#include <QLinearGradient>
 #include <QMouseEvent>
-#include <QPainter>
 #include <QScrollBar>
 #include <QToolTip>
 
@@ -18,16 +15,11 @@ namespace creditlab::ui::heatmap {
 
 namespace {
 
-constexpr int kStripWidth = 6; // success / failure marker
-constexpr int kStripGap = 3;
-constexpr int kBlockGap = 12;
-constexpr int kBarAreaWidth = 72; // colour bar and its labels
-constexpr int kBarWidth = 14;
 constexpr int kMaxActionChars = 240;
-const QColor kSuccessColor(46, 160, 67);
-const QColor kFailureColor(207, 34, 46);
 
 QString formatValue(double value) { return std::isnan(value) ? QStringLiteral("–") : QString::number(value, 'g', 4); }
+
+QString formatLimit(double value) { return QString::number(value, 'g', 3); }
 
 } // namespace
 
@@ -71,11 +63,39 @@ void CreditHeatmapView::setCellSize(QSize size)
     viewport()->update();
 }
 
+void CreditHeatmapView::selectCell(std::size_t row, int turn)
+{
+    if (!m_data || row >= m_data->rows.size())
+        return;
+    m_selected = std::make_pair(row, turn);
+    scrollToDisplayRow(m_displayOf[row]);
+    if (!m_shown.empty()) {
+        // Bring the turn of the first block into view sideways.
+        const int x = kStripWidth + kStripGap + turn * m_cellWidth;
+        QScrollBar* bar = horizontalScrollBar();
+        if (x < bar->value())
+            bar->setValue(x);
+        else if (x + m_cellWidth > bar->value() + cellArea().width())
+            bar->setValue(x + m_cellWidth - cellArea().width());
+    }
+    viewport()->update();
+}
+
+void CreditHeatmapView::clearSelection()
+{
+    m_selected.reset();
+    viewport()->update();
+}
+
 void CreditHeatmapView::rebuild()
 {
     m_shown.clear();
     m_mask.clear();
     m_rows.clear();
+    m_displayOf.clear();
+    m_scale = ColorScale {};
+    if (m_selected && (!m_data || m_selected->first >= m_data->rows.size()))
+        m_selected.reset();
     if (m_data) {
         if (m_requestedMethods.isEmpty()) {
             for (std::size_t m = 0; m < m_data->methods.size(); ++m)
@@ -90,20 +110,60 @@ void CreditHeatmapView::rebuild()
         if (m_shown.size() >= 2)
             m_mask = signDisagreementMask(m_data->values[m_shown[0]], m_data->values[m_shown[1]]);
         m_rows = orderRows(*m_data, m_order, m_mask);
-        double range = 0.0;
+        m_displayOf.resize(m_rows.size());
+        for (std::size_t d = 0; d < m_rows.size(); ++d)
+            m_displayOf[m_rows[d]] = d;
+        std::vector<const std::vector<double>*> shown;
         for (const int m : m_shown)
-            range = std::max(range, maxAbsValue({ m_data->values[m] }));
-        m_colors = DivergingColorMap(m_limit.value_or(range));
-    } else {
-        m_colors = DivergingColorMap(m_limit.value_or(0.0));
+            shown.push_back(&m_data->values[static_cast<std::size_t>(m)]);
+        m_scale = robustColorScale(shown);
     }
+    if (m_limit)
+        m_scale.limit = std::isfinite(*m_limit) && *m_limit > 0.0 ? *m_limit : 0.0;
+    m_colors = DivergingColorMap(m_scale.limit);
     updateScrollBars();
     viewport()->update();
 }
 
+QStringList CreditHeatmapView::colorBarLabels() const
+{
+    const QString limit = formatLimit(m_scale.limit);
+    const QChar minus(0x2212);
+    if (!m_scale.clipped())
+        return { QStringLiteral("+") + limit, QStringLiteral("0"), minus + limit };
+    // ≥ and ≤: the end colours stand for everything beyond the limit.
+    return { QString(QChar(0x2265)) + QStringLiteral(" +") + limit, QStringLiteral("0"),
+        QString(QChar(0x2264)) + QLatin1Char(' ') + minus + limit };
+}
+
+QString CreditHeatmapView::colorBarToolTip() const
+{
+    const QString range = tr("Colours span \u00b1%1 (red negative, blue positive).").arg(formatLimit(m_scale.limit));
+    if (!m_scale.clipped())
+        return range;
+    return range + QLatin1Char('\n')
+        + tr("Clipped at the %1th percentile of |advantage| over the shown methods' non-zero turns, so that a few "
+             "outliers do not wash out the rest; the largest |advantage| is %2.")
+              .arg(qRound(kClipQuantile * 100))
+              .arg(formatValue(m_scale.maxAbs));
+}
+
 int CreditHeatmapView::headerHeight() const { return 2 * fontMetrics().height() + 6; }
 
-int CreditHeatmapView::blockWidth() const { return m_data ? m_data->columns * m_cell.width() : 0; }
+int CreditHeatmapView::blockWidth() const { return m_data ? m_data->columns * m_cellWidth : 0; }
+
+void CreditHeatmapView::fitCells()
+{
+    const int blocks = methodBlockCount();
+    const int columns = m_data ? m_data->columns : 0;
+    if (blocks == 0 || columns == 0) {
+        m_cellWidth = m_cell.width();
+        return;
+    }
+    const int available = cellArea().width() - kStripWidth - kStripGap - (blocks - 1) * kBlockGap;
+    const int fitted = std::max(kMinCellWidth, available / (blocks * columns));
+    m_cellWidth = std::min(m_cell.width(), fitted);
+}
 
 int CreditHeatmapView::blockLeft(int block) const
 {
@@ -119,6 +179,7 @@ QRect CreditHeatmapView::cellArea() const
 
 void CreditHeatmapView::updateScrollBars()
 {
+    fitCells();
     const QRect area = cellArea();
     const int rows = static_cast<int>(m_rows.size());
     const int contentHeight = rows * m_cell.height();
@@ -130,7 +191,7 @@ void CreditHeatmapView::updateScrollBars()
     verticalScrollBar()->setSingleStep(m_cell.height());
     horizontalScrollBar()->setRange(0, std::max(0, contentWidth - area.width()));
     horizontalScrollBar()->setPageStep(std::max(1, area.width()));
-    horizontalScrollBar()->setSingleStep(m_cell.width());
+    horizontalScrollBar()->setSingleStep(m_cellWidth);
 }
 
 std::optional<CreditHeatmapView::Cell> CreditHeatmapView::cellAt(QPoint pos) const
@@ -145,7 +206,7 @@ std::optional<CreditHeatmapView::Cell> CreditHeatmapView::cellAt(QPoint pos) con
         const int x = pos.x() - blockLeft(block);
         if (x >= 0 && x < blockWidth()) {
             const std::size_t row = m_rows[static_cast<std::size_t>(displayRow)];
-            const int turn = x / m_cell.width();
+            const int turn = x / m_cellWidth;
             if (turn >= m_data->rows[row].turnCount)
                 return std::nullopt;
             return Cell { row, turn, m_shown[static_cast<std::size_t>(block)] };
@@ -161,7 +222,7 @@ QRect CreditHeatmapView::cellRect(std::size_t displayRow, int turn, int method) 
         return {};
     const int block = static_cast<int>(it - m_shown.begin());
     const int top = headerHeight() + static_cast<int>(displayRow) * m_cell.height() - verticalScrollBar()->value();
-    return QRect(blockLeft(block) + turn * m_cell.width(), top, m_cell.width(), m_cell.height());
+    return QRect(blockLeft(block) + turn * m_cellWidth, top, m_cellWidth, m_cell.height());
 }
 
 QString CreditHeatmapView::toolTipText(std::size_t row, int turn) const
@@ -170,7 +231,7 @@ QString CreditHeatmapView::toolTipText(std::size_t row, int turn) const
         return {};
     const HeatmapRow& info = m_data->rows[row];
     QStringList lines;
-    lines << tr("Trajectory %1, turn %2").arg(QString::fromStdString(info.id)).arg(turn);
+    lines << tr("Trajectory %1, turn %2").arg(QString::fromStdString(info.id)).arg(turn + 1); // numbered from 1
     lines << (info.success ? tr("Outcome: success") : tr("Outcome: failure"));
     if (const auto role = m_data->role(row, turn))
         lines << tr("Role: %1")
@@ -243,126 +304,14 @@ bool CreditHeatmapView::viewportEvent(QEvent* event)
             const QString html = QStringLiteral("<p style='white-space:pre'>%1</p>")
                                      .arg(toolTipText(cell->row, cell->turn).toHtmlEscaped());
             QToolTip::showText(help->globalPos(), html, viewport());
+        } else if (colorBarRect().adjusted(-4, -16, 40, 16).contains(help->pos())) {
+            QToolTip::showText(help->globalPos(), colorBarToolTip(), viewport());
         } else {
             QToolTip::hideText();
         }
         return true;
     }
     return QAbstractScrollArea::viewportEvent(event);
-}
-
-void CreditHeatmapView::paintEvent(QPaintEvent*)
-{
-    QPainter painter(viewport());
-    painter.fillRect(viewport()->rect(), palette().base());
-    if (!m_data || m_rows.empty() || m_shown.empty()) {
-        painter.setPen(palette().color(QPalette::PlaceholderText));
-        painter.drawText(viewport()->rect(), Qt::AlignCenter, tr("No credits to show"));
-        return;
-    }
-    const QRect area = cellArea();
-    const int scrollY = verticalScrollBar()->value();
-    const std::size_t firstRow = static_cast<std::size_t>(scrollY / m_cell.height());
-    const std::size_t lastRow
-        = std::min(m_rows.size(), static_cast<std::size_t>((scrollY + area.height()) / m_cell.height() + 1));
-
-    painter.save();
-    painter.setClipRect(area);
-    for (std::size_t d = firstRow; d < lastRow; ++d) {
-        const int top = area.top() + static_cast<int>(d) * m_cell.height() - scrollY;
-        painter.fillRect(
-            0, top, kStripWidth, m_cell.height(), m_data->rows[m_rows[d]].success ? kSuccessColor : kFailureColor);
-    }
-    for (int block = 0; block < methodBlockCount(); ++block)
-        paintBlock(painter, block, firstRow, lastRow);
-    painter.restore();
-
-    // Header: method names, then turn indices at a spacing that fits the text.
-    const QFontMetrics metrics = fontMetrics();
-    const int labelWidth = metrics.horizontalAdvance(QString::number(m_data->columns)) + 4;
-    int step = 1;
-    for (const int candidate : { 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000 }) {
-        step = candidate;
-        if (candidate * m_cell.width() >= labelWidth)
-            break;
-    }
-    painter.setClipRect(QRect(0, 0, area.width(), headerHeight()));
-    painter.setPen(palette().color(QPalette::Text));
-    for (int block = 0; block < methodBlockCount(); ++block) {
-        const int left = blockLeft(block);
-        const QString name = QString::fromStdString(m_data->methods[m_shown[static_cast<std::size_t>(block)]]);
-        painter.drawText(QRect(left, 2, blockWidth(), metrics.height()), Qt::AlignLeft | Qt::AlignVCenter,
-            metrics.elidedText(name, Qt::ElideRight, std::max(blockWidth(), metrics.height())));
-        for (int turn = 0; turn < m_data->columns; turn += step)
-            painter.drawText(QPoint(left + turn * m_cell.width(), 4 + 2 * metrics.height() - metrics.descent()),
-                QString::number(turn));
-    }
-    painter.setClipping(false);
-    paintColorBar(painter);
-}
-
-void CreditHeatmapView::paintBlock(QPainter& painter, int block, std::size_t firstRow, std::size_t lastRow)
-{
-    if (lastRow <= firstRow)
-        return;
-    const int method = m_shown[static_cast<std::size_t>(block)];
-    const std::vector<double>& values = m_data->values[static_cast<std::size_t>(method)];
-    const int columns = m_data->columns;
-    const std::size_t columnCount = static_cast<std::size_t>(columns);
-    const int rowCount = static_cast<int>(lastRow - firstRow);
-    // The outlines mark the sign disagreement of the first two blocks, in both. Cells under 4 px have no
-    // room for an outline: the mark is the outline colour filling the cell.
-    const bool outline = !m_mask.empty() && block <= 1;
-    const bool tiny = m_cell.width() < 4 || m_cell.height() < 4;
-    const QRgb outlineRgb = palette().color(QPalette::Text).rgb();
-    // One pixel per cell, scaled up without smoothing: the cost is the visible cells, not their size.
-    QImage cells(columns, rowCount, QImage::Format_RGB32);
-    for (int y = 0; y < rowCount; ++y) {
-        auto* line = reinterpret_cast<QRgb*>(cells.scanLine(y));
-        const std::size_t base = m_rows[firstRow + static_cast<std::size_t>(y)] * columnCount;
-        const double* row = values.data() + base;
-        for (int x = 0; x < columns; ++x)
-            line[x] = outline && tiny && m_mask[base + static_cast<std::size_t>(x)] ? outlineRgb
-                                                                                    : m_colors.tableRgb(row[x]);
-    }
-    const int top = cellArea().top() + static_cast<int>(firstRow) * m_cell.height() - verticalScrollBar()->value();
-    const QRect target(blockLeft(block), top, columns * m_cell.width(), rowCount * m_cell.height());
-    painter.drawImage(target, cells);
-
-    if (!outline || tiny)
-        return;
-    painter.setPen(QPen(QColor::fromRgb(outlineRgb), 1));
-    painter.setBrush(Qt::NoBrush);
-    for (int y = 0; y < rowCount; ++y) {
-        const std::size_t base = m_rows[firstRow + static_cast<std::size_t>(y)] * columnCount;
-        for (int x = 0; x < columns; ++x) {
-            if (m_mask[base + static_cast<std::size_t>(x)])
-                painter.drawRect(target.left() + x * m_cell.width(), top + y * m_cell.height(), m_cell.width() - 1,
-                    m_cell.height() - 1);
-        }
-    }
-}
-
-void CreditHeatmapView::paintColorBar(QPainter& painter)
-{
-    const QRect area = cellArea();
-    const QFontMetrics metrics = fontMetrics();
-    const QRect bar(area.right() + 10, area.top() + metrics.height() / 2, kBarWidth,
-        std::max(10, area.height() - metrics.height()));
-    QLinearGradient gradient(bar.topLeft(), bar.bottomLeft());
-    gradient.setColorAt(0.0, QColor::fromRgb(DivergingColorMap::kPositive));
-    gradient.setColorAt(0.5, QColor::fromRgb(DivergingColorMap::kZero));
-    gradient.setColorAt(1.0, QColor::fromRgb(DivergingColorMap::kNegative));
-    painter.fillRect(bar, gradient);
-    painter.setPen(palette().color(QPalette::Text));
-    painter.drawRect(bar.adjusted(0, 0, -1, -1));
-    const double limit = m_colors.limit();
-    const int textX = bar.right() + 4;
-    const int half = metrics.ascent() / 2;
-    painter.drawText(QPoint(textX, bar.top() + half), QStringLiteral("+") + QString::number(limit, 'g', 3));
-    painter.drawText(QPoint(textX, bar.center().y() + half), QStringLiteral("0"));
-    painter.drawText(QPoint(textX, bar.bottom() + half), QString(QChar(0x2212)) + QString::number(limit, 'g', 3));
-    painter.drawText(QRect(bar.left(), 2, kBarAreaWidth - 12, metrics.height()), Qt::AlignLeft, tr("advantage"));
 }
 
 } // namespace creditlab::ui::heatmap

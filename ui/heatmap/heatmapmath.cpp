@@ -46,6 +46,39 @@ double maxAbsValue(const std::vector<std::vector<double>>& matrices)
     return result;
 }
 
+double absQuantile(std::span<const std::vector<double>* const> matrices, double quantile)
+{
+    std::vector<double> magnitudes;
+    for (const auto* matrix : matrices)
+        if (matrix)
+            for (const double v : *matrix)
+                if (std::isfinite(v) && v != 0.0)
+                    magnitudes.push_back(std::abs(v));
+    if (magnitudes.empty())
+        return 0.0;
+    const double h = std::clamp(quantile, 0.0, 1.0) * static_cast<double>(magnitudes.size() - 1);
+    const auto lower = static_cast<std::size_t>(std::floor(h));
+    // Two order statistics by selection, not a full sort: heatmaps hold up to millions of cells.
+    std::nth_element(magnitudes.begin(), magnitudes.begin() + static_cast<std::ptrdiff_t>(lower), magnitudes.end());
+    const double lo = magnitudes[lower];
+    if (lower + 1 >= magnitudes.size())
+        return lo;
+    const double hi = *std::min_element(magnitudes.begin() + static_cast<std::ptrdiff_t>(lower) + 1, magnitudes.end());
+    return lo + (h - static_cast<double>(lower)) * (hi - lo);
+}
+
+ColorScale robustColorScale(std::span<const std::vector<double>* const> matrices, double quantile)
+{
+    ColorScale scale;
+    for (const auto* matrix : matrices)
+        if (matrix)
+            scale.maxAbs = std::max(scale.maxAbs, maxAbsValue({ *matrix }));
+    scale.limit = absQuantile(matrices, quantile);
+    if (scale.limit <= 0.0)
+        scale.limit = scale.maxAbs;
+    return scale;
+}
+
 std::vector<std::uint8_t> signDisagreementMask(std::span<const double> a, std::span<const double> b)
 {
     const std::size_t n = std::min(a.size(), b.size());
@@ -125,6 +158,121 @@ std::vector<AdvantageHistogram> advantageHistograms(const HeatmapData& data, int
         }
     }
     return result;
+}
+
+namespace {
+
+bool opposite(double a, double b) { return (a > 0.0 && b < 0.0) || (a < 0.0 && b > 0.0); }
+
+bool comparable(double a, double b) { return std::isfinite(a) && std::isfinite(b) && a != 0.0 && b != 0.0; }
+
+bool validMethod(const HeatmapData& data, int m) { return m >= 0 && static_cast<std::size_t>(m) < data.values.size(); }
+
+} // namespace
+
+PairDisagreement pairDisagreement(const HeatmapData& data, int a, int b)
+{
+    PairDisagreement result;
+    result.a = a;
+    result.b = b;
+    if (!validMethod(data, a) || !validMethod(data, b))
+        return result;
+    const std::vector<double>& va = data.values[static_cast<std::size_t>(a)];
+    const std::vector<double>& vb = data.values[static_cast<std::size_t>(b)];
+    for (std::size_t i = 0; i < std::min(va.size(), vb.size()); ++i) {
+        if (!comparable(va[i], vb[i]))
+            continue;
+        ++result.compared;
+        if (opposite(va[i], vb[i]))
+            ++result.disagreeing;
+    }
+    return result;
+}
+
+std::vector<PairDisagreement> pairDisagreements(const HeatmapData& data, std::span<const int> methods)
+{
+    std::vector<int> valid;
+    for (const int m : methods)
+        if (validMethod(data, m))
+            valid.push_back(m);
+    std::vector<PairDisagreement> result;
+    for (std::size_t i = 0; i < valid.size(); ++i)
+        for (std::size_t j = i + 1; j < valid.size(); ++j)
+            result.push_back(pairDisagreement(data, valid[i], valid[j]));
+    return result;
+}
+
+std::vector<DisagreeingTurn> topDisagreements(const HeatmapData& data, int a, int b, std::size_t count)
+{
+    std::vector<DisagreeingTurn> result;
+    if (!validMethod(data, a) || !validMethod(data, b) || data.columns <= 0)
+        return result;
+    const std::vector<double>& va = data.values[static_cast<std::size_t>(a)];
+    const std::vector<double>& vb = data.values[static_cast<std::size_t>(b)];
+    const std::size_t columns = static_cast<std::size_t>(data.columns);
+    for (std::size_t i = 0; i < std::min(va.size(), vb.size()); ++i)
+        if (opposite(va[i], vb[i])) // NaN compares false: absent turns never disagree
+            result.push_back(DisagreeingTurn { i / columns, static_cast<int>(i % columns), va[i], vb[i] });
+    // Stable: equal gaps keep data order, which the cells were collected in.
+    const auto larger = [](const DisagreeingTurn& x, const DisagreeingTurn& y) { return x.gap() > y.gap(); };
+    std::stable_sort(result.begin(), result.end(), larger);
+    if (result.size() > count)
+        result.resize(count);
+    return result;
+}
+
+std::size_t nonZeroCount(std::span<const double> values)
+{
+    return static_cast<std::size_t>(
+        std::count_if(values.begin(), values.end(), [](double v) { return std::isfinite(v) && v != 0.0; }));
+}
+
+std::vector<int> defaultMethods(const HeatmapData& data, const std::string& trained)
+{
+    const int methods = static_cast<int>(std::min(data.methods.size(), data.values.size()));
+    std::vector<std::size_t> nonZero(static_cast<std::size_t>(methods));
+    for (int m = 0; m < methods; ++m)
+        nonZero[static_cast<std::size_t>(m)] = nonZeroCount(data.values[static_cast<std::size_t>(m)]);
+    const bool anyNonZero = std::any_of(nonZero.begin(), nonZero.end(), [](std::size_t n) { return n > 0; });
+    std::vector<int> left; // rule 1
+    for (int m = 0; m < methods; ++m)
+        if (!anyNonZero || nonZero[static_cast<std::size_t>(m)] > 0)
+            left.push_back(m);
+    if (left.empty())
+        return {};
+    const auto isLeft = [&left](int m) { return std::find(left.begin(), left.end(), m) != left.end(); };
+
+    // Rule 2.
+    int first = data.methodIndex(trained);
+    if (!isLeft(first)) {
+        first = left.front();
+        for (const int m : left)
+            if (nonZero[static_cast<std::size_t>(m)] > nonZero[static_cast<std::size_t>(first)])
+                first = m;
+    }
+    // Rule 3.
+    const std::vector<std::string> standard = data.methods[static_cast<std::size_t>(first)] == "grpo"
+        ? std::vector<std::string> { "triage", "gigpo" }
+        : std::vector<std::string> { "grpo" };
+    for (const auto& name : standard)
+        if (const int m = data.methodIndex(name); m != first && isLeft(m))
+            return { first, m };
+    int rival = -1;
+    std::size_t rivalDisagreeing = 0;
+    for (const int m : left) {
+        if (m == first)
+            continue;
+        const std::size_t disagreeing = pairDisagreement(data, first, m).disagreeing;
+        if (rival < 0 || disagreeing > rivalDisagreeing
+            || (disagreeing == rivalDisagreeing
+                && nonZero[static_cast<std::size_t>(m)] > nonZero[static_cast<std::size_t>(rival)])) {
+            rival = m;
+            rivalDisagreeing = disagreeing;
+        }
+    }
+    if (rival < 0)
+        return { first };
+    return { first, rival };
 }
 
 } // namespace creditlab::ui::heatmap
