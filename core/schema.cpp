@@ -217,6 +217,23 @@ UPDATE run SET
 DROP TABLE config_value;
 )sql";
 
+// Version 7: what an annotator notes on a turn besides its role (the Annotate page): a flag ("look at this
+// again"), a skip ("cannot decide", kept apart from a label) and a free comment. One row per (turn, annotator);
+// a row whose flag, skip and comment are all empty is deleted, so a turn without notes has no row. Deleted with
+// the trajectory.
+constexpr std::string_view kV7 = R"sql(
+CREATE TABLE human_note (
+    trajectory_id INTEGER NOT NULL REFERENCES trajectory(id) ON DELETE CASCADE,
+    idx           INTEGER NOT NULL,
+    annotator     TEXT NOT NULL,
+    flagged       INTEGER NOT NULL DEFAULT 0 CHECK (flagged IN (0, 1)),
+    skipped       INTEGER NOT NULL DEFAULT 0 CHECK (skipped IN (0, 1)),
+    comment       TEXT NOT NULL DEFAULT '',
+    updated_at    TEXT NOT NULL,
+    PRIMARY KEY (trajectory_id, idx, annotator)
+);
+)sql";
+
 StoreError newerFileError(const std::string& path, std::int64_t version)
 {
     return StoreError(path + ": written by a newer CreditLab (schema version " + std::to_string(version)
@@ -262,6 +279,8 @@ std::string_view migrationSql(int toVersion)
         return kV5;
     case 6:
         return kV6;
+    case 7:
+        return kV7;
     default:
         return {};
     }

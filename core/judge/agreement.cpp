@@ -1,6 +1,9 @@
 #include "core/judge/agreement.h"
 
+#include <algorithm>
+#include <cmath>
 #include <map>
+#include <random>
 #include <stdexcept>
 
 namespace creditlab::judge {
@@ -122,6 +125,49 @@ PairAgreement comparePair(std::span<const std::optional<Role>> reference, std::s
     }
     if (f1Count > 0)
         r.macroF1 = f1Sum / f1Count;
+    return r;
+}
+
+KappaInterval bootstrapKappa(std::span<const std::optional<Role>> reference, std::span<const std::optional<Role>> other,
+    int resamples, double level, std::uint64_t seed)
+{
+    if (reference.size() != other.size())
+        throw std::invalid_argument("bootstrapKappa: the label vectors differ in length");
+    if (resamples < 1 || !(level > 0.0 && level < 1.0))
+        throw std::invalid_argument("bootstrapKappa: expected resamples >= 1 and a level in (0, 1)");
+    // Each pairable turn as its confusion cell (reference role × kRoleCount + other role).
+    std::vector<std::uint8_t> cells;
+    for (std::size_t i = 0; i < reference.size(); ++i)
+        if (reference[i] && other[i])
+            cells.push_back(static_cast<std::uint8_t>(roleIndex(*reference[i]) * kRoleCount + roleIndex(*other[i])));
+    KappaInterval r;
+    r.resamples = resamples;
+    if (cells.empty())
+        return r;
+    const std::uint64_t n = cells.size();
+    std::mt19937_64 rng(seed); // its output sequence is fixed by the standard, unlike the distributions'
+    std::vector<double> kappas;
+    kappas.reserve(static_cast<std::size_t>(resamples));
+    std::array<std::int64_t, kRoleCount * kRoleCount> counts {};
+    for (int b = 0; b < resamples; ++b) {
+        counts.fill(0);
+        for (std::uint64_t k = 0; k < n; ++k)
+            ++counts[cells[rng() % n]]; // modulo bias ≤ n / 2^64: nil
+        if (const auto kappa = cohenKappa(counts, kRoleCount))
+            kappas.push_back(*kappa);
+    }
+    r.defined = static_cast<int>(kappas.size());
+    if (kappas.empty())
+        return r;
+    std::sort(kappas.begin(), kappas.end());
+    const auto quantile = [&](double p) {
+        const double at = p * static_cast<double>(kappas.size() - 1);
+        const auto below = static_cast<std::size_t>(std::floor(at));
+        const std::size_t above = std::min(below + 1, kappas.size() - 1);
+        return kappas[below] + (at - static_cast<double>(below)) * (kappas[above] - kappas[below]);
+    };
+    r.low = quantile((1.0 - level) / 2.0);
+    r.high = quantile((1.0 + level) / 2.0);
     return r;
 }
 

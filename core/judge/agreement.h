@@ -62,6 +62,27 @@ PairAgreement comparePair(std::span<const std::optional<Role>> reference, std::s
 std::optional<double> cohenKappa(std::span<const std::int64_t> counts, std::size_t categories);
 std::optional<double> cohenKappa(const RoleCounts& counts);
 
+/// A percentile bootstrap confidence interval on Cohen's kappa.
+struct KappaInterval {
+    std::optional<double> low; ///< nullopt when no resample has a defined kappa
+    std::optional<double> high;
+    int resamples = 0; ///< drawn
+    int defined = 0; ///< resamples whose kappa is defined (p_e < 1); the percentiles are taken over these
+};
+
+/// The seed bootstrapKappa uses unless told otherwise: the same labels always give the same interval.
+inline constexpr std::uint64_t kBootstrapSeed = 20240601;
+
+/// Percentile bootstrap CI on cohenKappa over the turns both sources label (nullopt entries are left out, as in
+/// comparePair): `resamples` times, draw that many turns with replacement, compute kappa of their confusion
+/// matrix; low and high are the (1 − level)/2 and (1 + level)/2 quantiles of the defined kappas (linear
+/// interpolation between order statistics, R's type 7). Resamples where kappa is undefined (every drawn turn one
+/// and the same role for both) are skipped and counted out of `defined`. Draws come from std::mt19937_64 seeded
+/// with `seed`, index = draw mod n, so the result is the same on every platform. Throws std::invalid_argument when
+/// the sizes differ, `resamples` < 1 or `level` is not in (0, 1). Pure; any thread; O(resamples × turns).
+KappaInterval bootstrapKappa(std::span<const std::optional<Role>> reference, std::span<const std::optional<Role>> other,
+    int resamples = 1000, double level = 0.95, std::uint64_t seed = kBootstrapSeed);
+
 /// Krippendorff's alpha with the nominal metric.
 struct AlphaResult {
     std::optional<double> alpha; ///< nullopt when there are no pairable values or they all agree on one value

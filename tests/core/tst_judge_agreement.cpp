@@ -1,5 +1,6 @@
 // Agreement metrics: Cohen's kappa and Krippendorff's alpha against textbook examples, the confusion
-// matrix, per-role precision/recall/F1 and TRIAGE's conflict cells on hand cases.
+// matrix, per-role precision/recall/F1 and TRIAGE's conflict cells on hand cases; the bootstrap interval on kappa on
+// cases whose resampling distribution is known by hand.
 #include "core/judge/agreement.h"
 
 #include <QtTest/QTest>
@@ -50,6 +51,9 @@ private Q_SLOTS:
     void krippendorffTwoCoders();
     void krippendorffDegenerate();
     void sizeMismatchThrows();
+    void bootstrapPerfectAgreement();
+    void bootstrapSmallCaseByHand();
+    void bootstrapIsReproducibleAndCoversKappa();
 };
 
 void TestJudgeAgreement::cohenKappaTextbook_data()
@@ -271,6 +275,85 @@ void TestJudgeAgreement::sizeMismatchThrows()
 {
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, compare({ Role::D }, { Role::D, Role::E }, { 1, 1 }));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, compare({ Role::D }, { Role::D }, { 1, 1 }));
+}
+
+void TestJudgeAgreement::bootstrapPerfectAgreement()
+{
+    // Every resample of perfectly agreeing turns has p_o = 1, so kappa = 1 wherever it is defined.
+    Labels a, b;
+    std::vector<char> ok;
+    add(a, b, ok, Role::D, Role::D, 5);
+    add(a, b, ok, Role::E, Role::E, 7);
+    add(a, b, ok, Role::R, Role::R, 3);
+    add(a, b, ok, std::nullopt, Role::N, 4); // only one side: not a pair, not drawn
+    const KappaInterval ci = bootstrapKappa(a, b);
+    QCOMPARE(ci.resamples, 1000);
+    QVERIFY(ci.defined > 990); // a single-role resample of 15 turns is rare (< 1e-3 each)
+    QCOMPARE(ci.low, std::optional<double>(1.0));
+    QCOMPARE(ci.high, std::optional<double>(1.0));
+    // One role only: kappa is undefined in every resample, as on the full sample.
+    Labels c(4, Role::N), d(4, Role::N);
+    const KappaInterval none = bootstrapKappa(c, d);
+    QCOMPARE(none.defined, 0);
+    QVERIFY(!none.low && !none.high);
+    QVERIFY(!bootstrapKappa(Labels {}, Labels {}).low);
+}
+
+void TestJudgeAgreement::bootstrapSmallCaseByHand()
+{
+    // Three turns (A: D/D, B: E/E, C: D/E); kappa of the sample is 0.4. The 27 equally likely resamples by their
+    // counts (A, B, C): (3,0,0) and (0,3,0) one role each: undefined (2/27); (2,1,0) and (1,2,0): kappa 1 (6/27);
+    // (1,1,1): p_o 2/3, p_e 4/9, kappa 0.4 (6/27); the other 13: kappa 0 (e.g. (2,0,1): p_o = p_e = 2/3). Over
+    // the 25/27 defined: P(0) = .52, P(.4) = .24, P(1) = .24, so the 2.5 % quantile is 0 and the 97.5 % one is 1.
+    const Labels a { Role::D, Role::E, Role::D };
+    const Labels b { Role::D, Role::E, Role::E };
+    QVERIFY(near(cohenKappa(comparePair(a, b, { true, true, true }).confusion), 0.4));
+    const KappaInterval ci = bootstrapKappa(a, b);
+    QCOMPARE(ci.low, std::optional<double>(0.0));
+    QCOMPARE(ci.high, std::optional<double>(1.0));
+    QVERIFY2(std::abs(ci.defined - 1000 * 25 / 27) < 40, qPrintable(QString::number(ci.defined)));
+    // A narrower level moves inside: the 20 % interval (the 0.4 and 0.6 quantiles) is [0, 0.4], since P(0) = .52
+    // covers 0.4 and P(κ ≤ .4) = .76 covers 0.6.
+    const KappaInterval narrow = bootstrapKappa(a, b, 1000, 0.2);
+    QCOMPARE(narrow.low, std::optional<double>(0.0));
+    QVERIFY(near(narrow.high, 0.4));
+}
+
+void TestJudgeAgreement::bootstrapIsReproducibleAndCoversKappa()
+{
+    Labels a, b;
+    std::vector<char> ok;
+    add(a, b, ok, Role::D, Role::D, 20);
+    add(a, b, ok, Role::E, Role::E, 15);
+    add(a, b, ok, Role::N, Role::N, 25);
+    add(a, b, ok, Role::R, Role::R, 10);
+    add(a, b, ok, Role::E, Role::N, 8);
+    add(a, b, ok, Role::R, Role::N, 6);
+    add(a, b, ok, Role::D, Role::E, 4);
+    const double kappa = *compare(a, b, ok).kappa;
+    const KappaInterval one = bootstrapKappa(a, b);
+    const KappaInterval two = bootstrapKappa(a, b);
+    QCOMPARE(one.low, two.low); // fixed seed: exactly the same interval
+    QCOMPARE(one.high, two.high);
+    QCOMPARE(one.defined, 1000);
+    QVERIFY(*one.low < kappa && kappa < *one.high);
+    QVERIFY(*one.high - *one.low > 0.05 && *one.high - *one.low < 0.4);
+    const KappaInterval other = bootstrapKappa(a, b, 1000, 0.95, kBootstrapSeed + 1);
+    QVERIFY(other.low != one.low || other.high != one.high); // the seed is what makes it reproducible
+    QVERIFY(std::abs(*other.low - *one.low) < 0.05);
+    // Four times the turns, same shares: about half the width (the standard error goes with 1/sqrt(n)).
+    Labels a4, b4;
+    for (int k = 0; k < 4; ++k) {
+        a4.insert(a4.end(), a.begin(), a.end());
+        b4.insert(b4.end(), b.begin(), b.end());
+    }
+    const KappaInterval wide = one;
+    const KappaInterval tight = bootstrapKappa(a4, b4);
+    const double ratio = (*tight.high - *tight.low) / (*wide.high - *wide.low);
+    QVERIFY2(ratio > 0.35 && ratio < 0.65, qPrintable(QString::number(ratio)));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, bootstrapKappa(a, Labels {}));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, bootstrapKappa(a, b, 0));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, bootstrapKappa(a, b, 10, 1.0));
 }
 
 QTEST_GUILESS_MAIN(TestJudgeAgreement)

@@ -1,5 +1,6 @@
 // The storage schema: migrations, the file header, and files the Store must refuse untouched.
 #include "core/database.h"
+#include "core/humannote.h"
 #include "core/schema.h"
 #include "core/store.h"
 
@@ -29,6 +30,7 @@ private Q_SLOTS:
     void migration3AddsJudgeCache();
     void migration5AddsProbeTables();
     void migration6BackFillsTheRunShape();
+    void migration7AddsHumanNotes();
     void emptySqliteFileIsMigrated();
     void emptyFileIsMigrated();
     void createsMissingFolders();
@@ -61,6 +63,11 @@ const std::set<std::string> kTablesV5 = [] {
     return t;
 }();
 const std::set<std::string> kIndexesV5 = { "trajectory_by_run", "trial_by_sweep", "probe_result_by_run" };
+const std::set<std::string> kTablesV7 = [] {
+    auto t = kTablesV5;
+    t.insert("human_note");
+    return t;
+}();
 
 /// The names of the user objects of one type ("table" or "index") in the database.
 std::set<std::string> objects(Database& db, const char* type)
@@ -141,7 +148,7 @@ void TestStoreSchema::newFileIsAtCurrentVersion()
     QCOMPARE(db.scalarInt("PRAGMA application_id"), std::int64_t(0x43524c42));
     QCOMPARE(pragmaText(db, "journal_mode"), std::string("wal"));
     QCOMPARE(db.scalarInt("PRAGMA foreign_keys"), std::int64_t(1));
-    QCOMPARE(objects(db, "table"), kTablesV5);
+    QCOMPARE(objects(db, "table"), kTablesV7);
     QCOMPARE(objects(db, "index"), kIndexesV5);
     QVERIFY(store.runs().empty());
     QVERIFY(store.sweeps().empty());
@@ -201,7 +208,8 @@ void TestStoreSchema::migration_data()
     QTest::newRow("4: evaluation episodes") << 4 << list(kTablesV3) << list(kIndexesV1);
     QTest::newRow("5: probe tables") << 5 << list(kTablesV5) << list(kIndexesV5);
     QTest::newRow("6: run shape") << 6 << list(kTablesV5) << list(kIndexesV5);
-    QCOMPARE(schema::kVersion, 6); // a new migration needs its own row here
+    QTest::newRow("7: human notes") << 7 << list(kTablesV7) << list(kIndexesV5);
+    QCOMPARE(schema::kVersion, 7); // a new migration needs its own row here
 }
 
 void TestStoreSchema::migration()
@@ -328,7 +336,8 @@ void TestStoreSchema::migration5AddsProbeTables()
     QCOMPARE(rows[3].aurocContaminated, 0.61);
     QCOMPARE(rows[2].policy, std::string("run 1 SFT policy"));
     // A table whose rows disagree on the seed is refused whole.
-    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, store.addProbeTable({ row(44, "last_token", 0.6, 0.6), row(45, "attention", 0.6, 0.6) }));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+        store.addProbeTable({ row(44, "last_token", 0.6, 0.6), row(45, "attention", 0.6, 0.6) }));
     QCOMPARE(store.probeResults(1).size(), std::size_t(4));
     store.deleteRun(1);
     QVERIFY(store.probeResults(1).empty());
@@ -374,6 +383,51 @@ void TestStoreSchema::migration6BackFillsTheRunShape()
     QCOMPARE(store.run(2)->iterationsPlanned, std::optional<std::int64_t>(12));
 }
 
+void TestStoreSchema::migration7AddsHumanNotes()
+{
+    // A version-6 file with a labelled turn opens at the current version, the label intact and no notes; notes
+    // are written, replaced, deleted when emptied, and go with their trajectory.
+    const std::string p = path("v6.db");
+    {
+        Database db(p, Database::Access::ReadWrite);
+        for (int v = 1; v <= 6; ++v)
+            db.exec(schema::migrationSql(v));
+        db.exec("INSERT INTO run (id, name, kind, created_at) VALUES (1, 'r', 'import', 'now');"
+                "INSERT INTO trajectory (id, run_id, ord, ext_id, group_key, reward, turn_count) "
+                "VALUES (5, 1, 0, 't', 'g', 1, 2);"
+                "INSERT INTO turn (trajectory_id, idx, observation, action) VALUES (5, 0, 'o', 'a'), (5, 1, 'o', 'b');"
+                "INSERT INTO human_label (trajectory_id, idx, annotator, role, created_at) "
+                "VALUES (5, 1, 'ann', 'E', 'now');");
+        db.exec("PRAGMA application_id = " + std::to_string(schema::kApplicationId));
+        db.exec("PRAGMA user_version = 6");
+    }
+    Store store(p);
+    QCOMPARE(store.schemaVersion(), schema::kVersion);
+    QCOMPARE(store.humanLabels(5).size(), std::size_t(1));
+    QVERIFY(humanNotes(store, 5).empty());
+    setHumanNote(store, HumanNote { 5, 1, "ann", true, false, "twice?", {} });
+    setHumanNote(store, HumanNote { 5, 0, "ann", false, true, {}, {} });
+    setHumanNote(store, HumanNote { 5, 0, "bob", false, false, "ok", {} });
+    auto notes = humanNotes(store, 5);
+    QCOMPARE(notes.size(), std::size_t(3));
+    QCOMPARE(notes[0].annotator, std::string("ann"));
+    QVERIFY(notes[0].skipped && !notes[0].flagged && notes[0].comment.empty());
+    QCOMPARE(notes[1].comment, std::string("ok"));
+    QVERIFY(notes[2].flagged && notes[2].turn == 1 && notes[2].comment == "twice?" && !notes[2].updatedAt.empty());
+    setHumanNote(store, HumanNote { 5, 1, "ann", false, false, "once", {} }); // replaces
+    setHumanNote(store, HumanNote { 5, 0, "ann", false, false, {}, {} }); // empty: deleted
+    notes = humanNotes(store, 5);
+    QCOMPARE(notes.size(), std::size_t(2));
+    QCOMPARE(store.database().scalarInt("SELECT count(*) FROM human_note"), std::int64_t(2));
+    QVERIFY(!notes[1].flagged && notes[1].comment == "once");
+    // The CHECKs hold: a flag is 0 or 1.
+    QVERIFY_THROWS_EXCEPTION(StoreError,
+        store.database().exec("INSERT INTO human_note (trajectory_id, idx, annotator, flagged, updated_at) "
+                              "VALUES (5, 1, 'x', 2, 'now')"));
+    store.database().exec("DELETE FROM trajectory WHERE id = 5");
+    QCOMPARE(store.database().scalarInt("SELECT count(*) FROM human_note"), std::int64_t(0));
+}
+
 void TestStoreSchema::emptySqliteFileIsMigrated()
 {
     // An SQLite file without tables (application id 0, version 0) counts as new.
@@ -382,7 +436,7 @@ void TestStoreSchema::emptySqliteFileIsMigrated()
     QVERIFY(std::filesystem::exists(p));
     Store store(p);
     QCOMPARE(store.schemaVersion(), schema::kVersion);
-    QCOMPARE(objects(store.database(), "table"), kTablesV5);
+    QCOMPARE(objects(store.database(), "table"), kTablesV7);
 }
 
 void TestStoreSchema::emptyFileIsMigrated()
@@ -518,7 +572,8 @@ void TestStoreSchema::readOnlyCannotWrite()
     QCOMPARE(store.runs().size(), std::size_t(1));
     CL_COMPARE_TRAJ(store.loadTrajectory(rowId), test::minimalTrajectory("t", "g", 1.0, 2));
 
-    QVERIFY_THROWS_EXCEPTION(StoreError, store.createRun(NewRun { "x", RunKind::Import, RunStatus::Finished, std::nullopt }));
+    QVERIFY_THROWS_EXCEPTION(
+        StoreError, store.createRun(NewRun { "x", RunKind::Import, RunStatus::Finished, std::nullopt }));
     QVERIFY_THROWS_EXCEPTION(StoreError, store.renameRun(runId, "renamed"));
     QVERIFY_THROWS_EXCEPTION(StoreError, store.deleteRun(runId));
     QVERIFY_THROWS_EXCEPTION(StoreError, store.insertTrajectory(runId, 1, test::minimalTrajectory("u", "g", 0.0, 1)));

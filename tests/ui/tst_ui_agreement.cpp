@@ -1,23 +1,28 @@
 // The Agreement page: a temp store with hand-made labels (an oracle judge and two human annotators); the page's
 // numbers equal the core functions `creditlab-cli agreement` uses and hand-computed values; clicking a matrix
-// cell lists exactly its turns; CSV export; both models under QAbstractItemModelTester; stale loads dropped.
+// cell lists exactly its turns; CSV export; both models under QAbstractItemModelTester; stale loads dropped; the
+// matrix as counts or row shares; the bootstrap interval on kappa next to kappa, the core's numbers, off the GUI
+// thread.
 #include "core/judge/agreement.h"
 #include "core/judge/labelsources.h"
 #include "core/store.h"
 #include "ui/agreement/agreementmodel.h"
 #include "ui/agreement/agreementpage.h"
+#include "ui/annotate/annotationpage.h"
 #include "ui/charts/heatmapchart.h"
 #include "ui/common/itemroles.h"
-#include "ui/annotate/annotationpage.h"
 #include "ui/shell/mainwindow.h"
 #include "ui/shell/settings.h"
 #include "ui/shell/workspace.h"
 
 #include <QAbstractItemModelTester>
+#include <QCheckBox>
 #include <QFile>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <cmath>
 
 using namespace creditlab;
 using namespace creditlab::ui;
@@ -105,6 +110,8 @@ private Q_SLOTS:
     void clickingCellListsItsTurns();
     void csvExport();
     void allRunsAndStaleDrop();
+    void rowNormalisedMatrix();
+    void kappaIntervalBesideKappa();
 };
 
 void TestUiAgreement::modelsUnderTester()
@@ -298,7 +305,9 @@ void TestUiAgreement::csvExport()
     QSignalSpy loaded(&page, &AgreementPage::loaded);
     page.setRun(f.run1);
     QVERIFY(loaded.wait(10000));
+    QSignalSpy intervals(&page, &AgreementPage::kappaIntervalsReady);
     page.setCompared({ QStringLiteral("judge:oracle") });
+    QVERIFY(intervals.wait(10000));
     const QString path = f.dir.filePath(QStringLiteral("agreement.csv"));
     QString error;
     QVERIFY2(page.exportTableCsv(path, &error), qPrintable(error));
@@ -306,9 +315,14 @@ void TestUiAgreement::csvExport()
     QVERIFY(file.open(QIODevice::ReadOnly));
     const QStringList lines = QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     QCOMPARE(lines.size(), 2);
-    QVERIFY2(lines[0].startsWith(QStringLiteral("Source,Turns,Accuracy,Cohen's κ,Macro F1,D precision")),
+    QVERIFY2(lines[0].startsWith(
+                 QStringLiteral("Source,Turns,Accuracy,Cohen's κ,κ 95% CI low,κ 95% CI high,Macro F1,D precision")),
         qPrintable(lines[0]));
-    QVERIFY2(lines[1].startsWith(QStringLiteral("judge:oracle,7,0.857,0.811,0.833,1.000,1.000,1.000")),
+    const auto& row = page.tableModel()->rows().front();
+    QVERIFY(row.kappaInterval && row.kappaInterval->low);
+    QVERIFY2(lines[1].startsWith(QStringLiteral("judge:oracle,7,0.857,0.811,%1,%2,0.833,1.000,1.000,1.000")
+                                     .arg(*row.kappaInterval->low, 0, 'f', 3)
+                                     .arg(*row.kappaInterval->high, 0, 'f', 3)),
         qPrintable(lines[1]));
     const QString png = f.dir.filePath(QStringLiteral("matrix.png"));
     QVERIFY2(page.exportMatrix(png, &error), qPrintable(error));
@@ -339,6 +353,111 @@ void TestUiAgreement::allRunsAndStaleDrop()
     // Across both runs the oracle labels 9 turns; alice labels only run 1's, so 7 in common as before.
     QCOMPARE(page.labels()->labelledCount("judge:oracle"), 9);
     QCOMPARE(page.tableModel()->rows().front().result.count, 7);
+}
+
+void TestUiAgreement::rowNormalisedMatrix()
+{
+    // Pure: each reference row divided by its turns; a row without turns is "no data".
+    judge::RoleCounts counts {};
+    counts[0] = { 3, 1, 0, 0 };
+    counts[2] = { 0, 0, 1, 1 };
+    const std::vector<double> shares = rowShares(counts);
+    QCOMPARE(shares.size(), std::size_t(16));
+    QCOMPARE(shares[0], 0.75);
+    QCOMPARE(shares[1], 0.25);
+    QVERIFY(std::isnan(shares[4]) && std::isnan(shares[7])); // E: no turns
+    QCOMPARE(shares[10], 0.5);
+    QCOMPARE(shares[11], 0.5);
+
+    Fixture f;
+    Workspace workspace;
+    workspace.setPollInterval(0);
+    QVERIFY(workspace.open(f.path));
+    AgreementPage page(&workspace);
+    QSignalSpy loaded(&page, &AgreementPage::loaded);
+    page.setRun(f.run1);
+    QVERIFY(loaded.wait(10000));
+    page.showPair(QStringLiteral("judge:oracle"));
+    QVERIFY(!page.rowShares()); // counts by default
+    QCOMPARE(page.matrix()->value(2, 2), 1.0);
+    QCOMPARE(page.matrix()->value(2, 3), 1.0);
+    QCOMPARE(page.matrix()->value(3, 3), 1.0);
+    // alice's N row (t1 N → oracle R, t2 N → oracle N) splits in halves; her R row (t1, with the oracle) is whole;
+    // t2's R has no oracle label, so it is in no row.
+    auto* toggle = page.findChild<QCheckBox*>(QStringLiteral("agreementRowShares"));
+    QVERIFY(toggle);
+    toggle->click();
+    QVERIFY(page.rowShares());
+    QCOMPARE(page.matrix()->value(2, 2), 0.5);
+    QCOMPARE(page.matrix()->value(2, 3), 0.5);
+    QCOMPARE(page.matrix()->value(3, 3), 1.0);
+    QCOMPARE(page.matrix()->value(0, 0), 1.0);
+    QCOMPARE(page.matrix()->value(0, 1), 0.0);
+    QCOMPARE(page.matrix()->valueMin(), 0.0); // shares on a fixed 0..1 scale
+    QCOMPARE(page.matrix()->valueMax(), 1.0);
+    for (int r = 0; r < 4; ++r) {
+        double sum = 0.0;
+        for (int c = 0; c < 4; ++c)
+            sum += page.matrix()->value(r, c);
+        QVERIFY(qFuzzyCompare(sum, 1.0));
+    }
+    // Another pair keeps the mode; back to counts.
+    page.showPair(QStringLiteral("human:bob"));
+    QCOMPARE(page.matrix()->value(0, 0), 1.0); // alice D: bob D twice
+    QCOMPARE(page.matrix()->value(1, 1), 0.5); // alice E: bob E, D
+    page.setRowShares(false);
+    QVERIFY(!toggle->isChecked());
+    QCOMPARE(page.matrix()->value(0, 0), 2.0);
+    QCOMPARE(page.matrix()->valueMax(), 2.0);
+}
+
+void TestUiAgreement::kappaIntervalBesideKappa()
+{
+    Fixture f;
+    Workspace workspace;
+    workspace.setPollInterval(0);
+    QVERIFY(workspace.open(f.path));
+    AgreementPage page(&workspace);
+    QSignalSpy loaded(&page, &AgreementPage::loaded);
+    QSignalSpy ready(&page, &AgreementPage::kappaIntervalsReady);
+    page.setRun(f.run1);
+    QVERIFY(loaded.wait(10000));
+    QTRY_VERIFY_WITH_TIMEOUT(!page.isComputingIntervals() && ready.count() > 0, 10000);
+
+    // The core's bootstrap on the same labels, the columns right after kappa, and the matrix title.
+    Store store(f.path.toStdString(), Store::Access::ReadOnly);
+    const judge::RunLabels labels = judge::loadRunLabels(store, f.run1);
+    const judge::KappaInterval expected
+        = judge::bootstrapKappa(*labels.find("human:alice"), *labels.find("judge:oracle"));
+    QCOMPARE(expected.resamples, 1000);
+    QVERIFY(expected.low && expected.high && *expected.low <= 30.0 / 37.0 && 30.0 / 37.0 <= *expected.high);
+    const AgreementTableModel& m = *page.tableModel();
+    const int r = rowOf(m, QStringLiteral("judge:oracle"));
+    QCOMPARE(columnOf(AgreementTableModel::Column::KappaLow), columnOf(AgreementTableModel::Column::Kappa) + 1);
+    QCOMPARE(m.rows()[std::size_t(r)].kappaInterval->low, expected.low);
+    QCOMPARE(m.rows()[std::size_t(r)].kappaInterval->high, expected.high);
+    QCOMPARE(cell(m, r, columnOf(AgreementTableModel::Column::KappaLow)), QString::number(*expected.low, 'f', 3));
+    QCOMPARE(cell(m, r, columnOf(AgreementTableModel::Column::KappaHigh)), QString::number(*expected.high, 'f', 3));
+    QCOMPARE(m.headerData(columnOf(AgreementTableModel::Column::KappaLow), Qt::Horizontal).toString(),
+        QStringLiteral("κ 95% CI low"));
+    // Kappa itself is the CLI's, exactly.
+    QCOMPARE(*m.rows()[std::size_t(r)].result.kappa,
+        *judge::comparePair(*labels.find("human:alice"), *labels.find("judge:oracle"), labels.successFlags()).kappa);
+    page.showPair(QStringLiteral("judge:oracle"));
+    // Reproducible: a reload gives the very same interval.
+    ready.clear();
+    page.reload();
+    QVERIFY(loaded.wait(10000));
+    QTRY_VERIFY_WITH_TIMEOUT(!page.isComputingIntervals() && ready.count() > 0, 10000);
+    QCOMPARE(page.tableModel()->rows()[std::size_t(rowOf(m, QStringLiteral("judge:oracle")))].kappaInterval->low,
+        expected.low);
+    // A new reference computes the intervals again, for the new pairs.
+    ready.clear();
+    page.setReference(QStringLiteral("judge:oracle"));
+    QTRY_VERIFY_WITH_TIMEOUT(!page.isComputingIntervals() && ready.count() > 0, 10000);
+    const int a = rowOf(m, QStringLiteral("human:alice"));
+    QCOMPARE(m.rows()[std::size_t(a)].kappaInterval->low,
+        judge::bootstrapKappa(*labels.find("judge:oracle"), *labels.find("human:alice")).low);
 }
 
 QTEST_MAIN(TestUiAgreement)

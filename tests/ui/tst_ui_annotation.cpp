@@ -3,14 +3,22 @@
 // mode hides the judge labels; every queue order on hand-made data; progress text; JSONL export → clear → import;
 // a bad JSONL line is refused naming line and field and imports nothing; fifty key presses walk the queue. The run
 // loads in the background: loaded() comes after setRun returns, a stale load is dropped, and a label written during
-// a reload survives it.
+// a reload survives it. Issue 20 finding 10: the current turn as a card with clickable role chips (role colours,
+// definitions) and the own label apart from the judge's; blind mode hides outcome and reward too; the trajectory band
+// with its own progress and the boundary to the next one; skip, flag and comment persisted (schema 7) and undoable;
+// an observation that repeats the previous feedback is not shown again; turns counted from 1.
+#include "core/humannote.h"
 #include "core/store.h"
 #include "ui/annotate/annotationloader.h"
 #include "ui/annotate/annotationpage.h"
 #include "ui/annotate/annotationqueue.h"
+#include "ui/charts/colours.h"
 #include "ui/shell/workspace.h"
 
 #include <QFile>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
 #include <QTemporaryDir>
 #include <QUndoStack>
 #include <QtTest>
@@ -133,6 +141,12 @@ private Q_SLOTS:
     void loadsInBackground();
     void staleLoadIsDropped();
     void labelDuringReloadSurvives();
+    void cardWithRoleChips();
+    void blindHidesOutcomeAndReward();
+    void trajectoryBandAndBoundary();
+    void skipFlagCommentPersist();
+    void observationShownOnlyWhenNew();
+    void turnsCountFromOne();
 };
 
 void TestAnnotation::queueOrders()
@@ -265,14 +279,15 @@ void TestAnnotation::blindHidesJudge()
     QVERIFY(ws.open(f.path));
     AnnotationPage page(&ws);
     QVERIFY(showRun(page, f.run));
+    QVERIFY(page.trajectoryText().contains(QStringLiteral("Goal: goal of t1")));
     const QString shown = page.transcriptText();
-    QVERIFY(shown.contains(QStringLiteral("Goal: goal of t1")));
     QVERIFY(shown.contains(QStringLiteral("t1-obs0")) && shown.contains(QStringLiteral("t1-act2"))
         && shown.contains(QStringLiteral("t1-fb1")));
     QVERIFY(shown.contains(QStringLiteral("[judge oracle: R (0.2)]")));
-    page.setShowJudge(false);
+    page.setBlind(true);
     QVERIFY(!page.transcriptText().contains(QStringLiteral("judge")));
     QVERIFY(!page.transcriptText().contains(QStringLiteral("oracle")));
+    QVERIFY(!page.cardText().contains(QStringLiteral("oracle")));
     QVERIFY(page.transcriptText().contains(QStringLiteral("t1-act1")));
 }
 
@@ -451,6 +466,250 @@ void TestAnnotation::labelDuringReloadSurvives()
     QCOMPARE(page.current(), std::make_optional(std::make_pair(f.t1, 2))); // kept across the reload
     QVERIFY2(page.progressText().startsWith(QStringLiteral("1 / 6")), qPrintable(page.progressText()));
     QVERIFY(page.transcriptText().contains(QStringLiteral("[you: E]")));
+}
+
+void TestAnnotation::cardWithRoleChips()
+{
+    Fixture f;
+    Workspace ws;
+    QVERIFY(ws.open(f.path));
+    AnnotationPage page(&ws);
+    page.resize(1200, 700);
+    page.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&page));
+    QVERIFY(showRun(page, f.run));
+    page.setAnnotator(QStringLiteral("gina"));
+    // The card holds the current turn only: its action and feedback, the judge's label, no own label yet.
+    QVERIFY2(
+        page.cardText().startsWith(QStringLiteral("Turn 1 of 3\nYou: not labelled\n")), qPrintable(page.cardText()));
+    QVERIFY(page.cardText().contains(QStringLiteral("t1-act0")) && page.cardText().contains(QStringLiteral("t1-fb0")));
+    QVERIFY(!page.cardText().contains(QStringLiteral("t1-act1")));
+    QVERIFY(page.cardText().contains(QStringLiteral("oracle: D (0.9)")));
+    // Four chips with the fixed role colours and the TRIAGE definitions; none checked: the judge's D is not "yours".
+    for (const Role role : { Role::D, Role::E, Role::N, Role::R }) {
+        QPushButton* chip = page.roleChip(role);
+        QVERIFY(chip && chip->isVisible() && chip->isCheckable());
+        QVERIFY(!chip->isChecked());
+        QVERIFY2(
+            chip->styleSheet().contains(colours::role(roleName(role).front()).name()), qPrintable(chip->styleSheet()));
+        QVERIFY(chip->toolTip().size() > 60);
+    }
+    QVERIFY(page.roleChip(Role::E)->text().contains(QStringLiteral("useful exploration")));
+    QVERIFY(page.roleChip(Role::R)->toolTip().contains(QStringLiteral("regression")));
+    // A click labels and moves on, as the key does.
+    QTest::mouseClick(page.roleChip(Role::E), Qt::LeftButton);
+    QCOMPARE(dump(*ws.store(), f), QStringList { QStringLiteral("%1:0:gina:E").arg(f.t1) });
+    QCOMPARE(page.current(), std::make_optional(std::make_pair(f.t1, 1)));
+    QVERIFY(!page.roleChip(Role::E)->isChecked());
+    // Back on the labelled turn: the own label is the filled chip and the badge, in its role colour; the judge's
+    // label stays in its own box.
+    QTest::keyClick(&page, Qt::Key_Up);
+    QVERIFY(page.roleChip(Role::E)->isChecked());
+    QVERIFY(!page.roleChip(Role::D)->isChecked());
+    auto* badge = page.findChild<QLabel*>(QStringLiteral("annotationOwnLabel"));
+    QVERIFY(badge);
+    QCOMPARE(badge->text(), QStringLiteral("You: E · useful exploration"));
+    QCOMPARE(badge->palette().color(QPalette::Window), colours::role('E'));
+    auto* judges = page.findChild<QLabel*>(QStringLiteral("annotationJudgeLabels"));
+    QVERIFY(judges && judges->text().contains(QStringLiteral("oracle: D"))
+        && !judges->text().contains(QStringLiteral("gina")));
+    // Without an annotator a click is refused and leaves no chip checked.
+    page.setAnnotator(QString());
+    QTest::mouseClick(page.roleChip(Role::R), Qt::LeftButton);
+    QVERIFY(!page.roleChip(Role::R)->isChecked());
+    QCOMPARE(dump(*ws.store(), f).size(), 1);
+}
+
+void TestAnnotation::blindHidesOutcomeAndReward()
+{
+    Fixture f;
+    Workspace ws;
+    QVERIFY(ws.open(f.path));
+    AnnotationPage page(&ws);
+    QVERIFY(showRun(page, f.run));
+    QVERIFY2(page.trajectoryText().contains(QStringLiteral("success · reward 1")), qPrintable(page.trajectoryText()));
+    page.setBlind(true);
+    QVERIFY(page.blind());
+    for (const QString& text : { page.trajectoryText(), page.transcriptText(), page.cardText() }) {
+        QVERIFY2(!text.contains(QStringLiteral("success")) && !text.contains(QStringLiteral("failure"))
+                && !text.contains(QStringLiteral("reward")),
+            qPrintable(text));
+        QVERIFY(!text.contains(QStringLiteral("oracle")));
+    }
+    QVERIFY(page.trajectoryText().contains(QStringLiteral("Goal: goal of t1")));
+    page.move(3); // t2, a failure
+    QVERIFY(!page.trajectoryText().contains(QStringLiteral("failure")));
+    page.setBlind(false);
+    QVERIFY(page.trajectoryText().contains(QStringLiteral("failure · reward 0")));
+}
+
+void TestAnnotation::trajectoryBandAndBoundary()
+{
+    Fixture f;
+    Workspace ws;
+    QVERIFY(ws.open(f.path));
+    AnnotationPage page(&ws);
+    QVERIFY(showRun(page, f.run));
+    page.setAnnotator(QStringLiteral("hal"));
+    QVERIFY2(
+        page.trajectoryText().startsWith(QStringLiteral("Trajectory 1 of 2 · t1")), qPrintable(page.trajectoryText()));
+    QCOMPARE(page.trajectoryProgressText(), QStringLiteral("Turn 1 of 3 · 0 labelled"));
+    QTest::keyClick(&page, Qt::Key_1);
+    QTest::keyClick(&page, Qt::Key_2);
+    QCOMPARE(page.trajectoryProgressText(), QStringLiteral("Turn 3 of 3 · 2 labelled"));
+    // The last turn says that the queue leaves the trajectory; the transcript marks its end.
+    QVERIFY2(page.cardText().contains(QStringLiteral("moves on to trajectory 2 of 2 (turn 1)")),
+        qPrintable(page.cardText()));
+    QVERIFY(page.transcriptText().endsWith(QStringLiteral("— end of trajectory 1 of 2 —")));
+    QVERIFY(!page.transcriptText().contains(QStringLiteral("t2-act")));
+    QTest::keyClick(&page, Qt::Key_3);
+    QVERIFY(page.trajectoryText().startsWith(QStringLiteral("Trajectory 2 of 2 · t2")));
+    QCOMPARE(page.trajectoryProgressText(), QStringLiteral("Turn 1 of 3 · 0 labelled"));
+    QVERIFY(!page.transcriptText().contains(QStringLiteral("t1-act")));
+    QVERIFY(page.progressText().startsWith(QStringLiteral("3 / 6")));
+}
+
+void TestAnnotation::skipFlagCommentPersist()
+{
+    Fixture f;
+    {
+        Workspace ws;
+        QVERIFY(ws.open(f.path));
+        AnnotationPage page(&ws);
+        page.resize(1200, 700);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        QVERIFY(showRun(page, f.run));
+        page.setAnnotator(QStringLiteral("ivy"));
+        page.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&page));
+        page.setFocus();
+        QTest::keyClick(&page, Qt::Key_S); // skip t1 turn 1: a note, no label, and on to the next
+        QCOMPARE(page.current(), std::make_optional(std::make_pair(f.t1, 1)));
+        QVERIFY(dump(*ws.store(), f).isEmpty());
+        QTest::keyClick(&page, Qt::Key_F); // flag t1 turn 2, stay
+        QCOMPARE(page.current(), std::make_optional(std::make_pair(f.t1, 1)));
+        QVERIFY(page.currentNote().flagged);
+        QVERIFY(page.findChild<QPushButton*>(QStringLiteral("annotationFlag"))->isChecked());
+        // C goes to the comment; Return keeps it and gives the keys back to the page.
+        QTest::keyClick(&page, Qt::Key_C);
+        auto* comment = page.findChild<QLineEdit*>(QStringLiteral("annotationComment"));
+        QVERIFY(comment && comment->hasFocus());
+        QTest::keyClicks(comment, QStringLiteral("looks redundant"));
+        QTest::keyClick(comment, Qt::Key_Return);
+        QVERIFY(!comment->hasFocus());
+        QCOMPARE(page.currentNote().comment, std::string("looks redundant"));
+        QVERIFY2(page.trajectoryProgressText().endsWith(QStringLiteral("0 labelled · 1 skipped · 1 flagged")),
+            qPrintable(page.trajectoryProgressText()));
+        QVERIFY(page.transcriptText().contains(QStringLiteral("skipped")));
+        QVERIFY(page.transcriptText().contains(QStringLiteral("⚑ flagged")));
+        QVERIFY(page.transcriptText().contains(QStringLiteral("“looks redundant”")));
+        // Undo takes the comment back off, then the flag; redo puts them back.
+        page.undoStack()->undo();
+        QCOMPARE(page.currentNote().comment, std::string());
+        page.undoStack()->undo();
+        QVERIFY(!page.currentNote().flagged);
+        page.undoStack()->redo();
+        page.undoStack()->redo();
+        QVERIFY(page.currentNote().flagged && page.currentNote().comment == "looks redundant");
+        // Labelling a skipped turn counts it as labelled, not skipped.
+        QTest::keyClick(&page, Qt::Key_D);
+        page.move(-2);
+        QTest::keyClick(&page, Qt::Key_N);
+        QVERIFY2(page.trajectoryProgressText().endsWith(QStringLiteral("2 labelled · 1 flagged")),
+            qPrintable(page.trajectoryProgressText()));
+        page.move(-1);
+        page.setCurrentFlagged(false); // not flagged: nothing to write
+        QVERIFY(page.setCurrentComment(QStringLiteral("wait")));
+        QTest::keyClick(&page, Qt::Key_S); // skipped already: only moves on
+        QCOMPARE(page.current(), std::make_optional(std::make_pair(f.t1, 1)));
+    } // no explicit save anywhere
+    Store store(f.path.toStdString());
+    const std::vector<HumanNote> notes = humanNotes(store, f.t1);
+    QCOMPARE(notes.size(), std::size_t(2));
+    QVERIFY(notes[0].turn == 0 && notes[0].skipped && !notes[0].flagged && notes[0].comment == "wait");
+    QVERIFY(notes[1].turn == 1 && !notes[1].skipped && notes[1].flagged && notes[1].comment == "looks redundant");
+    Workspace ws;
+    QVERIFY(ws.open(f.path));
+    AnnotationPage page(&ws);
+    page.setAnnotator(QStringLiteral("ivy"));
+    QVERIFY(showRun(page, f.run));
+    QCOMPARE(page.currentNote().comment, std::string("wait"));
+    QCOMPARE(page.findChild<QLineEdit*>(QStringLiteral("annotationComment"))->text(), QStringLiteral("wait"));
+    page.move(1);
+    QVERIFY(page.currentNote().flagged);
+}
+
+void TestAnnotation::observationShownOnlyWhenNew()
+{
+    Turn first;
+    first.observation = "You are in a room.";
+    first.feedback = "You arrive at drawer 1.";
+    Turn same;
+    same.observation = " You arrive at drawer 1.\n";
+    Turn more;
+    more.observation = "You arrive at drawer 1. Available: open, look";
+    Turn other;
+    other.observation = "Something else.";
+    Turn silent; // no feedback: the next observation is new
+    silent.observation = "x";
+    QCOMPARE(newObservation(nullptr, first), QStringLiteral("You are in a room."));
+    QCOMPARE(newObservation(&first, same), QString());
+    QCOMPARE(newObservation(&first, more), QStringLiteral("Available: open, look"));
+    QCOMPARE(newObservation(&first, other), QStringLiteral("Something else."));
+    QCOMPARE(newObservation(&silent, other), QStringLiteral("Something else."));
+
+    // A run as household writes it: each observation is the previous feedback. Each text appears once.
+    Fixture f;
+    qint64 run = 0;
+    {
+        Store store(f.path.toStdString());
+        run = store.createRun(NewRun { "echo", RunKind::Import, RunStatus::Finished, {} });
+        Trajectory t;
+        t.id = "echo";
+        t.group = "g";
+        t.reward = 1.0;
+        const std::vector<std::string> feedback { "You arrive at drawer 1.", "The drawer 1 is open.", "You take it." };
+        for (int k = 0; k < 3; ++k) {
+            Turn turn;
+            turn.observation = k == 0 ? "Welcome. Your task is to take it." : feedback[std::size_t(k) - 1];
+            turn.action = "act" + std::to_string(k);
+            turn.feedback = feedback[std::size_t(k)];
+            t.turns.push_back(turn);
+        }
+        store.insertTrajectory(run, 0, t);
+    }
+    Workspace ws;
+    QVERIFY(ws.open(f.path));
+    AnnotationPage page(&ws);
+    QVERIFY(showRun(page, run));
+    const QString text = page.transcriptText();
+    QCOMPARE(text.count(QStringLiteral("You arrive at drawer 1.")), 1);
+    QCOMPARE(text.count(QStringLiteral("The drawer 1 is open.")), 1);
+    QCOMPARE(text.count(QStringLiteral("Observation:")), 1); // the first turn's
+    QVERIFY(text.contains(QStringLiteral("Welcome. Your task is to take it.")));
+    page.move(1);
+    QVERIFY(!page.cardText().contains(QStringLiteral("Observation")));
+    QVERIFY(page.cardText().contains(QStringLiteral("act1"))
+        && page.cardText().contains(QStringLiteral("The drawer 1 is open.")));
+}
+
+void TestAnnotation::turnsCountFromOne()
+{
+    Fixture f;
+    Workspace ws;
+    QVERIFY(ws.open(f.path));
+    AnnotationPage page(&ws);
+    QVERIFY(showRun(page, f.run));
+    page.setAnnotator(QStringLiteral("jo"));
+    const QString text = page.transcriptText();
+    QVERIFY(text.startsWith(QStringLiteral("Turn 1 ")));
+    QVERIFY(text.contains(QStringLiteral("Turn 3 ")) && !text.contains(QStringLiteral("Turn 0")));
+    QVERIFY(page.cardText().startsWith(QStringLiteral("Turn 1 of 3")));
+    QTest::keyClick(&page, Qt::Key_D);
+    QCOMPARE(page.undoStack()->undoText(), QStringLiteral("Label turn 1 as D"));
+    QTest::keyClick(&page, Qt::Key_F);
+    QCOMPARE(page.undoStack()->undoText(), QStringLiteral("Flag turn 2"));
 }
 
 QTEST_MAIN(TestAnnotation)

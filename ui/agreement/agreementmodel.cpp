@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <limits>
 
 namespace creditlab::ui {
 
@@ -52,9 +53,39 @@ std::vector<AgreementRow> computeAgreement(
         const auto* other = labels.find(source);
         if (!other || source == reference)
             continue;
-        rows.push_back(AgreementRow { source, judge::comparePair(*ref, *other, flags) });
+        rows.push_back(AgreementRow { source, judge::comparePair(*ref, *other, flags), std::nullopt });
     }
     return rows;
+}
+
+std::vector<judge::KappaInterval> computeKappaIntervals(
+    const judge::RunLabels& labels, const std::string& reference, const std::vector<std::string>& compared)
+{
+    std::vector<judge::KappaInterval> out;
+    const auto* ref = labels.find(reference);
+    if (!ref)
+        return out;
+    for (const std::string& source : compared) {
+        const auto* other = labels.find(source);
+        if (!other || source == reference)
+            continue; // as computeAgreement
+        out.push_back(judge::bootstrapKappa(*ref, *other));
+    }
+    return out;
+}
+
+std::vector<double> rowShares(const judge::RoleCounts& counts)
+{
+    std::vector<double> out;
+    out.reserve(judge::kRoleCount * judge::kRoleCount);
+    for (const auto& row : counts) {
+        std::int64_t total = 0;
+        for (const std::int64_t c : row)
+            total += c;
+        for (const std::int64_t c : row)
+            out.push_back(total > 0 ? double(c) / double(total) : std::numeric_limits<double>::quiet_NaN());
+    }
+    return out;
 }
 
 std::vector<std::size_t> cellTurns(const judge::RunLabels& labels, const std::string& reference,
@@ -88,6 +119,15 @@ void AgreementTableModel::setRows(std::vector<AgreementRow> rows)
     endResetModel();
 }
 
+void AgreementTableModel::setKappaIntervals(const std::vector<judge::KappaInterval>& intervals)
+{
+    if (intervals.size() != m_rows.size() || m_rows.empty())
+        return;
+    for (std::size_t i = 0; i < m_rows.size(); ++i)
+        m_rows[i].kappaInterval = intervals[i];
+    Q_EMIT dataChanged(index(0, int(Column::KappaLow)), index(rowCount() - 1, int(Column::KappaHigh)));
+}
+
 int AgreementTableModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(m_rows.size()); }
 
 int AgreementTableModel::columnCount(const QModelIndex& parent) const
@@ -107,6 +147,10 @@ std::optional<double> AgreementTableModel::number(const AgreementRow& row, int c
         return r.accuracy;
     case Column::Kappa:
         return r.kappa;
+    case Column::KappaLow:
+        return row.kappaInterval ? row.kappaInterval->low : std::nullopt;
+    case Column::KappaHigh:
+        return row.kappaInterval ? row.kappaInterval->high : std::nullopt;
     case Column::MacroF1:
         return r.macroF1;
     case Column::RegressionSuccessF1:
@@ -150,6 +194,8 @@ QVariant AgreementTableModel::data(const QModelIndex& index, int role) const
     switch (role) {
     case Qt::DisplayRole:
     case FullTextRole:
+        if (!v && !row.kappaInterval && (column == int(Column::KappaLow) || column == int(Column::KappaHigh)))
+            return tr("…"); // computing
         if (!v)
             return tr("n/a");
         if (column == int(Column::Turns))
@@ -159,6 +205,14 @@ QVariant AgreementTableModel::data(const QModelIndex& index, int role) const
         return v ? QVariant(*v) : QVariant(-1.0e300); // undefined sorts below every number
     case Qt::TextAlignmentRole:
         return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    case Qt::ToolTipRole:
+        if (column == int(Column::KappaLow) || column == int(Column::KappaHigh))
+            return row.kappaInterval
+                ? tr("Percentile bootstrap: %1 resamples of the turns both label, %2 with a defined κ; fixed seed")
+                      .arg(row.kappaInterval->resamples)
+                      .arg(row.kappaInterval->defined)
+                : tr("Computing the bootstrap interval…");
+        return {};
     default:
         return {};
     }
@@ -177,6 +231,10 @@ QVariant AgreementTableModel::headerData(int section, Qt::Orientation orientatio
         return tr("Accuracy");
     case Column::Kappa:
         return tr("Cohen's κ");
+    case Column::KappaLow:
+        return tr("κ 95% CI low");
+    case Column::KappaHigh:
+        return tr("κ 95% CI high");
     case Column::MacroF1:
         return tr("Macro F1");
     case Column::RegressionSuccessF1:
@@ -234,8 +292,9 @@ QVariant CellTurnsModel::data(const QModelIndex& index, int role) const
     case Column::Trajectory:
         return role == Qt::DisplayRole || role == SortRole || role == FullTextRole ? QVariant(e.trajectoryId)
                                                                                    : QVariant();
-    case Column::Turn:
-        return role == Qt::DisplayRole || role == SortRole || role == FullTextRole ? QVariant(e.turn.turn) : QVariant();
+    case Column::Turn: // counted from 1, as on every page
+        return role == Qt::DisplayRole || role == SortRole || role == FullTextRole ? QVariant(e.turn.turn + 1)
+                                                                                   : QVariant();
     case Column::Action:
         if (role == Qt::DisplayRole)
             return previewText(e.action);

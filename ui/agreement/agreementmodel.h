@@ -30,6 +30,8 @@ std::shared_ptr<const AgreementLoad> loadAgreement(const std::string& path, std:
 struct AgreementRow {
     std::string source;
     judge::PairAgreement result;
+    /// The bootstrap 95 % interval on kappa (judge::bootstrapKappa); nullopt until computed (in the background).
+    std::optional<judge::KappaInterval> kappaInterval;
 };
 
 /// The agreement of each of `compared` with `reference` over `labels`, with judge::comparePair on the labels
@@ -38,13 +40,23 @@ struct AgreementRow {
 std::vector<AgreementRow> computeAgreement(
     const judge::RunLabels& labels, const std::string& reference, const std::vector<std::string>& compared);
 
+/// The bootstrap interval on kappa of each of `compared` against `reference` (judge::bootstrapKappa: 1000
+/// resamples of the turns both label, 95 %, the fixed seed), aligned with what computeAgreement returns for the same
+/// arguments. Pure; any thread; slow on large runs (resamples × turns per source), so the page runs it in the pool.
+std::vector<judge::KappaInterval> computeKappaIntervals(
+    const judge::RunLabels& labels, const std::string& reference, const std::vector<std::string>& compared);
+
+/// A confusion matrix (rows: the reference's roles) as row-major shares of each row's turns, so every row with
+/// turns sums to 1; a row without turns is NaN (no data). Pure.
+std::vector<double> rowShares(const judge::RoleCounts& counts);
+
 /// The indices into labels.turns of the turns that `reference` labels `referenceRole` and `other` labels
 /// `otherRole` (one cell of their confusion matrix), in turn order. Pure; any thread.
 std::vector<std::size_t> cellTurns(const judge::RunLabels& labels, const std::string& reference,
     const std::string& other, Role referenceRole, Role otherRole);
 
-/// The metrics table: one row per compared source; numbers as text with 3 decimals ("n/a" when undefined),
-/// SortRole gives the numbers. GUI thread.
+/// The metrics table: one row per compared source; numbers as text with 3 decimals ("n/a" when undefined; "…" for
+/// the kappa interval while it is computed), SortRole gives the numbers. GUI thread.
 class AgreementTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
@@ -55,9 +67,11 @@ public:
         Turns,
         Accuracy,
         Kappa,
+        KappaLow, ///< the bootstrap 95 % interval on kappa (AgreementRow::kappaInterval)
+        KappaHigh,
         MacroF1,
-        RolePrecision = 5, ///< first of the 12 per-role columns
-        RegressionSuccessF1 = 17, ///< F1 of R inside successful rollouts (TRIAGE Table 4)
+        RolePrecision = 7, ///< first of the 12 per-role columns
+        RegressionSuccessF1 = 19, ///< F1 of R inside successful rollouts (TRIAGE Table 4)
         ExplorationFailureF1, ///< F1 of E inside failed rollouts
         RegressionSuccessMissed, ///< share of the reference's R in successes the source labels otherwise
         ExplorationFailureMissed, ///< share of the reference's E in failures the source labels otherwise
@@ -69,6 +83,8 @@ public:
     explicit AgreementTableModel(QObject* parent = nullptr);
 
     void setRows(std::vector<AgreementRow> rows);
+    /// Sets the kappa intervals, aligned with rows() (ignored when the sizes differ: the rows changed meanwhile).
+    void setKappaIntervals(const std::vector<judge::KappaInterval>& intervals);
     const std::vector<AgreementRow>& rows() const { return m_rows; }
 
     int rowCount(const QModelIndex& parent = {}) const override;

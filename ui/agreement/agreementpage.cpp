@@ -8,6 +8,7 @@
 #include "ui/common/textutil.h"
 #include "ui/shell/workspace.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QFile>
@@ -27,7 +28,9 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
+#include <cmath>
 #include <exception>
+#include <limits>
 
 namespace creditlab::ui {
 
@@ -58,6 +61,7 @@ AgreementPage::AgreementPage(Workspace* workspace, QWidget* parent)
     , m_turnsView(new QTableView(this))
     , m_alphaLabel(new QLabel(this))
     , m_status(new QLabel(this))
+    , m_rowShares(new QCheckBox(tr("Row shares"), this))
 {
     m_sourcesView->setModel(m_sourcesModel);
     m_sourcesView->setObjectName(QStringLiteral("agreementSourcesView"));
@@ -75,6 +79,9 @@ AgreementPage::AgreementPage(Workspace* workspace, QWidget* parent)
     m_alphaLabel->setTextFormat(Qt::PlainText);
     m_status->setTextFormat(Qt::PlainText);
 
+    m_rowShares->setObjectName(QStringLiteral("agreementRowShares"));
+    m_rowShares->setToolTip(tr("Show each reference role's row as shares of its turns (each row sums to 1) instead "
+                               "of counts"));
     auto* exportTable = new QPushButton(tr("Export table…"), this);
     auto* exportMatrix = new QPushButton(tr("Export matrix…"), this);
     auto* left = new QWidget(this);
@@ -93,6 +100,7 @@ AgreementPage::AgreementPage(Workspace* workspace, QWidget* parent)
     auto* topLayout = new QVBoxLayout(top);
     topLayout->setContentsMargins(0, 0, 0, 0);
     auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_rowShares);
     buttons->addStretch(1);
     buttons->addWidget(exportTable);
     buttons->addWidget(exportMatrix);
@@ -115,6 +123,8 @@ AgreementPage::AgreementPage(Workspace* workspace, QWidget* parent)
     layout->addWidget(splitter);
 
     connect(&m_watcher, &QFutureWatcher<Outcome>::finished, this, &AgreementPage::onWorkerFinished);
+    connect(&m_intervalWatcher, &QFutureWatcher<Intervals>::finished, this, &AgreementPage::onIntervalsFinished);
+    connect(m_rowShares, &QCheckBox::toggled, this, [this] { rebuildMatrix(); });
     connect(m_runCombo, &QComboBox::activated, this, [this](int i) { setRun(m_runCombo->itemData(i).toLongLong()); });
     connect(
         m_referenceCombo, &QComboBox::activated, this, [this](int i) { setReference(m_referenceCombo->itemText(i)); });
@@ -159,7 +169,11 @@ AgreementPage::AgreementPage(Workspace* workspace, QWidget* parent)
         refreshSourceControls();
 }
 
-AgreementPage::~AgreementPage() { m_watcher.waitForFinished(); }
+AgreementPage::~AgreementPage()
+{
+    m_watcher.waitForFinished();
+    m_intervalWatcher.waitForFinished();
+}
 
 void AgreementPage::setRun(qint64 runId)
 {
@@ -327,6 +341,7 @@ void AgreementPage::recompute()
         rows = computeAgreement(m_data->labels, m_reference.toStdString(), others);
     }
     m_tableModel->setRows(std::move(rows));
+    startIntervals();
     const auto& r = m_tableModel->rows();
     const bool keep
         = std::any_of(r.begin(), r.end(), [this](const AgreementRow& x) { return toQString(x.source) == m_shown; });
@@ -352,17 +367,80 @@ void AgreementPage::rebuildMatrix()
     const auto it = std::find_if(
         rows.begin(), rows.end(), [this](const AgreementRow& x) { return toQString(x.source) == m_shown; });
     if (it == rows.end()) {
-        m_matrix->setTitle(tr("No pair to compare"));
+        m_matrix->setTitle(matrixTitle());
         m_matrix->setData({}, {}, {});
         return;
     }
     std::vector<double> values;
-    for (const auto& row : it->result.confusion)
-        for (const std::int64_t count : row)
-            values.push_back(double(count));
-    m_matrix->setTitle(tr("%1 (rows) vs %2 (columns)").arg(m_reference, m_shown));
+    if (rowShares()) {
+        values = ui::rowShares(it->result.confusion);
+        m_matrix->setValueRange(0.0, 1.0);
+    } else {
+        for (const auto& row : it->result.confusion)
+            for (const std::int64_t count : row)
+                values.push_back(double(count));
+        const double nan = std::numeric_limits<double>::quiet_NaN();
+        m_matrix->setValueRange(nan, nan);
+    }
+    m_matrix->setTitle(matrixTitle());
     m_matrix->setAxisTitles(m_shown, m_reference);
     m_matrix->setData(roleLabels(), roleLabels(), std::move(values));
+}
+
+QString AgreementPage::matrixTitle() const
+{
+    const auto& rows = m_tableModel->rows();
+    const auto it = std::find_if(
+        rows.begin(), rows.end(), [this](const AgreementRow& x) { return toQString(x.source) == m_shown; });
+    if (it == rows.end())
+        return tr("No pair to compare");
+    const auto number = [](std::optional<double> v) { return v ? QString::number(*v, 'f', 3) : tr("n/a"); };
+    QString kappa = tr("κ %1").arg(number(it->result.kappa));
+    if (it->kappaInterval && it->kappaInterval->low)
+        kappa += tr(" [%1, %2]").arg(number(it->kappaInterval->low), number(it->kappaInterval->high));
+    else if (!it->kappaInterval)
+        kappa += tr(" […]");
+    return tr("%1 (rows) vs %2 (columns) · %3%4")
+        .arg(m_reference, m_shown, kappa, rowShares() ? tr(" · row shares") : QString());
+}
+
+void AgreementPage::setRowShares(bool shares) { m_rowShares->setChecked(shares); }
+
+bool AgreementPage::rowShares() const { return m_rowShares->isChecked(); }
+
+void AgreementPage::startIntervals()
+{
+    ++m_intervalGeneration;
+    if (m_tableModel->rows().empty() || !m_data) {
+        m_intervalPending = false;
+        return;
+    }
+    if (m_intervalWatcher.isRunning()) {
+        m_intervalPending = true; // started when the running one ends
+        return;
+    }
+    m_intervalPending = false;
+    std::vector<std::string> sources;
+    for (const AgreementRow& r : m_tableModel->rows())
+        sources.push_back(r.source);
+    // Values only: the immutable load, the names. The rows are exactly computeAgreement's, so the order matches.
+    m_intervalWatcher.setFuture(QtConcurrent::run(
+        [generation = m_intervalGeneration, data = m_data, reference = m_reference.toStdString(), sources] {
+            return Intervals { generation, computeKappaIntervals(data->labels, reference, sources) };
+        }));
+}
+
+void AgreementPage::onIntervalsFinished()
+{
+    const Intervals result = m_intervalWatcher.result();
+    if (result.generation == m_intervalGeneration) {
+        m_tableModel->setKappaIntervals(result.intervals);
+        m_matrix->setTitle(matrixTitle());
+        Q_EMIT kappaIntervalsReady();
+        return;
+    }
+    if (m_intervalPending)
+        startIntervals(); // the table changed meanwhile; this result is stale
 }
 
 void AgreementPage::selectCell(Role reference, Role other)

@@ -13,6 +13,7 @@
 #include <optional>
 #include <vector>
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QListView;
@@ -29,11 +30,14 @@ class Workspace;
 
 /// Judge–human agreement (issue 7 §4): pick a run (or all runs), a reference (a human annotator, or the oracle)
 /// and the sources to compare with it (judges, imported roles, other annotators). Shows the metrics table
-/// (turns, accuracy, Cohen's kappa, macro F1, per-role P/R/F1, TRIAGE conflict cells), Krippendorff's alpha
-/// across the human annotators, and the confusion matrix of the selected row; clicking a matrix cell lists its
-/// turns. The numbers come from the same core code as `creditlab-cli agreement` (judge::loadRunLabels,
-/// judge::comparePair, judge::alphaAcrossSources). Labels load in QtConcurrent's pool with their own Store;
-/// stale results are dropped; reloads on Workspace::runsChanged. Lives on the GUI thread.
+/// (turns, accuracy, Cohen's kappa with its bootstrap 95 % interval, macro F1, per-role P/R/F1, TRIAGE conflict
+/// cells), Krippendorff's alpha across the human annotators, and the confusion matrix of the selected row, as counts
+/// or as row-normalised shares (each reference role's row sums to 1); clicking a matrix cell lists its turns. The
+/// kappa intervals (judge::bootstrapKappa: 1000 resamples of the turns, fixed seed) are computed in QtConcurrent's
+/// pool whenever the table changes; the table shows "…" meanwhile and a stale result is dropped. The numbers come from
+/// the same core code as `creditlab-cli agreement` (judge::loadRunLabels, judge::comparePair,
+/// judge::alphaAcrossSources). Labels load in QtConcurrent's pool with their own Store; stale results are dropped;
+/// reloads on Workspace::runsChanged. Lives on the GUI thread.
 class AgreementPage : public QWidget {
     Q_OBJECT
 public:
@@ -60,6 +64,11 @@ public:
     QString shownSource() const { return m_shown; }
     /// Lists the turns of one confusion cell (as a click on it does).
     void selectCell(Role reference, Role other);
+    /// Shows the confusion matrix as row-normalised shares (true) or as counts (false, the default).
+    void setRowShares(bool shares);
+    bool rowShares() const;
+    /// True while the kappa intervals of the table are being computed.
+    bool isComputingIntervals() const { return m_intervalWatcher.isRunning() || m_intervalPending; }
     /// The loaded labels; nullptr before the first load.
     const judge::RunLabels* labels() const { return m_data ? &m_data->labels : nullptr; }
     /// Alpha across the human annotators (else across all sources), as the CLI reports it.
@@ -83,6 +92,8 @@ Q_SIGNALS:
     void errorOccurred(const QString& message);
     /// A listed turn was activated (double click, Enter): open trajectory `trajectoryRowId` at `turn`.
     void turnActivated(qint64 trajectoryRowId, int turn);
+    /// The table's kappa intervals are in (AgreementRow::kappaInterval).
+    void kappaIntervalsReady();
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
@@ -96,6 +107,13 @@ private:
         quint64 generation = 0;
         std::shared_ptr<const AgreementLoad> data;
     };
+    struct Intervals {
+        quint64 generation = 0;
+        std::vector<judge::KappaInterval> intervals;
+    };
+    void startIntervals();
+    void onIntervalsFinished();
+    QString matrixTitle() const;
     void startWorker();
     void onWorkerFinished();
     void onLoaded(std::shared_ptr<const AgreementLoad> data);
@@ -118,6 +136,7 @@ private:
     QTableView* m_turnsView;
     QLabel* m_alphaLabel;
     QLabel* m_status;
+    QCheckBox* m_rowShares;
 
     QFutureWatcher<Outcome> m_watcher;
     quint64 m_generation = 0;
@@ -131,6 +150,9 @@ private:
     int m_hoverColumn = -1;
     bool m_updating = false;
     bool m_labelsStale = false; ///< labels changed (Workspace::labelsChanged) while the page was hidden
+    QFutureWatcher<Intervals> m_intervalWatcher;
+    quint64 m_intervalGeneration = 0; ///< of the newest table; a result for an older one is dropped
+    bool m_intervalPending = false; ///< a newer table waits for the running job to end
 };
 
 } // namespace creditlab::ui

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/humannote.h"
 #include "core/model.h"
 
 #include <QString>
@@ -43,6 +44,34 @@ private:
     std::string m_annotator;
     std::optional<Role> m_role;
     std::optional<Role> m_previous;
+    Applied m_applied;
+};
+
+/// Sets one annotator's note on one turn (flag, skip, comment; core/humannote.h), writing to the workspace's store at
+/// once; an empty note deletes it. Remembers the note the turn had before and restores it on undo. After every redo
+/// and undo it calls `applied(trajectoryRowId, turn, undone)`, as SetHumanLabelCommand does. Obsolete once the
+/// workspace has another database open. Store errors propagate from redo()/undo(). GUI thread.
+class SetHumanNoteCommand : public QUndoCommand {
+public:
+    using Applied = SetHumanLabelCommand::Applied;
+
+    /// Reads the turn's current note from the store, so construct it just before pushing. `text` names the edit.
+    SetHumanNoteCommand(
+        Workspace* workspace, HumanNote note, const QString& text, Applied applied, QUndoCommand* parent = nullptr);
+
+    void redo() override;
+    void undo() override;
+
+    const HumanNote& note() const { return m_note; }
+    const HumanNote& previous() const { return m_previous; }
+
+private:
+    void write(const HumanNote& note, bool undone);
+
+    Workspace* m_workspace;
+    QString m_path;
+    HumanNote m_note;
+    HumanNote m_previous;
     Applied m_applied;
 };
 

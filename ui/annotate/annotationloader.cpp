@@ -62,7 +62,7 @@ void AnnotationLoader::startWorker()
                 if (cancel->load())
                     break; // stale: nobody will look at this result
                 data->trajectories.push_back(AnnotationTrajectory { info, store.loadTrajectory(info.rowId),
-                    store.judgeLabels(info.rowId), store.humanLabels(info.rowId) });
+                    store.judgeLabels(info.rowId), store.humanLabels(info.rowId), humanNotes(store, info.rowId) });
             }
         } catch (const std::exception& error) {
             data->trajectories.clear();

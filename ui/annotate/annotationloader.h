@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/humannote.h"
 #include "core/store.h"
 
 #include <QFutureWatcher>
@@ -13,12 +14,13 @@
 namespace creditlab::ui {
 
 /// One trajectory of the annotated run as the Annotate page shows it: its turns (with credits), the judge labels and
-/// every annotator's human labels.
+/// every annotator's human labels and notes (flag, skip, comment).
 struct AnnotationTrajectory {
     TrajectoryInfo info;
     Trajectory trajectory;
     std::vector<JudgeLabel> judge;
     std::vector<HumanLabel> human;
+    std::vector<HumanNote> notes;
 };
 
 /// What one background load hands back: an immutable value snapshot of one run.
@@ -28,9 +30,9 @@ struct AnnotationData {
     QString error; ///< set when the run could not be read (trajectories is then empty)
 };
 
-/// Reads every trajectory of a run with its judge and human labels in QtConcurrent's pool, with its own read-only
-/// Store on the database path (one SQLite connection per thread, STYLE rule 9). A request made while a worker runs
-/// tells it to stop, waits for it and then starts; a result older than the newest request is dropped (generation
+/// Reads every trajectory of a run with its judge and human labels and notes in QtConcurrent's pool, with its own
+/// read-only Store on the database path (one SQLite connection per thread, STYLE rule 9). A request made while a worker
+/// runs tells it to stop, waits for it and then starts; a result older than the newest request is dropped (generation
 /// counter), so only the newest request is ever reported. Lives on the GUI thread; emits there.
 class AnnotationLoader : public QObject {
     Q_OBJECT
