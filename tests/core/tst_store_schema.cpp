@@ -60,6 +60,11 @@ const std::set<std::string> kTablesV5 = [] {
     t.insert("probe_result");
     return t;
 }();
+const std::set<std::string> kTablesV7 = [] {
+    auto t = kTablesV5;
+    t.insert("sft_metric");
+    return t;
+}();
 const std::set<std::string> kIndexesV5 = { "trajectory_by_run", "trial_by_sweep", "probe_result_by_run" };
 
 /// The names of the user objects of one type ("table" or "index") in the database.
@@ -141,7 +146,7 @@ void TestStoreSchema::newFileIsAtCurrentVersion()
     QCOMPARE(db.scalarInt("PRAGMA application_id"), std::int64_t(0x43524c42));
     QCOMPARE(pragmaText(db, "journal_mode"), std::string("wal"));
     QCOMPARE(db.scalarInt("PRAGMA foreign_keys"), std::int64_t(1));
-    QCOMPARE(objects(db, "table"), kTablesV5);
+    QCOMPARE(objects(db, "table"), kTablesV7);
     QCOMPARE(objects(db, "index"), kIndexesV5);
     QVERIFY(store.runs().empty());
     QVERIFY(store.sweeps().empty());
@@ -201,7 +206,8 @@ void TestStoreSchema::migration_data()
     QTest::newRow("4: evaluation episodes") << 4 << list(kTablesV3) << list(kIndexesV1);
     QTest::newRow("5: probe tables") << 5 << list(kTablesV5) << list(kIndexesV5);
     QTest::newRow("6: run shape") << 6 << list(kTablesV5) << list(kIndexesV5);
-    QCOMPARE(schema::kVersion, 6); // a new migration needs its own row here
+    QTest::newRow("7: SFT curves") << 7 << list(kTablesV7) << list(kIndexesV5);
+    QCOMPARE(schema::kVersion, 7); // a new migration needs its own row here
 }
 
 void TestStoreSchema::migration()
@@ -382,7 +388,7 @@ void TestStoreSchema::emptySqliteFileIsMigrated()
     QVERIFY(std::filesystem::exists(p));
     Store store(p);
     QCOMPARE(store.schemaVersion(), schema::kVersion);
-    QCOMPARE(objects(store.database(), "table"), kTablesV5);
+    QCOMPARE(objects(store.database(), "table"), kTablesV7);
 }
 
 void TestStoreSchema::emptyFileIsMigrated()
