@@ -234,6 +234,20 @@ CREATE TABLE human_note (
 );
 )sql";
 
+// Version 8: SFT's curves, one row per SFT step (x: the step counted over all epochs and DAgger rounds), written by
+// the trainer as it trains (sft/loss, sft/token_accuracy), so that the Monitor shows SFT live; the metric table keeps
+// one value per RL iteration (SFT's summary at iteration 0). Deleted with the run; a run restarted from the beginning
+// replaces them (Store::truncateRun with -1).
+constexpr std::string_view kV8 = R"sql(
+CREATE TABLE sft_metric (
+    run_id INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,
+    step   INTEGER NOT NULL,
+    name   TEXT NOT NULL,
+    value  REAL,
+    PRIMARY KEY (run_id, name, step)
+) WITHOUT ROWID;
+)sql";
+
 StoreError newerFileError(const std::string& path, std::int64_t version)
 {
     return StoreError(path + ": written by a newer CreditLab (schema version " + std::to_string(version)
@@ -281,6 +295,8 @@ std::string_view migrationSql(int toVersion)
         return kV6;
     case 7:
         return kV7;
+    case 8:
+        return kV8;
     default:
         return {};
     }

@@ -237,6 +237,32 @@ std::vector<MetricPoint> Store::metrics(std::int64_t runId, std::int64_t fromIte
     return out;
 }
 
+void Store::writeSftMetrics(std::int64_t runId, std::span<const MetricPoint> points)
+{
+    detail::inTransaction(m_db, [&] {
+        Statement st
+            = m_db.prepare("INSERT OR REPLACE INTO sft_metric (run_id, step, name, value) VALUES (?, ?, ?, ?)");
+        for (const MetricPoint& point : points) {
+            st.bind(1, runId).bind(2, point.iteration).bind(3, point.name).bind(4, point.value);
+            st.exec();
+        }
+    });
+}
+
+std::vector<MetricPoint> Store::sftMetrics(std::int64_t runId, std::int64_t fromStep)
+{
+    Statement st
+        = m_db.prepare("SELECT step, name, value FROM sft_metric WHERE run_id = ? AND step >= ? ORDER BY name, step");
+    st.bind(1, runId);
+    st.bind(2, fromStep);
+    std::vector<MetricPoint> out;
+    while (st.step()) {
+        const double value = st.isNull(2) ? std::numeric_limits<double>::quiet_NaN() : st.columnDouble(2);
+        out.push_back(MetricPoint { st.columnInt(0), st.columnText(1), value });
+    }
+    return out;
+}
+
 void Store::addCheckpoint(std::int64_t runId, std::int64_t iteration, const std::string& path)
 {
     m_db.prepare("INSERT OR REPLACE INTO checkpoint (run_id, iteration, path, created_at) VALUES (?, ?, ?, ?)")
@@ -279,6 +305,8 @@ void Store::truncateRun(std::int64_t runId, std::int64_t iteration)
                  "DELETE FROM trajectory WHERE run_id = ? AND iteration > ?",
                  "DELETE FROM checkpoint WHERE run_id = ? AND iteration > ?" })
             m_db.prepare(sql).bind(1, runId).bind(2, iteration).exec();
+        if (iteration < 0)
+            m_db.prepare("DELETE FROM sft_metric WHERE run_id = ?").bind(1, runId).exec();
     });
 }
 

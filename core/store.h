@@ -198,13 +198,19 @@ public:
     std::vector<MetricPoint> metrics(std::int64_t runId);
     /// The points at `fromIteration` and later, for readers that poll a run as it grows (Monitor, Compare).
     std::vector<MetricPoint> metrics(std::int64_t runId, std::int64_t fromIteration);
+    /// SFT's per-step curves (sft/loss, sft/token_accuracy): each point's `iteration` is the SFT step (1, 2, ...
+    /// over all epochs and DAgger rounds). Written by the trainer as SFT runs.
+    void writeSftMetrics(std::int64_t runId, std::span<const MetricPoint> points);
+    /// The SFT points at `fromStep` and later, ordered by name and step.
+    std::vector<MetricPoint> sftMetrics(std::int64_t runId, std::int64_t fromStep = 0);
     void addCheckpoint(std::int64_t runId, std::int64_t iteration, const std::string& path);
     std::optional<std::pair<std::int64_t, std::string>> lastCheckpoint(std::int64_t runId);
     /// Every checkpoint of the run, oldest first.
     std::vector<std::pair<std::int64_t, std::string>> checkpoints(std::int64_t runId);
     void removeCheckpoint(std::int64_t runId, std::int64_t iteration);
     /// Deletes the metrics, trajectories (with their turns, credits and labels) and checkpoints of the
-    /// iterations after `iteration`: what a resumed run recomputes.
+    /// iterations after `iteration`: what a resumed run recomputes. With `iteration` < 0 (SFT again) also
+    /// the SFT curves.
     void truncateRun(std::int64_t runId, std::int64_t iteration);
 
     // Trajectories and turns.

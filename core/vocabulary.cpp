@@ -24,10 +24,11 @@ std::optional<Enum> valueOf(const std::array<std::pair<Enum, std::string_view>, 
     return std::nullopt;
 }
 
-constexpr std::array<std::pair<Phase, std::string_view>, 5> kPhases { {
+constexpr std::array<std::pair<Phase, std::string_view>, 6> kPhases { {
     { Phase::Setup, "setup" },
     { Phase::Sft, "sft" },
     { Phase::Rl, "rl" },
+    { Phase::Eval, "eval" },
     { Phase::Waiting, "waiting" },
     { Phase::Done, "done" },
 } };

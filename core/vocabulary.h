@@ -17,6 +17,8 @@ enum class Phase {
     Setup, ///< "setup": before the first step (a sweep's trial between its start and its trainer's first report)
     Sft, ///< "sft": supervised warm start, one report per SFT step
     Rl, ///< "rl": RL iterations, one report per iteration
+    Eval, ///< "eval": a greedy evaluation begins (after SFT and every eval.every iterations); its `iteration` is the
+          ///< iteration evaluated (0: SFT's policy)
     Waiting, ///< "waiting": a remote environment or judge stopped answering; retrying with backoff
     Done, ///< "done": a trial whose run has ended (the sweep runner's)
 };

@@ -5,6 +5,7 @@
 #include "core/learn/torch/engine/trainer.h"
 #include "core/paths.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -94,6 +95,12 @@ void runTraining(const TrainCliOptions& o)
             if (p.phase == Phase::Sft && p.steps > 0 && p.metrics.empty()) {
                 progress.update(static_cast<double>(p.step) / static_cast<double>(p.steps),
                     p.message + ", step " + std::to_string(p.step) + "/" + std::to_string(p.steps), p.etaSeconds);
+                return true;
+            }
+            if (p.phase == Phase::Eval) { // an evaluation begins; the report that ends its iteration (or SFT) follows
+                const double done = static_cast<double>(std::max<std::int64_t>(0, p.iteration - 1));
+                progress.update(
+                    p.iterations > 0 ? done / static_cast<double>(p.iterations) : 0.0, p.message, p.etaSeconds);
                 return true;
             }
             progress.clear();

@@ -26,6 +26,7 @@ private Q_SLOTS:
     void runConfig();
     void metrics();
     void nonFiniteMetrics();
+    void sftMetrics();
     void checkpoints();
     void sweepsAndTrials();
 
@@ -195,6 +196,33 @@ void TestStoreRuns::runConfig()
     QCOMPARE(count("SELECT count(*) FROM run_config"), std::int64_t(1));
     s.setRunConfig(b, "yaml", "");
     QCOMPARE(s.runConfig(b), std::optional<std::string>(""));
+}
+
+void TestStoreRuns::sftMetrics()
+{
+    // SFT's per-step curves: read from a step on, kept by a resume after SFT, dropped by a restart of SFT and with the
+    // run.
+    Store& s = *m_store;
+    const std::int64_t a = s.createRun(newRun("a", RunKind::Train));
+    QVERIFY(s.sftMetrics(a).empty());
+    const MetricPoint points[] = { { 1, "sft/loss", 2.0 }, { 2, "sft/loss", 1.5 }, { 1, "sft/token_accuracy", 0.25 },
+        { 3, "sft/loss", std::numeric_limits<double>::quiet_NaN() } };
+    s.writeSftMetrics(a, points);
+    const auto all = s.sftMetrics(a);
+    QCOMPARE(all.size(), std::size_t(4));
+    QCOMPARE(all[0].name, std::string("sft/loss"));
+    QCOMPARE(all[0].iteration, std::int64_t(1));
+    QCOMPARE(all[1].value, 1.5);
+    QVERIFY(std::isnan(all[2].value));
+    QCOMPARE(all[3].name, std::string("sft/token_accuracy"));
+    QCOMPARE(s.sftMetrics(a, 2).size(), std::size_t(2));
+    s.truncateRun(a, 0);
+    QCOMPARE(s.sftMetrics(a).size(), std::size_t(4));
+    s.truncateRun(a, -1);
+    QVERIFY(s.sftMetrics(a).empty());
+    s.writeSftMetrics(a, points);
+    s.deleteRun(a);
+    QCOMPARE(s.database().scalarInt("SELECT count(*) FROM sft_metric"), std::int64_t(0));
 }
 
 void TestStoreRuns::metrics()

@@ -68,6 +68,11 @@ const std::set<std::string> kTablesV7 = [] {
     t.insert("human_note");
     return t;
 }();
+const std::set<std::string> kTablesV8 = [] {
+    auto t = kTablesV7;
+    t.insert("sft_metric");
+    return t;
+}();
 
 /// The names of the user objects of one type ("table" or "index") in the database.
 std::set<std::string> objects(Database& db, const char* type)
@@ -148,7 +153,7 @@ void TestStoreSchema::newFileIsAtCurrentVersion()
     QCOMPARE(db.scalarInt("PRAGMA application_id"), std::int64_t(0x43524c42));
     QCOMPARE(pragmaText(db, "journal_mode"), std::string("wal"));
     QCOMPARE(db.scalarInt("PRAGMA foreign_keys"), std::int64_t(1));
-    QCOMPARE(objects(db, "table"), kTablesV7);
+    QCOMPARE(objects(db, "table"), kTablesV8);
     QCOMPARE(objects(db, "index"), kIndexesV5);
     QVERIFY(store.runs().empty());
     QVERIFY(store.sweeps().empty());
@@ -209,7 +214,8 @@ void TestStoreSchema::migration_data()
     QTest::newRow("5: probe tables") << 5 << list(kTablesV5) << list(kIndexesV5);
     QTest::newRow("6: run shape") << 6 << list(kTablesV5) << list(kIndexesV5);
     QTest::newRow("7: human notes") << 7 << list(kTablesV7) << list(kIndexesV5);
-    QCOMPARE(schema::kVersion, 7); // a new migration needs its own row here
+    QTest::newRow("8: SFT curves") << 8 << list(kTablesV8) << list(kIndexesV5);
+    QCOMPARE(schema::kVersion, 8); // a new migration needs its own row here
 }
 
 void TestStoreSchema::migration()
@@ -436,7 +442,7 @@ void TestStoreSchema::emptySqliteFileIsMigrated()
     QVERIFY(std::filesystem::exists(p));
     Store store(p);
     QCOMPARE(store.schemaVersion(), schema::kVersion);
-    QCOMPARE(objects(store.database(), "table"), kTablesV7);
+    QCOMPARE(objects(store.database(), "table"), kTablesV8);
 }
 
 void TestStoreSchema::emptyFileIsMigrated()

@@ -16,7 +16,7 @@ class TestVocabulary : public QObject {
 private Q_SLOTS:
     void namesRoundTrip()
     {
-        for (const auto p : { Phase::Setup, Phase::Sft, Phase::Rl, Phase::Waiting, Phase::Done })
+        for (const auto p : { Phase::Setup, Phase::Sft, Phase::Rl, Phase::Eval, Phase::Waiting, Phase::Done })
             QCOMPARE(phaseFromName(phaseName(p)), std::optional<Phase>(p));
         for (const auto s : { RunStatus::Running, RunStatus::Paused, RunStatus::Finished, RunStatus::Failed,
                  RunStatus::Cancelled })

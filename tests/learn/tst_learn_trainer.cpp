@@ -10,6 +10,7 @@
 #include <QTemporaryDir>
 #include <QtTest/QTest>
 
+#include <cmath>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -231,11 +232,24 @@ void TestLearnTrainer::runStoresIterations()
             phases.push_back(p.phase);
         return true;
     });
-    QCOMPARE(phases, (std::vector<Phase> { Phase::Sft, Phase::Rl }));
+    // SFT's steps, its evaluation, its summary; then each iteration's evaluation (eval.every 1) and its end.
+    QCOMPARE(phases,
+        (std::vector<Phase> { Phase::Sft, Phase::Eval, Phase::Sft, Phase::Eval, Phase::Rl, Phase::Eval, Phase::Rl,
+            Phase::Eval, Phase::Rl }));
     QCOMPARE(result.iterationsDone, 3LL);
     QVERIFY(result.evalSuccess.has_value());
 
     Store store(db);
+    // SFT's curves, one point per step (x: the step), as the Monitor shows them while SFT trains.
+    std::vector<std::int64_t> steps;
+    for (const auto& point : store.sftMetrics(result.runId)) {
+        if (point.name == "sft/loss")
+            steps.push_back(point.iteration);
+        QVERIFY(std::isfinite(point.value));
+    }
+    QVERIFY(steps.size() >= 2);
+    for (std::size_t i = 0; i < steps.size(); ++i)
+        QCOMPARE(steps[i], static_cast<std::int64_t>(i + 1));
     const auto run = store.run(result.runId);
     QCOMPARE(run->status, RunStatus::Finished);
     QCOMPARE(run->kind, RunKind::Train);

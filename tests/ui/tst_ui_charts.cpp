@@ -1,5 +1,6 @@
 // The charts library: the pure helpers (debiased EMA, min/max decimation) and the three chart widgets
 // (offscreen): point counts, coalesced redraws, zoom state, export to PNG/SVG, colour maps.
+#include "ui/charts/chartgroup.h"
 #include "ui/charts/colours.h"
 #include "ui/charts/errorbarchart.h"
 #include "ui/charts/heatmapchart.h"
@@ -12,10 +13,14 @@
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QVBoxLayout>
 #include <QWheelEvent>
+#include <QtTest/qtestspontaneevent.h>
 
 #include <algorithm>
 #include <cmath>
@@ -65,6 +70,9 @@ private Q_SLOTS:
     void lineChartSmoothingAndSeries();
     void lineChartSmoothedIncrementally();
     void lineChartHoverAndInput();
+    void lineChartWheelScrollsPageCtrlZooms();
+    void lineChartLogScale();
+    void chartGroupSharesCrosshairZoomAndXRange();
     void lineChartExport_data();
     void lineChartExport();
     void lineChartExportUnwritable();
@@ -382,9 +390,9 @@ void TestCharts::lineChartHoverAndInput()
     QCOMPARE(readout.size(), 1);
     QCOMPARE(readout.first(), QStringLiteral("success: 0.25 (raw 0.25)"));
 
-    // Wheel up at the centre zooms in around it; Home resets.
+    // Ctrl+wheel up at the centre zooms in around it; Home resets.
     QWheelEvent wheel(QPointF(centre), QPointF(viewport->mapToGlobal(centre)), QPoint(), QPoint(0, 240), Qt::NoButton,
-        Qt::NoModifier, Qt::NoScrollPhase, false);
+        Qt::ControlModifier, Qt::NoScrollPhase, false);
     QApplication::sendEvent(viewport, &wheel);
     QVERIFY(chart.isZoomed());
     const QRectF zoomed = chart.visibleRange();
@@ -403,6 +411,162 @@ void TestCharts::lineChartHoverAndInput()
     QTest::mouseRelease(viewport, Qt::LeftButton, Qt::NoModifier, centre + QPoint(100, 60));
     QVERIFY(chart.isZoomed());
     QVERIFY(chart.visibleRange().left() > 400 && chart.visibleRange().right() < 1000);
+}
+
+namespace {
+
+/// A wheel turn (two notches up) over `widget` at `pos`, with `mods`, delivered like one from the window system:
+/// spontaneous, so that while ignored it propagates to the parents (Qt does not propagate synthesized wheel events).
+void wheelAt(QWidget* widget, QPoint pos, Qt::KeyboardModifiers mods, int delta = 240)
+{
+    QWheelEvent wheel(QPointF(pos), QPointF(widget->mapToGlobal(pos)), QPoint(), QPoint(0, delta), Qt::NoButton, mods,
+        Qt::NoScrollPhase, false);
+    QSpontaneKeyEvent::setSpontaneous(&wheel);
+    qApp->notify(widget, &wheel);
+}
+
+QWidget* plotViewport(LineChart& chart, QPoint* centre)
+{
+    auto* view = chart.findChild<QChartView*>();
+    *centre = view->mapFromScene(view->chart()->plotArea().center());
+    return view->viewport();
+}
+
+} // namespace
+
+void TestCharts::lineChartWheelScrollsPageCtrlZooms()
+{
+    // Issue 20 §9: charts stacked in a page that scrolls. The plain wheel over a chart scrolls the page (it zoomed the
+    // chart, and the page could not be scrolled from a chart); Ctrl+wheel zooms, Ctrl+Shift+wheel the x axis only.
+    QScrollArea page;
+    page.resize(700, 400);
+    auto* content = new QWidget;
+    auto* column = new QVBoxLayout(content);
+    QList<LineChart*> charts;
+    for (int i = 0; i < 4; ++i) {
+        auto* chart = new LineChart;
+        chart->setMinimumHeight(300);
+        const int id = chart->addSeries(QStringLiteral("m%1").arg(i));
+        chart->setSeriesData(id, iota(101), noise(101, unsigned(i)));
+        column->addWidget(chart);
+        charts << chart;
+    }
+    page.setWidget(content);
+    page.setWidgetResizable(true);
+    page.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&page));
+    LineChart& first = *charts.first();
+    first.redrawNow();
+    QPoint centre;
+    QWidget* viewport = plotViewport(first, &centre);
+    QScrollBar* bar = page.verticalScrollBar();
+    QVERIFY(bar->maximum() > 0);
+    QCOMPARE(bar->value(), 0);
+    wheelAt(viewport, centre, Qt::NoModifier, -240); // down
+    QVERIFY(!first.isZoomed());
+    QVERIFY2(bar->value() > 0, "the plain wheel over a chart scrolls the page");
+    const int scrolled = bar->value();
+    wheelAt(viewport, centre, Qt::ControlModifier);
+    QVERIFY(first.isZoomed());
+    QCOMPARE(bar->value(), scrolled);
+    const QRectF both = first.visibleRange();
+    QVERIFY(both.width() < 100 * 0.8);
+    first.resetZoom();
+    first.redrawNow();
+    const QRectF full = first.visibleRange();
+    wheelAt(viewport, centre, Qt::ControlModifier | Qt::ShiftModifier);
+    QVERIFY(first.visibleRange().width() < full.width() * 0.8);
+    QCOMPARE(first.visibleRange().height(), full.height()); // x only
+}
+
+void TestCharts::lineChartLogScale()
+{
+    // A log y axis leaves values <= 0 out (a gap, not a crash or an axis down to -inf) and spans whole decades.
+    LineChart chart;
+    chart.resize(600, 400);
+    QSignalSpy toggled(&chart, &LineChart::logScaleChanged);
+    const int id = chart.addSeries(QStringLiteral("loss"));
+    chart.setSeriesData(id, { 0, 1, 2, 3, 4, 5 }, { -1.0, 0.0, 0.02, 1.0, 50.0, kNaN });
+    chart.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    chart.redrawNow();
+    QVERIFY(chart.visibleRange().top() < 0); // linear: the negative value is on the axis
+    chart.setLogScale(true);
+    QVERIFY(chart.isLogScale());
+    QCOMPARE(toggled.count(), 1);
+    chart.redrawNow();
+    QCOMPARE(chart.visibleRange().top(), 0.01);
+    QCOMPARE(chart.visibleRange().bottom(), 100.0);
+    QCOMPARE(chart.drawnPointCount(id), 3); // 0.02, 1 and 50
+    // A zoom on a log axis stays positive.
+    QPoint centre;
+    QWidget* viewport = plotViewport(chart, &centre);
+    wheelAt(viewport, centre, Qt::ControlModifier, -480);
+    chart.redrawNow();
+    QVERIFY(chart.visibleRange().top() > 0.0);
+    QVERIFY(std::isfinite(chart.visibleRange().bottom()));
+    // Nothing above 0: an axis of one decade, no line.
+    chart.resetZoom();
+    chart.setSeriesData(id, { 0, 1 }, { 0.0, -3.0 });
+    chart.redrawNow();
+    QCOMPARE(chart.visibleRange().top(), 1.0);
+    QCOMPARE(chart.visibleRange().bottom(), 10.0);
+    QCOMPARE(chart.drawnPointCount(id), 0);
+    chart.setLogScale(false);
+    chart.redrawNow();
+    QVERIFY(chart.visibleRange().top() <= -3.0);
+    QCOMPARE(chart.drawnPointCount(id), 2);
+}
+
+void TestCharts::chartGroupSharesCrosshairZoomAndXRange()
+{
+    // Issue 20 §9: the eval chart (from iteration 0) and a rollout chart (from iteration 1) share one x range; hovering
+    // one shows the cursor in the other; a zoom of one zooms the other's x (its y fitted to its own data); a reset of
+    // one resets both.
+    QWidget page;
+    page.resize(700, 800);
+    auto* column = new QVBoxLayout(&page);
+    auto* eval = new LineChart;
+    auto* rollout = new LineChart;
+    column->addWidget(eval);
+    column->addWidget(rollout);
+    eval->setSeriesData(eval->addSeries(QStringLiteral("eval/success")), iota(11), std::vector<double>(11, 0.5));
+    std::vector<double> late = iota(11);
+    late.erase(late.begin()); // 1..10
+    std::vector<double> ramp = late; // y = x
+    rollout->setSeriesData(rollout->addSeries(QStringLiteral("rollout/success")), late, ramp);
+    ChartGroup group;
+    group.add(eval);
+    group.add(rollout);
+    group.syncXBounds();
+    page.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&page));
+    eval->redrawNow();
+    rollout->redrawNow();
+    QCOMPARE(rollout->visibleRange().left(), 0.0);
+    QCOMPARE(rollout->visibleRange().right(), 10.0);
+    QCOMPARE(eval->visibleRange().left(), 0.0);
+
+    QPoint centre;
+    QWidget* viewport = plotViewport(*eval, &centre);
+    QTest::mouseMove(viewport, centre);
+    QTRY_VERIFY(eval->cursorX().has_value());
+    QVERIFY(rollout->cursorX().has_value());
+    QCOMPARE(*rollout->cursorX(), *eval->cursorX());
+
+    wheelAt(viewport, centre, Qt::ControlModifier, 480);
+    QVERIFY(eval->isZoomed());
+    QVERIFY(rollout->isZoomed());
+    rollout->redrawNow();
+    const QRectF e = eval->visibleRange();
+    const QRectF r = rollout->visibleRange();
+    QCOMPARE(r.left(), e.left());
+    QCOMPARE(r.right(), e.right());
+    QVERIFY(r.width() < 10.0 * 0.8);
+    QVERIFY2(r.top() >= e.left() - 1.0 && r.bottom() <= e.right() * 1.1 + 0.5, "y fitted to the data shown");
+    QTest::keyClick(eval->findChild<QChartView*>(), Qt::Key_Home);
+    QVERIFY(!eval->isZoomed());
+    QVERIFY(!rollout->isZoomed());
 }
 
 void TestCharts::lineChartExport_data()

@@ -3,21 +3,26 @@
 // and the page end to end (background load, chart series, CSV export, live reload). Numbers by hand.
 #include "core/store.h"
 #include "ui/charts/linechart.h"
+#include "ui/common/itemroles.h"
 #include "ui/compare/compareaddrunsdialog.h"
 #include "ui/compare/comparecontrols.h"
+#include "ui/compare/comparegrid.h"
 #include "ui/compare/comparemodel.h"
 #include "ui/compare/comparepage.h"
 #include "ui/compare/compareseries.h"
-#include "ui/common/itemroles.h"
 #include "ui/runs/runmodel.h"
 #include "ui/shell/workspace.h"
 
 #include <QAbstractItemModelTester>
+#include <QChartView>
 #include <QComboBox>
 #include <QFile>
 #include <QImage>
 #include <QLineEdit>
+#include <QMenu>
 #include <QTemporaryDir>
+#include <QToolButton>
+#include <QWheelEvent>
 #include <QtTest>
 
 #include <cmath>
@@ -495,6 +500,128 @@ private Q_SLOTS:
         QVERIFY(page.runs().isEmpty());
         QCOMPARE(page.chart()->seriesCount(), 0);
         QCOMPARE(page.tableModel()->rowCount(), 0);
+    }
+
+    void defaultMetricIsNotAllZerosAndSmoothingMatches()
+    {
+        // Issue 20 §9: a comparison opened on eval/success even when every run had 0 there (runs early in training, a
+        // method that never succeeds): a flat line on the axis. It opens on the first preferred metric with a curve
+        // that is not all zeros, and smooths like the Monitor.
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("zeros.db"));
+        qint64 a = 0, b = 0;
+        {
+            Store store(path.toStdString());
+            a = store.createRun({ "a", RunKind::Train, RunStatus::Finished, {} });
+            b = store.createRun({ "b", RunKind::Train, RunStatus::Finished, {} });
+            for (const qint64 run : { a, b }) {
+                // eval/return moves but has one point (no line); rollout/return is b's curve.
+                store.writeMetrics(
+                    run, 0, Values { { "eval/success", 0.0 }, { "eval/return", 1.0 }, { "aaa/first", 3.0 } });
+                for (const std::int64_t it : { 1, 2 })
+                    store.writeMetrics(run, it,
+                        Values { { "eval/success", 0.0 }, { "rollout/success", 0.0 }, { "aaa/first", 3.0 - it },
+                            { "rollout/return", run == b ? 0.25 * it : 0.0 } });
+            }
+        }
+        Workspace workspace;
+        QVERIFY(workspace.open(path));
+        ComparePage page(&workspace);
+        QSignalSpy loaded(&page, &ComparePage::loaded);
+        page.setRuns({ a, b });
+        QVERIFY(loaded.wait(kWaitMs));
+        QCOMPARE(page.metric(), QStringLiteral("rollout/return"));
+        QCOMPARE(page.chart()->title(), QStringLiteral("rollout/return"));
+        QCOMPARE(page.controls()->metricCombo()->currentText(), QStringLiteral("rollout/return"));
+        QCOMPARE(page.controls()->smoothing(), charts::kDefaultSmoothing);
+        QCOMPARE(page.chart()->smoothing(), charts::kDefaultSmoothing);
+        // Once eval/success moves, it is preferred (the user has not chosen).
+        {
+            Store store(path.toStdString());
+            store.writeMetrics(a, 3, Values { { "eval/success", 0.25 } });
+        }
+        workspace.notifyRunsChanged();
+        QVERIFY(loaded.wait(kWaitMs));
+        QCOMPARE(page.metric(), QStringLiteral("eval/success"));
+        // A choice sticks.
+        page.setMetric(QStringLiteral("aaa/first"));
+        workspace.notifyRunsChanged();
+        QVERIFY(loaded.wait(kWaitMs));
+        QCOMPARE(page.metric(), QStringLiteral("aaa/first"));
+
+        // The pure rule: the preferred list first, then any metric with a non-zero value, then the first name.
+        const std::vector<compare::RunSeries> runs = [&] {
+            Store store(path.toStdString(), Store::Access::ReadOnly);
+            return std::vector<compare::RunSeries> { compare::loadRunSeries(store, a) };
+        }();
+        const auto one = pointers(runs);
+        QCOMPARE(compare::defaultMetric(one, compare::metricNames(one)), std::string("eval/success"));
+        QCOMPARE(compare::defaultMetric(one, { "rollout/success", "aaa/first" }), std::string("aaa/first"));
+        QCOMPARE(compare::defaultMetric(one, { "rollout/success" }), std::string("rollout/success"));
+        QCOMPARE(compare::defaultMetric(one, {}), std::string());
+    }
+
+    void gridSharesCrosshairZoomAndLogScale()
+    {
+        // Issue 20 §9: several metrics at once, one chart each, with one crosshair and one x zoom; eval/success (from
+        // iteration 0) and rollout/return (from 1) on one x range; a log scale per chart.
+        const Fixture fixture;
+        Workspace workspace;
+        QVERIFY(workspace.open(fixture.path));
+        ComparePage page(&workspace);
+        page.resize(1280, 720);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        QSignalSpy loaded(&page, &ComparePage::loaded);
+        page.setRuns({ fixture.a, fixture.b, fixture.c });
+        QVERIFY(loaded.wait(kWaitMs));
+        QCOMPARE(page.metric(), QStringLiteral("eval/success"));
+        QToolButton* gridButton = page.controls()->gridButton();
+        QVERIFY(gridButton->isEnabled());
+        QCOMPARE(gridButton->menu()->actions().size(), 3); // every metric but the main one
+        QAction* returnAction = nullptr;
+        for (QAction* action : gridButton->menu()->actions()) {
+            if (action->data().toString() == QStringLiteral("rollout/return"))
+                returnAction = action;
+        }
+        QVERIFY(returnAction);
+        returnAction->trigger(); // ticks it
+        QCOMPARE(page.gridMetrics(), QStringList { QStringLiteral("rollout/return") });
+        charts::LineChart* main = page.chart();
+        charts::LineChart* other = page.grid()->chart(QStringLiteral("rollout/return"));
+        QVERIFY(other && other != main);
+        QCOMPARE(other->seriesCount(), 3);
+        QCOMPARE(page.grid()->chart(QStringLiteral("eval/success")), main);
+        QCoreApplication::processEvents();
+        main->redrawNow();
+        other->redrawNow();
+        QCOMPARE(other->visibleRange().left(), 0.0); // the x range of the grid, not rollout/return's own 1..2
+        QCOMPARE(other->visibleRange().right(), main->visibleRange().right());
+
+        auto* view = main->findChild<QChartView*>();
+        const QPoint centre = view->mapFromScene(view->chart()->plotArea().center());
+        QTest::mouseMove(view->viewport(), centre);
+        QTRY_VERIFY(main->cursorX().has_value());
+        QVERIFY(other->cursorX().has_value());
+        QCOMPARE(*other->cursorX(), *main->cursorX());
+        QWheelEvent wheel(QPointF(centre), QPointF(view->viewport()->mapToGlobal(centre)), QPoint(), QPoint(0, 240),
+            Qt::NoButton, Qt::ControlModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(view->viewport(), &wheel);
+        QVERIFY(main->isZoomed());
+        QVERIFY(other->isZoomed());
+        QCOMPARE(other->visibleRange().left(), main->visibleRange().left());
+        QCOMPARE(other->visibleRange().right(), main->visibleRange().right());
+
+        // Log scale on one chart only; values of 0 (C's eval/success at iteration 0) are left out, not plotted at -inf.
+        main->resetZoom();
+        main->setLogScale(true);
+        QVERIFY(!other->isLogScale());
+        main->redrawNow();
+        QVERIFY(main->visibleRange().top() > 0.0);
+        // Unticked, its chart goes; the main metric stays.
+        page.setGridMetrics({});
+        QVERIFY(!page.grid()->chart(QStringLiteral("rollout/return")));
+        QCOMPARE(page.chart(), main);
     }
 
     void addRunsDialogListsTheRest()

@@ -6,12 +6,14 @@
 #include <QChart>
 #include <QGraphicsLayout>
 #include <QLegend>
+#include <QLogValueAxis>
 #include <QTimer>
 #include <QVBoxLayout>
 #include <QValueAxis>
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace creditlab::ui::charts {
 
@@ -27,6 +29,7 @@ LineChart::LineChart(QWidget* parent)
     , m_chart(new QChart)
     , m_axisX(new QValueAxis(m_chart))
     , m_axisY(new QValueAxis(m_chart))
+    , m_axisYLog(new QLogValueAxis(m_chart))
     , m_redrawTimer(new QTimer(this))
 {
     m_chart->setAnimationOptions(QChart::NoAnimation);
@@ -46,6 +49,13 @@ LineChart::LineChart(QWidget* parent)
         axis->setLinePenColor(QColor(0, 0, 0, 90));
         axis->setLabelsColor(QColor(50, 50, 50));
     }
+    m_axisYLog->setBase(10.0);
+    m_axisYLog->setRange(1.0, 10.0);
+    m_axisYLog->setLabelFormat(QStringLiteral("%g"));
+    m_axisYLog->setMinorTickCount(0);
+    m_axisYLog->setGridLineColor(QColor(0, 0, 0, 30));
+    m_axisYLog->setLinePenColor(QColor(0, 0, 0, 90));
+    m_axisYLog->setLabelsColor(QColor(50, 50, 50));
     m_chart->addAxis(m_axisX, Qt::AlignBottom);
     m_chart->addAxis(m_axisY, Qt::AlignLeft);
 
@@ -65,8 +75,12 @@ LineChart::LineChart(QWidget* parent)
     connect(m_view, &LineChartView::zoomRectRequested, this, &LineChart::zoomToPixels);
     connect(m_view, &LineChartView::zoomRequested, this, &LineChart::zoomAround);
     connect(m_view, &LineChartView::panRequested, this, &LineChart::panByPixels);
-    connect(m_view, &LineChartView::resetRequested, this, &LineChart::resetZoom);
+    connect(m_view, &LineChartView::resetRequested, this, &LineChart::userReset);
     connect(m_view, &LineChartView::hoverMoved, this, &LineChart::showHover);
+    connect(m_view, &LineChartView::hoverLeft, this, [this] {
+        m_cursorX.reset();
+        Q_EMIT hoverLeft();
+    });
     connect(m_view, &LineChartView::contextMenuRequested, this, &LineChart::showContextMenu);
     redrawNow();
 }
@@ -77,6 +91,11 @@ LineChart::~LineChart()
     // ~Series owns and deletes each item exactly once.
     for (auto& [id, s] : m_series)
         deleteItems(*s);
+    // The y axis that is not on the chart has no owner (QChart::removeAxis releases it).
+    for (QAbstractAxis* axis : { static_cast<QAbstractAxis*>(m_axisY), static_cast<QAbstractAxis*>(m_axisYLog) }) {
+        if (!m_chart->axes().contains(axis))
+            delete axis;
+    }
 }
 
 void LineChart::deleteItems(Series& s)
@@ -98,12 +117,15 @@ void LineChart::deleteItems(Series& s)
 
 void LineChart::setTitle(const QString& title) { m_chart->setTitle(title); }
 
+QString LineChart::title() const { return m_chart->title(); }
+
 void LineChart::setLegendVisible(bool visible) { m_chart->legend()->setVisible(visible); }
 
 void LineChart::setAxisTitles(const QString& x, const QString& y)
 {
     m_axisX->setTitleText(x);
     m_axisY->setTitleText(y);
+    m_axisYLog->setTitleText(y);
 }
 
 void LineChart::setXAlign(XAlign align)
@@ -271,23 +293,81 @@ void LineChart::scheduleRedraw()
         m_redrawTimer->start();
 }
 
-QRectF LineChart::dataBounds() const
+std::optional<std::pair<double, double>> LineChart::dataXRange() const
 {
-    double x0 = std::numeric_limits<double>::infinity(), x1 = -x0, y0 = x0, y1 = -x0;
+    double x0 = std::numeric_limits<double>::infinity(), x1 = -x0;
     for (const auto& [id, s] : m_series) {
         if (s->x.empty() || !s->visible)
             continue;
         x0 = std::min(x0, s->x.front());
         x1 = std::max(x1, s->x.back());
-        y0 = std::min(y0, s->yMin);
-        y1 = std::max(y1, s->yMax);
     }
     if (!std::isfinite(x0) || !std::isfinite(x1))
-        return QRectF(0, 0, 1, 1);
+        return std::nullopt;
+    return std::pair(x0, x1);
+}
+
+std::optional<std::pair<double, double>> LineChart::yExtent(double x0, double x1) const
+{
+    double y0 = std::numeric_limits<double>::infinity(), y1 = -y0;
+    for (const auto& [id, s] : m_series) {
+        if (s->x.empty() || !s->visible)
+            continue;
+        if (!m_logScale && s->x.front() >= x0 && s->x.back() <= x1) { // all of it: the cached bounds
+            y0 = std::min(y0, s->yMin);
+            y1 = std::max(y1, s->yMax);
+            continue;
+        }
+        const auto lo = static_cast<std::size_t>(std::lower_bound(s->x.begin(), s->x.end(), x0) - s->x.begin());
+        const auto hi = static_cast<std::size_t>(std::upper_bound(s->x.begin(), s->x.end(), x1) - s->x.begin());
+        for (const std::vector<double>* values : { &s->y, &s->lower, &s->upper }) {
+            for (std::size_t i = lo; i < std::min(hi, values->size()); ++i) {
+                const double v = (*values)[i];
+                if (!std::isfinite(v) || (m_logScale && v <= 0.0))
+                    continue;
+                y0 = std::min(y0, v);
+                y1 = std::max(y1, v);
+            }
+        }
+    }
     if (!std::isfinite(y0) || !std::isfinite(y1))
-        y0 = 0, y1 = 1;
-    if (x1 <= x0)
-        x0 -= 0.5, x1 += 0.5;
+        return std::nullopt;
+    return std::pair(y0, y1);
+}
+
+QRectF LineChart::autoRange() const
+{
+    double x0 = 0.0, x1 = 1.0;
+    if (m_xZoomed) {
+        x0 = m_xOnly.first;
+        x1 = m_xOnly.second;
+    } else {
+        const auto data = dataXRange();
+        x0 = data ? data->first : std::numeric_limits<double>::infinity();
+        x1 = data ? data->second : -std::numeric_limits<double>::infinity();
+        if (m_xBounds) {
+            x0 = std::min(x0, m_xBounds->first);
+            x1 = std::max(x1, m_xBounds->second);
+        }
+        if (!std::isfinite(x0) || !std::isfinite(x1))
+            x0 = 0.0, x1 = 1.0;
+        if (x1 <= x0)
+            x0 -= 0.5, x1 += 0.5;
+    }
+    auto y = yExtent(x0, x1);
+    if (!y && m_xZoomed) // nothing in the zoomed x range: keep the y of all the data
+        y = yExtent(-std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity());
+    if (m_logScale) {
+        // Whole decades, so that the log axis always has labelled ticks.
+        if (!y)
+            return QRectF(QPointF(x0, 1.0), QPointF(x1, 10.0));
+        const double lo = std::pow(10.0, std::floor(std::log10(y->first)));
+        double hi = std::pow(10.0, std::ceil(std::log10(y->second)));
+        if (hi <= lo)
+            hi = lo * 10.0;
+        return QRectF(QPointF(x0, lo), QPointF(x1, hi));
+    }
+    const double y0 = y ? y->first : 0.0, y1 = y ? y->second : 1.0;
     const double pad = y1 > y0 ? (y1 - y0) * 0.05 : std::max(std::abs(y0) * 0.1, 0.5);
     // Data that is never negative (rates, losses, times) gets no negative axis: a success rate of 0 sits on the
     // bottom edge instead of in the middle of a range down to -0.5.
@@ -321,8 +401,14 @@ void LineChart::applyAxes()
         }
     };
     m_axisX->setLabelFormat(axisLabelFormat(stepX, x0, x1));
-    m_axisY->setLabelFormat(axisLabelFormat(stepY, y0, y1));
     apply(m_axisX, x0, x1, stepX);
+    if (m_logScale) {
+        // A range set by the caller (setVisibleRange) may reach 0 or below, which a log axis cannot show.
+        const double lo = y0 > 0.0 ? y0 : y1 > 0.0 ? y1 * 1e-3 : 1.0;
+        m_axisYLog->setRange(lo, y1 > lo ? y1 : lo * 10.0);
+        return;
+    }
+    m_axisY->setLabelFormat(axisLabelFormat(stepY, y0, y1));
     apply(m_axisY, y0, y1, stepY);
 }
 
@@ -336,7 +422,7 @@ void LineChart::redrawNow()
     m_chart->legend()->layout()->activate();
     m_chart->layout()->activate();
     if (!m_userZoomed)
-        m_range = dataBounds();
+        m_range = autoRange();
     m_range = widenedRange(m_range);
     // Qt Charts recomputes every series' geometry (path and hit-test stroke) when an axis range changes and
     // again on replace(); empty the lines first so that the range change costs nothing.
@@ -354,6 +440,18 @@ void LineChart::redrawNow()
     }
     applyAxes();
     const double x0 = m_range.left(), x1 = m_range.right();
+    // A log axis cannot place values <= 0: they become gaps (decimateMinMax skips non-finite y).
+    std::vector<double> positive;
+    const auto drawable = [&](const std::vector<double>& v) -> const std::vector<double>& {
+        if (!m_logScale)
+            return v;
+        positive = v;
+        for (double& d : positive) {
+            if (!(d > 0.0))
+                d = std::numeric_limits<double>::quiet_NaN();
+        }
+        return positive;
+    };
     qsizetype total = 0;
     for (auto& [id, s] : m_series) {
         total += static_cast<qsizetype>(s->x.size());
@@ -370,23 +468,34 @@ void LineChart::redrawNow()
         }
         if (m_smoothing > 0.0) {
             s->ensureSmoothed(m_smoothing);
-            s->main->replace(decimateMinMax(s->x, s->smoothed, x0, x1, columns, Decimation::MinMax));
-            s->raw->replace(
-                s->style.showRaw ? decimateMinMax(s->x, s->y, x0, x1, columns, Decimation::MinMax) : QList<QPointF>());
+            s->main->replace(decimateMinMax(s->x, drawable(s->smoothed), x0, x1, columns, Decimation::MinMax));
+            s->raw->replace(s->style.showRaw ? decimateMinMax(s->x, drawable(s->y), x0, x1, columns, Decimation::MinMax)
+                                             : QList<QPointF>());
         } else {
-            s->main->replace(decimateMinMax(s->x, s->y, x0, x1, columns, Decimation::MinMax));
+            s->main->replace(decimateMinMax(s->x, drawable(s->y), x0, x1, columns, Decimation::MinMax));
             s->raw->clear();
         }
         s->drawn = s->main->count();
+        s->main->setPointsVisible(s->drawn == 1); // a lone point draws no line: a dot instead
         if (!s->lower.empty()) {
-            s->band->upperSeries()->replace(decimateMinMax(s->x, s->upper, x0, x1, columns, Decimation::MinMax));
-            s->band->lowerSeries()->replace(decimateMinMax(s->x, s->lower, x0, x1, columns, Decimation::MinMax));
+            s->band->upperSeries()->replace(
+                decimateMinMax(s->x, drawable(s->upper), x0, x1, columns, Decimation::MinMax));
+            s->band->lowerSeries()->replace(
+                decimateMinMax(s->x, drawable(s->lower), x0, x1, columns, Decimation::MinMax));
         } else {
             s->band->upperSeries()->clear();
             s->band->lowerSeries()->clear();
         }
     }
-    m_view->setPlaceholder(total == 0 ? tr("No data") : QString());
+    if (m_cursorX && viewChanged) { // the axes moved under the cursor: put it back on its data x
+        QStringList readout;
+        placeCursor(*m_cursorX, readout);
+    }
+    const bool nothingPositive = m_logScale && total > 0
+        && !yExtent(-std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity());
+    m_view->setPlaceholder(total == 0 ? tr("No data")
+            : nothingPositive         ? tr("No value above 0 to show on a log scale")
+                                      : QString());
     Q_EMIT redrawn();
 }
 

@@ -11,6 +11,7 @@
 #include <QFileInfo>
 #include <QLegend>
 #include <QLegendMarker>
+#include <QLogValueAxis>
 #include <QMenu>
 #include <QMessageBox>
 #include <QTimer>
@@ -28,15 +29,83 @@ QString formatValue(double v) { return std::isfinite(v) ? QString::number(v, 'g'
 
 } // namespace
 
-QRectF LineChart::visibleRange() const { return widenedRange(m_userZoomed ? m_range : dataBounds()); }
+QRectF LineChart::visibleRange() const { return widenedRange(m_userZoomed ? m_range : autoRange()); }
 
 void LineChart::setVisibleRange(const QRectF& xy) { setUserRange(xy); }
 
 void LineChart::resetZoom()
 {
     m_userZoomed = false;
-    m_range = dataBounds();
+    m_xZoomed = false;
+    m_range = autoRange();
     scheduleRedraw();
+}
+
+void LineChart::userReset()
+{
+    resetZoom();
+    Q_EMIT zoomReset();
+}
+
+void LineChart::userZoomed(const QRectF& xy)
+{
+    setUserRange(xy);
+    if (m_userZoomed)
+        Q_EMIT xRangeChanged(m_range.left(), m_range.right());
+}
+
+void LineChart::setXRange(double x0, double x1)
+{
+    if (!std::isfinite(x0) || !std::isfinite(x1))
+        return;
+    if (x1 < x0)
+        std::swap(x0, x1);
+    if (x1 - x0 < 1e-12)
+        x1 = x0 + std::max(1e-12, std::abs(x0) * 1e-9);
+    m_userZoomed = false;
+    m_xZoomed = true;
+    m_xOnly = { x0, x1 };
+    scheduleRedraw();
+}
+
+void LineChart::setXBounds(double x0, double x1)
+{
+    const std::optional<std::pair<double, double>> bounds = std::isfinite(x0) && std::isfinite(x1)
+        ? std::optional(std::pair(std::min(x0, x1), std::max(x0, x1)))
+        : std::nullopt;
+    if (bounds == m_xBounds)
+        return;
+    m_xBounds = bounds;
+    scheduleRedraw();
+}
+
+void LineChart::setLogScale(bool on)
+{
+    if (on == m_logScale)
+        return;
+    m_logScale = on;
+    if (m_userZoomed) { // a y range of the other scale means nothing here; keep the x zoom
+        m_userZoomed = false;
+        m_xZoomed = true;
+        m_xOnly = { m_range.left(), m_range.right() };
+    }
+    m_layersDirty = true; // relayer() swaps the y axis
+    m_appliedRange = QRectF();
+    for (auto& [id, s] : m_series) {
+        // Emptied now: values <= 0 must never reach the log axis (redrawNow refills them without).
+        s->dirty = true;
+        s->main->clear();
+        s->raw->clear();
+        s->band->upperSeries()->clear();
+        s->band->lowerSeries()->clear();
+    }
+    scheduleRedraw();
+    Q_EMIT logScaleChanged(on);
+}
+
+QAbstractAxis* LineChart::yAxis() const
+{
+    return m_logScale ? static_cast<QAbstractAxis*>(m_axisYLog) : static_cast<QAbstractAxis*>(m_axisY);
 }
 
 void LineChart::setUserRange(const QRectF& xy)
@@ -65,7 +134,7 @@ void LineChart::zoomToPixels(const QRectF& pixels)
 {
     const QPointF a = toValue(pixels.topLeft());
     const QPointF b = toValue(pixels.bottomRight());
-    setUserRange(QRectF(QPointF(std::min(a.x(), b.x()), std::min(a.y(), b.y())),
+    userZoomed(QRectF(QPointF(std::min(a.x(), b.x()), std::min(a.y(), b.y())),
         QPointF(std::max(a.x(), b.x()), std::max(a.y(), b.y()))));
 }
 
@@ -75,9 +144,15 @@ void LineChart::zoomAround(const QPointF& anchor, double fx, double fy)
     const QPointF a = toValue(anchor);
     const double x0 = a.x() - (a.x() - r.left()) * fx;
     const double x1 = a.x() + (r.right() - a.x()) * fx;
+    if (m_logScale && a.y() > 0.0 && r.top() > 0.0) { // zoom in decades: the same factor in log space
+        const double ay = std::log10(a.y()), lo = std::log10(r.top()), hi = std::log10(r.bottom());
+        userZoomed(
+            QRectF(QPointF(x0, std::pow(10.0, ay - (ay - lo) * fy)), QPointF(x1, std::pow(10.0, ay + (hi - ay) * fy))));
+        return;
+    }
     const double y0 = a.y() - (a.y() - r.top()) * fy;
     const double y1 = a.y() + (r.bottom() - a.y()) * fy;
-    setUserRange(QRectF(QPointF(x0, y0), QPointF(x1, y1)));
+    userZoomed(QRectF(QPointF(x0, y0), QPointF(x1, y1)));
 }
 
 void LineChart::panByPixels(const QPointF& pixels)
@@ -87,13 +162,36 @@ void LineChart::panByPixels(const QPointF& pixels)
         return;
     const QRectF r = visibleRange();
     const double dx = pixels.x() / plot.width() * r.width();
+    if (m_logScale && r.top() > 0.0) { // move in decades
+        const double factor = std::pow(r.bottom() / r.top(), pixels.y() / plot.height()); // screen y grows downwards
+        userZoomed(QRectF(QPointF(r.left() - dx, r.top() * factor), QPointF(r.right() - dx, r.bottom() * factor)));
+        return;
+    }
     const double dy = pixels.y() / plot.height() * r.height(); // screen y grows downwards
-    setUserRange(r.translated(-dx, dy));
+    userZoomed(r.translated(-dx, dy));
 }
 
 void LineChart::showHover(const QPointF& viewportPos)
 {
-    const double mouseX = toValue(viewportPos).x();
+    QStringList readout;
+    const double x = placeCursor(toValue(viewportPos).x(), readout);
+    Q_EMIT hovered(x, readout);
+}
+
+void LineChart::showCursorAt(double x)
+{
+    QStringList readout;
+    placeCursor(x, readout);
+}
+
+void LineChart::hideCursor()
+{
+    m_cursorX.reset();
+    m_view->hideCursor();
+}
+
+double LineChart::placeCursor(double mouseX, QStringList& readout)
+{
     auto nearest = [](const std::vector<double>& xs, double at) {
         const auto it = std::lower_bound(xs.begin(), xs.end(), at);
         std::size_t i = static_cast<std::size_t>(it - xs.begin());
@@ -114,7 +212,6 @@ void LineChart::showHover(const QPointF& viewportPos)
             x = candidate;
         }
     }
-    QStringList readout;
     QList<LineChartView::ReadoutLine> lines;
     const QString xTitle = m_axisX->titleText();
     lines.append(
@@ -136,7 +233,8 @@ void LineChart::showHover(const QPointF& viewportPos)
     }
     const qreal sceneX = m_chart->mapToScene(m_chart->mapToPosition(QPointF(x, m_range.top()))).x();
     m_view->showCursor(sceneX, lines);
-    Q_EMIT hovered(x, readout);
+    m_cursorX = x;
+    return x;
 }
 
 void LineChart::showContextMenu(const QPoint& globalPos)
@@ -144,7 +242,12 @@ void LineChart::showContextMenu(const QPoint& globalPos)
     QMenu menu(this);
     QAction* reset = menu.addAction(tr("Reset zoom"));
     reset->setShortcut(QKeySequence(Qt::Key_Home));
-    connect(reset, &QAction::triggered, this, &LineChart::resetZoom);
+    connect(reset, &QAction::triggered, this, &LineChart::userReset);
+    QAction* log = menu.addAction(tr("Log scale"));
+    log->setCheckable(true);
+    log->setChecked(m_logScale);
+    log->setToolTip(tr("Logarithmic y axis; values at or below 0 are left out"));
+    connect(log, &QAction::toggled, this, &LineChart::setLogScale);
     QAction* exportAction = menu.addAction(tr("Export image…"));
     connect(exportAction, &QAction::triggered, this, [this] {
         const QString pngFilter = tr("PNG image (*.png)");
@@ -206,6 +309,12 @@ void LineChart::relayer()
     // raw curve, which lies under every main line, whatever order series and bands were created in.
     for (const QAbstractSeries* item : m_chart->series())
         m_chart->removeSeries(const_cast<QAbstractSeries*>(item));
+    // The y axis of the scale (setLogScale): the other one comes off the chart (and is deleted with the LineChart).
+    QAbstractAxis* unused = m_logScale ? static_cast<QAbstractAxis*>(m_axisY) : static_cast<QAbstractAxis*>(m_axisYLog);
+    if (m_chart->axes().contains(unused))
+        m_chart->removeAxis(unused);
+    if (!m_chart->axes().contains(yAxis()))
+        m_chart->addAxis(yAxis(), Qt::AlignLeft);
     for (int layer = 0; layer < 3; ++layer) {
         for (auto& [id, s] : m_series) {
             QAbstractSeries* item = layer == 0 ? static_cast<QAbstractSeries*>(s->band)
@@ -213,7 +322,7 @@ void LineChart::relayer()
                                                : static_cast<QAbstractSeries*>(s->main);
             m_chart->addSeries(item);
             item->attachAxis(m_axisX);
-            item->attachAxis(m_axisY);
+            item->attachAxis(yAxis());
             if (layer < 2) {
                 for (QLegendMarker* marker : m_chart->legend()->markers(item))
                     marker->setVisible(false);

@@ -143,16 +143,16 @@ void LineChartView::mouseDoubleClickEvent(QMouseEvent* event)
 void LineChartView::wheelEvent(QWheelEvent* event)
 {
     const double notches = event->angleDelta().y() / 120.0;
-    if (notches == 0.0) {
+    const Qt::KeyboardModifiers mods = event->modifiers();
+    // The plain wheel belongs to the page (a grid of charts scrolls); Ctrl+wheel zooms around the cursor, with
+    // Shift the x axis only.
+    if (notches == 0.0 || !(mods & Qt::ControlModifier)) {
         event->ignore();
         return;
     }
     const double f = std::pow(kWheelStep, notches);
-    const Qt::KeyboardModifiers mods = event->modifiers();
-    // Ctrl: y only; Shift: x only; plain: both, around the cursor.
-    const double fx = (mods & Qt::ControlModifier) ? 1.0 : f;
     const double fy = (mods & Qt::ShiftModifier) ? 1.0 : f;
-    Q_EMIT zoomRequested(event->position(), fx, fy);
+    Q_EMIT zoomRequested(event->position(), f, fy);
     event->accept();
 }
 

@@ -9,9 +9,10 @@ class QRubberBand;
 
 namespace creditlab::ui::charts {
 
-/// The interactive QChartView inside LineChart (internal to ui/charts). It turns mouse, wheel and key input
-/// into zoom/pan/reset requests in pixel terms (LineChart maps them to data ranges) and paints the overlays
-/// Qt Charts lacks: the hover cursor with its read-out box and the "No data" text. GUI thread only.
+/// The interactive QChartView inside LineChart (internal to ui/charts). It turns mouse, Ctrl+wheel and key input
+/// into zoom/pan/reset requests (the plain wheel is ignored, so that it scrolls the page) in pixel terms (LineChart
+/// maps them to data ranges) and paints the overlays Qt Charts lacks: the hover cursor with its read-out box and the
+/// "No data" text. GUI thread only.
 class LineChartView : public QChartView {
     Q_OBJECT
 public:

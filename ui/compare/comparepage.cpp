@@ -2,14 +2,15 @@
 
 #include "core/atomicfile.h"
 #include "ui/charts/linechart.h"
-#include "ui/compare/compareaddrunsdialog.h"
-#include "ui/compare/comparechart.h"
-#include "ui/compare/comparecontrols.h"
-#include "ui/compare/compareloader.h"
-#include "ui/compare/comparemodel.h"
 #include "ui/common/sortfilterproxymodel.h"
 #include "ui/common/tableviewsetup.h"
 #include "ui/common/textutil.h"
+#include "ui/compare/compareaddrunsdialog.h"
+#include "ui/compare/comparechart.h"
+#include "ui/compare/comparecontrols.h"
+#include "ui/compare/comparegrid.h"
+#include "ui/compare/compareloader.h"
+#include "ui/compare/comparemodel.h"
 #include "ui/shell/workspace.h"
 
 #include <QAction>
@@ -39,7 +40,7 @@ ComparePage::ComparePage(Workspace* workspace, QWidget* parent)
     , m_runsModel(new CompareRunsModel(this))
     , m_tableModel(new CompareTableModel(this))
     , m_tableProxy(new SortFilterProxyModel(this))
-    , m_chart(new charts::LineChart(this))
+    , m_grid(new CompareGrid(this))
     , m_runsView(new QTableView(this))
     , m_tableView(new QTableView(this))
     , m_controls(new CompareControls(this))
@@ -47,7 +48,6 @@ ComparePage::ComparePage(Workspace* workspace, QWidget* parent)
     , m_iterationSlider(new QSlider(Qt::Horizontal, this))
     , m_status(new QLabel(this))
 {
-    m_chart->setObjectName(QStringLiteral("compareChart"));
     setUpTableView(m_runsView);
     m_runsView->setObjectName(QStringLiteral("compareRunsView"));
     m_runsView->setModel(m_runsModel);
@@ -83,7 +83,7 @@ ComparePage::ComparePage(Workspace* workspace, QWidget* parent)
 
     auto* centre = new QSplitter(Qt::Vertical, this);
     centre->setChildrenCollapsible(false);
-    centre->addWidget(m_chart);
+    centre->addWidget(m_grid);
     centre->addWidget(bottom);
     centre->setStretchFactor(0, 3);
     centre->setStretchFactor(1, 2);
@@ -111,9 +111,10 @@ ComparePage::ComparePage(Workspace* workspace, QWidget* parent)
     addAction(exportAction);
     connect(exportAction, &QAction::triggered, this, &ComparePage::exportChartInteractive);
     connect(m_controls, &CompareControls::metricChosen, this, &ComparePage::setMetric);
+    connect(m_controls, &CompareControls::gridMetricsChosen, this, &ComparePage::setGridMetrics);
     connect(m_controls, &CompareControls::wallTimeChosen, this, &ComparePage::setAlignment);
     connect(m_controls, &CompareControls::groupSeedsChosen, this, &ComparePage::setGroupSeeds);
-    connect(m_controls, &CompareControls::smoothingChosen, m_chart, &charts::LineChart::setSmoothing);
+    connect(m_controls, &CompareControls::smoothingChosen, m_grid, &CompareGrid::setSmoothing);
     connect(m_controls, &CompareControls::exportChartRequested, this, &ComparePage::exportChartInteractive);
     connect(m_controls, &CompareControls::exportTableRequested, this, &ComparePage::exportTableInteractive);
     connect(m_iterationSpin, &QSpinBox::valueChanged, this, [this](int value) { setTableIteration(value); });
@@ -169,14 +170,32 @@ void ComparePage::removeRuns(const QList<qint64>& runIds)
     refreshAll();
 }
 
+charts::LineChart* ComparePage::chart() const { return m_grid->mainChart(); }
+
 void ComparePage::setMetric(const QString& name)
 {
+    m_metricChosen = true;
     if (name == m_metric)
         return;
     m_metric = name;
+    m_gridMetrics.removeAll(name); // in the main chart now
     refreshMetricCombo();
     rebuildChart();
-    m_chart->resetZoom(); // other numbers: a zoom into the previous metric means nothing here
+    m_grid->resetZoom(); // other numbers: a zoom into the previous metric means nothing here
+}
+
+void ComparePage::setGridMetrics(const QStringList& metrics)
+{
+    QStringList unique;
+    for (const QString& metric : metrics) {
+        if (!metric.isEmpty() && metric != m_metric && !unique.contains(metric))
+            unique << metric;
+    }
+    if (unique == m_gridMetrics)
+        return;
+    m_gridMetrics = unique;
+    refreshMetricCombo();
+    rebuildChart();
 }
 
 void ComparePage::setBaseline(qint64 runId)
@@ -194,7 +213,7 @@ void ComparePage::setAlignment(bool wallTime)
     m_wallTime = wallTime;
     m_controls->setWallTime(wallTime);
     rebuildChart();
-    m_chart->resetZoom(); // another x axis
+    m_grid->resetZoom(); // another x axis
 }
 
 void ComparePage::setGroupSeeds(bool group)
@@ -220,7 +239,7 @@ void ComparePage::setTableIteration(qint64 iteration)
 
 qint64 ComparePage::tableIteration() const { return m_iterationSpin->value(); }
 
-bool ComparePage::exportChart(const QString& path, QString* error) { return m_chart->exportImage(path, error); }
+bool ComparePage::exportChart(const QString& path, QString* error) { return chart()->exportImage(path, error); }
 
 bool ComparePage::exportTableCsv(const QString& path, QString* error)
 {
@@ -324,12 +343,21 @@ void ComparePage::refreshRunsList()
 
 void ComparePage::refreshMetricCombo()
 {
+    const auto runs = comparedRuns(false);
+    const std::vector<std::string> all = compare::metricNames(runs);
     QStringList names;
-    for (const std::string& name : compare::metricNames(comparedRuns(false)))
+    for (const std::string& name : all)
         names << toQString(name);
-    if (m_metric.isEmpty() && !names.isEmpty())
-        m_metric = names.front(); // eval/success when there is one
-    m_controls->setMetrics(names, m_metric);
+    if (!m_metricChosen && !names.isEmpty()) {
+        // Not chosen yet: a metric that is not all zeros (eval/success while any run has succeeded).
+        const QString best = toQString(compare::defaultMetric(runs, all));
+        if (best != m_metric) {
+            m_metric = best;
+            m_gridMetrics.removeAll(best);
+            m_grid->resetZoom();
+        }
+    }
+    m_controls->setMetrics(names, m_metric, m_gridMetrics);
 }
 
 void ComparePage::refreshIterationRange()
@@ -365,11 +393,13 @@ QColor ComparePage::colorOf(qint64 runId)
 
 void ComparePage::rebuildChart()
 {
-    m_chart->setTitle(m_metric);
-    m_chart->setAxisTitles(m_wallTime ? tr("Wall time (s)") : tr("Iteration"), m_metric);
+    QStringList metrics { m_metric };
+    metrics += m_gridMetrics;
+    if (m_grid->metrics() != metrics)
+        m_grid->setMetrics(metrics);
     const CompareChartOptions options { m_metric.toStdString(),
         m_wallTime ? compare::Alignment::WallTime : compare::Alignment::Iteration, m_groupSeeds, m_baseline };
-    fillCompareChart(*m_chart, comparedRuns(true), options, [this](qint64 runId) { return colorOf(runId); });
+    m_grid->fill(comparedRuns(true), options, [this](qint64 runId) { return colorOf(runId); });
 }
 
 void ComparePage::rebuildTable()

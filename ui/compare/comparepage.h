@@ -20,6 +20,7 @@ namespace charts {
 class LineChart;
 }
 class CompareControls;
+class CompareGrid;
 class CompareLoader;
 class CompareRunsModel;
 class CompareTableModel;
@@ -29,7 +30,9 @@ class Workspace;
 
 /// Compares training runs, as many as wanted (W&B stops at 10): the runs on the left (checkable,
 /// colour, config keys that differ, a pinned baseline), one metric of all of them on a line chart
-/// aligned by iteration or wall time, optionally seeds grouped as mean ± std bands, and below the
+/// aligned by iteration or wall time (opening on a metric that is not all zeros, compare::defaultMetric), more
+/// metrics beside it in a grid with a shared crosshair and x zoom (CompareGrid), optionally seeds grouped as
+/// mean ± std bands, and below the
 /// table of every metric at a chosen iteration with deltas against the baseline. Metrics load in the
 /// background (CompareLoader) and reload when the workspace's runs change, so runs still training grow
 /// live. Lives on the GUI thread.
@@ -47,9 +50,13 @@ public:
     void removeRuns(const QList<qint64>& runIds);
     /// The compared runs, in list order.
     QList<qint64> runs() const { return m_runIds; }
-    /// Shows this metric on the chart (kept when the compared runs do not have it yet).
+    /// Shows this metric on the chart (kept when the compared runs do not have it yet). Until this is called
+    /// (or the user picks one), the page shows compare::defaultMetric of the loaded runs.
     void setMetric(const QString& name);
     QString metric() const { return m_metric; }
+    /// Further metrics, each in a chart of its own beside the main one (the Grid menu).
+    void setGridMetrics(const QStringList& metrics);
+    QStringList gridMetrics() const { return m_gridMetrics; }
     /// Pins the baseline run (drawn thicker, deltas in the table against it); 0 = none.
     void setBaseline(qint64 runId);
     qint64 baseline() const { return m_baseline; }
@@ -67,7 +74,9 @@ public:
     /// Writes the table at the chosen iteration as CSV (compare::tableToCsv); false with a message.
     bool exportTableCsv(const QString& path, QString* error = nullptr);
 
-    charts::LineChart* chart() const { return m_chart; }
+    /// The main chart (the metric's).
+    charts::LineChart* chart() const;
+    CompareGrid* grid() const { return m_grid; }
     CompareRunsModel* runsModel() const { return m_runsModel; }
     CompareTableModel* tableModel() const { return m_tableModel; }
     QTableView* runsView() const { return m_runsView; }
@@ -104,7 +113,7 @@ private:
     CompareRunsModel* m_runsModel;
     CompareTableModel* m_tableModel;
     SortFilterProxyModel* m_tableProxy;
-    charts::LineChart* m_chart;
+    CompareGrid* m_grid;
     QTableView* m_runsView;
     QTableView* m_tableView;
     CompareControls* m_controls;
@@ -118,6 +127,8 @@ private:
     std::map<qint64, QColor> m_colors;
     int m_nextColor = 0;
     QString m_metric;
+    bool m_metricChosen = false; ///< setMetric was called: no more default metric
+    QStringList m_gridMetrics;
     qint64 m_baseline = 0;
     bool m_wallTime = false;
     bool m_groupSeeds = false;

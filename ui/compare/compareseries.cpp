@@ -286,6 +286,38 @@ CompareTable tableAt(const std::vector<const RunSeries*>& runs, const std::vecto
     return table;
 }
 
+std::string defaultMetric(const std::vector<const RunSeries*>& runs, const std::vector<std::string>& names)
+{
+    // A curve (two points or more: one point draws no line) with a value other than 0 in some run.
+    const auto nonZero = [&runs](const std::string& metric) {
+        for (const RunSeries* run : runs) {
+            const Series& series = seriesOf(*run, metric);
+            if (series.size() < 2)
+                continue;
+            for (const auto& [iteration, value] : series) {
+                if (std::isfinite(value) && value != 0.0)
+                    return true;
+            }
+        }
+        return false;
+    };
+    static const std::string kPreferred[]
+        = { std::string(metricnames::kEvalSuccess), std::string(metricnames::kRolloutSuccess),
+              std::string(metricnames::kEvalReturn), std::string(metricnames::kRolloutReturn), "reward/mean" };
+    for (const std::string& metric : kPreferred) {
+        if (std::find(names.begin(), names.end(), metric) != names.end() && nonZero(metric))
+            return metric;
+    }
+    std::vector<std::string> ranked = names; // learning metrics before bookkeeping
+    std::stable_sort(ranked.begin(), ranked.end(),
+        [](const std::string& a, const std::string& b) { return metricnames::rank(a) < metricnames::rank(b); });
+    for (const std::string& metric : ranked) {
+        if (nonZero(metric))
+            return metric;
+    }
+    return names.empty() ? std::string() : names.front();
+}
+
 std::string formatShortest(double value)
 {
     if (std::isnan(value))

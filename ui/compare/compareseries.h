@@ -139,6 +139,13 @@ std::vector<std::string> diffKeys(const std::vector<const RunSeries*>& runs);
 /// All metric names of the runs, sorted, with `eval/success` first when present. Any thread.
 std::vector<std::string> metricNames(const std::vector<const RunSeries*>& runs);
 
+/// The metric a comparison opens on: the first of a preferred list (eval/success, rollout/success, eval/return,
+/// rollout/return, reward/mean) that some run has a curve of (two points or more) with a value other than 0, else the
+/// first such metric of `names` in metricnames::rank order, else the first of `names`; empty when there is none. A
+/// metric that is all zeros (runs early in training, a method that never succeeds) draws a flat line on the axis,
+/// and one point draws no line at all. Any thread.
+std::string defaultMetric(const std::vector<const RunSeries*>& runs, const std::vector<std::string>& names);
+
 /// Shortest text that reads back as the same double ("0.1", "3", "1e-07"). Any thread.
 std::string formatShortest(double value);
 

@@ -3,14 +3,14 @@
 #include "core/vocabulary.h"
 
 #include "ui/charts/linechart.h"
-#include "ui/shell/logbridge.h"
-#include "ui/runs/runmodel.h"
 #include "ui/common/textutil.h"
+#include "ui/monitor/monitorcharts.h"
+#include "ui/runs/runmodel.h"
+#include "ui/shell/logbridge.h"
 #include "ui/shell/workspace.h"
 
 #include <QDateTime>
 #include <QFontDatabase>
-#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -18,7 +18,6 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QScrollArea>
 #include <QShortcut>
 #include <QSlider>
 #include <QSplitter>
@@ -35,13 +34,26 @@ namespace creditlab::ui {
 
 namespace {
 
-constexpr int kColumns = 3;
-constexpr int kChartHeight = 250;
 constexpr int kLogFlushMs = 100;
 constexpr int kMaxLogLines = 20000;
 
-/// Learning metrics first, bookkeeping last (metricnames::rank).
-int metricRank(const QString& name) { return metricnames::rank(name.toStdString()); }
+/// The phase line of a run that is not training (or of another process): the status, as a phase.
+QString statusPhase(RunStatus status)
+{
+    switch (status) {
+    case RunStatus::Running:
+        return MonitorPage::tr("Running");
+    case RunStatus::Paused:
+        return MonitorPage::tr("Paused");
+    case RunStatus::Finished:
+        return MonitorPage::tr("Finished");
+    case RunStatus::Failed:
+        return MonitorPage::tr("Failed");
+    case RunStatus::Cancelled:
+        return MonitorPage::tr("Stopped");
+    }
+    return {};
+}
 
 QString levelName(int level)
 {
@@ -66,8 +78,7 @@ MonitorPage::MonitorPage(Workspace* workspace, RunController* controller, QWidge
     , m_filter(new QLineEdit(this))
     , m_smoothing(new QSlider(Qt::Horizontal, this))
     , m_smoothingValue(new QLabel(this))
-    , m_chartArea(new QWidget(this))
-    , m_grid(new QGridLayout(m_chartArea))
+    , m_charts(new MonitorCharts(this))
     , m_log(new QPlainTextEdit(this))
     , m_logTimer(new QTimer(this))
 {
@@ -86,7 +97,7 @@ MonitorPage::MonitorPage(Workspace* workspace, RunController* controller, QWidge
     m_filter->setPlaceholderText(tr("Filter metrics…"));
     m_filter->setClearButtonEnabled(true);
     m_smoothing->setRange(0, 99);
-    m_smoothing->setValue(60);
+    m_smoothing->setValue(static_cast<int>(charts::kDefaultSmoothing * 100 + 0.5));
     m_smoothing->setToolTip(tr("EMA smoothing weight (debiased); the raw curve stays underneath, faded"));
     m_smoothingValue->setMinimumWidth(32);
     m_log->setReadOnly(true);
@@ -113,11 +124,8 @@ MonitorPage::MonitorPage(Workspace* workspace, RunController* controller, QWidge
     tools->addWidget(m_smoothing);
     tools->addWidget(m_smoothingValue);
 
-    auto* scroll = new QScrollArea(this);
-    scroll->setWidgetResizable(true);
-    scroll->setWidget(m_chartArea);
     auto* splitter = new QSplitter(Qt::Vertical, this);
-    splitter->addWidget(scroll);
+    splitter->addWidget(m_charts);
     splitter->addWidget(m_log);
     splitter->setStretchFactor(0, 4);
     splitter->setStretchFactor(1, 1);
@@ -141,11 +149,10 @@ MonitorPage::MonitorPage(Workspace* workspace, RunController* controller, QWidge
         m_stop->setText(tr("Stopping…"));
     });
     connect(m_resume, &QPushButton::clicked, this, [this] { Q_EMIT resumeRequested(m_runId); });
-    connect(m_filter, &QLineEdit::textChanged, this, &MonitorPage::relayoutCharts);
+    connect(m_filter, &QLineEdit::textChanged, m_charts, &MonitorCharts::setFilter);
     connect(m_smoothing, &QSlider::valueChanged, this, [this](int value) {
         m_smoothingValue->setText(QString::number(value / 100.0, 'f', 2));
-        for (auto* chart : std::as_const(m_charts))
-            chart->setSmoothing(value / 100.0);
+        m_charts->setSmoothing(value / 100.0);
     });
     m_smoothingValue->setText(QString::number(m_smoothing->value() / 100.0, 'f', 2));
     auto* pauseShortcut = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_P), this);
@@ -155,11 +162,15 @@ MonitorPage::MonitorPage(Workspace* workspace, RunController* controller, QWidge
 
     connect(m_controller, &RunController::runStarted, this, [this](qint64 runId) { showRun(runId); });
     connect(m_controller, &RunController::progressed, this, &MonitorPage::onProgress);
-    connect(m_controller, &RunController::pausedChanged, this, [this] { updateButtons(); });
+    connect(m_controller, &RunController::pausedChanged, this, [this](bool paused) {
+        updateButtons();
+        if (m_controller->runId() == m_runId && paused)
+            m_phase->setText(tr("Paused")); // the next progress report names the phase again
+    });
     connect(m_controller, &RunController::runningChanged, this, [this] { updateButtons(); });
     connect(m_controller, &RunController::runFinished, this, [this](qint64 runId, RunStatus status) {
         if (runId == m_runId) {
-            m_phase->setText(RunModel::displayStatus(status));
+            m_phase->setText(statusPhase(status));
             m_eta->clear();
             reloadFromStore(true);
         }
@@ -188,9 +199,7 @@ void MonitorPage::showRun(qint64 runId)
     m_runId = runId;
     m_lastIteration = -1;
     m_iterationSeconds = 0.0;
-    qDeleteAll(m_charts);
-    m_charts.clear();
-    m_metricOrder.clear();
+    m_charts->clear();
     m_progress->reset();
     m_eta->clear();
     m_phase->clear();
@@ -216,6 +225,21 @@ void MonitorPage::reloadFromStore(bool incremental)
     }
     for (const auto& [iteration, metrics] : byIteration)
         appendIteration(iteration, metrics);
+    reloadSft();
+}
+
+void MonitorPage::reloadSft()
+{
+    Store* store = m_workspace->store();
+    if (!store || m_runId == 0)
+        return;
+    try {
+        const std::vector<MetricPoint> points = store->sftMetrics(m_runId, m_charts->lastSftStep() + 1);
+        if (!points.empty())
+            m_charts->appendSftPoints(points);
+    } catch (const std::exception&) {
+        // the run may just have been deleted; the runs view reports errors
+    }
 }
 
 void MonitorPage::appendIteration(qint64 iteration, const std::vector<std::pair<QString, double>>& metrics)
@@ -223,15 +247,7 @@ void MonitorPage::appendIteration(qint64 iteration, const std::vector<std::pair<
     if (iteration <= m_lastIteration)
         return;
     m_lastIteration = iteration;
-    bool added = false;
-    for (const auto& [name, value] : metrics) {
-        const bool isNew = !m_charts.contains(name);
-        charts::LineChart* chart = ensureChart(name);
-        chart->appendPoints(0, { static_cast<double>(iteration) }, { value });
-        added = added || isNew;
-    }
-    if (added)
-        relayoutCharts();
+    m_charts->appendIteration(iteration, metrics);
     // Iteration timing and throughput of the newest iteration.
     QStringList parts;
     const auto find = [&metrics](std::string_view name) -> std::optional<double> {
@@ -256,44 +272,6 @@ void MonitorPage::appendIteration(qint64 iteration, const std::vector<std::pair<
     Q_EMIT curvesUpdated(m_runId, iteration);
 }
 
-charts::LineChart* MonitorPage::ensureChart(const QString& metric)
-{
-    if (auto* existing = m_charts.value(metric))
-        return existing;
-    auto* chart = new charts::LineChart(m_chartArea);
-    chart->setObjectName(QStringLiteral("chart:") + metric);
-    chart->setTitle(metric);
-    chart->setAxisTitles(tr("Iteration"), QString());
-    chart->addSeries(metric);
-    chart->setLegendVisible(false);
-    chart->setSmoothing(m_smoothing->value() / 100.0);
-    chart->setMinimumHeight(kChartHeight);
-    m_charts.insert(metric, chart);
-    m_metricOrder.append(metric);
-    std::stable_sort(m_metricOrder.begin(), m_metricOrder.end(), [](const QString& a, const QString& b) {
-        const int ra = metricRank(a), rb = metricRank(b);
-        return ra != rb ? ra < rb : a < b;
-    });
-    return chart;
-}
-
-void MonitorPage::relayoutCharts()
-{
-    for (auto* chart : std::as_const(m_charts))
-        m_grid->removeWidget(chart);
-    const QString filter = m_filter->text().trimmed();
-    int slot = 0;
-    for (const QString& name : std::as_const(m_metricOrder)) {
-        auto* chart = m_charts.value(name);
-        const bool visible = filter.isEmpty() || name.contains(filter, Qt::CaseInsensitive);
-        chart->setVisible(visible);
-        if (!visible)
-            continue;
-        m_grid->addWidget(chart, slot / kColumns, slot % kColumns);
-        ++slot;
-    }
-}
-
 void MonitorPage::onProgress(const RunProgress& progress)
 {
     if (progress.runId != m_runId)
@@ -310,23 +288,40 @@ void MonitorPage::onProgress(const RunProgress& progress)
         m_eta->setToolTip(progress.message);
         return;
     }
-    m_phase->setToolTip({});
     m_eta->setToolTip({});
-    const QString phase = progress.phase == Phase::Sft ? tr("SFT warm start")
-        : progress.phase == Phase::Rl                 ? tr("RL")
-        : progress.phase == Phase::Setup              ? tr("Setting up")
-                                                      : tr("Done");
+    if (progress.phase == Phase::Eval) {
+        // An evaluation begins; the progress bar and the ETA stay as the last step left them.
+        m_phase->setText(tr("Evaluating"));
+        m_phase->setToolTip(progress.message);
+        reloadSft(); // SFT's last points are in the store before its evaluation
+        return;
+    }
+    // SFT's last report carries its summary: RL begins, at iteration 0 of its iterations.
+    const bool sftDone = progress.phase == Phase::Sft && !progress.metrics.empty() && progress.iterations > 0;
+    const bool rl = progress.phase == Phase::Rl || sftDone;
+    const QString phase = rl             ? tr("RL")
+        : progress.phase == Phase::Sft   ? tr("SFT")
+        : progress.phase == Phase::Setup ? tr("Setting up")
+                                         : tr("Finished");
     m_phase->setText(phase);
-    const qint64 steps = std::max<qint64>(progress.steps, 1);
+    m_phase->setToolTip(
+        progress.phase == Phase::Sft && !sftDone ? tr("Supervised warm start: %1").arg(progress.message) : QString());
+    const qint64 step = sftDone ? 0 : progress.step;
+    const qint64 steps = std::max<qint64>(sftDone ? progress.iterations : progress.steps, 1);
     m_progress->setRange(0, static_cast<int>(std::min<qint64>(steps, 1 << 30)));
-    m_progress->setValue(static_cast<int>(std::min(progress.step, steps)));
-    m_progress->setFormat(progress.phase == Phase::Rl
-            ? tr("iteration %1 / %2").arg(progress.step).arg(progress.steps)
-            : tr("%1 / %2 (%p%)").arg(progress.step).arg(progress.steps));
-    m_eta->setText(progress.etaSeconds >= 0 ? tr("%1 elapsed, %2 left")
-                                                  .arg(formatDuration(progress.elapsedSeconds),
-                                                      formatDuration(progress.etaSeconds))
-                                            : tr("%1 elapsed").arg(formatDuration(progress.elapsedSeconds)));
+    m_progress->setValue(static_cast<int>(std::min(step, steps)));
+    m_progress->setFormat(
+        rl ? tr("iteration %1 / %2").arg(step).arg(steps) : tr("%1 / %2 (%p%)").arg(progress.step).arg(progress.steps));
+    // The trainer leaves paused time out of both (TrainProgress::elapsedSeconds).
+    if (sftDone)
+        m_eta->setText(tr("SFT took %1").arg(formatDuration(progress.elapsedSeconds)));
+    else
+        m_eta->setText(progress.etaSeconds >= 0
+                ? tr("%1 elapsed, %2 left")
+                      .arg(formatDuration(progress.elapsedSeconds), formatDuration(progress.etaSeconds))
+                : tr("%1 elapsed").arg(formatDuration(progress.elapsedSeconds)));
+    if (progress.phase == Phase::Sft && progress.metrics.empty())
+        reloadSft(); // the trainer writes SFT's curves as it trains; reports come at most ~10 per second
     if (!progress.metrics.empty()) {
         // Metrics that came without a progress snapshot (those of SFT, at iteration 0) are in the store.
         if (progress.iteration > m_lastIteration + 1)
@@ -407,8 +402,14 @@ void MonitorPage::updateStoredProgress(const std::optional<RunInfo>& run)
     const qint64 done = run->iterationsDone;
     m_progress->setRange(0, static_cast<int>(total));
     m_progress->setValue(static_cast<int>(std::min(done, total)));
-    m_progress->setFormat(tr("iteration %1 / %2").arg(done).arg(total));
-    m_phase->setText(RunModel::displayStatus(run->status));
+    const bool inSft = run->status == RunStatus::Running && m_lastIteration < 0 && m_charts->lastSftStep() > 0;
+    m_progress->setFormat(inSft ? tr("SFT step %1, then %2 iterations").arg(m_charts->lastSftStep()).arg(total)
+                                : tr("iteration %1 / %2").arg(done).arg(total));
+    // A run of another process: its phase from what it has stored (SFT writes its curves, then iteration 0).
+    if (run->status == RunStatus::Running)
+        m_phase->setText(m_lastIteration >= 0 ? tr("RL") : m_charts->lastSftStep() > 0 ? tr("SFT") : tr("Setting up"));
+    else
+        m_phase->setText(statusPhase(run->status));
     if (run->status == RunStatus::Running && done > 0) {
         // Mean iteration time so far (SFT excluded; summed as the iterations arrive) times the iterations left.
         m_eta->setText(tr("about %1 left").arg(formatDuration(m_iterationSeconds / done * (total - done))));
@@ -417,15 +418,13 @@ void MonitorPage::updateStoredProgress(const std::optional<RunInfo>& run)
     }
 }
 
-charts::LineChart* MonitorPage::chart(const QString& metric) const { return m_charts.value(metric); }
+charts::LineChart* MonitorPage::chart(const QString& metric) const { return m_charts->chart(metric); }
 
-QStringList MonitorPage::metricNames() const { return m_metricOrder; }
+QStringList MonitorPage::metricNames() const { return m_charts->metricNames(); }
 
-qsizetype MonitorPage::pointCount(const QString& metric) const
-{
-    auto* c = m_charts.value(metric);
-    return c ? c->pointCount(0) : 0;
-}
+qsizetype MonitorPage::pointCount(const QString& metric) const { return m_charts->pointCount(metric); }
+
+QString MonitorPage::phaseText() const { return m_phase->text(); }
 
 void MonitorPage::setSmoothing(double weight) { m_smoothing->setValue(static_cast<int>(weight * 100 + 0.5)); }
 

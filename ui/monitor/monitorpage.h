@@ -10,7 +10,6 @@
 
 #include <optional>
 
-class QGridLayout;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
@@ -24,12 +23,15 @@ namespace creditlab::ui {
 namespace charts {
 class LineChart;
 }
+class MonitorCharts;
 class Workspace;
 
-/// The live monitor of one run: every per-iteration metric as a learning curve (debiased EMA with the faded raw
-/// curve, hover read-out, zoom and pan), a progress bar with the phase, ETA, pause/resume and stop for the run
-/// this window trains, iteration timing and throughput, and the log. Follows the controller's run, or any run of
-/// the database (runs trained by `creditlab-cli train` grow live as they commit). Lives on the GUI thread.
+/// The live monitor of one run: SFT's loss and token accuracy per step while SFT trains, every per-iteration metric
+/// as a learning curve (debiased EMA with the faded raw curve, a shared crosshair and x zoom, log scale), metrics
+/// with one value as numbers (MonitorCharts), a progress bar with the phase (SFT, RL, evaluating, finished), an ETA
+/// that leaves paused time out, pause/resume and stop for the run this window trains, iteration timing and
+/// throughput, and the log. Follows the controller's run, or any run of the database (runs trained by
+/// `creditlab-cli train` grow live as they commit). Lives on the GUI thread.
 class MonitorPage : public QWidget {
     Q_OBJECT
 public:
@@ -38,11 +40,15 @@ public:
     /// Shows run `runId` (0: none) from the store; follows it as it grows.
     void showRun(qint64 runId);
     qint64 runId() const { return m_runId; }
-    /// The chart of a metric, or nullptr when the run has no such metric (yet).
+    /// The chart of a metric, or nullptr when the run has no such metric (yet) or one value of it (a number).
     charts::LineChart* chart(const QString& metric) const;
     QStringList metricNames() const;
-    /// Points of `metric` shown so far.
+    /// Points of `metric` shown so far (charted or as a number).
     qsizetype pointCount(const QString& metric) const;
+    /// The charts, the numbers panel and SFT's curves.
+    MonitorCharts* sections() const { return m_charts; }
+    /// The phase line ("SFT", "RL", "Evaluating", "Finished", ...).
+    QString phaseText() const;
     void setSmoothing(double weight);
 
 Q_SIGNALS:
@@ -54,8 +60,8 @@ Q_SIGNALS:
 private:
     void reloadFromStore(bool incremental);
     void appendIteration(qint64 iteration, const std::vector<std::pair<QString, double>>& metrics);
-    charts::LineChart* ensureChart(const QString& metric);
-    void relayoutCharts();
+    /// Reads SFT's per-step points after the last one shown.
+    void reloadSft();
     void onProgress(const RunProgress& progress);
     void onLog(int level, const QString& loggerName, const QString& text);
     void flushLog();
@@ -82,10 +88,7 @@ private:
     QLineEdit* m_filter;
     QSlider* m_smoothing;
     QLabel* m_smoothingValue;
-    QWidget* m_chartArea;
-    QGridLayout* m_grid;
-    QHash<QString, charts::LineChart*> m_charts;
-    QStringList m_metricOrder;
+    MonitorCharts* m_charts;
     QPlainTextEdit* m_log;
     QStringList m_pendingLog;
     QTimer* m_logTimer;

@@ -13,6 +13,7 @@ namespace creditlab::learn {
 std::vector<std::pair<std::string, double>> Trainer::Impl::runIteration()
 {
     const auto iterationStart = Clock::now();
+    const double callbackAtStart = callbackSeconds; // the evaluation's report may hold a paused run: not counted
     const std::int64_t it = iteration + 1;
     Metrics metrics;
     iterationRng = rng.state();
@@ -119,13 +120,14 @@ std::vector<std::pair<std::string, double>> Trainer::Impl::runIteration()
 
     // Evaluate greedily on held-out tasks.
     const auto evalStart = Clock::now();
+    const double callbackBeforeEval = callbackSeconds;
     const auto iterations = config.getInt("rl.iterations");
     const bool evaluating = it % config.getInt("eval.every") == 0 || it == iterations;
     if (evaluating)
         evaluate(metrics, it);
     if (evaluating)
         releaseFreeMemory(); // the evaluation's KV cache (one row per episode) is the largest transient of a run
-    const double evalSeconds = secondsSince(evalStart);
+    const double evalSeconds = activeSecondsSince(evalStart, callbackBeforeEval);
 
     // Record the iteration in one transaction.
     const auto storeStart = Clock::now();
@@ -150,7 +152,7 @@ std::vector<std::pair<std::string, double>> Trainer::Impl::runIteration()
     metrics.emplace_back("time/eval_s", evalSeconds);
     metrics.emplace_back("time/store_s", secondsSince(storeStart));
     metrics.emplace_back("time/outage_s", outageSeconds); // waiting for a remote environment or judge to come back
-    metrics.emplace_back("time/total_s", secondsSince(iterationStart));
+    metrics.emplace_back("time/total_s", activeSecondsSince(iterationStart, callbackAtStart));
     metrics.emplace_back("throughput/gen_tokens_per_s",
         rollouts.generationSeconds > 0 ? static_cast<double>(rollouts.generatedTokens) / rollouts.generationSeconds
                                        : 0.0);

@@ -273,8 +273,12 @@ private:
     {
         std::lock_guard lock(m_mutex);
         auto& t = m_trials[slot];
-        t.phase = p.phase;
-        t.iteration = p.phase == Phase::Rl || p.phase == Phase::Waiting ? p.iteration : 0;
+        // An evaluation counts as the phase it ends: SFT (iteration 0) or its RL iteration, not yet finished.
+        const bool eval = p.phase == Phase::Eval;
+        t.phase = eval ? (p.iteration == 0 ? Phase::Sft : Phase::Rl) : p.phase;
+        t.iteration = t.phase == Phase::Rl || t.phase == Phase::Waiting
+            ? std::max<std::int64_t>(0, p.iteration - (eval ? 1 : 0))
+            : 0;
         t.iterations = iterations;
         t.fraction = iterations > 0 ? static_cast<double>(t.iteration) / static_cast<double>(iterations) : 0.0;
         t.etaSeconds = p.etaSeconds;

@@ -26,6 +26,18 @@ double Trainer::Impl::evaluate(std::vector<std::pair<std::string, double>>& metr
     const auto episodes = config.getInt("eval.episodes");
     if (episodes == 0)
         return std::nan("");
+    {
+        TrainProgress p;
+        p.phase = Phase::Eval;
+        p.iteration = it;
+        p.iterations = config.getInt("rl.iterations");
+        p.steps = episodes;
+        p.elapsedSeconds = lastElapsed;
+        p.etaSeconds = lastEta;
+        p.message = "evaluating " + std::to_string(episodes) + " episodes";
+        if (!report(p) || (runStop && runStop->load()))
+            stopRequested = true; // the evaluation still runs: its iteration (or SFT) is almost done
+    }
     const bool onTrain = config.getText("eval.split") == "train";
     std::vector<EpisodeSpec> specs;
     for (std::int64_t k = 0; k < episodes; ++k)
@@ -141,7 +153,7 @@ void Trainer::Impl::waitAfterOutage(
         p.steps = static_cast<std::int64_t>(std::min(limit, 1e12));
         p.elapsedSeconds = waited;
         p.message = message;
-        if (!(*runCallback)(p))
+        if (!report(p))
             stopRequested = true;
     }
     const auto waitStart = Clock::now();
@@ -160,6 +172,7 @@ void Trainer::Impl::waitAfterOutage(
 void Trainer::Impl::runSft(const TrainCallback& callback, const std::atomic<bool>* stop, bool& stopped)
 {
     const auto start = Clock::now();
+    const double callbackAtStart = callbackSeconds;
     const bool warmStarted = config.getInt("sft.from_run") > 0; // the policy already holds that run's SFT weights
     auto demos = warmStarted         ? std::vector<TrainSequence>()
         : !demonstrationFile.empty() ? demonstrationsOf(tokenizer, setup, demonstrationFile)
@@ -188,28 +201,47 @@ void Trainer::Impl::runSft(const TrainCallback& callback, const std::atomic<bool
         std::int64_t total = sftSteps(demos, batchSize) * epochs;
         std::int64_t done = 0;
         SftEpoch last;
+        // SFT's curves (the sft_metric table), x the step over all epochs and rounds: written at most every
+        // kSftFlush and at the end of each epoch, so that the Monitor shows SFT as it trains.
+        constexpr double kSftFlush = 0.5;
+        std::vector<MetricPoint> curve;
+        auto lastFlush = Clock::now();
+        const auto flush = [&] {
+            if (!curve.empty())
+                store->writeSftMetrics(runId, curve);
+            curve.clear();
+            lastFlush = Clock::now();
+        };
         const auto train = [&](std::int64_t count, const std::string& what) {
             for (std::int64_t e = 0; e < count && !stopped; ++e) {
                 const std::int64_t before = done;
-                last = sftEpoch(policy, sftOptimizer, demos, batchSize, rng, [&](std::int64_t s, std::int64_t) {
-                    done = before + s;
-                    if (cosine) // the rate of the next step
-                        for (auto& group : sftOptimizer.param_groups())
-                            static_cast<torch::optim::AdamOptions&>(group.options())
-                                .lr(sftLearningRate(baseLr, done, total, true));
-                    TrainProgress p;
-                    p.phase = Phase::Sft;
-                    p.step = std::min(done, total);
-                    p.steps = total;
-                    p.iterations = config.getInt("rl.iterations");
-                    p.elapsedSeconds = secondsSince(start);
-                    p.etaSeconds = p.elapsedSeconds * static_cast<double>(std::max<std::int64_t>(0, total - done))
-                        / static_cast<double>(std::max<std::int64_t>(1, done));
-                    p.message = what + " epoch " + std::to_string(e + 1) + "/" + std::to_string(count);
-                    if ((callback && !callback(p)) || (stop && stop->load()))
-                        stopped = true;
-                    return !stopped;
-                });
+                last = sftEpoch(policy, sftOptimizer, demos, batchSize, rng,
+                    [&](std::int64_t s, std::int64_t, const SftEpoch& step) {
+                        done = before + s;
+                        curve.push_back({ done, std::string(metricnames::kSftLoss), step.loss });
+                        curve.push_back({ done, std::string(metricnames::kSftTokenAccuracy), step.tokenAccuracy });
+                        if (secondsSince(lastFlush) >= kSftFlush)
+                            flush();
+                        if (cosine) // the rate of the next step
+                            for (auto& group : sftOptimizer.param_groups())
+                                static_cast<torch::optim::AdamOptions&>(group.options())
+                                    .lr(sftLearningRate(baseLr, done, total, true));
+                        TrainProgress p;
+                        p.phase = Phase::Sft;
+                        p.step = std::min(done, total);
+                        p.steps = total;
+                        p.iterations = config.getInt("rl.iterations");
+                        p.elapsedSeconds = activeSecondsSince(start, callbackAtStart); // paused time left out
+                        p.etaSeconds = p.elapsedSeconds * static_cast<double>(std::max<std::int64_t>(0, total - done))
+                            / static_cast<double>(std::max<std::int64_t>(1, done));
+                        lastElapsed = p.elapsedSeconds;
+                        lastEta = p.etaSeconds;
+                        p.message = what + " epoch " + std::to_string(e + 1) + "/" + std::to_string(count);
+                        if (!report(p) || (stop && stop->load()))
+                            stopped = true;
+                        return !stopped;
+                    });
+                flush();
                 logger()->info("{} epoch {}/{}: loss {:.4f}, token accuracy {:.3f}", what, e + 1, count, last.loss,
                     last.tokenAccuracy);
             }
@@ -249,7 +281,7 @@ void Trainer::Impl::runSft(const TrainCallback& callback, const std::atomic<bool
     metrics.emplace_back("sft/demonstrations", static_cast<double>(demoTurns)); // turns, in either memory mode
     metrics.emplace_back("sft/sequences", static_cast<double>(demos.size()));
     metrics.emplace_back("sft/tokens", static_cast<double>(demoTokens));
-    metrics.emplace_back("time/sft_s", secondsSince(start));
+    metrics.emplace_back("time/sft_s", activeSecondsSince(start, callbackAtStart));
     if (stopped)
         return;
     evaluate(metrics, 0);
@@ -269,11 +301,11 @@ void Trainer::Impl::runSft(const TrainCallback& callback, const std::atomic<bool
         p.phase = Phase::Sft;
         p.iteration = 0;
         p.iterations = config.getInt("rl.iterations");
-        p.elapsedSeconds = secondsSince(start);
+        p.elapsedSeconds = activeSecondsSince(start, callbackAtStart);
         p.etaSeconds = 0.0;
         p.metrics = metrics;
         p.message = "SFT done";
-        if (!callback(p))
+        if (!report(p))
             stopped = true;
     }
 }
@@ -458,6 +490,7 @@ TrainResult Trainer::run(const TrainCallback& callback, const std::atomic<bool>*
         stopped = stopped || d->stopRequested;
         const auto iterations = d->config.getInt("rl.iterations");
         const auto start = Clock::now();
+        const double callbackAtStart = d->callbackSeconds;
         const auto firstIteration = d->iteration;
         while (!stopped && d->iteration < iterations) {
             if (stop && stop->load()) {
@@ -479,11 +512,14 @@ TrainResult Trainer::run(const TrainCallback& callback, const std::atomic<bool>*
             p.iterations = iterations;
             p.step = d->iteration;
             p.steps = iterations;
-            p.elapsedSeconds = secondsSince(start);
+            // Training time: the time the callback held the run (paused in the workbench) is left out.
+            p.elapsedSeconds = d->activeSecondsSince(start, callbackAtStart);
             const double perIteration = p.elapsedSeconds / static_cast<double>(d->iteration - firstIteration);
             p.etaSeconds = perIteration * static_cast<double>(iterations - d->iteration);
+            d->lastElapsed = p.elapsedSeconds;
+            d->lastEta = p.etaSeconds;
             p.metrics = std::move(metrics);
-            if ((callback && !callback(p)) || (stop && stop->load()) || d->stopRequested)
+            if (!d->report(p) || (stop && stop->load()) || d->stopRequested)
                 stopped = true;
         }
         if (stopped && d->iteration >= 0 && d->store->lastCheckpoint(d->runId)->first != d->iteration)

@@ -19,19 +19,20 @@ namespace creditlab::learn {
 
 /// A snapshot of a run's progress, passed to the callback (a value: safe to copy across threads).
 struct TrainProgress {
-    Phase phase = Phase::Sft; ///< Sft, Rl, or Waiting (an outage: `message` says what and for how long)
-    std::int64_t iteration = 0; ///< the RL iteration just finished (0 = after SFT)
+    Phase phase = Phase::Sft; ///< Sft, Rl, Eval (an evaluation begins), or Waiting (an outage: `message` says what
+                              ///< and for how long)
+    std::int64_t iteration = 0; ///< the RL iteration just finished (0 = after SFT); for Eval, the one evaluated
     std::int64_t iterations = 0; ///< RL iterations in all
     std::int64_t step = 0; ///< steps done in this phase (SFT steps, or iterations)
     std::int64_t steps = 0; ///< steps in this phase
-    double elapsedSeconds = 0.0; ///< since this phase started
+    double elapsedSeconds = 0.0; ///< since this phase started, less the time the callback held the run (paused)
     double etaSeconds = -1.0; ///< for this phase; negative when unknown
     std::vector<std::pair<std::string, double>> metrics; ///< of the iteration just finished, else empty
     std::string message;
 };
 
-/// Called on the trainer's thread after every SFT step and every iteration. Returning false asks the
-/// trainer to stop at the next safe point, exactly like the stop flag.
+/// Called on the trainer's thread after every SFT step and every iteration, and as each evaluation begins.
+/// Returning false asks the trainer to stop at the next safe point, exactly like the stop flag.
 using TrainCallback = std::function<bool(const TrainProgress&)>;
 
 struct TrainOptions {

@@ -86,6 +86,11 @@ struct Trainer::Impl {
     bool stopRequested = false; ///< asked to stop during a wait (the callback said so, or the stop flag)
     std::uint64_t iterationRng = 0;
     double outageSeconds = 0.0; ///< waited for servers in the current iteration
+    // Seconds spent inside the run's callback: the workbench holds a paused run there, so they are left out of
+    // elapsed times, ETAs and the iteration's time/ metrics.
+    double callbackSeconds = 0.0;
+    double lastElapsed = 0.0; ///< the elapsed seconds and ETA of the last report, for the evaluation's report
+    double lastEta = -1.0;
 
     Impl(TrainConfig c, TrainOptions o)
         : config(std::move(c))
@@ -111,6 +116,23 @@ struct Trainer::Impl {
         kl.target = config.getDouble("kl.target");
         kl.horizon = config.getDouble("kl.horizon");
         rng = Rng(static_cast<std::uint64_t>(config.getInt("seed")) * 0x9e3779b97f4a7c15ULL + 1);
+    }
+
+    /// Sends `p` to the run's callback (when there is one), timing it into callbackSeconds; false when the
+    /// callback asks to stop.
+    bool report(const TrainProgress& p)
+    {
+        if (!runCallback || !*runCallback)
+            return true;
+        const auto start = Clock::now();
+        const bool go = (*runCallback)(p);
+        callbackSeconds += secondsSince(start);
+        return go;
+    }
+    /// Seconds since `start` less the time spent in the callback since then (`callbackAtStart`).
+    double activeSecondsSince(Clock::time_point start, double callbackAtStart) const
+    {
+        return std::max(0.0, secondsSince(start) - (callbackSeconds - callbackAtStart));
     }
 
     /// Calls `attempt` until it gets through without ServiceUnavailable, waiting between tries

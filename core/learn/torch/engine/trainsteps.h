@@ -152,7 +152,7 @@ TransformerOutput forwardBatch(Transformer& model, const SequenceBatch& batch, b
 torch::Tensor actionLogProbs(Transformer& model, const SequenceBatch& batch, double temperature,
     torch::Tensor* entropy = nullptr, torch::Tensor* hiddenAtActions = nullptr);
 
-/// SFT statistics of one epoch.
+/// SFT statistics of one epoch (or of one step, for sftEpoch's onStep).
 struct SftEpoch {
     double loss = 0.0; ///< mean token cross-entropy on action tokens
     double tokenAccuracy = 0.0;
@@ -160,9 +160,10 @@ struct SftEpoch {
 
 /// One SFT epoch over `demos` in a random order (from `rng`): cross-entropy on action tokens only, the token mean of
 /// each step. A step takes sequences until they hold `turnsPerStep` actions (at least one sequence).
-/// `onStep(done, total)` is called after every step; returning false stops the epoch early.
+/// `onStep(done, total, step)` is called after every step with that step's loss and token accuracy; returning false
+/// stops the epoch early.
 SftEpoch sftEpoch(Transformer& policy, torch::optim::Optimizer& optimizer, const std::vector<TrainSequence>& demos,
-    int turnsPerStep, Rng& rng, const std::function<bool(std::int64_t, std::int64_t)>& onStep = {});
+    int turnsPerStep, Rng& rng, const std::function<bool(std::int64_t, std::int64_t, const SftEpoch&)>& onStep = {});
 /// How many steps sftEpoch makes over `demos` (whatever the order).
 std::int64_t sftSteps(const std::vector<TrainSequence>& demos, int turnsPerStep);
 /// sft.lr_schedule: the learning rate after `done` of `total` steps; cosine decays from `base` to 5% of it, constant

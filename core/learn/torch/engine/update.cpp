@@ -153,7 +153,7 @@ double sftLearningRate(double base, std::int64_t done, std::int64_t total, bool 
 }
 
 SftEpoch sftEpoch(Transformer& policy, torch::optim::Optimizer& optimizer, const std::vector<TrainSequence>& demos,
-    int turnsPerStep, Rng& rng, const std::function<bool(std::int64_t, std::int64_t)>& onStep)
+    int turnsPerStep, Rng& rng, const std::function<bool(std::int64_t, std::int64_t, const SftEpoch&)>& onStep)
 {
     policy->train();
     const auto device = deviceOf(policy);
@@ -175,10 +175,15 @@ SftEpoch sftEpoch(Transformer& policy, torch::optim::Optimizer& optimizer, const
         torch::nn::utils::clip_grad_norm_(policy->parameters(), 1.0);
         optimizer.step();
         const double n = batch.mask.sum().item<double>();
-        lossSum += loss.item<double>() * n;
+        const double stepLoss = loss.item<double>();
+        const double stepCorrect
+            = ((logits.argmax(-1) == batch.targets).to(torch::kFloat) * batch.mask).sum().item<double>();
+        lossSum += stepLoss * n;
         tokens += n;
-        correct += ((logits.argmax(-1) == batch.targets).to(torch::kFloat) * batch.mask).sum().item<double>();
-        if (onStep && !onStep(static_cast<std::int64_t>(s) + 1, static_cast<std::int64_t>(steps.size())))
+        correct += stepCorrect;
+        if (onStep
+            && !onStep(static_cast<std::int64_t>(s) + 1, static_cast<std::int64_t>(steps.size()),
+                SftEpoch { stepLoss, n > 0 ? stepCorrect / n : 0.0 }))
             break;
     }
     return { tokens > 0 ? lossSum / tokens : 0.0, tokens > 0 ? correct / tokens : 0.0 };
