@@ -4,6 +4,7 @@
 // disagree on; the blocks and controls fit a 1280 × 720 window; another database replaces everything the page read.
 // Also the Agreement tab is there.
 #include "core/store.h"
+#include "ui/charts/colours.h"
 #include "ui/charts/linechart.h"
 #include "ui/credit/creditpage.h"
 #include "ui/credit/disagreementmodels.h"
@@ -196,6 +197,24 @@ void TestCredit::heatmapLoadsAndOpensTurns()
     const auto& mask = view->disagreementMask();
     QVERIFY(std::count(mask.begin(), mask.end(), 1) == 3 + 4 + 5 + 6); // every turn disagrees in sign
     QVERIFY(page->distributionChart()->seriesCount() >= 2); // roles D and E of the first method
+    // Each role keeps its fixed colour, redraw after redraw (series ids grow; colours once followed them).
+    const auto roleColours = [page] {
+        QSet<QRgb> out;
+        for (int id = 0; id < 1000; ++id)
+            if (const QColor c = page->distributionChart()->seriesColor(id); c.isValid())
+                out.insert(c.rgb());
+        return out;
+    };
+    const QSet<QRgb> fixed { ui::colours::role('D').rgb(), ui::colours::role('E').rgb() };
+    QCOMPARE(roleColours(), fixed);
+    auto* distributionMethod = page->findChild<QComboBox*>(QStringLiteral("distributionMethod"));
+    QVERIFY(distributionMethod);
+    for (int i = 0; i < distributionMethod->count() * 2; ++i)
+        distributionMethod->setCurrentIndex((distributionMethod->currentIndex() + 1) % distributionMethod->count());
+    QVERIFY(roleColours().size() >= 1);
+    for (const QRgb c : roleColours())
+        QVERIFY(c == ui::colours::role('D').rgb() || c == ui::colours::role('E').rgb()
+            || c == ui::colours::role('N').rgb() || c == ui::colours::role('R').rgb() || c == ui::colours::role('?').rgb());
     // The method the run trained with is marked; grpo's credits are shadow credits.
     QCOMPARE(page->trainedMethod(), QStringLiteral("triage"));
     auto* methods = page->findChild<QListWidget*>();

@@ -24,6 +24,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QStandardPaths>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -87,6 +88,7 @@ private Q_SLOTS:
     void cancelImportsNothing();
     void openDatabaseDialogSaysOpen();
     void firstStartOffersTheSample();
+    void everyPageFitsA1280By720Screen();
 
 private:
     QString path(const QString& name) const { return m_dir->filePath(name); }
@@ -269,6 +271,29 @@ void TestMainWindow::firstStartOffersTheSample()
     auto methods = store.creditMethods(runId);
     std::sort(methods.begin(), methods.end());
     QCOMPARE(methods, (std::vector<std::string> { "gigpo", "grpo", "rtmc", "triage" }));
+}
+
+/// With a long run name in every run picker, each page and the window fit a 1280 × 720 screen (the Annotate page
+/// once held the window at 1441 px).
+void TestMainWindow::everyPageFitsA1280By720Screen()
+{
+    const QString file = path(QStringLiteral("a-rather-long-run-name-as-trainers-write-them-step-000123-of-a-sweep.jsonl"));
+    QVERIFY(writeFile(file, goodJsonl()));
+    QSignalSpy finished(m_window.get(), &MainWindow::importFinished);
+    m_window->importFiles({ file });
+    QVERIFY(finished.wait(kWaitMs));
+    auto* tabs = m_window->findChild<QTabWidget*>();
+    QVERIFY(tabs);
+    for (int i = 0; i < tabs->count(); ++i) {
+        tabs->setCurrentIndex(i);
+        QCoreApplication::processEvents();
+        const QSize page = tabs->widget(i)->minimumSizeHint();
+        QVERIFY2(page.width() <= 1240 && page.height() <= 600,
+            qPrintable(QStringLiteral("%1: %2 x %3").arg(tabs->tabText(i)).arg(page.width()).arg(page.height())));
+    }
+    const QSize window = m_window->minimumSizeHint();
+    QVERIFY2(window.width() <= 1280 && window.height() <= 720,
+        qPrintable(QStringLiteral("%1 x %2").arg(window.width()).arg(window.height())));
 }
 
 void TestMainWindow::newerDatabaseIsRefused()

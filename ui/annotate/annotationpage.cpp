@@ -191,6 +191,13 @@ AnnotationPage::AnnotationPage(Workspace* workspace, QWidget* parent, QUndoStack
     m_blind->setToolTip(tr("Blind labelling: hide the judges' labels, the outcome and the reward"));
     m_progress->setTextFormat(Qt::PlainText);
     m_status->setTextFormat(Qt::PlainText);
+    // Long run names, titles and messages wrap or elide instead of widening the window past a 1280 px screen.
+    m_runCombo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_runCombo->setMinimumContentsLength(18);
+    m_orderCombo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_orderCombo->setMinimumContentsLength(14);
+    for (QLabel* label : { m_progress, m_status })
+        label->setWordWrap(true);
 
     // The band that heads the current trajectory: a new trajectory is plain to see.
     m_header->setObjectName(QStringLiteral("annotationTrajectoryHeader"));
@@ -202,6 +209,7 @@ AnnotationPage::AnnotationPage(Workspace* workspace, QWidget* parent, QUndoStack
         label->setTextInteractionFlags(Qt::TextSelectableByMouse);
     }
     m_goal->setWordWrap(true);
+    m_trajectoryTitle->setWordWrap(true);
     QFont bold = m_trajectoryTitle->font();
     bold.setBold(true);
     m_trajectoryTitle->setFont(bold);
@@ -318,9 +326,9 @@ AnnotationPage::AnnotationPage(Workspace* workspace, QWidget* parent, QUndoStack
     auto* footer = new QHBoxLayout;
     footer->addWidget(m_progress);
     footer->addWidget(m_busy);
-    footer->addStretch(1);
-    footer->addWidget(
-        new QLabel(tr("Keys: 1–4 or D/E/N/R label · S skip · F flag · C comment · ↑/↓ move · Ctrl+Z undo"), this));
+    auto* keys = new QLabel(tr("Keys: 1–4 or D/E/N/R label · S skip · F flag · C comment · ↑/↓ move · Ctrl+Z undo"), this);
+    keys->setWordWrap(true);
+    footer->addWidget(keys, 1);
     auto* turns = new QSplitter(Qt::Horizontal, this);
     turns->setChildrenCollapsible(false);
     turns->addWidget(m_transcript);

@@ -3,6 +3,7 @@
 #include "core/credit/estimator.h"
 #include "core/credit/runcredits.h"
 #include "core/store.h"
+#include "ui/charts/colours.h"
 #include "ui/charts/linechart.h"
 #include "ui/common/runcombo.h"
 #include "ui/common/textutil.h"
@@ -60,6 +61,7 @@ CreditPage::CreditPage(Workspace* workspace, QWidget* parent)
     m_run->setObjectName(QStringLiteral("creditRun"));
     m_iteration->setObjectName(QStringLiteral("creditIteration"));
     m_methods->setObjectName(QStringLiteral("creditMethods"));
+    m_distributionMethod->setObjectName(QStringLiteral("distributionMethod"));
     // At 1280 px the controls share one line: long run names and messages shrink instead of pushing it wider.
     m_run->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_run->setMinimumContentsLength(16);
@@ -453,7 +455,8 @@ void CreditPage::updateDistribution()
             x.push_back(h.lo + (static_cast<double>(b) + 0.5) * h.binWidth());
             y.push_back(h.counts[b]);
         }
-        const int id = m_distribution->addSeries(name);
+        // Each role in its fixed colour (the same on every page and every redraw).
+        const int id = m_distribution->addSeries(name, colours::role(h.role ? roleName(*h.role).front() : '?'));
         m_distribution->setSeriesData(id, std::move(x), std::move(y));
     }
     m_distribution->resetZoom();
