@@ -151,8 +151,23 @@ private:
 ImportResult importJsonl(
     Store& store, const std::string& path, const ProgressCallback& progress, const std::string& runName)
 {
+    ImportOptions options;
+    options.format = ImportFormat::Native;
+    return importFile(store, path, options, progress, runName);
+}
+
+ImportResult importFile(Store& store, const std::string& path, const ImportOptions& options,
+    const ProgressCallback& progress, const std::string& runName)
+{
     // Open before the transaction so that a missing file fails fast with its own message.
-    auto reader = std::make_unique<JsonlFileReader>(path);
+    const std::unique_ptr<TrajectorySource> source = openTrajectorySource(path, options);
+    return importTrajectories(store, *source, path, progress, runName);
+}
+
+ImportResult importTrajectories(Store& store, TrajectorySource& source, const std::string& path,
+    const ProgressCallback& progress, const std::string& runName)
+{
+    TrajectorySource* reader = &source;
     const std::uint64_t total = reader->size();
     ProgressThrottle throttle(progress);
 
@@ -170,7 +185,7 @@ ImportResult importJsonl(
     result.runId = store.createRun(run);
 
     ChunkQueue queue;
-    std::thread parser([&queue, r = reader.get()] {
+    std::thread parser([&queue, r = reader] {
         try {
             // Trajectories are parsed into recycled objects: freeing on the writer thread what the
             // parser thread allocated made the two threads fight over malloc's arena locks.
