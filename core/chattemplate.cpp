@@ -95,7 +95,8 @@ std::vector<TemplateMessage> splitChatTemplate(
         const std::size_t next = text.find(m.begin, roleStart);
         if (roleEnd == std::string_view::npos || roleEnd > next) {
             // Cut inside the header: a role without content.
-            msg.role = std::string(trim(text.substr(roleStart, next == std::string_view::npos ? next : next - roleStart)));
+            msg.role
+                = std::string(trim(text.substr(roleStart, next == std::string_view::npos ? next : next - roleStart)));
             out.push_back(std::move(msg));
             begin = next;
             continue;

@@ -8,7 +8,10 @@ namespace creditlab::importer {
 
 using Kind = JsonDoc::Kind;
 
-void fieldError(std::string field, std::string message) { throw JsonlFieldError { std::move(field), std::move(message), 0 }; }
+void fieldError(std::string field, std::string message)
+{
+    throw JsonlFieldError { std::move(field), std::move(message), 0 };
+}
 
 namespace {
 

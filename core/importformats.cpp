@@ -310,8 +310,9 @@ ImportFormat detectImportFormat(const std::string& path)
     JsonDoc doc;
     try {
         parseRecord(doc, line);
-    } catch (const JsonlFieldError& e) {
-        throw JsonlError(path, lines.lineNumber(), e.field, e.message, e.column);
+    } catch (const JsonlFieldError&) {
+        // Not a JSON object: the native reader reports it with the field it was in, as it always has.
+        return ImportFormat::Native;
     }
     const Index root = doc.root();
     if (isArray(doc, doc.member(root, "turns")))
@@ -325,12 +326,15 @@ ImportFormat detectImportFormat(const std::string& path)
     if (doc.firstMember(root, { "traj_uid", "trajectory_id", "traj_id", "episode_id" }) != kNone
         && doc.firstMember(root, { "step_idx", "step_id", "step", "turn_idx" }) != kNone)
         return ImportFormat::Steps;
+    // A native record missing its turns still reads as native, so that the native reader names what is missing.
+    if (doc.firstMember(root, { "turns", "id", "group", "reward" }) != kNone)
+        return ImportFormat::Native;
     std::string keys;
     for (Index m = doc.first(root); m != kNone; m = doc.next(root, m))
         keys += (keys.empty() ? "" : ", ") + doc.key(m);
     throw std::runtime_error(path + ":" + std::to_string(lines.lineNumber())
-        + ": cannot tell the format from the first record (fields: " + keys
-        + "); name it with --format (" + importFormatNames() + ") or describe it with --map FILE");
+        + ": cannot tell the format from the first record (fields: " + keys + "); name it with --format ("
+        + importFormatNames() + ") or describe it with --map FILE");
 }
 
 std::unique_ptr<TrajectorySource> openTrajectorySource(const std::string& path, const ImportOptions& options)

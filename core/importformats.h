@@ -57,8 +57,10 @@ public:
     virtual std::uint64_t size() const = 0;
 };
 
-/// Tells the format of a file from its first non-blank line. Throws std::runtime_error naming the
-/// file when the file cannot be read or its first record matches no known format. Any thread.
+/// Tells the format of a file from its first non-blank line. A line that is not a JSON object, or that has
+/// native fields (id, group, reward) without another format's, reads as native, so that the native reader
+/// reports what is wrong with it. Throws std::runtime_error naming the file when the file cannot be read or
+/// is empty, or when its first record matches no known format. Any thread.
 ImportFormat detectImportFormat(const std::string& path);
 
 /// Opens `path` as a trajectory source in the given (or detected) format. Throws as detectImportFormat,

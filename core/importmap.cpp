@@ -75,7 +75,8 @@ FieldMap loadMap(const std::string& mapPath)
                 + ": expected a field path such as steps or meta.id");
         m.*(k->second) = parsePath(mapPath, key, entry.second.as<std::string>());
     }
-    for (auto [key, path] : { std::pair { "turns", &m.turns }, { "observation", &m.observation }, { "action", &m.action } })
+    for (auto [key, path] :
+        { std::pair { "turns", &m.turns }, { "observation", &m.observation }, { "action", &m.action } })
         if (path->empty())
             throw std::runtime_error(mapPath + ": \"" + key + "\" is required (the source path of our " + key + ")");
     return m;
@@ -147,7 +148,8 @@ protected:
         if (out.id.empty())
             out.id = "line-" + std::to_string(lineNo);
         if (out.group.empty())
-            out.group = m_groups.groupOf(out.iteration, out.turns.empty() ? std::string() : out.turns.front().observation);
+            out.group
+                = m_groups.groupOf(out.iteration, out.turns.empty() ? std::string() : out.turns.front().observation);
         for (Index c = doc.first(root); c != kNone; c = doc.next(root, c))
             if (!consumed(doc, c, { &m.id, &m.group, &m.iteration, &m.reward, &m.success, &m.turns }))
                 keepMember(out.extra, doc, c);

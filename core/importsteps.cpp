@@ -164,9 +164,9 @@ private:
         for (std::size_t k = 0; k < order.size(); ++k) {
             if (k > 0 && p.steps[order[k]].first == p.steps[order[k - 1]].first) {
                 const auto [step, line] = p.steps[std::max(order[k], order[k - 1])];
-                throw JsonlError(m_path, line, "step", "step " + std::to_string(step) + " of trajectory \"" + t.id
-                        + "\" appears twice (also on line " + std::to_string(p.steps[std::min(order[k], order[k - 1])].second)
-                        + ")");
+                throw JsonlError(m_path, line, "step",
+                    "step " + std::to_string(step) + " of trajectory \"" + t.id + "\" appears twice (also on line "
+                        + std::to_string(p.steps[std::min(order[k], order[k - 1])].second) + ")");
             }
             turns.push_back(std::move(t.turns[order[k]]));
         }

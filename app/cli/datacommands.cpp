@@ -79,7 +79,8 @@ void addImportCommand(CLI::App& app)
         ImportOptions options;
         const auto format = parseImportFormat(opt->format);
         if (!format)
-            throw CLI::ValidationError("--format", "unknown format \"" + opt->format + "\" (known: " + importFormatNames() + ")");
+            throw CLI::ValidationError(
+                "--format", "unknown format \"" + opt->format + "\" (known: " + importFormatNames() + ")");
         options.format = *format;
         options.mapPath = opt->map;
         if (opt->markers.size() == 2)
@@ -104,8 +105,7 @@ void addImportCommand(CLI::App& app)
                 opt->name);
             line.clear();
             std::printf("imported %s (%s) as run %lld: %s, %s in %.2f s\n", file.c_str(), formatName.c_str(),
-                static_cast<long long>(r.runId),
-                counted(r.trajectories, "trajectory", "trajectories").c_str(),
+                static_cast<long long>(r.runId), counted(r.trajectories, "trajectory", "trajectories").c_str(),
                 counted(r.turns, "turn", "turns").c_str(), r.seconds);
             std::fflush(stdout);
         }

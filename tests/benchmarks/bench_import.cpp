@@ -10,9 +10,9 @@
 // Usage: bench_import [turns=1000000] [repeats=3]
 #include "core/importformats.h"
 #include "core/jsonl.h"
-#include "core/jsonscanner.h"
 #include "core/jsonlfile.h"
 #include "core/jsonltransfer.h"
+#include "core/jsonscanner.h"
 #include "core/store.h"
 
 #include <algorithm>
@@ -150,7 +150,8 @@ void verlRecord(const Trajectory& t, std::string& line)
     line += "}";
 }
 
-void writeLines(const fs::path& file, const std::vector<Trajectory>& trajs, void (*format)(const Trajectory&, std::string&))
+void writeLines(
+    const fs::path& file, const std::vector<Trajectory>& trajs, void (*format)(const Trajectory&, std::string&))
 {
     std::FILE* f = std::fopen(file.c_str(), "wb");
     std::string line;
@@ -222,8 +223,7 @@ int main(int argc, char** argv)
         const auto t0 = std::chrono::steady_clock::now();
         auto source = openTrajectorySource(file.string(), options);
         Trajectory t;
-        while (source->next(t)) {
-        }
+        while (source->next(t)) { }
         times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     };
     for (int r = 0; r < repeats; ++r) {
@@ -290,9 +290,11 @@ int main(int argc, char** argv)
         total / median(chatParse), repeats, median(chatParse), static_cast<double>(fs::file_size(chat)) / (1 << 20));
     std::printf("verl parse only (1 thread):  %9.0f turns/s  (median of %d, %.3f s, file %.1f MiB)\n",
         total / median(verlParse), repeats, median(verlParse), static_cast<double>(fs::file_size(verl)) / (1 << 20));
-    std::printf("chat import (messages->DB):  %9.0f turns/s  (median of %d, %.3f s)  %.0f%% of native, target >= 50%%\n",
+    std::printf(
+        "chat import (messages->DB):  %9.0f turns/s  (median of %d, %.3f s)  %.0f%% of native, target >= 50%%\n",
         total / tChat, repeats, tChat, 100.0 * tImport / tChat);
-    std::printf("verl import (ChatML->DB):    %9.0f turns/s  (median of %d, %.3f s)  %.0f%% of native, target >= 50%%\n",
+    std::printf(
+        "verl import (ChatML->DB):    %9.0f turns/s  (median of %d, %.3f s)  %.0f%% of native, target >= 50%%\n",
         total / tVerl, repeats, tVerl, 100.0 * tImport / tVerl);
     fs::remove_all(dir);
     return 0;

@@ -101,10 +101,14 @@ void TestImportFormats::detectsEachSample_data()
 {
     QTest::addColumn<QString>("file");
     QTest::addColumn<QString>("format");
-    QTest::newRow("chat") << "chat.jsonl" << "chat";
-    QTest::newRow("agentgym") << "agentgym.jsonl" << "sharegpt";
-    QTest::newRow("verl") << "3.jsonl" << "verl";
-    QTest::newRow("steps") << "steps.jsonl" << "steps";
+    QTest::newRow("chat") << "chat.jsonl"
+                          << "chat";
+    QTest::newRow("agentgym") << "agentgym.jsonl"
+                              << "sharegpt";
+    QTest::newRow("verl") << "3.jsonl"
+                          << "verl";
+    QTest::newRow("steps") << "steps.jsonl"
+                           << "steps";
 }
 
 void TestImportFormats::detectsEachSample()
@@ -133,7 +137,9 @@ void TestImportFormats::chatSample()
     QVERIFY2(call.extra.starts_with("\"message_index\":2,\"tool_calls\":[{\"id\":\"call_1\""), call.extra.c_str());
     const Turn& answer = t[0].turns[1];
     QCOMPARE(answer.observation, std::string("{\"temperature\": 14, \"unit\": \"celsius\"}"));
-    QCOMPARE(answer.action, std::string("It is 14 \xC2\xB0" "C in Paris right now."));
+    QCOMPARE(answer.action,
+        std::string("It is 14 \xC2\xB0"
+                    "C in Paris right now."));
     QCOMPARE(answer.extra,
         std::string("\"message_index\":4,\"context\":[{\"index\":3,\"role\":\"tool\",\"tool_call_id\":\"call_1\"}]"));
     QVERIFY(!answer.feedback);
@@ -195,7 +201,8 @@ void TestImportFormats::verlSample()
     // ChatML with a tool call: two turns, the tool response is the second turn's observation.
     QCOMPARE(t[0].turns.size(), std::size_t(2));
     QCOMPARE(t[0].turns[0].observation,
-        std::string("You are Qwen, created by Alibaba Cloud. You are a helpful assistant.\nWhat is 12*7? Use the calculator."));
+        std::string(
+            "You are Qwen, created by Alibaba Cloud. You are a helpful assistant.\nWhat is 12*7? Use the calculator."));
     QCOMPARE(t[0].turns[0].action,
         std::string("<tool_call>\n{\"name\": \"calc\", \"arguments\": {\"expr\": \"12*7\"}}\n</tool_call>"));
     QCOMPARE(t[0].turns[1].observation, std::string("<tool_response>\n84\n</tool_response>"));
@@ -285,30 +292,44 @@ void TestImportFormats::templateSplitting_data()
     QTest::addColumn<QString>("closed");
     const int chatml = int(ChatTemplate::ChatMl), llama = int(ChatTemplate::Llama3), custom = int(ChatTemplate::Custom);
     QTest::newRow("chatml prompt")
-        << "<|im_start|>system\nBe brief.<|im_end|>\n<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n" << chatml
-        << "" << "system=Be brief.|user=Hi|assistant=" << "110";
+        << "<|im_start|>system\nBe brief.<|im_end|>\n<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n"
+        << chatml << ""
+        << "system=Be brief.|user=Hi|assistant="
+        << "110";
     QTest::newRow("chatml response with tool")
-        << "<tool_call>\n{}\n</tool_call><|im_end|>\n<|im_start|>tool\nok<|im_end|>\n<|im_start|>assistant\nDone.<|im_end|>"
-        << chatml << "assistant" << "assistant=<tool_call>\n{}\n</tool_call>|tool=ok|assistant=Done." << "111";
+        << "<tool_call>\n{}\n</"
+           "tool_call><|im_end|>\n<|im_start|>tool\nok<|im_end|>\n<|im_start|>assistant\nDone.<|im_end|>"
+        << chatml << "assistant"
+        << "assistant=<tool_call>\n{}\n</tool_call>|tool=ok|assistant=Done."
+        << "111";
     QTest::newRow("chatml truncated in content")
         << "A<|im_end|>\n<|im_start|>user\nobs<|im_end|>\n<|im_start|>assistant\nhalf a sen" << chatml << "assistant"
-        << "assistant=A|user=obs|assistant=half a sen" << "110";
-    QTest::newRow("chatml truncated in header")
-        << "A<|im_end|>\n<|im_start|>us" << chatml << "assistant" << "assistant=A|us=" << "10";
-    QTest::newRow("chatml truncated first message") << "no end" << chatml << "assistant" << "assistant=no end" << "0";
+        << "assistant=A|user=obs|assistant=half a sen"
+        << "110";
+    QTest::newRow("chatml truncated in header") << "A<|im_end|>\n<|im_start|>us" << chatml << "assistant"
+                                                << "assistant=A|us="
+                                                << "10";
+    QTest::newRow("chatml truncated first message") << "no end" << chatml << "assistant"
+                                                    << "assistant=no end"
+                                                    << "0";
     QTest::newRow("llama3 conversation with ipython")
         << "<|begin_of_text|><|start_header_id|>user<|end_header_id|>\n\nHow many?<|eot_id|>"
            "<|start_header_id|>assistant<|end_header_id|>\n\n<|python_tag|>count()<|eom_id|>"
            "<|start_header_id|>ipython<|end_header_id|>\n\n3<|eot_id|>"
            "<|start_header_id|>assistant<|end_header_id|>\n\nThree.<|eot_id|>"
-        << llama << "" << "user=How many?|assistant=<|python_tag|>count()|ipython=3|assistant=Three." << "1111";
-    QTest::newRow("llama3 truncated")
-        << "First.<|eot_id|><|start_header_id|>user<|end_header_id|>\n\nmore<|eot_id|>"
-           "<|start_header_id|>assistant<|end_header_id|>\n\nSecond, cut"
-        << llama << "assistant" << "assistant=First.|user=more|assistant=Second, cut" << "110";
+        << llama << ""
+        << "user=How many?|assistant=<|python_tag|>count()|ipython=3|assistant=Three."
+        << "1111";
+    QTest::newRow("llama3 truncated") << "First.<|eot_id|><|start_header_id|>user<|end_header_id|>\n\nmore<|eot_id|>"
+                                         "<|start_header_id|>assistant<|end_header_id|>\n\nSecond, cut"
+                                      << llama << "assistant"
+                                      << "assistant=First.|user=more|assistant=Second, cut"
+                                      << "110";
     QTest::newRow("custom markers") << "act 1</s>\n<s>env\nobs 1</s>\n<s>assistant\nact 2</s>" << custom << "assistant"
-                                    << "assistant=act 1|env=obs 1|assistant=act 2" << "111";
-    QTest::newRow("plain text") << "just text" << int(ChatTemplate::None) << "assistant" << "assistant=just text"
+                                    << "assistant=act 1|env=obs 1|assistant=act 2"
+                                    << "111";
+    QTest::newRow("plain text") << "just text" << int(ChatTemplate::None) << "assistant"
+                                << "assistant=just text"
                                 << "1";
 }
 
@@ -320,13 +341,14 @@ void TestImportFormats::templateSplitting()
     QFETCH(QString, messages);
     QFETCH(QString, closed);
     const TemplateMarkers markers { "<s>", "</s>" };
-    const auto split = splitChatTemplate(
-        text.toStdString(), static_cast<ChatTemplate>(format), leadingRole.toStdString(), &markers);
+    const auto split
+        = splitChatTemplate(text.toStdString(), static_cast<ChatTemplate>(format), leadingRole.toStdString(), &markers);
     const auto [gotMessages, gotClosed] = describe(split);
     QCOMPARE(QString::fromStdString(gotMessages), messages);
     QCOMPARE(QString::fromStdString(gotClosed), closed);
     if (format != int(ChatTemplate::Custom) && format != int(ChatTemplate::None))
-        QCOMPARE(int(detectChatTemplate(text.toStdString() + (format == int(ChatTemplate::ChatMl) ? "<|im_end|>" : "<|eot_id|>"))),
+        QCOMPARE(int(detectChatTemplate(
+                     text.toStdString() + (format == int(ChatTemplate::ChatMl) ? "<|im_end|>" : "<|eot_id|>"))),
             format);
 }
 
@@ -335,44 +357,57 @@ void TestImportFormats::brokenLines_data()
     QTest::addColumn<QString>("format");
     QTest::addColumn<QString>("content");
     QTest::addColumn<QString>("expected"); // the error after "<file>:"
-    const QString ok = "{\"messages\":[{\"role\":\"user\",\"content\":\"q\"},{\"role\":\"assistant\",\"content\":\"a\"}]}\n";
-    QTest::newRow("chat: message without role")
-        << "chat" << ok + "{\"messages\":[{\"content\":\"hi\"}]}\n" << "2: field \"messages[0].role\": is required but missing";
-    QTest::newRow("chat: no assistant message")
-        << "chat" << "{\"messages\":[{\"role\":\"user\",\"content\":\"q\"}]}\n"
-        << "1: field \"messages\": holds no assistant message, so no turn";
-    QTest::newRow("chat: score outside [0, 1]")
-        << "chat" << "{\"messages\":[{\"role\":\"user\",\"content\":\"q\"},{\"role\":\"assistant\",\"content\":\"a\",\"score\":1.5}]}\n"
-        << "1: field \"messages[1].score\": must be in [0, 1], got 1.5";
+    const QString ok
+        = "{\"messages\":[{\"role\":\"user\",\"content\":\"q\"},{\"role\":\"assistant\",\"content\":\"a\"}]}\n";
+    QTest::newRow("chat: message without role") << "chat" << ok + "{\"messages\":[{\"content\":\"hi\"}]}\n"
+                                                << "2: field \"messages[0].role\": is required but missing";
+    QTest::newRow("chat: no assistant message") << "chat"
+                                                << "{\"messages\":[{\"role\":\"user\",\"content\":\"q\"}]}\n"
+                                                << "1: field \"messages\": holds no assistant message, so no turn";
+    QTest::newRow("chat: score outside [0, 1]") << "chat"
+                                                << "{\"messages\":[{\"role\":\"user\",\"content\":\"q\"},{\"role\":"
+                                                   "\"assistant\",\"content\":\"a\",\"score\":1.5}]}\n"
+                                                << "1: field \"messages[1].score\": must be in [0, 1], got 1.5";
     QTest::newRow("chat: content not text")
-        << "chat" << "{\"messages\":[{\"role\":\"assistant\",\"content\":7}]}\n"
+        << "chat"
+        << "{\"messages\":[{\"role\":\"assistant\",\"content\":7}]}\n"
         << "1: field \"messages[0].content\": expected a string, null or an array of parts, got a number";
     QTest::newRow("chat: reward not a number")
-        << "chat" << "{\"reward\":\"high\",\"messages\":[{\"role\":\"assistant\",\"content\":\"a\"}]}\n"
+        << "chat"
+        << "{\"reward\":\"high\",\"messages\":[{\"role\":\"assistant\",\"content\":\"a\"}]}\n"
         << "1: field \"reward\": expected a number, got a string";
-    QTest::newRow("chat: invalid JSON") << "chat" << ok + "{\"messages\":[\n" << "2:";
-    QTest::newRow("chat: duplicate id")
-        << "chat" << "{\"id\":\"x\"," + ok.mid(1) + "{\"id\":\"x\"," + ok.mid(1) << "2: field \"id\": duplicate id \"x\" (first on line 1)";
+    QTest::newRow("chat: invalid JSON") << "chat" << ok + "{\"messages\":[\n"
+                                        << "2:";
+    QTest::newRow("chat: duplicate id") << "chat"
+                                        << "{\"id\":\"x\"," + ok.mid(1) + "{\"id\":\"x\"," + ok.mid(1)
+                                        << "2: field \"id\": duplicate id \"x\" (first on line 1)";
     QTest::newRow("chat: tool call without function")
-        << "chat" << "{\"messages\":[{\"role\":\"assistant\",\"content\":null,\"tool_calls\":[{\"id\":\"c\"}]}]}\n"
+        << "chat"
+        << "{\"messages\":[{\"role\":\"assistant\",\"content\":null,\"tool_calls\":[{\"id\":\"c\"}]}]}\n"
         << "1: field \"messages[0].tool_calls[0].function\": is required but missing";
     QTest::newRow("sharegpt: value not text")
-        << "sharegpt" << "{\"conversations\":[{\"from\":\"gpt\",\"value\":3}]}\n"
+        << "sharegpt"
+        << "{\"conversations\":[{\"from\":\"gpt\",\"value\":3}]}\n"
         << "1: field \"conversations[0].value\": expected a string, null or an array of parts, got a number";
-    QTest::newRow("sharegpt: message without from")
-        << "sharegpt" << "{\"conversations\":[{\"value\":\"hi\"}]}\n"
-        << "1: field \"conversations[0].from\": is required but missing";
+    QTest::newRow("sharegpt: message without from") << "sharegpt"
+                                                    << "{\"conversations\":[{\"value\":\"hi\"}]}\n"
+                                                    << "1: field \"conversations[0].from\": is required but missing";
     QTest::newRow("sharegpt: loss not a boolean")
-        << "sharegpt" << "{\"conversations\":[{\"from\":\"gpt\",\"value\":\"a\",\"loss\":\"yes\"}]}\n"
+        << "sharegpt"
+        << "{\"conversations\":[{\"from\":\"gpt\",\"value\":\"a\",\"loss\":\"yes\"}]}\n"
         << "1: field \"conversations[0].loss\": expected a boolean, got a string";
-    QTest::newRow("verl: no output") << "verl" << "{\"input\":\"q\",\"score\":1}\n" << "1: field \"output\": is required but missing";
-    QTest::newRow("verl: negative step")
-        << "verl" << "{\"input\":\"q\",\"output\":\"a\",\"score\":1,\"step\":-1}\n"
-        << "1: field \"step\": must be a non-negative integer";
-    QTest::newRow("verl: output not text")
-        << "verl" << "{\"input\":\"q\",\"output\":[\"a\"],\"score\":1}\n" << "1: field \"output\": expected a string, got an array";
-    QTest::newRow("steps: no trajectory id")
-        << "steps" << "{\"step_idx\":0,\"obs\":\"o\",\"action\":\"a\"}\n" << "1: field \"traj_uid\": is required but missing";
+    QTest::newRow("verl: no output") << "verl"
+                                     << "{\"input\":\"q\",\"score\":1}\n"
+                                     << "1: field \"output\": is required but missing";
+    QTest::newRow("verl: negative step") << "verl"
+                                         << "{\"input\":\"q\",\"output\":\"a\",\"score\":1,\"step\":-1}\n"
+                                         << "1: field \"step\": must be a non-negative integer";
+    QTest::newRow("verl: output not text") << "verl"
+                                           << "{\"input\":\"q\",\"output\":[\"a\"],\"score\":1}\n"
+                                           << "1: field \"output\": expected a string, got an array";
+    QTest::newRow("steps: no trajectory id") << "steps"
+                                             << "{\"step_idx\":0,\"obs\":\"o\",\"action\":\"a\"}\n"
+                                             << "1: field \"traj_uid\": is required but missing";
     QTest::newRow("steps: repeated step")
         << "steps"
         << "{\"traj_uid\":\"t\",\"step_idx\":0,\"obs\":\"o\",\"action\":\"a\"}\n"
@@ -384,16 +419,19 @@ void TestImportFormats::brokenLines_data()
         << "{\"traj_uid\":\"t\",\"uid\":\"g\",\"step_idx\":0,\"obs\":\"o\",\"action\":\"a\"}\n"
            "{\"traj_uid\":\"t\",\"uid\":\"h\",\"step_idx\":1,\"obs\":\"o\",\"action\":\"a\"}\n"
         << "2: field \"uid\": \"h\" differs from \"g\" on line 1 of the same trajectory";
-    QTest::newRow("steps: no action")
-        << "steps" << "{\"traj_uid\":\"t\",\"step_idx\":0,\"obs\":\"o\"}\n" << "1: field \"action\": is required but missing";
-    QTest::newRow("map: turn without action")
-        << "map" << "{\"steps\":[{\"obs\":\"o\",\"act\":\"a\"},{\"obs\":\"o\"}]}\n"
-        << "1: field \"steps[1].act\": is required but missing";
+    QTest::newRow("steps: no action") << "steps"
+                                      << "{\"traj_uid\":\"t\",\"step_idx\":0,\"obs\":\"o\"}\n"
+                                      << "1: field \"action\": is required but missing";
+    QTest::newRow("map: turn without action") << "map"
+                                              << "{\"steps\":[{\"obs\":\"o\",\"act\":\"a\"},{\"obs\":\"o\"}]}\n"
+                                              << "1: field \"steps[1].act\": is required but missing";
     QTest::newRow("map: bad role")
-        << "map" << "{\"steps\":[{\"obs\":\"o\",\"act\":\"a\",\"label\":\"X\"}]}\n"
+        << "map"
+        << "{\"steps\":[{\"obs\":\"o\",\"act\":\"a\",\"label\":\"X\"}]}\n"
         << "1: field \"steps[0].label\": expected one of \"D\", \"E\", \"N\", \"R\", got \"X\"";
-    QTest::newRow("map: turns not a list")
-        << "map" << "{\"steps\":{\"obs\":\"o\"}}\n" << "1: field \"steps\": expected an array of turns";
+    QTest::newRow("map: turns not a list") << "map"
+                                           << "{\"steps\":{\"obs\":\"o\"}}\n"
+                                           << "1: field \"steps\": expected an array of turns";
 }
 
 void TestImportFormats::brokenLines()
@@ -422,11 +460,16 @@ void TestImportFormats::badMapFile_data()
 {
     QTest::addColumn<QString>("map");
     QTest::addColumn<QString>("expected");
-    QTest::newRow("unknown key") << "turns: steps\nobservation: o\naction: a\nrewad: r\n" << ":4: unknown key \"rewad\"";
-    QTest::newRow("no action") << "turns: steps\nobservation: o\n" << ": \"action\" is required";
-    QTest::newRow("not a map") << "- id\n" << ": a mapping file is a YAML map";
-    QTest::newRow("empty segment") << "turns: steps\nobservation: a..b\naction: a\n" << ": observation: empty segment";
-    QTest::newRow("bad YAML") << "turns: [steps\n" << ":";
+    QTest::newRow("unknown key") << "turns: steps\nobservation: o\naction: a\nrewad: r\n"
+                                 << ":4: unknown key \"rewad\"";
+    QTest::newRow("no action") << "turns: steps\nobservation: o\n"
+                               << ": \"action\" is required";
+    QTest::newRow("not a map") << "- id\n"
+                               << ": a mapping file is a YAML map";
+    QTest::newRow("empty segment") << "turns: steps\nobservation: a..b\naction: a\n"
+                                   << ": observation: empty segment";
+    QTest::newRow("bad YAML") << "turns: [steps\n"
+                              << ":";
 }
 
 void TestImportFormats::badMapFile()
@@ -454,10 +497,18 @@ void TestImportFormats::unknownFormatIsNamed()
         detectImportFormat(file);
         QFAIL("no error");
     } catch (const std::runtime_error& e) {
-        QVERIFY2(std::string(e.what()).starts_with(file + ":2: cannot tell the format from the first record (fields: "
-                                                           "question, answer)"),
+        QVERIFY2(std::string(e.what()).starts_with(file
+                     + ":2: cannot tell the format from the first record (fields: "
+                       "question, answer)"),
             e.what());
     }
+    // Broken or incomplete native lines stay native, so that the native reader names the field.
+    test::writeFile(file, "{\"id\":\"a\",\"group\":\"g\",\"reward\":1}\n");
+    QCOMPARE(detectImportFormat(file), ImportFormat::Native);
+    test::writeFile(file, "{\"id\":\"a\",\"turns\":[{\"observation\":\n");
+    QCOMPARE(detectImportFormat(file), ImportFormat::Native);
+    test::writeFile(file, "\n\n");
+    QVERIFY_THROWS_EXCEPTION(std::runtime_error, detectImportFormat(file));
 }
 
 void TestImportFormats::importIntoStore()
