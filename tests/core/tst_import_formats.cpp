@@ -41,6 +41,7 @@ private Q_SLOTS:
     void chatSample();
     void shareGptSample();
     void verlSample();
+    void verlCustomMarkers();
     void stepsSample();
     void mappedSample();
     void templateSplitting_data();
@@ -229,6 +230,29 @@ void TestImportFormats::verlSample()
     QCOMPARE(t[3].turns[0].action, std::string("4"));
     QVERIFY(t[3].group != t[0].group);
     QVERIFY(!contains(t[3].turns[0].extra, "truncated"));
+}
+
+void TestImportFormats::verlCustomMarkers()
+{
+    // A template of one's own (--markers BEGIN END): messages written BEGIN ROLE\n ... END.
+    const std::string file = path("0.jsonl");
+    test::writeFile(file,
+        "{\"input\":\"[[user\\nfind the key]]\\n[[assistant\\n\",\"output\":\"look around]]\\n[[env\\na key]]"
+        "\\n[[assistant\\ntake key]]\",\"score\":1,\"step\":0}\n");
+    ImportOptions options;
+    options.format = ImportFormat::Verl;
+    options.markers = TemplateMarkers { "[[", "]]" };
+    const auto t = readAll(file, options);
+    QCOMPARE(t.size(), std::size_t(1));
+    QCOMPARE(t[0].turns.size(), std::size_t(2));
+    QCOMPARE(t[0].turns[0].observation, std::string("find the key"));
+    QCOMPARE(t[0].turns[0].action, std::string("look around"));
+    QCOMPARE(t[0].turns[1].observation, std::string("a key"));
+    QCOMPARE(t[0].turns[1].action, std::string("take key"));
+    QCOMPARE(t[0].iteration, std::optional<std::int64_t>(0));
+    // Without the markers the same line is one turn: the whole prompt, the whole response.
+    const auto plain = readAll(file, ImportOptions { ImportFormat::Verl, {}, std::nullopt });
+    QCOMPARE(plain[0].turns.size(), std::size_t(1));
 }
 
 void TestImportFormats::stepsSample()
