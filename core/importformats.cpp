@@ -321,11 +321,12 @@ ImportFormat detectImportFormat(const std::string& path)
         return ImportFormat::Chat;
     if (isArray(doc, doc.member(root, "conversations")))
         return ImportFormat::ShareGpt;
-    if (doc.member(root, "input") != kNone && doc.member(root, "output") != kNone)
-        return ImportFormat::Verl;
+    // Step rows before verl dumps: a step row may name its text input / output, but a verl dump has no trajectory id.
     if (doc.firstMember(root, { "traj_uid", "trajectory_id", "traj_id", "episode_id" }) != kNone
         && doc.firstMember(root, { "step_idx", "step_id", "step", "turn_idx" }) != kNone)
         return ImportFormat::Steps;
+    if (doc.member(root, "input") != kNone && doc.member(root, "output") != kNone)
+        return ImportFormat::Verl;
     // A native record missing its turns still reads as native, so that the native reader names what is missing.
     if (doc.firstMember(root, { "turns", "id", "group", "reward" }) != kNone)
         return ImportFormat::Native;

@@ -110,13 +110,25 @@ void TestImportFormats::detectsEachSample_data()
                           << "verl";
     QTest::newRow("steps") << "steps.jsonl"
                            << "steps";
+    QTest::newRow("steps with input and output") << "{\"traj_uid\":\"t\",\"step\":0,\"input\":\"o\",\"output\":\"a\"}"
+                                                 << "steps";
+    QTest::newRow("verl with an id") << "{\"trajectory_id\":\"t\",\"input\":\"o\",\"output\":\"a\"}"
+                                     << "verl";
+    QTest::newRow("native") << "{\"id\":\"t\",\"group\":\"g\",\"reward\":0,\"turns\":[]}"
+                            << "native";
 }
 
 void TestImportFormats::detectsEachSample()
 {
     QFETCH(QString, file);
     QFETCH(QString, format);
-    QCOMPARE(QString::fromUtf8(importFormatName(detectImportFormat(sample(file.toStdString()))).data()), format);
+    // A row given inline is written to a file first.
+    std::string name = sample(file.toStdString());
+    if (file.startsWith('{')) {
+        name = path("detect.jsonl");
+        test::writeFile(name, file.toStdString() + "\n");
+    }
+    QCOMPARE(QString::fromUtf8(importFormatName(detectImportFormat(name)).data()), format);
 }
 
 void TestImportFormats::chatSample()
