@@ -52,6 +52,8 @@ private Q_SLOTS:
     void badMapFile();
     void unknownFormatIsNamed();
     void importIntoStore();
+    void exportReadsBackAsNative_data();
+    void exportReadsBackAsNative();
     void badLineImportsNothing();
 
 private:
@@ -563,6 +565,42 @@ void TestImportFormats::importIntoStore()
     QCOMPARE(back[0].extra, std::string("\"gts\":\"84\",\"acc\":true"));
     QCOMPARE(back[1].turns[1].extra, std::string("\"message_index\":4,\"truncated\":true"));
     QCOMPARE(back[0].iteration, std::optional<std::int64_t>(3));
+}
+
+void TestImportFormats::exportReadsBackAsNative_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("map");
+    QTest::newRow("chat") << "chat.jsonl"
+                          << "";
+    QTest::newRow("agentgym") << "agentgym.jsonl"
+                              << "";
+    QTest::newRow("verl") << "3.jsonl"
+                          << "";
+    QTest::newRow("steps") << "steps.jsonl"
+                           << "";
+    QTest::newRow("map") << "custom.jsonl"
+                         << "custom.map.yaml";
+}
+
+void TestImportFormats::exportReadsBackAsNative()
+{
+    // What an importer keeps (ids, message indices, unknown members) must be valid JSON members: the exported
+    // native file reads back equal to what was imported.
+    QFETCH(QString, file);
+    QFETCH(QString, map);
+    ImportOptions options;
+    if (!map.isEmpty())
+        options.mapPath = sample(map.toStdString());
+    const auto imported = readAll(sample(file.toStdString()), options);
+    Store store(path("runs.db"));
+    const ImportResult r = importFile(store, sample(file.toStdString()), options);
+    const std::string out = path("export.jsonl");
+    exportJsonl(store, r.runId, std::nullopt, out);
+    const auto back = readAll(out, ImportOptions { ImportFormat::Native, {}, std::nullopt });
+    QCOMPARE(back.size(), imported.size());
+    for (std::size_t i = 0; i < back.size(); ++i)
+        CL_COMPARE_TRAJ(back[i], imported[i]);
 }
 
 void TestImportFormats::badLineImportsNothing()
