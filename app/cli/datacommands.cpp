@@ -66,7 +66,7 @@ void addImportCommand(CLI::App& app)
         ->type_name("MAP.yaml");
     cmd->add_option("--markers", opt->markers, "verl: split turns at this marker pair instead of the detected template")
         ->expected(2)
-        ->type_name("BEGIN END");
+        ->type_name("TEXT");
     cmd->add_option("files", opt->files, "JSONL files: the DESIGN.md interchange format, or a format named by --format")
         ->required()
         ->type_name("FILE");
