@@ -3,6 +3,7 @@
 #include "core/model.h"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -55,6 +56,15 @@ public:
     virtual bool next(Trajectory& out) = 0;
     virtual std::uint64_t bytesRead() const = 0;
     virtual std::uint64_t size() const = 0;
+
+    /// For sources that read the whole file before returning their first trajectory (step rows): called from
+    /// next(), on next()'s thread, about every few thousand lines with the bytes read so far; returning false
+    /// stops the reading, and next() throws Cancelled.
+    using ReadAheadProgress = std::function<bool(std::uint64_t bytesRead)>;
+    void setReadAheadProgress(ReadAheadProgress progress) { m_readAhead = std::move(progress); }
+
+protected:
+    ReadAheadProgress m_readAhead;
 };
 
 /// Tells the format of a file from its first non-blank line. A line that is not a JSON object, or that has

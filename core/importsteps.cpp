@@ -3,6 +3,7 @@
 // (verl-agent steps all environments of a batch together, agent_system/multi_turn_rollout/rollout_loop.py).
 // The whole file is read first, then trajectories come out in order of their first row.
 #include "core/importsource_p.h"
+#include "core/progress.h"
 
 #include <algorithm>
 
@@ -50,6 +51,8 @@ private:
         std::string_view line;
         while (nextRecordLine(m_lines, line)) {
             const std::size_t lineNo = m_lines.lineNumber();
+            if (lineNo % 4096 == 0 && m_readAhead && !m_readAhead(m_lines.bytesRead()))
+                throw Cancelled();
             try {
                 parseRecord(m_doc, line);
                 readRow(m_doc, lineNo);

@@ -55,6 +55,7 @@ private Q_SLOTS:
     void exportReadsBackAsNative_data();
     void exportReadsBackAsNative();
     void badLineImportsNothing();
+    void stepRowsReportAndCancelWhileReading();
 
 private:
     std::string path(const std::string& name) const
@@ -618,6 +619,40 @@ void TestImportFormats::badLineImportsNothing()
         QCOMPARE(e.field(), std::string("messages"));
     }
     QVERIFY(store.runs().empty());
+}
+
+void TestImportFormats::stepRowsReportAndCancelWhileReading()
+{
+    // Step rows are all read before the first trajectory is written; meanwhile progress moves (with no
+    // trajectory yet) and a cancel stops the reading, leaving no run.
+    const std::string file = path("many-steps.jsonl");
+    {
+        std::string text;
+        for (int i = 0; i < 300000; ++i)
+            text += "{\"traj_uid\":\"t" + std::to_string(i % 5000) + "\",\"uid\":\"g" + std::to_string(i % 500)
+                + "\",\"step_idx\":" + std::to_string(i / 5000)
+                + ",\"anchor_obs\":\"You are in the middle of a room.\",\"action\":\"go to countertop "
+                  "1\",\"reward\":0}\n";
+        test::writeFile(file, text);
+    }
+    Store store(path("runs.db"));
+    std::optional<Progress> whileReading;
+    try {
+        importFile(store, file, ImportOptions {}, [&](const Progress& p) {
+            if (p.items == 0 && p.done > 0 && p.done < p.total)
+                whileReading = p;
+            return !whileReading;
+        });
+        QFAIL("not cancelled");
+    } catch (const Cancelled&) {
+    }
+    QVERIFY(store.runs().empty());
+    QVERIFY2(whileReading, "no progress while reading ahead");
+    QCOMPARE(whileReading->subItems, std::uint64_t(0));
+    // Not cancelled, the same file imports whole.
+    const ImportResult r = importFile(store, file, ImportOptions {});
+    QCOMPARE(r.trajectories, std::uint64_t(5000));
+    QCOMPARE(r.turns, std::uint64_t(300000));
 }
 
 QTEST_GUILESS_MAIN(TestImportFormats)
