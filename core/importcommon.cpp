@@ -138,7 +138,8 @@ void readContent(const JsonDoc& doc, Index i, const std::string& field, std::str
 
 std::string PromptGroups::groupOf(const std::optional<std::int64_t>& iteration, const std::string& prompt)
 {
-    auto [it, inserted] = m_groups.try_emplace({ iteration.value_or(-1), prompt });
+    auto [it, inserted]
+        = m_groups.try_emplace({ iteration.value_or(-1), prompt.size(), std::hash<std::string> {}(prompt) });
     if (inserted)
         it->second = (iteration ? "it" + std::to_string(*iteration) + "-" : std::string()) + "p"
             + std::to_string(m_groups.size() - 1);

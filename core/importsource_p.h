@@ -10,6 +10,7 @@
 
 #include <map>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -44,13 +45,14 @@ Role readRole(const JsonDoc& doc, Index i, const std::string& field);
 void readContent(const JsonDoc& doc, Index i, const std::string& field, std::string& out);
 
 /// Names groups after identical prompts: the same (iteration, prompt) gets the same group, "p0", "p1", ...
-/// in order of first appearance (prefixed "it<N>-" when the iteration is known).
+/// in order of first appearance (prefixed "it<N>-" when the iteration is known). Prompts are remembered by
+/// length and 64-bit hash, not by text, so that a large file's prompts are not all kept in memory.
 class PromptGroups {
 public:
     std::string groupOf(const std::optional<std::int64_t>& iteration, const std::string& prompt);
 
 private:
-    std::map<std::pair<std::int64_t, std::string>, std::string> m_groups;
+    std::map<std::tuple<std::int64_t, std::size_t, std::size_t>, std::string> m_groups;
 };
 
 /// One message of a conversation, in any of the conversation formats.
