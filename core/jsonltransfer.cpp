@@ -5,6 +5,7 @@
 #include "core/jsonlfile.h"
 #include "core/store.h"
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -49,20 +50,22 @@ public:
         m_error = error;
         m_notEmpty.notify_one();
     }
-    /// Consumer: false at the end; rethrows the producer's error.
-    bool pop(Chunk& out)
+    enum class Popped { Chunk, End, Timeout };
+    /// Consumer: waits up to `timeout` for a chunk; End at the end; rethrows the producer's error.
+    Popped pop(Chunk& out, std::chrono::milliseconds timeout)
     {
         std::unique_lock lock(m_mutex);
-        m_notEmpty.wait(lock, [&] { return !m_queue.empty() || m_finished; });
+        if (!m_notEmpty.wait_for(lock, timeout, [&] { return !m_queue.empty() || m_finished; }))
+            return Popped::Timeout;
         if (m_queue.empty()) {
             if (m_error)
                 std::rethrow_exception(m_error);
-            return false;
+            return Popped::End;
         }
         out = std::move(m_queue.front());
         m_queue.pop_front();
         m_notFull.notify_one();
-        return true;
+        return Popped::Chunk;
     }
     /// Consumer: hands a written chunk back so the producer can reuse its memory.
     void recycle(Chunk&& chunk)
@@ -87,6 +90,13 @@ public:
         m_abandoned = true;
         m_notFull.notify_all();
     }
+    bool abandoned()
+    {
+        std::lock_guard lock(m_mutex);
+        return m_abandoned;
+    }
+    /// Bytes a reading-ahead source has read before its first chunk (TrajectorySource::setReadAheadProgress).
+    std::atomic<std::uint64_t> readAhead { 0 };
 
 private:
     std::mutex m_mutex;
@@ -151,8 +161,23 @@ private:
 ImportResult importJsonl(
     Store& store, const std::string& path, const ProgressCallback& progress, const std::string& runName)
 {
+    ImportOptions options;
+    options.format = ImportFormat::Native;
+    return importFile(store, path, options, progress, runName);
+}
+
+ImportResult importFile(Store& store, const std::string& path, const ImportOptions& options,
+    const ProgressCallback& progress, const std::string& runName)
+{
     // Open before the transaction so that a missing file fails fast with its own message.
-    auto reader = std::make_unique<JsonlFileReader>(path);
+    const std::unique_ptr<TrajectorySource> source = openTrajectorySource(path, options);
+    return importTrajectories(store, *source, path, progress, runName);
+}
+
+ImportResult importTrajectories(Store& store, TrajectorySource& source, const std::string& path,
+    const ProgressCallback& progress, const std::string& runName)
+{
+    TrajectorySource* reader = &source;
     const std::uint64_t total = reader->size();
     ProgressThrottle throttle(progress);
 
@@ -169,8 +194,20 @@ ImportResult importJsonl(
     ImportResult result;
     result.runId = store.createRun(run);
 
+    // The source must not keep calling into this function's queue once it returns.
+    struct ForgetReadAhead {
+        TrajectorySource& s;
+        ~ForgetReadAhead() { s.setReadAheadProgress({}); }
+    } forgetReadAhead { source };
     ChunkQueue queue;
-    std::thread parser([&queue, r = reader.get()] {
+    // A source that reads the whole file before its first trajectory (step rows) reports how far it got, so
+    // that progress moves and cancel works meanwhile; it stops when the queue is abandoned.
+    // (Set before the parser thread starts: it calls this.)
+    source.setReadAheadProgress([&queue](std::uint64_t bytes) {
+        queue.readAhead.store(bytes, std::memory_order_relaxed);
+        return !queue.abandoned();
+    });
+    std::thread parser([&queue, r = reader] {
         try {
             // Trajectories are parsed into recycled objects: freeing on the writer thread what the
             // parser thread allocated made the two threads fight over malloc's arena locks.
@@ -210,7 +247,15 @@ ImportResult importJsonl(
 
     Chunk chunk;
     std::int64_t ord = 0;
-    while (queue.pop(chunk)) {
+    for (;;) {
+        const auto popped = queue.pop(chunk, kProgressInterval);
+        if (popped == ChunkQueue::Popped::End)
+            break;
+        if (popped == ChunkQueue::Popped::Timeout) {
+            if (result.trajectories == 0)
+                throttle.report(Progress { queue.readAhead.load(std::memory_order_relaxed), total, 0, 0, 0.0 });
+            continue;
+        }
         for (const Trajectory& t : chunk.trajectories) {
             store.insertTrajectory(result.runId, ord++, t);
             result.turns += t.turns.size();

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/importformats.h"
 #include "core/progress.h"
 
 #include <cstdint>
@@ -24,6 +25,17 @@ struct ImportResult {
 /// when `progress` returns false. Called on the Store's thread.
 ImportResult importJsonl(
     Store& store, const std::string& path, const ProgressCallback& progress = {}, const std::string& runName = {});
+
+/// As importJsonl, for a file in any format ImportFormat names (detected from its first record by
+/// default; docs/import-formats.md). Called on the Store's thread.
+ImportResult importFile(Store& store, const std::string& path, const ImportOptions& options,
+    const ProgressCallback& progress = {}, const std::string& runName = {});
+
+/// The import itself, from any trajectory source: a new run named `runName` (or after `path`), filled in
+/// one transaction while `source` is read on a helper thread. `path` names the run's source. Throws what
+/// the source throws, StoreError, or Cancelled. Called on the Store's thread.
+ImportResult importTrajectories(Store& store, TrajectorySource& source, const std::string& path,
+    const ProgressCallback& progress = {}, const std::string& runName = {});
 
 struct ExportResult {
     std::uint64_t trajectories = 0;

@@ -52,26 +52,51 @@ void addImportCommand(CLI::App& app)
         DbOption db;
         std::vector<std::string> files;
         std::string name;
+        std::string format = "auto";
+        std::string map;
+        std::vector<std::string> markers;
     };
     auto opt = std::make_shared<Options>();
     CLI::App* cmd = app.add_subcommand("import", "Import trajectories from JSONL files, one run per file");
     addDbOption(cmd, opt->db);
     cmd->add_option("--name", opt->name, "Run name (default: the file name); only with one file")->type_name("NAME");
-    cmd->add_option("files", opt->files, "JSONL files in the DESIGN.md interchange format")
+    cmd->add_option("--format", opt->format, "File format: " + importFormatNames() + "; default: detected")
+        ->type_name("NAME");
+    cmd->add_option("--map", opt->map, "A mapping file (YAML) from our fields to the source's field paths")
+        ->type_name("MAP.yaml");
+    cmd->add_option("--markers", opt->markers, "verl: split turns at this marker pair instead of the detected template")
+        ->expected(2)
+        ->type_name("TEXT");
+    cmd->add_option("files", opt->files, "JSONL files: the DESIGN.md interchange format, or a format named by --format")
         ->required()
         ->type_name("FILE");
     cmd->footer("Each file is imported in one transaction: a bad line (reported with file, line and field)\n"
-                "imports nothing from that file. Ctrl+C cancels and rolls back the file in progress.");
+                "imports nothing from that file. Ctrl+C cancels and rolls back the file in progress.\n"
+                "Formats and mapping files: docs/import-formats.md.");
     cmd->callback([opt] {
         if (!opt->name.empty() && opt->files.size() > 1)
             throw CLI::ValidationError("--name", "can only be used with a single file");
+        ImportOptions options;
+        const auto format = parseImportFormat(opt->format);
+        if (!format)
+            throw CLI::ValidationError(
+                "--format", "unknown format \"" + opt->format + "\" (known: " + importFormatNames() + ")");
+        options.format = *format;
+        options.mapPath = opt->map;
+        if (opt->markers.size() == 2)
+            options.markers = TemplateMarkers { opt->markers[0], opt->markers[1] };
         const std::string path = opt->db.resolved();
         spdlog::debug("opening {}", path);
         Store store(path);
         for (const std::string& file : opt->files) {
+            ImportOptions fileOptions = options;
+            if (fileOptions.mapPath.empty() && fileOptions.format == ImportFormat::Auto)
+                fileOptions.format = detectImportFormat(file);
+            const std::string formatName
+                = fileOptions.mapPath.empty() ? std::string(importFormatName(fileOptions.format)) : "map";
             ProgressLine line("importing " + std::filesystem::path(file).filename().string());
-            const ImportResult r = importJsonl(
-                store, file,
+            const ImportResult r = importFile(
+                store, file, fileOptions,
                 [&](const Progress& p) {
                     return line.update(p.fraction(),
                         withThousands(p.items) + " trajectories, " + withThousands(p.subItems) + " turns",
@@ -79,8 +104,8 @@ void addImportCommand(CLI::App& app)
                 },
                 opt->name);
             line.clear();
-            std::printf("imported %s as run %lld: %s, %s in %.2f s\n", file.c_str(), static_cast<long long>(r.runId),
-                counted(r.trajectories, "trajectory", "trajectories").c_str(),
+            std::printf("imported %s (%s) as run %lld: %s, %s in %.2f s\n", file.c_str(), formatName.c_str(),
+                static_cast<long long>(r.runId), counted(r.trajectories, "trajectory", "trajectories").c_str(),
                 counted(r.turns, "turn", "turns").c_str(), r.seconds);
             std::fflush(stdout);
         }

@@ -3,10 +3,16 @@
 // Also runs the anchor: a raw sqlite3 insert loop of the same turn rows (prepared statement,
 // one transaction, WAL), so both figures come from the same machine and moment.
 //
+// Then the same trajectories written in two foreign formats (core/importformats.h), imported the same way:
+// OpenAI-style chat records (`messages`) and verl rollout dumps with ChatML-templated multi-turn output.
+// Target (issue "Bring your own rollouts"): a foreign format at >= 50% of the native import's speed.
+//
 // Usage: bench_import [turns=1000000] [repeats=3]
+#include "core/importformats.h"
 #include "core/jsonl.h"
 #include "core/jsonlfile.h"
 #include "core/jsonltransfer.h"
+#include "core/jsonscanner.h"
 #include "core/store.h"
 
 #include <algorithm>
@@ -99,6 +105,65 @@ double anchorRawInsert(const std::vector<Trajectory>& trajs, const fs::path& dbP
     return s;
 }
 
+/// One trajectory as an OpenAI-style chat record: system goal, then user observation / assistant action per turn.
+void chatRecord(const Trajectory& t, std::string& line)
+{
+    line = "{\"id\":";
+    appendJsonString(line, t.id);
+    line += ",\"group\":";
+    appendJsonString(line, t.group);
+    line += ",\"reward\":";
+    appendJsonNumber(line, t.reward);
+    line += ",\"messages\":[{\"role\":\"system\",\"content\":";
+    appendJsonString(line, *t.task.goal);
+    line += "}";
+    for (const Turn& u : t.turns) {
+        line += ",{\"role\":\"user\",\"content\":";
+        appendJsonString(line, u.observation);
+        line += "},{\"role\":\"assistant\",\"content\":";
+        appendJsonString(line, u.action);
+        line += "}";
+    }
+    line += "]}";
+}
+
+/// One trajectory as a verl dump line: a ChatML prompt (goal, first observation) and a ChatML multi-turn output.
+void verlRecord(const Trajectory& t, std::string& line)
+{
+    std::string input = "<|im_start|>system\n" + *t.task.goal + "<|im_end|>\n<|im_start|>user\n"
+        + t.turns[0].observation + "<|im_end|>\n<|im_start|>assistant\n";
+    std::string output;
+    for (std::size_t k = 0; k < t.turns.size(); ++k) {
+        if (k > 0)
+            output += "<|im_end|>\n<|im_start|>user\n" + t.turns[k].observation + "<|im_end|>\n<|im_start|>assistant\n";
+        output += t.turns[k].action;
+    }
+    output += "<|im_end|>";
+    line = "{\"input\":";
+    appendJsonString(line, input);
+    line += ",\"output\":";
+    appendJsonString(line, output);
+    line += ",\"gts\":\"\",\"score\":";
+    appendJsonNumber(line, t.reward);
+    line += ",\"step\":0,\"uid\":";
+    appendJsonString(line, t.group);
+    line += "}";
+}
+
+void writeLines(
+    const fs::path& file, const std::vector<Trajectory>& trajs, void (*format)(const Trajectory&, std::string&))
+{
+    std::FILE* f = std::fopen(file.c_str(), "wb");
+    std::string line;
+    for (const auto& t : trajs) {
+        line.clear();
+        format(t, line);
+        line.push_back('\n');
+        std::fwrite(line.data(), 1, line.size(), f);
+    }
+    std::fclose(f);
+}
+
 double median(std::vector<double> v)
 {
     std::sort(v.begin(), v.end());
@@ -133,7 +198,34 @@ int main(int argc, char** argv)
         total, trajs.size(), kTurnsPerTrajectory, static_cast<double>(fs::file_size(jsonl)) / (1 << 20),
         std::thread::hardware_concurrency());
 
-    std::vector<double> parseOnly, imports, anchors, storeOnly;
+    const fs::path chat = dir / "chat.jsonl";
+    const fs::path verl = dir / "0.jsonl";
+    writeLines(chat, trajs, chatRecord);
+    writeLines(verl, trajs, verlRecord);
+
+    std::vector<double> parseOnly, imports, anchors, storeOnly, chatImports, verlImports, chatParse, verlParse;
+    // A foreign file imported through the same path as the native one (importFile), into a fresh database.
+    auto importForeign = [&](const fs::path& file, ImportFormat format, std::vector<double>& times) {
+        const fs::path db = dir / "foreign.db";
+        fs::remove(db);
+        fs::remove(dir / "foreign.db-wal");
+        Store store(db.string());
+        ImportOptions options;
+        options.format = format;
+        const auto t0 = std::chrono::steady_clock::now();
+        const ImportResult res = importFile(store, file.string(), options);
+        times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+        return res.turns;
+    };
+    auto parseForeign = [&](const fs::path& file, ImportFormat format, std::vector<double>& times) {
+        ImportOptions options;
+        options.format = format;
+        const auto t0 = std::chrono::steady_clock::now();
+        auto source = openTrajectorySource(file.string(), options);
+        Trajectory t;
+        while (source->next(t)) { }
+        times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    };
     for (int r = 0; r < repeats; ++r) {
         {
             const auto t0 = std::chrono::steady_clock::now();
@@ -173,6 +265,15 @@ int main(int argc, char** argv)
             storeOnly.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
         }
         anchors.push_back(anchorRawInsert(trajs, dir / "anchor.db"));
+        parseForeign(chat, ImportFormat::Chat, chatParse);
+        parseForeign(verl, ImportFormat::Verl, verlParse);
+        for (auto [file, format, times] : { std::tuple { chat, ImportFormat::Chat, &chatImports },
+                 std::tuple { verl, ImportFormat::Verl, &verlImports } }) {
+            if (importForeign(file, format, *times) != total) {
+                std::fprintf(stderr, "%s: imported a different number of turns\n", file.c_str());
+                return 1;
+            }
+        }
     }
     const double tParse = median(parseOnly), tImport = median(imports), tAnchor = median(anchors);
     std::printf(
@@ -184,6 +285,17 @@ int main(int argc, char** argv)
         "anchor raw sqlite3 insert:   %9.0f turns/s  (median of %d, %.3f s)\n", total / tAnchor, repeats, tAnchor);
     std::printf("creditlab import (JSONL->DB): %8.0f turns/s  (median of %d, %.3f s)  target >= 300000\n",
         total / tImport, repeats, tImport);
+    const double tChat = median(chatImports), tVerl = median(verlImports);
+    std::printf("chat parse only (1 thread):  %9.0f turns/s  (median of %d, %.3f s, file %.1f MiB)\n",
+        total / median(chatParse), repeats, median(chatParse), static_cast<double>(fs::file_size(chat)) / (1 << 20));
+    std::printf("verl parse only (1 thread):  %9.0f turns/s  (median of %d, %.3f s, file %.1f MiB)\n",
+        total / median(verlParse), repeats, median(verlParse), static_cast<double>(fs::file_size(verl)) / (1 << 20));
+    std::printf(
+        "chat import (messages->DB):  %9.0f turns/s  (median of %d, %.3f s)  %.0f%% of native, target >= 50%%\n",
+        total / tChat, repeats, tChat, 100.0 * tImport / tChat);
+    std::printf(
+        "verl import (ChatML->DB):    %9.0f turns/s  (median of %d, %.3f s)  %.0f%% of native, target >= 50%%\n",
+        total / tVerl, repeats, tVerl, 100.0 * tImport / tVerl);
     fs::remove_all(dir);
     return 0;
 }

@@ -115,6 +115,35 @@ private Q_SLOTS:
         QVERIFY2(r.err.contains(expected), r.err.constData());
     }
 
+    // Foreign formats (docs/import-formats.md) on the core tests' sample files: detected, named with --format,
+    // described with --map; a wrong or unknown format is one clear line and no run.
+    void importForeignFormats()
+    {
+        const QString samples = QStringLiteral(CREDITLAB_IMPORT_SAMPLES);
+        const QString db = path("foreign.db");
+        const Result chat = run({ "import", "--db", db, samples + "/chat.jsonl" });
+        QCOMPARE(chat.exitCode, 0);
+        QVERIFY2(chat.out.contains("chat.jsonl (chat) as run 1: 3 trajectories, 5 turns"), chat.out.constData());
+        const Result verl = run({ "import", "--db", db, "--format", "verl", samples + "/3.jsonl" });
+        QCOMPARE(verl.exitCode, 0);
+        QVERIFY2(verl.out.contains("(verl) as run 2: 4 trajectories, 7 turns"), verl.out.constData());
+        const Result mapped = run({ "import", "--db", db, "--map", samples + "/custom.map.yaml", samples + "/custom.jsonl" });
+        QCOMPARE(mapped.exitCode, 0);
+        QVERIFY2(mapped.out.contains("(map) as run 3: 2 trajectories, 3 turns"), mapped.out.constData());
+        // The kept source fields come back out of export.
+        const Result out = run({ "export", "--db", db, "--run", "2", "-o", "-" });
+        QVERIFY2(out.out.contains("\"gts\":\"84\",\"acc\":true"), out.out.constData());
+
+        const Result wrong = run({ "import", "--db", db, "--format", "verl", samples + "/chat.jsonl" });
+        QVERIFY(wrong.exitCode != 0);
+        QCOMPARE(wrong.err.count('\n'), 1);
+        QVERIFY2(wrong.err.contains("chat.jsonl:1: field \"input\": is required but missing"), wrong.err.constData());
+        const Result unknown = run({ "import", "--db", db, "--format", "parquet", samples + "/chat.jsonl" });
+        QVERIFY(unknown.exitCode != 0);
+        QVERIFY2(unknown.err.contains("unknown format"), unknown.err.constData());
+        QCOMPARE(run({ "runs", "--db", db, "--json" }).out.count('\n'), 3);
+    }
+
     void importRunsExportRoundTrip()
     {
         const QString db = path("roundtrip.db");

@@ -21,7 +21,8 @@ ImportOutcome importOne(const QString& database, const QString& file, const Prog
     outcome.file = file;
     try {
         Store store(database.toStdString());
-        const ImportResult result = importJsonl(store, file.toStdString(), progress);
+        // The format (native, chat, ShareGPT/AgentGym, verl dump, step rows) is detected from the first record.
+        const ImportResult result = importFile(store, file.toStdString(), ImportOptions {}, progress);
         outcome.status = ImportOutcome::Status::Imported;
         outcome.runId = result.runId;
         outcome.trajectories = result.trajectories;

@@ -1,0 +1,366 @@
+// Format names, detection and dispatch; the two conversation formats (OpenAI chat records and
+// ShareGPT / AgentGym). verl dumps are in importverl.cpp, step rows in importsteps.cpp, mapping
+// files in importmap.cpp.
+#include "core/importformats.h"
+
+#include "core/importsource_p.h"
+
+#include <stdexcept>
+
+namespace creditlab {
+
+using namespace importer;
+
+std::string_view importFormatName(ImportFormat format)
+{
+    switch (format) {
+    case ImportFormat::Auto:
+        return "auto";
+    case ImportFormat::Native:
+        return "native";
+    case ImportFormat::Chat:
+        return "chat";
+    case ImportFormat::ShareGpt:
+        return "sharegpt";
+    case ImportFormat::Verl:
+        return "verl";
+    case ImportFormat::Steps:
+        return "steps";
+    case ImportFormat::Mapped:
+        return "map";
+    }
+    return "?";
+}
+
+std::optional<ImportFormat> parseImportFormat(std::string_view name)
+{
+    if (name == "auto")
+        return ImportFormat::Auto;
+    if (name == "native" || name == "jsonl" || name == "creditlab")
+        return ImportFormat::Native;
+    if (name == "chat" || name == "openai" || name == "messages")
+        return ImportFormat::Chat;
+    if (name == "sharegpt" || name == "agentgym")
+        return ImportFormat::ShareGpt;
+    if (name == "verl")
+        return ImportFormat::Verl;
+    if (name == "steps" || name == "verl-agent")
+        return ImportFormat::Steps;
+    return std::nullopt;
+}
+
+std::string importFormatNames() { return "auto, native, chat (openai), sharegpt (agentgym), verl, steps (verl-agent)"; }
+
+namespace {
+
+using Kind = JsonDoc::Kind;
+
+/// Record-level fields the conversation formats share: id, group, iteration, reward, success. The
+/// members read are marked in `used` (by node index) so that the rest can be kept verbatim.
+struct RecordFields {
+    Index id = kNone, group = kNone, iteration = kNone, reward = kNone, success = kNone;
+};
+
+void readRecordFields(const JsonDoc& doc, const RecordFields& f, Trajectory& out)
+{
+    if (f.id != kNone)
+        out.id = readId(doc, f.id, doc.key(f.id));
+    if (f.group != kNone)
+        out.group = readId(doc, f.group, doc.key(f.group));
+    if (f.iteration != kNone)
+        out.iteration = readIndex(doc, f.iteration, doc.key(f.iteration));
+    if (f.reward != kNone)
+        out.reward = readNumber(doc, f.reward, doc.key(f.reward));
+    if (f.success != kNone)
+        out.success = readBool(doc, f.success, doc.key(f.success));
+}
+
+void keepOthers(const JsonDoc& doc, std::initializer_list<Index> used, std::string& extra)
+{
+    const Index root = doc.root();
+    for (Index m = doc.first(root); m != kNone; m = doc.next(root, m)) {
+        bool isUsed = false;
+        for (Index u : used)
+            isUsed = isUsed || u == m;
+        if (!isUsed)
+            keepMember(extra, doc, m);
+    }
+}
+
+/// OpenAI-style chat records: `messages` (or rLLM's `chat_completions`) of system, user, assistant and
+/// tool messages; rewards at the record level (`reward`, `score` or rLLM's `trajectory_reward`) or per message.
+class ChatSource : public LineRecordSource {
+public:
+    using LineRecordSource::LineRecordSource;
+
+protected:
+    void convert(const JsonDoc& doc, std::size_t lineNo, Trajectory& out) override
+    {
+        const Index root = doc.root();
+        const Index list = doc.firstMember(root, { "messages", "chat_completions" });
+        if (list == kNone)
+            fieldError("messages", "is required but missing");
+        const std::string listName = doc.key(list);
+        if (doc.kind(list) != Kind::Array)
+            fieldError(listName, "expected an array of messages");
+        RecordFields f;
+        f.id = doc.firstMember(root, { "id", "trajectory_id", "idx" });
+        f.group = doc.firstMember(root, { "group", "group_id", "uid", "task_id" });
+        f.iteration = doc.firstMember(root, { "iteration", "step", "global_step" });
+        f.reward = doc.firstMember(root, { "reward", "score", "trajectory_reward" });
+        f.success = doc.member(root, "success");
+        readRecordFields(doc, f, out);
+
+        m_messages.clear();
+        std::size_t n = 0;
+        for (Index m = doc.first(list); m != kNone; m = doc.next(list, m), ++n)
+            readMessage(doc, m, listName + "[" + std::to_string(n) + "]", m_messages.emplace_back(), n);
+        messagesToTurns(m_messages, out.turns, listName);
+        if (out.id.empty())
+            out.id = "line-" + std::to_string(lineNo);
+        if (out.group.empty())
+            out.group = m_groups.groupOf(out.iteration, out.turns.front().observation);
+        keepOthers(doc, { list, f.id, f.group, f.iteration, f.reward, f.success }, out.extra);
+    }
+
+private:
+    void readMessage(const JsonDoc& doc, Index m, const std::string& field, Message& msg, std::size_t index)
+    {
+        if (doc.kind(m) != Kind::Object)
+            fieldError(field, "expected a message object");
+        msg.index = index;
+        Index role = kNone, content = kNone, toolCalls = kNone;
+        for (Index c = doc.first(m); c != kNone; c = doc.next(m, c)) {
+            if (doc.keyIs(c, "role"))
+                role = c;
+            else if (doc.keyIs(c, "content"))
+                content = c;
+            else if (doc.keyIs(c, "reward"))
+                msg.reward = readNumber(doc, c, field + ".reward");
+            else if (doc.keyIs(c, "score"))
+                msg.score = readUnit(doc, c, field + ".score");
+            else {
+                if (doc.keyIs(c, "tool_calls"))
+                    toolCalls = c;
+                keepMember(msg.extra, doc, c); // tool_calls, name, tool_call_id, ... verbatim
+            }
+        }
+        if (role == kNone)
+            fieldError(field + ".role", "is required but missing");
+        readText(doc, role, field + ".role", msg.role);
+        msg.isAction = msg.role == "assistant";
+        if (content != kNone)
+            readContent(doc, content, field + ".content", msg.text);
+        if (toolCalls != kNone && msg.isAction)
+            appendToolCalls(doc, toolCalls, field + ".tool_calls", msg.text);
+    }
+
+    /// The action of a tool-calling turn: `name(arguments)` per call, after the content.
+    static void appendToolCalls(const JsonDoc& doc, Index calls, const std::string& field, std::string& text)
+    {
+        if (doc.kind(calls) == Kind::Null)
+            return;
+        if (doc.kind(calls) != Kind::Array)
+            fieldError(field, "expected an array of tool calls");
+        std::size_t n = 0;
+        std::string name, args;
+        for (Index c = doc.first(calls); c != kNone; c = doc.next(calls, c), ++n) {
+            const std::string f = field + "[" + std::to_string(n) + "].function";
+            const Index fn = doc.member(c, "function");
+            if (fn == kNone)
+                fieldError(f, "is required but missing");
+            const Index nameNode = doc.member(fn, "name");
+            if (nameNode == kNone)
+                fieldError(f + ".name", "is required but missing");
+            readText(doc, nameNode, f + ".name", name);
+            args.clear();
+            if (const Index a = doc.member(fn, "arguments"); a != kNone)
+                args = doc.kind(a) == Kind::String ? doc.string(a) : std::string(doc.node(a).raw);
+            if (!text.empty())
+                text.push_back('\n');
+            text += name + "(" + args + ")";
+        }
+    }
+
+    std::vector<Message> m_messages;
+    PromptGroups m_groups;
+};
+
+/// ShareGPT / AgentGym: `conversations` of `{"from": "human"|"gpt", "value": ...}`. AgentGym marks the
+/// messages it trains on with `"loss": true`; a gpt message with `"loss": false` (the scripted "OK" after the
+/// instructions) is context, not an action.
+class ShareGptSource : public LineRecordSource {
+public:
+    using LineRecordSource::LineRecordSource;
+
+protected:
+    void convert(const JsonDoc& doc, std::size_t lineNo, Trajectory& out) override
+    {
+        const Index root = doc.root();
+        const Index list = doc.member(root, "conversations");
+        if (list == kNone)
+            fieldError("conversations", "is required but missing");
+        if (doc.kind(list) != Kind::Array)
+            fieldError("conversations", "expected an array of messages");
+        RecordFields f;
+        f.id = doc.firstMember(root, { "id", "trajectory_id" });
+        f.group = doc.firstMember(root, { "group", "group_id" });
+        f.iteration = doc.firstMember(root, { "iteration", "step" });
+        f.reward = doc.firstMember(root, { "reward", "score" });
+        f.success = doc.member(root, "success");
+        readRecordFields(doc, f, out);
+        const Index item = doc.member(root, "item_id");
+        std::string itemId;
+        if (item != kNone)
+            itemId = readId(doc, item, "item_id");
+
+        m_messages.clear();
+        std::size_t n = 0;
+        for (Index m = doc.first(list); m != kNone; m = doc.next(list, m), ++n)
+            readMessage(doc, m, "conversations[" + std::to_string(n) + "]", m_messages.emplace_back(), n);
+        messagesToTurns(m_messages, out.turns, "conversations");
+        if (out.id.empty()) {
+            // AgentGym names the task instance (item_id); several samples of one item get #1, #2, ...
+            if (!itemId.empty()) {
+                const std::size_t seen = m_items[itemId]++;
+                out.id = seen == 0 ? itemId : itemId + "#" + std::to_string(seen);
+            } else {
+                out.id = "line-" + std::to_string(lineNo);
+            }
+        }
+        if (out.group.empty())
+            out.group = !itemId.empty() ? itemId : m_groups.groupOf(out.iteration, out.turns.front().observation);
+        if (!itemId.empty())
+            out.task.key = itemId;
+        keepOthers(doc, { list, f.id, f.group, f.iteration, f.reward, f.success }, out.extra);
+    }
+
+private:
+    static void readMessage(const JsonDoc& doc, Index m, const std::string& field, Message& msg, std::size_t index)
+    {
+        if (doc.kind(m) != Kind::Object)
+            fieldError(field, "expected a message object");
+        msg.index = index;
+        Index from = kNone, value = kNone;
+        std::optional<bool> loss;
+        for (Index c = doc.first(m); c != kNone; c = doc.next(m, c)) {
+            if (doc.keyIs(c, "from"))
+                from = c;
+            else if (doc.keyIs(c, "value"))
+                value = c;
+            else if (doc.keyIs(c, "loss")) {
+                if (doc.kind(c) != Kind::Null)
+                    loss = readBool(doc, c, field + ".loss");
+            } else if (doc.keyIs(c, "reward"))
+                msg.reward = readNumber(doc, c, field + ".reward");
+            else
+                keepMember(msg.extra, doc, c);
+        }
+        if (from == kNone)
+            fieldError(field + ".from", "is required but missing");
+        readText(doc, from, field + ".from", msg.role);
+        if (value == kNone)
+            fieldError(field + ".value", "is required but missing");
+        readContent(doc, value, field + ".value", msg.text);
+        const bool assistant
+            = msg.role == "gpt" || msg.role == "assistant" || msg.role == "chatgpt" || msg.role == "model";
+        msg.isAction = assistant && loss.value_or(true);
+    }
+
+    std::vector<Message> m_messages;
+    PromptGroups m_groups;
+    std::unordered_map<std::string, std::size_t> m_items;
+};
+
+/// The native format through the same interface.
+class NativeSource : public TrajectorySource {
+public:
+    explicit NativeSource(const std::string& path)
+        : m_reader(path)
+    {
+    }
+    bool next(Trajectory& out) override { return m_reader.next(out); }
+    std::uint64_t bytesRead() const override { return m_reader.bytesRead(); }
+    std::uint64_t size() const override { return m_reader.size(); }
+
+private:
+    JsonlFileReader m_reader;
+};
+
+bool isArray(const JsonDoc& doc, Index i) { return i != kNone && doc.kind(i) == Kind::Array; }
+
+} // namespace
+
+namespace importer {
+
+std::unique_ptr<TrajectorySource> openChat(const std::string& path) { return std::make_unique<ChatSource>(path); }
+std::unique_ptr<TrajectorySource> openShareGpt(const std::string& path)
+{
+    return std::make_unique<ShareGptSource>(path);
+}
+
+} // namespace importer
+
+ImportFormat detectImportFormat(const std::string& path)
+{
+    LineReader lines(path);
+    std::string_view line;
+    if (!nextRecordLine(lines, line))
+        throw std::runtime_error(path + ": holds no trajectories; nothing imported");
+    JsonDoc doc;
+    try {
+        parseRecord(doc, line);
+    } catch (const JsonlFieldError&) {
+        // Not a JSON object: the native reader reports it with the field it was in, as it always has.
+        return ImportFormat::Native;
+    }
+    const Index root = doc.root();
+    if (isArray(doc, doc.member(root, "turns")))
+        return ImportFormat::Native;
+    if (isArray(doc, doc.firstMember(root, { "messages", "chat_completions" })))
+        return ImportFormat::Chat;
+    if (isArray(doc, doc.member(root, "conversations")))
+        return ImportFormat::ShareGpt;
+    // Step rows before verl dumps: a step row may name its text input / output, but a verl dump has no trajectory id.
+    if (doc.firstMember(root, { "traj_uid", "trajectory_id", "traj_id", "episode_id" }) != kNone
+        && doc.firstMember(root, { "step_idx", "step_id", "step", "turn_idx" }) != kNone)
+        return ImportFormat::Steps;
+    if (doc.member(root, "input") != kNone && doc.member(root, "output") != kNone)
+        return ImportFormat::Verl;
+    // A native record missing its turns still reads as native, so that the native reader names what is missing.
+    if (doc.firstMember(root, { "turns", "id", "group", "reward" }) != kNone)
+        return ImportFormat::Native;
+    std::string keys;
+    for (Index m = doc.first(root); m != kNone; m = doc.next(root, m))
+        keys += (keys.empty() ? "" : ", ") + doc.key(m);
+    throw std::runtime_error(path + ":" + std::to_string(lines.lineNumber())
+        + ": cannot tell the format from the first record (fields: " + keys + "); name it with --format ("
+        + importFormatNames() + ") or describe it with --map FILE");
+}
+
+std::unique_ptr<TrajectorySource> openTrajectorySource(const std::string& path, const ImportOptions& options)
+{
+    if (!options.mapPath.empty())
+        return openMapped(path, options.mapPath);
+    ImportFormat format = options.format;
+    if (format == ImportFormat::Auto)
+        format = detectImportFormat(path);
+    switch (format) {
+    case ImportFormat::Auto:
+    case ImportFormat::Native:
+        return std::make_unique<NativeSource>(path);
+    case ImportFormat::Chat:
+        return openChat(path);
+    case ImportFormat::ShareGpt:
+        return openShareGpt(path);
+    case ImportFormat::Verl:
+        return openVerl(path, options.markers);
+    case ImportFormat::Steps:
+        return openSteps(path);
+    case ImportFormat::Mapped:
+        throw std::runtime_error(path + ": the map format needs a mapping file (--map FILE)");
+    }
+    return nullptr;
+}
+
+} // namespace creditlab

@@ -1,0 +1,80 @@
+#pragma once
+
+#include "core/model.h"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace creditlab {
+
+/// The file layouts the importer understands (docs/import-formats.md describes each).
+enum class ImportFormat {
+    Auto, ///< detected from the first record
+    Native, ///< the DESIGN.md interchange format
+    Chat, ///< OpenAI-style chat records: `messages` (or rLLM's `chat_completions`)
+    ShareGpt, ///< ShareGPT / AgentGym: `conversations` with `from` and `value`
+    Verl, ///< verl rollout dumps (`trainer.rollout_data_dir`): `input`, `output`, `score`, `step`
+    Steps, ///< one row per step (verl-agent style), reassembled into trajectories
+    Mapped, ///< anything else, through a mapping file
+};
+
+/// "native", "chat", "sharegpt", "verl", "steps", "map" ("auto" for Auto).
+std::string_view importFormatName(ImportFormat format);
+/// Parses a format name, accepting a few aliases ("jsonl", "openai", "agentgym", "verl-agent");
+/// nullopt for anything else.
+std::optional<ImportFormat> parseImportFormat(std::string_view name);
+/// The names parseImportFormat accepts, for help texts.
+std::string importFormatNames();
+
+/// A chat template's message markers, for splitting templated text into messages: a message is
+/// `begin ROLE\n CONTENT end` (ChatML is begin `<|im_start|>`, end `<|im_end|>`).
+struct TemplateMarkers {
+    std::string begin;
+    std::string end;
+};
+
+/// How to read a file.
+struct ImportOptions {
+    ImportFormat format = ImportFormat::Auto;
+    /// A mapping file (YAML); when set, the format is Mapped whatever `format` says.
+    std::string mapPath;
+    /// verl dumps: split turns at this marker pair instead of the detected template.
+    std::optional<TemplateMarkers> markers;
+};
+
+/// A pull source of trajectories read from one file, in file order. Throws JsonlError naming the
+/// file, line and field for a bad record, std::runtime_error for an unreadable file. One thread.
+class TrajectorySource {
+public:
+    virtual ~TrajectorySource() = default;
+    /// Reads the next trajectory into `out` (which may hold an earlier one: reuse its storage);
+    /// false at the end.
+    virtual bool next(Trajectory& out) = 0;
+    virtual std::uint64_t bytesRead() const = 0;
+    virtual std::uint64_t size() const = 0;
+
+    /// For sources that read the whole file before returning their first trajectory (step rows): called from
+    /// next(), on next()'s thread, about every few thousand lines with the bytes read so far; returning false
+    /// stops the reading, and next() throws Cancelled.
+    using ReadAheadProgress = std::function<bool(std::uint64_t bytesRead)>;
+    void setReadAheadProgress(ReadAheadProgress progress) { m_readAhead = std::move(progress); }
+
+protected:
+    ReadAheadProgress m_readAhead;
+};
+
+/// Tells the format of a file from its first non-blank line. A line that is not a JSON object, or that has
+/// native fields (id, group, reward) without another format's, reads as native, so that the native reader
+/// reports what is wrong with it. Throws std::runtime_error naming the file when the file cannot be read or
+/// is empty, or when its first record matches no known format. Any thread.
+ImportFormat detectImportFormat(const std::string& path);
+
+/// Opens `path` as a trajectory source in the given (or detected) format. Throws as detectImportFormat,
+/// and std::runtime_error naming the mapping file when it is bad. Any thread.
+std::unique_ptr<TrajectorySource> openTrajectorySource(const std::string& path, const ImportOptions& options = {});
+
+} // namespace creditlab

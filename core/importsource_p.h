@@ -1,0 +1,111 @@
+#pragma once
+
+// Internals shared by the foreign-format importers (importformats.cpp, importverl.cpp, importsteps.cpp,
+// importmap.cpp). Not installed; core only.
+
+#include "core/importformats.h"
+#include "core/jsondoc.h"
+#include "core/jsonl.h"
+#include "core/jsonlfile.h"
+
+#include <map>
+#include <string>
+#include <tuple>
+#include <unordered_map>
+#include <vector>
+
+namespace creditlab::importer {
+
+using Index = JsonDoc::Index;
+constexpr Index kNone = JsonDoc::kNone;
+
+/// Throws JsonlFieldError for `field`.
+[[noreturn]] void fieldError(std::string field, std::string message);
+
+/// Appends the member `member` of a parsed record to `extra` as `"key":value`, verbatim.
+void keepMember(std::string& extra, const JsonDoc& doc, Index member);
+/// Appends `"key":rawJson` to `extra`.
+void keepRaw(std::string& extra, std::string_view key, std::string_view rawJson);
+
+/// A required string value. Errors name `field`.
+void readText(const JsonDoc& doc, Index i, const std::string& field, std::string& out);
+/// A number (or a boolean, read as 0 / 1).
+double readNumber(const JsonDoc& doc, Index i, const std::string& field);
+/// A boolean (or a number, non-zero is true).
+bool readBool(const JsonDoc& doc, Index i, const std::string& field);
+/// An id: a non-empty string, or an integer number written as text.
+std::string readId(const JsonDoc& doc, Index i, const std::string& field);
+/// A non-negative integer (an iteration or a step index).
+std::int64_t readIndex(const JsonDoc& doc, Index i, const std::string& field);
+/// A score in [0, 1].
+double readUnit(const JsonDoc& doc, Index i, const std::string& field);
+/// A TRIAGE role label, "D", "E", "N" or "R".
+Role readRole(const JsonDoc& doc, Index i, const std::string& field);
+/// OpenAI message content: a string, null (empty), or an array of parts whose `text` members are joined.
+void readContent(const JsonDoc& doc, Index i, const std::string& field, std::string& out);
+
+/// Names groups after identical prompts: the same (iteration, prompt) gets the same group, "p0", "p1", ...
+/// in order of first appearance (prefixed "it<N>-" when the iteration is known). Prompts are remembered by
+/// length and 64-bit hash, not by text, so that a large file's prompts are not all kept in memory.
+class PromptGroups {
+public:
+    std::string groupOf(const std::optional<std::int64_t>& iteration, const std::string& prompt);
+
+private:
+    std::map<std::tuple<std::int64_t, std::size_t, std::size_t>, std::string> m_groups;
+};
+
+/// One message of a conversation, in any of the conversation formats.
+struct Message {
+    bool isAction = false; ///< an assistant message: a turn's action
+    std::string role; ///< the source's role name
+    std::string text;
+    std::string extra; ///< unknown members, `"k":v,...`
+    std::optional<double> reward;
+    std::optional<double> score;
+    bool truncated = false; ///< templated text that ended before the message's end marker
+    std::size_t index = 0; ///< position in the source's message list
+};
+
+/// Turns a conversation into turns: each action message is a turn's action, and the messages since the
+/// previous action (joined by newlines) its observation. Messages after the last action become the last
+/// turn's feedback. Each turn keeps `"message_index":N` (the action's position) in Turn::extra, then
+/// `"truncated":true` when cut, the action's unknown members, and `"context":[...]` listing the
+/// observation messages that carried unknown members. Throws JsonlFieldError (`field`) when there is no action.
+void messagesToTurns(std::vector<Message>& messages, std::vector<Turn>& turns, const std::string& field);
+
+/// Base of the line-per-trajectory formats: reads lines, parses each into a JsonDoc and lets the
+/// subclass fill the trajectory; turns field errors into JsonlError(file, line, field) and refuses
+/// duplicate ids.
+class LineRecordSource : public TrajectorySource {
+public:
+    explicit LineRecordSource(const std::string& path);
+    bool next(Trajectory& out) override;
+    std::uint64_t bytesRead() const override { return m_lines.bytesRead(); }
+    std::uint64_t size() const override { return m_lines.size(); }
+
+protected:
+    /// Fills `out` from the record `doc` (line `lineNo`). Throws JsonlFieldError.
+    virtual void convert(const JsonDoc& doc, std::size_t lineNo, Trajectory& out) = 0;
+    /// Resets `out` for reuse.
+    static void clear(Trajectory& out);
+
+    std::string m_path;
+    LineReader m_lines;
+    JsonDoc m_doc;
+    std::unordered_map<std::string, std::size_t> m_idLines;
+};
+
+/// Reads the next non-blank line (a UTF-8 byte-order mark on line 1 is skipped); false at the end.
+bool nextRecordLine(LineReader& lines, std::string_view& line);
+/// Parses `line` into `doc`, turning syntax errors into JsonlFieldError (with the column), and
+/// requires an object.
+void parseRecord(JsonDoc& doc, std::string_view line);
+
+std::unique_ptr<TrajectorySource> openChat(const std::string& path);
+std::unique_ptr<TrajectorySource> openShareGpt(const std::string& path);
+std::unique_ptr<TrajectorySource> openVerl(const std::string& path, const std::optional<TemplateMarkers>& markers);
+std::unique_ptr<TrajectorySource> openSteps(const std::string& path);
+std::unique_ptr<TrajectorySource> openMapped(const std::string& path, const std::string& mapPath);
+
+} // namespace creditlab::importer
