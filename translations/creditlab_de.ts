@@ -116,10 +116,6 @@
         <translation>Kein Paar zum Vergleichen</translation>
     </message>
     <message>
-        <source>%1 (rows) vs %2 (columns)</source>
-        <translation>%1 (Zeilen) vs. %2 (Spalten)</translation>
-    </message>
-    <message>
         <source>Cannot read the turns: %1</source>
         <translation>Die Züge können nicht gelesen werden: %1</translation>
     </message>
@@ -142,6 +138,38 @@
     <message>
         <source>PNG images (*.png);;SVG images (*.svg)</source>
         <translation>PNG-Bilder (*.png);;SVG-Bilder (*.svg)</translation>
+    </message>
+    <message>
+        <source>Row shares</source>
+        <translation>Zeilenanteile</translation>
+    </message>
+    <message>
+        <source>Show each reference role&apos;s row as shares of its turns (each row sums to 1) instead of counts</source>
+        <translation>Jede Zeile einer Referenzrolle als Anteile ihrer Züge statt als Anzahlen zeigen (jede Zeile summiert sich zu 1)</translation>
+    </message>
+    <message>
+        <source>n/a</source>
+        <translation>k. A.</translation>
+    </message>
+    <message>
+        <source>κ %1</source>
+        <translation>κ %1</translation>
+    </message>
+    <message>
+        <source> [%1, %2]</source>
+        <translation> [%1, %2]</translation>
+    </message>
+    <message>
+        <source> […]</source>
+        <translation> […]</translation>
+    </message>
+    <message>
+        <source>%1 (rows) vs %2 (columns) · %3%4</source>
+        <translation>%1 (Zeilen) gegen %2 (Spalten) · %3%4</translation>
+    </message>
+    <message>
+        <source> · row shares</source>
+        <translation> · Zeilenanteile</translation>
     </message>
 </context>
 <context>
@@ -198,6 +226,26 @@
         <source>%1 F1</source>
         <translation>%1 F1</translation>
     </message>
+    <message>
+        <source>…</source>
+        <translation>…</translation>
+    </message>
+    <message>
+        <source>Percentile bootstrap: %1 resamples of the turns both label, %2 with a defined κ; fixed seed</source>
+        <translation>Perzentil-Bootstrap: %1 Stichproben der von beiden gelabelten Züge, %2 mit definiertem κ; fester Seed</translation>
+    </message>
+    <message>
+        <source>Computing the bootstrap interval…</source>
+        <translation>Bootstrap-Intervall wird berechnet…</translation>
+    </message>
+    <message>
+        <source>κ 95% CI low</source>
+        <translation>κ 95 %-KI unten</translation>
+    </message>
+    <message>
+        <source>κ 95% CI high</source>
+        <translation>κ 95 %-KI oben</translation>
+    </message>
 </context>
 <context>
     <name>creditlab::ui::AnnotationPage</name>
@@ -208,10 +256,6 @@
     <message>
         <source>Label turn %1 as %2</source>
         <translation>Zug %1 als %2 labeln</translation>
-    </message>
-    <message>
-        <source>Show judge labels</source>
-        <translation>Bewerter-Labels anzeigen</translation>
     </message>
     <message>
         <source>Annotator name</source>
@@ -254,10 +298,6 @@
         <translation>Reihenfolge:</translation>
     </message>
     <message>
-        <source>Keys: 1–4 or D/E/N/R label · ↑/↓ move · Ctrl+Z undo</source>
-        <translation>Tasten: 1–4 oder D/E/N/R labeln · ↑/↓ bewegen · Ctrl+Z rückgängig</translation>
-    </message>
-    <message>
         <source>Could not list the runs: %1</source>
         <translation>Die Läufe konnten nicht aufgelistet werden: %1</translation>
     </message>
@@ -294,20 +334,8 @@
         <translation>Kein Lauf ausgewählt.</translation>
     </message>
     <message>
-        <source>Goal: %1
-</source>
-        <translation>Ziel: %1
-</translation>
-    </message>
-    <message>
         <source>(none)</source>
         <translation>(keins)</translation>
-    </message>
-    <message>
-        <source>Trajectory %1 · %2 · reward %3
-</source>
-        <translation>Trajektorie %1 · %2 · Belohnung %3
-</translation>
     </message>
     <message>
         <source>success</source>
@@ -318,38 +346,8 @@
         <translation>Misserfolg</translation>
     </message>
     <message>
-        <source>%1 Turn %2</source>
-        <translation>%1 Zug %2</translation>
-    </message>
-    <message>
-        <source>   [you: %1]</source>
-        <translation>   [Sie: %1]</translation>
-    </message>
-    <message>
-        <source>   [judge %1: %2%3]</source>
-        <translation>   [Bewerter %1: %2%3]</translation>
-    </message>
-    <message>
         <source> (%1)</source>
         <translation> (%1)</translation>
-    </message>
-    <message>
-        <source>Observation: %1
-</source>
-        <translation>Beobachtung: %1
-</translation>
-    </message>
-    <message>
-        <source>Action: %1
-</source>
-        <translation>Aktion: %1
-</translation>
-    </message>
-    <message>
-        <source>Feedback: %1
-</source>
-        <translation>Rückmeldung: %1
-</translation>
     </message>
     <message>
         <source>Could not write %1: %2</source>
@@ -433,6 +431,238 @@
     <message>
         <source>The run is still loading.</source>
         <translation>Der Lauf wird noch geladen.</translation>
+    </message>
+    <message>
+        <source>decisive progress</source>
+        <translation>entscheidender Fortschritt</translation>
+    </message>
+    <message>
+        <source>useful exploration</source>
+        <translation>nützliche Erkundung</translation>
+    </message>
+    <message>
+        <source>no-progress infrastructure</source>
+        <translation>Infrastruktur ohne Fortschritt</translation>
+    </message>
+    <message>
+        <source>regression</source>
+        <translation>Rückschritt</translation>
+    </message>
+    <message>
+        <source>Changes the task state a verifier checks: takes the target object, selects the required item, does the required clean/heat/cool, places the target, submits the right answer.</source>
+        <translation>Ändert den Aufgabenzustand, den ein Prüfer kontrolliert: nimmt das Zielobjekt, wählt den geforderten Gegenstand, reinigt/erhitzt/kühlt wie gefordert, platziert das Ziel, reicht die richtige Antwort ein.</translation>
+    </message>
+    <message>
+        <source>Changes what the agent knows without completing a subgoal: a first look into a container, a first visit to a candidate place, a first or refined search.</source>
+        <translation>Ändert das Wissen des Agenten, ohne ein Teilziel zu erfüllen: ein erster Blick in einen Behälter, ein erster Besuch eines möglichen Orts, eine erste oder verfeinerte Suche.</translation>
+    </message>
+    <message>
+        <source>Changes neither the task state nor what the agent knows: empty-handed travel, a command that does not affect the next decision, a harmless repeat after success.</source>
+        <translation>Ändert weder den Aufgabenzustand noch das Wissen des Agenten: Wege mit leeren Händen, ein Befehl ohne Einfluss auf die nächste Entscheidung, eine harmlose Wiederholung nach Erfolg.</translation>
+    </message>
+    <message>
+        <source>Locally harmful, or redundant without new information: a wrong object, edit or purchase; looking again at what is already known.</source>
+        <translation>Lokal schädlich oder redundant ohne neue Information: ein falsches Objekt, eine falsche Bearbeitung oder ein falscher Kauf; erneutes Nachsehen von bereits Bekanntem.</translation>
+    </message>
+    <message>
+        <source>Blind</source>
+        <translation>Blind</translation>
+    </message>
+    <message>
+        <source>Skip (S)</source>
+        <translation>Überspringen (S)</translation>
+    </message>
+    <message>
+        <source>Flag (F)</source>
+        <translation>Markieren (F)</translation>
+    </message>
+    <message>
+        <source>Blind labelling: hide the judges&apos; labels, the outcome and the reward</source>
+        <translation>Blindes Labeln: Labels der Bewerter, Ergebnis und Belohnung ausblenden</translation>
+    </message>
+    <message>
+        <source>Your label of this turn</source>
+        <translation>Ihr Label für diesen Zug</translation>
+    </message>
+    <message>
+        <source>The judges&apos; labels of this turn (hidden in blind mode)</source>
+        <translation>Die Labels der Bewerter für diesen Zug (im Blindmodus ausgeblendet)</translation>
+    </message>
+    <message>
+        <source>%1 · %2  %3</source>
+        <translation>%1 · %2  %3</translation>
+    </message>
+    <message>
+        <source>%1 (%2): %3
+Keys %4 or %1</source>
+        <translation>%1 (%2): %3
+Tasten %4 oder %1</translation>
+    </message>
+    <message>
+        <source>Pass on this turn without a label (kept as a note) and go to the next</source>
+        <translation>Diesen Zug ohne Label auslassen (als Notiz vermerkt) und zum nächsten gehen</translation>
+    </message>
+    <message>
+        <source>Mark this turn to look at again</source>
+        <translation>Diesen Zug zum erneuten Ansehen markieren</translation>
+    </message>
+    <message>
+        <source>Comment (C); Return keeps it</source>
+        <translation>Kommentar (C); Eingabe übernimmt ihn</translation>
+    </message>
+    <message>
+        <source>Keys: 1–4 or D/E/N/R label · S skip · F flag · C comment · ↑/↓ move · Ctrl+Z undo</source>
+        <translation>Tasten: 1–4 oder D/E/N/R Label · S überspringen · F markieren · C Kommentar · ↑/↓ bewegen · Ctrl+Z rückgängig</translation>
+    </message>
+    <message>
+        <source>Could not store the note: %1</source>
+        <translation>Die Notiz konnte nicht gespeichert werden: %1</translation>
+    </message>
+    <message>
+        <source>Skip turn %1</source>
+        <translation>Zug %1 überspringen</translation>
+    </message>
+    <message>
+        <source>Flag turn %1</source>
+        <translation>Zug %1 markieren</translation>
+    </message>
+    <message>
+        <source>Unflag turn %1</source>
+        <translation>Markierung von Zug %1 entfernen</translation>
+    </message>
+    <message>
+        <source>Comment on turn %1</source>
+        <translation>Zug %1 kommentieren</translation>
+    </message>
+    <message>
+        <source>Trajectory %1 of %2 · %3</source>
+        <translation>Trajektorie %1 von %2 · %3</translation>
+    </message>
+    <message>
+        <source> · %1 · reward %2</source>
+        <translation> · %1 · Belohnung %2</translation>
+    </message>
+    <message>
+        <source>Goal: %1</source>
+        <translation>Ziel: %1</translation>
+    </message>
+    <message>
+        <source>Turn %1 of %2 · %3 labelled</source>
+        <translation>Zug %1 von %2 · %3 gelabelt</translation>
+    </message>
+    <message>
+        <source> · %1 skipped</source>
+        <translation> · %1 übersprungen</translation>
+    </message>
+    <message>
+        <source> · %1 flagged</source>
+        <translation> · %1 markiert</translation>
+    </message>
+    <message>
+        <source>Turn %1</source>
+        <translation>Zug %1</translation>
+    </message>
+    <message>
+        <source>[you: %1]</source>
+        <translation>[Sie: %1]</translation>
+    </message>
+    <message>
+        <source>[judge %1: %2%3]</source>
+        <translation>[Bewerter %1: %2%3]</translation>
+    </message>
+    <message>
+        <source>   skipped</source>
+        <translation>   übersprungen</translation>
+    </message>
+    <message>
+        <source>   ⚑ flagged</source>
+        <translation>   ⚑ markiert</translation>
+    </message>
+    <message>
+        <source>   “%1”</source>
+        <translation>   „%1“</translation>
+    </message>
+    <message>
+        <source>
+Observation: %1</source>
+        <translation>
+Beobachtung: %1</translation>
+    </message>
+    <message>
+        <source>
+Action: %1</source>
+        <translation>
+Aktion: %1</translation>
+    </message>
+    <message>
+        <source>
+Feedback: %1</source>
+        <translation>
+Rückmeldung: %1</translation>
+    </message>
+    <message>
+        <source>— end of trajectory %1 of %2 —</source>
+        <translation>— Ende von Trajektorie %1 von %2 —</translation>
+    </message>
+    <message>
+        <source>No turn</source>
+        <translation>Kein Zug</translation>
+    </message>
+    <message>
+        <source>Turn %1 of %2</source>
+        <translation>Zug %1 von %2</translation>
+    </message>
+    <message>
+        <source>You: %1 · %2</source>
+        <translation>Sie: %1 · %2</translation>
+    </message>
+    <message>
+        <source>You: skipped</source>
+        <translation>Sie: übersprungen</translation>
+    </message>
+    <message>
+        <source>You: not labelled</source>
+        <translation>Sie: nicht gelabelt</translation>
+    </message>
+    <message>
+        <source>Observation</source>
+        <translation>Beobachtung</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>Aktion</translation>
+    </message>
+    <message>
+        <source>Feedback</source>
+        <translation>Rückmeldung</translation>
+    </message>
+    <message>
+        <source>Judge labels hidden (blind)</source>
+        <translation>Bewerter-Labels ausgeblendet (blind)</translation>
+    </message>
+    <message>
+        <source>%1: %2%3</source>
+        <translation>%1: %2%3</translation>
+    </message>
+    <message>
+        <source>Judge: no label</source>
+        <translation>Bewerter: kein Label</translation>
+    </message>
+    <message>
+        <source>Judge  %1</source>
+        <translation>Bewerter  %1</translation>
+    </message>
+    <message>
+        <source>Last turn in the queue.</source>
+        <translation>Letzter Zug in der Warteschlange.</translation>
+    </message>
+    <message>
+        <source>Next in the queue: turn %1 of this trajectory.</source>
+        <translation>Als Nächstes in der Warteschlange: Zug %1 dieser Trajektorie.</translation>
+    </message>
+    <message>
+        <source>Last turn here: the queue moves on to trajectory %1 of %2 (turn %3).</source>
+        <translation>Letzter Zug hier: Die Warteschlange geht weiter zu Trajektorie %1 von %2 (Zug %3).</translation>
     </message>
 </context>
 <context>
@@ -527,6 +757,29 @@
         <source>Smoothing %1</source>
         <translation>Glättung %1</translation>
     </message>
+    <message>
+        <source>Grid</source>
+        <translation>Raster</translation>
+    </message>
+    <message>
+        <source>More metrics at once, each in its own chart: one crosshair and one x zoom for all</source>
+        <translation>Mehrere Metriken zugleich, jede in einem eigenen Diagramm: ein Fadenkreuz und ein x-Zoom für alle</translation>
+    </message>
+    <message>
+        <source>Grid (%1)</source>
+        <translation>Raster (%1)</translation>
+    </message>
+</context>
+<context>
+    <name>creditlab::ui::CompareGrid</name>
+    <message>
+        <source>Wall time (s)</source>
+        <translation>Echtzeit (s)</translation>
+    </message>
+    <message>
+        <source>Iteration</source>
+        <translation>Iteration</translation>
+    </message>
 </context>
 <context>
     <name>creditlab::ui::ComparePage</name>
@@ -570,14 +823,6 @@
     <message>
         <source>(unset)</source>
         <translation>(nicht gesetzt)</translation>
-    </message>
-    <message>
-        <source>Wall time (s)</source>
-        <translation>Echtzeit (s)</translation>
-    </message>
-    <message>
-        <source>Iteration</source>
-        <translation>Iteration</translation>
     </message>
     <message>
         <source>Unpin baseline</source>
@@ -703,10 +948,6 @@ Läufe: %2</translation>
         <translation>Nach Abweichung</translation>
     </message>
     <message>
-        <source>Methods shown side by side; cells where the first two disagree in sign are outlined</source>
-        <translation>Methoden nebeneinander; Zellen, in denen die ersten beiden im Vorzeichen abweichen, sind umrandet</translation>
-    </message>
-    <message>
         <source>Advantages per role</source>
         <translation>Vorteile (Advantages) pro Rolle</translation>
     </message>
@@ -782,6 +1023,10 @@ Läufe: %2</translation>
         <source>The method run %1 trained with; the others are shadow credits computed on its rollouts</source>
         <translation>Die Methode, mit der Lauf %1 trainiert hat; die anderen sind Schatten-Credits, auf seinen Rollouts berechnet</translation>
     </message>
+    <message>
+        <source>Methods shown side by side; cells where the first two disagree in sign are outlined and struck through. Until you pick, the run&apos;s own method and its nearest rival.</source>
+        <translation>Nebeneinander gezeigte Methoden; Zellen, in denen die ersten beiden im Vorzeichen abweichen, sind umrandet und durchgestrichen. Bis Sie wählen: die eigene Methode des Laufs und ihr nächster Konkurrent.</translation>
+    </message>
 </context>
 <context>
     <name>creditlab::ui::CsvExport</name>
@@ -800,6 +1045,64 @@ Läufe: %2</translation>
     <message>
         <source>Cannot export the table</source>
         <translation>Die Tabelle kann nicht exportiert werden</translation>
+    </message>
+</context>
+<context>
+    <name>creditlab::ui::DisagreeingTurnModel</name>
+    <message>
+        <source>The size of the disagreement: |difference| of the two credits</source>
+        <translation>Größe der Abweichung: |Differenz| der beiden Credits</translation>
+    </message>
+    <message>
+        <source>Trajectory</source>
+        <translation>Trajektorie</translation>
+    </message>
+    <message>
+        <source>Turn</source>
+        <translation>Zug</translation>
+    </message>
+    <message>
+        <source>First</source>
+        <translation>Erste</translation>
+    </message>
+    <message>
+        <source>Second</source>
+        <translation>Zweite</translation>
+    </message>
+    <message>
+        <source>Gap</source>
+        <translation>Abstand</translation>
+    </message>
+</context>
+<context>
+    <name>creditlab::ui::DisagreementPanel</name>
+    <message>
+        <source>Click a turn to find it in the heatmap; double-click to open it</source>
+        <translation>Klicken Sie auf einen Zug, um ihn in der Heatmap zu finden; Doppelklick öffnet ihn</translation>
+    </message>
+    <message>
+        <source>Sign disagreement per pair of methods:</source>
+        <translation>Vorzeichenabweichung je Methodenpaar:</translation>
+    </message>
+    <message>
+        <source>Among the turns where both methods are non-zero and finite; pairs without such turns are left out</source>
+        <translation>Unter den Zügen, bei denen beide Methoden ungleich null und endlich sind; Paare ohne solche Züge sind ausgelassen</translation>
+    </message>
+    <message>
+        <source>One method: nothing to compare.</source>
+        <translation>Eine Methode: nichts zu vergleichen.</translation>
+    </message>
+    <message>
+        <source>%1 and %2 never disagree in sign here.</source>
+        <translation>%1 und %2 weichen hier nie im Vorzeichen ab.</translation>
+    </message>
+    <message>
+        <source>Where %1 and %2 disagree most:</source>
+        <translation>Wo %1 und %2 am stärksten abweichen:</translation>
+    </message>
+    <message>
+        <source>Turns with opposite signs, the largest |difference| first</source>
+        <translation>Züge mit entgegengesetzten Vorzeichen, größte |Differenz| zuerst</translation>
     </message>
 </context>
 <context>
@@ -1127,6 +1430,37 @@ Läufe: %2</translation>
         <source>The %1 judge labels nothing here (a remote server gives no oracle roles) and triage needs a role on every turn: use judge http or human, or credit.unlabelled=grpo.</source>
         <translation>Der Bewerter %1 vergibt hier keine Rollen (ein entfernter Server liefert keine Orakel-Rollen), und triage braucht eine Rolle für jeden Zug: judge http oder human verwenden, oder credit.unlabelled=grpo.</translation>
     </message>
+    <message>
+        <source>Default</source>
+        <translation>Standard</translation>
+    </message>
+    <message>
+        <source>The trainer&apos;s defaults: the full household world and a 128×4 policy.</source>
+        <translation>Die Standardwerte des Trainers: die vollständige Household-Welt und eine 128×4-Policy.</translation>
+    </message>
+    <message>
+        <source>No earlier run of this preset in this database to estimate its time from.</source>
+        <translation>Kein früherer Lauf dieser Vorlage in dieser Datenbank, aus dem sich die Dauer schätzen ließe.</translation>
+    </message>
+    <message>
+        <source>Its earlier run here took %1 of compute.</source>
+        <translation>Ihr früherer Lauf hier brauchte %1 Rechenzeit.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Its %n earlier runs here took %1–%2 of compute.</source>
+        <translation>
+            <numerusform>Ihr %n früherer Lauf hier brauchte %1–%2 Rechenzeit.</numerusform>
+            <numerusform>Ihre %n früheren Läufe hier brauchten %1–%2 Rechenzeit.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source> in %1</source>
+        <translation> in %1</translation>
+    </message>
+    <message>
+        <source>Run %1 (%2) trained this same SFT%3. &lt;a href=&quot;reuse&quot;&gt;Start from its SFT policy&lt;/a&gt; instead of training it again (sft.from_run = %1).</source>
+        <translation>Lauf %1 (%2) hat dasselbe SFT%3 trainiert. &lt;a href=&quot;reuse&quot;&gt;Mit seiner SFT-Policy beginnen&lt;/a&gt;, statt es erneut zu trainieren (sft.from_run = %1).</translation>
+    </message>
 </context>
 <context>
     <name>creditlab::ui::MainWindow</name>
@@ -1392,6 +1726,85 @@ Schema-Version: %5</translation>
         <source>PAIR&apos;s AUROC table for a training run&apos;s policy (Ctrl+Shift+P)</source>
         <translation>PAIRs AUROC-Tabelle für die Policy eines Trainingslaufs (Strg+Umschalt+P)</translation>
     </message>
+    <message>
+        <source>Quick demo</source>
+        <translation>Schnelle Demo</translation>
+    </message>
+    <message>
+        <source>The demo run did not start.</source>
+        <translation>Der Demo-Lauf wurde nicht gestartet.</translation>
+    </message>
+    <message>
+        <source>Sample rollouts</source>
+        <translation>Beispiel-Rollouts</translation>
+    </message>
+    <message>
+        <source>The sample could not be opened.</source>
+        <translation>Das Beispiel konnte nicht geöffnet werden.</translation>
+    </message>
+    <message>
+        <source>The sample&apos;s credits could not be computed.</source>
+        <translation>Die Credits des Beispiels konnten nicht berechnet werden.</translation>
+    </message>
+    <message>
+        <source>Sample run %1 is ready: its credits are on Credit (Ctrl+6), its trees on Trees (Ctrl+7)</source>
+        <translation>Beispiellauf %1 ist bereit: seine Credits unter „Credit“ (Ctrl+6), seine Bäume unter „Bäume“ (Ctrl+7)</translation>
+    </message>
+    <message>
+        <source>&amp;Open</source>
+        <translation>Ö&amp;ffnen</translation>
+    </message>
+    <message>
+        <source>No database is open.</source>
+        <translation>Keine Datenbank geöffnet.</translation>
+    </message>
+    <message>
+        <source>An import is running; try again when it ends.</source>
+        <translation>Ein Import läuft; versuchen Sie es erneut, wenn er beendet ist.</translation>
+    </message>
+    <message>
+        <source>The bundled sample is missing from this build.</source>
+        <translation>Das mitgelieferte Beispiel fehlt in diesem Build.</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>%1 kann nicht geschrieben werden: %2</translation>
+    </message>
+    <message>
+        <source>Computing the sample&apos;s credits (grpo, gigpo, triage, rtmc)…</source>
+        <translation>Berechne die Credits des Beispiels (grpo, gigpo, triage, rtmc)…</translation>
+    </message>
+</context>
+<context>
+    <name>creditlab::ui::MonitorCharts</name>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>Single values</source>
+        <translation>Einzelwerte</translation>
+    </message>
+    <message>
+        <source>SFT, per step</source>
+        <translation>SFT, pro Schritt</translation>
+    </message>
+    <message>
+        <source>Metrics with one value so far (written once, or only one iteration yet)</source>
+        <translation>Metriken mit bisher nur einem Wert (einmal geschrieben oder erst eine Iteration)</translation>
+    </message>
+    <message>
+        <source>Iteration</source>
+        <translation>Iteration</translation>
+    </message>
+    <message>
+        <source>SFT step</source>
+        <translation>SFT-Schritt</translation>
+    </message>
+    <message>
+        <source>Iteration %1</source>
+        <translation>Iteration %1</translation>
+    </message>
 </context>
 <context>
     <name>creditlab::ui::MonitorPage</name>
@@ -1456,20 +1869,12 @@ Schema-Version: %5</translation>
         <translation>%1 Umgebungsschritte/s</translation>
     </message>
     <message>
-        <source>SFT warm start</source>
-        <translation>SFT-Warmstart</translation>
-    </message>
-    <message>
         <source>RL</source>
         <translation>RL</translation>
     </message>
     <message>
         <source>Setting up</source>
         <translation>Vorbereitung</translation>
-    </message>
-    <message>
-        <source>Done</source>
-        <translation>Fertig</translation>
     </message>
     <message>
         <source>iteration %1 / %2</source>
@@ -1504,10 +1909,6 @@ Schema-Version: %5</translation>
         <translation>noch etwa %1</translation>
     </message>
     <message>
-        <source>Iteration</source>
-        <translation>Iteration</translation>
-    </message>
-    <message>
         <source>No run shown. Start one in Launch (Ctrl+2), or select one in Runs and choose Run → Monitor (Ctrl+M).</source>
         <translation>Kein Lauf angezeigt. Starten Sie einen unter Start (Ctrl+2) oder wählen Sie einen unter Läufe und dann Lauf → Monitor (Ctrl+M).</translation>
     </message>
@@ -1522,6 +1923,85 @@ Schema-Version: %5</translation>
     <message>
         <source>waited %1 of %2</source>
         <translation>%1 von %2 gewartet</translation>
+    </message>
+    <message>
+        <source>Running</source>
+        <translation>Läuft</translation>
+    </message>
+    <message>
+        <source>Paused</source>
+        <translation>Pausiert</translation>
+    </message>
+    <message>
+        <source>Finished</source>
+        <translation>Abgeschlossen</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>Fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>Stopped</source>
+        <translation>Gestoppt</translation>
+    </message>
+    <message>
+        <source>Evaluating</source>
+        <translation>Wird evaluiert</translation>
+    </message>
+    <message>
+        <source>SFT</source>
+        <translation>SFT</translation>
+    </message>
+    <message>
+        <source>Supervised warm start: %1</source>
+        <translation>Überwachter Warmstart: %1</translation>
+    </message>
+    <message>
+        <source>SFT took %1</source>
+        <translation>SFT dauerte %1</translation>
+    </message>
+    <message>
+        <source>SFT step %1, then %2 iterations</source>
+        <translation>SFT-Schritt %1, dann %2 Iterationen</translation>
+    </message>
+</context>
+<context>
+    <name>creditlab::ui::PairDisagreementModel</name>
+    <message>
+        <source>%1 vs %2</source>
+        <translation>%1 gegen %2</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 von %2</translation>
+    </message>
+    <message>
+        <source>n/a</source>
+        <translation>k. A.</translation>
+    </message>
+    <message>
+        <source>%1 %</source>
+        <translation>%1 %</translation>
+    </message>
+    <message>
+        <source>Turns whose credits have opposite signs, of the turns where both methods have a finite, non-zero credit (only these can disagree in sign)</source>
+        <translation>Züge mit Credits entgegengesetzten Vorzeichens, unter den Zügen, bei denen beide Methoden einen endlichen Credit ungleich null haben (nur diese können im Vorzeichen abweichen)</translation>
+    </message>
+    <message>
+        <source>Share of the compared turns (both non-zero and finite) whose signs disagree</source>
+        <translation>Anteil der verglichenen Züge (beide ungleich null und endlich) mit abweichenden Vorzeichen</translation>
+    </message>
+    <message>
+        <source>Methods</source>
+        <translation>Methoden</translation>
+    </message>
+    <message>
+        <source>Signs disagree</source>
+        <translation>Vorzeichen abweichend</translation>
+    </message>
+    <message>
+        <source>Share</source>
+        <translation>Anteil</translation>
     </message>
 </context>
 <context>
@@ -1926,6 +2406,30 @@ Schema-Version: %5</translation>
         <source>No runs yet: start one in Launch (Ctrl+2), or import trajectories with File → Import JSONL… (Ctrl+I).</source>
         <translation>Noch keine Läufe: Starten Sie einen unter „Start“ (Ctrl+2) oder importieren Sie Trajektorien mit Datei → JSONL importieren… (Ctrl+I).</translation>
     </message>
+    <message>
+        <source>Try a quick TRIAGE run (about 5 minutes on 2 cores), or open 24 bundled household rollouts with a judge&apos;s roles to look around Credit, Trees, Annotate and Agreement now.</source>
+        <translation>Probieren Sie einen schnellen TRIAGE-Lauf (etwa 5 Minuten auf 2 Kernen) oder öffnen Sie 24 mitgelieferte Household-Rollouts mit den Rollen eines Bewerters, um sich gleich in „Credit“, „Bäume“, „Annotieren“ und „Übereinstimmung“ umzusehen.</translation>
+    </message>
+    <message>
+        <source>Start a &amp;quick demo run</source>
+        <translation>&amp;Schnellen Demo-Lauf starten</translation>
+    </message>
+    <message>
+        <source>Launch the household-quick preset (TRIAGE) and follow it on Monitor</source>
+        <translation>Die Vorlage household-quick (TRIAGE) starten und im „Monitor“ verfolgen</translation>
+    </message>
+    <message>
+        <source>Open the &amp;sample rollouts</source>
+        <translation>&amp;Beispiel-Rollouts öffnen</translation>
+    </message>
+    <message>
+        <source>Import 24 household rollouts (3 tasks × 8) with a noisy judge&apos;s roles, and compute their credits</source>
+        <translation>24 Household-Rollouts (3 Aufgaben × 8) mit den Rollen eines verrauschten Bewerters importieren und ihre Credits berechnen</translation>
+    </message>
+    <message>
+        <source>Queued, starting when run %1 ends: %2 · &lt;a href=&quot;clear&quot;&gt;Clear queue&lt;/a&gt;</source>
+        <translation>Eingereiht, startet, wenn Lauf %1 endet: %2 · &lt;a href=&quot;clear&quot;&gt;Warteschlange leeren&lt;/a&gt;</translation>
+    </message>
 </context>
 <context>
     <name>creditlab::ui::RunCombo</name>
@@ -1943,6 +2447,10 @@ Schema-Version: %5</translation>
     <message>
         <source>There is no valid config to start a run from.</source>
         <translation>Es gibt keine gültige Konfiguration, mit der ein Lauf starten könnte.</translation>
+    </message>
+    <message>
+        <source>resume run %1</source>
+        <translation>Lauf %1 fortsetzen</translation>
     </message>
 </context>
 <context>
@@ -2152,20 +2660,12 @@ Schema-Version: %5</translation>
         <translation>Sweep starten</translation>
     </message>
     <message>
-        <source>Start this sweep? Each trial becomes a training run in %1.</source>
-        <translation>Diesen Sweep starten? Jeder Versuch wird ein Trainingslauf in %1.</translation>
-    </message>
-    <message>
         <source>Running…</source>
         <translation>Läuft…</translation>
     </message>
     <message>
         <source>Stopping after the running trials&apos; current iteration…</source>
         <translation>Wird nach der aktuellen Iteration der laufenden Versuche gestoppt…</translation>
-    </message>
-    <message>
-        <source>%1 of %2 trials · %3 elapsed%4</source>
-        <translation>%1 von %2 Versuchen · %3 vergangen%4</translation>
     </message>
     <message>
         <source> · ETA %1</source>
@@ -2238,6 +2738,49 @@ Schema-Version: %5</translation>
     <message>
         <source> · probe tables %1 of %2%3</source>
         <translation> · Probentabellen %1 von %2%3</translation>
+    </message>
+    <message numerus="yes">
+        <source>Start this sweep of %n trial(s)? Each trial becomes a training run in %1.</source>
+        <translation>
+            <numerusform>Diesen Sweep mit %n Versuch starten? Jeder Versuch wird ein Trainingslauf in %1.</numerusform>
+            <numerusform>Diesen Sweep mit %n Versuchen starten? Jeder Versuch wird ein Trainingslauf in %1.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>, … (%1 values)</source>
+        <translation>, … (%1 Werte)</translation>
+    </message>
+    <message>
+        <source>1 trial</source>
+        <translation>1 Versuch</translation>
+    </message>
+    <message>
+        <source>%1 trials</source>
+        <translation>%1 Versuche</translation>
+    </message>
+    <message>
+        <source> · %1 at a time</source>
+        <translation> · %1 gleichzeitig</translation>
+    </message>
+    <message>
+        <source>Write a sweep or pick a preset above.</source>
+        <translation>Schreiben Sie einen Sweep oder wählen Sie oben eine Vorlage.</translation>
+    </message>
+    <message>
+        <source>Not a valid sweep yet: %1</source>
+        <translation>Noch kein gültiger Sweep: %1</translation>
+    </message>
+    <message>
+        <source> · took %1</source>
+        <translation> · dauerte %1</translation>
+    </message>
+    <message>
+        <source> · %1 elapsed%2</source>
+        <translation> · %1 vergangen%2</translation>
+    </message>
+    <message>
+        <source>%1 of %2 trials%3</source>
+        <translation>%1 von %2 Versuchen%3</translation>
     </message>
 </context>
 <context>
@@ -2441,13 +2984,6 @@ Schema-Version: %5</translation>
             <numerusform>%1 (%n Rollouts)</numerusform>
         </translation>
     </message>
-    <message numerus="yes">
-        <source>it %1 / %2 (%n rollout(s))</source>
-        <translation>
-            <numerusform>It. %1 / %2 (%n Rollout)</numerusform>
-            <numerusform>It. %1 / %2 (%n Rollouts)</numerusform>
-        </translation>
-    </message>
     <message>
         <source>Loading group %1…</source>
         <translation>Gruppe %1 wird geladen…</translation>
@@ -2459,19 +2995,6 @@ Schema-Version: %5</translation>
     <message>
         <source>%1 (reward %2)</source>
         <translation>%1 (Belohnung %2)</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n rollout(s), %1 nodes, %2 edges</source>
-        <translation>
-            <numerusform>%n Rollout, %1 Knoten, %2 Kanten</numerusform>
-            <numerusform>%n Rollouts, %1 Knoten, %2 Kanten</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>%1 states (%2 anchors, %3 singletons), %4 terminals, %5 edges, %6 turns
-branching factor %7; states shared by more than one rollout: %8%</source>
-        <translation>%1 Zustände (%2 Anker, %3 Einzelzustände), %4 Endzustände, %5 Kanten, %6 Züge
-Verzweigungsfaktor %7; von mehr als einem Rollout geteilte Zustände: %8 %</translation>
     </message>
     <message>
         <source>%1: non-zero advantage on %2% of turns</source>
@@ -2493,22 +3016,6 @@ Verzweigungsfaktor %7; von mehr als einem Rollout geteilte Zustände: %8 %</tran
             <numerusform>Endzustand: %n Rollouts endeten hier, mittleres Ergebnis %1
 </numerusform>
         </translation>
-    </message>
-    <message>
-        <source>State %1
-
-Observation:
-%2
-
-visits %3, V %4, V&apos; %5, success rate %6%, rollouts %7%8
-</source>
-        <translation>Zustand %1
-
-Beobachtung:
-%2
-
-Besuche %3, V %4, V&apos; %5, Erfolgsrate %6 %, Rollouts %7%8
-</translation>
     </message>
     <message>
         <source>, anchor</source>
@@ -2539,22 +3046,120 @@ Q %2, N(s,a) %3, %n-mal gewählt%4
     </message>
     <message>
         <source>
-Observation:
-%1
-</source>
-        <translation>
-Beobachtung:
-%1
-</translation>
-    </message>
-    <message>
-        <source>
 Feedback:
 %1
 </source>
         <translation>
 Rückmeldung:
 %1
+</translation>
+    </message>
+    <message>
+        <source>Iteration:</source>
+        <translation>Iteration:</translation>
+    </message>
+    <message>
+        <source>This database has no runs: import trajectories or start a run.</source>
+        <translation>Diese Datenbank hat keine Läufe: Importieren Sie Trajektorien oder starten Sie einen Lauf.</translation>
+    </message>
+    <message>
+        <source>none (imported)</source>
+        <translation>keine (importiert)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1, task %2 (%n rollout(s))</source>
+        <translation>
+            <numerusform>%1, Aufgabe %2 (%n Rollout)</numerusform>
+            <numerusform>%1, Aufgabe %2 (%n Rollouts)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Run %1 has no trajectories yet, so it has no groups to draw as trees. Import trajectories into it or train it first.</source>
+        <translation>Lauf %1 hat noch keine Trajektorien und damit keine Gruppen, die sich als Bäume zeichnen lassen. Importieren Sie zuerst Trajektorien oder trainieren Sie ihn.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Group %1: %n rollout(s)</source>
+        <translation>
+            <numerusform>Gruppe %1: %n Rollout</numerusform>
+            <numerusform>Gruppe %1: %n Rollouts</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 nodes: %2 states + %3 terminals
+of the states: %4 anchors (recur in the group), %5 singletons (one rollout)
+%6 edges (%7 re-convergence, %8 loops to the same state), %9 turns
+branching factor %10; states shared by more than one rollout: %11%</source>
+        <translation>%1 Knoten: %2 Zustände + %3 Endzustände
+von den Zuständen: %4 Anker (wiederkehrend in der Gruppe), %5 Einzelzustände (ein Rollout)
+%6 Kanten (%7 Rekonvergenz, %8 Schleifen zum selben Zustand), %9 Züge
+Verzweigungsfaktor %10; Zustände in mehr als einem Rollout: %11 %</translation>
+    </message>
+    <message numerus="yes">
+        <source> and %n more</source>
+        <translation>
+            <numerusform> und %n weiterer</numerusform>
+            <numerusform> und %n weitere</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Open turn %1</source>
+        <translation>Zug %1 öffnen</translation>
+    </message>
+    <message>
+        <source>Opens %1 in the trajectory viewer</source>
+        <translation>Öffnet %1 im Trajektorienbetrachter</translation>
+    </message>
+    <message>
+        <source>after %1
+</source>
+        <translation>nach %1
+</translation>
+    </message>
+    <message numerus="yes">
+        <source>State %1
+
+Observation:
+%2
+
+visits N(s) %3, V %4, V&apos; %5, success rate %6%, %n rollout(s) through it%7
+</source>
+        <translation>
+            <numerusform>Zustand %1
+
+Beobachtung:
+%2
+
+Besuche N(s) %3, V %4, V&apos; %5, Erfolgsrate %6 %, %n Rollout hindurch%7
+</numerusform>
+            <numerusform>Zustand %1
+
+Beobachtung:
+%2
+
+Besuche N(s) %3, V %4, V&apos; %5, Erfolgsrate %6 %, %n Rollouts hindurch%7
+</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>turns here: %1
+</source>
+        <translation>Züge hier: %1
+</translation>
+    </message>
+    <message>
+        <source>taken at %1
+</source>
+        <translation>gewählt bei %1
+</translation>
+    </message>
+    <message>
+        <source>
+Observation (%1):
+%2
+</source>
+        <translation>
+Beobachtung (%1):
+%2
 </translation>
     </message>
 </context>
@@ -2740,6 +3345,18 @@ Wert: %5</translation>
         <source>Export chart</source>
         <translation>Diagramm exportieren</translation>
     </message>
+    <message>
+        <source>No value above 0 to show on a log scale</source>
+        <translation>Kein Wert über 0 für eine logarithmische Skala</translation>
+    </message>
+    <message>
+        <source>Log scale</source>
+        <translation>Log-Skala</translation>
+    </message>
+    <message>
+        <source>Logarithmic y axis; values at or below 0 are left out</source>
+        <translation>Logarithmische y-Achse; Werte ≤ 0 werden ausgelassen</translation>
+    </message>
 </context>
 <context>
     <name>creditlab::ui::heatmap::CreditHeatmapView</name>
@@ -2774,6 +3391,41 @@ Wert: %5</translation>
     <message>
         <source>advantage</source>
         <translation>Vorteil (Advantage)</translation>
+    </message>
+    <message>
+        <source>Colours span ±%1 (red negative, blue positive).</source>
+        <translation>Farben reichen über ±%1 (rot negativ, blau positiv).</translation>
+    </message>
+    <message>
+        <source>Clipped at the %1th percentile of |advantage| over the shown methods&apos; non-zero turns, so that a few outliers do not wash out the rest; the largest |advantage| is %2.</source>
+        <translation>Beim %1. Perzentil von |Vorteil| über die Züge ungleich null der gezeigten Methoden gekappt, damit wenige Ausreißer den Rest nicht verblassen lassen; der größte |Vorteil| ist %2.</translation>
+    </message>
+    <message>
+        <source>clipped</source>
+        <translation>gekappt</translation>
+    </message>
+</context>
+<context>
+    <name>creditlab::ui::heatmap::HeatmapLegend</name>
+    <message>
+        <source>The strip at each row&apos;s start is the trajectory&apos;s outcome. Cells where the first two shown methods give opposite signs are outlined and struck through.</source>
+        <translation>Der Streifen am Anfang jeder Zeile ist das Ergebnis der Trajektorie. Zellen, in denen die ersten beiden gezeigten Methoden entgegengesetzte Vorzeichen haben, sind umrandet und durchgestrichen.</translation>
+    </message>
+    <message>
+        <source>success</source>
+        <translation>Erfolg</translation>
+    </message>
+    <message>
+        <source>failure</source>
+        <translation>Misserfolg</translation>
+    </message>
+    <message>
+        <source>signs disagree (%1 vs %2)</source>
+        <translation>Vorzeichen abweichend (%1 gegen %2)</translation>
+    </message>
+    <message>
+        <source>no credit</source>
+        <translation>kein Credit</translation>
     </message>
 </context>
 <context>
@@ -2839,16 +3491,56 @@ Q %2, N(s,a) %3, %4-mal gewählt%5</translation>
         <translation>Mittlerer Vorteil (%1)</translation>
     </message>
     <message>
-        <source>anchor</source>
-        <translation>Anker</translation>
+        <source>turn %1 of %2</source>
+        <translation>Zug %1 von %2</translation>
     </message>
     <message>
-        <source>singleton</source>
-        <translation>Einzelzustand</translation>
+        <source>after %1</source>
+        <translation>nach %1</translation>
     </message>
     <message>
-        <source>terminal</source>
-        <translation>Endzustand</translation>
+        <source>first reached at %1</source>
+        <translation>zuerst erreicht bei %1</translation>
+    </message>
+    <message>
+        <source>first taken at %1</source>
+        <translation>zuerst gewählt bei %1</translation>
+    </message>
+    <message>
+        <source>black outline: anchor (state recurs)</source>
+        <translation>schwarzer Rand: Anker (Zustand kehrt wieder)</translation>
+    </message>
+    <message>
+        <source>hollow: singleton (one rollout)</source>
+        <translation>hohl: Einzelzustand (ein Rollout)</translation>
+    </message>
+    <message>
+        <source>square: terminal (rollout ended)</source>
+        <translation>Quadrat: Endzustand (Rollout beendet)</translation>
+    </message>
+    <message>
+        <source>size: visits N(s)</source>
+        <translation>Größe: Besuche N(s)</translation>
+    </message>
+    <message>
+        <source>dashed edge: re-convergence</source>
+        <translation>gestrichelte Kante: Rekonvergenz</translation>
+    </message>
+    <message>
+        <source>orange outline: followed rollout</source>
+        <translation>oranger Rand: verfolgter Rollout</translation>
+    </message>
+    <message>
+        <source>orange ring: selected</source>
+        <translation>oranger Ring: ausgewählt</translation>
+    </message>
+    <message>
+        <source>magenta ring: search match</source>
+        <translation>magenta Ring: Suchtreffer</translation>
+    </message>
+    <message>
+        <source>+N: nodes collapsed below</source>
+        <translation>+N: Knoten darunter eingeklappt</translation>
     </message>
 </context>
 <context>

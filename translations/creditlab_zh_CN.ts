@@ -114,10 +114,6 @@
         <translation>没有可比较的配对</translation>
     </message>
     <message>
-        <source>%1 (rows) vs %2 (columns)</source>
-        <translation>%1（行）对比 %2（列）</translation>
-    </message>
-    <message>
         <source>Cannot read the turns: %1</source>
         <translation>无法读取回合：%1</translation>
     </message>
@@ -140,6 +136,38 @@
     <message>
         <source>PNG images (*.png);;SVG images (*.svg)</source>
         <translation>PNG 图像 (*.png);;SVG 图像 (*.svg)</translation>
+    </message>
+    <message>
+        <source>Row shares</source>
+        <translation>行占比</translation>
+    </message>
+    <message>
+        <source>Show each reference role&apos;s row as shares of its turns (each row sums to 1) instead of counts</source>
+        <translation>将每个参考角色的行显示为其回合的占比（每行之和为 1），而非计数</translation>
+    </message>
+    <message>
+        <source>n/a</source>
+        <translation>不适用</translation>
+    </message>
+    <message>
+        <source>κ %1</source>
+        <translation>κ %1</translation>
+    </message>
+    <message>
+        <source> [%1, %2]</source>
+        <translation> [%1, %2]</translation>
+    </message>
+    <message>
+        <source> […]</source>
+        <translation> […]</translation>
+    </message>
+    <message>
+        <source>%1 (rows) vs %2 (columns) · %3%4</source>
+        <translation>%1（行）与 %2（列） · %3%4</translation>
+    </message>
+    <message>
+        <source> · row shares</source>
+        <translation> · 行占比</translation>
     </message>
 </context>
 <context>
@@ -196,6 +224,26 @@
         <source>%1 F1</source>
         <translation>%1 F1</translation>
     </message>
+    <message>
+        <source>…</source>
+        <translation>…</translation>
+    </message>
+    <message>
+        <source>Percentile bootstrap: %1 resamples of the turns both label, %2 with a defined κ; fixed seed</source>
+        <translation>百分位 bootstrap：对双方都标注的回合重采样 %1 次，其中 %2 次 κ 有定义；固定种子</translation>
+    </message>
+    <message>
+        <source>Computing the bootstrap interval…</source>
+        <translation>正在计算 bootstrap 区间…</translation>
+    </message>
+    <message>
+        <source>κ 95% CI low</source>
+        <translation>κ 95% CI 下限</translation>
+    </message>
+    <message>
+        <source>κ 95% CI high</source>
+        <translation>κ 95% CI 上限</translation>
+    </message>
 </context>
 <context>
     <name>creditlab::ui::AnnotationPage</name>
@@ -206,10 +254,6 @@
     <message>
         <source>Label turn %1 as %2</source>
         <translation>将回合 %1 标注为 %2</translation>
-    </message>
-    <message>
-        <source>Show judge labels</source>
-        <translation>显示评判器标签</translation>
     </message>
     <message>
         <source>Annotator name</source>
@@ -252,10 +296,6 @@
         <translation>顺序：</translation>
     </message>
     <message>
-        <source>Keys: 1–4 or D/E/N/R label · ↑/↓ move · Ctrl+Z undo</source>
-        <translation>按键：1–4 或 D/E/N/R 标注 · ↑/↓ 移动 · Ctrl+Z 撤销</translation>
-    </message>
-    <message>
         <source>Could not list the runs: %1</source>
         <translation>无法列出运行：%1</translation>
     </message>
@@ -292,20 +332,8 @@
         <translation>未选择运行。</translation>
     </message>
     <message>
-        <source>Goal: %1
-</source>
-        <translation>目标：%1
-</translation>
-    </message>
-    <message>
         <source>(none)</source>
         <translation>（无）</translation>
-    </message>
-    <message>
-        <source>Trajectory %1 · %2 · reward %3
-</source>
-        <translation>轨迹 %1 · %2 · 奖励 %3
-</translation>
     </message>
     <message>
         <source>success</source>
@@ -316,38 +344,8 @@
         <translation>失败</translation>
     </message>
     <message>
-        <source>%1 Turn %2</source>
-        <translation>%1 回合 %2</translation>
-    </message>
-    <message>
-        <source>   [you: %1]</source>
-        <translation>   [您：%1]</translation>
-    </message>
-    <message>
-        <source>   [judge %1: %2%3]</source>
-        <translation>   [评判器 %1：%2%3]</translation>
-    </message>
-    <message>
         <source> (%1)</source>
         <translation>（%1）</translation>
-    </message>
-    <message>
-        <source>Observation: %1
-</source>
-        <translation>观察：%1
-</translation>
-    </message>
-    <message>
-        <source>Action: %1
-</source>
-        <translation>动作：%1
-</translation>
-    </message>
-    <message>
-        <source>Feedback: %1
-</source>
-        <translation>反馈：%1
-</translation>
     </message>
     <message>
         <source>Could not write %1: %2</source>
@@ -430,6 +428,238 @@
     <message>
         <source>The run is still loading.</source>
         <translation>运行仍在加载中。</translation>
+    </message>
+    <message>
+        <source>decisive progress</source>
+        <translation>决定性进展</translation>
+    </message>
+    <message>
+        <source>useful exploration</source>
+        <translation>有用的探索</translation>
+    </message>
+    <message>
+        <source>no-progress infrastructure</source>
+        <translation>无进展的基础操作</translation>
+    </message>
+    <message>
+        <source>regression</source>
+        <translation>倒退</translation>
+    </message>
+    <message>
+        <source>Changes the task state a verifier checks: takes the target object, selects the required item, does the required clean/heat/cool, places the target, submits the right answer.</source>
+        <translation>改变验证器检查的任务状态：拿起目标物体、选中所需物品、完成所需的清洗/加热/冷却、放置目标、提交正确答案。</translation>
+    </message>
+    <message>
+        <source>Changes what the agent knows without completing a subgoal: a first look into a container, a first visit to a candidate place, a first or refined search.</source>
+        <translation>改变智能体所知的信息但未完成子目标：首次查看容器内部、首次造访候选地点、首次或更精确的搜索。</translation>
+    </message>
+    <message>
+        <source>Changes neither the task state nor what the agent knows: empty-handed travel, a command that does not affect the next decision, a harmless repeat after success.</source>
+        <translation>既不改变任务状态，也不改变智能体所知：空手移动、不影响下一步决策的命令、成功后的无害重复。</translation>
+    </message>
+    <message>
+        <source>Locally harmful, or redundant without new information: a wrong object, edit or purchase; looking again at what is already known.</source>
+        <translation>局部有害，或没有新信息的冗余操作：错误的物体、编辑或购买；再次查看已知的内容。</translation>
+    </message>
+    <message>
+        <source>Blind</source>
+        <translation>盲标</translation>
+    </message>
+    <message>
+        <source>Skip (S)</source>
+        <translation>跳过（S）</translation>
+    </message>
+    <message>
+        <source>Flag (F)</source>
+        <translation>标记（F）</translation>
+    </message>
+    <message>
+        <source>Blind labelling: hide the judges&apos; labels, the outcome and the reward</source>
+        <translation>盲标：隐藏评判器的标签、结果和奖励</translation>
+    </message>
+    <message>
+        <source>Your label of this turn</source>
+        <translation>你对此回合的标签</translation>
+    </message>
+    <message>
+        <source>The judges&apos; labels of this turn (hidden in blind mode)</source>
+        <translation>评判器对此回合的标签（盲标模式下隐藏）</translation>
+    </message>
+    <message>
+        <source>%1 · %2  %3</source>
+        <translation>%1 · %2  %3</translation>
+    </message>
+    <message>
+        <source>%1 (%2): %3
+Keys %4 or %1</source>
+        <translation>%1（%2）：%3
+按键 %4 或 %1</translation>
+    </message>
+    <message>
+        <source>Pass on this turn without a label (kept as a note) and go to the next</source>
+        <translation>跳过此回合、不加标签（记为备注），并转到下一个</translation>
+    </message>
+    <message>
+        <source>Mark this turn to look at again</source>
+        <translation>标记此回合以便再次查看</translation>
+    </message>
+    <message>
+        <source>Comment (C); Return keeps it</source>
+        <translation>评论（C）；按回车保存</translation>
+    </message>
+    <message>
+        <source>Keys: 1–4 or D/E/N/R label · S skip · F flag · C comment · ↑/↓ move · Ctrl+Z undo</source>
+        <translation>按键：1–4 或 D/E/N/R 标注 · S 跳过 · F 标记 · C 评论 · ↑/↓ 移动 · Ctrl+Z 撤销</translation>
+    </message>
+    <message>
+        <source>Could not store the note: %1</source>
+        <translation>无法保存备注：%1</translation>
+    </message>
+    <message>
+        <source>Skip turn %1</source>
+        <translation>跳过回合 %1</translation>
+    </message>
+    <message>
+        <source>Flag turn %1</source>
+        <translation>标记回合 %1</translation>
+    </message>
+    <message>
+        <source>Unflag turn %1</source>
+        <translation>取消标记回合 %1</translation>
+    </message>
+    <message>
+        <source>Comment on turn %1</source>
+        <translation>评论回合 %1</translation>
+    </message>
+    <message>
+        <source>Trajectory %1 of %2 · %3</source>
+        <translation>轨迹 %1 / %2 · %3</translation>
+    </message>
+    <message>
+        <source> · %1 · reward %2</source>
+        <translation> · %1 · 奖励 %2</translation>
+    </message>
+    <message>
+        <source>Goal: %1</source>
+        <translation>目标：%1</translation>
+    </message>
+    <message>
+        <source>Turn %1 of %2 · %3 labelled</source>
+        <translation>回合 %1 / %2 · 已标注 %3</translation>
+    </message>
+    <message>
+        <source> · %1 skipped</source>
+        <translation> · 已跳过 %1</translation>
+    </message>
+    <message>
+        <source> · %1 flagged</source>
+        <translation> · 已标记 %1</translation>
+    </message>
+    <message>
+        <source>Turn %1</source>
+        <translation>回合 %1</translation>
+    </message>
+    <message>
+        <source>[you: %1]</source>
+        <translation>[你：%1]</translation>
+    </message>
+    <message>
+        <source>[judge %1: %2%3]</source>
+        <translation>[评判器 %1：%2%3]</translation>
+    </message>
+    <message>
+        <source>   skipped</source>
+        <translation>   已跳过</translation>
+    </message>
+    <message>
+        <source>   ⚑ flagged</source>
+        <translation>   ⚑ 已标记</translation>
+    </message>
+    <message>
+        <source>   “%1”</source>
+        <translation>   “%1”</translation>
+    </message>
+    <message>
+        <source>
+Observation: %1</source>
+        <translation>
+观察：%1</translation>
+    </message>
+    <message>
+        <source>
+Action: %1</source>
+        <translation>
+动作：%1</translation>
+    </message>
+    <message>
+        <source>
+Feedback: %1</source>
+        <translation>
+反馈：%1</translation>
+    </message>
+    <message>
+        <source>— end of trajectory %1 of %2 —</source>
+        <translation>— 轨迹 %1 / %2 结束 —</translation>
+    </message>
+    <message>
+        <source>No turn</source>
+        <translation>无回合</translation>
+    </message>
+    <message>
+        <source>Turn %1 of %2</source>
+        <translation>第 %1 个回合，共 %2 个</translation>
+    </message>
+    <message>
+        <source>You: %1 · %2</source>
+        <translation>你：%1 · %2</translation>
+    </message>
+    <message>
+        <source>You: skipped</source>
+        <translation>你：已跳过</translation>
+    </message>
+    <message>
+        <source>You: not labelled</source>
+        <translation>你：未标注</translation>
+    </message>
+    <message>
+        <source>Observation</source>
+        <translation>观察</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>动作</translation>
+    </message>
+    <message>
+        <source>Feedback</source>
+        <translation>反馈</translation>
+    </message>
+    <message>
+        <source>Judge labels hidden (blind)</source>
+        <translation>评判器标签已隐藏（盲标）</translation>
+    </message>
+    <message>
+        <source>%1: %2%3</source>
+        <translation>%1：%2%3</translation>
+    </message>
+    <message>
+        <source>Judge: no label</source>
+        <translation>评判器：无标签</translation>
+    </message>
+    <message>
+        <source>Judge  %1</source>
+        <translation>评判器  %1</translation>
+    </message>
+    <message>
+        <source>Last turn in the queue.</source>
+        <translation>队列中的最后一个回合。</translation>
+    </message>
+    <message>
+        <source>Next in the queue: turn %1 of this trajectory.</source>
+        <translation>队列中的下一个：此轨迹的回合 %1。</translation>
+    </message>
+    <message>
+        <source>Last turn here: the queue moves on to trajectory %1 of %2 (turn %3).</source>
+        <translation>此处最后一个回合：队列将转到轨迹 %1 / %2（回合 %3）。</translation>
     </message>
 </context>
 <context>
@@ -524,6 +754,29 @@
         <source>Smoothing %1</source>
         <translation>平滑 %1</translation>
     </message>
+    <message>
+        <source>Grid</source>
+        <translation>网格</translation>
+    </message>
+    <message>
+        <source>More metrics at once, each in its own chart: one crosshair and one x zoom for all</source>
+        <translation>同时查看多个指标，各占一个图表：共用一个十字准线和一个 x 轴缩放</translation>
+    </message>
+    <message>
+        <source>Grid (%1)</source>
+        <translation>网格（%1）</translation>
+    </message>
+</context>
+<context>
+    <name>creditlab::ui::CompareGrid</name>
+    <message>
+        <source>Wall time (s)</source>
+        <translation>实际时间（秒）</translation>
+    </message>
+    <message>
+        <source>Iteration</source>
+        <translation>迭代</translation>
+    </message>
 </context>
 <context>
     <name>creditlab::ui::ComparePage</name>
@@ -564,14 +817,6 @@
     <message>
         <source>(unset)</source>
         <translation>（未设置）</translation>
-    </message>
-    <message>
-        <source>Wall time (s)</source>
-        <translation>实际时间（秒）</translation>
-    </message>
-    <message>
-        <source>Iteration</source>
-        <translation>迭代</translation>
     </message>
     <message>
         <source>Unpin baseline</source>
@@ -697,10 +942,6 @@ runs: %2</source>
         <translation>按分歧</translation>
     </message>
     <message>
-        <source>Methods shown side by side; cells where the first two disagree in sign are outlined</source>
-        <translation>各方法并排显示；前两种方法符号不一致的单元格带有边框</translation>
-    </message>
-    <message>
         <source>Advantages per role</source>
         <translation>各角色的优势</translation>
     </message>
@@ -776,6 +1017,10 @@ runs: %2</source>
         <source>The method run %1 trained with; the others are shadow credits computed on its rollouts</source>
         <translation>运行 %1 训练所用的方法；其余为在其 rollout 上计算的影子 credit</translation>
     </message>
+    <message>
+        <source>Methods shown side by side; cells where the first two disagree in sign are outlined and struck through. Until you pick, the run&apos;s own method and its nearest rival.</source>
+        <translation>并排显示的方法；前两种方法符号相反的单元格会加框并划线。未选择时，显示该运行自身的方法及其最接近的对手。</translation>
+    </message>
 </context>
 <context>
     <name>creditlab::ui::CsvExport</name>
@@ -794,6 +1039,64 @@ runs: %2</source>
     <message>
         <source>Cannot export the table</source>
         <translation>无法导出表格</translation>
+    </message>
+</context>
+<context>
+    <name>creditlab::ui::DisagreeingTurnModel</name>
+    <message>
+        <source>The size of the disagreement: |difference| of the two credits</source>
+        <translation>分歧大小：两个信用的 |差值|</translation>
+    </message>
+    <message>
+        <source>Trajectory</source>
+        <translation>轨迹</translation>
+    </message>
+    <message>
+        <source>Turn</source>
+        <translation>回合</translation>
+    </message>
+    <message>
+        <source>First</source>
+        <translation>第一个</translation>
+    </message>
+    <message>
+        <source>Second</source>
+        <translation>第二个</translation>
+    </message>
+    <message>
+        <source>Gap</source>
+        <translation>差距</translation>
+    </message>
+</context>
+<context>
+    <name>creditlab::ui::DisagreementPanel</name>
+    <message>
+        <source>Click a turn to find it in the heatmap; double-click to open it</source>
+        <translation>单击回合可在热图中定位；双击可打开</translation>
+    </message>
+    <message>
+        <source>Sign disagreement per pair of methods:</source>
+        <translation>各方法对的符号分歧：</translation>
+    </message>
+    <message>
+        <source>Among the turns where both methods are non-zero and finite; pairs without such turns are left out</source>
+        <translation>在两种方法均非零且有限的回合中统计；没有此类回合的方法对不列出</translation>
+    </message>
+    <message>
+        <source>One method: nothing to compare.</source>
+        <translation>只有一种方法：无可比较。</translation>
+    </message>
+    <message>
+        <source>%1 and %2 never disagree in sign here.</source>
+        <translation>%1 与 %2 在此处符号从不相反。</translation>
+    </message>
+    <message>
+        <source>Where %1 and %2 disagree most:</source>
+        <translation>%1 与 %2 分歧最大之处：</translation>
+    </message>
+    <message>
+        <source>Turns with opposite signs, the largest |difference| first</source>
+        <translation>符号相反的回合，|差值| 最大的优先</translation>
     </message>
 </context>
 <context>
@@ -1119,6 +1422,36 @@ runs: %2</source>
         <source>The %1 judge labels nothing here (a remote server gives no oracle roles) and triage needs a role on every turn: use judge http or human, or credit.unlabelled=grpo.</source>
         <translation>%1 评判器在这里不会标注任何内容（远程服务器不提供 oracle 角色），而 triage 需要每一步都有角色：请使用 judge http 或 human，或设置 credit.unlabelled=grpo。</translation>
     </message>
+    <message>
+        <source>Default</source>
+        <translation>默认</translation>
+    </message>
+    <message>
+        <source>The trainer&apos;s defaults: the full household world and a 128×4 policy.</source>
+        <translation>训练器的默认值：完整的 household 世界和 128×4 策略。</translation>
+    </message>
+    <message>
+        <source>No earlier run of this preset in this database to estimate its time from.</source>
+        <translation>此数据库中没有该预设之前的运行，无法估计其耗时。</translation>
+    </message>
+    <message>
+        <source>Its earlier run here took %1 of compute.</source>
+        <translation>此前在这里的一次运行用了 %1 计算时间。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Its %n earlier runs here took %1–%2 of compute.</source>
+        <translation>
+            <numerusform>此前在这里的 %n 次运行用了 %1–%2 计算时间。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source> in %1</source>
+        <translation> (用时 %1)</translation>
+    </message>
+    <message>
+        <source>Run %1 (%2) trained this same SFT%3. &lt;a href=&quot;reuse&quot;&gt;Start from its SFT policy&lt;/a&gt; instead of training it again (sft.from_run = %1).</source>
+        <translation>运行 %1（%2）已训练过相同的 SFT%3。&lt;a href=&quot;reuse&quot;&gt;从其 SFT 策略开始&lt;/a&gt;，无需再次训练（sft.from_run = %1）。</translation>
+    </message>
 </context>
 <context>
     <name>creditlab::ui::MainWindow</name>
@@ -1384,6 +1717,85 @@ Qt %2（构建于 %3）
         <source>PAIR&apos;s AUROC table for a training run&apos;s policy (Ctrl+Shift+P)</source>
         <translation>训练运行策略的 PAIR AUROC 表（Ctrl+Shift+P）</translation>
     </message>
+    <message>
+        <source>Quick demo</source>
+        <translation>快速演示</translation>
+    </message>
+    <message>
+        <source>The demo run did not start.</source>
+        <translation>演示运行未启动。</translation>
+    </message>
+    <message>
+        <source>Sample rollouts</source>
+        <translation>示例 rollout</translation>
+    </message>
+    <message>
+        <source>The sample could not be opened.</source>
+        <translation>无法打开示例。</translation>
+    </message>
+    <message>
+        <source>The sample&apos;s credits could not be computed.</source>
+        <translation>无法计算示例的信用。</translation>
+    </message>
+    <message>
+        <source>Sample run %1 is ready: its credits are on Credit (Ctrl+6), its trees on Trees (Ctrl+7)</source>
+        <translation>示例运行 %1 已就绪：其信用见“信用”页（Ctrl+6），其树见“树”页（Ctrl+7）</translation>
+    </message>
+    <message>
+        <source>&amp;Open</source>
+        <translation>打开(&amp;O)</translation>
+    </message>
+    <message>
+        <source>No database is open.</source>
+        <translation>未打开数据库。</translation>
+    </message>
+    <message>
+        <source>An import is running; try again when it ends.</source>
+        <translation>正在导入；请在导入结束后重试。</translation>
+    </message>
+    <message>
+        <source>The bundled sample is missing from this build.</source>
+        <translation>此构建中缺少附带的示例。</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>Computing the sample&apos;s credits (grpo, gigpo, triage, rtmc)…</source>
+        <translation>正在计算示例的信用（grpo, gigpo, triage, rtmc）…</translation>
+    </message>
+</context>
+<context>
+    <name>creditlab::ui::MonitorCharts</name>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>Single values</source>
+        <translation>单值指标</translation>
+    </message>
+    <message>
+        <source>SFT, per step</source>
+        <translation>SFT，每步</translation>
+    </message>
+    <message>
+        <source>Metrics with one value so far (written once, or only one iteration yet)</source>
+        <translation>目前只有一个值的指标（只写入一次，或目前只有一次迭代）</translation>
+    </message>
+    <message>
+        <source>Iteration</source>
+        <translation>迭代</translation>
+    </message>
+    <message>
+        <source>SFT step</source>
+        <translation>SFT 步</translation>
+    </message>
+    <message>
+        <source>Iteration %1</source>
+        <translation>迭代 %1</translation>
+    </message>
 </context>
 <context>
     <name>creditlab::ui::MonitorPage</name>
@@ -1448,20 +1860,12 @@ Qt %2（构建于 %3）
         <translation>%1 环境步/秒</translation>
     </message>
     <message>
-        <source>SFT warm start</source>
-        <translation>SFT 预热</translation>
-    </message>
-    <message>
         <source>RL</source>
         <translation>RL</translation>
     </message>
     <message>
         <source>Setting up</source>
         <translation>准备中</translation>
-    </message>
-    <message>
-        <source>Done</source>
-        <translation>完成</translation>
     </message>
     <message>
         <source>iteration %1 / %2</source>
@@ -1496,10 +1900,6 @@ Qt %2（构建于 %3）
         <translation>剩余约 %1</translation>
     </message>
     <message>
-        <source>Iteration</source>
-        <translation>迭代</translation>
-    </message>
-    <message>
         <source>No run shown. Start one in Launch (Ctrl+2), or select one in Runs and choose Run → Monitor (Ctrl+M).</source>
         <translation>未显示运行。请在“启动”(Ctrl+2) 中开始一个，或在“运行”中选择一个并选择 运行 → 监控 (Ctrl+M)。</translation>
     </message>
@@ -1514,6 +1914,85 @@ Qt %2（构建于 %3）
     <message>
         <source>waited %1 of %2</source>
         <translation>已等待 %1 / %2</translation>
+    </message>
+    <message>
+        <source>Running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>Paused</source>
+        <translation>已暂停</translation>
+    </message>
+    <message>
+        <source>Finished</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>Stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <source>Evaluating</source>
+        <translation>正在评估</translation>
+    </message>
+    <message>
+        <source>SFT</source>
+        <translation>SFT</translation>
+    </message>
+    <message>
+        <source>Supervised warm start: %1</source>
+        <translation>监督预热：%1</translation>
+    </message>
+    <message>
+        <source>SFT took %1</source>
+        <translation>SFT 用时 %1</translation>
+    </message>
+    <message>
+        <source>SFT step %1, then %2 iterations</source>
+        <translation>SFT 第 %1 步，随后 %2 次迭代</translation>
+    </message>
+</context>
+<context>
+    <name>creditlab::ui::PairDisagreementModel</name>
+    <message>
+        <source>%1 vs %2</source>
+        <translation>%1 与 %2</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>n/a</source>
+        <translation>不适用</translation>
+    </message>
+    <message>
+        <source>%1 %</source>
+        <translation>%1%</translation>
+    </message>
+    <message>
+        <source>Turns whose credits have opposite signs, of the turns where both methods have a finite, non-zero credit (only these can disagree in sign)</source>
+        <translation>信用符号相反的回合数，在两种方法的信用均有限且非零的回合中统计（只有这些回合可能符号相反）</translation>
+    </message>
+    <message>
+        <source>Share of the compared turns (both non-zero and finite) whose signs disagree</source>
+        <translation>比较的回合（均非零且有限）中符号相反的占比</translation>
+    </message>
+    <message>
+        <source>Methods</source>
+        <translation>方法</translation>
+    </message>
+    <message>
+        <source>Signs disagree</source>
+        <translation>符号相反</translation>
+    </message>
+    <message>
+        <source>Share</source>
+        <translation>占比</translation>
     </message>
 </context>
 <context>
@@ -1915,6 +2394,30 @@ Qt %2（构建于 %3）
         <source>No runs yet: start one in Launch (Ctrl+2), or import trajectories with File → Import JSONL… (Ctrl+I).</source>
         <translation>尚无运行：请在“启动”页启动一个（Ctrl+2），或通过 文件 → 导入 JSONL…（Ctrl+I）导入轨迹。</translation>
     </message>
+    <message>
+        <source>Try a quick TRIAGE run (about 5 minutes on 2 cores), or open 24 bundled household rollouts with a judge&apos;s roles to look around Credit, Trees, Annotate and Agreement now.</source>
+        <translation>试试一个快速 TRIAGE 运行（2 个核心约 5 分钟），或打开 24 个附带的 household rollout（带评判器给出的角色），马上浏览“信用”“树”“标注”和“一致性”页。</translation>
+    </message>
+    <message>
+        <source>Start a &amp;quick demo run</source>
+        <translation>启动快速演示运行(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>Launch the household-quick preset (TRIAGE) and follow it on Monitor</source>
+        <translation>启动 household-quick 预设（TRIAGE）并在“监控”页跟踪</translation>
+    </message>
+    <message>
+        <source>Open the &amp;sample rollouts</source>
+        <translation>打开示例 rollout(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Import 24 household rollouts (3 tasks × 8) with a noisy judge&apos;s roles, and compute their credits</source>
+        <translation>导入 24 个 household rollout（3 个任务 × 8），带噪声评判器给出的角色，并计算其信用</translation>
+    </message>
+    <message>
+        <source>Queued, starting when run %1 ends: %2 · &lt;a href=&quot;clear&quot;&gt;Clear queue&lt;/a&gt;</source>
+        <translation>已排队，将在运行 %1 结束后开始：%2 · &lt;a href=&quot;clear&quot;&gt;清空队列&lt;/a&gt;</translation>
+    </message>
 </context>
 <context>
     <name>creditlab::ui::RunCombo</name>
@@ -1932,6 +2435,10 @@ Qt %2（构建于 %3）
     <message>
         <source>There is no valid config to start a run from.</source>
         <translation>没有可用于启动运行的有效配置。</translation>
+    </message>
+    <message>
+        <source>resume run %1</source>
+        <translation>恢复运行 %1</translation>
     </message>
 </context>
 <context>
@@ -2139,20 +2646,12 @@ Qt %2（构建于 %3）
         <translation>开始参数扫描</translation>
     </message>
     <message>
-        <source>Start this sweep? Each trial becomes a training run in %1.</source>
-        <translation>要开始此参数扫描吗？每个试验都会成为 %1 中的一个训练运行。</translation>
-    </message>
-    <message>
         <source>Running…</source>
         <translation>运行中…</translation>
     </message>
     <message>
         <source>Stopping after the running trials&apos; current iteration…</source>
         <translation>将在运行中试验的当前迭代结束后停止…</translation>
-    </message>
-    <message>
-        <source>%1 of %2 trials · %3 elapsed%4</source>
-        <translation>%1 / %2 个试验 · 已用 %3%4</translation>
     </message>
     <message>
         <source> · ETA %1</source>
@@ -2225,6 +2724,48 @@ Qt %2（构建于 %3）
     <message>
         <source> · probe tables %1 of %2%3</source>
         <translation> · 探针表 %1/%2%3</translation>
+    </message>
+    <message numerus="yes">
+        <source>Start this sweep of %n trial(s)? Each trial becomes a training run in %1.</source>
+        <translation>
+            <numerusform>开始这个包含 %n 个试验的参数扫描？每个试验都会成为 %1 中的一个训练运行。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>, … (%1 values)</source>
+        <translation>, …（共 %1 个值）</translation>
+    </message>
+    <message>
+        <source>1 trial</source>
+        <translation>1 个试验</translation>
+    </message>
+    <message>
+        <source>%1 trials</source>
+        <translation>%1 个试验</translation>
+    </message>
+    <message>
+        <source> · %1 at a time</source>
+        <translation> · 同时运行 %1 个</translation>
+    </message>
+    <message>
+        <source>Write a sweep or pick a preset above.</source>
+        <translation>请编写参数扫描，或在上方选择预设。</translation>
+    </message>
+    <message>
+        <source>Not a valid sweep yet: %1</source>
+        <translation>尚不是有效的参数扫描：%1</translation>
+    </message>
+    <message>
+        <source> · took %1</source>
+        <translation> · 用时 %1</translation>
+    </message>
+    <message>
+        <source> · %1 elapsed%2</source>
+        <translation> · 已用 %1%2</translation>
+    </message>
+    <message>
+        <source>%1 of %2 trials%3</source>
+        <translation>%1 / %2 个试验%3</translation>
     </message>
 </context>
 <context>
@@ -2425,12 +2966,6 @@ Qt %2（构建于 %3）
             <numerusform>%1（%n 次 rollout）</numerusform>
         </translation>
     </message>
-    <message numerus="yes">
-        <source>it %1 / %2 (%n rollout(s))</source>
-        <translation>
-            <numerusform>迭代 %1 / %2（%n 次 rollout）</numerusform>
-        </translation>
-    </message>
     <message>
         <source>Loading group %1…</source>
         <translation>正在加载分组 %1…</translation>
@@ -2442,18 +2977,6 @@ Qt %2（构建于 %3）
     <message>
         <source>%1 (reward %2)</source>
         <translation>%1（奖励 %2）</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n rollout(s), %1 nodes, %2 edges</source>
-        <translation>
-            <numerusform>%n 次 rollout，%1 个节点，%2 条边</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>%1 states (%2 anchors, %3 singletons), %4 terminals, %5 edges, %6 turns
-branching factor %7; states shared by more than one rollout: %8%</source>
-        <translation>%1 个状态（%2 个锚点，%3 个单例），%4 个终止状态，%5 条边，%6 个回合
-分支因子 %7；被多个 rollout 共享的状态：%8%</translation>
     </message>
     <message>
         <source>%1: non-zero advantage on %2% of turns</source>
@@ -2472,22 +2995,6 @@ branching factor %7; states shared by more than one rollout: %8%</source>
             <numerusform>终止状态：%n 次 rollout 在此结束，平均结果 %1
 </numerusform>
         </translation>
-    </message>
-    <message>
-        <source>State %1
-
-Observation:
-%2
-
-visits %3, V %4, V&apos; %5, success rate %6%, rollouts %7%8
-</source>
-        <translation>状态 %1
-
-观察：
-%2
-
-访问 %3，V %4，V&apos; %5，成功率 %6%，rollout %7%8
-</translation>
     </message>
     <message>
         <source>, anchor</source>
@@ -2513,22 +3020,110 @@ Q %2，N(s,a) %3，被选择 %n 次%4
     </message>
     <message>
         <source>
-Observation:
-%1
-</source>
-        <translation>
-观察：
-%1
-</translation>
-    </message>
-    <message>
-        <source>
 Feedback:
 %1
 </source>
         <translation>
 反馈：
 %1
+</translation>
+    </message>
+    <message>
+        <source>Iteration:</source>
+        <translation>迭代：</translation>
+    </message>
+    <message>
+        <source>This database has no runs: import trajectories or start a run.</source>
+        <translation>此数据库没有运行：请导入轨迹或开始一个运行。</translation>
+    </message>
+    <message>
+        <source>none (imported)</source>
+        <translation>无（导入）</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1, task %2 (%n rollout(s))</source>
+        <translation>
+            <numerusform>%1，任务 %2（%n 次 rollout）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Run %1 has no trajectories yet, so it has no groups to draw as trees. Import trajectories into it or train it first.</source>
+        <translation>运行 %1 尚无轨迹，因此没有可绘制为树的分组。请先向其导入轨迹或训练它。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Group %1: %n rollout(s)</source>
+        <translation>
+            <numerusform>分组 %1：%n 次 rollout</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 nodes: %2 states + %3 terminals
+of the states: %4 anchors (recur in the group), %5 singletons (one rollout)
+%6 edges (%7 re-convergence, %8 loops to the same state), %9 turns
+branching factor %10; states shared by more than one rollout: %11%</source>
+        <translation>%1 个节点：%2 个状态 + %3 个终止节点
+状态中：%4 个锚点（在分组中重复出现），%5 个单例（仅一次 rollout）
+%6 条边（%7 条重新汇合，%8 条回到同一状态的环），%9 个回合
+分支因子 %10；被多于一次 rollout 共享的状态：%11%</translation>
+    </message>
+    <message numerus="yes">
+        <source> and %n more</source>
+        <translation>
+            <numerusform> 及另外 %n 个</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Open turn %1</source>
+        <translation>打开回合 %1</translation>
+    </message>
+    <message>
+        <source>Opens %1 in the trajectory viewer</source>
+        <translation>在轨迹查看器中打开 %1</translation>
+    </message>
+    <message>
+        <source>after %1
+</source>
+        <translation>在 %1 之后
+</translation>
+    </message>
+    <message numerus="yes">
+        <source>State %1
+
+Observation:
+%2
+
+visits N(s) %3, V %4, V&apos; %5, success rate %6%, %n rollout(s) through it%7
+</source>
+        <translation>
+            <numerusform>状态 %1
+
+观察：
+%2
+
+访问 N(s) %3，V %4，V&apos; %5，成功率 %6%，经过的 rollout %n 次%7
+</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>turns here: %1
+</source>
+        <translation>此处的回合：%1
+</translation>
+    </message>
+    <message>
+        <source>taken at %1
+</source>
+        <translation>选择于 %1
+</translation>
+    </message>
+    <message>
+        <source>
+Observation (%1):
+%2
+</source>
+        <translation>
+观察（%1）：
+%2
 </translation>
     </message>
 </context>
@@ -2714,6 +3309,18 @@ Value: %5</source>
         <source>Export chart</source>
         <translation>导出图表</translation>
     </message>
+    <message>
+        <source>No value above 0 to show on a log scale</source>
+        <translation>没有大于 0 的值可在对数刻度上显示</translation>
+    </message>
+    <message>
+        <source>Log scale</source>
+        <translation>对数刻度</translation>
+    </message>
+    <message>
+        <source>Logarithmic y axis; values at or below 0 are left out</source>
+        <translation>对数 y 轴；小于或等于 0 的值不显示</translation>
+    </message>
 </context>
 <context>
     <name>creditlab::ui::heatmap::CreditHeatmapView</name>
@@ -2748,6 +3355,41 @@ Value: %5</source>
     <message>
         <source>advantage</source>
         <translation>优势</translation>
+    </message>
+    <message>
+        <source>Colours span ±%1 (red negative, blue positive).</source>
+        <translation>颜色范围 ±%1（红色为负，蓝色为正）。</translation>
+    </message>
+    <message>
+        <source>Clipped at the %1th percentile of |advantage| over the shown methods&apos; non-zero turns, so that a few outliers do not wash out the rest; the largest |advantage| is %2.</source>
+        <translation>在所示方法非零回合的 |优势| 的第 %1 百分位处截断，以免少数离群值使其余部分褪色；最大的 |优势| 为 %2。</translation>
+    </message>
+    <message>
+        <source>clipped</source>
+        <translation>已截断</translation>
+    </message>
+</context>
+<context>
+    <name>creditlab::ui::heatmap::HeatmapLegend</name>
+    <message>
+        <source>The strip at each row&apos;s start is the trajectory&apos;s outcome. Cells where the first two shown methods give opposite signs are outlined and struck through.</source>
+        <translation>每行开头的色条表示该轨迹的结果。前两种所示方法符号相反的单元格会加框并划线。</translation>
+    </message>
+    <message>
+        <source>success</source>
+        <translation>成功</translation>
+    </message>
+    <message>
+        <source>failure</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>signs disagree (%1 vs %2)</source>
+        <translation>符号相反（%1 与 %2）</translation>
+    </message>
+    <message>
+        <source>no credit</source>
+        <translation>无信用</translation>
     </message>
 </context>
 <context>
@@ -2811,16 +3453,56 @@ Q %2，N(s,a) %3，被选择 %4 次%5</translation>
         <translation>平均优势（%1）</translation>
     </message>
     <message>
-        <source>anchor</source>
-        <translation>锚点</translation>
+        <source>turn %1 of %2</source>
+        <translation>%2 的回合 %1</translation>
     </message>
     <message>
-        <source>singleton</source>
-        <translation>单例</translation>
+        <source>after %1</source>
+        <translation>在 %1 之后</translation>
     </message>
     <message>
-        <source>terminal</source>
-        <translation>终止</translation>
+        <source>first reached at %1</source>
+        <translation>首次到达于 %1</translation>
+    </message>
+    <message>
+        <source>first taken at %1</source>
+        <translation>首次选择于 %1</translation>
+    </message>
+    <message>
+        <source>black outline: anchor (state recurs)</source>
+        <translation>黑色轮廓：锚点（状态重复出现）</translation>
+    </message>
+    <message>
+        <source>hollow: singleton (one rollout)</source>
+        <translation>空心：单例（仅一次 rollout）</translation>
+    </message>
+    <message>
+        <source>square: terminal (rollout ended)</source>
+        <translation>方形：终止节点（rollout 结束）</translation>
+    </message>
+    <message>
+        <source>size: visits N(s)</source>
+        <translation>大小：访问次数 N(s)</translation>
+    </message>
+    <message>
+        <source>dashed edge: re-convergence</source>
+        <translation>虚线边：重新汇合</translation>
+    </message>
+    <message>
+        <source>orange outline: followed rollout</source>
+        <translation>橙色轮廓：跟随的 rollout</translation>
+    </message>
+    <message>
+        <source>orange ring: selected</source>
+        <translation>橙色圆环：已选中</translation>
+    </message>
+    <message>
+        <source>magenta ring: search match</source>
+        <translation>品红圆环：搜索匹配</translation>
+    </message>
+    <message>
+        <source>+N: nodes collapsed below</source>
+        <translation>+N：下方折叠的节点</translation>
     </message>
 </context>
 <context>
