@@ -334,7 +334,13 @@ void prepare(Database& db)
     // Bulk imports build large transactions; 64 MiB keeps their pages in memory instead of spilling.
     db.exec("PRAGMA cache_size = -65536");
     for (int v = static_cast<int>(version) + 1; v <= kVersion; ++v) {
-        Transaction tx(db);
+        Transaction tx(db); // BEGIN IMMEDIATE: one process migrates at a time
+        // Another process may have migrated between our first read and this lock (two trainers opening an old file
+        // at once): read the version again under the lock, and skip what is done.
+        if (db.scalarInt("PRAGMA user_version") >= v) {
+            tx.commit();
+            continue;
+        }
         db.exec(migrationSql(v));
         db.exec("PRAGMA application_id = " + std::to_string(kApplicationId));
         db.exec("PRAGMA user_version = " + std::to_string(v));

@@ -9,9 +9,11 @@
 #include <QTemporaryDir>
 #include <QtTest/QTest>
 
+#include <chrono>
 #include <filesystem>
 #include <set>
 #include <sqlite3.h>
+#include <thread>
 
 using namespace creditlab;
 
@@ -31,6 +33,7 @@ private Q_SLOTS:
     void migration5AddsProbeTables();
     void migration6BackFillsTheRunShape();
     void migration7AddsHumanNotes();
+    void concurrentOpenersMigrateOnce();
     void emptySqliteFileIsMigrated();
     void emptyFileIsMigrated();
     void createsMissingFolders();
@@ -255,6 +258,41 @@ void TestStoreSchema::migration()
         QCOMPARE(objects(store.database(), "table"), wantTables);
         QCOMPARE(objects(store.database(), "index"), wantIndexes);
     }
+}
+
+/// Two processes opening an old file at once (an experiment's trainers): the one that waits for the other's
+/// migration must not run it again ("table human_note already exists" once failed an experiment).
+void TestStoreSchema::concurrentOpenersMigrateOnce()
+{
+    const std::string q = path("race.db");
+    {
+        Database db(q, Database::Access::ReadWrite);
+        db.exec("PRAGMA journal_mode = WAL");
+        for (int v = 1; v <= 6; ++v)
+            db.exec(schema::migrationSql(v));
+        db.exec("PRAGMA application_id = " + std::to_string(schema::kApplicationId));
+        db.exec("PRAGMA user_version = 6");
+    }
+    Database first(q, Database::Access::ReadWrite);
+    first.exec("BEGIN IMMEDIATE"); // the first opener holds the write lock while it migrates
+    std::string error;
+    std::int64_t version = 0;
+    std::thread second([&] {
+        try {
+            Store store(q); // reads version 6, then waits for the lock
+            version = store.schemaVersion();
+        } catch (const std::exception& e) {
+            error = e.what();
+        }
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    for (int v = 7; v <= schema::kVersion; ++v)
+        first.exec(schema::migrationSql(v));
+    first.exec("PRAGMA user_version = " + std::to_string(schema::kVersion));
+    first.exec("COMMIT");
+    second.join();
+    QVERIFY2(error.empty(), error.c_str());
+    QCOMPARE(version, std::int64_t(schema::kVersion));
 }
 
 void TestStoreSchema::migration2KeepsCredits()

@@ -2,7 +2,7 @@
 // Built on demand (target `screenshots`); run offscreen:
 //   build/release/bin/creditlab-screenshots DATABASE OUTDIR [COMPARE_RUN_IDS...]
 // The pages are shown as a user finds them: the newest training run monitored, every training run compared on
-// rollout/invalid_rate (seeds grouped), the triage preset in the launcher, the newest sweep's results.
+// eval/success, the triage preset in the launcher, the newest sweep's results.
 #include "core/store.h"
 #include "ui/agreement/agreementpage.h"
 #include "ui/annotate/annotationpage.h"
@@ -108,8 +108,7 @@ int main(int argc, char** argv)
         QSignalSpy loaded(window.compare(), &ui::ComparePage::loaded);
         window.compare()->setRuns(compared);
         loaded.wait(30000);
-        window.compare()->setMetric(QStringLiteral("rollout/invalid_rate"));
-        window.compare()->setGroupSeeds(true);
+        window.compare()->setMetric(QStringLiteral("eval/success"));
         window.showPage(ui::MainWindow::Page::Compare);
         ok &= save(window, out, QStringLiteral("compare"));
     }
@@ -117,13 +116,13 @@ int main(int argc, char** argv)
     if (!compared.isEmpty()) {
         QSignalSpy loaded(window.credit(), &ui::CreditPage::loaded);
         window.showPage(ui::MainWindow::Page::Credit);
-        // CREDITLAB_SCREENSHOT_CREDIT_RUN picks the run (default: the first compared one); grpo against rtmc.
+        // CREDITLAB_SCREENSHOT_CREDIT_RUN picks the run (default: the first compared one); the page's own default
+        // methods (the run's method and its nearest rival).
         const qint64 creditRun = qEnvironmentVariableIsSet("CREDITLAB_SCREENSHOT_CREDIT_RUN")
             ? qEnvironmentVariable("CREDITLAB_SCREENSHOT_CREDIT_RUN").toLongLong()
             : compared.first();
         window.credit()->showRun(creditRun);
         loaded.wait(30000);
-        window.credit()->setMethods({ QStringLiteral("grpo"), QStringLiteral("rtmc"), QStringLiteral("triage") });
         ok &= save(window, out, QStringLiteral("credit"));
     }
     if (!compared.isEmpty()) {

@@ -133,6 +133,7 @@ private Q_SLOTS:
     void queueOrders();
     void keysLabelAndAdvance();
     void undoRedoRestoreStore();
+    void loadsTheNewestRunWhenShown();
     void persistsAcrossReopen();
     void blindHidesJudge();
     void jsonlRoundTrip();
@@ -246,6 +247,30 @@ void TestAnnotation::undoRedoRestoreStore()
     QTest::keyClick(&page, Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
     QCOMPARE(dump(*ws.store(), f), afterTwo);
     QCOMPARE(page.current(), std::make_optional(std::make_pair(f.t1, 2)));
+}
+
+/// The page loads the chooser's run (the newest) when it first shows, and again after a database change: it once
+/// showed an empty chooser and a blank card until a run was picked.
+void TestAnnotation::loadsTheNewestRunWhenShown()
+{
+    Fixture f;
+    const qint64 second = addSecondRun(f);
+    Workspace ws;
+    AnnotationPage page(&ws);
+    QVERIFY(ws.open(f.path));
+    QCOMPARE(page.runId(), 0); // hidden: nothing read yet
+    QSignalSpy loaded(&page, &AnnotationPage::loaded);
+    page.show();
+    QVERIFY(loaded.wait(kWaitMs));
+    QCOMPARE(page.runId(), second);
+    QVERIFY2(page.cardText().contains(QStringLiteral("u1")) || page.transcriptText().contains(QStringLiteral("u1")),
+        qPrintable(page.transcriptText()));
+    // Another database while it shows: its newest run.
+    Fixture other;
+    loaded.clear();
+    QVERIFY(ws.open(other.path));
+    QVERIFY(loaded.wait(kWaitMs));
+    QCOMPARE(page.runId(), other.run);
 }
 
 void TestAnnotation::persistsAcrossReopen()

@@ -393,7 +393,12 @@ AnnotationPage::AnnotationPage(Workspace* workspace, QWidget* parent, QUndoStack
         m_position = -1;
         m_transcriptStale = true;
     });
-    connect(m_workspace, &Workspace::opened, this, [this] { reloadRuns(); });
+    connect(m_workspace, &Workspace::opened, this, [this] {
+        reloadRuns();
+        if (isVisible()) // else when it shows
+            if (const qint64 run = runToLoad(m_runCombo, m_runId))
+                setRun(run);
+    });
     connect(m_workspace, &Workspace::runsChanged, this, [this] {
         reloadRuns();
         loadRun(true);
@@ -414,8 +419,16 @@ void AnnotationPage::reloadRuns()
         m_runCombo->clear();
         fail(tr("Could not list the runs: %1").arg(QString::fromUtf8(e.what())));
     }
-    m_runCombo->setCurrentIndex(m_runCombo->findData(QVariant::fromValue<qint64>(m_runId)));
+    if (m_runId != 0) // else the chooser offers the newest run, loaded when the page shows
+        m_runCombo->setCurrentIndex(m_runCombo->findData(QVariant::fromValue<qint64>(m_runId)));
     m_updating = false;
+}
+
+void AnnotationPage::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    if (const qint64 run = runToLoad(m_runCombo, m_runId))
+        setRun(run);
 }
 
 void AnnotationPage::setRun(qint64 runId)

@@ -85,6 +85,8 @@ public:
     /// Shows run `runId` (0 = none) once its background load lands (loaded()); the queue starts at its first item.
     /// Until then the page is empty and says it is loading. Run 0 (or no database) is shown at once.
     void setRun(qint64 runId);
+    /// The run shown (or being loaded); 0 when none.
+    qint64 runId() const { return m_runId; }
     /// True while a requested run has not been shown yet.
     bool isLoading() const;
     qint64 run() const { return m_runId; }
@@ -147,6 +149,8 @@ Q_SIGNALS:
 
 protected:
     void keyPressEvent(QKeyEvent* event) override;
+    /// Loads the chooser's run when the page first shows one (after start and after a database change).
+    void showEvent(QShowEvent* event) override;
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
