@@ -134,6 +134,7 @@ private Q_SLOTS:
     void keysLabelAndAdvance();
     void undoRedoRestoreStore();
     void loadsTheNewestRunWhenShown();
+    void importedJudgeRolesShow();
     void persistsAcrossReopen();
     void blindHidesJudge();
     void jsonlRoundTrip();
@@ -271,6 +272,29 @@ void TestAnnotation::loadsTheNewestRunWhenShown()
     QVERIFY(ws.open(other.path));
     QVERIFY(loaded.wait(kWaitMs));
     QCOMPARE(page.runId(), other.run);
+}
+
+/// Roles a judge gave in an imported file show as that judge's labels (the bundled sample's noisy judge), unless the
+/// store holds that judge's label for the turn.
+void TestAnnotation::importedJudgeRolesShow()
+{
+    AnnotationTrajectory t;
+    t.info.rowId = 7;
+    Turn labelled;
+    labelled.role = Role::R;
+    labelled.roleSource = "judge:noisy:accuracy=0.8";
+    labelled.score = 0.4;
+    Turn human = labelled;
+    human.roleSource = "human:ana"; // not a judge
+    Turn stored = labelled;
+    t.trajectory.turns = { labelled, human, stored, Turn {} };
+    t.judge.push_back(JudgeLabel { 7, 2, "noisy:accuracy=0.8", Role::D, std::nullopt, std::nullopt, "now" });
+    addImportedJudgeRoles(t);
+    QCOMPARE(t.judge.size(), std::size_t(2));
+    QCOMPARE(t.judge[1].turn, 0);
+    QCOMPARE(t.judge[1].judge, std::string("noisy:accuracy=0.8"));
+    QVERIFY(t.judge[1].role == Role::R);
+    QCOMPARE(t.judge[1].confidence.value_or(-1), 0.4);
 }
 
 void TestAnnotation::persistsAcrossReopen()

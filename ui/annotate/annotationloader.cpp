@@ -4,6 +4,7 @@
 
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <algorithm>
 #include <exception>
 
 namespace creditlab::ui {
@@ -48,6 +49,21 @@ void AnnotationLoader::waitForWorker()
         m_watcher.waitForFinished();
 }
 
+void addImportedJudgeRoles(AnnotationTrajectory& t)
+{
+    for (std::size_t i = 0; i < t.trajectory.turns.size(); ++i) {
+        const Turn& turn = t.trajectory.turns[i];
+        if (!turn.role || !turn.roleSource || turn.roleSource->rfind("judge:", 0) != 0)
+            continue;
+        const std::string judge = turn.roleSource->substr(6);
+        const bool stored = std::any_of(t.judge.begin(), t.judge.end(),
+            [&](const JudgeLabel& l) { return l.turn == static_cast<int>(i) && l.judge == judge; });
+        if (!stored)
+            t.judge.push_back(JudgeLabel { t.info.rowId, static_cast<int>(i), judge, *turn.role, turn.score,
+                std::nullopt, std::string() });
+    }
+}
+
 void AnnotationLoader::startWorker()
 {
     m_pending = false;
@@ -61,8 +77,10 @@ void AnnotationLoader::startWorker()
             for (const TrajectoryInfo& info : store.trajectories(runId)) {
                 if (cancel->load())
                     break; // stale: nobody will look at this result
-                data->trajectories.push_back(AnnotationTrajectory { info, store.loadTrajectory(info.rowId),
-                    store.judgeLabels(info.rowId), store.humanLabels(info.rowId), humanNotes(store, info.rowId) });
+                AnnotationTrajectory t { info, store.loadTrajectory(info.rowId), store.judgeLabels(info.rowId),
+                    store.humanLabels(info.rowId), humanNotes(store, info.rowId) };
+                addImportedJudgeRoles(t);
+                data->trajectories.push_back(std::move(t));
             }
         } catch (const std::exception& error) {
             data->trajectories.clear();

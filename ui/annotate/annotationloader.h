@@ -30,6 +30,10 @@ struct AnnotationData {
     QString error; ///< set when the run could not be read (trajectories is then empty)
 };
 
+/// Adds the roles a judge gave in the imported file (turns with role_source "judge:<name>") to `t.judge` as that
+/// judge's labels, where the store holds none of that judge for the turn: an imported run shows its judge too.
+void addImportedJudgeRoles(AnnotationTrajectory& t);
+
 /// Reads every trajectory of a run with its judge and human labels and notes in QtConcurrent's pool, with its own
 /// read-only Store on the database path (one SQLite connection per thread, STYLE rule 9). A request made while a worker
 /// runs tells it to stop, waits for it and then starts; a result older than the newest request is dropped (generation
