@@ -322,8 +322,13 @@ private Q_SLOTS:
         QCOMPARE(name.data(Qt::CheckStateRole).toInt(), int(Qt::Checked));
         QCOMPARE(name.data(IdRole).toLongLong(), qint64(5));
         QVERIFY(model.flags(name) & Qt::ItemIsUserCheckable);
+        // Readable in the narrow column: the key's last section; in full in the tooltip and the full text.
         QCOMPARE(model.index(1, int(CompareRunsModel::Column::Config)).data().toString(),
+            QStringLiteral("method=triage, seed=2"));
+        QCOMPARE(model.index(1, int(CompareRunsModel::Column::Config)).data(FullTextRole).toString(),
             QStringLiteral("credit.method=triage, seed=2"));
+        QVERIFY(model.index(1, int(CompareRunsModel::Column::Config)).data(Qt::ToolTipRole).toString().contains(
+            QStringLiteral("credit.method=triage")));
 
         QSignalSpy visibility(&model, &CompareRunsModel::visibilityChanged);
         QVERIFY(model.setData(name, Qt::Unchecked, Qt::CheckStateRole));
@@ -410,7 +415,7 @@ private Q_SLOTS:
         QCOMPARE(page.controls()->metricCombo()->count(), 4);
         QCOMPARE(page.controls()->metricCombo()->itemText(0), QStringLiteral("eval/success"));
         QCOMPARE(page.runsModel()->index(2, int(CompareRunsModel::Column::Config)).data().toString(),
-            QStringLiteral("credit.method=triage, seed=1"));
+            QStringLiteral("method=triage, seed=1"));
         // Colours differ per run and match the chart's lines.
         const QColor colorA = page.runsModel()->index(0, 0).data(Qt::DecorationRole).value<QColor>();
         QVERIFY(colorA.isValid());

@@ -104,9 +104,16 @@ QVariant CompareRunsModel::data(const QModelIndex& index, int role) const
     const auto column = static_cast<Column>(index.column());
     const bool pinned = entry.runId == m_baseline;
 
-    QStringList diffParts;
-    for (const auto& [key, value] : entry.diff)
+    // The tooltip names each key in full; the cell, narrow beside the runs, drops the key's section
+    // ("credit.method=triage" reads "method=triage") unless two keys would then read alike.
+    QStringList diffParts, shortParts, shortKeys;
+    for (const auto& [key, value] : entry.diff) {
         diffParts << key + QLatin1Char('=') + value;
+        shortKeys << key.section(QLatin1Char('.'), -1);
+    }
+    for (qsizetype i = 0; i < diffParts.size(); ++i)
+        shortParts << (shortKeys.count(shortKeys[i]) > 1 ? diffParts[i]
+                                                         : shortKeys[i] + QLatin1Char('=') + entry.diff[std::size_t(i)].second);
 
     switch (role) {
     case IdRole:
@@ -133,7 +140,9 @@ QVariant CompareRunsModel::data(const QModelIndex& index, int role) const
             return {};
         }
     case FullTextRole:
-        return column == Column::Name ? QVariant(entry.name) : data(index, Qt::DisplayRole);
+        return column == Column::Name ? QVariant(entry.name)
+            : column == Column::Config  ? QVariant(diffParts.join(QStringLiteral(", ")))
+                                        : data(index, Qt::DisplayRole);
     case SortRole:
     case Qt::DisplayRole:
         switch (column) {
@@ -142,7 +151,7 @@ QVariant CompareRunsModel::data(const QModelIndex& index, int role) const
         case Column::Baseline:
             return pinned ? tr("baseline") : QString();
         case Column::Config:
-            return previewText(diffParts.join(QStringLiteral(", ")));
+            return role == SortRole ? diffParts.join(QStringLiteral(", ")) : previewText(shortParts.join(QStringLiteral(", ")));
         case Column::Count:
             break;
         }

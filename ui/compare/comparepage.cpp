@@ -55,7 +55,7 @@ ComparePage::ComparePage(Workspace* workspace, QWidget* parent)
     m_runsView->setContextMenuPolicy(Qt::CustomContextMenu);
     m_runsView->horizontalHeader()->setSectionResizeMode(
         int(CompareRunsModel::Column::Baseline), QHeaderView::ResizeToContents);
-    m_runsView->setColumnWidth(int(CompareRunsModel::Column::Name), 160);
+    m_runsView->setColumnWidth(int(CompareRunsModel::Column::Name), 150);
     m_tableProxy->setSourceModel(m_tableModel);
     setUpTableView(m_tableView);
     m_tableView->setObjectName(QStringLiteral("compareTableView"));
@@ -100,7 +100,7 @@ ComparePage::ComparePage(Workspace* workspace, QWidget* parent)
     splitter->addWidget(right);
     splitter->setStretchFactor(0, 1);
     splitter->setStretchFactor(1, 3);
-    splitter->setSizes({ 280, 1200 });
+    splitter->setSizes({ 380, 1100 }); // room for the runs' names and what differs between them
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(splitter);
