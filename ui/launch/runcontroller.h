@@ -33,7 +33,7 @@ struct RunRequest {
 /// A snapshot of a run's progress (a value; crosses threads through queued signals).
 struct RunProgress {
     qint64 runId = 0;
-    Phase phase = Phase::Sft; ///< Sft, Rl or Waiting (the trainer's)
+    Phase phase = Phase::Sft; ///< Sft, Eval, Rl or Waiting (the trainer's); each new phase is reported once
     qint64 iteration = 0; ///< the RL iteration just finished (0 during and right after SFT)
     qint64 iterations = 0;
     qint64 step = 0; ///< within the phase

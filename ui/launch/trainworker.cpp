@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <exception>
+#include <optional>
 
 namespace creditlab::ui {
 
@@ -130,12 +131,15 @@ void TrainWorker::train(const RunRequest& request)
         Q_EMIT started(runId, name);
 
         auto lastSent = Clock::now() - kProgressInterval;
+        std::optional<Phase> lastPhase;
         const auto callback = [&](const learn::TrainProgress& p) {
             const bool iterationDone = p.phase == Phase::Rl && !p.metrics.empty();
             const auto now = Clock::now();
-            // A wait for a server is reported once per try (seconds apart): never coalesced away.
-            if (iterationDone || p.phase == Phase::Waiting || now - lastSent >= kProgressInterval) {
+            // A wait for a server is reported once per try (seconds apart), and a new phase (SFT, Evaluating, RL)
+            // once as it begins: neither is coalesced away, however quickly it follows the last report.
+            if (iterationDone || p.phase == Phase::Waiting || p.phase != lastPhase || now - lastSent >= kProgressInterval) {
                 lastSent = now;
+                lastPhase = p.phase;
                 Q_EMIT progressed(toSnapshot(runId, p));
             }
             if (iterationDone)
