@@ -4,12 +4,13 @@
 #include "core/atomicfile.h"
 #include "core/credit/estimator.h"
 #include "core/credit/runcredits.h"
+#include "core/importformats.h"
 #include "core/jsonl.h"
-#include "core/jsonlfile.h"
 #include "core/jsonscanner.h"
 #include "core/paths.h"
 #include "core/store.h"
 
+#include <charconv>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -48,7 +49,26 @@ void appendDetails(std::string& out, const CreditResult& r, std::size_t i)
     out += '}';
 }
 
-/// The DESIGN.md output line: {"id":..., "advantages":[...], "details":{...}}.
+/// The source's own index of a turn, as an importer of another trainer's dump keeps it first in the turn's kept
+/// fields: "message_index" (chat, ShareGPT, verl) or "step_index" (per-step rows). nullopt for native turns.
+std::optional<std::pair<std::string_view, std::int64_t>> sourceIndex(const Turn& turn)
+{
+    for (const std::string_view key : { std::string_view("message_index"), std::string_view("step_index") }) {
+        const std::string prefix = "\"" + std::string(key) + "\":";
+        if (turn.extra.compare(0, prefix.size(), prefix) != 0)
+            continue;
+        std::int64_t value = 0;
+        const char* begin = turn.extra.data() + prefix.size();
+        const char* end = turn.extra.data() + turn.extra.size();
+        if (const auto [ptr, ec] = std::from_chars(begin, end, value); ec == std::errc() && (ptr == end || *ptr == ','))
+            return std::make_pair(key, value);
+    }
+    return std::nullopt;
+}
+
+/// The DESIGN.md output line: {"id":..., "advantages":[...], "details":{...}}. When every turn came from another
+/// trainer's dump with its own index, the line also carries that index per turn ("message_index" or "step_index",
+/// parallel to "advantages"), so that the trainer can join the advantages back on (id, index).
 std::string formatCreditLine(const Trajectory& t, const CreditResult& r, std::size_t i, bool details)
 {
     std::string out = "{\"id\":";
@@ -60,6 +80,28 @@ std::string formatCreditLine(const Trajectory& t, const CreditResult& r, std::si
         appendJsonNumber(out, r.advantages[k]);
     }
     out += ']';
+    std::vector<std::int64_t> indices;
+    std::string_view indexKey;
+    for (const Turn& turn : t.turns) {
+        const auto index = sourceIndex(turn);
+        if (!index || (!indexKey.empty() && index->first != indexKey)) {
+            indices.clear();
+            break;
+        }
+        indexKey = index->first;
+        indices.push_back(index->second);
+    }
+    if (!indices.empty() && indices.size() == r.offsets[i + 1] - r.offsets[i]) {
+        out += ",\"";
+        out += indexKey;
+        out += "\":[";
+        for (std::size_t k = 0; k < indices.size(); ++k) {
+            if (k > 0)
+                out += ',';
+            out += std::to_string(indices[k]);
+        }
+        out += ']';
+    }
     if (details) {
         out += ",\"details\":";
         appendDetails(out, r, i);
@@ -72,6 +114,7 @@ struct CreditOptions {
     std::string method;
     std::vector<std::string> sets;
     std::string input;
+    std::string format;
     std::string output;
     bool details = false;
     DbOption db;
@@ -83,10 +126,18 @@ struct CreditOptions {
 
 void runFileMode(const CreditOptions& o, const Estimator& method, const credit::Params& params)
 {
+    // Any format the importers read: native JSONL, or another trainer's dump (detected, or --format).
     std::vector<Trajectory> trajectories;
-    JsonlFileReader reader(o.input);
+    ImportOptions options;
+    if (!o.format.empty()) {
+        const auto format = parseImportFormat(o.format);
+        if (!format)
+            throw std::runtime_error("unknown format '" + o.format + "' (known: " + importFormatNames() + ")");
+        options.format = *format;
+    }
+    const auto source = openTrajectorySource(o.input, options);
     Trajectory t;
-    while (reader.next(t))
+    while (source->next(t))
         trajectories.push_back(t);
     const Batch batch = Batch::fromTrajectories(std::move(trajectories));
     method.validate(batch, params);
@@ -132,7 +183,12 @@ void addCreditCommand(CLI::App& app)
     cmd->add_option("--method,-m", o->method, "Method name (see 'methods')")->required()->type_name("NAME");
     cmd->add_option("--set", o->sets, "Parameter as key=value (repeatable), e.g. --set lambda=0.3")
         ->type_name("KEY=VALUE");
-    auto* input = cmd->add_option("--input,-i", o->input, "Trajectories as JSONL (file mode)")->type_name("FILE");
+    auto* input = cmd->add_option("--input,-i", o->input,
+                          "Trajectories (file mode): our JSONL, or another trainer's dump as 'import' reads it")
+                      ->type_name("FILE");
+    cmd->add_option("--format", o->format, "File mode: the input's format (default: detected; see 'import --help')")
+        ->type_name("NAME")
+        ->needs(input);
     cmd->add_option("--output,-o", o->output, "Credits as JSONL, one line per trajectory; - for stdout")
         ->type_name("FILE");
     cmd->add_flag("--details", o->details, "Include the method's per-turn detail arrays");
@@ -149,7 +205,9 @@ void addCreditCommand(CLI::App& app)
     cmd->footer("File mode:  credit --method NAME --input trajs.jsonl --output credits.jsonl\n"
                 "Store mode: credit --method NAME --run ID [--db runs.db] [--output credits.jsonl]\n"
                 "Output lines: {\"id\": ..., \"advantages\": [one per turn], \"details\": {...}}; the\n"
-                "advantage is what the policy loss broadcasts onto the turn's action tokens.");
+                "advantage is what the policy loss broadcasts onto the turn's action tokens. Turns read from\n"
+                "another trainer's dump add their own index, parallel to the advantages: \"message_index\"\n"
+                "(chat, ShareGPT, verl) or \"step_index\" (per-step rows), to join the credit back on.");
     cmd->callback([o] {
         // Everything is checked before anything is read or written.
         const Estimator& method = credit::requireEstimator(o->method);

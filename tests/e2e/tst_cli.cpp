@@ -144,6 +144,37 @@ private Q_SLOTS:
         QCOMPARE(run({ "runs", "--db", db, "--json" }).out.count('\n'), 3);
     }
 
+    /// Credit back to the trainer: advantages keyed by the source's own ids, in file mode (any import format) and in
+    /// store mode (a run imported from a dump); native turns carry no index.
+    void creditBackKeysBySourceIds()
+    {
+        const QString samples = QStringLiteral(CREDITLAB_IMPORT_SAMPLES);
+        const Result chat = run({ "credit", "--method", "grpo", "--input", samples + "/chat.jsonl", "--output", "-" });
+        QCOMPARE(chat.exitCode, 0);
+        QVERIFY2(chat.out.startsWith("{\"id\":\"0\",\"advantages\":[0.70"), chat.out.constData());
+        QVERIFY2(chat.out.contains("],\"message_index\":[2,4]}"), chat.out.constData());
+        const Result steps = run({ "credit", "--method", "grpo", "--input", samples + "/steps.jsonl", "-o", "-" });
+        QCOMPARE(steps.exitCode, 0);
+        QVERIFY2(steps.out.contains("\"id\":\"t-a\",\"advantages\":[") && steps.out.contains("\"step_index\":[0,1,2]"),
+            steps.out.constData());
+        // --format names the reader; a wrong one is refused with the file and line.
+        const Result wrong = run({ "credit", "--method", "grpo", "--format", "verl", "--input", samples + "/chat.jsonl", "-o", "-" });
+        QVERIFY(wrong.exitCode != 0);
+        QVERIFY2(wrong.err.contains("chat.jsonl:1:"), wrong.err.constData());
+        // Store mode: the run imported from the dump keeps the indices.
+        const QString db = path("creditback.db");
+        QCOMPARE(run({ "import", "--db", db, samples + "/steps.jsonl" }).exitCode, 0);
+        const Result stored = run({ "credit", "--method", "grpo", "--db", db, "--run", "1", "--output", "-" });
+        QCOMPARE(stored.exitCode, 0);
+        QVERIFY2(stored.out.contains("\"step_index\":[0,1,2]"), stored.out.constData());
+        // Native turns: no index.
+        const QString native = path("native.jsonl");
+        write(native, kGood);
+        const Result plain = run({ "credit", "--method", "grpo", "--input", native, "--output", "-" });
+        QCOMPARE(plain.exitCode, 0);
+        QVERIFY2(!plain.out.contains("_index"), plain.out.constData());
+    }
+
     void importRunsExportRoundTrip()
     {
         const QString db = path("roundtrip.db");
