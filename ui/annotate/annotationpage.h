@@ -4,9 +4,11 @@
 #include "ui/annotate/annotationloader.h"
 #include "ui/annotate/annotationqueue.h"
 
+#include <QColor>
 #include <QString>
 #include <QWidget>
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -36,7 +38,13 @@ class Workspace;
 QString newObservation(const Turn* previous, const Turn& turn);
 
 /// The long name of a role, e.g. "decisive progress" (methods/triage.md §2.4), as the role chips show it.
+/// "D", "E", "N" or "R".
+QString roleText(Role role);
+/// The role's fixed colour (ui/charts/colours.h).
+QColor roleColour(Role role);
 QString roleTitle(Role role);
+/// The roles of the chips, in key order (1–4).
+inline constexpr std::array<Role, 4> kChipRoles { Role::D, Role::E, Role::N, Role::R };
 /// The TRIAGE definition of a role with examples (methods/triage.md §2.4): the role chips' tooltip.
 QString roleDefinition(Role role);
 
