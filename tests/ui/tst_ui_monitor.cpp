@@ -1,0 +1,230 @@
+// The Monitor page on runs launched from the window, offscreen: SFT's curves and one-value metrics while it trains,
+// the phases, the shared x axis, the wheel (scroll) and Ctrl+wheel (zoom), and an ETA without paused time.
+#include "core/credit/estimator.h"
+#include "core/learn/api/trainconfig.h"
+#include "core/store.h"
+#include "tests/core/fake_chat_server.h"
+#include "tests/core/remote_test_server.h"
+#include "tests/learn/tinyconfig.h"
+#include "tests/ui/launchtestutil.h"
+#include "ui/charts/linechart.h"
+#include "ui/common/csvexport.h"
+#include "ui/common/sortfilterproxymodel.h"
+#include "ui/launch/launcherpage.h"
+#include "ui/launch/paramform.h"
+#include "ui/launch/runcontroller.h"
+#include "ui/monitor/monitorcharts.h"
+#include "ui/monitor/monitorpage.h"
+#include "ui/runs/runactions.h"
+#include "ui/runs/runbrowserpage.h"
+#include "ui/runs/runmodel.h"
+#include "ui/shell/mainwindow.h"
+#include "ui/shell/settings.h"
+#include "ui/shell/workspace.h"
+
+#include <QAbstractItemModelTester>
+#include <QChartView>
+#include <QComboBox>
+#include <QElapsedTimer>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QUndoStack>
+#include <QWheelEvent>
+#include <QtTest/qtestspontaneevent.h>
+#include <QtTest>
+
+#include <span>
+
+using namespace creditlab;
+using namespace creditlab::ui;
+
+using namespace creditlab::ui::testing;
+
+class TestMonitor : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void monitorShowsSftNumbersAndSharedAxes();
+    void monitorWheelScrollsCtrlWheelZooms();
+    void etaLeavesOutPausedTime();
+};
+
+void TestMonitor::monitorShowsSftNumbersAndSharedAxes()
+{
+    // Issue 20 §9 on a run of another process, step by step as its trainer writes: SFT's per-step curves while SFT
+    // trains (the Monitor was blank), one-point metrics as numbers (not empty axes), the phase, and the eval chart
+    // (from iteration 0) on the same x range as the rollout charts (from iteration 1).
+    QTemporaryDir dir;
+    const QString db = dir.filePath(QStringLiteral("runs.db"));
+    MainWindow window(testSettings(dir));
+    QVERIFY(window.openDatabase(db));
+    const qint64 id = createRunningRun(db, 3);
+    {
+        Store store(db.toStdString());
+        std::vector<MetricPoint> sft;
+        for (std::int64_t step = 1; step <= 5; ++step) {
+            sft.push_back({ step, "sft/loss", 2.0 / static_cast<double>(step) });
+            sft.push_back({ step, "sft/token_accuracy", 0.1 * static_cast<double>(step) });
+        }
+        store.writeSftMetrics(id, sft);
+    }
+    MonitorPage* monitor = window.monitor();
+    MonitorCharts* sections = monitor->sections();
+    monitor->showRun(id);
+    QCOMPARE(monitor->phaseText(), QStringLiteral("SFT"));
+    QVERIFY(sections->sftChart(QStringLiteral("sft/loss")));
+    QCOMPARE(sections->sftChart(QStringLiteral("sft/loss"))->pointCount(0), 5);
+    QCOMPARE(sections->sftPointCount(QStringLiteral("sft/token_accuracy")), 5);
+    QVERIFY(monitor->metricNames().isEmpty());
+    {
+        Store store(db.toStdString()); // two more steps, then SFT's summary and first evaluation
+        store.writeSftMetrics(id, std::vector<MetricPoint> { { 6, "sft/loss", 0.3 }, { 7, "sft/loss", 0.25 } });
+        store.writeMetrics(id, 0,
+            Values { { "eval/success", 0.25 }, { "time/sft_s", 12.5 }, { "sft/loss", 0.25 },
+                { "sft/demonstrations", 40.0 }, { "sft/tokens", 152530.0 } });
+    }
+    window.workspace()->notifyRunsChanged();
+    QCOMPARE(sections->sftPointCount(QStringLiteral("sft/loss")), 7);
+    QCOMPARE(monitor->phaseText(), QStringLiteral("RL"));
+    QCOMPARE(sections->numberText(QStringLiteral("time/sft_s")), QStringLiteral("12.5 s"));
+    QCOMPARE(sections->numberText(QStringLiteral("sft/demonstrations")), QStringLiteral("40"));
+    QCOMPARE(sections->numberText(QStringLiteral("sft/tokens")), QLocale().toString(152530)); // a count, in full
+    QCOMPARE(sections->numberText(QStringLiteral("eval/success")), QStringLiteral("0.25"));
+    QVERIFY(!monitor->chart(QStringLiteral("time/sft_s"))); // one value: no empty axes
+    QCOMPARE(monitor->pointCount(QStringLiteral("eval/success")), 1);
+    {
+        Store store(db.toStdString());
+        store.writeMetrics(
+            id, 1, Values { { "eval/success", 0.5 }, { "rollout/success", 0.25 }, { "time/total_s", 4.0 } });
+        store.writeMetrics(
+            id, 2, Values { { "eval/success", 0.75 }, { "rollout/success", 0.5 }, { "time/total_s", 5.0 } });
+    }
+    window.workspace()->notifyRunsChanged();
+    charts::LineChart* eval = monitor->chart(QStringLiteral("eval/success"));
+    charts::LineChart* rollout = monitor->chart(QStringLiteral("rollout/success"));
+    QVERIFY(eval && rollout);
+    QVERIFY(sections->numberText(QStringLiteral("eval/success")).isEmpty()); // a curve now
+    QCOMPARE(sections->numberText(QStringLiteral("time/sft_s")), QStringLiteral("12.5 s"));
+    QCOMPARE(eval->smoothing(), charts::kDefaultSmoothing);
+    eval->redrawNow();
+    rollout->redrawNow();
+    QCOMPARE(eval->visibleRange().left(), 0.0);
+    QCOMPARE(rollout->visibleRange().left(), 0.0); // where the eval curve starts, not at 1
+    QCOMPARE(rollout->visibleRange().right(), eval->visibleRange().right());
+    QCOMPARE(monitor->findChild<QLabel*>(QStringLiteral("monitorPhase"))->text(), QStringLiteral("RL"));
+    {
+        Store store(db.toStdString());
+        store.setRunStatus(id, RunStatus::Finished);
+    }
+    window.workspace()->notifyRunsChanged();
+    QCOMPARE(monitor->phaseText(), QStringLiteral("Finished"));
+}
+
+void TestMonitor::monitorWheelScrollsCtrlWheelZooms()
+{
+    // Issue 20 §9: the wheel over a chart scrolls the Monitor (it zoomed the chart, and a page of charts could not be
+    // scrolled from one); Ctrl+wheel zooms, and the other charts follow its x range.
+    QTemporaryDir dir;
+    const QString db = dir.filePath(QStringLiteral("runs.db"));
+    MainWindow window(testSettings(dir));
+    QVERIFY(window.openDatabase(db));
+    const qint64 id = createRunningRun(db, 20);
+    {
+        Store store(db.toStdString());
+        for (std::int64_t it = 0; it <= 20; ++it) {
+            Values values;
+            for (int m = 0; m < 12; ++m)
+                values.emplace_back("train/m" + std::to_string(m), static_cast<double>(it * m));
+            store.writeMetrics(id, it, values);
+        }
+    }
+    window.resize(1280, 720);
+    window.show();
+    window.tabs()->setCurrentWidget(window.monitor());
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.monitor()->showRun(id);
+    QCoreApplication::processEvents();
+    charts::LineChart* first = window.monitor()->chart(QStringLiteral("train/m0"));
+    charts::LineChart* other = window.monitor()->chart(QStringLiteral("train/m11"));
+    QVERIFY(first && other);
+    first->redrawNow();
+    auto* view = first->findChild<QChartView*>();
+    const QPoint centre = view->mapFromScene(view->chart()->plotArea().center());
+    QScrollBar* bar = window.monitor()->sections()->scrollArea()->verticalScrollBar();
+    QTRY_VERIFY(bar->maximum() > 0);
+    const int before = bar->value();
+    const auto wheel = [&](Qt::KeyboardModifiers mods) {
+        QWheelEvent event(QPointF(centre), QPointF(view->viewport()->mapToGlobal(centre)), QPoint(), QPoint(0, -240),
+            Qt::NoButton, mods, Qt::NoScrollPhase, false);
+        QSpontaneKeyEvent::setSpontaneous(&event); // as from the window system: an ignored one propagates
+        qApp->notify(view->viewport(), &event);
+    };
+    wheel(Qt::NoModifier);
+    QVERIFY(!first->isZoomed());
+    QVERIFY2(bar->value() > before, "the wheel scrolls the page");
+    const int scrolled = bar->value();
+    wheel(Qt::ControlModifier); // zoom out a little from the fitted view... then in:
+    QVERIFY(first->isZoomed());
+    QCOMPARE(bar->value(), scrolled);
+    QVERIFY(other->isZoomed()); // the shared x zoom
+    QCOMPARE(other->visibleRange().left(), first->visibleRange().left());
+    QCOMPARE(other->visibleRange().right(), first->visibleRange().right());
+}
+
+void TestMonitor::etaLeavesOutPausedTime()
+{
+    // Issue 20 §9: a run paused for a while reported the pause as training time, so its ETA grew by the pause times
+    // the iterations left. Paused between iterations for 3 s, the elapsed time the trainer reports grows by the
+    // iterations' time only.
+    QTemporaryDir dir;
+    MainWindow window(testSettings(dir));
+    const QString db = dir.filePath(QStringLiteral("runs.db"));
+    QVERIFY(window.openDatabase(db));
+    QString error;
+    QVERIFY(window.launcher()->loadConfigText(tinyConfig(4), QStringLiteral("tiny.yaml"), &error));
+    RunController* controller = window.runController();
+    struct Report {
+        qint64 iteration;
+        double elapsed;
+        double wall;
+    };
+    std::vector<Report> reports;
+    QElapsedTimer clock;
+    clock.start();
+    bool pauseAsked = false;
+    connect(controller, &RunController::progressed, this, [&](const RunProgress& p) {
+        if (p.phase != Phase::Rl || p.metrics.empty())
+            return;
+        reports.push_back({ p.iteration, p.elapsedSeconds, static_cast<double>(clock.elapsed()) / 1000.0 });
+        if (!pauseAsked) { // after the first iteration: pause at the trainer's next report
+            pauseAsked = true;
+            controller->pause();
+        }
+    });
+    QSignalSpy paused(controller, &RunController::pausedChanged);
+    QSignalSpy finished(controller, &RunController::runFinished);
+    QVERIFY2(window.launcher()->startRun(&error), qPrintable(error));
+    QVERIFY(paused.wait(kRunWaitMs));
+    QCOMPARE(paused.last().first().toBool(), true);
+    QCOMPARE(window.monitor()->phaseText(), QStringLiteral("Paused"));
+    QTest::qWait(3000);
+    controller->resume();
+    QVERIFY(finished.wait(kRunWaitMs));
+    QCOMPARE(finished.last().at(1).value<RunStatus>(), RunStatus::Finished);
+    QCOMPARE(window.monitor()->phaseText(), QStringLiteral("Finished"));
+    QVERIFY(reports.size() >= 2);
+    const Report& a = reports.front();
+    const Report& b = reports.back();
+    const double wall = b.wall - a.wall;
+    const double elapsed = b.elapsed - a.elapsed;
+    QVERIFY2(wall >= 3.0, qPrintable(QString::number(wall)));
+    QVERIFY2(elapsed < wall - 2.0,
+        qPrintable(QStringLiteral("elapsed %1 s over %2 s of wall time with 3 s paused").arg(elapsed).arg(wall)));
+}
+
+QTEST_MAIN(TestMonitor)
+#include "tst_ui_monitor.moc"
