@@ -221,9 +221,10 @@ void parseRecord(JsonDoc& doc, std::string_view line)
             std::string("a line must hold one JSON object, got ") + JsonScanner::kindName(doc.kind(doc.root())), 1 };
 }
 
-LineRecordSource::LineRecordSource(const std::string& path)
-    : m_path(path)
-    , m_lines(path)
+LineRecordSource::LineRecordSource(const TextInput& input)
+    : m_path(input.name)
+    , m_idPrefix(input.idPrefix)
+    , m_lines(input)
 {
 }
 

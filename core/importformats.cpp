@@ -117,7 +117,7 @@ protected:
             readMessage(doc, m, listName + "[" + std::to_string(n) + "]", m_messages.emplace_back(), n);
         messagesToTurns(m_messages, out.turns, listName);
         if (out.id.empty())
-            out.id = "line-" + std::to_string(lineNo);
+            out.id = generatedId(lineNo);
         if (out.group.empty())
             out.group = m_groups.groupOf(out.iteration, out.turns.front().observation);
         keepOthers(doc, { list, f.id, f.group, f.iteration, f.reward, f.success }, out.extra);
@@ -225,7 +225,7 @@ protected:
                 const std::size_t seen = m_items[itemId]++;
                 out.id = seen == 0 ? itemId : itemId + "#" + std::to_string(seen);
             } else {
-                out.id = "line-" + std::to_string(lineNo);
+                out.id = generatedId(lineNo);
             }
         }
         if (out.group.empty())
@@ -275,8 +275,8 @@ private:
 /// The native format through the same interface.
 class NativeSource : public TrajectorySource {
 public:
-    explicit NativeSource(const std::string& path)
-        : m_reader(path)
+    explicit NativeSource(const TextInput& input)
+        : m_reader(input)
     {
     }
     bool next(Trajectory& out) override { return m_reader.next(out); }
@@ -293,17 +293,18 @@ bool isArray(const JsonDoc& doc, Index i) { return i != kNone && doc.kind(i) == 
 
 namespace importer {
 
-std::unique_ptr<TrajectorySource> openChat(const std::string& path) { return std::make_unique<ChatSource>(path); }
-std::unique_ptr<TrajectorySource> openShareGpt(const std::string& path)
+std::unique_ptr<TrajectorySource> openChat(const TextInput& input) { return std::make_unique<ChatSource>(input); }
+std::unique_ptr<TrajectorySource> openShareGpt(const TextInput& input)
 {
-    return std::make_unique<ShareGptSource>(path);
+    return std::make_unique<ShareGptSource>(input);
 }
 
 } // namespace importer
 
-ImportFormat detectImportFormat(const std::string& path)
+ImportFormat detectImportFormat(const TextInput& input)
 {
-    LineReader lines(path);
+    const std::string& path = input.name;
+    LineReader lines(input);
     std::string_view line;
     if (!nextRecordLine(lines, line))
         throw std::runtime_error(path + ": holds no trajectories; nothing imported");
@@ -338,27 +339,27 @@ ImportFormat detectImportFormat(const std::string& path)
         + importFormatNames() + ") or describe it with --map FILE");
 }
 
-std::unique_ptr<TrajectorySource> openTrajectorySource(const std::string& path, const ImportOptions& options)
+std::unique_ptr<TrajectorySource> openTrajectorySource(const TextInput& input, const ImportOptions& options)
 {
     if (!options.mapPath.empty())
-        return openMapped(path, options.mapPath);
+        return openMapped(input, options.mapPath);
     ImportFormat format = options.format;
     if (format == ImportFormat::Auto)
-        format = detectImportFormat(path);
+        format = detectImportFormat(input);
     switch (format) {
     case ImportFormat::Auto:
     case ImportFormat::Native:
-        return std::make_unique<NativeSource>(path);
+        return std::make_unique<NativeSource>(input);
     case ImportFormat::Chat:
-        return openChat(path);
+        return openChat(input);
     case ImportFormat::ShareGpt:
-        return openShareGpt(path);
+        return openShareGpt(input);
     case ImportFormat::Verl:
-        return openVerl(path, options.markers);
+        return openVerl(input, options.markers);
     case ImportFormat::Steps:
-        return openSteps(path);
+        return openSteps(input);
     case ImportFormat::Mapped:
-        throw std::runtime_error(path + ": the map format needs a mapping file (--map FILE)");
+        throw std::runtime_error(input.name + ": the map format needs a mapping file (--map FILE)");
     }
     return nullptr;
 }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/jsonlfile.h"
 #include "core/model.h"
 
 #include <cstdint>
@@ -71,10 +72,10 @@ protected:
 /// native fields (id, group, reward) without another format's, reads as native, so that the native reader
 /// reports what is wrong with it. Throws std::runtime_error naming the file when the file cannot be read or
 /// is empty, or when its first record matches no known format. Any thread.
-ImportFormat detectImportFormat(const std::string& path);
+ImportFormat detectImportFormat(const TextInput& input);
 
-/// Opens `path` as a trajectory source in the given (or detected) format. Throws as detectImportFormat,
+/// Opens `input` (a file, or text in memory) as a trajectory source in the given (or detected) format. Throws as detectImportFormat,
 /// and std::runtime_error naming the mapping file when it is bad. Any thread.
-std::unique_ptr<TrajectorySource> openTrajectorySource(const std::string& path, const ImportOptions& options = {});
+std::unique_ptr<TrajectorySource> openTrajectorySource(const TextInput& input, const ImportOptions& options = {});
 
 } // namespace creditlab

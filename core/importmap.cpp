@@ -115,8 +115,8 @@ bool consumed(const JsonDoc& doc, Index member, std::initializer_list<const Path
 
 class MappedSource : public LineRecordSource {
 public:
-    MappedSource(const std::string& path, FieldMap map)
-        : LineRecordSource(path)
+    MappedSource(const TextInput& input, FieldMap map)
+        : LineRecordSource(input)
         , m_map(std::move(map))
     {
     }
@@ -146,7 +146,7 @@ protected:
         for (Index e = doc.first(list); e != kNone; e = doc.next(list, e), ++n)
             readTurn(doc, e, m.turns.text + "[" + std::to_string(n) + "]", out.turns.emplace_back());
         if (out.id.empty())
-            out.id = "line-" + std::to_string(lineNo);
+            out.id = generatedId(lineNo);
         if (out.group.empty())
             out.group
                 = m_groups.groupOf(out.iteration, out.turns.empty() ? std::string() : out.turns.front().observation);
@@ -189,10 +189,10 @@ private:
 
 } // namespace
 
-std::unique_ptr<TrajectorySource> openMapped(const std::string& path, const std::string& mapPath)
+std::unique_ptr<TrajectorySource> openMapped(const TextInput& input, const std::string& mapPath)
 {
     FieldMap map = loadMap(mapPath); // the mapping file's errors come before the data file's
-    return std::make_unique<MappedSource>(path, std::move(map));
+    return std::make_unique<MappedSource>(input, std::move(map));
 }
 
 } // namespace creditlab::importer

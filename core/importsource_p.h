@@ -79,7 +79,7 @@ void messagesToTurns(std::vector<Message>& messages, std::vector<Turn>& turns, c
 /// duplicate ids.
 class LineRecordSource : public TrajectorySource {
 public:
-    explicit LineRecordSource(const std::string& path);
+    explicit LineRecordSource(const TextInput& input);
     bool next(Trajectory& out) override;
     std::uint64_t bytesRead() const override { return m_lines.bytesRead(); }
     std::uint64_t size() const override { return m_lines.size(); }
@@ -89,8 +89,11 @@ protected:
     virtual void convert(const JsonDoc& doc, std::size_t lineNo, Trajectory& out) = 0;
     /// Resets `out` for reuse.
     static void clear(Trajectory& out);
+    /// The id of a record without one: the input's prefix and the line number ("line-7").
+    std::string generatedId(std::size_t lineNo) const { return m_idPrefix + std::to_string(lineNo); }
 
     std::string m_path;
+    std::string m_idPrefix;
     LineReader m_lines;
     JsonDoc m_doc;
     std::unordered_map<std::string, std::size_t> m_idLines;
@@ -102,10 +105,10 @@ bool nextRecordLine(LineReader& lines, std::string_view& line);
 /// requires an object.
 void parseRecord(JsonDoc& doc, std::string_view line);
 
-std::unique_ptr<TrajectorySource> openChat(const std::string& path);
-std::unique_ptr<TrajectorySource> openShareGpt(const std::string& path);
-std::unique_ptr<TrajectorySource> openVerl(const std::string& path, const std::optional<TemplateMarkers>& markers);
-std::unique_ptr<TrajectorySource> openSteps(const std::string& path);
-std::unique_ptr<TrajectorySource> openMapped(const std::string& path, const std::string& mapPath);
+std::unique_ptr<TrajectorySource> openChat(const TextInput& input);
+std::unique_ptr<TrajectorySource> openShareGpt(const TextInput& input);
+std::unique_ptr<TrajectorySource> openVerl(const TextInput& input, const std::optional<TemplateMarkers>& markers);
+std::unique_ptr<TrajectorySource> openSteps(const TextInput& input);
+std::unique_ptr<TrajectorySource> openMapped(const TextInput& input, const std::string& mapPath);
 
 } // namespace creditlab::importer

@@ -25,9 +25,9 @@ struct PendingTrajectory {
 
 class StepRowsSource : public TrajectorySource {
 public:
-    explicit StepRowsSource(const std::string& path)
-        : m_path(path)
-        , m_lines(path)
+    explicit StepRowsSource(const TextInput& input)
+        : m_path(input.name)
+        , m_lines(input)
     {
     }
 
@@ -197,6 +197,9 @@ private:
 
 } // namespace
 
-std::unique_ptr<TrajectorySource> openSteps(const std::string& path) { return std::make_unique<StepRowsSource>(path); }
+std::unique_ptr<TrajectorySource> openSteps(const TextInput& input)
+{
+    return std::make_unique<StepRowsSource>(input);
+}
 
 } // namespace creditlab::importer

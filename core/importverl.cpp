@@ -14,8 +14,8 @@ bool isBlank(std::string_view s) { return s.find_first_not_of(" \t\r\n") == std:
 
 class VerlSource : public LineRecordSource {
 public:
-    VerlSource(const std::string& path, const std::optional<TemplateMarkers>& markers)
-        : LineRecordSource(path)
+    VerlSource(const TextInput& input, const std::optional<TemplateMarkers>& markers)
+        : LineRecordSource(input)
         , m_markers(markers)
     {
     }
@@ -42,7 +42,7 @@ protected:
         if (group != kNone)
             out.group = readId(doc, group, doc.key(group));
         const Index id = doc.firstMember(root, { "id", "trajectory_id" });
-        out.id = id != kNone ? readId(doc, id, doc.key(id)) : "line-" + std::to_string(lineNo);
+        out.id = id != kNone ? readId(doc, id, doc.key(id)) : generatedId(lineNo);
         const Index success = doc.member(root, "success");
         if (success != kNone)
             out.success = readBool(doc, success, "success");
@@ -107,9 +107,9 @@ private:
 
 } // namespace
 
-std::unique_ptr<TrajectorySource> openVerl(const std::string& path, const std::optional<TemplateMarkers>& markers)
+std::unique_ptr<TrajectorySource> openVerl(const TextInput& input, const std::optional<TemplateMarkers>& markers)
 {
-    return std::make_unique<VerlSource>(path, markers);
+    return std::make_unique<VerlSource>(input, markers);
 }
 
 } // namespace creditlab::importer

@@ -13,9 +13,17 @@ namespace {
 constexpr std::size_t kBlock = 1 << 20;
 }
 
-LineReader::LineReader(const std::string& path)
-    : m_path(path)
+LineReader::LineReader(const TextInput& input)
+    : m_path(input.name)
 {
+    if (input.memory) {
+        m_buffer.assign(input.memory->data(), input.memory->size());
+        m_end = m_buffer.size();
+        m_size = m_buffer.size();
+        m_eof = true;
+        return;
+    }
+    const std::string& path = input.name;
     m_file = std::fopen(path.c_str(), "rb");
     if (!m_file)
         throw std::runtime_error(path + ": cannot open: " + std::strerror(errno));
@@ -94,9 +102,9 @@ bool LineReader::next(std::string_view& line)
     }
 }
 
-JsonlFileReader::JsonlFileReader(const std::string& path)
-    : m_path(path)
-    , m_lines(path)
+JsonlFileReader::JsonlFileReader(const TextInput& input)
+    : m_path(input.name)
+    , m_lines(input)
 {
 }
 

@@ -4,17 +4,42 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 
 namespace creditlab {
 
+/// What a line reader reads: a file, or text already in memory (a request body) under a name that errors use
+/// in place of the file's. Converts from a path, so that code reading files names just the path.
+struct TextInput {
+    TextInput(std::string path)
+        : name(std::move(path))
+    {
+    }
+    TextInput(const char* path)
+        : name(path)
+    {
+    }
+    TextInput(std::string name, std::string_view text, std::string generatedIdPrefix = "line-")
+        : name(std::move(name))
+        , memory(text)
+        , idPrefix(std::move(generatedIdPrefix))
+    {
+    }
+
+    std::string name; ///< the file's path, or what errors call the text ("trajectories")
+    std::optional<std::string_view> memory; ///< when set, read this instead of a file; it must outlive the reader
+    /// Records without an id of their own get this prefix and their line number ("line-7").
+    std::string idPrefix = "line-";
+};
+
 /// Reads a file line by line in large blocks; lines may be of any length. Strips "\n" and "\r\n".
 class LineReader {
 public:
     /// Throws std::runtime_error naming the file when it cannot be opened.
-    explicit LineReader(const std::string& path);
+    explicit LineReader(const TextInput& input);
     ~LineReader();
     LineReader(const LineReader&) = delete;
     LineReader& operator=(const LineReader&) = delete;
@@ -44,7 +69,7 @@ private:
 /// is refused. Errors are thrown as JsonlError naming the file, line and field. Any thread.
 class JsonlFileReader {
 public:
-    explicit JsonlFileReader(const std::string& path);
+    explicit JsonlFileReader(const TextInput& input);
 
     /// Reads the next trajectory into `out`; false at the end of the file.
     bool next(Trajectory& out);

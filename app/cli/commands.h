@@ -30,6 +30,7 @@ void addSweepCommand(CLI::App& app);
 void addExperimentCommand(CLI::App& app);
 void addReportCommand(CLI::App& app);
 void addProbeCommand(CLI::App& app);
+void addServeCommand(CLI::App& app);
 
 void addEnvCommand(CLI::App& app);
 

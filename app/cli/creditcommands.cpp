@@ -2,6 +2,7 @@
 #include "commands.h"
 
 #include "core/atomicfile.h"
+#include "core/credit/creditlines.h"
 #include "core/credit/estimator.h"
 #include "core/credit/runcredits.h"
 #include "core/importformats.h"
@@ -10,7 +11,6 @@
 #include "core/paths.h"
 #include "core/store.h"
 
-#include <charconv>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -25,89 +25,10 @@ namespace {
 using credit::CreditResult;
 using credit::Estimator;
 
-/// Appends the detail arrays of trajectory `i` as a JSON object.
-void appendDetails(std::string& out, const CreditResult& r, std::size_t i)
-{
-    out += '{';
-    bool firstColumn = true;
-    for (const credit::DetailColumn& c : r.details) {
-        if (!firstColumn)
-            out += ',';
-        firstColumn = false;
-        appendJsonString(out, c.name);
-        out += ":[";
-        for (std::size_t k = r.offsets[i]; k < r.offsets[i + 1]; ++k) {
-            if (k > r.offsets[i])
-                out += ',';
-            if (c.isText)
-                appendJsonString(out, c.text(k));
-            else
-                appendJsonNumber(out, c.numbers[k]);
-        }
-        out += ']';
-    }
-    out += '}';
-}
-
-/// The source's own index of a turn, as an importer of another trainer's dump keeps it first in the turn's kept
-/// fields: "message_index" (chat, ShareGPT, verl) or "step_index" (per-step rows). nullopt for native turns.
-std::optional<std::pair<std::string_view, std::int64_t>> sourceIndex(const Turn& turn)
-{
-    for (const std::string_view key : { std::string_view("message_index"), std::string_view("step_index") }) {
-        const std::string prefix = "\"" + std::string(key) + "\":";
-        if (turn.extra.compare(0, prefix.size(), prefix) != 0)
-            continue;
-        std::int64_t value = 0;
-        const char* begin = turn.extra.data() + prefix.size();
-        const char* end = turn.extra.data() + turn.extra.size();
-        if (const auto [ptr, ec] = std::from_chars(begin, end, value); ec == std::errc() && (ptr == end || *ptr == ','))
-            return std::make_pair(key, value);
-    }
-    return std::nullopt;
-}
-
-/// The DESIGN.md output line: {"id":..., "advantages":[...], "details":{...}}. When every turn came from another
-/// trainer's dump with its own index, the line also carries that index per turn ("message_index" or "step_index",
-/// parallel to "advantages"), so that the trainer can join the advantages back on (id, index).
+/// DESIGN.md's output line: the trajectory's credit object (core/credit/creditlines.h) and a newline.
 std::string formatCreditLine(const Trajectory& t, const CreditResult& r, std::size_t i, bool details)
 {
-    std::string out = "{\"id\":";
-    appendJsonString(out, t.id);
-    out += ",\"advantages\":[";
-    for (std::size_t k = r.offsets[i]; k < r.offsets[i + 1]; ++k) {
-        if (k > r.offsets[i])
-            out += ',';
-        appendJsonNumber(out, r.advantages[k]);
-    }
-    out += ']';
-    std::vector<std::int64_t> indices;
-    std::string_view indexKey;
-    for (const Turn& turn : t.turns) {
-        const auto index = sourceIndex(turn);
-        if (!index || (!indexKey.empty() && index->first != indexKey)) {
-            indices.clear();
-            break;
-        }
-        indexKey = index->first;
-        indices.push_back(index->second);
-    }
-    if (!indices.empty() && indices.size() == r.offsets[i + 1] - r.offsets[i]) {
-        out += ",\"";
-        out += indexKey;
-        out += "\":[";
-        for (std::size_t k = 0; k < indices.size(); ++k) {
-            if (k > 0)
-                out += ',';
-            out += std::to_string(indices[k]);
-        }
-        out += ']';
-    }
-    if (details) {
-        out += ",\"details\":";
-        appendDetails(out, r, i);
-    }
-    out += "}\n";
-    return out;
+    return credit::creditJson(t, r, i, details) + '\n';
 }
 
 struct CreditOptions {

@@ -17,7 +17,7 @@
 extern "C" bool creditlab_runs_openmp(int argc, char** argv)
 {
     static constexpr const char* kWithoutTorch[]
-        = { "credit", "env", "import", "export", "runs", "methods", "agreement", "labels" };
+        = { "credit", "env", "import", "export", "runs", "methods", "agreement", "labels", "serve" };
     for (int i = 1; i < argc; ++i) {
         if (argv[i][0] == '-')
             continue; // -v, --help, --version: the global options take no value
@@ -74,6 +74,7 @@ int main(int argc, char** argv)
     creditlab::cli::addAgreementCommand(app);
     creditlab::cli::addLabelsCommand(app);
     creditlab::cli::addProbeCommand(app);
+    creditlab::cli::addServeCommand(app);
 
     app.parse_complete_callback([&] {
         if (verbose)
