@@ -13,6 +13,7 @@
 #include <mutex>
 #include <openssl/crypto.h>
 #include <stdexcept>
+#include <sys/socket.h>
 #include <unordered_map>
 
 namespace creditlab::server {
@@ -111,6 +112,12 @@ struct IngestServer::Impl {
     {
         server.new_task_queue = [n = options.threads] { return new httplib::ThreadPool(static_cast<size_t>(std::max(1, n))); };
         server.set_payload_max_length(options.maxBodyBytes);
+        // SO_REUSEADDR only: cpp-httplib's default adds SO_REUSEPORT, with which a second server binds the same port
+        // and the two share its requests; a taken port must be an error instead.
+        server.set_socket_options([](int sock) {
+            int yes = 1;
+            ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+        });
         server.set_read_timeout(30, 0);
         server.set_write_timeout(30, 0);
 
