@@ -1,0 +1,96 @@
+// The workbench follows a run that another trainer is posting to `creditlab-cli serve` (issue 21 §3): the run
+// appears in Runs, its trajectory count and the Monitor's curves grow with each posted iteration, and its status
+// changes when the trainer finishes it. The server writes on its own connection, as the CLI server process would.
+#include "core/server/ingestserver.h"
+#include "core/store.h"
+#include "tests/ui/launchtestutil.h"
+#include "ui/monitor/monitorpage.h"
+#include "ui/runs/runbrowserpage.h"
+#include "ui/runs/runmodel.h"
+#include "ui/shell/mainwindow.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <httplib.h>
+#include <thread>
+
+using namespace creditlab;
+using namespace creditlab::ui;
+using namespace creditlab::ui::testing;
+
+namespace {
+
+/// `n` trajectories of two turns as our JSONL records, ids "<prefix>-<i>", in groups of four.
+std::string records(const std::string& prefix, int n)
+{
+    std::string out = "[";
+    for (int i = 0; i < n; ++i) {
+        out += i > 0 ? "," : "";
+        out += "{\"id\":\"" + prefix + "-" + std::to_string(i) + "\",\"group\":\"g" + std::to_string(i / 4)
+            + "\",\"reward\":" + (i % 2 ? "0" : "1")
+            + ",\"turns\":[{\"observation\":\"a room\",\"action\":\"look\"},{\"observation\":\"a key\",\"action\":\"take key\"}]}";
+    }
+    return out + "]";
+}
+
+} // namespace
+
+class TestUiServe : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void followsARunBeingPosted();
+};
+
+void TestUiServe::followsARunBeingPosted()
+{
+    QTemporaryDir dir;
+    const QString db = dir.filePath(QStringLiteral("runs.db"));
+    MainWindow window(testSettings(dir));
+    QVERIFY(window.openDatabase(db));
+    window.show();
+
+    server::ServerOptions options;
+    options.database = db.toStdString();
+    options.port = 0;
+    server::IngestServer srv(options);
+    std::thread serving([&srv] { srv.run(); });
+    struct Stop {
+        server::IngestServer& s;
+        std::thread& t;
+        ~Stop()
+        {
+            s.stop();
+            t.join();
+        }
+    } stop { srv, serving };
+    httplib::Client trainer("127.0.0.1", srv.port());
+
+    const auto created = trainer.Post("/v1/runs", R"({"name":"verl qwen grpo","tags":["verl"]})", "application/json");
+    QVERIFY(created && created->status == 201);
+    const qint64 id = std::stoll(created->body.substr(created->body.find(':') + 1));
+    RunModel* model = window.runBrowser()->runModel();
+    QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), 1, 10000);
+    QCOMPARE(model->runs().front().status, RunStatus::Running);
+
+    MonitorPage* monitor = window.monitor();
+    monitor->showRun(id);
+    for (int it = 0; it < 3; ++it) {
+        const std::string body = "{\"iteration\":" + std::to_string(it) + ",\"metrics\":{\"rollout/success\":"
+            + std::to_string(0.25 * (it + 1)) + ",\"critic/score/mean\":0.5},\"trajectories\":"
+            + records("it" + std::to_string(it), 8) + "}";
+        const auto posted = trainer.Post("/v1/runs/" + std::to_string(id) + "/iterations", body, "application/json");
+        QVERIFY(posted);
+        QVERIFY2(posted->status == 201, posted->body.c_str());
+        // Both pages move on their own: nobody calls them.
+        QTRY_COMPARE_WITH_TIMEOUT(model->runs().front().trajectoryCount, std::int64_t(8) * (it + 1), 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(monitor->pointCount(QStringLiteral("rollout/success")), qsizetype(it + 1), 10000);
+    }
+    QCOMPARE(model->runs().front().turnCount, 48);
+    QVERIFY(monitor->metricNames().contains(QStringLiteral("critic/score/mean"))); // a trainer's own metric names
+    QCOMPARE(trainer.Post("/v1/runs/" + std::to_string(id) + "/finish", "{}", "application/json")->status, 200);
+    QTRY_COMPARE_WITH_TIMEOUT(model->runs().front().status, RunStatus::Finished, 10000);
+}
+
+QTEST_MAIN(TestUiServe)
+#include "tst_ui_serve.moc"
