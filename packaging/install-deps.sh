@@ -14,6 +14,8 @@ packages=(
     libspdlog-dev libsqlite3-dev sqlite3
     nlohmann-json3-dev libcli11-dev libyaml-cpp-dev libcurl4-openssl-dev libssl-dev libcpp-httplib-dev
     xvfb xauth
+    # The Python client's end-to-end test (resources/clients/python; the client itself needs only the stdlib).
+    python3
     # A GUI needs at least one font; CJK glyphs for the Simplified Chinese translation.
     fonts-dejavu-core fonts-wqy-microhei
 )

@@ -15,6 +15,7 @@
 #include <deque>
 #include <future>
 #include <mutex>
+#include <regex>
 #include <thread>
 #include <unordered_set>
 
@@ -100,7 +101,7 @@ std::int64_t readIteration(const JsonDoc& doc, Index i, const std::string& field
 {
     const std::string_view raw = doc.node(i).raw;
     if (doc.kind(i) != Kind::Number || raw.find_first_of(".eE-") != std::string_view::npos || raw.size() > 15)
-        refuse(422, field, "expected a non-negative integer, got " + std::string(raw.substr(0, 40)));
+        refuse(422, field, "expected a non-negative integer below 10^15, got " + std::string(raw.substr(0, 40)));
     return static_cast<std::int64_t>(doc.number(i));
 }
 
@@ -133,6 +134,22 @@ RecordOptions readRecordOptions(const JsonDoc& doc)
             refuse(422, "markers[0]", "must not be empty");
     }
     return o;
+}
+
+/// The importers speak of a file's lines ("first on line 3"); here a line is a position in the array.
+std::string linesToPositions(const std::string& message)
+{
+    static const std::regex line(R"(\b(on )?line (\d+))");
+    std::string out;
+    auto from = message.cbegin();
+    for (std::sregex_iterator it(message.begin(), message.end(), line), end; it != end; ++it) {
+        out.append(from, (*it)[0].first);
+        out += (*it)[1].matched ? "at " : "";
+        out += "trajectories[" + std::to_string(std::stoull((*it)[2].str()) - 1) + "]";
+        from = (*it)[0].second;
+    }
+    out.append(from, message.cend());
+    return out;
 }
 
 std::vector<Trajectory> readRecords(
@@ -187,7 +204,7 @@ std::vector<Trajectory> readRecords(
             out.push_back(t);
     } catch (const JsonlError& e) {
         const std::string at = "trajectories[" + std::to_string(e.line() - 1) + "]";
-        refuse(422, e.field().empty() ? at : at + "." + e.field(), e.message());
+        refuse(422, e.field().empty() ? at : at + "." + e.field(), linesToPositions(e.message()));
     } catch (const std::runtime_error& e) {
         refuse(422, "trajectories", e.what());
     }
@@ -388,14 +405,36 @@ Reply Api::getRun(std::int64_t runId)
             refuse(404, "", "no run " + std::to_string(runId));
         std::string out = runJson(*run);
         out.pop_back();
+        // Every posted iteration: with trajectories, metrics or both.
         out += ",\"iterations\":[";
+        Statement its = store.database().prepare(
+            "SELECT iteration FROM trajectory WHERE run_id = ?1 AND iteration IS NOT NULL AND evaluation = 0 "
+            "UNION SELECT iteration FROM metric WHERE run_id = ?1 ORDER BY 1");
+        its.bind(1, runId);
         bool first = true;
-        for (const std::int64_t it : store.iterations(runId)) {
+        while (its.step()) {
             out += first ? "" : ",";
             first = false;
-            out += std::to_string(it);
+            out += std::to_string(its.columnInt(0));
         }
-        out += "]}";
+        out += "],\"config\":";
+        const std::optional<std::string> config = store.runConfig(runId);
+        JsonDoc parsed;
+        bool isObject = false;
+        if (config) {
+            try {
+                parsed.parse(*config);
+                isObject = parsed.kind(parsed.root()) == Kind::Object;
+            } catch (const JsonSyntaxError&) {
+            }
+        }
+        if (!config)
+            out += "null";
+        else if (isObject)
+            out += *config; // posted as JSON: given back as JSON
+        else
+            appendJsonString(out, *config); // a trainer's YAML: as text
+        out += "}";
         return Reply { 200, out };
     });
 }
@@ -429,13 +468,20 @@ Reply Api::postIteration(std::int64_t runId, std::string_view body)
         // Records without an id are named after the iteration, so that every post's generated ids differ.
         std::vector<Trajectory> trajectories
             = readRecords(doc, options, "it" + std::to_string(iteration) + "-", !metrics.empty());
+        // One record per trajectory, in order, except step rows (several rows make one trajectory).
+        const bool recordPerTrajectory = options.import.format != ImportFormat::Steps
+            && trajectories.size() == doc.size(doc.member(doc.root(), "trajectories"));
+        auto place = [&](std::size_t i) {
+            return recordPerTrajectory ? "trajectories[" + std::to_string(i) + "]"
+                                       : "trajectory \"" + trajectories[i].id + "\"";
+        };
         std::uint64_t turns = 0;
         for (std::size_t i = 0; i < trajectories.size(); ++i) {
             Trajectory& t = trajectories[i];
             if (t.iteration && *t.iteration != iteration)
-                refuse(422, "trajectories",
-                    "trajectory \"" + t.id + "\" says iteration " + std::to_string(*t.iteration)
-                        + ", but this post is iteration " + std::to_string(iteration));
+                refuse(422, recordPerTrajectory ? place(i) : "trajectories",
+                    place(i) + " says iteration " + std::to_string(*t.iteration) + ", but this post is iteration "
+                        + std::to_string(iteration));
             t.iteration = iteration;
             turns += t.turns.size();
         }
@@ -445,7 +491,7 @@ Reply Api::postIteration(std::int64_t runId, std::string_view body)
             if (!run)
                 refuse(404, "", "no run " + std::to_string(runId));
             if (run->status != RunStatus::Running)
-                refuse(409, "",
+                refuse(409, "status",
                     "run " + std::to_string(runId) + " is " + std::string(runStatusName(run->status))
                         + "; iterations are posted to a running run");
             Database& db = store.database();
@@ -461,14 +507,15 @@ Reply Api::postIteration(std::int64_t runId, std::string_view body)
             next.bind(1, runId);
             std::int64_t ord = next.step() ? next.columnInt(0) : 0;
             Statement known = db.prepare("SELECT iteration FROM trajectory WHERE run_id = ? AND ext_id = ?");
-            for (const Trajectory& t : trajectories) {
+            for (std::size_t i = 0; i < trajectories.size(); ++i) {
+                const Trajectory& t = trajectories[i];
                 try {
                     store.insertTrajectory(runId, ord++, t);
                 } catch (const StoreError&) {
                     known.bind(1, runId).bind(2, t.id);
                     if (known.step()) {
                         const auto other = known.columnOptInt(0);
-                        refuse(409, "trajectories",
+                        refuse(409, recordPerTrajectory ? place(i) + ".id" : "trajectories",
                             "trajectory id \"" + t.id + "\" is already in run " + std::to_string(runId)
                                 + (other ? " (iteration " + std::to_string(*other) + ")" : std::string()));
                     }

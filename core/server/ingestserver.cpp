@@ -108,6 +108,33 @@ struct IngestServer::Impl {
         return given.size() == expected.size() && CRYPTO_memcmp(given.data(), expected.data(), given.size()) == 0;
     }
 
+    /// The rate limit and the token, checked once the body has been read: refusing earlier would close the
+    /// connection under a client still sending, which then sees a broken pipe instead of this answer.
+    bool admit(const httplib::Request& req, httplib::Response& res)
+    {
+        if (const double wait = limiter.admit(req.remote_addr); wait > 0.0) {
+            res.set_header("Retry-After", std::to_string(static_cast<int>(std::ceil(wait))));
+            sendError(res, 429, "too many requests from " + req.remote_addr + "; retry later");
+            return false;
+        }
+        if (!authorised(req)) {
+            res.set_header("WWW-Authenticate", "Bearer");
+            sendError(res, 401,
+                req.has_header("Authorization") ? "wrong token" : "this server needs \"Authorization: Bearer <token>\"");
+            return false;
+        }
+        return true;
+    }
+
+    /// A route's handler behind admit(). /v1/health is not behind it: probes need no token and are not limited.
+    httplib::Server::Handler checked(std::function<Reply(const httplib::Request&)> handle)
+    {
+        return [this, handle = std::move(handle)](const httplib::Request& req, httplib::Response& res) {
+            if (admit(req, res))
+                send(res, handle(req));
+        };
+    }
+
     void setUp()
     {
         server.new_task_queue = [n = options.threads] { return new httplib::ThreadPool(static_cast<size_t>(std::max(1, n))); };
@@ -121,41 +148,20 @@ struct IngestServer::Impl {
         server.set_read_timeout(30, 0);
         server.set_write_timeout(30, 0);
 
-        server.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
+        server.set_pre_routing_handler([](const httplib::Request&, httplib::Response&) {
             t_requestStart = Clock::now();
-            if (const double wait = limiter.admit(req.remote_addr); wait > 0.0) {
-                res.set_header("Retry-After", std::to_string(static_cast<int>(std::ceil(wait))));
-                res.set_header("Connection", "close");
-                sendError(res, 429, "too many requests from " + req.remote_addr + "; retry later");
-                return httplib::Server::HandlerResponse::Handled;
-            }
-            if (req.path != "/v1/health" && !authorised(req)) {
-                res.set_header("WWW-Authenticate", "Bearer");
-                res.set_header("Connection", "close"); // its body, if any, is not read
-                sendError(res, 401,
-                    req.has_header("Authorization") ? "wrong token" : "this server needs \"Authorization: Bearer <token>\"");
-                return httplib::Server::HandlerResponse::Handled;
-            }
             return httplib::Server::HandlerResponse::Unhandled;
         });
-
         server.Get("/v1/health", [this](const httplib::Request&, httplib::Response& res) { send(res, api.health()); });
-        server.Get("/v1/runs", [this](const httplib::Request&, httplib::Response& res) { send(res, api.listRuns()); });
-        server.Post("/v1/runs", [this](const httplib::Request& req, httplib::Response& res) {
-            send(res, api.createRun(req.body, req.remote_addr));
-        });
-        server.Get(R"(/v1/runs/(\d+))", [this](const httplib::Request& req, httplib::Response& res) {
-            send(res, api.getRun(runIdOf(req)));
-        });
-        server.Post(R"(/v1/runs/(\d+)/iterations)", [this](const httplib::Request& req, httplib::Response& res) {
-            send(res, api.postIteration(runIdOf(req), req.body));
-        });
-        server.Post(R"(/v1/runs/(\d+)/finish)", [this](const httplib::Request& req, httplib::Response& res) {
-            send(res, api.finishRun(runIdOf(req), req.body));
-        });
-        server.Post("/v1/credit", [this](const httplib::Request& req, httplib::Response& res) {
-            send(res, api.credit(req.body));
-        });
+        server.Get("/v1/runs", checked([this](const httplib::Request&) { return api.listRuns(); }));
+        server.Post("/v1/runs",
+            checked([this](const httplib::Request& req) { return api.createRun(req.body, req.remote_addr); }));
+        server.Get(R"(/v1/runs/(\d+))", checked([this](const httplib::Request& req) { return api.getRun(runIdOf(req)); }));
+        server.Post(R"(/v1/runs/(\d+)/iterations)",
+            checked([this](const httplib::Request& req) { return api.postIteration(runIdOf(req), req.body); }));
+        server.Post(R"(/v1/runs/(\d+)/finish)",
+            checked([this](const httplib::Request& req) { return api.finishRun(runIdOf(req), req.body); }));
+        server.Post("/v1/credit", checked([this](const httplib::Request& req) { return api.credit(req.body); }));
 
         server.set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr ep) {
             std::string what = "internal error";

@@ -117,6 +117,7 @@ void TestServer::createsRunsAndPostsIterations()
     QCOMPARE(run->tags, std::string("verl, a100"));
     QCOMPARE(run->trajectoryCount, 12);
     QCOMPARE(store.runConfig(id).value_or(""), std::string(R"({"lr":1e-6,"n":8})"));
+    QCOMPARE(parse(api.getRun(id))["config"]["n"], 8);
     QCOMPARE(store.iterations(id), (std::vector<std::int64_t> { 0, 1 }));
     QCOMPARE(store.trajectories(id, 1).size(), std::size_t(4));
     QCOMPARE(store.metrics(id).size(), std::size_t(4));
@@ -193,6 +194,7 @@ void TestServer::iterationsArePostedOnce()
     mixed.push_back(nativeRecords("a", 1)[0]); // "a-0" is in iteration 3 already
     const server::Reply clash = api.postIteration(id, json { { "iteration", 4 }, { "trajectories", mixed } }.dump());
     QCOMPARE(clash.status, 409);
+    QCOMPARE(parse(clash)["field"], "trajectories[3].id");
     QVERIFY2(parse(clash)["error"].get<std::string>().find("\"a-0\"") != std::string::npos, clash.body.c_str());
     QCOMPARE(countRows(db, "SELECT COUNT(*) FROM trajectory"), 4);
     // A record that names another iteration is a client's mistake, not something to overwrite silently.
@@ -201,9 +203,18 @@ void TestServer::iterationsArePostedOnce()
     QCOMPARE(api.postIteration(id, json { { "iteration", 5 }, { "trajectories", other } }.dump()).status, 422);
     other[1]["iteration"] = 5;
     QCOMPARE(api.postIteration(id, json { { "iteration", 5 }, { "trajectories", other } }.dump()).status, 201);
-    // Metrics alone are an iteration too.
+    // Metrics alone are an iteration too, and GET /v1/runs/{id} lists it (a client checks there whether a retried
+    // post landed).
     QCOMPARE(api.postIteration(id, R"({"iteration":6,"trajectories":[],"metrics":{"eval/success":0.5}})").status, 201);
     QCOMPARE(countRows(db, "SELECT COUNT(*) FROM metric WHERE iteration = 6"), 1);
+    QCOMPARE(parse(api.getRun(id))["iterations"], json::array({ 3, 5, 6 }));
+    // Positions, not file lines, in what the importers say.
+    json twice = nativeRecords("d", 3);
+    twice[2]["id"] = "d-0";
+    const server::Reply dup = api.postIteration(id, json { { "iteration", 7 }, { "trajectories", twice } }.dump());
+    QCOMPARE(dup.status, 422);
+    QCOMPARE(parse(dup)["field"], "trajectories[2].id");
+    QVERIFY2(parse(dup)["error"].get<std::string>().find("first at trajectories[0]") != std::string::npos, dup.body.c_str());
 }
 
 void TestServer::foreignFormatsAndGeneratedIds()
@@ -440,6 +451,12 @@ void TestServer::tokenIsRequiredWhenSet()
     httplib::Client shorter = srv.client();
     shorter.set_bearer_token_auth("s3cret");
     QCOMPARE(shorter.Get("/v1/runs")->status, 401);
+    // A large body without a token gets its 401 too (not a broken pipe while it is still being sent).
+    const std::string big = json { { "iteration", 0 }, { "trajectories", nativeRecords("a", 40000) } }.dump();
+    QVERIFY(big.size() > 4u << 20);
+    const auto large = c.Post("/v1/runs/1/iterations", big, "application/json");
+    QVERIFY2(large, httplib::to_string(large.error()).c_str());
+    QCOMPARE(large->status, 401);
     QCOMPARE(countRows(db, "SELECT COUNT(*) FROM run"), 0);
     httplib::Client right = srv.client();
     right.set_bearer_token_auth("s3cret-token-value");
@@ -464,8 +481,9 @@ void TestServer::rateLimitAnswers429()
     int ok = 0;
     int limited = 0;
     std::string retryAfter;
+    QCOMPARE(c.Get("/v1/health")->status, 200); // health is for probes: never limited
     for (int i = 0; i < 12; ++i) {
-        const auto r = c.Get("/v1/health");
+        const auto r = c.Get("/v1/runs");
         QVERIFY(r);
         if (r->status == 200)
             ++ok;
