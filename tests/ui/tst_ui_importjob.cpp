@@ -3,6 +3,15 @@
 // The sample files are the core tests' (tests/core/data/import; their sources are cited in tst_import_formats).
 #include "core/store.h"
 #include "ui/shell/importjob.h"
+#include "ui/shell/importoptionsdialog.h"
+#include "ui/shell/mainwindow.h"
+#include "ui/shell/settings.h"
+
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPushButton>
 
 #include <QFile>
 #include <QSignalSpy>
@@ -18,6 +27,8 @@ class TestImportJob : public QObject {
 private Q_SLOTS:
     void detectsEachFilesFormat();
     void badForeignLineFailsTheFile();
+    void optionsDialogImportsWithAMappingFile();
+    void undetectableFileSaysWhereToGo();
 
 private:
     QTemporaryDir m_dir;
@@ -72,6 +83,64 @@ void TestImportJob::badForeignLineFailsTheFile()
         qPrintable(message));
     Store store(db.toStdString(), Store::Access::ReadOnly);
     QVERIFY(store.runs().empty());
+}
+
+void TestImportJob::optionsDialogImportsWithAMappingFile()
+{
+    // File → Import with Options…: a layout no importer knows, read through a mapping file, from the workbench.
+    // OK stays disabled, saying why, until the choice can be imported.
+    ui::ImportOptionsDialog dialog(m_dir.path());
+    auto* ok = dialog.findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok);
+    auto* problem = dialog.findChild<QLabel*>(QStringLiteral("importOptionsProblem"));
+    QVERIFY(!ok->isEnabled());
+    QVERIFY(problem->text().contains(QStringLiteral("Choose the files")));
+    dialog.setFiles({ sample("custom.jsonl") });
+    QVERIFY(ok->isEnabled()); // detect
+    dialog.setFormat(ImportFormat::Mapped);
+    QVERIFY(!ok->isEnabled());
+    QVERIFY(problem->text().contains(QStringLiteral("mapping file")));
+    dialog.setMapFile(m_dir.filePath(QStringLiteral("missing.yaml")));
+    QVERIFY(!ok->isEnabled());
+    QVERIFY(problem->text().contains(QStringLiteral("no such file")));
+    dialog.setMapFile(sample("custom.map.yaml"));
+    QVERIFY(ok->isEnabled());
+    QVERIFY(problem->text().isEmpty());
+    dialog.setFormat(ImportFormat::Verl); // one marker without the other is refused
+    dialog.setMarkers(QStringLiteral("<s>"), QString());
+    QVERIFY(!ok->isEnabled());
+    dialog.setMarkers(QStringLiteral("<s>"), QStringLiteral("</s>"));
+    QVERIFY(ok->isEnabled());
+    QCOMPARE(dialog.options().markers->end, std::string("</s>"));
+    dialog.setFormat(ImportFormat::Mapped);
+
+    const QString db = m_dir.filePath(QStringLiteral("mapped.db"));
+    ui::MainWindow window(std::make_unique<ui::Settings>(m_dir.filePath(QStringLiteral("settings.ini"))));
+    QVERIFY(window.openDatabase(db));
+    QSignalSpy imported(&window, &ui::MainWindow::importFinished);
+    window.importFiles(dialog.files(), dialog.options());
+    QTRY_COMPARE_WITH_TIMEOUT(imported.count(), 1, 60000);
+    Store store(db.toStdString(), Store::Access::ReadOnly);
+    const auto runs = store.runs();
+    QCOMPARE(runs.size(), std::size_t(1));
+    const auto trajectories = store.trajectories(runs.front().id);
+    QCOMPARE(trajectories.size(), std::size_t(2));
+    QCOMPARE(trajectories.front().id, std::string("ep-1"));
+    QCOMPARE(trajectories.front().group, std::string("maze-4"));
+}
+
+void TestImportJob::undetectableFileSaysWhereToGo()
+{
+    // The same file through File → Import (detection) cannot be read, and the error says where to name its layout.
+    const QString db = m_dir.filePath(QStringLiteral("undetected.db"));
+    ui::MainWindow window(std::make_unique<ui::Settings>(m_dir.filePath(QStringLiteral("settings2.ini"))));
+    QVERIFY(window.openDatabase(db));
+    QSignalSpy failed(&window, &ui::MainWindow::importFailed);
+    window.importFiles({ sample("custom.jsonl") });
+    QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 60000);
+    auto* box = window.findChild<QMessageBox*>(QStringLiteral("errorBox"));
+    QVERIFY(box);
+    QVERIFY2(box->text().contains(QStringLiteral("Import with Options")), qPrintable(box->text()));
+    QVERIFY(failed.at(0).at(0).toString().contains(QStringLiteral("cannot tell the format")));
 }
 
 QTEST_MAIN(TestImportJob)

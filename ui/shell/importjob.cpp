@@ -15,14 +15,16 @@ namespace creditlab::ui {
 namespace {
 
 /// Runs on a pool thread: opens its own Store, imports, and returns a value.
-ImportOutcome importOne(const QString& database, const QString& file, const ProgressCallback& progress)
+ImportOutcome importOne(
+    const QString& database, const QString& file, const ImportOptions& options, const ProgressCallback& progress)
 {
     ImportOutcome outcome;
     outcome.file = file;
     try {
         Store store(database.toStdString());
-        // The format (native, chat, ShareGPT/AgentGym, verl dump, step rows) is detected from the first record.
-        const ImportResult result = importFile(store, file.toStdString(), ImportOptions {}, progress);
+        // The format (native, chat, ShareGPT/AgentGym, verl dump, step rows) is detected from the first record
+        // unless the options name it or a mapping file.
+        const ImportResult result = importFile(store, file.toStdString(), options, progress);
         outcome.status = ImportOutcome::Status::Imported;
         outcome.runId = result.runId;
         outcome.trajectories = result.trajectories;
@@ -58,10 +60,10 @@ ImportJob::~ImportJob()
     waitForWorker();
 }
 
-void ImportJob::start(const QString& databasePath, const QStringList& files)
+void ImportJob::start(const QString& databasePath, const QStringList& files, const ImportOptions& options)
 {
     for (const QString& file : files)
-        m_queue.push_back({ databasePath, file });
+        m_queue.push_back({ databasePath, file, options });
     m_fileCount += static_cast<int>(files.size());
     if (m_running || m_queue.empty())
         return;
@@ -115,7 +117,7 @@ void ImportJob::startNext()
             Qt::QueuedConnection);
         return !cancel->load();
     };
-    m_watcher.setFuture(QtConcurrent::run(importOne, next.database, next.file, progress));
+    m_watcher.setFuture(QtConcurrent::run(importOne, next.database, next.file, next.options, progress));
 }
 
 void ImportJob::onWorkerFinished()

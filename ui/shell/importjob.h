@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/importformats.h"
+
 #include <QFutureWatcher>
 #include <QMetaType>
 #include <QObject>
@@ -47,8 +49,10 @@ public:
     /// Cancels the running file and waits for its worker to end.
     ~ImportJob() override;
 
-    /// Queues `files` for import into the database at `databasePath` and starts when idle.
-    void start(const QString& databasePath, const QStringList& files);
+    /// Queues `files` for import into the database at `databasePath` and starts when idle. `options` name the
+    /// format, a mapping file or template markers (File → Import with Options…); by default each file's format is
+    /// detected.
+    void start(const QString& databasePath, const QStringList& files, const ImportOptions& options = {});
     /// True from start() until finished().
     bool isRunning() const { return m_running; }
     /// Cancels the current file (rolled back) and drops the queued ones. Returns at once;
@@ -70,6 +74,7 @@ private:
     struct Pending {
         QString database;
         QString file;
+        ImportOptions options;
     };
 
     void startNext();

@@ -9,6 +9,7 @@
 #include "ui/compare/comparepage.h"
 #include "ui/credit/creditpage.h"
 #include "ui/shell/importjob.h"
+#include "ui/shell/importoptionsdialog.h"
 #include "ui/shell/importstatuswidget.h"
 #include "ui/launch/launcherpage.h"
 #include "ui/shell/logbridge.h"
@@ -178,7 +179,12 @@ MainWindow::MainWindow(std::unique_ptr<Settings> settings, QWidget* parent)
     connect(m_importJob, &ImportJob::fileImported, this, &MainWindow::onFileImported);
     connect(m_importJob, &ImportJob::failed, this, [this](const QString& file, const QString& message) {
         statusBar()->showMessage(tr("Import of %1 failed").arg(QFileInfo(file).fileName()), kStatusTimeoutMs);
-        showError(tr("Import failed"), tr("Nothing of %1 was imported.").arg(QFileInfo(file).fileName()), message);
+        QString text = tr("Nothing of %1 was imported.").arg(QFileInfo(file).fileName());
+        if (message.contains(QLatin1String("cannot tell the format")))
+            text += QLatin1Char(' ')
+                + tr("Name its format, or describe its layout with a mapping file, in File → Import with Options… "
+                     "(Ctrl+Shift+I).");
+        showError(tr("Import failed"), text, message);
         Q_EMIT importFailed(message);
     });
     connect(m_importJob, &ImportJob::cancelled, this, [this](const QString& file) {
@@ -230,7 +236,7 @@ bool MainWindow::openDatabase(const QString& path, QString* errorMessage)
     return true;
 }
 
-void MainWindow::importFiles(const QStringList& files)
+void MainWindow::importFiles(const QStringList& files, const ImportOptions& options)
 {
     if (files.isEmpty())
         return;
@@ -241,7 +247,7 @@ void MainWindow::importFiles(const QStringList& files)
         return;
     }
     m_settings->setLastImportDirectory(QFileInfo(files.constLast()).absolutePath());
-    m_importJob->start(m_workspace->path(), files);
+    m_importJob->start(m_workspace->path(), files, options);
 }
 
 void MainWindow::cancelImport() { m_importJob->cancel(); }
@@ -356,6 +362,9 @@ void MainWindow::createMenus()
     m_openAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_O));
     m_importAction = file->addAction(tr("&Import JSONL…"), this, &MainWindow::chooseImportFiles);
     m_importAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
+    m_importOptionsAction = file->addAction(tr("Import with O&ptions…"), this, &MainWindow::chooseImportWithOptions);
+    m_importOptionsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_I));
+    m_importOptionsAction->setStatusTip(tr("Name the format of the files, or describe another layout with a mapping file"));
     m_recentMenu = file->addMenu(tr("&Recent Databases"));
     rebuildRecentMenu();
     file->addSeparator();
@@ -438,6 +447,7 @@ void MainWindow::updateActions()
     m_openAction->setEnabled(!importing);
     m_recentMenu->setEnabled(!importing && !m_settings->recentDatabases().isEmpty());
     m_importAction->setEnabled(m_workspace->isOpen());
+    m_importOptionsAction->setEnabled(m_workspace->isOpen());
     m_refreshAction->setEnabled(m_workspace->isOpen());
 }
 
@@ -495,6 +505,21 @@ void MainWindow::chooseImportFiles()
     const QStringList files = QFileDialog::getOpenFileNames(
         this, tr("Import Trajectories"), start, tr("JSON Lines (*.jsonl *.json);;All files (*)"));
     importFiles(files);
+}
+
+ImportOptionsDialog* MainWindow::createImportOptionsDialog()
+{
+    QString start = m_settings->lastImportDirectory();
+    if (start.isEmpty())
+        start = QDir::homePath();
+    return new ImportOptionsDialog(start, this);
+}
+
+void MainWindow::chooseImportWithOptions()
+{
+    std::unique_ptr<ImportOptionsDialog> dialog(createImportOptionsDialog());
+    if (dialog->exec() == QDialog::Accepted)
+        importFiles(dialog->files(), dialog->options());
 }
 
 void MainWindow::showAbout()

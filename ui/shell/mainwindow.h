@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/importformats.h"
 #include "ui/shell/settings.h"
 
 #include <QMainWindow>
@@ -20,6 +21,7 @@ class AnnotationPage;
 class ComparePage;
 class CreditPage;
 class ImportJob;
+class ImportOptionsDialog;
 class ImportStatusWidget;
 class LauncherPage;
 class MonitorPage;
@@ -46,8 +48,11 @@ public:
     /// open and the reason goes to `errorMessage` when given, else into a message box.
     /// Refused while an import runs.
     bool openDatabase(const QString& path, QString* errorMessage = nullptr);
-    /// Imports JSONL files into the open database in the background, one after another.
-    void importFiles(const QStringList& files);
+    /// Imports JSONL files into the open database in the background, one after another; each file's format is
+    /// detected unless `options` name it (or a mapping file).
+    void importFiles(const QStringList& files, const ImportOptions& options = {});
+    /// File → Import with Options…'s dialog (the caller owns it), starting in the last import folder.
+    ImportOptionsDialog* createImportOptionsDialog();
     /// Cancels a running import; importCancelled() follows.
     void cancelImport();
     /// File → Open Database's dialog (the caller owns it): an Open dialog that also accepts a new file name.
@@ -113,6 +118,7 @@ private:
     void restoreLayout();
     void chooseDatabase();
     void chooseImportFiles();
+    void chooseImportWithOptions();
     void showAbout();
     void showError(const QString& title, const QString& text, const QString& detail);
     void onFileImported(qint64 runId, const QString& file, quint64 trajectories, quint64 turns, double seconds);
@@ -141,6 +147,7 @@ private:
     QMenu* m_recentMenu = nullptr;
     QAction* m_openAction = nullptr;
     QAction* m_importAction = nullptr;
+    QAction* m_importOptionsAction = nullptr;
     QAction* m_refreshAction = nullptr;
 };
 
