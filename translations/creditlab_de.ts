@@ -1132,6 +1132,133 @@ Läufe: %2</translation>
     </message>
 </context>
 <context>
+    <name>creditlab::ui::ImportOptionsDialog</name>
+    <message>
+        <source>Detect from the first record</source>
+        <translation>Am ersten Datensatz erkennen</translation>
+    </message>
+    <message>
+        <source>Each file&apos;s format is told from its first record, as File → Import does.</source>
+        <translation>Das Format jeder Datei wird an ihrem ersten Datensatz erkannt, wie bei Datei → JSONL importieren.</translation>
+    </message>
+    <message>
+        <source>CreditLab JSONL</source>
+        <translation>CreditLab-JSONL</translation>
+    </message>
+    <message>
+        <source>One trajectory per line: id, group, reward and turns, as CreditLab exports them.</source>
+        <translation>Eine Trajektorie pro Zeile: id, group, reward und turns, wie CreditLab sie exportiert.</translation>
+    </message>
+    <message>
+        <source>Chat records (OpenAI messages)</source>
+        <translation>Chat-Datensätze (OpenAI-Nachrichten)</translation>
+    </message>
+    <message>
+        <source>A messages (or chat_completions) array per line; each assistant message is a turn&apos;s action.</source>
+        <translation>Ein messages-Array (oder chat_completions-Array) pro Zeile; jede assistant-Nachricht ist die Aktion eines Zugs.</translation>
+    </message>
+    <message>
+        <source>ShareGPT / AgentGym</source>
+        <translation>ShareGPT / AgentGym</translation>
+    </message>
+    <message>
+        <source>A conversations array of from/value messages per line; gpt messages are actions.</source>
+        <translation>Ein conversations-Array aus from/value-Nachrichten pro Zeile; gpt-Nachrichten sind Aktionen.</translation>
+    </message>
+    <message>
+        <source>verl rollout dump</source>
+        <translation>verl-Rollout-Dump</translation>
+    </message>
+    <message>
+        <source>input, output, score and step per line; the output is split into turns at its chat template&apos;s markers (ChatML and Llama 3 are recognised; give others below).</source>
+        <translation>input, output, score und step pro Zeile; output wird an den Markern seines Chat-Templates in Züge aufgeteilt (ChatML und Llama 3 werden erkannt; andere unten angeben).</translation>
+    </message>
+    <message>
+        <source>Per-step rows (verl-agent)</source>
+        <translation>Eine Zeile pro Schritt (verl-agent)</translation>
+    </message>
+    <message>
+        <source>One row per step with a trajectory id and a step index; rows are put back together into trajectories.</source>
+        <translation>Eine Zeile pro Schritt mit einer Trajektorien-ID und einem Schrittindex; die Zeilen werden wieder zu Trajektorien zusammengesetzt.</translation>
+    </message>
+    <message>
+        <source>Any other layout, with a mapping file</source>
+        <translation>Beliebiger anderer Aufbau, mit Zuordnungsdatei</translation>
+    </message>
+    <message>
+        <source>A YAML file names the source field for each of ours (id, group, reward, turns, observation, action, ...); see docs/import-formats.md.</source>
+        <translation>Eine YAML-Datei nennt für jedes unserer Felder (id, group, reward, turns, observation, action, ...) das Quellfeld; siehe docs/import-formats.md.</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>Durchsuchen…</translation>
+    </message>
+    <message>
+        <source>Import with Options</source>
+        <translation>Mit Optionen importieren</translation>
+    </message>
+    <message>
+        <source>No file chosen</source>
+        <translation>Keine Datei ausgewählt</translation>
+    </message>
+    <message>
+        <source>&amp;Choose…</source>
+        <translation>Aus&amp;wählen…</translation>
+    </message>
+    <message>
+        <source>mapping.yaml</source>
+        <translation>mapping.yaml</translation>
+    </message>
+    <message>
+        <source>&amp;Files:</source>
+        <translation>&amp;Dateien:</translation>
+    </message>
+    <message>
+        <source>F&amp;ormat:</source>
+        <translation>&amp;Format:</translation>
+    </message>
+    <message>
+        <source>&amp;Mapping file:</source>
+        <translation>&amp;Zuordnungsdatei:</translation>
+    </message>
+    <message>
+        <source>Choose the files to import.</source>
+        <translation>Wählen Sie die zu importierenden Dateien.</translation>
+    </message>
+    <message>
+        <source>Choose the mapping file that describes these files.</source>
+        <translation>Wählen Sie die Zuordnungsdatei, die diese Dateien beschreibt.</translation>
+    </message>
+    <message>
+        <source>%1: no such file.</source>
+        <translation>%1: Datei nicht vorhanden.</translation>
+    </message>
+    <message>
+        <source>Give both markers (where a message begins and where it ends), or neither to recognise the template.</source>
+        <translation>Geben Sie beide Marker an (wo eine Nachricht beginnt und wo sie endet) oder keinen, damit das Template erkannt wird.</translation>
+    </message>
+    <message>
+        <source>Import Trajectories</source>
+        <translation>Trajektorien importieren</translation>
+    </message>
+    <message>
+        <source>JSON Lines (*.jsonl *.json);;All files (*)</source>
+        <translation>JSON Lines (*.jsonl *.json);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Mapping File</source>
+        <translation>Zuordnungsdatei</translation>
+    </message>
+    <message>
+        <source>YAML (*.yaml *.yml);;All files (*)</source>
+        <translation>YAML (*.yaml *.yml);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Template ma&amp;rkers:</source>
+        <translation>Template-Ma&amp;rker:</translation>
+    </message>
+</context>
+<context>
     <name>creditlab::ui::ImportStatusWidget</name>
     <message>
         <source>Cancel</source>
@@ -1774,6 +1901,18 @@ Schema-Version: %5</translation>
         <source>Computing the sample&apos;s credits (grpo, gigpo, triage, rtmc)…</source>
         <translation>Berechne die Credits des Beispiels (grpo, gigpo, triage, rtmc)…</translation>
     </message>
+    <message>
+        <source>Name its format, or describe its layout with a mapping file, in File → Import with Options… (Ctrl+Shift+I).</source>
+        <translation>Geben Sie unter Datei → Mit Optionen importieren… (Ctrl+Shift+I) das Format der Datei an oder beschreiben Sie ihren Aufbau mit einer Zuordnungsdatei.</translation>
+    </message>
+    <message>
+        <source>Import with O&amp;ptions…</source>
+        <translation>Mit &amp;Optionen importieren…</translation>
+    </message>
+    <message>
+        <source>Name the format of the files, or describe another layout with a mapping file</source>
+        <translation>Das Format der Dateien angeben oder einen anderen Aufbau mit einer Zuordnungsdatei beschreiben</translation>
+    </message>
 </context>
 <context>
     <name>creditlab::ui::MonitorCharts</name>
@@ -1963,6 +2102,18 @@ Schema-Version: %5</translation>
     <message>
         <source>SFT step %1, then %2 iterations</source>
         <translation>SFT-Schritt %1, dann %2 Iterationen</translation>
+    </message>
+    <message>
+        <source>Receiving</source>
+        <translation>Empfange</translation>
+    </message>
+    <message>
+        <source>iteration %1 received</source>
+        <translation>Iteration %1 empfangen</translation>
+    </message>
+    <message>
+        <source>waiting for the first iteration</source>
+        <translation>warte auf die erste Iteration</translation>
     </message>
 </context>
 <context>

@@ -1126,6 +1126,133 @@ runs: %2</source>
     </message>
 </context>
 <context>
+    <name>creditlab::ui::ImportOptionsDialog</name>
+    <message>
+        <source>Detect from the first record</source>
+        <translation>根据第一条记录检测</translation>
+    </message>
+    <message>
+        <source>Each file&apos;s format is told from its first record, as File → Import does.</source>
+        <translation>每个文件的格式根据其第一条记录判断，与 文件 → 导入 JSONL 的做法相同。</translation>
+    </message>
+    <message>
+        <source>CreditLab JSONL</source>
+        <translation>CreditLab JSONL</translation>
+    </message>
+    <message>
+        <source>One trajectory per line: id, group, reward and turns, as CreditLab exports them.</source>
+        <translation>每行一条轨迹：id、group、reward 和 turns，与 CreditLab 导出的格式相同。</translation>
+    </message>
+    <message>
+        <source>Chat records (OpenAI messages)</source>
+        <translation>聊天记录（OpenAI 消息）</translation>
+    </message>
+    <message>
+        <source>A messages (or chat_completions) array per line; each assistant message is a turn&apos;s action.</source>
+        <translation>每行一个 messages（或 chat_completions）数组；每条 assistant 消息是一个回合的动作。</translation>
+    </message>
+    <message>
+        <source>ShareGPT / AgentGym</source>
+        <translation>ShareGPT / AgentGym</translation>
+    </message>
+    <message>
+        <source>A conversations array of from/value messages per line; gpt messages are actions.</source>
+        <translation>每行一个由 from/value 消息组成的 conversations 数组；gpt 消息为动作。</translation>
+    </message>
+    <message>
+        <source>verl rollout dump</source>
+        <translation>verl rollout 转储</translation>
+    </message>
+    <message>
+        <source>input, output, score and step per line; the output is split into turns at its chat template&apos;s markers (ChatML and Llama 3 are recognised; give others below).</source>
+        <translation>每行包含 input、output、score 和 step；output 按其聊天模板的标记切分为回合（可识别 ChatML 和 Llama 3；其他模板请在下方给出）。</translation>
+    </message>
+    <message>
+        <source>Per-step rows (verl-agent)</source>
+        <translation>每步一行（verl-agent）</translation>
+    </message>
+    <message>
+        <source>One row per step with a trajectory id and a step index; rows are put back together into trajectories.</source>
+        <translation>每步一行，带有轨迹 ID 和步骤索引；这些行会被重新组合成轨迹。</translation>
+    </message>
+    <message>
+        <source>Any other layout, with a mapping file</source>
+        <translation>其他任意布局（使用映射文件）</translation>
+    </message>
+    <message>
+        <source>A YAML file names the source field for each of ours (id, group, reward, turns, observation, action, ...); see docs/import-formats.md.</source>
+        <translation>由一个 YAML 文件为我们的每个字段（id、group、reward、turns、observation、action、...）指定源字段；参见 docs/import-formats.md。</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>Import with Options</source>
+        <translation>带选项导入</translation>
+    </message>
+    <message>
+        <source>No file chosen</source>
+        <translation>未选择文件</translation>
+    </message>
+    <message>
+        <source>&amp;Choose…</source>
+        <translation>选择(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>mapping.yaml</source>
+        <translation>mapping.yaml</translation>
+    </message>
+    <message>
+        <source>&amp;Files:</source>
+        <translation>文件(&amp;F)：</translation>
+    </message>
+    <message>
+        <source>F&amp;ormat:</source>
+        <translation>格式(&amp;O)：</translation>
+    </message>
+    <message>
+        <source>&amp;Mapping file:</source>
+        <translation>映射文件(&amp;M)：</translation>
+    </message>
+    <message>
+        <source>Choose the files to import.</source>
+        <translation>请选择要导入的文件。</translation>
+    </message>
+    <message>
+        <source>Choose the mapping file that describes these files.</source>
+        <translation>请选择描述这些文件的映射文件。</translation>
+    </message>
+    <message>
+        <source>%1: no such file.</source>
+        <translation>%1：文件不存在。</translation>
+    </message>
+    <message>
+        <source>Give both markers (where a message begins and where it ends), or neither to recognise the template.</source>
+        <translation>请同时给出两个标记（消息开始处和结束处），或都不填以自动识别模板。</translation>
+    </message>
+    <message>
+        <source>Import Trajectories</source>
+        <translation>导入轨迹</translation>
+    </message>
+    <message>
+        <source>JSON Lines (*.jsonl *.json);;All files (*)</source>
+        <translation>JSON Lines (*.jsonl *.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Mapping File</source>
+        <translation>映射文件</translation>
+    </message>
+    <message>
+        <source>YAML (*.yaml *.yml);;All files (*)</source>
+        <translation>YAML (*.yaml *.yml);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Template ma&amp;rkers:</source>
+        <translation>模板标记(&amp;R)：</translation>
+    </message>
+</context>
+<context>
     <name>creditlab::ui::ImportStatusWidget</name>
     <message>
         <source>Cancel</source>
@@ -1765,6 +1892,18 @@ Qt %2（构建于 %3）
         <source>Computing the sample&apos;s credits (grpo, gigpo, triage, rtmc)…</source>
         <translation>正在计算示例的信用（grpo, gigpo, triage, rtmc）…</translation>
     </message>
+    <message>
+        <source>Name its format, or describe its layout with a mapping file, in File → Import with Options… (Ctrl+Shift+I).</source>
+        <translation>请在 文件 → 带选项导入…（Ctrl+Shift+I）中指定其格式，或用映射文件描述其布局。</translation>
+    </message>
+    <message>
+        <source>Import with O&amp;ptions…</source>
+        <translation>带选项导入(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>Name the format of the files, or describe another layout with a mapping file</source>
+        <translation>指定文件的格式，或用映射文件描述其他布局</translation>
+    </message>
 </context>
 <context>
     <name>creditlab::ui::MonitorCharts</name>
@@ -1954,6 +2093,18 @@ Qt %2（构建于 %3）
     <message>
         <source>SFT step %1, then %2 iterations</source>
         <translation>SFT 第 %1 步，随后 %2 次迭代</translation>
+    </message>
+    <message>
+        <source>Receiving</source>
+        <translation>接收中</translation>
+    </message>
+    <message>
+        <source>iteration %1 received</source>
+        <translation>已接收第 %1 次迭代</translation>
+    </message>
+    <message>
+        <source>waiting for the first iteration</source>
+        <translation>等待第一次迭代</translation>
     </message>
 </context>
 <context>

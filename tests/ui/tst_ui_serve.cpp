@@ -85,11 +85,13 @@ void TestUiServe::followsARunBeingPosted()
         // Both pages move on their own: nobody calls them.
         QTRY_COMPARE_WITH_TIMEOUT(model->runs().front().trajectoryCount, std::int64_t(8) * (it + 1), 10000);
         QTRY_COMPARE_WITH_TIMEOUT(monitor->pointCount(QStringLiteral("rollout/success")), qsizetype(it + 1), 10000);
+        QCOMPARE(monitor->phaseText(), QStringLiteral("Receiving")); // no plan to show a fraction of
     }
     QCOMPARE(model->runs().front().turnCount, 48);
     QVERIFY(monitor->metricNames().contains(QStringLiteral("critic/score/mean"))); // a trainer's own metric names
     QCOMPARE(trainer.Post("/v1/runs/" + std::to_string(id) + "/finish", "{}", "application/json")->status, 200);
     QTRY_COMPARE_WITH_TIMEOUT(model->runs().front().status, RunStatus::Finished, 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(monitor->phaseText(), QStringLiteral("Finished"), 10000);
 }
 
 QTEST_MAIN(TestUiServe)

@@ -394,8 +394,27 @@ void MonitorPage::updateStoredProgress(const std::optional<RunInfo>& run)
     // The controller reports its own run's progress (with SFT steps and ETA); others are read from the store.
     if (m_runId == 0 || (m_controller->isRunning() && m_controller->runId() == m_runId))
         return;
-    if (!run || run->kind == RunKind::Import)
+    if (!run)
         return;
+    if (run->kind == RunKind::Import) {
+        // Another trainer posting to `creditlab-cli serve`: no plan to measure against, so a busy bar and the
+        // last iteration that arrived; then its final status.
+        if (run->status == RunStatus::Running) {
+            m_phase->setText(tr("Receiving"));
+            m_phase->setToolTip(toQString(run->source.value_or(std::string())));
+            m_progress->setRange(0, 0);
+            m_eta->setText(m_lastIteration >= 0 ? tr("iteration %1 received").arg(m_lastIteration)
+                                                : tr("waiting for the first iteration"));
+        } else {
+            m_phase->setText(statusPhase(run->status));
+            m_phase->setToolTip({});
+            m_progress->setRange(0, 1);
+            m_progress->setValue(run->status == RunStatus::Finished ? 1 : 0);
+            m_progress->setFormat(QString());
+            m_eta->clear();
+        }
+        return;
+    }
     const qint64 total = run->iterationsPlanned.value_or(0);
     if (total <= 0)
         return;

@@ -93,7 +93,7 @@ ImportOptionsDialog::ImportOptionsDialog(const QString& startDirectory, QWidget*
     form->addRow(tr("F&ormat:"), m_format);
     form->addRow(QString(), m_formatHelp);
     form->addRow(tr("&Mapping file:"), mapRow);
-    form->addRow(tr("Template &markers:"), markersRow);
+    form->addRow(tr("Template ma&rkers:"), markersRow);
     static_cast<QLabel*>(form->labelForField(mapRow))->setBuddy(m_map);
     static_cast<QLabel*>(form->labelForField(markersRow))->setBuddy(m_begin);
     static_cast<QLabel*>(form->labelForField(filesRow))->setBuddy(filesBrowse);
