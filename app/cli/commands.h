@@ -15,14 +15,14 @@ struct DbOption {
     std::string resolved() const;
 };
 
-/// Each function adds one subcommand to `app` and installs its callback.
+/// Each function adds one subcommand to `app` and installs its callback. train, sweep, experiment, report and probe
+/// (and doctor, learnmodule.h) are in the training module; the executable has the others.
 /// Callbacks throw std::exception on failure; main() turns that into one line on stderr.
 void addImportCommand(CLI::App& app);
 void addExportCommand(CLI::App& app);
 void addRunsCommand(CLI::App& app);
 void addMethodsCommand(CLI::App& app);
 void addCreditCommand(CLI::App& app);
-void addDoctorCommand(CLI::App& app);
 void addAgreementCommand(CLI::App& app);
 void addLabelsCommand(CLI::App& app);
 void addTrainCommand(CLI::App& app);

@@ -1,6 +1,9 @@
-// creditlab-cli: the headless twin of the workbench. Links no Qt.
+// creditlab-cli: the headless twin of the workbench. Links neither Qt nor LibTorch: the training commands are in a
+// module opened when one of them runs (learnmodule.h).
 #include "commands.h"
+#include "learnmodule.h"
 
+#include "core/learn/api/module.h"
 #include "core/learn/api/runtime.h"
 #include "core/progress.h"
 #include "core/version.h"
@@ -8,26 +11,15 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <string>
+#include <string_view>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
-/// Asked by prepareProcess()'s hook before any library's initialiser runs (so: plain C on argv): the commands that
-/// never run LibTorch do not re-execute the program to set OMP_WAIT_POLICY, which costs a second dynamic link of
-/// LibTorch's libraries (about 0.45 s of CPU). Any other command does, an unknown one included.
-extern "C" bool creditlab_runs_openmp(int argc, char** argv)
-{
-    static constexpr const char* kWithoutTorch[]
-        = { "credit", "env", "import", "export", "runs", "methods", "agreement", "labels", "serve" };
-    for (int i = 1; i < argc; ++i) {
-        if (argv[i][0] == '-')
-            continue; // -v, --help, --version: the global options take no value
-        for (const char* command : kWithoutTorch)
-            if (std::strcmp(argv[i], command) == 0)
-                return false;
-        return true;
-    }
-    return false; // no command: help or an error
-}
+/// Asked by prepareProcess()'s hook before any library's initialiser runs: never re-execute to set OMP_WAIT_POLICY.
+/// This executable does not load an OpenMP runtime at start; the training module brings libgomp when it is opened,
+/// after prepareProcess() has set the variable, so libgomp reads it (WaitPolicySource::BeforeRuntime).
+extern "C" bool creditlab_runs_openmp(int, char**) { return false; }
 
 namespace {
 
@@ -60,20 +52,39 @@ int main(int argc, char** argv)
     app.fallthrough();
     app.footer("Run 'creditlab-cli COMMAND --help' for the options of one command.");
 
-    creditlab::cli::addTrainCommand(app);
-    creditlab::cli::addSweepCommand(app);
-    creditlab::cli::addExperimentCommand(app);
-    creditlab::cli::addReportCommand(app);
+    // The first argument that is not an option names the command. The training module is opened for its commands,
+    // and for the help that lists every command; the others never load LibTorch.
+    std::string command;
+    bool versionOnly = false;
+    for (int i = 1; i < argc; ++i) {
+        if (argv[i][0] != '-') {
+            command = argv[i];
+            break;
+        }
+        versionOnly = versionOnly || std::strcmp(argv[i], "--version") == 0;
+    }
+    bool needsModule = command.empty() && !versionOnly;
+    for (const std::string_view name : creditlab::cli::kModuleCommands)
+        needsModule = needsModule || command == name;
+    if (needsModule) {
+        try {
+            const auto add = reinterpret_cast<creditlab::cli::AddModuleCommands>(creditlab::learn::openModuleSymbol(
+                creditlab::cli::kModuleFile, "CREDITLAB_CLI_MODULE", creditlab::cli::kModuleSymbol,
+                "the training commands' module"));
+            add(app, creditlab::cli::ModuleContext { creditlab::learn::waitPolicySource() });
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "creditlab-cli: error: %s\n", e.what());
+            return 1;
+        }
+    }
     creditlab::cli::addCreditCommand(app);
     creditlab::cli::addEnvCommand(app);
     creditlab::cli::addImportCommand(app);
     creditlab::cli::addExportCommand(app);
     creditlab::cli::addRunsCommand(app);
     creditlab::cli::addMethodsCommand(app);
-    creditlab::cli::addDoctorCommand(app);
     creditlab::cli::addAgreementCommand(app);
     creditlab::cli::addLabelsCommand(app);
-    creditlab::cli::addProbeCommand(app);
     creditlab::cli::addServeCommand(app);
 
     app.parse_complete_callback([&] {
@@ -88,6 +99,9 @@ int main(int argc, char** argv)
             continue;
         std::string known;
         bool found = false;
+        if (!needsModule) // not opened: its commands are not registered
+            for (const std::string_view name : creditlab::cli::kModuleCommands)
+                known += (known.empty() ? "" : ", ") + std::string(name);
         for (const CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
             known += (known.empty() ? "" : ", ") + sub->get_name();
             found = found || sub->get_name() == arg;

@@ -5,6 +5,7 @@
 #include "core/learn/api/runtime.h"
 
 #include <cstdlib>
+#include <dlfcn.h>
 #include <cstring>
 #include <malloc.h>
 #include <unistd.h>
@@ -93,7 +94,14 @@ void prepareProcess()
         // The hook could not re-execute the program (or did not run): too late for an OpenMP runtime loaded
         // already, in time for one loaded later.
         g_recorded = true;
-        g_source = std::getenv(kPolicy) ? WaitPolicySource::Environment : WaitPolicySource::InMain;
+        // An OpenMP runtime not loaded yet (creditlab-cli loads LibTorch, and libgomp with it, only for its training
+        // commands) reads the variable when it loads.
+        void* gomp = dlopen("libgomp.so.1", RTLD_LAZY | RTLD_NOLOAD);
+        if (gomp)
+            dlclose(gomp);
+        g_source = std::getenv(kPolicy) ? WaitPolicySource::Environment
+            : gomp                      ? WaitPolicySource::InMain
+                                        : WaitPolicySource::BeforeRuntime;
         setenv(kPolicy, "passive", /*overwrite=*/0);
     }
     unsetenv(kMarker); // the programs this one starts see the variable as exported
@@ -107,48 +115,5 @@ void prepareProcess()
 }
 
 WaitPolicySource waitPolicySource() { return g_source; }
-
-std::string describeWaitPolicy(WaitPolicySource source, const OpenMpWaitPolicy& runtime)
-{
-    const char* env = std::getenv(kPolicy);
-    std::string value = env ? env : "";
-    for (char& c : value)
-        c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
-    const std::string spin = runtime.spinCount >= 0 ? std::to_string(runtime.spinCount) : std::string("?");
-    const std::string effect = runtime.policy == "passive" ? "idle threads sleep at once"
-        : runtime.policy == "active"                       ? "idle threads spin"
-                                                           : "idle threads spin " + spin + " rounds, then sleep";
-    if (value.empty())
-        return runtime.known ? "unset (libgomp's default: " + effect + ")" : "unset (the OpenMP runtime's default)";
-
-    std::string origin;
-    switch (source) {
-    case WaitPolicySource::Environment:
-        origin = "exported before the program started";
-        break;
-    case WaitPolicySource::BeforeLoad:
-        origin = "set before LibTorch loaded, by re-executing the program";
-        break;
-    case WaitPolicySource::InMain:
-        origin = "set in main(), after the libraries loaded";
-        break;
-    case WaitPolicySource::Unset:
-        origin = "in the environment; prepareProcess() not called";
-        break;
-    }
-    if (!runtime.known) {
-        // Not libgomp (or it cannot say): judge from when the variable was set.
-        const bool inForce = source != WaitPolicySource::InMain;
-        return value + (inForce ? " (in force: " : " (perhaps NOT in force: ") + origin
-            + "; the OpenMP runtime does not report its policy)";
-    }
-    // libgomp prints "PASSIVE" for an unset policy too; its spin count tells them apart (0 for passive), unless
-    // GOMP_SPINCOUNT overrides the count.
-    const bool spinCountSet = std::getenv("GOMP_SPINCOUNT") != nullptr;
-    const bool inForce = value == runtime.policy || (spinCountSet && value == "passive" && runtime.policy != "active");
-    if (inForce)
-        return value + " (in force: " + origin + ")";
-    return value + " (NOT in force: " + origin + "; libgomp: " + effect + ")";
-}
 
 } // namespace creditlab::learn

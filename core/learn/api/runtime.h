@@ -22,6 +22,8 @@ enum class WaitPolicySource : std::uint8_t {
                 ///< ran, so libgomp read it
     InMain, ///< unset at start, and the program did not re-execute itself (execve failed, or the executable said this
             ///< run uses no OpenMP): prepareProcess() set passive, too late for libgomp
+    BeforeRuntime, ///< unset at start; prepareProcess() set passive before any OpenMP runtime was loaded (creditlab-cli
+                   ///< loads it with its training module, on demand), so libgomp reads it
 };
 
 /// Sets OMP_WAIT_POLICY=passive unless the user set it (idle OpenMP threads otherwise spin and slow a 2-thread
@@ -38,7 +40,8 @@ void prepareProcess();
 /// each evaluation and when a run ends; costs page faults on the next large allocation. Any thread.
 void releaseFreeMemory();
 
-/// How OMP_WAIT_POLICY was settled in this process; any thread. Executables only, like prepareProcess().
+/// How OMP_WAIT_POLICY was settled in this process; any thread. Executables only, like prepareProcess(): a module
+/// is handed the value (creditlab-cli's training commands get it from the executable).
 WaitPolicySource waitPolicySource();
 
 /// What the OpenMP runtime itself uses, as libgomp reports it (omp_display_env); see doctor.h.
@@ -48,7 +51,7 @@ struct OpenMpWaitPolicy {
     long long spinCount = -1; ///< GOMP_SPINCOUNT in force
 };
 
-/// The doctor's line: the variable's value and whether it is in force, e.g. "passive (in force: set before
+/// The doctor's line (waitpolicy.cpp, which a module may link): the variable's value and whether it is in force, e.g. "passive (in force: set before
 /// LibTorch loaded)", "active (in force: exported before the program started)", "passive (NOT in force: set in
 /// main(), after the libraries loaded; ...)". Any thread.
 std::string describeWaitPolicy(WaitPolicySource source, const OpenMpWaitPolicy& runtime);

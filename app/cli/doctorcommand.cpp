@@ -1,5 +1,6 @@
-// methods and doctor: what this build can do and on what hardware.
+// doctor: what this build can do and on what hardware. In the training module (learnmodule.h).
 #include "commands.h"
+#include "learnmodule.h"
 
 #include "core/learn/torch/engine/doctor.h"
 #include "core/learn/api/runtime.h"
@@ -12,13 +13,13 @@
 
 namespace creditlab::cli {
 
-void addDoctorCommand(CLI::App& app)
+void addDoctorCommand(CLI::App& app, learn::WaitPolicySource waitPolicy)
 {
     auto threads = std::make_shared<int>(0);
     CLI::App* cmd = app.add_subcommand("doctor", "Show LibTorch, devices, threads, BLAS and versions");
     cmd->add_option("--threads", *threads, "Intra-op threads to configure before measuring (0: all cores)")
         ->check(CLI::NonNegativeNumber);
-    cmd->callback([threads] {
+    cmd->callback([threads, waitPolicy] {
         learn::configureThreads(learn::RuntimeOptions { *threads });
         const learn::DoctorReport r = learn::collectDoctorReport();
         std::printf("CreditLab        %s\n", kVersion);
@@ -38,7 +39,7 @@ void addDoctorCommand(CLI::App& app)
         std::printf("intra-op threads %d\n", r.intraOpThreads);
         std::printf("inter-op threads %d\n", r.interOpThreads);
         std::printf(
-            "OMP_WAIT_POLICY  %s\n", learn::describeWaitPolicy(learn::waitPolicySource(), r.openmpWait).c_str());
+            "OMP_WAIT_POLICY  %s\n", learn::describeWaitPolicy(waitPolicy, r.openmpWait).c_str());
         std::printf("BLAS             %s\n", r.blasLibrary.c_str());
         if (r.blasThreads > 0)
             std::printf("BLAS threads     %d\n", r.blasThreads);
