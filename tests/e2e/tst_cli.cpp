@@ -592,7 +592,8 @@ private Q_SLOTS:
         QTest::addColumn<QString>("exported"); // empty: OMP_WAIT_POLICY removed from the environment
         QTest::addColumn<QByteArray>("line");
         QTest::newRow("unset") << QString()
-                               << QByteArray("OMP_WAIT_POLICY  passive (in force: set before LibTorch loaded");
+                               << QByteArray("OMP_WAIT_POLICY  passive (in force: set in main(), before the training module "
+                                              "loaded the OpenMP runtime)");
         QTest::newRow("user's active kept") << QStringLiteral(
             "active") << QByteArray("OMP_WAIT_POLICY  active (in force: exported before the program started)");
         QTest::newRow("user's passive") << QStringLiteral("passive")

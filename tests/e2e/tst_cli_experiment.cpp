@@ -169,6 +169,8 @@ private Q_SLOTS:
         const QString cli = path("bare/creditlab-cli");
         QVERIFY(QDir().mkpath(path("bare")));
         QVERIFY(QFile::copy(QStringLiteral(CREDITLAB_CLI_PATH), cli));
+        // Its training commands' module beside it, as an install without the workbench has it.
+        QVERIFY(QFile::copy(QStringLiteral(CREDITLAB_CLI_MODULE_PATH), path("bare/libcreditlab_cli_learn.so")));
         QProcess p;
         auto env = QProcessEnvironment::systemEnvironment();
         env.remove(QStringLiteral("CREDITLAB_FIGURES_MODULE"));
