@@ -6,6 +6,16 @@ function(creditlab_target_defaults target)
         target_compile_options(${target} PRIVATE -Wno-restrict)
     endif()
     target_compile_definitions(${target} PRIVATE QT_NO_KEYWORDS)
+    # Debian's LibTorch loads Qt 5 (through OpenCV's highgui) into every process that loads it, beside our Qt 6.
+    # Unoptimised builds emit Qt 6's inline members (QByteArray::append(const char*), QByteArray::isNull(), ...)
+    # as weak symbols, and an executable exports those that a linked library references: Qt 5's libraries do, so
+    # their calls bound to Qt 6's code with Qt 5's objects (tst_learn_tokenizer crashed in Qt5Widgets' static
+    # initialisation under the asan preset). Hidden inline members are never exported. Not on the shared core
+    # library: it has no Qt, and its inline members stay as they were.
+    get_target_property(type ${target} TYPE)
+    if(NOT type STREQUAL "SHARED_LIBRARY")
+        set_target_properties(${target} PROPERTIES VISIBILITY_INLINES_HIDDEN ON)
+    endif()
     if(CREDITLAB_SANITIZE)
         target_compile_options(${target} PRIVATE -fsanitize=address,undefined -fno-omit-frame-pointer)
         target_link_options(${target} PRIVATE -fsanitize=address,undefined)
