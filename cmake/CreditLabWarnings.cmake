@@ -1,4 +1,8 @@
 # Per-target settings shared by every CreditLab target (no global flags).
+if(CREDITLAB_SANITIZE AND CREDITLAB_SANITIZE_THREAD)
+    message(FATAL_ERROR "CREDITLAB_SANITIZE (ASan+UBSan) and CREDITLAB_SANITIZE_THREAD (TSan) exclude each other: "
+        "use the asan or the tsan preset, each in its own build folder (docs/sanitizers.md)")
+endif()
 function(creditlab_target_defaults target)
     target_compile_options(${target} PRIVATE -Wall -Wextra)
     if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_CXX_COMPILER_VERSION VERSION_LESS 13)
@@ -19,5 +23,10 @@ function(creditlab_target_defaults target)
     if(CREDITLAB_SANITIZE)
         target_compile_options(${target} PRIVATE -fsanitize=address,undefined -fno-omit-frame-pointer)
         target_link_options(${target} PRIVATE -fsanitize=address,undefined)
+    endif()
+    if(CREDITLAB_SANITIZE_THREAD)
+        # Only our code is instrumented; Qt, LibTorch, OpenMP and OpenBLAS are Debian's (cmake/sanitizers/tsan.supp).
+        target_compile_options(${target} PRIVATE -fsanitize=thread -fno-omit-frame-pointer)
+        target_link_options(${target} PRIVATE -fsanitize=thread)
     endif()
 endfunction()
