@@ -17,6 +17,8 @@
 //   token for every signal, not one per connection): a queued slot is ordered after every earlier emission. Calls
 //   between Qt's own libraries (Widgets calling Core's QObject::event or activate) bind here too; they only add
 //   orderings that Qt provides at those points anyway.
+// - QThread::quit(): what the quitting thread did before happens before the thread's deferred deletions
+//   (deleteLater() of its objects, run when its event loop ends: a worker deleted on QThread::finished).
 // Nothing else is modelled: a race in a task's or a slot's own code with another thread, outside these hand-offs,
 // is still reported.
 #include <QEvent>
@@ -49,11 +51,16 @@ template <typename Fn> Fn qtWidgets(const char* mangled)
     return library ? reinterpret_cast<Fn>(dlsym(library, mangled)) : nullptr;
 }
 
+using CurrentThread = QObject* (*)();
+
 void acquireQueuedCall(QObject* receiver, const QEvent* event)
 {
     if (event->type() == QEvent::MetaCall) {
         __tsan_acquire(receiver);
         __tsan_acquire(&g_signals);
+    } else if (event->type() == QEvent::DeferredDelete) {
+        static const auto currentThread = qtCore<CurrentThread>("_ZN7QThread13currentThreadEv");
+        __tsan_acquire(currentThread());
     }
 }
 
@@ -120,6 +127,14 @@ void _ZN11QMetaObject8activateEP7QObjectPKS_iPPv(QObject* sender, const QMetaObj
     __tsan_release(&g_signals);
     real(sender, meta, index, argv);
     __tsan_release(&g_signals); // the arguments of a queued connection are copied inside
+}
+
+// QThread::quit()
+void _ZN7QThread4quitEv(QObject* thread)
+{
+    static const auto real = qtCore<Method>("_ZN7QThread4quitEv");
+    __tsan_release(thread);
+    real(thread);
 }
 
 // QObject::event(QEvent*)
