@@ -116,6 +116,10 @@ ImportOptionsDialog::ImportOptionsDialog(const QString& startDirectory, QWidget*
     // The dialog grows with the format's description (some are three lines at this width), never cutting it.
     layout->setSizeConstraint(QLayout::SetMinimumSize);
     m_formatHelp->setMinimumWidth(480);
+    // A form layout does not grow a wrapped label's row with the text (no height-for-width there): reserve the
+    // longest description's three lines.
+    m_formatHelp->setMinimumHeight(m_formatHelp->fontMetrics().lineSpacing() * 3 + 4);
+    m_formatHelp->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     update();
     resize(700, sizeHint().height());
 }
