@@ -110,13 +110,7 @@ Attempt attemptOnce(CURL* h, const HttpJudge::Settings& s, const std::string& bo
         return a;
     }
     try {
-        const auto j = nlohmann::json::parse(response);
-        const auto& content = j.at("choices").at(0).at("message").at("content");
-        if (!content.is_string())
-            throw std::runtime_error("message content is not a string");
-        a.answer = parseChatAnswer(content.get<std::string>());
-    } catch (const nlohmann::json::exception& e) {
-        a.error = std::string("response is not a chat completion: ") + e.what();
+        a.answer = parseChatCompletion(response);
     } catch (const std::runtime_error& e) {
         a.error = e.what();
     }
@@ -160,6 +154,19 @@ void initCurl()
 }
 
 } // namespace
+
+ChatAnswer parseChatCompletion(std::string_view response)
+{
+    try {
+        const auto j = nlohmann::json::parse(response);
+        const auto& content = j.at("choices").at(0).at("message").at("content");
+        if (!content.is_string())
+            throw std::runtime_error("message content is not a string");
+        return parseChatAnswer(content.get<std::string>());
+    } catch (const nlohmann::json::exception& e) {
+        throw std::runtime_error(std::string("response is not a chat completion: ") + e.what());
+    }
+}
 
 const std::vector<credit::ParamSpec>& HttpJudge::params()
 {
