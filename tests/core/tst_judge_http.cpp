@@ -139,6 +139,10 @@ void TestJudgeHttp::parseAnswer_data()
                                  << "";
     QTest::newRow("open think") << "<think>{\"role\": \"D\"}"
                                 << "";
+    // Found by fuzz_judge (corpus/fuzz_judge/crash-da831f49...): a number beyond double's range threw the JSON
+    // library's out_of_range, not a std::runtime_error.
+    QTest::newRow("number out of range") << R"({"role": "E", "confidence": -1e999})"
+                                         << "";
 }
 
 void TestJudgeHttp::parseAnswer()
