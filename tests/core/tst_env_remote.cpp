@@ -173,6 +173,21 @@ private Q_SLOTS:
         QVERIFY(wrong.done && !wrong.success);
     }
 
+    // Found by fuzz_remote (tests/fuzz/corpus/fuzz_remote/crash-5f204d04...): an action that is not valid UTF-8 (a
+    // byte-level policy can stop inside a character) made building the /step body throw the JSON library's
+    // type_error; it is sent with U+FFFD in place of the bad byte, and the server answers it like any other.
+    void actionThatIsNotUtf8IsSent()
+    {
+        RemoteTestServer server("alfworld");
+        auto env = openRemote("alfworld", server.url());
+        env->reset(0, Split::Train);
+        const auto& r = env->step("go forward\xb6");
+        QVERIFY(r.info.valid == false && !r.done);
+        QCOMPARE(r.feedback, std::string("Nothing happens."));
+        QCOMPARE(server.calls("/step"), 1);
+        QVERIFY(env->step("go forward").info.valid);
+    }
+
     void errorWithStatus200IsSurfaced()
     {
         RemoteTestServer server("alfworld");
