@@ -124,7 +124,9 @@ Outcome request(CURL* h, const HttpJudge::Settings& s, const std::string& window
             nlohmann::json::array({ { { "role", "system" }, { "content", judgeSystemPrompt() } },
                 { { "role", "user" }, { "content", window } } }) },
         { "temperature", s.temperature }, { "max_tokens", s.maxTokens }, { "stream", false } };
-    const std::string text = body.dump();
+    // The window quotes the policy's actions, which need not be valid UTF-8 (a byte-level policy can stop inside a
+    // character): such bytes are sent as U+FFFD, where dump() would throw on this worker thread.
+    const std::string text = body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     Outcome out;
     for (int attempt = 0; attempt <= s.retries; ++attempt) {
         if (attempt > 0) // exponential backoff: backoff_ms, 2x, 4x, ...
