@@ -5,7 +5,8 @@
 #   tests/fuzz/run-fuzzers.sh --smoke                  each target replays its corpus once (ctest fuzz_smoke)
 #
 # Options: --only NAME[,NAME...] (targets, with or without the fuzz_ prefix), --build-dir DIR (default build/fuzz),
-# --jobs N (build parallelism, default 1), --no-build, --keep (keep the work folder of targets that did not crash).
+# --jobs N (build parallelism, default 1), --no-build, --keep (keep the corpus a run grew; by default it is removed
+# unless the target crashed), --continue (start from the corpus the last --keep run grew, plus the seeds).
 # Builds the `fuzz` preset first when needed (clang). Each run works in DIR/fuzz-work/<target>/: corpus/ (a copy of
 # tests/fuzz/corpus/<target> plus what the run found) and the crashing input when there is one. Prints per target the
 # executions, executions per second, new corpus units, the final coverage and the crashes; exits 1 when any target
@@ -21,6 +22,7 @@ build_dir="$root/build/fuzz"
 jobs=1
 build=1
 keep=0
+continue=0
 while [ $# -gt 0 ]; do
     case "$1" in
     --smoke) smoke=1 ;;
@@ -29,7 +31,8 @@ while [ $# -gt 0 ]; do
     --jobs) jobs="$2"; shift ;;
     --no-build) build=0 ;;
     --keep) keep=1 ;;
-    -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --continue) continue=1; keep=1 ;;
+    -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     [0-9]*) seconds="$1" ;;
     *) echo "run-fuzzers.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
     esac
@@ -96,9 +99,13 @@ for t in "${targets[@]}"; do
     bin="$build_dir/bin/$t"
     [ -x "$bin" ] || { echo "$t: $bin is not built" >&2; failed=1; continue; }
     dir="$work/$t"
-    rm -rf "$dir"
-    mkdir -p "$dir/corpus"
-    cp "$here/corpus/$t/"* "$dir/corpus/"
+    if [ "$continue" = 1 ] && [ -d "$dir/corpus" ]; then
+        rm -f "$dir"/crash-* "$dir"/leak-* "$dir"/timeout-* "$dir"/oom-* "$dir"/slow-unit-*
+    else
+        rm -rf "$dir"
+        mkdir -p "$dir/corpus"
+    fi
+    cp -n "$here/corpus/$t/"* "$dir/corpus/"
     log="$dir/fuzz.log"
     "$bin" "$dir/corpus" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
         -dict="$(dict_of "$t")" -artifact_prefix="$dir/" >"$log" 2>&1
