@@ -10,4 +10,11 @@ function(creditlab_target_defaults target)
         target_compile_options(${target} PRIVATE -fsanitize=address,undefined -fno-omit-frame-pointer)
         target_link_options(${target} PRIVATE -fsanitize=address,undefined)
     endif()
+    if(CREDITLAB_FUZZ)
+        # Coverage for libFuzzer (its runtime is linked into the fuzz executables only) and ASan + UBSan; undefined
+        # behaviour aborts, so that the fuzzer sees it as a crash.
+        target_compile_options(${target} PRIVATE -fsanitize=fuzzer-no-link,address,undefined
+            -fno-sanitize-recover=undefined -fno-omit-frame-pointer)
+        target_link_options(${target} PRIVATE -fsanitize=address,undefined)
+    endif()
 endfunction()
