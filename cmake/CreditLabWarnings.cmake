@@ -29,4 +29,11 @@ function(creditlab_target_defaults target)
         target_compile_options(${target} PRIVATE -fsanitize=thread -fno-omit-frame-pointer)
         target_link_options(${target} PRIVATE -fsanitize=thread)
     endif()
+    if(CREDITLAB_FUZZ)
+        # Coverage for libFuzzer (its runtime is linked into the fuzz executables only) and ASan + UBSan; undefined
+        # behaviour aborts, so that the fuzzer sees it as a crash.
+        target_compile_options(${target} PRIVATE -fsanitize=fuzzer-no-link,address,undefined
+            -fno-sanitize-recover=undefined -fno-omit-frame-pointer)
+        target_link_options(${target} PRIVATE -fsanitize=address,undefined)
+    endif()
 endfunction()

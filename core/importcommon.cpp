@@ -50,8 +50,12 @@ void readText(const JsonDoc& doc, Index i, const std::string& field, std::string
 double readNumber(const JsonDoc& doc, Index i, const std::string& field)
 {
     const Kind k = doc.kind(i);
-    if (k == Kind::Number)
-        return doc.number(i);
+    if (k == Kind::Number) {
+        const double v = doc.number(i);
+        if (!std::isfinite(v))
+            fieldError(field, "number out of range: " + std::string(doc.node(i).raw));
+        return v;
+    }
     if (k == Kind::True || k == Kind::False)
         return doc.boolean(i) ? 1.0 : 0.0;
     kindError(doc, i, field, "a number");

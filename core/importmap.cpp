@@ -63,7 +63,10 @@ FieldMap loadMap(const std::string& mapPath)
         { "feedback", &FieldMap::feedback }, { "turn_reward", &FieldMap::turnReward }, { "role", &FieldMap::role },
         { "score", &FieldMap::score } };
     for (const auto& entry : root) {
-        const std::string key = entry.first.as<std::string>();
+        if (!entry.first.IsScalar())
+            throw std::runtime_error(mapPath + ":" + std::to_string(entry.first.Mark().line + 1)
+                + ": a key must be one of our field names, not a list or a map");
+        const std::string key = entry.first.Scalar();
         const auto* k = std::find_if(std::begin(keys), std::end(keys), [&](const auto& p) { return key == p.first; });
         if (k == std::end(keys))
             throw std::runtime_error(mapPath + ":" + std::to_string(entry.first.Mark().line + 1) + ": unknown key \""
@@ -73,7 +76,7 @@ FieldMap loadMap(const std::string& mapPath)
         if (!entry.second.IsScalar())
             throw std::runtime_error(mapPath + ":" + std::to_string(entry.second.Mark().line + 1) + ": " + key
                 + ": expected a field path such as steps or meta.id");
-        m.*(k->second) = parsePath(mapPath, key, entry.second.as<std::string>());
+        m.*(k->second) = parsePath(mapPath, key, entry.second.Scalar());
     }
     for (auto [key, path] :
         { std::pair { "turns", &m.turns }, { "observation", &m.observation }, { "action", &m.action } })

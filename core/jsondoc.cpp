@@ -1,5 +1,7 @@
 #include "core/jsondoc.h"
 
+#include <limits>
+
 namespace creditlab {
 
 void JsonDoc::parse(std::string_view text)
@@ -32,6 +34,20 @@ void JsonDoc::build(JsonScanner& scanner, std::string_view rawKey, int depth)
             build(scanner, {}, depth + 1);
     } else {
         scanner.skipValue(depth);
+        // skipValue checks a string's grammar, not how its \u escapes pair up (a lone surrogate), which string()
+        // would then fail to decode: decode the strings that have such escapes now, so that every string node does.
+        if (kind == Kind::String) {
+            const std::string_view raw = m_text.substr(start, scanner.offset() - start);
+            if (raw.find("\\u") != std::string_view::npos) {
+                try {
+                    JsonScanner value(raw);
+                    value.readString(m_keyBuffer);
+                } catch (JsonSyntaxError& e) {
+                    e.offset += start;
+                    throw;
+                }
+            }
+        }
     }
     Node& n = m_nodes[self];
     n.raw = m_text.substr(start, scanner.offset() - start);
@@ -114,8 +130,14 @@ std::string JsonDoc::string(Index i) const
 
 double JsonDoc::number(Index i) const
 {
-    JsonScanner scanner(m_nodes[i].raw);
-    return scanner.readNumber();
+    // parse() checked the grammar; what is left to fail is the range.
+    const std::string_view raw = m_nodes[i].raw;
+    try {
+        JsonScanner scanner(raw);
+        return scanner.readNumber();
+    } catch (const JsonSyntaxError&) {
+        return raw.starts_with('-') ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity();
+    }
 }
 
 } // namespace creditlab

@@ -30,7 +30,8 @@ public:
         std::string_view rawKey; ///< for an object member: the key's text with its quotes
     };
 
-    /// Parses `text`, which must hold exactly one JSON value. Throws JsonSyntaxError.
+    /// Parses `text`, which must hold exactly one JSON value. Throws JsonSyntaxError; after a parse every string
+    /// node decodes (string() does not throw).
     void parse(std::string_view text);
 
     const Node& node(Index i) const { return m_nodes[i]; }
@@ -54,6 +55,7 @@ public:
     /// Decodes a string node into `out`.
     void string(Index i, std::string& out) const;
     std::string string(Index i) const;
+    /// A number node's value; ±infinity for one beyond double's range (1e999), which parse() accepts.
     double number(Index i) const;
     bool boolean(Index i) const { return m_nodes[i].raw[0] == 't'; }
 

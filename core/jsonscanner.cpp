@@ -8,6 +8,26 @@ namespace creditlab {
 
 namespace {
 
+/// A byte for an error message: a printable ASCII character quoted ("'h'"), any other byte by its value ("byte 0xff"),
+/// so that messages stay valid UTF-8 (the ingestion server sends them back inside JSON replies).
+std::string describeByte(char byte)
+{
+    const unsigned char c = static_cast<unsigned char>(byte);
+    if (c >= 0x20 && c < 0x7f)
+        return std::string("'") + byte + "'";
+    static constexpr char kHex[] = "0123456789abcdef";
+    return std::string("byte 0x") + kHex[c >> 4] + kHex[c & 0xF];
+}
+
+/// "invalid escape '\x'", or "invalid escape '\' followed by byte 0xff" for a byte that is not printable ASCII.
+std::string invalidEscape(char e)
+{
+    const unsigned char c = static_cast<unsigned char>(e);
+    if (c >= 0x20 && c < 0x7f)
+        return std::string("invalid escape '\\") + e + "'";
+    return "invalid escape '\\' followed by " + describeByte(e);
+}
+
 bool isWs(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
 void appendUtf8(std::string& out, std::uint32_t cp)
@@ -107,8 +127,11 @@ JsonScanner::Kind JsonScanner::peek()
     case '8':
     case '9':
         return Kind::Number;
-    default:
-        fail(std::string("unexpected character '") + m_text[m_pos] + "'");
+    default: {
+        const char c = m_text[m_pos];
+        const unsigned char u = static_cast<unsigned char>(c);
+        fail(u >= 0x20 && u < 0x7f ? "unexpected character " + describeByte(c) : "unexpected " + describeByte(c));
+    }
     }
 }
 
@@ -296,7 +319,7 @@ void JsonScanner::readString(std::string& out)
             break;
         }
         default:
-            failAt(escStart, std::string("invalid escape '\\") + e + "'");
+            failAt(escStart, invalidEscape(e));
         }
     }
 }
@@ -329,7 +352,7 @@ void JsonScanner::skipString()
             } else if (std::strchr("\"\\/bfnrt", e) != nullptr && e != '\0') {
                 m_pos += 2;
             } else {
-                failAt(escStart, std::string("invalid escape '\\") + e + "'");
+                failAt(escStart, invalidEscape(e));
             }
             continue;
         }

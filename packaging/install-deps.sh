@@ -13,7 +13,7 @@ packages=(
     libgl-dev
     libspdlog-dev libsqlite3-dev sqlite3
     nlohmann-json3-dev libcli11-dev libyaml-cpp-dev libcurl4-openssl-dev libssl-dev libcpp-httplib-dev
-    xvfb xauth
+    xvfb xauth xdotool  # xdotool: the crash test that SIGKILLs the workbench after labelling (tests/crash)
     # The Python client's end-to-end test (resources/clients/python; the client itself needs only the stdlib).
     python3
     # A GUI needs at least one font; CJK glyphs for the Simplified Chinese translation.

@@ -36,6 +36,8 @@ struct CreditOptions {
     std::vector<std::string> sets;
     std::string input;
     std::string format;
+    std::string map;
+    std::vector<std::string> markers;
     std::string output;
     bool details = false;
     DbOption db;
@@ -56,6 +58,9 @@ void runFileMode(const CreditOptions& o, const Estimator& method, const credit::
             throw std::runtime_error("unknown format '" + o.format + "' (known: " + importFormatNames() + ")");
         options.format = *format;
     }
+    options.mapPath = o.map;
+    if (o.markers.size() == 2)
+        options.markers = TemplateMarkers { o.markers[0], o.markers[1] };
     const auto source = openTrajectorySource(o.input, options);
     Trajectory t;
     while (source->next(t))
@@ -109,6 +114,13 @@ void addCreditCommand(CLI::App& app)
                       ->type_name("FILE");
     cmd->add_option("--format", o->format, "File mode: the input's format (default: detected; see 'import --help')")
         ->type_name("NAME")
+        ->needs(input);
+    cmd->add_option("--map", o->map, "File mode: a mapping file (YAML) for any other layout, as 'import --map'")
+        ->type_name("MAP.yaml")
+        ->needs(input);
+    cmd->add_option("--markers", o->markers, "File mode, verl dumps: split turns at this marker pair")
+        ->expected(2)
+        ->type_name("TEXT")
         ->needs(input);
     cmd->add_option("--output,-o", o->output, "Credits as JSONL, one line per trajectory; - for stdout")
         ->type_name("FILE");

@@ -8,6 +8,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <memory>
 #include <spdlog/spdlog.h>
 
 namespace creditlab::cli {
@@ -87,7 +88,28 @@ void addImportCommand(CLI::App& app)
             options.markers = TemplateMarkers { opt->markers[0], opt->markers[1] };
         const std::string path = opt->db.resolved();
         spdlog::debug("opening {}", path);
-        Store store(path);
+        // A database this command creates and then fills with nothing (the first file is bad) is removed again:
+        // a failed import leaves no empty file behind.
+        const bool existed = std::filesystem::exists(path);
+        auto store = std::make_unique<Store>(path);
+        struct RemoveIfEmpty {
+            std::unique_ptr<Store>& store;
+            const std::string& path;
+            bool armed;
+            ~RemoveIfEmpty()
+            {
+                if (!armed || !store)
+                    return;
+                try {
+                    if (!store->runs().empty())
+                        return;
+                    store.reset();
+                    for (const char* suffix : { "", "-wal", "-shm" })
+                        std::filesystem::remove(path + suffix);
+                } catch (...) {
+                }
+            }
+        } removeIfEmpty { store, path, !existed };
         for (const std::string& file : opt->files) {
             ImportOptions fileOptions = options;
             if (fileOptions.mapPath.empty() && fileOptions.format == ImportFormat::Auto)
@@ -96,7 +118,7 @@ void addImportCommand(CLI::App& app)
                 = fileOptions.mapPath.empty() ? std::string(importFormatName(fileOptions.format)) : "map";
             ProgressLine line("importing " + std::filesystem::path(file).filename().string());
             const ImportResult r = importFile(
-                store, file, fileOptions,
+                *store, file, fileOptions,
                 [&](const Progress& p) {
                     return line.update(p.fraction(),
                         withThousands(p.items) + " trajectories, " + withThousands(p.subItems) + " turns",

@@ -287,7 +287,10 @@ const std::vector<std::string>& RemoteEnv::admissibleCommands() const
         }
         case Dialect::WebShop: {
             const nlohmann::json answer = m_client->get("/available_actions", query);
-            if (answer.is_object() && answer.value("has_search_bar", false))
+            // Leniently, as every other field: a has_search_bar that is not a boolean counts as false (value() would
+            // throw the JSON library's type_error).
+            if (answer.is_object() && answer.contains("has_search_bar") && answer["has_search_bar"].is_boolean()
+                && answer["has_search_bar"].get<bool>())
                 m_admissible.push_back("search[" + m_goal + "]");
             if (answer.is_object())
                 for (const std::string& c : stringsOf(answer.value("clickables", nlohmann::json())))

@@ -61,7 +61,9 @@ nlohmann::json RemoteEnv::Client::get(const std::string& route, const std::strin
 
 nlohmann::json RemoteEnv::Client::post(const std::string& route, const nlohmann::json& body, bool idempotent)
 {
-    const std::string text = body.dump();
+    // An action is the policy's text, which need not be valid UTF-8 (a byte-level policy can stop inside a
+    // character): such bytes are sent as U+FFFD, where dump() would throw.
+    const std::string text = body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     return call("POST", route, m_prefix + route, &text, idempotent);
 }
 

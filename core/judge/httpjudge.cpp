@@ -110,13 +110,7 @@ Attempt attemptOnce(CURL* h, const HttpJudge::Settings& s, const std::string& bo
         return a;
     }
     try {
-        const auto j = nlohmann::json::parse(response);
-        const auto& content = j.at("choices").at(0).at("message").at("content");
-        if (!content.is_string())
-            throw std::runtime_error("message content is not a string");
-        a.answer = parseChatAnswer(content.get<std::string>());
-    } catch (const nlohmann::json::exception& e) {
-        a.error = std::string("response is not a chat completion: ") + e.what();
+        a.answer = parseChatCompletion(response);
     } catch (const std::runtime_error& e) {
         a.error = e.what();
     }
@@ -130,7 +124,9 @@ Outcome request(CURL* h, const HttpJudge::Settings& s, const std::string& window
             nlohmann::json::array({ { { "role", "system" }, { "content", judgeSystemPrompt() } },
                 { { "role", "user" }, { "content", window } } }) },
         { "temperature", s.temperature }, { "max_tokens", s.maxTokens }, { "stream", false } };
-    const std::string text = body.dump();
+    // The window quotes the policy's actions, which need not be valid UTF-8 (a byte-level policy can stop inside a
+    // character): such bytes are sent as U+FFFD, where dump() would throw on this worker thread.
+    const std::string text = body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     Outcome out;
     for (int attempt = 0; attempt <= s.retries; ++attempt) {
         if (attempt > 0) // exponential backoff: backoff_ms, 2x, 4x, ...
@@ -160,6 +156,19 @@ void initCurl()
 }
 
 } // namespace
+
+ChatAnswer parseChatCompletion(std::string_view response)
+{
+    try {
+        const auto j = nlohmann::json::parse(response);
+        const auto& content = j.at("choices").at(0).at("message").at("content");
+        if (!content.is_string())
+            throw std::runtime_error("message content is not a string");
+        return parseChatAnswer(content.get<std::string>());
+    } catch (const nlohmann::json::exception& e) {
+        throw std::runtime_error(std::string("response is not a chat completion: ") + e.what());
+    }
+}
 
 const std::vector<credit::ParamSpec>& HttpJudge::params()
 {

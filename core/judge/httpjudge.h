@@ -28,6 +28,11 @@ struct ChatAnswer {
 /// (```` ```json ... ``` ```` or ```` ``` ... ``` ````). Throws std::runtime_error saying what is wrong. Any thread.
 ChatAnswer parseChatAnswer(std::string_view content);
 
+/// Parses a chat-completions response body (HTTP 200): the content of `choices[0].message` as parseChatAnswer()
+/// does. Throws std::runtime_error saying what is wrong ("response is not a chat completion: ..." when the body is
+/// not JSON or has no string content there). Any thread.
+ChatAnswer parseChatCompletion(std::string_view response);
+
 /// TRIAGE's judge prompt (triage.md §3.4, verbatim up to its output format), asking for one object
 /// `{"role", "rationale", "confidence"}` for the CURRENT step: the single-label variant of §8.3, so that each
 /// call yields exactly one primary role per segment. Any thread.

@@ -143,7 +143,7 @@ ChatAnswer parseChatAnswer(std::string_view content)
     nlohmann::json j;
     try {
         j = nlohmann::json::parse(s);
-    } catch (const nlohmann::json::parse_error& e) {
+    } catch (const nlohmann::json::exception& e) { // a syntax error, or a number beyond double's range (1e999)
         throw std::runtime_error(std::string("answer is not JSON: ") + e.what());
     }
     if (!j.is_object())

@@ -20,6 +20,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <thread>
 
 using namespace creditlab;
 using namespace creditlab::env;
@@ -171,6 +172,55 @@ private Q_SLOTS:
         env->reset(1, Split::Train);
         const auto& wrong = env->step("answer[room 2]");
         QVERIFY(wrong.done && !wrong.success);
+    }
+
+    // Found by fuzz_remote (tests/fuzz/corpus/fuzz_remote/crash-5f204d04...): an action that is not valid UTF-8 (a
+    // byte-level policy can stop inside a character) made building the /step body throw the JSON library's
+    // type_error; it is sent with U+FFFD in place of the bad byte, and the server answers it like any other.
+    void actionThatIsNotUtf8IsSent()
+    {
+        RemoteTestServer server("alfworld");
+        auto env = openRemote("alfworld", server.url());
+        env->reset(0, Split::Train);
+        const auto& r = env->step("go forward\xb6");
+        QVERIFY(r.info.valid == false && !r.done);
+        QCOMPARE(r.feedback, std::string("Nothing happens."));
+        QCOMPARE(server.calls("/step"), 1);
+        QVERIFY(env->step("go forward").info.valid);
+    }
+
+    // Found while writing docs/bad-input.md (a WebShop server answering "has_search_bar": "yes"): the client read it
+    // with nlohmann's value(), whose type_error reached the user as "[json.exception.type_error.302] type must be
+    // boolean, but is string", naming neither the server nor the route. A field of the wrong type now counts as
+    // absent, as every other field of an answer does.
+    void searchBarThatIsNotABoolean()
+    {
+        httplib::Server server;
+        const auto reply = [](httplib::Response& res, const std::string& body) {
+            res.set_content(body, "application/json");
+        };
+        server.Post("/create", [&](const httplib::Request&, httplib::Response& res) { reply(res, "0"); });
+        server.Post("/reset", [&](const httplib::Request&, httplib::Response& res) {
+            reply(res, R"(["Instruction: [SEP] buy a mug [SEP] Search", null])");
+        });
+        server.Get("/instruction_text", [&](const httplib::Request&, httplib::Response& res) { reply(res, R"("buy a mug")"); });
+        server.Get("/available_actions", [&](const httplib::Request&, httplib::Response& res) {
+            reply(res, R"({"has_search_bar": "yes", "clickables": ["mug", 3]})");
+        });
+        const int port = server.bind_to_any_port("127.0.0.1");
+        QVERIFY(port > 0);
+        struct Serving { // stops the server however the test ends
+            httplib::Server& server;
+            std::thread thread;
+            ~Serving()
+            {
+                server.stop();
+                thread.join();
+            }
+        } serving { server, std::thread([&] { server.listen_after_bind(); }) };
+        auto env = openRemote("webshop", "http://127.0.0.1:" + std::to_string(port), { { "retries", "0" } });
+        env->reset(0, Split::Train);
+        QCOMPARE(env->admissibleCommands(), std::vector<std::string> { "click[mug]" });
     }
 
     void errorWithStatus200IsSurfaced()

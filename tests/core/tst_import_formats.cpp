@@ -468,6 +468,24 @@ void TestImportFormats::brokenLines_data()
         << "map"
         << "{\"steps\":[{\"obs\":\"o\",\"act\":\"a\",\"label\":\"X\"}]}\n"
         << "1: field \"steps[0].label\": expected one of \"D\", \"E\", \"N\", \"R\", got \"X\"";
+    // Found by the fuzz targets (tests/fuzz/corpus/fuzz_import_*/crash-*): text with a lone surrogate escape passed the
+    // record's syntax check and failed only when decoded, with an exception nothing caught (the program aborted).
+    QTest::newRow("chat: unpaired high surrogate")
+        << "chat" << "{\"messages\":[{\"role\":\"assistant\",\"content\":\"Yo\\ud83dG\"}]}\n"
+        << "1:47: invalid JSON: unpaired high surrogate in \\u escape";
+    QTest::newRow("sharegpt: unpaired low surrogate")
+        << "sharegpt" << "{\"conversations\":[{\"from\":\"gpt\",\"value\":\"We\\ude00b\"}]}\n"
+        << "1:44: invalid JSON: unpaired low surrogate in \\u escape";
+    QTest::newRow("verl: invalid low surrogate")
+        << "verl" << "{\"input\":\"q\",\"output\":\"\\ud83d\\ue0d0\",\"score\":1}\n"
+        << "1:24: invalid JSON: invalid low surrogate in \\u escape";
+    QTest::newRow("steps: surrogate in a group id")
+        << "steps" << "{\"traj_uid\":\"t\",\"uid\":\"x\\ude07\",\"step_idx\":0,\"obs\":\"o\",\"action\":\"a\"}\n"
+        << "1:25: invalid JSON: unpaired low surrogate in \\u escape";
+    // A number beyond double's range where a number is read: a field error, where the scanner's error escaped.
+    QTest::newRow("chat: reward out of range")
+        << "chat" << "{\"reward\":1e999,\"messages\":[{\"role\":\"assistant\",\"content\":\"a\"}]}\n"
+        << "1: field \"reward\": number out of range: 1e999";
     QTest::newRow("map: turns not a list") << "map"
                                            << "{\"steps\":{\"obs\":\"o\"}}\n"
                                            << "1: field \"steps\": expected an array of turns";
@@ -507,6 +525,10 @@ void TestImportFormats::badMapFile_data()
                                << ": a mapping file is a YAML map";
     QTest::newRow("empty segment") << "turns: steps\nobservation: a..b\naction: a\n"
                                    << ": observation: empty segment";
+    // Found by fuzz_import_map (corpus/fuzz_import_map/crash-623ae23f...): a key that is not text threw yaml-cpp's
+    // "bad conversion", which named neither the file nor the problem.
+    QTest::newRow("key is a list") << "turns: steps\nobservation: o\naction: a\n[a, b]: x\n"
+                                  << ":4: a key must be one of our field names, not a list or a map";
     QTest::newRow("bad YAML") << "turns: [steps\n"
                               << ":";
 }

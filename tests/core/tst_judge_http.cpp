@@ -86,6 +86,7 @@ private Q_SLOTS:
     void windowIsBounded();
     void registered();
     void correctAnswersParsed();
+    void actionThatIsNotUtf8IsJudged();
     void failedAnswers_data();
     void failedAnswers();
     void serverErrorThenSuccess();
@@ -139,6 +140,10 @@ void TestJudgeHttp::parseAnswer_data()
                                  << "";
     QTest::newRow("open think") << "<think>{\"role\": \"D\"}"
                                 << "";
+    // Found by fuzz_judge (corpus/fuzz_judge/crash-da831f49...): a number beyond double's range threw the JSON
+    // library's out_of_range, not a std::runtime_error.
+    QTest::newRow("number out of range") << R"({"role": "E", "confidence": -1e999})"
+                                         << "";
 }
 
 void TestJudgeHttp::parseAnswer()
@@ -203,6 +208,21 @@ void TestJudgeHttp::correctAnswersParsed()
     QCOMPARE(body.at("temperature").get<double>(), 0.0);
     QCOMPARE(body.at("messages").at(0).at("content").get<std::string>(), judgeSystemPrompt());
     QVERIFY(server.authorizations().at(0).empty()); // no api_key_env: no key sent
+}
+
+// Found by review after fuzz_remote's finding (an action that is not valid UTF-8 made nlohmann's dump() throw): the
+// judge's request quotes the actions too, and there the throw was on a worker thread, which ended the process.
+void TestJudgeHttp::actionThatIsNotUtf8IsJudged()
+{
+    FakeChatServer server(&correct);
+    const auto j = HttpJudge::create(settings(server), nullptr);
+    Trajectory t = trajectory(3);
+    t.turns[1].action += "\xb6";
+    const auto v = j->judge(t, {});
+    verifyRoles(v, t);
+    QCOMPARE(j->failedTurns(), std::int64_t(0));
+    const auto body = nlohmann::json::parse(server.bodies().at(0));
+    QVERIFY(body.at("messages").at(1).at("content").get<std::string>().find("act-E-1\xef\xbf\xbd") != std::string::npos);
 }
 
 void TestJudgeHttp::failedAnswers_data()

@@ -173,6 +173,36 @@ private Q_SLOTS:
         const Result plain = run({ "credit", "--method", "grpo", "--input", native, "--output", "-" });
         QCOMPARE(plain.exitCode, 0);
         QVERIFY2(!plain.out.contains("_index"), plain.out.constData());
+        // A mapping file and a template's markers work in file mode as they do for import.
+        const Result mapped = run({ "credit", "--method", "grpo", "--input", samples + "/custom.jsonl", "--map",
+            samples + "/custom.map.yaml", "-o", "-" });
+        QVERIFY2(mapped.exitCode == 0, mapped.err.constData());
+        QVERIFY2(mapped.out.startsWith("{\"id\":\"ep-1\",\"advantages\":["), mapped.out.constData());
+        const QString custom = path("custom-template.jsonl");
+        write(custom,
+            "{\"input\":\"<s>user\\nfind the key</s>\\n<s>assistant\\n\",\"output\":\"look</s>\\n<s>user\\na key</s>\\n"
+            "<s>assistant\\ntake key</s>\",\"score\":1,\"uid\":\"p\"}\n"
+            "{\"input\":\"<s>user\\nfind the key</s>\\n<s>assistant\\n\",\"output\":\"sleep</s>\",\"score\":0,\"uid\":\"p\"}\n");
+        const Result marked = run({ "credit", "--method", "grpo", "--input", custom, "--format", "verl", "--markers", "<s>",
+            "</s>", "-o", "-" });
+        QVERIFY2(marked.exitCode == 0, marked.err.constData());
+        QVERIFY2(marked.out.contains("\"message_index\":[1,3]"), marked.out.constData()); // two turns, split at <s>
+    }
+
+    void failedImportLeavesNoDatabase()
+    {
+        // A bad first file into a database the command would create: no empty database is left behind.
+        const QString db = path("never.db");
+        const QString bad = path("bad-only.jsonl");
+        write(bad, "{\"id\":\"a\",\"group\":\"g\",\"reward\":1,\"turns\":[{\"observation\":1,\"action\":\"x\"}]}\n");
+        const Result r = run({ "import", "--db", db, bad });
+        QVERIFY(r.exitCode != 0);
+        QVERIFY(!QFile::exists(db));
+        QVERIFY(!QFile::exists(db + "-wal"));
+        // An existing database is never removed, even when the import fails and it holds no run.
+        QCOMPARE(run({ "import", "--db", db, QStringLiteral(CREDITLAB_IMPORT_SAMPLES) + "/chat.jsonl" }).exitCode, 0);
+        QVERIFY(run({ "import", "--db", db, bad }).exitCode != 0);
+        QVERIFY(QFile::exists(db));
     }
 
     void importRunsExportRoundTrip()

@@ -154,6 +154,12 @@ void TestLearnSweep::errorsNameLineAndKey_data()
     QTest::newRow("unknown base") << "base: nowhere.yaml\n"
                                   << QStringList { "sweep.yaml:1: base: cannot find 'nowhere.yaml'" };
     QTest::newRow("malformed") << base + "grid: [1, 2\n" << QStringList { "sweep.yaml:", "malformed YAML" };
+    // Found with fuzz_sweep (tests/fuzz/corpus/fuzz_sweep/ub-int-bounds): int bounds beyond 64 bits were converted to
+    // integers when sampling, which is undefined behaviour (UBSan: "1e+300 is outside the range of representable
+    // values").
+    QTest::newRow("int bounds beyond 64 bits")
+        << base + "random:\n  trials: 2\n  params:\n    rl.iterations: {int: [-1e300, 1e300]}\n"
+        << QStringList { "sweep.yaml:5: rl.iterations: int: the bounds must be within -9e15 and 9e15" };
 }
 
 void TestLearnSweep::errorsNameLineAndKey()

@@ -333,6 +333,10 @@ void TestLearnTokenizer::badFilesNameTheLine_data()
                                  << "bad.tok:8:";
     QTest::newRow("duplicate") << "creditlab-tokenizer 1 8\n" + specials + "\"a\"\n\"a\"\n"
                                << "bad.tok:9:";
+    // Found with fuzz_tokenizer (tests/fuzz/corpus/fuzz_tokenizer/oom-header-count): the header's count was reserved
+    // before any token was read, 999999999 strings (32 GB); now it is truncated like any short file.
+    QTest::newRow("huge-count") << "creditlab-tokenizer 2 999999999\n" + specials
+                                << "bad.tok:8: truncated: expected 999999999 tokens, found 6";
 }
 
 void TestLearnTokenizer::badFilesNameTheLine()

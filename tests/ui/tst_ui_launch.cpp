@@ -174,6 +174,25 @@ void TestLaunch::configRoundTrip()
     QVERIFY2(launcher->loadConfigFile(path, &error), qPrintable(error));
     QCOMPARE(launcher->value(QStringLiteral("rl.iterations")), QStringLiteral("4"));
     QCOMPARE(launcher->value(QStringLiteral("credit.gate")), QStringLiteral("keep"));
+
+    // A judge's key stays in its environment variable: the saved config names the variable, never the key
+    // (issue 22 §8), and neither does the database.
+    const QByteArray secret = "sk-launcher-secret-0123456789";
+    qputenv("CREDITLAB_TEST_SAVED_KEY", secret);
+    QVERIFY(launcher->setValue(QStringLiteral("judge.name"), QStringLiteral("http")));
+    QVERIFY(launcher->setValue(QStringLiteral("judge.url"), QStringLiteral("http://127.0.0.1:9/v1")));
+    QVERIFY(launcher->setValue(QStringLiteral("judge.api_key_env"), QStringLiteral("CREDITLAB_TEST_SAVED_KEY")));
+    const QString withJudge = dir.filePath(QStringLiteral("judge.yaml"));
+    QVERIFY2(launcher->saveConfigFile(withJudge, &error), qPrintable(error));
+    QFile savedFile(withJudge);
+    QVERIFY(savedFile.open(QIODevice::ReadOnly));
+    const QByteArray text = savedFile.readAll();
+    QVERIFY2(text.contains("CREDITLAB_TEST_SAVED_KEY"), text.constData());
+    QVERIFY2(!text.contains(secret), text.constData());
+    QFile db(dir.filePath(QStringLiteral("runs.db")));
+    QVERIFY(db.open(QIODevice::ReadOnly));
+    QVERIFY(!db.readAll().contains(secret));
+    qunsetenv("CREDITLAB_TEST_SAVED_KEY");
 }
 
 void TestLaunch::badConfigNamesLine()

@@ -179,6 +179,19 @@ void TestUiSweep::experimentRunsAndItsReportShowsTheVerdicts()
     const QImage png(dir.filePath("report/eval_success.png"));
     QCOMPARE(png.size(), QSize(1440, 840));
     dialog->close();
+
+    // Names in the report are data: markup in them shows as written, never rendered (issue 22 §8).
+    const qint64 sweepId = list->currentIndex().data(IdRole).toLongLong();
+    workspace.store()
+        ->database()
+        .prepare("UPDATE sweep SET name = ? WHERE id = ?")
+        .bind(1, std::string("tiny <b>MARKUP</b><img src=\"x.png\">"))
+        .bind(2, static_cast<std::int64_t>(sweepId))
+        .exec();
+    ReportDialog* again = page.openReport();
+    QVERIFY(again);
+    QVERIFY2(again->text().contains(QStringLiteral("tiny <b>MARKUP</b><img src=\"x.png\">")), qPrintable(again->text()));
+    again->close();
 }
 
 void TestUiSweep::trialModelUnderTester()

@@ -36,7 +36,13 @@ QString plainTooltip(const QString& text, qsizetype maxChars)
     QString shown = text.left(maxChars);
     if (text.size() > maxChars)
         shown += QChar(0x2026);
-    return QStringLiteral("<p style='white-space:pre-wrap'>%1</p>").arg(shown.toHtmlEscaped());
+    // Short lines keep their own breaks only (a rich-text tooltip otherwise wraps at a narrow width, even between
+    // "credit/" and "nonzero_share"); long ones wrap.
+    qsizetype longest = 0;
+    for (const QStringView line : QStringView(shown).split(QLatin1Char('\n')))
+        longest = std::max(longest, line.size());
+    return QStringLiteral("<p style='white-space:%1'>%2</p>")
+        .arg(longest <= 100 ? QStringLiteral("pre") : QStringLiteral("pre-wrap"), shown.toHtmlEscaped());
 }
 
 int naturalCompare(QStringView a, QStringView b)

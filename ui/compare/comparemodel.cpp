@@ -256,7 +256,7 @@ QString CompareTableModel::cellToolTip(const compare::TableRow& row, const compa
 {
     const QString metric = metricOfColumn(column);
     if (!cell.present)
-        return tr("%1: no value at or before iteration %2").arg(metric).arg(m_table.iteration);
+        return plainTooltip(tr("%1: no value at or before iteration %2").arg(metric).arg(m_table.iteration));
     QStringList lines;
     lines << tr("%1 = %2").arg(metric, formatNumber(cell.value, 8));
     if (m_table.grouped && row.runIds.size() > 1)
@@ -268,7 +268,7 @@ QString CompareTableModel::cellToolTip(const compare::TableRow& row, const compa
         lines << tr("this is the baseline");
     else if (cell.delta)
         lines << tr("%1 vs the baseline").arg(formatDelta(*cell.delta));
-    return lines.join(QLatin1Char('\n'));
+    return plainTooltip(lines.join(QLatin1Char('\n'))); // the metric's name is data
 }
 
 QVariant CompareTableModel::data(const QModelIndex& index, int role) const
@@ -326,10 +326,9 @@ QVariant CompareTableModel::headerData(int section, Qt::Orientation orientation,
         return QAbstractTableModel::headerData(section, orientation, role);
     if (role == Qt::DisplayRole)
         return section == 0 ? (m_table.grouped ? tr("Group") : tr("Run")) : metricOfColumn(section);
-    if (role == Qt::ToolTipRole && section > 0)
-        return tr("%1 at iteration %2; * marks the last value before it")
-            .arg(metricOfColumn(section))
-            .arg(m_table.iteration);
+    if (role == Qt::ToolTipRole && section > 0) // a metric's name is data (a trainer posting to serve names them)
+        return plainTooltip(
+            tr("%1 at iteration %2; * marks the last value before it").arg(metricOfColumn(section)).arg(m_table.iteration));
     return {};
 }
 

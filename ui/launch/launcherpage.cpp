@@ -245,7 +245,22 @@ LauncherPage::LauncherPage(Workspace* workspace, RunController* controller, QWid
     connect(m_controller, &RunController::runStarted, this, &LauncherPage::updateStartButton);
     connect(m_workspace, &Workspace::opened, this, &LauncherPage::updateStartButton);
     // Earlier runs of this database: the preset's time estimate and the SFT policies on offer.
+    // Only finished training runs matter to them (their compute times, their SFT policies). The workspace reports
+    // every write of any connection (each iteration of a run training, each batch posted to `serve`), and parsing
+    // every run's config again on each of those polls cost CPU for nothing: recompute when that set changes.
     const auto rereadRuns = [this] {
+        QString finished = m_workspace->path() + QLatin1Char('|');
+        if (Store* store = m_workspace->store()) {
+            try {
+                for (const RunInfo& run : store->runs())
+                    if (run.status == RunStatus::Finished && run.kind != RunKind::Import)
+                        finished += QString::number(run.id) + QLatin1Char(',');
+            } catch (const std::exception&) {
+            }
+        }
+        if (finished == m_finishedRuns)
+            return;
+        m_finishedRuns = finished;
         m_sftOfferFor.clear();
         updatePresetNote();
         updateSftOffer();

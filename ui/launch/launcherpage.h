@@ -108,6 +108,7 @@ private:
     QLabel* m_sftOffer;
     qint64 m_sftOfferRun = 0; ///< the run m_sftOffer names; 0 when hidden
     QString m_sftOfferFor; ///< the SFT signature and database m_sftOffer was looked up for
+    QString m_finishedRuns; ///< the database and its finished training runs when the note and the offer were made
     bool m_applyingSize = false;
     /// What the form shows, and what Start, Save and the preview read; the combos and the form edit it.
     learn::LaunchConfig m_doc;

@@ -113,8 +113,15 @@ ImportOptionsDialog::ImportOptionsDialog(const QString& startDirectory, QWidget*
         connect(edit, &QLineEdit::textChanged, this, &ImportOptionsDialog::update);
     connect(m_buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
-    resize(640, sizeHint().height());
+    // The dialog grows with the format's description (some are three lines at this width), never cutting it.
+    layout->setSizeConstraint(QLayout::SetMinimumSize);
+    m_formatHelp->setMinimumWidth(480);
+    // A form layout does not grow a wrapped label's row with the text (no height-for-width there): reserve the
+    // longest description's three lines.
+    m_formatHelp->setMinimumHeight(m_formatHelp->fontMetrics().lineSpacing() * 3 + 4);
+    m_formatHelp->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     update();
+    resize(700, sizeHint().height());
 }
 
 void ImportOptionsDialog::setFiles(const QStringList& files)

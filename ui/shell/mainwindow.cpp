@@ -8,6 +8,7 @@
 #include "ui/annotate/annotationpage.h"
 #include "ui/compare/comparepage.h"
 #include "ui/credit/creditpage.h"
+#include "core/paths.h"
 #include "ui/shell/importjob.h"
 #include "ui/shell/importoptionsdialog.h"
 #include "ui/shell/importstatuswidget.h"
@@ -588,7 +589,8 @@ bool MainWindow::importSample(QString* error)
     if (m_importJob->isRunning())
         return fail(tr("An import is running; try again when it ends."));
     // The importer reads files: write the bundled sample out next to the user's data, once.
-    const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/samples");
+    // In the data folder the default database lives in (core/paths.h), not Qt's per-application one beside it.
+    const QString dir = toQString(dataDirectory()) + QStringLiteral("/samples");
     const QString target = dir + QStringLiteral("/household-sample.jsonl");
     QFile bundled(QStringLiteral(":/samples/household-sample.jsonl"));
     if (!bundled.open(QIODevice::ReadOnly))

@@ -14,6 +14,7 @@
 #include <QScrollBar>
 #include <QShortcut>
 #include <QTextBrowser>
+#include <QTextDocument>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -89,7 +90,9 @@ bool ReportDialog::refresh()
     }
     const int scroll = m_view->verticalScrollBar() ? m_view->verticalScrollBar()->value() : 0;
     m_view->document()->clear(); // the figures are painted again
-    m_view->setMarkdown(toQString(learn::reportMarkdown(m_report, m_database.toStdString())));
+    // Markdown without raw HTML: names in the report (runs, arms, metrics) are data, and show as written.
+    m_view->document()->setMarkdown(toQString(learn::reportMarkdown(m_report, m_database.toStdString())),
+        QTextDocument::MarkdownFeatures(QTextDocument::MarkdownDialectGitHub | QTextDocument::MarkdownNoHTML));
     if (m_view->verticalScrollBar())
         m_view->verticalScrollBar()->setValue(scroll);
     int supported = 0, contradicted = 0;

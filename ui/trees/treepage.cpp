@@ -73,7 +73,7 @@ QComboBox* compactCombo(QWidget* parent, int characters)
     combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     combo->setMinimumContentsLength(characters);
     QObject::connect(combo, &QComboBox::currentTextChanged, combo, [combo](const QString& text) {
-        combo->setToolTip(text); // the whole entry where the box elides it
+        combo->setToolTip(plainTooltip(text)); // the whole entry where the box elides it; data text, never markup
     });
     return combo;
 }

@@ -327,7 +327,10 @@ std::string curveSvg(const ExperimentReport& report, const std::string& metric)
     for (const auto& c : report.curves)
         if (c.metric == metric)
             curves.push_back(&c);
-    const auto [xMin, xMax, yMin, yMax, empty] = curveFrame(report, metric);
+    // Not a structured binding: clang before 16 cannot capture one in the lambdas below.
+    const CurveFrame frame = curveFrame(report, metric);
+    const double xMin = frame.xMin, xMax = frame.xMax, yMin = frame.yMin, yMax = frame.yMax;
+    const bool empty = frame.empty;
     const auto X = [&](double x) { return left + (x - xMin) / (xMax - xMin) * plotW; };
     const auto Y = [&](double y) { return top + (1.0 - (y - yMin) / (yMax - yMin)) * plotH; };
 

@@ -81,7 +81,8 @@ TrainConfig SweepSpec::trialConfig(const SweepTrialSpec& trial) const
             overrides.emplace_back(key, value);
             continue;
         }
-        const auto arm = std::find_if(arms.begin(), arms.end(), [&](const SweepArm& a) { return a.name == value; });
+        const std::string& name = value; // clang before 16 cannot capture a structured binding
+        const auto arm = std::find_if(arms.begin(), arms.end(), [&](const SweepArm& a) { return a.name == name; });
         if (arm == arms.end())
             throw ConfigError(source + ": no arm named '" + value + "'");
         overrides.insert(overrides.end(), arm->overrides.begin(), arm->overrides.end());

@@ -143,6 +143,9 @@ public:
         p.hi = number(args[1], at.key);
         if (p.kind == "int" && (p.lo != std::floor(p.lo) || p.hi != std::floor(p.hi)))
             fail(at.line, at.key + ": int: the bounds must be integers");
+        // Sampling converts them to 64-bit integers: beyond that range the conversion is undefined.
+        if (p.kind == "int" && (std::fabs(p.lo) > 9.0e15 || std::fabs(p.hi) > 9.0e15))
+            fail(at.line, at.key + ": int: the bounds must be within -9e15 and 9e15");
         if (p.lo > p.hi)
             fail(at.line, at.key + ": " + p.kind + ": lo must not exceed hi");
         if (p.kind == "log_uniform" && p.lo <= 0.0)

@@ -161,9 +161,12 @@ std::vector<std::pair<std::string, double>> Trainer::Impl::runIteration()
     metrics.emplace_back("throughput/train_tokens_per_s",
         updateSeconds > 0 ? static_cast<double>(stats.trainedTokens) / updateSeconds : 0.0);
     store->writeMetrics(runId, it, metrics);
-    if (it % config.getInt("checkpoint.every") == 0 || it == iterations)
+    const bool checkpointed = it % config.getInt("checkpoint.every") == 0 || it == iterations;
+    if (checkpointed)
         checkpoint();
     tx->commit();
+    if (checkpointed)
+        removeStaleCheckpoints();
     return metrics;
 }
 

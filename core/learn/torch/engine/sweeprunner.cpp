@@ -228,7 +228,7 @@ private:
         std::optional<double> objective;
         try {
             std::unique_ptr<Trainer> trainer;
-            const TrainOptions options { m_options.database, m_options.device, RunKind::Trial };
+            const TrainOptions options { m_options.database, m_options.device, RunKind::Trial, trialId };
             const auto existing = runId > 0 ? store.run(runId) : std::nullopt;
             if (existing && existing->status == RunStatus::Finished) {
                 status = TrialStatus::Finished; // it ended before its trial was recorded

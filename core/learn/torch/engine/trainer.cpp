@@ -296,6 +296,7 @@ void Trainer::Impl::runSft(const TrainCallback& callback, const std::atomic<bool
     storeEvalEpisodes(0);
     checkpoint();
     tx->commit();
+    removeStaleCheckpoints();
     if (callback) {
         TrainProgress p;
         p.phase = Phase::Sft;
@@ -363,6 +364,8 @@ Trainer::Trainer(const TrainConfig& config, const TrainOptions& options)
         d->runId = d->store->createRun(run);
         d->store->setRunConfig(d->runId, "yaml", config.toYaml());
         d->store->setRunShape(d->runId, shapeOf(config));
+        if (options.trialId)
+            d->store->startTrial(*options.trialId, d->runId);
         tx->commit();
     }
     try {
@@ -522,8 +525,12 @@ TrainResult Trainer::run(const TrainCallback& callback, const std::atomic<bool>*
             if (!d->report(p) || (stop && stop->load()) || d->stopRequested)
                 stopped = true;
         }
-        if (stopped && d->iteration >= 0 && d->store->lastCheckpoint(d->runId)->first != d->iteration)
+        if (stopped && d->iteration >= 0 && d->store->lastCheckpoint(d->runId)->first != d->iteration) {
+            auto tx = d->store->begin(); // the new row and the dropped ones together
             d->checkpoint(); // resume continues exactly after the last finished iteration
+            tx->commit();
+            d->removeStaleCheckpoints();
+        }
     } catch (...) {
         d->store->setRunStatus(d->runId, RunStatus::Failed);
         throw;

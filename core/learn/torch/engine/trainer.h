@@ -39,6 +39,9 @@ struct TrainOptions {
     std::string database; ///< the store; checkpoints go to paths::runFiles(database, run)
     std::string device; ///< "cpu", "cuda", "cuda:N"; empty: CUDA when present
     RunKind kind = RunKind::Train; ///< the new run's kind: Train, or Trial for a sweep's trial
+    /// A sweep's trial: the new run is linked to it in the transaction that creates the run, so that no kill can
+    /// leave a trial's run unlinked (a resumed sweep would start a second run and strand the first).
+    std::optional<std::int64_t> trialId;
 };
 
 struct TrainResult {

@@ -14,6 +14,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include <set>
+#include <system_error>
 #include <chrono>
 #include <filesystem>
 #include <memory>
@@ -205,9 +207,25 @@ struct Trainer::Impl {
         store->addCheckpoint(runId, iteration, dir);
         auto all = store->checkpoints(runId);
         const auto keep = static_cast<std::size_t>(config.getInt("checkpoint.keep"));
-        for (std::size_t k = 0; k + keep < all.size(); ++k) {
-            fs::remove_all(all[k].second);
+        // Only the rows go here, inside the caller's transaction; the files go after it commits
+        // (removeStaleCheckpoints): a kill before the commit rolls the rows back, and their files must still be there.
+        for (std::size_t k = 0; k + keep < all.size(); ++k)
             store->removeCheckpoint(runId, all[k].first);
+    }
+
+    /// Deletes the checkpoint folders of this run that no committed row names any more: those checkpoint() dropped,
+    /// and any a killed process left behind (a half-written ckpt-N.tmp, or folders whose rows were dropped just
+    /// before the kill). Call after the transaction that called checkpoint() committed.
+    void removeStaleCheckpoints()
+    {
+        std::set<std::string> kept;
+        for (const auto& [it, path] : store->checkpoints(runId))
+            kept.insert(fs::path(path).filename().string());
+        std::error_code ec;
+        for (const auto& entry : fs::directory_iterator(filesDir, ec)) {
+            const std::string name = entry.path().filename().string();
+            if (name.rfind("ckpt-", 0) == 0 && !kept.count(name))
+                fs::remove_all(entry.path(), ec);
         }
     }
 

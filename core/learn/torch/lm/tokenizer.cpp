@@ -384,7 +384,9 @@ Tokenizer Tokenizer::deserialize(std::string_view text, const std::string& sourc
     Tokenizer t;
     t.m_version = version;
     t.m_tokens.clear();
-    t.m_tokens.reserve(count);
+    // The header's count is not trusted for the allocation (a damaged "999999999" would ask for gigabytes): each
+    // token takes a line of at least three bytes ("x" and a newline).
+    t.m_tokens.reserve(std::min(count, text.size() / 3 + 1));
     std::unordered_set<std::string_view> seen;
     std::string token;
     while (t.m_tokens.size() < count) {
