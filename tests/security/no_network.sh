@@ -6,6 +6,8 @@
 # Usage: no_network.sh CLI GUI PRELOAD_LIB CONFIG_DIR
 set -u
 cli=$1 gui=$2 lib=$3 configs=$4
+# Under the asan preset the ASan runtime must be loaded first (SANITIZER_RUNTIME, set by tests/security/CMakeLists.txt).
+lib="${SANITIZER_RUNTIME:+$SANITIZER_RUNTIME }$lib"
 work=$(mktemp -d /tmp/creditlab-no-network.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
