@@ -155,6 +155,7 @@ struct SweepResult {
     std::vector<TrialProgress> trials;
     int probeTablesDone = 0; ///< an experiment's probe tables stored (of probeTablesTotal planned)
     int probeTablesTotal = 0;
+    bool stoppedInSft = false; ///< an experiment stopped during its shared SFT (before any trial; resumable)
 };
 
 struct SweepOptions {
@@ -173,7 +174,8 @@ SweepResult runSweep(const SweepSpec& spec, const SweepOptions& options, const S
     const std::atomic<bool>* stop = nullptr);
 
 /// Runs the pending and cancelled trials of sweep `sweepId` again (cancelled ones continue from their
-/// checkpoints), as runSweep does. Throws std::invalid_argument when there is no such sweep.
+/// checkpoints), as runSweep does; an experiment stopped during its shared SFT finishes that first
+/// (resumeExperiment() of experiment.h). Throws std::invalid_argument when there is no such sweep.
 SweepResult resumeSweep(std::int64_t sweepId, const SweepOptions& options, const SweepCallback& callback = {},
     const std::atomic<bool>* stop = nullptr);
 
