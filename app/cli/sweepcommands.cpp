@@ -116,6 +116,8 @@ void runTrials(const SweepCliOptions& o, const std::optional<learn::SweepSpec>& 
     double elapsed = 0.0;
     int probeTablesShown = -1; // the probe tables stored at the last callback (-1 before the first)
     const auto callback = [&](const learn::SweepProgress& p) {
+        if (p.sftFraction >= 0.0)
+            return; // the shared SFT's own line (sftCallback below) shows it
         elapsed = p.elapsedSeconds;
         lastStatus.resize(p.trials.size());
         for (const auto& t : p.trials) {

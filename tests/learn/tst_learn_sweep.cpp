@@ -396,7 +396,12 @@ void TestLearnSweep::experimentStoppedInItsSharedSftResumes()
 
     // Stopped during the SFT: the experiment exists, records its SFT run, and is resumable.
     int sftSteps = 0;
-    const auto stopped = runExperiment(spec, { f.db(), "cpu" }, {}, [&](const TrainProgress& p) {
+    std::vector<SweepProgress> sftReports; // the SFT's progress, as the experiment's
+    const auto sweepCallback = [&](const SweepProgress& p) {
+        if (p.sftFraction >= 0.0)
+            sftReports.push_back(p);
+    };
+    const auto stopped = runExperiment(spec, { f.db(), "cpu" }, sweepCallback, [&](const TrainProgress& p) {
         if (p.phase == Phase::Sft)
             ++sftSteps;
         return sftSteps < 2;
@@ -404,6 +409,14 @@ void TestLearnSweep::experimentStoppedInItsSharedSftResumes()
     QCOMPARE(stopped.status, TrialStatus::Cancelled);
     QVERIFY(stopped.stoppedInSft);
     QVERIFY(stopped.sweepId > 0);
+    QVERIFY(!sftReports.empty());
+    for (const auto& r : sftReports) {
+        QCOMPARE(r.sweepId, stopped.sweepId);
+        QCOMPARE(r.total, 2);
+        QVERIFY(r.sftFraction <= 1.0);
+        for (const auto& t : r.trials)
+            QCOMPARE(t.status, TrialStatus::Pending);
+    }
     std::int64_t sftRun = 0;
     {
         Store store(f.db());

@@ -143,6 +143,9 @@ struct SweepProgress {
     int probeTablesDone = 0;
     int probeTablesTotal = 0;
     std::string probeActivity;
+    /// An experiment's shared SFT while it trains, before any trial (the trials all pending): the share of its steps
+    /// done, with elapsedSeconds and etaSeconds the SFT's own; negative otherwise.
+    double sftFraction = -1.0;
 };
 
 /// Called from the worker threads, one call at a time (serialized by a mutex), when a trial changes state

@@ -379,8 +379,23 @@ SweepRows createSweepRows(const SweepSpec& spec, const std::string& database)
 /// so that a kill at any point leaves it to `resumeSweep`. Returns the spec with `sft` set to the run, or nullopt
 /// when stopped (the sweep is then cancelled, resumable); an error marks the sweep failed and is rethrown.
 std::optional<SweepSpec> trainSharedSft(SweepSpec spec, std::int64_t sweepId, std::optional<std::int64_t> existing,
-    const SweepOptions& options, const TrainCallback& sftCallback, const std::atomic<bool>* stop)
+    const SweepOptions& options, const TrainCallback& sftCallback, const SweepCallback& callback,
+    const std::vector<TrialProgress>& trials, const std::atomic<bool>* stop)
 {
+    // The SFT's progress goes to sftCallback and, as the experiment's progress (sftFraction), to the sweep callback.
+    const TrainCallback progress = [&](const TrainProgress& p) {
+        if (callback && p.phase == Phase::Sft && p.steps > 0) {
+            SweepProgress sp;
+            sp.sweepId = sweepId;
+            sp.trials = trials;
+            sp.total = static_cast<int>(trials.size());
+            sp.elapsedSeconds = p.elapsedSeconds;
+            sp.etaSeconds = p.etaSeconds;
+            sp.sftFraction = std::clamp(static_cast<double>(p.step) / static_cast<double>(p.steps), 0.0, 1.0);
+            callback(sp);
+        }
+        return sftCallback ? sftCallback(p) : true;
+    };
     TrainResult result;
     try {
         TrainOptions trainOptions { options.database, options.device, RunKind::Train };
@@ -399,7 +414,7 @@ std::optional<SweepSpec> trainSharedSft(SweepSpec spec, std::int64_t sweepId, st
             };
             trainer = std::make_unique<Trainer>(spec.sftConfig(), trainOptions);
         }
-        result = trainer->run(sftCallback, stop);
+        result = trainer->run(progress, stop);
     } catch (...) {
         try {
             Store(options.database).setSweepStatus(sweepId, TrialStatus::Failed);
@@ -447,7 +462,8 @@ SweepResult runExperiment(SweepSpec spec, const SweepOptions& options, const Swe
         spec.workers = options.workers;
     spec.checkResources(); // refused before anything is written
     SweepRows rows = createSweepRows(spec, options.database);
-    auto trained = trainSharedSft(std::move(spec), rows.sweepId, std::nullopt, options, sftCallback, stop);
+    auto trained
+        = trainSharedSft(std::move(spec), rows.sweepId, std::nullopt, options, sftCallback, callback, rows.trials, stop);
     if (!trained)
         return stoppedInSharedSft(rows.sweepId, std::move(rows.trials));
     const SweepSpec ready = withWorkers(*trained, options);
@@ -496,7 +512,7 @@ SweepResult resumeExperiment(std::int64_t sweepId, const SweepOptions& options, 
             }
         }
         if (needSft) {
-            auto trained = trainSharedSft(stored, sweepId, sftRun, options, sftCallback, stop);
+            auto trained = trainSharedSft(stored, sweepId, sftRun, options, sftCallback, callback, trials, stop);
             if (!trained)
                 return stoppedInSharedSft(sweepId, std::move(trials));
             stored = std::move(*trained);
