@@ -4,6 +4,7 @@
 #include "ui/charts/errorbarchart.h"
 #include "ui/charts/heatmapchart.h"
 #include "ui/common/itemroles.h"
+#include "ui/figures/curvepainter.h"
 #include "ui/sweeps/reportdialog.h"
 #include "ui/sweeps/sweepcontroller.h"
 #include "ui/sweeps/sweeppage.h"
@@ -20,6 +21,7 @@
 #include <QListView>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTextBrowser>
@@ -111,6 +113,7 @@ private Q_SLOTS:
     void oneKeyGivesErrorBarsAndStoredSweepsReopen();
     void experimentRunsAndItsReportShowsTheVerdicts();
     void experimentStoppedInItsSftResumesFromThePage();
+    void figureLegendsFitLongArmNames();
 };
 
 void TestUiSweep::experimentRunsAndItsReportShowsTheVerdicts()
@@ -496,6 +499,40 @@ void TestUiSweep::experimentStoppedInItsSftResumesFromThePage()
     QCOMPARE(static_cast<int>(runs.size()), 5);
     QCOMPARE(std::count_if(runs.begin(), runs.end(), [](const RunInfo& r) { return r.kind == RunKind::Train; }), 1L);
     QVERIFY(!resume->isEnabled());
+}
+
+void TestUiSweep::figureLegendsFitLongArmNames()
+{
+    // has's arms ("a075_nofilm (3 seeds)") ran past the PNG's and the SVG's right edge with a fixed legend column.
+    learn::ExperimentReport report;
+    report.spec.name = "legend";
+    for (const char* name : { "a1", "a075_nofilm", "an_arm_with_a_much_longer_name" }) {
+        learn::SweepArm arm;
+        arm.name = name;
+        report.spec.arms.push_back(arm);
+        learn::ArmCurve c;
+        c.arm = name;
+        c.metric = "eval/success";
+        c.iterations = { 0, 10, 20 };
+        c.mean = { 0.3, 0.4, 0.5 };
+        c.std = { 0.01, 0.02, 0.03 };
+        c.seeds = 3;
+        report.curves.push_back(c);
+    }
+    // The PNG: nothing drawn in the last 4 pixel columns.
+    const QImage image = paintCurves(report, "eval/success", QSize(720, 420), 1.0).convertToFormat(QImage::Format_RGB32);
+    for (int x = image.width() - 4; x < image.width(); ++x)
+        for (int y = 0; y < image.height(); ++y)
+            QVERIFY2(image.pixel(x, y) == qRgb(255, 255, 255), qPrintable(QStringLiteral("ink at (%1, %2)").arg(x).arg(y)));
+    // The SVG: every legend entry starts far enough from the right edge for its text.
+    const QString svg = QString::fromStdString(learn::curveSvg(report, "eval/success"));
+    const QRegularExpression entry(QStringLiteral("<text x=\"([0-9.]+)\" y=\"[0-9.]+\">([^<]*seeds\\))</text>"));
+    int entries = 0;
+    for (auto it = entry.globalMatch(svg); it.hasNext(); ++entries) {
+        const auto m = it.next();
+        QVERIFY2(m.captured(1).toDouble() + 7.2 * m.captured(2).size() <= 720.0, qPrintable(m.captured(0)));
+    }
+    QCOMPARE(entries, 3);
 }
 
 #include "tst_ui_sweep.moc"
