@@ -2933,6 +2933,21 @@ Schema-Version: %5</translation>
         <source>%1 of %2 trials%3</source>
         <translation>%1 von %2 Versuchen%3</translation>
     </message>
+    <message>
+        <source>Start experiment</source>
+        <translation>Experiment starten</translation>
+    </message>
+    <message numerus="yes">
+        <source>Start this experiment: a shared SFT run, then %n trial(s) warm-started from it? Each becomes a training run in %1.</source>
+        <translation>
+            <numerusform>Dieses Experiment starten: ein gemeinsamer SFT-Lauf, dann %n Versuch, der von ihm aus startet? Jeder wird ein Trainingslauf in %1.</numerusform>
+            <numerusform>Dieses Experiment starten: ein gemeinsamer SFT-Lauf, dann %n Versuche, die von ihm aus starten? Jeder wird ein Trainingslauf in %1.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Shared SFT %1% · %2 elapsed%3 · then %4 trials</source>
+        <translation>Gemeinsames SFT %1% · %2 vergangen%3 · danach %4 Versuche</translation>
+    </message>
 </context>
 <context>
     <name>creditlab::ui::TrajectoryModel</name>

@@ -2918,6 +2918,20 @@ Qt %2（构建于 %3）
         <source>%1 of %2 trials%3</source>
         <translation>%1 / %2 个试验%3</translation>
     </message>
+    <message>
+        <source>Start experiment</source>
+        <translation>开始实验</translation>
+    </message>
+    <message numerus="yes">
+        <source>Start this experiment: a shared SFT run, then %n trial(s) warm-started from it? Each becomes a training run in %1.</source>
+        <translation>
+            <numerusform>开始此实验：先训练一个共享 SFT 运行，再从它热启动 %n 个试验？每个都成为 %1 中的一个训练运行。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Shared SFT %1% · %2 elapsed%3 · then %4 trials</source>
+        <translation>共享 SFT %1% · 已用 %2%3 · 之后 %4 个试验</translation>
+    </message>
 </context>
 <context>
     <name>creditlab::ui::TrajectoryModel</name>

@@ -44,7 +44,7 @@ void addDoctorCommand(CLI::App& app, learn::WaitPolicySource waitPolicy)
         if (r.blasThreads > 0)
             std::printf("BLAS threads     %d\n", r.blasThreads);
         std::printf("matmul 512x512   %.1f GFLOP/s (float32, cpu)\n", r.matmulGflops);
-        if (r.blasLibrary.find("openblas") == std::string::npos)
+        if (r.referenceBlas)
             std::printf("warning          OpenBLAS is not loaded: matmuls use a slow reference BLAS; install "
                         "libopenblas0-pthread\n");
         std::printf("database         %s (schema %d)\n", defaultDatabasePath().c_str(), schema::kVersion);

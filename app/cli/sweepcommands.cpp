@@ -116,6 +116,8 @@ void runTrials(const SweepCliOptions& o, const std::optional<learn::SweepSpec>& 
     double elapsed = 0.0;
     int probeTablesShown = -1; // the probe tables stored at the last callback (-1 before the first)
     const auto callback = [&](const learn::SweepProgress& p) {
+        if (p.sftFraction >= 0.0)
+            return; // the shared SFT's own line (sftCallback below) shows it
         elapsed = p.elapsedSeconds;
         lastStatus.resize(p.trials.size());
         for (const auto& t : p.trials) {
@@ -161,11 +163,9 @@ void runTrials(const SweepCliOptions& o, const std::optional<learn::SweepSpec>& 
         return !g_interrupted.load();
     };
     const auto result = spec ? learn::runExperiment(*spec, options, callback, sftCallback, &g_interrupted)
-                             : learn::resumeSweep(o.resume, options, callback, &g_interrupted);
+                             : learn::resumeExperiment(o.resume, options, callback, sftCallback, &g_interrupted);
     sftProgress.clear();
     progress.clear();
-    if (result.sweepId == 0 && result.status == TrialStatus::Cancelled)
-        throw std::runtime_error(std::string(what) + " stopped during the shared SFT, before any trial: run it again");
     std::printf("%s %lld %s after %s\n", what, static_cast<long long>(result.sweepId), std::string(trialStatusName(result.status)).c_str(),
         formatClock(elapsed).c_str());
     printTable(result);
@@ -173,6 +173,9 @@ void runTrials(const SweepCliOptions& o, const std::optional<learn::SweepSpec>& 
 
     const std::string resume = std::string("creditlab-cli ") + (std::string(what) == "experiment" ? "experiment resume " : "sweep --resume ")
         + std::to_string(result.sweepId) + " --db " + options.database;
+    if (result.status == TrialStatus::Cancelled && result.stoppedInSft)
+        throw std::runtime_error(std::string(what) + " " + std::to_string(result.sweepId)
+            + " stopped during its shared SFT, before any trial; continue with: " + resume);
     if (result.status == TrialStatus::Cancelled) {
         int done = 0;
         for (const auto& t : result.trials)

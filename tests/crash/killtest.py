@@ -497,7 +497,6 @@ class Harness:
         self.failures = []  # (where, text)
         self.notes = []
         self.stale = []  # checkpoint rows left behind by a kill whose files were already deleted
-        self.stranded = 0  # shared SFT runs an experiment killed before it existed leaves 'running'
         self.refs = {}
         self.started = time.monotonic()
 
@@ -993,6 +992,20 @@ class Harness:
         for run, n in linked.items():
             if n > 1:
                 failures.append("run %d is the run of %d trials" % (run, n))
+        # The shared SFT: one run of kind train, recorded in the experiment's config from the moment it exists (a kill
+        # during it leaves it to `experiment resume`, never a second SFT run beside a stranded one).
+        sft_runs = [r for r in st["runs"] if r[2] == "train"]
+        if len(sft_runs) > 1:
+            failures.append("%d shared SFT runs (%s): one was started again instead of resumed"
+                            % (len(sft_runs), ", ".join("%d %s" % (r[0], r[3]) for r in sft_runs)))
+        if finished and (len(sft_runs) != 1 or sft_runs[0][3] != "finished"):
+            failures.append("the shared SFT run at the end: %s (want one, finished)" % sft_runs)
+        if st["sweeps"] and sft_runs:
+            con = connect(db)
+            config = con.execute("SELECT config FROM sweep WHERE id = ?", (st["sweeps"][-1][0],)).fetchone()[0]
+            con.close()
+            if ("\nsft: %d\n" % sft_runs[-1][0]) not in config:
+                failures.append("the experiment's config does not name its SFT run %d" % sft_runs[-1][0])
         for params, t in st["trials"].items():
             if t["run"] is None:
                 if finished:
@@ -1023,7 +1036,11 @@ class Harness:
     def experiment_phase(self, db, p):
         st = self.experiment_state(db)
         if not st["sweeps"]:
-            return "experiment shared SFT (no experiment yet)"
+            return "experiment start (no experiment yet)"
+        if any(r[2] == "train" and r[3] != "finished" for r in st["runs"]):
+            return "experiment shared SFT"
+        if not any(r[2] == "train" for r in st["runs"]):
+            return "experiment created, its shared SFT run not yet"
         statuses = collections.Counter(t["status"] for t in st["trials"].values())
         running = [t for t in st["trials"].values() if t["status"] == "running"]
         linked = {t["run"] for t in st["trials"].values()}
@@ -1058,7 +1075,7 @@ class Harness:
                     self.fail(where, "the last attempt exited %s: %s" % (rc, p.stderr_tail()))
                     return False
                 break
-            if sweep is None and self.args.experiment_sft_kills and self.rng.random() < 0.25:
+            if j == 0 and self.args.experiment_sft_kills and self.rng.random() < self.args.experiment_sft_share:
                 # Once the shared SFT's run exists (its folder appears), a moment within its SFT.
                 files = db + ".files"
                 t0 = time.monotonic()
@@ -1124,13 +1141,10 @@ class Harness:
                               "attempt-%d" % (j + 1))
                 detail = "resume experiment %d" % sweep
             else:
-                # Killed before the experiment existed: nothing to resume; the user runs it again.
-                orphans = [r[0] for r in st["runs"] if r[2] == "train" and r[3] == "running"]
-                if orphans:
-                    self.notes.append("experiment killed during its shared SFT: no experiment row to resume; "
-                                      "`experiment run` again trains a new SFT, and the killed SFT run stays "
-                                      "status 'running' (see 'stranded' below)")
-                    self.stranded += 1
+                # Killed before the experiment's rows were committed: nothing was written; the user runs it again.
+                trained = [r for r in st["runs"] if r[2] in ("train", "trial")]
+                if trained:
+                    failures.append("killed before the experiment existed, yet training runs exist: %s" % trained)
                 p = self.proc(self.experiment_argv(db), folder, "attempt-%d" % (j + 1))
                 detail = "no experiment yet: run it again"
             self.record("experiment", phase, aim, failures, detail)
@@ -1490,6 +1504,8 @@ class Harness:
                 ("a trial left running", ["UPDATE trial SET status = 'running' WHERE id = (SELECT max(id) FROM trial)"]),
                 ("an orphan trial run (a trial started twice)", [
                     "INSERT INTO run (name, kind, status, created_at) VALUES ('orphan', 'trial', 'running', 'now')"]),
+                ("a second shared SFT run (the first stranded)", [
+                    "INSERT INTO run (name, kind, status, created_at) VALUES ('triage-sft', 'train', 'running', 'now')"]),
                 ("a trial's iteration missing", [
                     "DELETE FROM metric WHERE iteration = 1 AND run_id = (SELECT run_id FROM trial ORDER BY id "
                     "LIMIT 1)"])):
@@ -1634,9 +1650,6 @@ class Harness:
         log("kills: %d, survived: %d, failures: %d" % (len(self.kills), survived, len(self.failures)))
         for note in sorted(set(self.notes)):
             log("note: " + note)
-        if self.stranded:
-            log("stranded: %d experiment(s) killed in their shared SFT left that SFT run 'running' for good"
-                % self.stranded)
         if self.stale:
             log("stale checkpoint rows after a kill (an older checkpoint's files deleted before the commit that "
                 "drops its row; harmless while checkpoint.keep >= 2): %d, first: %s" % (len(self.stale),
@@ -1664,7 +1677,10 @@ def main():
     ap.add_argument("--experiment-kills", type=int, default=None, help="of them, experiment kills (default 10%%)")
     ap.add_argument("--server-kills", type=int, default=None, help="of them, server kills (default 10%%)")
     ap.add_argument("--experiment-sft-kills", action="store_true",
-                    help="let some experiment kills land in the shared SFT, before the experiment exists")
+                    help="let some experiment kills land in the shared SFT (then `experiment resume` continues it)")
+    ap.add_argument("--experiment-sft-share", type=float, default=0.25, metavar="P",
+                    help="with --experiment-sft-kills: the share of experiment campaigns whose first kill lands in the "
+                         "shared SFT (default 0.25)")
     ap.add_argument("--bounded", action="store_true",
                     help="the ctest: 6 training kills at spread phases, 1 experiment and 1 server kill")
     ap.add_argument("--variants", default="every1",

@@ -608,6 +608,8 @@ private Q_SLOTS:
         QCOMPARE(d.exitCode, 0);
         for (const char* key : { "LibTorch", "intra-op threads 1", "BLAS", "devices", "SQLite" })
             QVERIFY2(d.out.contains(key), key);
+        // install-deps.sh installs OpenBLAS: no reference-BLAS warning here (the wheels' MKL does not warn either).
+        QVERIFY2(d.out.contains("openblas") && !d.out.contains("slow reference BLAS"), d.out.constData());
         const Result m = run({ "methods" });
         QCOMPARE(m.exitCode, 0);
         for (const char* method : { "grpo", "gigpo", "triage", "has", "mgr", "rtmc", "pair", "step_reward", "loop",

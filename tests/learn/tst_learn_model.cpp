@@ -3,6 +3,7 @@
 // documented shapes, action masks select exactly the action tokens, the PPO loss, k3 KL, clip fraction, GAE
 // and the adaptive KL controller match hand-computed numbers, and a seeded tiny SFT learns to copy a token.
 #include "core/learn/torch/engine/trainsteps.h"
+#include "core/learn/torch/engine/doctor.h"
 
 #include <QtTest/QTest>
 
@@ -93,6 +94,7 @@ private Q_SLOTS:
     void sftLearningRateDecaysAlongACosine();
     void microBatchesGiveTheMinibatchGradient_data();
     void microBatchesGiveTheMinibatchGradient();
+    void doctorWarnsOnlyOfAReferenceBlas();
 };
 
 void TestLearnModel::cachedForwardEqualsFullForward()
@@ -647,4 +649,22 @@ void TestLearnModel::sftLearningRateDecaysAlongACosine()
 }
 
 QTEST_GUILESS_MAIN(TestLearnModel)
+void TestLearnModel::doctorWarnsOnlyOfAReferenceBlas()
+{
+    using creditlab::learn::usesReferenceBlas;
+    // Debian's LibTorch with and without libopenblas0-pthread; the pip wheels (MKL inside, nothing mapped): the
+    // session-9 H200 check printed the warning for the wheel while matmuls ran at 439 GFLOP/s.
+    QVERIFY(!usesReferenceBlas("/usr/lib/x86_64-linux-gnu/openblas-pthread/libopenblasp-r0.3.21.so, "
+                               "/usr/lib/x86_64-linux-gnu/openblas-pthread/libblas.so.3",
+        false));
+    QVERIFY(usesReferenceBlas("/usr/lib/x86_64-linux-gnu/blas/libblas.so.3", false));
+    QVERIFY(usesReferenceBlas("none found (statically linked or not loaded)", false));
+    QVERIFY(!usesReferenceBlas("none found (statically linked or not loaded)", true));
+    QVERIFY(!usesReferenceBlas("/opt/intel/lib/libmkl_rt.so.2", false));
+    QVERIFY(!usesReferenceBlas("/usr/lib/x86_64-linux-gnu/libblis.so.4", false));
+    // This process: the report agrees with the rule (after a matmul has loaded the BLAS).
+    const auto r = creditlab::learn::collectDoctorReport();
+    QCOMPARE(r.referenceBlas, usesReferenceBlas(r.blasLibrary, r.mklBuiltIn));
+}
+
 #include "tst_learn_model.moc"

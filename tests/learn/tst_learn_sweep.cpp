@@ -1,7 +1,9 @@
 // Sweeps through the torch-free API: the sweep file expands into trials in a fixed order (grid × random
 // samples × seeds), random samples are reproducible and inside their ranges, errors name the sweep file's line
 // and key or the trial; a 2×2 grid of tiny runs on two workers ends with four finished trial runs whose
-// objectives are recorded and whose metrics equal a run of the same config alone; a stopped sweep resumes.
+// objectives are recorded and whose metrics equal a run of the same config alone; a stopped sweep resumes; an
+// experiment stopped in its shared SFT, or ended before creating it, resumes to the uninterrupted experiment's runs.
+#include "core/learn/api/experiment.h"
 #include "core/learn/api/sweep.h"
 #include "core/learn/torch/engine/trainer.h"
 #include "core/store.h"
@@ -56,6 +58,7 @@ private Q_SLOTS:
     void gridRunsInParallel();
     void stopLeavesTrialsAndResumeFinishes();
     void failingTrialDoesNotStopOthers();
+    void experimentStoppedInItsSharedSftResumes();
 };
 
 void TestLearnSweep::gridTimesSeedsInOrder()
@@ -378,6 +381,96 @@ void TestLearnSweep::failingTrialDoesNotStopOthers()
     QCOMPARE(trials[0].status, TrialStatus::Failed);
     QCOMPARE(trials[1].status, TrialStatus::Finished);
     QCOMPARE(store.sweep(result.sweepId)->status, TrialStatus::Failed);
+}
+
+void TestLearnSweep::experimentStoppedInItsSharedSftResumes()
+{
+    // Two arms, one seed, a shared SFT of two epochs (a stop after the first lands inside it).
+    Folder f;
+    const auto spec = f.parse("name: sftstop\nbase: tiny.yaml\nset:\n  rl.iterations: 1\n  sft.epochs: 2\n"
+                              "arms:\n  triage: {credit.method: triage}\n  grpo: {credit.method: grpo}\n"
+                              "seeds: [0]\nmetrics: [eval/success]\nclaims:\n  - triage > grpo on eval/success\n"
+                              "workers: 1\nthreads: 1\n");
+    QVERIFY(spec.isExperiment());
+    QCOMPARE(QString::fromStdString(spec.sft), QString("shared"));
+
+    // Stopped during the SFT: the experiment exists, records its SFT run, and is resumable.
+    int sftSteps = 0;
+    std::vector<SweepProgress> sftReports; // the SFT's progress, as the experiment's
+    const auto sweepCallback = [&](const SweepProgress& p) {
+        if (p.sftFraction >= 0.0)
+            sftReports.push_back(p);
+    };
+    const auto stopped = runExperiment(spec, { f.db(), "cpu" }, sweepCallback, [&](const TrainProgress& p) {
+        if (p.phase == Phase::Sft)
+            ++sftSteps;
+        return sftSteps < 2;
+    });
+    QCOMPARE(stopped.status, TrialStatus::Cancelled);
+    QVERIFY(stopped.stoppedInSft);
+    QVERIFY(stopped.sweepId > 0);
+    QVERIFY(!sftReports.empty());
+    for (const auto& r : sftReports) {
+        QCOMPARE(r.sweepId, stopped.sweepId);
+        QCOMPARE(r.total, 2);
+        QVERIFY(r.sftFraction <= 1.0);
+        for (const auto& t : r.trials)
+            QCOMPARE(t.status, TrialStatus::Pending);
+    }
+    std::int64_t sftRun = 0;
+    {
+        Store store(f.db());
+        const auto runs = store.runs();
+        QCOMPARE(runs.size(), std::size_t(1));
+        sftRun = runs[0].id;
+        QCOMPARE(QString::fromStdString(runs[0].name), QString("sftstop-sft"));
+        QVERIFY(runs[0].status != RunStatus::Finished);
+        const auto sweep = store.sweep(stopped.sweepId);
+        QCOMPARE(sweep->status, TrialStatus::Cancelled);
+        QVERIFY2(sweep->config.find("\nsft: " + std::to_string(sftRun) + "\n") != std::string::npos, sweep->config.c_str());
+        for (const auto& t : store.trials(stopped.sweepId))
+            QCOMPARE(t.status, TrialStatus::Pending);
+    }
+
+    // Resumed: the same SFT run finishes first, then both trials warm-start from it.
+    int resumedSftSteps = 0;
+    const auto resumed = resumeExperiment(stopped.sweepId, { f.db(), "cpu" }, {}, [&](const TrainProgress& p) {
+        resumedSftSteps += p.phase == Phase::Sft;
+        return true;
+    });
+    QCOMPARE(resumed.status, TrialStatus::Finished);
+    QVERIFY(!resumed.stoppedInSft);
+    QVERIFY(resumedSftSteps > 0);
+    Store store(f.db());
+    QCOMPARE(store.runs().size(), std::size_t(3));
+    QCOMPARE(store.run(sftRun)->status, RunStatus::Finished);
+    std::map<std::string, std::int64_t> trialRuns;
+    for (const auto& t : store.trials(stopped.sweepId)) {
+        QCOMPARE(t.status, TrialStatus::Finished);
+        QVERIFY(store.runConfig(*t.runId)->find("from_run: " + std::to_string(sftRun)) != std::string::npos);
+        trialRuns[t.params] = *t.runId;
+    }
+
+    // Ended before its SFT run existed (the experiment's rows written, `sft: shared` stored): the resume trains the
+    // SFT, and every trial equals the stopped-and-resumed experiment's (the SFT restarts from its seed).
+    const std::string other = f.dir.filePath("other.db").toStdString();
+    std::int64_t sweepId = 0;
+    {
+        Store fresh(other);
+        sweepId = fresh.createSweep(spec.name, spec.storedText());
+        for (const auto& t : spec.trials)
+            fresh.addTrial(sweepId, t.paramsText());
+        fresh.setSweepStatus(sweepId, TrialStatus::Running);
+    }
+    QCOMPARE(resumeExperiment(sweepId, { other, "cpu" }).status, TrialStatus::Finished);
+    Store fresh(other);
+    QCOMPARE(fresh.runs().size(), std::size_t(3));
+    QVERIFY(fresh.sweep(sweepId)->config.find("\nsft: shared\n") == std::string::npos);
+    for (const auto& t : fresh.trials(sweepId)) {
+        QCOMPARE(t.status, TrialStatus::Finished);
+        QVERIFY(trialRuns.count(t.params));
+        QCOMPARE(deterministicMetrics(fresh, *t.runId), deterministicMetrics(store, trialRuns[t.params]));
+    }
 }
 
 QTEST_GUILESS_MAIN(TestLearnSweep)

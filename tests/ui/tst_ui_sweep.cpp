@@ -4,6 +4,7 @@
 #include "ui/charts/errorbarchart.h"
 #include "ui/charts/heatmapchart.h"
 #include "ui/common/itemroles.h"
+#include "ui/figures/curvepainter.h"
 #include "ui/sweeps/reportdialog.h"
 #include "ui/sweeps/sweepcontroller.h"
 #include "ui/sweeps/sweeppage.h"
@@ -19,6 +20,8 @@
 #include <QLabel>
 #include <QListView>
 #include <QPlainTextEdit>
+#include <QPushButton>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTextBrowser>
@@ -109,6 +112,8 @@ private Q_SLOTS:
     void pageRunsTinySweep();
     void oneKeyGivesErrorBarsAndStoredSweepsReopen();
     void experimentRunsAndItsReportShowsTheVerdicts();
+    void experimentStoppedInItsSftResumesFromThePage();
+    void figureLegendsFitLongArmNames();
 };
 
 void TestUiSweep::experimentRunsAndItsReportShowsTheVerdicts()
@@ -130,9 +135,22 @@ void TestUiSweep::experimentRunsAndItsReportShowsTheVerdicts()
     page.show();
     page.openSweepFile(file);
     QSignalSpy finished(page.controller(), &SweepController::sweepFinished);
+    QSignalSpy started(page.controller(), &SweepController::sweepStarted);
+    // While the shared SFT trains, the engine reports it (sftFraction), the experiment already exists, and the
+    // controller announces it.
+    std::vector<SweepSnapshot> sftSnapshots;
+    QObject::connect(page.controller(), &SweepController::progressed, &page, [&](const SweepSnapshot& p) {
+        if (p->sftFraction >= 0.0)
+            sftSnapshots.push_back(p);
+    });
     page.startSweep();
     QVERIFY(finished.wait(240000));
     QCOMPARE(finished.at(0).at(0).value<TrialStatus>(), TrialStatus::Finished);
+    QVERIFY(!sftSnapshots.empty());
+    QVERIFY(sftSnapshots.front()->sweepId > 0);
+    QCOMPARE(sftSnapshots.front()->total, 4);
+    QVERIFY(!started.isEmpty());
+    QCOMPARE(started.at(0).at(0).toLongLong(), sftSnapshots.front()->sweepId);
     const auto runs = workspace.store()->runs();
     QCOMPARE(static_cast<int>(runs.size()), 5); // the shared SFT and 2 x 2 trials
     QVERIFY(std::any_of(runs.begin(), runs.end(), [](const RunInfo& r) { return r.name == "tiny-exp-sft"; }));
@@ -170,6 +188,19 @@ void TestUiSweep::experimentRunsAndItsReportShowsTheVerdicts()
     for (auto* label : dialog->findChildren<QLabel*>())
         found = found || label->text().startsWith(summary);
     QVERIFY2(found, qPrintable(summary));
+
+    // The page's line for an SFT report: the SFT's share, its elapsed time and ETA, and the trials to come.
+    auto sft = std::make_shared<learn::SweepProgress>(*sftSnapshots.front());
+    sft->sftFraction = 0.37;
+    sft->elapsedSeconds = 65;
+    sft->etaSeconds = 130;
+    Q_EMIT page.controller()->progressed(sft);
+    QTRY_VERIFY([&] {
+        for (auto* label : page.findChildren<QLabel*>())
+            if (label->text() == QStringLiteral("Shared SFT 37% · 1 min 05 s elapsed · ETA 2 min 10 s · then 4 trials"))
+                return true;
+        return false;
+    }());
 
     QString error;
     QVERIFY2(dialog->exportTo(dir.filePath("report"), &error), qPrintable(error));
@@ -425,4 +456,83 @@ void TestUiSweep::oneKeyGivesErrorBarsAndStoredSweepsReopen()
 }
 
 QTEST_MAIN(TestUiSweep)
+void TestUiSweep::experimentStoppedInItsSftResumesFromThePage()
+{
+    // Stop during the shared SFT: the experiment is listed as stopped with Resume enabled (it stays selected), and
+    // Resume finishes that SFT run and the trials: one SFT run, four trial runs.
+    QTemporaryDir dir;
+    Workspace workspace;
+    QVERIFY(workspace.open(dir.filePath("runs.db")));
+    const QString file = dir.filePath("tiny-exp.yaml");
+    {
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QByteArray(kTinyExperiment).replace("epochs: 1, batch_size: 32", "epochs: 3, batch_size: 8"));
+    }
+    SweepPage page(&workspace);
+    page.resize(1200, 800);
+    page.show();
+    page.openSweepFile(file);
+    const auto stopInSft
+        = QObject::connect(page.controller(), &SweepController::progressed, &page, [&](const SweepSnapshot& p) {
+              if (p->sftFraction >= 0.0)
+                  page.requestStop();
+          });
+    QSignalSpy finished(page.controller(), &SweepController::sweepFinished);
+    page.startSweep();
+    QVERIFY(finished.wait(120000));
+    QCOMPARE(finished.at(0).at(0).value<TrialStatus>(), TrialStatus::Cancelled);
+    QCOMPARE(static_cast<int>(workspace.store()->runs().size()), 1); // the SFT run, stopped
+    QPushButton* resume = nullptr;
+    for (auto* b : page.findChildren<QPushButton*>())
+        if (b->text() == QStringLiteral("Resume"))
+            resume = b;
+    QVERIFY(resume);
+    QVERIFY(resume->isEnabled());
+    QVERIFY(!page.etaLabel()->text().contains(QStringLiteral("ETA"))); // nothing left is estimated once stopped
+
+    QObject::disconnect(stopInSft);
+    resume->click();
+    QVERIFY(finished.wait(240000));
+    QCOMPARE(finished.at(1).at(0).value<TrialStatus>(), TrialStatus::Finished);
+    const auto runs = workspace.store()->runs();
+    QCOMPARE(static_cast<int>(runs.size()), 5);
+    QCOMPARE(std::count_if(runs.begin(), runs.end(), [](const RunInfo& r) { return r.kind == RunKind::Train; }), 1L);
+    QVERIFY(!resume->isEnabled());
+}
+
+void TestUiSweep::figureLegendsFitLongArmNames()
+{
+    // has's arms ("a075_nofilm (3 seeds)") ran past the PNG's and the SVG's right edge with a fixed legend column.
+    learn::ExperimentReport report;
+    report.spec.name = "legend";
+    for (const char* name : { "a1", "a075_nofilm", "an_arm_with_a_much_longer_name" }) {
+        learn::SweepArm arm;
+        arm.name = name;
+        report.spec.arms.push_back(arm);
+        learn::ArmCurve c;
+        c.arm = name;
+        c.metric = "eval/success";
+        c.iterations = { 0, 10, 20 };
+        c.mean = { 0.3, 0.4, 0.5 };
+        c.std = { 0.01, 0.02, 0.03 };
+        c.seeds = 3;
+        report.curves.push_back(c);
+    }
+    // The PNG: nothing drawn in the last 4 pixel columns.
+    const QImage image = paintCurves(report, "eval/success", QSize(720, 420), 1.0).convertToFormat(QImage::Format_RGB32);
+    for (int x = image.width() - 4; x < image.width(); ++x)
+        for (int y = 0; y < image.height(); ++y)
+            QVERIFY2(image.pixel(x, y) == qRgb(255, 255, 255), qPrintable(QStringLiteral("ink at (%1, %2)").arg(x).arg(y)));
+    // The SVG: every legend entry starts far enough from the right edge for its text.
+    const QString svg = QString::fromStdString(learn::curveSvg(report, "eval/success"));
+    const QRegularExpression entry(QStringLiteral("<text x=\"([0-9.]+)\" y=\"[0-9.]+\">([^<]*seeds\\))</text>"));
+    int entries = 0;
+    for (auto it = entry.globalMatch(svg); it.hasNext(); ++entries) {
+        const auto m = it.next();
+        QVERIFY2(m.captured(1).toDouble() + 7.2 * m.captured(2).size() <= 720.0, qPrintable(m.captured(0)));
+    }
+    QCOMPARE(entries, 3);
+}
+
 #include "tst_ui_sweep.moc"

@@ -34,7 +34,19 @@ QImage paintCurves(
     QPainter p(&image);
     p.setRenderHint(QPainter::Antialiasing);
     const double W = size.width(), H = size.height();
-    const double left = 70, right = 170, top = 40, bottom = 55;
+    // The legend's column is as wide as its longest entry (at least 170): long arm names are not cut at the edge.
+    const auto legendText = [](const std::string& arm, int seeds) {
+        return QStringLiteral("%1 (%2)").arg(
+            text(arm), seeds == 1 ? QObject::tr("1 seed") : QObject::tr("%1 seeds").arg(seeds));
+    };
+    double legendWidth = 0.0;
+    {
+        const QFontMetricsF legendMetrics { QFont() };
+        for (const auto& c : report.curves)
+            if (c.metric == metric)
+                legendWidth = std::max(legendWidth, legendMetrics.horizontalAdvance(legendText(c.arm, c.seeds)));
+    }
+    const double left = 70, right = std::max(170.0, 40.0 + legendWidth + 12.0), top = 40, bottom = 55;
     const double plotW = std::max(10.0, W - left - right), plotH = std::max(10.0, H - top - bottom);
     const auto [xMin, xMax, yMin, yMax, empty] = learn::curveFrame(report, metric);
     const auto X = [&](double x) { return left + (x - xMin) / (xMax - xMin) * plotW; };
@@ -111,9 +123,7 @@ QImage paintCurves(
         p.setPen(QPen(colour, 3));
         p.drawLine(QPointF(left + plotW + 12, ly), QPointF(left + plotW + 34, ly));
         p.setPen(Qt::black);
-        p.drawText(QPointF(left + plotW + 40, ly + 4),
-            QStringLiteral("%1 (%2)").arg(text(arm.name),
-                c.seeds == 1 ? QObject::tr("1 seed") : QObject::tr("%1 seeds").arg(c.seeds)));
+        p.drawText(QPointF(left + plotW + 40, ly + 4), legendText(arm.name, c.seeds));
     }
     return image;
 }

@@ -28,7 +28,7 @@ SweepSnapshot finalSnapshot(const learn::SweepResult& result, double elapsedSeco
     for (const auto& t : result.trials)
         p->done += hasEnded(t.status);
     p->elapsedSeconds = elapsedSeconds;
-    p->etaSeconds = 0.0;
+    p->etaSeconds = result.status == TrialStatus::Finished ? 0.0 : -1.0; // a stopped sweep's rest: unknown
     p->probeTablesDone = result.probeTablesDone;
     p->probeTablesTotal = result.probeTablesTotal;
     return p;

@@ -298,8 +298,13 @@ void SweepPage::confirmAndStart()
 {
     updateTrialPreview();
     if (m_workspace->isOpen() && m_previewTrials > 0
-        && QMessageBox::question(this, tr("Start sweep"),
-               tr("Start this sweep of %n trial(s)? Each trial becomes a training run in %1.", nullptr, m_previewTrials)
+        && QMessageBox::question(this, m_previewSharedSft ? tr("Start experiment") : tr("Start sweep"),
+               (m_previewSharedSft
+                       ? tr("Start this experiment: a shared SFT run, then %n trial(s) warm-started from it? Each "
+                            "becomes a training run in %1.",
+                           nullptr, m_previewTrials)
+                       : tr("Start this sweep of %n trial(s)? Each trial becomes a training run in %1.", nullptr,
+                           m_previewTrials))
                    .arg(m_workspace->path()))
             != QMessageBox::Yes)
         return;
@@ -333,6 +338,7 @@ void SweepPage::updateTrialPreview()
 {
     m_previewTimer->stop();
     m_previewTrials = 0;
+    m_previewSharedSft = false;
     const QString text = m_editor->toPlainText();
     if (text.trimmed().isEmpty()) {
         m_trialPreview->setText(tr("Write a sweep or pick a preset above."));
@@ -343,6 +349,7 @@ void SweepPage::updateTrialPreview()
             (m_filePath.isEmpty() ? QStringLiteral("sweep") : m_filePath).toStdString(),
             (m_filePath.isEmpty() ? presetDir() : QFileInfo(m_filePath).absolutePath()).toStdString());
         m_previewTrials = static_cast<int>(spec.trials.size());
+        m_previewSharedSft = spec.isExperiment() && spec.sft == "shared";
         m_trialPreview->setText(describeTrials(spec));
     } catch (const std::exception& e) {
         m_trialPreview->setText(tr("Not a valid sweep yet: %1").arg(toQString(e.what())));
@@ -406,6 +413,16 @@ void SweepPage::applyProgress()
             [](const learn::TrialProgress& t) { return t.status == TrialStatus::Finished; }))
         : -1;
     m_trialModel->setSnapshot(*p);
+    if (p->sftFraction >= 0.0) {
+        // An experiment's shared SFT, before its trials: the bar and the line follow the SFT.
+        m_progress->setValue(static_cast<int>(1000.0 * p->sftFraction));
+        m_eta->setText(tr("Shared SFT %1% · %2 elapsed%3 · then %4 trials")
+                           .arg(static_cast<int>(100.0 * p->sftFraction))
+                           .arg(formatDuration(p->elapsedSeconds))
+                           .arg(p->etaSeconds >= 0 ? tr(" · ETA %1").arg(formatDuration(p->etaSeconds)) : QString())
+                           .arg(p->total));
+        return;
+    }
     double fraction = 0.0;
     int finished = 0;
     for (const auto& t : p->trials) {
@@ -444,6 +461,14 @@ void SweepPage::onFinished(TrialStatus status)
     m_message->setText(tr("Sweep %1: %2.").arg(m_controller->sweepId()).arg(RunModel::displayStatus(status)));
     m_workspace->notifyRunsChanged();
     reloadSweeps();
+    // The ended sweep stays selected (without a selection signal): its Resume and Report buttons follow its stored
+    // status now that nothing runs.
+    if (Store* store = m_workspace->store(); store && m_controller->sweepId() > 0
+        && m_sweepView->currentIndex().data(IdRole).toLongLong() == m_controller->sweepId())
+        if (const auto info = store->sweep(m_controller->sweepId())) {
+            m_resumeButton->setEnabled(info->status == TrialStatus::Cancelled || info->status == TrialStatus::Running);
+            m_reportButton->setEnabled(info->config.find("\narms:") != std::string::npos);
+        }
     updateChoices();
     updateResult();
 }

@@ -113,6 +113,7 @@ private:
     QLabel* m_trialPreview = nullptr;
     QTimer* m_previewTimer = nullptr;
     int m_previewTrials = 0; ///< trials of the editor's sweep at the last preview; 0 when it did not parse
+    bool m_previewSharedSft = false; ///< the editor's sweep is an experiment that trains a shared SFT first
     QTableView* m_trialView = nullptr;
     QListView* m_sweepView = nullptr;
     QComboBox* m_metric = nullptr;

@@ -321,12 +321,17 @@ ExperimentReport buildReport(Store& store, std::int64_t sweepId)
 
 std::string curveSvg(const ExperimentReport& report, const std::string& metric)
 {
-    constexpr double W = 720, H = 420, left = 70, right = 170, top = 40, bottom = 55;
-    const double plotW = W - left - right, plotH = H - top - bottom;
     std::vector<const ArmCurve*> curves;
+    std::size_t legendChars = 0; // the longest legend entry, "arm (3 seeds)"
     for (const auto& c : report.curves)
-        if (c.metric == metric)
+        if (c.metric == metric) {
             curves.push_back(&c);
+            legendChars = std::max(legendChars, c.arm.size() + (c.seeds == 1 ? 9 : 10));
+        }
+    // The legend's column fits its longest entry (about 7.2 px a character at 12 px sans-serif), at least 170 px.
+    constexpr double W = 720, H = 420, left = 70, top = 40, bottom = 55;
+    const double right = std::max(170.0, 40.0 + 7.2 * static_cast<double>(legendChars) + 12.0);
+    const double plotW = W - left - right, plotH = H - top - bottom;
     // Not a structured binding: clang before 16 cannot capture one in the lambdas below.
     const CurveFrame frame = curveFrame(report, metric);
     const double xMin = frame.xMin, xMax = frame.xMax, yMin = frame.yMin, yMax = frame.yMax;

@@ -23,11 +23,18 @@ struct ProbeResult;
 
 namespace creditlab::learn {
 
-/// Runs an experiment: when its SFT start is "shared", trains it once first (a run of kind "train" named
-/// "<name>-sft"; `sftCallback` sees its progress and may stop it), then every arm × seed trial as runSweep() does,
-/// each warm-starting from that run. A stop during the SFT returns status "cancelled" with sweepId 0 (nothing to
-/// resume: run it again). A sweep without arms runs as runSweep().
+/// Runs an experiment: when its SFT start is "shared", creates the experiment and its trials (pending), then
+/// trains the SFT once (a run of kind "train" named "<name>-sft", recorded in the experiment's stored config as
+/// `sft: RUN` in the transaction that creates it; `sftCallback` sees its progress and may stop it), then every
+/// arm × seed trial as runSweep() does, each warm-starting from that run. A stop during the SFT returns status
+/// "cancelled" with stoppedInSft set: resumeExperiment() continues it. A sweep without arms runs as runSweep().
 SweepResult runExperiment(SweepSpec spec, const SweepOptions& options, const SweepCallback& callback = {},
+    const TrainCallback& sftCallback = {}, const std::atomic<bool>* stop = nullptr);
+
+/// resumeSweep() with the shared SFT's progress: an experiment stopped or killed during its shared SFT continues
+/// that run first (from its last checkpoint, or from its seed when it had none; a new SFT run when the experiment
+/// ended before creating it), then its trials.
+SweepResult resumeExperiment(std::int64_t sweepId, const SweepOptions& options, const SweepCallback& callback = {},
     const TrainCallback& sftCallback = {}, const std::atomic<bool>* stop = nullptr);
 
 /// One metric of one arm over its seeds, iteration by iteration (only iterations every seed so far has).

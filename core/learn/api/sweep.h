@@ -143,6 +143,9 @@ struct SweepProgress {
     int probeTablesDone = 0;
     int probeTablesTotal = 0;
     std::string probeActivity;
+    /// An experiment's shared SFT while it trains, before any trial (the trials all pending): the share of its steps
+    /// done, with elapsedSeconds and etaSeconds the SFT's own; negative otherwise.
+    double sftFraction = -1.0;
 };
 
 /// Called from the worker threads, one call at a time (serialized by a mutex), when a trial changes state
@@ -155,6 +158,7 @@ struct SweepResult {
     std::vector<TrialProgress> trials;
     int probeTablesDone = 0; ///< an experiment's probe tables stored (of probeTablesTotal planned)
     int probeTablesTotal = 0;
+    bool stoppedInSft = false; ///< an experiment stopped during its shared SFT (before any trial; resumable)
 };
 
 struct SweepOptions {
@@ -173,7 +177,8 @@ SweepResult runSweep(const SweepSpec& spec, const SweepOptions& options, const S
     const std::atomic<bool>* stop = nullptr);
 
 /// Runs the pending and cancelled trials of sweep `sweepId` again (cancelled ones continue from their
-/// checkpoints), as runSweep does. Throws std::invalid_argument when there is no such sweep.
+/// checkpoints), as runSweep does; an experiment stopped during its shared SFT finishes that first
+/// (resumeExperiment() of experiment.h). Throws std::invalid_argument when there is no such sweep.
 SweepResult resumeSweep(std::int64_t sweepId, const SweepOptions& options, const SweepCallback& callback = {},
     const std::atomic<bool>* stop = nullptr);
 

@@ -1,5 +1,6 @@
 #include "core/learn/torch/engine/doctor.h"
 
+#include <ATen/Context.h>
 #include <ATen/Parallel.h>
 #include <chrono>
 #include <cstdio>
@@ -122,6 +123,16 @@ std::vector<std::string> availableDevices()
     return out;
 }
 
+bool usesReferenceBlas(const std::string& mappedBlas, bool mklBuiltIn)
+{
+    if (mklBuiltIn)
+        return false;
+    for (const char* optimised : { "openblas", "libmkl", "blis" })
+        if (mappedBlas.find(optimised) != std::string::npos)
+            return false;
+    return true;
+}
+
 DoctorReport collectDoctorReport()
 {
     DoctorReport r;
@@ -151,6 +162,10 @@ DoctorReport collectDoctorReport()
     r.openmpWait = readOpenMpWaitPolicy();
     r.matmulGflops = measureMatmul();
     r.blasLibrary = loadedBlas();
+    r.mklBuiltIn = at::hasMKL();
+    r.referenceBlas = usesReferenceBlas(r.blasLibrary, r.mklBuiltIn);
+    if (r.mklBuiltIn && r.blasLibrary.rfind("none found", 0) == 0)
+        r.blasLibrary = "MKL, built into LibTorch";
     using GetThreads = int (*)();
     if (auto* fn = reinterpret_cast<GetThreads>(dlsym(RTLD_DEFAULT, "openblas_get_num_threads")))
         r.blasThreads = fn();

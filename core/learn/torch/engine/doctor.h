@@ -28,6 +28,10 @@ struct DoctorReport {
     OpenMpWaitPolicy openmpWait; ///< what libgomp itself uses (read from omp_display_env)
     std::string blasLibrary; ///< the BLAS shared object actually loaded (from /proc/self/maps)
     int blasThreads = 0; ///< OpenBLAS's pool size, 0 when not OpenBLAS
+    bool mklBuiltIn = false; ///< LibTorch carries MKL inside itself (the pip wheels): no BLAS shows in the maps
+    /// Matmuls go to a reference BLAS: no optimised BLAS is mapped and LibTorch has none built in. Debian's LibTorch
+    /// without libopenblas0-pthread; not the pip wheels, whose MKL is linked statically.
+    bool referenceBlas = false;
     double matmulGflops = 0.0; ///< measured on a 512x512 float32 matmul on the CPU
     std::string parallelInfo; ///< at::get_parallel_info()
 };
@@ -40,6 +44,10 @@ std::vector<std::string> availableDevices();
 /// stderr: stderr is pointed at a temporary file meanwhile, so call it while no other thread writes there.
 /// `known` is false when the runtime is not libgomp or does not have omp_display_env.
 OpenMpWaitPolicy readOpenMpWaitPolicy();
+
+/// Whether matmuls fall to a reference BLAS: `mappedBlas` (the BLAS libraries mapped into the process, as
+/// DoctorReport::blasLibrary lists them) holds no OpenBLAS, MKL or BLIS, and LibTorch has no MKL built in.
+bool usesReferenceBlas(const std::string& mappedBlas, bool mklBuiltIn);
 
 /// Collects the report; takes about a tenth of a second for the matmul probe. Calls readOpenMpWaitPolicy().
 DoctorReport collectDoctorReport();

@@ -348,56 +348,130 @@ SweepSpec withWorkers(SweepSpec spec, const SweepOptions& options)
     return spec;
 }
 
+struct SweepRows {
+    std::int64_t sweepId = 0;
+    std::vector<TrialProgress> trials;
+    std::vector<std::size_t> queue;
+};
+
+/// Creates the sweep row (status running) and its trials, pending, in one transaction.
+SweepRows createSweepRows(const SweepSpec& spec, const std::string& database)
+{
+    SweepRows rows;
+    Store store(database);
+    auto tx = store.begin();
+    rows.sweepId = store.createSweep(spec.name, spec.storedText());
+    for (const auto& t : spec.trials) {
+        TrialProgress p;
+        p.index = t.index;
+        p.point = t.point;
+        p.trialId = store.addTrial(rows.sweepId, t.paramsText());
+        rows.queue.push_back(rows.trials.size());
+        rows.trials.push_back(std::move(p));
+    }
+    store.setSweepStatus(rows.sweepId, TrialStatus::Running);
+    tx->commit();
+    return rows;
+}
+
+/// Trains an experiment's shared SFT start (`existing`: resumes that run instead), with every core, before the
+/// trials. A new SFT run is recorded in the sweep's stored config (`sft: RUN`) in the transaction that creates it,
+/// so that a kill at any point leaves it to `resumeSweep`. Returns the spec with `sft` set to the run, or nullopt
+/// when stopped (the sweep is then cancelled, resumable); an error marks the sweep failed and is rethrown.
+std::optional<SweepSpec> trainSharedSft(SweepSpec spec, std::int64_t sweepId, std::optional<std::int64_t> existing,
+    const SweepOptions& options, const TrainCallback& sftCallback, const SweepCallback& callback,
+    const std::vector<TrialProgress>& trials, const std::atomic<bool>* stop)
+{
+    // The SFT's progress goes to sftCallback and, as the experiment's progress (sftFraction), to the sweep callback.
+    const TrainCallback progress = [&](const TrainProgress& p) {
+        if (callback && p.phase == Phase::Sft && p.steps > 0) {
+            SweepProgress sp;
+            sp.sweepId = sweepId;
+            sp.trials = trials;
+            sp.total = static_cast<int>(trials.size());
+            sp.elapsedSeconds = p.elapsedSeconds;
+            sp.etaSeconds = p.etaSeconds;
+            sp.sftFraction = std::clamp(static_cast<double>(p.step) / static_cast<double>(p.steps), 0.0, 1.0);
+            callback(sp);
+        }
+        return sftCallback ? sftCallback(p) : true;
+    };
+    TrainResult result;
+    try {
+        TrainOptions trainOptions { options.database, options.device, RunKind::Train };
+        std::unique_ptr<Trainer> trainer;
+        if (existing) {
+            trainer = Trainer::resume(*existing, trainOptions);
+        } else {
+            trainOptions.onCreated = [&spec, sweepId](Store& store, std::int64_t runId) {
+                SweepSpec linked = spec;
+                linked.sft = std::to_string(runId);
+                store.database()
+                    .prepare("UPDATE sweep SET config = ? WHERE id = ?")
+                    .bind(1, linked.storedText())
+                    .bind(2, sweepId)
+                    .exec();
+            };
+            trainer = std::make_unique<Trainer>(spec.sftConfig(), trainOptions);
+        }
+        result = trainer->run(progress, stop);
+    } catch (...) {
+        try {
+            Store(options.database).setSweepStatus(sweepId, TrialStatus::Failed);
+        } catch (...) {
+        }
+        throw;
+    }
+    releaseFreeMemory(); // the SFT's peak, held by this thread's arena, before the trials start theirs
+    if (result.status != RunStatus::Finished) {
+        Store(options.database).setSweepStatus(sweepId, TrialStatus::Cancelled);
+        return std::nullopt;
+    }
+    spec.sft = std::to_string(result.runId);
+    return spec;
+}
+
+SweepResult stoppedInSharedSft(std::int64_t sweepId, std::vector<TrialProgress> trials)
+{
+    SweepResult r;
+    r.sweepId = sweepId;
+    r.status = TrialStatus::Cancelled;
+    r.stoppedInSft = true;
+    r.trials = std::move(trials);
+    return r;
+}
+
 } // namespace
 
 SweepResult runSweep(
     const SweepSpec& sweep, const SweepOptions& options, const SweepCallback& callback, const std::atomic<bool>* stop)
 {
     const SweepSpec spec = withWorkers(sweep, options);
-    std::vector<TrialProgress> trials;
-    std::vector<std::size_t> queue;
-    std::int64_t sweepId = 0;
-    {
-        Store store(options.database);
-        auto tx = store.begin();
-        sweepId = store.createSweep(spec.name, spec.storedText());
-        for (const auto& t : spec.trials) {
-            TrialProgress p;
-            p.index = t.index;
-            p.point = t.point;
-            p.trialId = store.addTrial(sweepId, t.paramsText());
-            queue.push_back(trials.size());
-            trials.push_back(std::move(p));
-        }
-        store.setSweepStatus(sweepId, TrialStatus::Running);
-        tx->commit();
-    }
-    return SweepRunner(spec, options, callback, stop).run(sweepId, std::move(trials), std::move(queue));
+    SweepRows rows = createSweepRows(spec, options.database);
+    return SweepRunner(spec, options, callback, stop).run(rows.sweepId, std::move(rows.trials), std::move(rows.queue));
 }
 
 SweepResult runExperiment(SweepSpec spec, const SweepOptions& options, const SweepCallback& callback,
     const TrainCallback& sftCallback, const std::atomic<bool>* stop)
 {
-    if (spec.isExperiment() && spec.sft == "shared") {
-        // The one SFT start every arm shares, trained here with every core before the trials begin.
-        TrainResult result;
-        {
-            Trainer trainer(spec.sftConfig(), TrainOptions { options.database, options.device, RunKind::Train });
-            result = trainer.run(sftCallback, stop);
-        }
-        releaseFreeMemory(); // the SFT's peak, held by this thread's arena, before the trials start theirs
-        if (result.status != RunStatus::Finished) {
-            SweepResult cancelled;
-            cancelled.status = TrialStatus::Cancelled;
-            return cancelled;
-        }
-        spec.sft = std::to_string(result.runId);
-    }
-    return runSweep(spec, options, callback, stop);
+    if (!spec.isExperiment() || spec.sft != "shared")
+        return runSweep(spec, options, callback, stop);
+    // The experiment and its trials exist before the shared SFT starts: a stop or a kill during the SFT leaves an
+    // experiment to resume, and the SFT run is recorded in it as soon as it exists.
+    if (options.workers > 0)
+        spec.workers = options.workers;
+    spec.checkResources(); // refused before anything is written
+    SweepRows rows = createSweepRows(spec, options.database);
+    auto trained
+        = trainSharedSft(std::move(spec), rows.sweepId, std::nullopt, options, sftCallback, callback, rows.trials, stop);
+    if (!trained)
+        return stoppedInSharedSft(rows.sweepId, std::move(rows.trials));
+    const SweepSpec ready = withWorkers(*trained, options);
+    return SweepRunner(ready, options, callback, stop).run(rows.sweepId, std::move(rows.trials), std::move(rows.queue));
 }
 
-SweepResult resumeSweep(
-    std::int64_t sweepId, const SweepOptions& options, const SweepCallback& callback, const std::atomic<bool>* stop)
+SweepResult resumeExperiment(std::int64_t sweepId, const SweepOptions& options, const SweepCallback& callback,
+    const TrainCallback& sftCallback, const std::atomic<bool>* stop)
 {
     Store store(options.database);
     const auto info = store.sweep(sweepId);
@@ -423,9 +497,35 @@ SweepResult resumeSweep(
         stored.trials.push_back({ p.index, p.point });
         trials.push_back(std::move(p));
     }
-    const SweepSpec spec = withWorkers(stored, options);
     store.setSweepStatus(sweepId, TrialStatus::Running);
+    if (stored.isExperiment()) {
+        // An experiment stopped or killed during its shared SFT: that run first (continued from its checkpoint, or
+        // from its seed), or a new one when the experiment ended before its SFT run was created.
+        std::optional<std::int64_t> sftRun;
+        bool needSft = stored.sft == "shared";
+        if (!needSft && !stored.sft.empty() && stored.sft.find_first_not_of("0123456789") == std::string::npos) {
+            const auto run = store.run(std::stoll(stored.sft));
+            if (run && run->kind == RunKind::Train && run->status != RunStatus::Finished
+                && run->name == stored.name + "-sft") {
+                needSft = true;
+                sftRun = run->id;
+            }
+        }
+        if (needSft) {
+            auto trained = trainSharedSft(stored, sweepId, sftRun, options, sftCallback, callback, trials, stop);
+            if (!trained)
+                return stoppedInSharedSft(sweepId, std::move(trials));
+            stored = std::move(*trained);
+        }
+    }
+    const SweepSpec spec = withWorkers(stored, options);
     return SweepRunner(spec, options, callback, stop).run(sweepId, std::move(trials), std::move(queue));
+}
+
+SweepResult resumeSweep(
+    std::int64_t sweepId, const SweepOptions& options, const SweepCallback& callback, const std::atomic<bool>* stop)
+{
+    return resumeExperiment(sweepId, options, callback, {}, stop);
 }
 
 std::optional<double> trialObjective(

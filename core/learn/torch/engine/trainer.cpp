@@ -366,6 +366,8 @@ Trainer::Trainer(const TrainConfig& config, const TrainOptions& options)
         d->store->setRunShape(d->runId, shapeOf(config));
         if (options.trialId)
             d->store->startTrial(*options.trialId, d->runId);
+        if (options.onCreated)
+            options.onCreated(*d->store, d->runId);
         tx->commit();
     }
     try {

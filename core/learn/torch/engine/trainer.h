@@ -15,6 +15,10 @@
 #include <utility>
 #include <vector>
 
+namespace creditlab {
+class Store;
+}
+
 namespace creditlab::learn {
 
 /// A snapshot of a run's progress, passed to the callback (a value: safe to copy across threads).
@@ -42,6 +46,10 @@ struct TrainOptions {
     /// A sweep's trial: the new run is linked to it in the transaction that creates the run, so that no kill can
     /// leave a trial's run unlinked (a resumed sweep would start a second run and strand the first).
     std::optional<std::int64_t> trialId;
+    /// Called with the store and the new run's id inside the transaction that creates the run (the constructor
+    /// only, not resume()): an experiment records its shared SFT run in its sweep there, so that no kill can leave
+    /// the SFT run unknown to the experiment.
+    std::function<void(Store&, std::int64_t)> onCreated;
 };
 
 struct TrainResult {
