@@ -75,6 +75,14 @@ workers: 1
 threads: 1
 )";
 
+/// Writes `text` to `name` in `dir`; returns its path, or an empty string when it cannot be written.
+QString writeFile(const QTemporaryDir& dir, const char* name, const QByteArray& text)
+{
+    const QString path = dir.filePath(QString::fromLatin1(name));
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(text) == text.size() ? path : QString();
+}
+
 learn::TrialProgress trial(int index, std::vector<std::pair<std::string, std::string>> point, TrialStatus status,
     std::optional<double> objective = {})
 {
@@ -124,12 +132,8 @@ void TestUiSweep::experimentRunsAndItsReportShowsTheVerdicts()
     QTemporaryDir dir;
     Workspace workspace;
     QVERIFY(workspace.open(dir.filePath("runs.db")));
-    const QString file = dir.filePath("tiny-exp.yaml");
-    {
-        QFile f(file);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(kTinyExperiment);
-    }
+    const QString file = writeFile(dir, "tiny-exp.yaml", kTinyExperiment);
+    QVERIFY(!file.isEmpty());
     SweepPage page(&workspace);
     page.resize(1200, 800);
     page.show();
@@ -356,12 +360,8 @@ void TestUiSweep::pageRunsTinySweep()
     QTemporaryDir dir;
     Workspace workspace;
     QVERIFY(workspace.open(dir.filePath("runs.db")));
-    const QString file = dir.filePath("tiny-sweep.yaml");
-    {
-        QFile f(file);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(kTinySweep);
-    }
+    const QString file = writeFile(dir, "tiny-sweep.yaml", kTinySweep);
+    QVERIFY(!file.isEmpty());
     SweepPage page(&workspace);
     page.resize(1200, 800);
     page.show();
@@ -420,12 +420,9 @@ void TestUiSweep::oneKeyGivesErrorBarsAndStoredSweepsReopen()
     QTemporaryDir dir;
     Workspace workspace;
     QVERIFY(workspace.open(dir.filePath("runs.db")));
-    const QString file = dir.filePath("seeds.yaml");
-    {
-        QFile f(file);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(QByteArray(kTinySweep).replace("  kl.mode: [fixed, adaptive]\n", "seeds: [0, 1]\n"));
-    }
+    const QString file
+        = writeFile(dir, "seeds.yaml", QByteArray(kTinySweep).replace("  kl.mode: [fixed, adaptive]\n", "seeds: [0, 1]\n"));
+    QVERIFY(!file.isEmpty());
     SweepPage page(&workspace);
     page.show();
     page.openSweepFile(file);
@@ -455,7 +452,6 @@ void TestUiSweep::oneKeyGivesErrorBarsAndStoredSweepsReopen()
     QVERIFY(errorBars->isVisible());
 }
 
-QTEST_MAIN(TestUiSweep)
 void TestUiSweep::experimentStoppedInItsSftResumesFromThePage()
 {
     // Stop during the shared SFT: the experiment is listed as stopped with Resume enabled (it stays selected), and
@@ -463,12 +459,9 @@ void TestUiSweep::experimentStoppedInItsSftResumesFromThePage()
     QTemporaryDir dir;
     Workspace workspace;
     QVERIFY(workspace.open(dir.filePath("runs.db")));
-    const QString file = dir.filePath("tiny-exp.yaml");
-    {
-        QFile f(file);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(QByteArray(kTinyExperiment).replace("epochs: 1, batch_size: 32", "epochs: 3, batch_size: 8"));
-    }
+    const QString file = writeFile(
+        dir, "tiny-exp.yaml", QByteArray(kTinyExperiment).replace("epochs: 1, batch_size: 32", "epochs: 3, batch_size: 8"));
+    QVERIFY(!file.isEmpty());
     SweepPage page(&workspace);
     page.resize(1200, 800);
     page.show();
@@ -535,4 +528,5 @@ void TestUiSweep::figureLegendsFitLongArmNames()
     QCOMPARE(entries, 3);
 }
 
+QTEST_MAIN(TestUiSweep)
 #include "tst_ui_sweep.moc"

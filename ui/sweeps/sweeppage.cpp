@@ -465,10 +465,8 @@ void SweepPage::onFinished(TrialStatus status)
     // status now that nothing runs.
     if (Store* store = m_workspace->store(); store && m_controller->sweepId() > 0
         && m_sweepView->currentIndex().data(IdRole).toLongLong() == m_controller->sweepId())
-        if (const auto info = store->sweep(m_controller->sweepId())) {
-            m_resumeButton->setEnabled(info->status == TrialStatus::Cancelled || info->status == TrialStatus::Running);
-            m_reportButton->setEnabled(info->config.find("\narms:") != std::string::npos);
-        }
+        if (const auto info = store->sweep(m_controller->sweepId()))
+            updateStoredButtons(*info);
     updateChoices();
     updateResult();
 }
@@ -498,18 +496,25 @@ void SweepPage::reloadSweeps()
     }
 }
 
+void SweepPage::updateStoredButtons(const SweepInfo& info)
+{
+    m_resumeButton->setEnabled(
+        !m_controller->isRunning() && (info.status == TrialStatus::Cancelled || info.status == TrialStatus::Running));
+    m_reportButton->setEnabled(info.config.find("\narms:") != std::string::npos); // an experiment (partial or whole)
+}
+
 void SweepPage::showStoredSweep(qint64 sweepId)
 {
     Store* store = m_workspace->store();
     const auto info = store ? store->sweep(sweepId) : std::nullopt;
     if (!info)
         return;
-    const bool live = m_controller->isRunning();
-    m_resumeButton->setEnabled(!live && (info->status == TrialStatus::Cancelled || info->status == TrialStatus::Running));
-    if (live && sweepId == m_controller->sweepId()) {
-        m_reportButton->setEnabled(info->config.find("\narms:") != std::string::npos); // a partial report
+    if (m_controller->isRunning() && sweepId == m_controller->sweepId()) {
+        updateStoredButtons(*info); // Resume off while it runs; Report gives a partial report
         return; // the live snapshots show it
     }
+    m_resumeButton->setEnabled(
+        !m_controller->isRunning() && (info->status == TrialStatus::Cancelled || info->status == TrialStatus::Running));
     m_reportButton->setEnabled(false);
     try {
         const auto spec = learn::SweepSpec::parse(info->config, "sweep", {});

@@ -21,6 +21,10 @@ class QStandardItemModel;
 class QTableView;
 class QTimer;
 
+namespace creditlab {
+struct SweepInfo;
+}
+
 namespace creditlab::ui {
 
 namespace charts {
@@ -64,6 +68,8 @@ private:
     void loadPresets();
     void reloadSweeps();
     void showStoredSweep(qint64 sweepId);
+    /// Resume (a stopped or interrupted sweep, when nothing runs) and Report (an experiment) for a stored sweep.
+    void updateStoredButtons(const SweepInfo& info);
     void confirmAndStart();
     void resumeSelected();
     void start(const SweepRequest& request);
