@@ -270,6 +270,10 @@ void TestLearnExperiment::badExperimentFilesAreRefused_data()
     QTest::newRow("smoke without a section") << "arms:\n  a: {}\n" << "smoke" << "no smoke: section";
     QTest::newRow("bad scale") << "arms:\n  a: {}\nscale: huge\n" << "" << "exp.yaml:12: scale: expected full or smoke";
     QTest::newRow("bad sft") << "arms:\n  a: {}\nsft: maybe\n" << "" << "exp.yaml:12: sft: expected an integer";
+    // Found by fuzz_experiment (tests/fuzz/corpus/fuzz_experiment/crash-f25ced88...): yaml-cpp read a last line without
+    // ':' as an arm with no overrides, and the stored text (this file with "scale:" and "sft:" lines added after it)
+    // was then malformed: the experiment ran, and its report failed with "experiment 1:17: malformed YAML".
+    QTest::newRow("last arm without a colon") << "arms:\n  a: {}\n  b\n" << "" << "exp.yaml:12: 'b' has no ':' after it";
     QTest::newRow("smoke key") << "arms:\n  a: {}\nsmoke:\n  seed: [1]\n" << "smoke" << "exp.yaml:13: smoke: unknown key 'seed'";
     const QString probes = "arms:\n  a: {}\nprobes: {seeds: [42, 43], episodes: 50}\n";
     QTest::newRow("probe claim, unknown probe") << probes + "claims:\n  - last_token > nonsense on probe/auroc_drop\n" << ""

@@ -111,6 +111,27 @@ public:
         }
     }
 
+    /// yaml-cpp reads a block map's last line without ':' ("  b" after "  a: {}") as the key b with a null value, where
+    /// YAML refuses it. Refused here too: an experiment's stored text adds lines after the file's last one, and read
+    /// back with them such a line is malformed, so the experiment's report and resume would fail after its run. Such
+    /// a null value sits where its key is; a written one ("b:", "b: ~", "{a, b}") does not.
+    void requireColons(const YAML::Node& n) const
+    {
+        if (n.IsMap()) {
+            for (const auto& item : n) {
+                const YAML::Mark key = item.first.Mark(), value = item.second.Mark();
+                if (item.second.IsNull() && key.line == value.line && key.column == value.column)
+                    fail(key.line + 1,
+                        "'" + item.first.Scalar() + "' has no ':' after it (write '" + item.first.Scalar()
+                            + ":' for an empty value)");
+                requireColons(item.second);
+            }
+        } else if (n.IsSequence()) {
+            for (const auto& e : n)
+                requireColons(e);
+        }
+    }
+
     static bool isDistribution(const YAML::Node& n)
     {
         if (!n.IsMap() || n.size() != 1)
@@ -208,6 +229,7 @@ SweepSpec SweepSpec::parse(const std::string& yamlText, const std::string& sourc
     }
     if (!root.IsMap())
         p.fail(1, "a sweep file is a map of keys to values");
+    p.requireColons(root);
 
     SweepSpec spec;
     spec.source = source;
