@@ -321,9 +321,18 @@ void prepare(Database& db)
         throw newerFileError(path, version);
 
     if (db.readOnly()) {
+        if (version == 0)
+            throw StoreError(path
+                + ": holds no CreditLab data yet (an empty database), and a command that only reads does not set one "
+                  "up; import, roll out or train into it first. The file was not modified.");
         if (version < kVersion)
-            throw StoreError(
-                path + ": schema version " + std::to_string(version) + " needs an upgrade; open it once for writing");
+            throw StoreError(path + ": written by an older CreditLab (schema version " + std::to_string(version)
+                + ", this build uses " + std::to_string(kVersion)
+                + "), and a command that only reads does not upgrade it. Open it once for writing, in the workbench "
+                  "(creditlab "
+                + path
+                + ") or with a command that writes to it (import, credit, train), then run this again; the upgrade "
+                  "keeps every row. The file was not modified.");
         db.exec("PRAGMA query_only = ON");
         return;
     }

@@ -5,6 +5,8 @@ set -euo pipefail
 
 packages=(
     build-essential cmake ninja-build pkg-config git
+    # The sanitizer runtimes of GCC 12 (the tsan and asan presets; the tests run the tsan one).
+    libasan8 libtsan2 libubsan1
     libtorch-dev
     # Without this, Debian's LibTorch falls back to reference BLAS (~30x slower matmuls).
     libopenblas0-pthread

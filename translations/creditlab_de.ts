@@ -2948,6 +2948,10 @@ Schema-Version: %5</translation>
         <source>Shared SFT %1% · %2 elapsed%3 · then %4 trials</source>
         <translation>Gemeinsames SFT %1% · %2 vergangen%3 · danach %4 Versuche</translation>
     </message>
+    <message>
+        <source>Experiment %1 stopped during its shared SFT, before any trial; Resume continues it.</source>
+        <translation>Experiment %1 wurde während seines gemeinsamen SFT angehalten, vor dem ersten Versuch; „Fortsetzen“ setzt es fort.</translation>
+    </message>
 </context>
 <context>
     <name>creditlab::ui::TrajectoryModel</name>

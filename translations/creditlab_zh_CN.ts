@@ -2932,6 +2932,10 @@ Qt %2（构建于 %3）
         <source>Shared SFT %1% · %2 elapsed%3 · then %4 trials</source>
         <translation>共享 SFT %1% · 已用 %2%3 · 之后 %4 个试验</translation>
     </message>
+    <message>
+        <source>Experiment %1 stopped during its shared SFT, before any trial; Resume continues it.</source>
+        <translation>实验 %1 在共享 SFT 期间停止，尚未开始任何试验；点击“恢复”继续。</translation>
+    </message>
 </context>
 <context>
     <name>creditlab::ui::TrajectoryModel</name>

@@ -594,11 +594,25 @@ void TestStoreSchema::readOnlyMissingPath()
 
 void TestStoreSchema::readOnlyNeedsUpgrade()
 {
-    const std::string p = path("old.db");
-    test::writeFile(p, "");
-    const std::string error = openError(p, Store::Access::ReadOnly);
-    QVERIFY2(error.find("upgrade") != std::string::npos, error.c_str());
-    QCOMPARE(test::readFile(p), std::string()); // still untouched
+    const std::string empty = path("empty.db");
+    test::writeFile(empty, "");
+    std::string error = openError(empty, Store::Access::ReadOnly);
+    QVERIFY2(error.find("no CreditLab data yet") != std::string::npos, error.c_str());
+    QCOMPARE(test::readFile(empty), std::string()); // still untouched
+
+    // A file of an older schema: the message says how to upgrade it, and a read-only open leaves it as it was.
+    const std::string old = path("old.db");
+    { Store store(old); }
+    rawExec(old, "PRAGMA user_version = " + std::to_string(schema::kVersion - 1));
+    const Snapshot before = snapshot(old);
+    error = openError(old, Store::Access::ReadOnly);
+    QVERIFY2(error.find("older CreditLab (schema version " + std::to_string(schema::kVersion - 1)) != std::string::npos,
+        error.c_str());
+    QVERIFY2(error.find("workbench (creditlab " + old + ")") != std::string::npos, error.c_str());
+    QVERIFY2(error.find("not modified") != std::string::npos, error.c_str());
+    // The database file itself is byte for byte as it was (a reader of a WAL database may leave an empty -wal
+    // and a -shm beside it, as SQLite's own shell does).
+    QVERIFY(snapshot(old).main == before.main);
 }
 
 void TestStoreSchema::readOnlyCannotWrite()

@@ -7,10 +7,11 @@
 # Options: --only NAME[,NAME...] (targets, with or without the fuzz_ prefix), --build-dir DIR (default build/fuzz),
 # --jobs N (build parallelism, default 1), --no-build, --keep (keep the corpus a run grew; by default it is removed
 # unless the target crashed), --continue (start from the corpus the last --keep run grew, plus the seeds).
-# Builds the `fuzz` preset first when needed (clang). Each run works in DIR/fuzz-work/<target>/: corpus/ (a copy of
-# tests/fuzz/corpus/<target> plus what the run found) and the crashing input when there is one. Prints per target the
-# executions, executions per second, new corpus units, the final coverage and the crashes; exits 1 when any target
-# crashed, leaked, timed out or ran out of memory, naming the input that did.
+# Builds the `fuzz` preset first when needed (clang; on Debian 12: apt-get install clang libclang-rt-14-dev). Each
+# run works in DIR/fuzz-work/<target>/: corpus/ (a copy of tests/fuzz/corpus/<target> plus what the run found) and
+# the crashing input when there is one. Prints per target the executions, executions per second, new corpus units,
+# the final coverage and the crashes; exits 1 when any target crashed, leaked, timed out or ran out of memory, naming
+# the input that did.
 set -u -o pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)

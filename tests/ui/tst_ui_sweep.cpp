@@ -483,6 +483,9 @@ void TestUiSweep::experimentStoppedInItsSftResumesFromThePage()
     QVERIFY(resume);
     QVERIFY(resume->isEnabled());
     QVERIFY(!page.etaLabel()->text().contains(QStringLiteral("ETA"))); // nothing left is estimated once stopped
+    // The end line says where it stopped (it said "Sweep 1: cancelled.").
+    QVERIFY2(page.messageLabel()->text().contains(QStringLiteral("stopped during its shared SFT")),
+        qPrintable(page.messageLabel()->text()));
 
     QObject::disconnect(stopInSft);
     resume->click();

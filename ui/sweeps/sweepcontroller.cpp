@@ -124,6 +124,7 @@ bool SweepController::start(const SweepRequest& request, QString* error)
                     this, [this, snapshot] { Q_EMIT progressed(snapshot); }, Qt::QueuedConnection);
             };
             TrialStatus status = TrialStatus::Failed;
+            bool stoppedInSft = false;
             QString error;
             try {
                 const learn::TrainingBackend& backend = learn::trainingBackend(); // opened on first use
@@ -134,11 +135,13 @@ bool SweepController::start(const SweepRequest& request, QString* error)
                 QMetaObject::invokeMethod(
                     this, [this, snapshot] { Q_EMIT progressed(snapshot); }, Qt::QueuedConnection);
                 status = result.status;
+                stoppedInSft = result.stoppedInSft;
             } catch (const std::exception& e) {
                 error = QString::fromStdString(e.what());
             }
             QMetaObject::invokeMethod(
-                this, [this, status, error] { onWorkerEnded(status, error); }, Qt::QueuedConnection);
+                this, [this, status, stoppedInSft, error] { onWorkerEnded(status, stoppedInSft, error); },
+                Qt::QueuedConnection);
         },
         Qt::QueuedConnection);
     return true;
@@ -146,9 +149,10 @@ bool SweepController::start(const SweepRequest& request, QString* error)
 
 void SweepController::requestStop() { m_worker->stop = true; }
 
-void SweepController::onWorkerEnded(TrialStatus status, const QString& error)
+void SweepController::onWorkerEnded(TrialStatus status, bool stoppedInSft, const QString& error)
 {
     m_running = false;
+    m_stoppedInSft = stoppedInSft;
     Q_EMIT runningChanged(false);
     if (!error.isEmpty())
         Q_EMIT sweepFailed(error);

@@ -49,6 +49,8 @@ public:
     bool start(const SweepRequest& request, QString* error = nullptr);
     /// Stops the running trials after their current iteration (resumable); pending trials stay pending.
     void requestStop();
+    /// The last sweep ended Cancelled during an experiment's shared SFT, before any trial (resumable).
+    bool stoppedInSft() const { return m_stoppedInSft; }
 
 Q_SIGNALS:
     /// The sweep's row exists; emitted once per start.
@@ -61,12 +63,13 @@ Q_SIGNALS:
     void runningChanged(bool running);
 
 private:
-    void onWorkerEnded(creditlab::TrialStatus status, const QString& error);
+    void onWorkerEnded(creditlab::TrialStatus status, bool stoppedInSft, const QString& error);
 
     QThread* m_thread;
     SweepWorker* m_worker;
     bool m_running = false;
     qint64 m_sweepId = 0;
+    bool m_stoppedInSft = false;
 };
 
 } // namespace creditlab::ui

@@ -458,7 +458,11 @@ void SweepPage::applyProgress()
 void SweepPage::onFinished(TrialStatus status)
 {
     applyProgress();
-    m_message->setText(tr("Sweep %1: %2.").arg(m_controller->sweepId()).arg(RunModel::displayStatus(status)));
+    if (status == TrialStatus::Cancelled && m_controller->stoppedInSft())
+        m_message->setText(tr("Experiment %1 stopped during its shared SFT, before any trial; Resume continues it.")
+                               .arg(m_controller->sweepId()));
+    else
+        m_message->setText(tr("Sweep %1: %2.").arg(m_controller->sweepId()).arg(RunModel::displayStatus(status)));
     m_workspace->notifyRunsChanged();
     reloadSweeps();
     // The ended sweep stays selected (without a selection signal): its Resume and Report buttons follow its stored

@@ -60,6 +60,7 @@ public:
     /// Under the editor: the trials the editor's sweep would run (their count and grid), or why it is not valid.
     QLabel* trialPreview() const { return m_trialPreview; }
     QLabel* etaLabel() const { return m_eta; }
+    QLabel* messageLabel() const { return m_message; }
     /// The preview's text for a parsed sweep: "12 trials: credit.alpha ∈ {0.1, 0.5} × seed ∈ {0, 1, 2}".
     static QString describeTrials(const learn::SweepSpec& spec);
 

@@ -45,11 +45,11 @@ struct TrainOptions {
     RunKind kind = RunKind::Train; ///< the new run's kind: Train, or Trial for a sweep's trial
     /// A sweep's trial: the new run is linked to it in the transaction that creates the run, so that no kill can
     /// leave a trial's run unlinked (a resumed sweep would start a second run and strand the first).
-    std::optional<std::int64_t> trialId;
+    std::optional<std::int64_t> trialId {};
     /// Called with the store and the new run's id inside the transaction that creates the run (the constructor
     /// only, not resume()): an experiment records its shared SFT run in its sweep there, so that no kill can leave
     /// the SFT run unknown to the experiment.
-    std::function<void(Store&, std::int64_t)> onCreated;
+    std::function<void(Store&, std::int64_t)> onCreated {};
 };
 
 struct TrainResult {
