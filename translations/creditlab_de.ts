@@ -2952,6 +2952,18 @@ Schema-Version: %5</translation>
         <source>Experiment %1 stopped during its shared SFT, before any trial; Resume continues it.</source>
         <translation>Experiment %1 wurde während seines gemeinsamen SFT angehalten, vor dem ersten Versuch; „Fortsetzen“ setzt es fort.</translation>
     </message>
+    <message>
+        <source>Start the sweep or experiment in the editor (Ctrl+Return)</source>
+        <translation>Den Sweep oder das Experiment im Editor starten (Ctrl+Return)</translation>
+    </message>
+    <message>
+        <source>Stop after the running trials&apos; current iteration; Resume continues (Ctrl+.)</source>
+        <translation>Nach der laufenden Iteration der Versuche anhalten; „Fortsetzen“ macht weiter (Ctrl+.)</translation>
+    </message>
+    <message>
+        <source>Open a sweep or experiment file (Ctrl+Shift+O)</source>
+        <translation>Eine Sweep- oder Experimentdatei öffnen (Ctrl+Shift+O)</translation>
+    </message>
 </context>
 <context>
     <name>creditlab::ui::TrajectoryModel</name>

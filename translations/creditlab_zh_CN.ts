@@ -2936,6 +2936,18 @@ Qt %2（构建于 %3）
         <source>Experiment %1 stopped during its shared SFT, before any trial; Resume continues it.</source>
         <translation>实验 %1 在共享 SFT 期间停止，尚未开始任何试验；点击“恢复”继续。</translation>
     </message>
+    <message>
+        <source>Start the sweep or experiment in the editor (Ctrl+Return)</source>
+        <translation>开始编辑器中的参数扫描或实验（Ctrl+Return）</translation>
+    </message>
+    <message>
+        <source>Stop after the running trials&apos; current iteration; Resume continues (Ctrl+.)</source>
+        <translation>在运行中试验的当前迭代结束后停止；“恢复”可继续（Ctrl+.）</translation>
+    </message>
+    <message>
+        <source>Open a sweep or experiment file (Ctrl+Shift+O)</source>
+        <translation>打开参数扫描或实验文件（Ctrl+Shift+O）</translation>
+    </message>
 </context>
 <context>
     <name>creditlab::ui::TrajectoryModel</name>

@@ -24,6 +24,7 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QKeySequence>
+#include <QShortcut>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QSplitter>
@@ -225,6 +226,16 @@ void SweepPage::buildUi()
     connect(m_startButton, &QPushButton::clicked, this, &SweepPage::confirmAndStart);
     connect(m_stopButton, &QPushButton::clicked, this, &SweepPage::requestStop);
     connect(m_resumeButton, &QPushButton::clicked, this, &SweepPage::resumeSelected);
+    // The Launch and Monitor pages' keys: Ctrl+Return starts, Ctrl+. stops, Ctrl+Shift+O opens a file.
+    m_startButton->setToolTip(tr("Start the sweep or experiment in the editor (Ctrl+Return)"));
+    m_stopButton->setToolTip(tr("Stop after the running trials' current iteration; Resume continues (Ctrl+.)"));
+    open->setToolTip(tr("Open a sweep or experiment file (Ctrl+Shift+O)"));
+    auto* startShortcut = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return), this);
+    connect(startShortcut, &QShortcut::activated, m_startButton, &QPushButton::click);
+    auto* stopShortcut = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_Period), this);
+    connect(stopShortcut, &QShortcut::activated, m_stopButton, &QPushButton::click);
+    auto* openShortcut = new QShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O), this);
+    connect(openShortcut, &QShortcut::activated, open, &QPushButton::click);
     connect(m_reportButton, &QPushButton::clicked, this, [this] { openReport(); });
     connect(exportChartButton, &QPushButton::clicked, this, &SweepPage::exportChart);
     connect(exportCsvButton, &QPushButton::clicked, this, &SweepPage::exportCsv);
