@@ -2964,6 +2964,14 @@ Schema-Version: %5</translation>
         <source>Open a sweep or experiment file (Ctrl+Shift+O)</source>
         <translation>Eine Sweep- oder Experimentdatei öffnen (Ctrl+Shift+O)</translation>
     </message>
+    <message>
+        <source>Running in %1, the database open when it started; the list below is this database&apos;s. Stop (Ctrl+.) stops it there.</source>
+        <translation>Läuft in %1, der beim Start geöffneten Datenbank; die Liste unten gehört zu dieser Datenbank. „Stoppen“ (Ctrl+.) hält ihn dort an.</translation>
+    </message>
+    <message>
+        <source>It ran in %1, not in the database open now.</source>
+        <translation>Er lief in %1, nicht in der jetzt geöffneten Datenbank.</translation>
+    </message>
 </context>
 <context>
     <name>creditlab::ui::TrajectoryModel</name>

@@ -2948,6 +2948,14 @@ Qt %2（构建于 %3）
         <source>Open a sweep or experiment file (Ctrl+Shift+O)</source>
         <translation>打开参数扫描或实验文件（Ctrl+Shift+O）</translation>
     </message>
+    <message>
+        <source>Running in %1, the database open when it started; the list below is this database&apos;s. Stop (Ctrl+.) stops it there.</source>
+        <translation>正在 %1（启动时打开的数据库）中运行；下方列表属于当前数据库。“停止”（Ctrl+.）会在那里停止它。</translation>
+    </message>
+    <message>
+        <source>It ran in %1, not in the database open now.</source>
+        <translation>它在 %1 中运行，而不是当前打开的数据库。</translation>
+    </message>
 </context>
 <context>
     <name>creditlab::ui::TrajectoryModel</name>

@@ -86,6 +86,7 @@ private Q_SLOTS:
     void newerDatabaseIsRefused();
     void reopeningShowsNewestRun();
     void cancelImportsNothing();
+    void layoutFromALargerScreenFits();
     void openDatabaseDialogSaysOpen();
     void firstStartOffersTheSample();
     void everyPageFitsA1280By720Screen();
@@ -403,6 +404,29 @@ void TestMainWindow::cancelImportsNothing()
     QTRY_COMPARE_WITH_TIMEOUT(idle.count(), 2, kWaitMs);
     QCOMPARE(cancelled.count() + finished.count(), 2); // a very fast machine may finish first
     QCOMPARE(runCount(), finished.count());
+}
+
+void TestMainWindow::layoutFromALargerScreenFits()
+{
+    // A layout saved on a larger screen: the window comes back inside this screen, not cut off at its edges.
+    const QRect available = QGuiApplication::primaryScreen()->availableGeometry();
+    const QString settings = path(QStringLiteral("big.ini"));
+    {
+        MainWindow big(std::make_unique<Settings>(settings));
+        big.show();
+        big.setGeometry(available.x() + 120, available.y() + 80, available.width() + 400, available.height() + 300);
+        QVERIFY(big.width() > available.width()); // the larger screen's size is what gets saved
+        big.close();
+    }
+    MainWindow window(std::make_unique<Settings>(settings));
+    const QSize least = window.minimumSizeHint();
+    QVERIFY2(window.width() <= std::max(available.width(), least.width()),
+        qPrintable(QStringLiteral("%1 wide on a %2-wide screen").arg(window.width()).arg(available.width())));
+    QVERIFY2(window.height() <= std::max(available.height(), least.height()),
+        qPrintable(QStringLiteral("%1 high on a %2-high screen").arg(window.height()).arg(available.height())));
+    QVERIFY(available.contains(window.geometry().topLeft()));
+    if (least.width() <= available.width() && least.height() <= available.height())
+        QVERIFY(available.contains(window.geometry()));
 }
 
 QTEST_MAIN(TestMainWindow)

@@ -122,6 +122,7 @@ private Q_SLOTS:
     void oneKeyGivesErrorBarsAndStoredSweepsReopen();
     void experimentRunsAndItsReportShowsTheVerdicts();
     void experimentStoppedInItsSftResumesFromThePage();
+    void aSweepGoesOnInItsDatabaseWhenAnotherOpens();
     void figureLegendsFitLongArmNames();
 };
 
@@ -497,6 +498,37 @@ void TestUiSweep::experimentStoppedInItsSftResumesFromThePage()
     QCOMPARE(static_cast<int>(runs.size()), 5);
     QCOMPARE(std::count_if(runs.begin(), runs.end(), [](const RunInfo& r) { return r.kind == RunKind::Train; }), 1L);
     QVERIFY(!resume->isEnabled());
+}
+
+void TestUiSweep::aSweepGoesOnInItsDatabaseWhenAnotherOpens()
+{
+    // Opening another database while an experiment runs: it goes on in its own, and the page says where it runs
+    // (the progress above a list of the other database's sweeps read as if it were that database's).
+    QTemporaryDir dir;
+    Workspace workspace;
+    QVERIFY(workspace.open(dir.filePath("runs.db")));
+    const QString file = writeFile(dir, "tiny-exp.yaml", QByteArray(kTinyExperiment));
+    QVERIFY(!file.isEmpty());
+    SweepPage page(&workspace);
+    page.resize(1200, 800);
+    page.show();
+    page.openSweepFile(file);
+    QSignalSpy started(page.controller(), &SweepController::sweepStarted);
+    QSignalSpy finished(page.controller(), &SweepController::sweepFinished);
+    page.startSweep();
+    QCOMPARE(page.messageLabel()->text(), QStringLiteral("Running…"));
+    QVERIFY(started.count() > 0 || started.wait(60000));
+    QVERIFY(workspace.open(dir.filePath("other.db")));
+    QVERIFY2(page.messageLabel()->text().startsWith(QStringLiteral("Running in runs.db")),
+        qPrintable(page.messageLabel()->text()));
+    page.requestStop();
+    QVERIFY(finished.count() > 0 || finished.wait(120000));
+    QVERIFY2(page.messageLabel()->text().contains(QStringLiteral("It ran in runs.db")),
+        qPrintable(page.messageLabel()->text()));
+    QVERIFY(workspace.store()->sweeps().empty());
+    QVERIFY(workspace.store()->runs().empty());
+    QVERIFY(workspace.open(dir.filePath("runs.db")));
+    QCOMPARE(static_cast<int>(workspace.store()->sweeps().size()), 1);
 }
 
 void TestUiSweep::figureLegendsFitLongArmNames()

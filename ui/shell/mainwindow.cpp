@@ -49,6 +49,8 @@
 #include <QUndoStack>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <algorithm>
+
 namespace creditlab::ui {
 
 namespace {
@@ -471,6 +473,8 @@ void MainWindow::restoreLayout()
         if (const QScreen* screen = QGuiApplication::primaryScreen())
             size = size.boundedTo(screen->availableGeometry().size() * 0.9);
         resize(size);
+    } else if (!isMaximized() && !isFullScreen()) {
+        fitToScreen();
     }
     restoreState(m_settings->mainWindowState());
     if (auto* splitter = findChild<QSplitter*>(kMainSplitter);
@@ -478,6 +482,29 @@ void MainWindow::restoreLayout()
         splitter->setSizes({ 820, 680 });
     m_browser->restoreSplitterState(m_settings->splitterState(Settings::Splitter::Browser));
     m_viewer->restoreSplitterState(m_settings->splitterState(Settings::Splitter::Viewer));
+}
+
+void MainWindow::fitToScreen()
+{
+    // A layout saved on a larger screen (1360 × 860 there, then a 1280 × 720 laptop) came back as it was: Qt keeps a
+    // restored window that is partly on screen, so its bottom and right edge, the status bar included, were cut off.
+    const QScreen* screen = QGuiApplication::screenAt(geometry().center());
+    if (!screen)
+        screen = QGuiApplication::primaryScreen();
+    if (!screen)
+        return;
+    const QRect available = screen->availableGeometry();
+    // Room for the window manager's frame, which is not known before the window is shown.
+    const QSize frame(16, 48);
+    const QSize size = this->size().boundedTo(available.size() - frame).expandedTo(minimumSizeHint());
+    if (size != this->size())
+        resize(size);
+    const QPoint topLeft(
+        std::clamp(x(), available.left(), std::max(available.left(), available.right() + 1 - size.width() - frame.width())),
+        std::clamp(
+            y(), available.top(), std::max(available.top(), available.bottom() + 1 - size.height() - frame.height())));
+    if (topLeft != pos())
+        move(topLeft);
 }
 
 void MainWindow::chooseDatabase()

@@ -116,6 +116,8 @@ private:
     void updateActions();
     void saveLayout();
     void restoreLayout();
+    /// Shrinks and moves a restored window into the screen it is on (the layout may come from a larger screen).
+    void fitToScreen();
     void chooseDatabase();
     void chooseImportFiles();
     void chooseImportWithOptions();

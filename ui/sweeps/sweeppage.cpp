@@ -84,6 +84,8 @@ SweepPage::SweepPage(Workspace* workspace, QWidget* parent)
         m_reportButton->setEnabled(false); // until a stored experiment of this database is shown
         if (!m_controller->isRunning())
             m_trialModel->clear();
+        else
+            m_message->setText(runningMessage()); // the sweep goes on in the database it started in
         reloadSweeps();
         // A database opens on its newest sweep's results (the list is newest first).
         if (!m_controller->isRunning() && m_sweepList->rowCount() > 0)
@@ -393,7 +395,8 @@ void SweepPage::start(const SweepRequest& request)
         m_objective = toQString(spec.objective);
         m_objectiveMode = toQString(spec.objectiveMode);
     }
-    m_message->setText(tr("Running…"));
+    m_runningDatabase = request.database;
+    m_message->setText(runningMessage());
     m_progress->setValue(0);
     m_eta->clear();
 }
@@ -466,6 +469,15 @@ void SweepPage::applyProgress()
     }
 }
 
+QString SweepPage::runningMessage() const
+{
+    if (m_runningDatabase.isEmpty() || m_runningDatabase == m_workspace->path())
+        return tr("Running…");
+    return tr("Running in %1, the database open when it started; the list below is this database's. Stop (Ctrl+.) "
+              "stops it there.")
+        .arg(QFileInfo(m_runningDatabase).fileName());
+}
+
 void SweepPage::onFinished(TrialStatus status)
 {
     applyProgress();
@@ -474,6 +486,9 @@ void SweepPage::onFinished(TrialStatus status)
                                .arg(m_controller->sweepId()));
     else
         m_message->setText(tr("Sweep %1: %2.").arg(m_controller->sweepId()).arg(RunModel::displayStatus(status)));
+    if (!m_runningDatabase.isEmpty() && m_runningDatabase != m_workspace->path())
+        m_message->setText(m_message->text() + QLatin1Char(' ')
+            + tr("It ran in %1, not in the database open now.").arg(QFileInfo(m_runningDatabase).fileName()));
     m_workspace->notifyRunsChanged();
     reloadSweeps();
     // The ended sweep stays selected (without a selection signal): its Resume and Report buttons follow its stored

@@ -78,6 +78,8 @@ private:
     void onProgress(const SweepSnapshot& snapshot);
     void applyProgress();
     void onFinished(creditlab::TrialStatus status);
+    /// "Running…", or which database the running sweep writes to when another one is open now.
+    QString runningMessage() const;
     void updateChoices();
     void updateResult();
     std::vector<std::optional<double>> objectiveValues() const;
@@ -102,6 +104,7 @@ private:
     QTimer* m_redrawTimer;
     SweepSnapshot m_pending;
     QString m_filePath;
+    QString m_runningDatabase; ///< the database the running (or last) sweep writes to
     std::unique_ptr<QTemporaryDir> m_presetDir;
     QString m_objective = QString::fromLatin1(metricnames::kEvalSuccess.data(), static_cast<qsizetype>(metricnames::kEvalSuccess.size()));
     QString m_objectiveMode = QStringLiteral("best");
