@@ -1913,6 +1913,14 @@ Schema-Version: %5</translation>
         <source>Name the format of the files, or describe another layout with a mapping file</source>
         <translation>Das Format der Dateien angeben oder einen anderen Aufbau mit einer Zuordnungsdatei beschreiben</translation>
     </message>
+    <message>
+        <source>A Sweep Is Running</source>
+        <translation>Ein Sweep läuft gerade</translation>
+    </message>
+    <message>
+        <source>Sweep %1 is running. Stop its trials after their current iteration (Resume on the Sweeps page continues it) and quit?</source>
+        <translation>Sweep %1 läuft. Seine Versuche nach der laufenden Iteration anhalten („Fortsetzen“ auf der Seite „Sweeps“ macht weiter) und beenden?</translation>
+    </message>
 </context>
 <context>
     <name>creditlab::ui::MonitorCharts</name>

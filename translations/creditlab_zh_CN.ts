@@ -1904,6 +1904,14 @@ Qt %2（构建于 %3）
         <source>Name the format of the files, or describe another layout with a mapping file</source>
         <translation>指定文件的格式，或用映射文件描述其他布局</translation>
     </message>
+    <message>
+        <source>A Sweep Is Running</source>
+        <translation>有参数扫描正在运行</translation>
+    </message>
+    <message>
+        <source>Sweep %1 is running. Stop its trials after their current iteration (Resume on the Sweeps page continues it) and quit?</source>
+        <translation>参数扫描 %1 正在运行。在其试验的当前迭代结束后停止（可在“参数扫描”页点击“恢复”继续）并退出？</translation>
+    </message>
 </context>
 <context>
     <name>creditlab::ui::MonitorCharts</name>

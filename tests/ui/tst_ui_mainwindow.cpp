@@ -14,7 +14,11 @@
 #include "ui/runs/trajectoryviewerpage.h"
 #include "ui/runs/turnmodel.h"
 #include "ui/shell/workspace.h"
+#include "ui/sweeps/sweepcontroller.h"
+#include "ui/sweeps/sweeppage.h"
 
+#include <QAbstractButton>
+#include <QApplication>
 #include <QFile>
 #include <QFileDialog>
 #include <QLabel>
@@ -26,6 +30,7 @@
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTemporaryDir>
+#include <QTimer>
 #include <QtTest>
 
 using namespace creditlab::ui;
@@ -49,6 +54,46 @@ bool writeFile(const QString& path, const QByteArray& contents)
 {
     QFile file(path);
     return file.open(QIODevice::WriteOnly | QIODevice::Truncate) && file.write(contents) == contents.size();
+}
+
+/// A tiny experiment whose shared SFT runs long enough to be running when the window closes.
+const char* const kTinyExperiment = R"(name: tiny-exp
+base:
+  seed: 3
+  env: {name: household, max_steps: 6}
+  policy: {width: 32, layers: 1, heads: 2, context: 160, max_action_tokens: 8}
+  tokenizer.episodes: 8
+  sft: {expert_episodes: 12, noisy_episodes: 4, epochs: 3, batch_size: 8}
+  rl: {iterations: 2, tasks: 2, group_size: 2, epochs: 1, minibatches: 2}
+  eval: {episodes: 3, every: 1}
+arms:
+  triage: {credit.method: triage}
+  grpo: {credit.method: grpo}
+seeds: [0]
+metrics: [eval/success]
+claims:
+  - triage > grpo on eval/success
+workers: 1
+threads: 1
+)";
+
+/// Clicks the button of `role` in the next message box that opens (a modal one: its exec() runs its own loop).
+void answerNextQuestion(QMessageBox::ButtonRole role)
+{
+    auto* timer = new QTimer;
+    QObject::connect(timer, &QTimer::timeout, timer, [timer, role] {
+        auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+        if (!box)
+            return;
+        for (QAbstractButton* button : box->buttons())
+            if (box->buttonRole(button) == role) {
+                timer->deleteLater();
+                timer->stop();
+                button->click();
+                return;
+            }
+    });
+    timer->start(20);
 }
 
 QByteArray goodJsonl()
@@ -87,6 +132,7 @@ private Q_SLOTS:
     void reopeningShowsNewestRun();
     void cancelImportsNothing();
     void layoutFromALargerScreenFits();
+    void quitAsksBeforeStoppingASweep();
     void openDatabaseDialogSaysOpen();
     void firstStartOffersTheSample();
     void everyPageFitsA1280By720Screen();
@@ -404,6 +450,28 @@ void TestMainWindow::cancelImportsNothing()
     QTRY_COMPARE_WITH_TIMEOUT(idle.count(), 2, kWaitMs);
     QCOMPARE(cancelled.count() + finished.count(), 2); // a very fast machine may finish first
     QCOMPARE(runCount(), finished.count());
+}
+
+void TestMainWindow::quitAsksBeforeStoppingASweep()
+{
+    // Quitting while a sweep runs asks first (it stopped the sweep without a word): Cancel keeps the window and the
+    // sweep; Stop and Quit closes the window and stops the sweep, which stays resumable.
+    QVERIFY(writeFile(path(QStringLiteral("tiny-exp.yaml")), kTinyExperiment));
+    SweepPage* page = m_window->sweeps();
+    page->openSweepFile(path(QStringLiteral("tiny-exp.yaml")));
+    QSignalSpy finished(page->controller(), &SweepController::sweepFinished);
+    page->startSweep();
+    QVERIFY(page->controller()->isRunning());
+
+    answerNextQuestion(QMessageBox::RejectRole);
+    QVERIFY(!m_window->close());
+    QVERIFY(m_window->isVisible());
+    QVERIFY(page->controller()->isRunning());
+
+    answerNextQuestion(QMessageBox::AcceptRole);
+    QVERIFY(m_window->close());
+    QVERIFY(finished.count() > 0 || finished.wait(120000));
+    QCOMPARE(finished.at(0).at(0).value<creditlab::TrialStatus>(), creditlab::TrialStatus::Cancelled);
 }
 
 void TestMainWindow::layoutFromALargerScreenFits()

@@ -23,6 +23,7 @@
 #include "ui/sweeps/sweeppage.h"
 #include "ui/common/textutil.h"
 #include "ui/runs/trajectoryviewerpage.h"
+#include "ui/sweeps/sweepcontroller.h"
 #include "ui/trees/treepage.h"
 #include "ui/shell/workspace.h"
 
@@ -338,21 +339,35 @@ bool MainWindow::resumeRun(qint64 runId, QString* errorMessage)
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
-    if (m_controller->isRunning()) {
-        QMessageBox box(QMessageBox::Question, tr("A Run Is Training"),
-            tr("Run %1 is training. Stop it after the current step (it can be resumed from its checkpoint) and "
-               "quit?")
-                .arg(m_controller->runId()),
-            QMessageBox::Cancel, this);
+    // Asks before stopping a training run or a sweep (both resumable); nothing is stopped unless every answer is yes.
+    const auto confirmStop = [this](const QString& title, const QString& text) {
+        QMessageBox box(QMessageBox::Question, title, text, QMessageBox::Cancel, this);
         box.addButton(tr("Stop and Quit"), QMessageBox::AcceptRole);
         box.setDefaultButton(QMessageBox::Cancel);
         box.exec();
-        if (box.buttonRole(box.clickedButton()) != QMessageBox::AcceptRole) {
-            event->ignore();
-            return;
-        }
-        m_controller->requestStop();
+        return box.buttonRole(box.clickedButton()) == QMessageBox::AcceptRole;
+    };
+    SweepController* sweep = m_sweeps->controller();
+    if (m_controller->isRunning()
+        && !confirmStop(tr("A Run Is Training"),
+            tr("Run %1 is training. Stop it after the current step (it can be resumed from its checkpoint) and "
+               "quit?")
+                .arg(m_controller->runId()))) {
+        event->ignore();
+        return;
     }
+    if (sweep->isRunning()
+        && !confirmStop(tr("A Sweep Is Running"),
+            tr("Sweep %1 is running. Stop its trials after their current iteration (Resume on the Sweeps page "
+               "continues it) and quit?")
+                .arg(sweep->sweepId()))) {
+        event->ignore();
+        return;
+    }
+    if (m_controller->isRunning())
+        m_controller->requestStop();
+    if (sweep->isRunning())
+        sweep->requestStop();
     m_importJob->cancel();
     saveLayout();
     QMainWindow::closeEvent(event);
