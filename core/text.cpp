@@ -106,4 +106,24 @@ bool similarAtLeast(std::u32string_view a, std::u32string_view b, double thresho
     return boundedLevenshtein(a, b, maxEdits, prev, cur) <= maxEdits;
 }
 
+std::string column(std::string_view text, std::size_t width)
+{
+    // Code points are the bytes that do not continue a UTF-8 sequence.
+    const auto starts = [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; };
+    std::size_t points = 0;
+    std::size_t cut = text.size(); // the byte where code point width - 1 begins
+    for (std::size_t i = 0; i < text.size(); ++i)
+        if (starts(text[i]) && points++ == width - 1)
+            cut = i;
+    std::string out;
+    if (width > 0 && points > width) {
+        out.assign(text.substr(0, cut));
+        out += '~';
+        return out;
+    }
+    out.assign(text);
+    out.append(width > points ? width - points : 0, ' ');
+    return out;
+}
+
 } // namespace creditlab::text

@@ -41,4 +41,9 @@ std::size_t boundedLevenshtein(std::u32string_view a, std::u32string_view b, std
 bool similarAtLeast(std::u32string_view a, std::u32string_view b, double threshold, std::vector<std::size_t>& prev,
     std::vector<std::size_t>& cur);
 
+/// `text` as a column of a terminal table, `width` characters (code points) wide: cut to width - 1 of them and
+/// a '~' when longer (never inside a UTF-8 sequence), padded with spaces when shorter. A wide character (CJK)
+/// counts as one.
+std::string column(std::string_view text, std::size_t width);
+
 } // namespace creditlab::text

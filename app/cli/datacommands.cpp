@@ -5,6 +5,7 @@
 #include "core/jsonscanner.h"
 #include "core/paths.h"
 #include "core/store.h"
+#include "core/text.h"
 
 #include <cstdio>
 #include <filesystem>
@@ -217,8 +218,10 @@ void addRunsCommand(CLI::App& app)
         std::printf("%6s  %-28s  %-7s  %-9s  %12s  %12s  %-20s  %s\n", "ID", "NAME", "KIND", "STATUS", "TRAJECTORIES",
             "TURNS", "CREATED", "CONFIG");
         for (const RunInfo& r : runs) {
-            std::string name = r.name.size() > 28 ? r.name.substr(0, 27) + "~" : r.name;
-            std::printf("%6lld  %-28s  %-7s  %-9s  %12s  %12s  %-20s  %s\n", static_cast<long long>(r.id), name.c_str(),
+            // Counted in characters: the workbench names runs "household · grpo · s0", and a cut by bytes split
+            // the '·' and printed invalid UTF-8.
+            const std::string name = text::column(r.name, 28);
+            std::printf("%6lld  %s  %-7s  %-9s  %12s  %12s  %-20s  %s\n", static_cast<long long>(r.id), name.c_str(),
                 std::string(runKindName(r.kind)).c_str(), std::string(runStatusName(r.status)).c_str(),
                 withThousands(static_cast<std::uint64_t>(r.trajectoryCount)).c_str(),
                 withThousands(static_cast<std::uint64_t>(r.turnCount)).c_str(), r.createdAt.c_str(),

@@ -205,6 +205,30 @@ private Q_SLOTS:
         QVERIFY(QFile::exists(db));
     }
 
+    void runsTableCountsCharacters()
+    {
+        // Run names with '·' (as the workbench names runs): the columns line up in characters, and a long name is
+        // cut between characters (a cut by bytes split a '·' and printed invalid UTF-8).
+        const QString db = path("names.db");
+        const QString in = path("good.jsonl");
+        write(in, kGood);
+        const QString shortName = QStringLiteral("household · grpo · s0");
+        const QString longName = QStringLiteral("household · triage · s0 · lr=1e-4 · ε=0.2");
+        QCOMPARE(run({ "import", "--db", db, "--name", shortName, in }).exitCode, 0);
+        QCOMPARE(run({ "import", "--db", db, "--name", longName, in }).exitCode, 0);
+        const Result runs = run({ "runs", "--db", db });
+        QCOMPARE(runs.exitCode, 0);
+        const QString text = QString::fromUtf8(runs.out);
+        QVERIFY2(!text.contains(QChar::ReplacementCharacter), runs.out.constData());
+        const QStringList lines = text.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 3);
+        const qsizetype kind = lines[0].indexOf(QStringLiteral("KIND"));
+        for (const QString& line : lines.mid(1))
+            QVERIFY2(line.indexOf(QStringLiteral("import")) == kind, qPrintable(line));
+        QVERIFY2(lines[1].contains(shortName), qPrintable(lines[1]));
+        QVERIFY2(lines[2].contains(longName.left(27) + QLatin1Char('~')), qPrintable(lines[2]));
+    }
+
     void importRunsExportRoundTrip()
     {
         const QString db = path("roundtrip.db");
