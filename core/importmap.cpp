@@ -5,6 +5,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <charconv>
 #include <stdexcept>
 
 namespace creditlab::importer {
@@ -95,7 +96,11 @@ Index resolve(const JsonDoc& doc, Index from, const Path& path)
             cur = doc.member(cur, seg);
         } else if (doc.kind(cur) == Kind::Array && !seg.empty()
             && seg.find_first_not_of("0123456789") == std::string::npos) {
-            std::size_t n = std::stoul(seg);
+            // An index beyond std::size_t (a fuzzed map's "r.2222…2.v" threw std::out_of_range) is past the
+            // end of any array: nothing there, like any other index past its end.
+            std::size_t n = 0;
+            if (std::from_chars(seg.data(), seg.data() + seg.size(), n).ec != std::errc())
+                return kNone;
             Index c = doc.first(cur);
             while (c != kNone && n-- > 0)
                 c = doc.next(cur, c);

@@ -50,6 +50,7 @@ private Q_SLOTS:
     void brokenLines();
     void badMapFile_data();
     void badMapFile();
+    void hugeArrayIndexIsPastTheEnd();
     void unknownFormatIsNamed();
     void importIntoStore();
     void exportReadsBackAsNative_data();
@@ -548,6 +549,30 @@ void TestImportFormats::badMapFile()
         const std::string want = mapFile + expected.toStdString();
         QVERIFY2(std::string(e.what()).starts_with(want), (std::string(e.what()) + "\n want: " + want).c_str());
     }
+}
+
+void TestImportFormats::hugeArrayIndexIsPastTheEnd()
+{
+    // Found by fuzz_import_map (corpus/fuzz_import_map/crash-7a8b44ea...): an index beyond 64 bits threw
+    // std::out_of_range out of std::stoul, which no caller expects. It reads like any index past the array's end.
+    const std::string data = path("huge.jsonl");
+    test::writeFile(data, R"({"ids":["a"],"meta":{"g":"G"},"r":[{"v":0.5}],"t":[["obs","act"],["o2","2"]]})" "\n");
+    std::vector<Trajectory> read[2];
+    const char* const indices[] = { "2222222222222222222222222222222222222222", "5" };
+    for (int k = 0; k < 2; ++k) {
+        const std::string mapFile = path("huge.map.yaml");
+        test::writeFile(mapFile,
+            std::string("id: ids.0\ngroup: meta.g\nreward: r.") + indices[k]
+                + ".v\nturns: t\nobservation: 1\naction: 1\n");
+        ImportOptions options;
+        options.mapPath = mapFile;
+        read[k] = readAll(data, options);
+    }
+    QCOMPARE(read[0].size(), std::size_t(1));
+    QCOMPARE(read[0][0].reward, read[1][0].reward);
+    QCOMPARE(read[0][0].reward, 0.0);
+    QCOMPARE(read[0][0].turns.size(), std::size_t(2));
+    QCOMPARE(read[1][0].turns.size(), std::size_t(2));
 }
 
 void TestImportFormats::unknownFormatIsNamed()
