@@ -16,6 +16,7 @@
 #include "ui/shell/workspace.h"
 #include "ui/sweeps/sweepcontroller.h"
 #include "ui/sweeps/sweeppage.h"
+#include "tests/ui/sweeptestdata.h"
 
 #include <QAbstractButton>
 #include <QApplication>
@@ -55,27 +56,6 @@ bool writeFile(const QString& path, const QByteArray& contents)
     QFile file(path);
     return file.open(QIODevice::WriteOnly | QIODevice::Truncate) && file.write(contents) == contents.size();
 }
-
-/// A tiny experiment whose shared SFT runs long enough to be running when the window closes.
-const char* const kTinyExperiment = R"(name: tiny-exp
-base:
-  seed: 3
-  env: {name: household, max_steps: 6}
-  policy: {width: 32, layers: 1, heads: 2, context: 160, max_action_tokens: 8}
-  tokenizer.episodes: 8
-  sft: {expert_episodes: 12, noisy_episodes: 4, epochs: 3, batch_size: 8}
-  rl: {iterations: 2, tasks: 2, group_size: 2, epochs: 1, minibatches: 2}
-  eval: {episodes: 3, every: 1}
-arms:
-  triage: {credit.method: triage}
-  grpo: {credit.method: grpo}
-seeds: [0]
-metrics: [eval/success]
-claims:
-  - triage > grpo on eval/success
-workers: 1
-threads: 1
-)";
 
 /// Clicks the button of `role` in the next message box that opens (a modal one: its exec() runs its own loop).
 void answerNextQuestion(QMessageBox::ButtonRole role)
@@ -456,7 +436,9 @@ void TestMainWindow::quitAsksBeforeStoppingASweep()
 {
     // Quitting while a sweep runs asks first (it stopped the sweep without a word): Cancel keeps the window and the
     // sweep; Stop and Quit closes the window and stops the sweep, which stays resumable.
-    QVERIFY(writeFile(path(QStringLiteral("tiny-exp.yaml")), kTinyExperiment));
+    // A longer shared SFT than the sweep tests' (three epochs of small batches): still running when the window closes.
+    QVERIFY(writeFile(path(QStringLiteral("tiny-exp.yaml")),
+        QByteArray(testing::kTinyExperiment).replace("epochs: 1, batch_size: 32", "epochs: 3, batch_size: 8")));
     SweepPage* page = m_window->sweeps();
     page->openSweepFile(path(QStringLiteral("tiny-exp.yaml")));
     QSignalSpy finished(page->controller(), &SweepController::sweepFinished);

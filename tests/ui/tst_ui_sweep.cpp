@@ -9,6 +9,7 @@
 #include "ui/sweeps/sweepcontroller.h"
 #include "ui/sweeps/sweeppage.h"
 #include "ui/sweeps/trialmodel.h"
+#include "tests/ui/sweeptestdata.h"
 #include "ui/shell/workspace.h"
 
 #include "core/learn/api/experiment.h"
@@ -32,6 +33,7 @@
 
 using namespace creditlab;
 using namespace creditlab::ui;
+using creditlab::ui::testing::kTinyExperiment;
 
 namespace {
 
@@ -48,30 +50,6 @@ base:
 grid:
   rl.clip: [0.1, 0.3]
   kl.mode: [fixed, adaptive]
-workers: 1
-threads: 1
-)";
-
-/// A tiny experiment: two arms, two seeds, a shared SFT, two claims.
-const char* const kTinyExperiment = R"(name: tiny-exp
-base:
-  seed: 3
-  env: {name: household, max_steps: 6}
-  policy: {width: 32, layers: 1, heads: 2, context: 160, max_action_tokens: 8}
-  tokenizer.episodes: 8
-  sft: {expert_episodes: 12, noisy_episodes: 4, epochs: 1, batch_size: 32}
-  rl: {iterations: 2, tasks: 2, group_size: 2, epochs: 1, minibatches: 2}
-  eval: {episodes: 3, every: 1}
-arms:
-  triage: {credit.method: triage}
-  grpo: {credit.method: grpo}
-seeds: [0, 1]
-metrics: [eval/success, rollout/invalid_rate]
-probes: {seeds: [42, 43], episodes: 20}
-claims:
-  - triage > grpo on eval/success
-  - triage < grpo on rollout/invalid_rate auc
-  - last_token > attention on probe/auroc_drop
 workers: 1
 threads: 1
 )";
