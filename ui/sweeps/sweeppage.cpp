@@ -543,9 +543,8 @@ void SweepPage::showStoredSweep(qint64 sweepId)
         updateStoredButtons(*info); // Resume off while it runs; Report gives a partial report
         return; // the live snapshots show it
     }
-    m_resumeButton->setEnabled(
-        !m_controller->isRunning() && (info->status == TrialStatus::Cancelled || info->status == TrialStatus::Running));
-    m_reportButton->setEnabled(false);
+    updateStoredButtons(*info);
+    m_reportButton->setEnabled(false); // until its stored text reads as an experiment (below)
     try {
         const auto spec = learn::SweepSpec::parse(info->config, "sweep", {});
         m_objective = toQString(spec.objective);
