@@ -15,6 +15,12 @@ packages=(
     libgl-dev
     libspdlog-dev libsqlite3-dev sqlite3
     nlohmann-json3-dev libcli11-dev libyaml-cpp-dev libcurl4-openssl-dev libssl-dev libcpp-httplib-dev
+    # Hugging Face tokenizers (core/hf): Oniguruma runs the pre-tokenizer regexes as the Rust tokenizers crate does,
+    # utf8proc does the NFC normalizer.
+    libonig-dev libutf8proc-dev
+    # Oracles of the Hugging Face tests: chat templates rendered by Jinja2 as transformers configures it, and a
+    # float64 reference decoder in PyTorch (tests/learn/hf_reference.py).
+    python3-jinja2 python3-torch python3-numpy
     xvfb xauth xdotool  # xdotool: the crash test that SIGKILLs the workbench after labelling (tests/crash)
     # The Python client's end-to-end test (resources/clients/python; the client itself needs only the stdlib).
     python3
