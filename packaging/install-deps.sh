@@ -27,6 +27,10 @@ packages=(
     # A GUI needs at least one font; CJK glyphs for the Simplified Chinese translation.
     fonts-dejavu-core fonts-wqy-microhei
 )
+# The hf tests install their oracles (real tokenizers and templates, the JavaScript ports) with npm at test time.
+if ! command -v npm >/dev/null 2>&1; then
+    packages+=(nodejs npm)
+fi
 # The SVG module is packaged under two names depending on the Debian release.
 if apt-cache show libqt6svg6-dev >/dev/null 2>&1 && apt-cache policy libqt6svg6-dev | grep -q 'Candidate: [0-9]'; then
     packages+=(libqt6svg6-dev)
