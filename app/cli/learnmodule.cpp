@@ -13,4 +13,5 @@ extern "C" [[gnu::visibility("default")]] void creditlab_cli_add_learn_commands(
     addReportCommand(app);
     addProbeCommand(app);
     addDoctorCommand(app, context.waitPolicy);
+    addModelCommand(app);
 }

@@ -20,8 +20,8 @@ struct ModuleContext {
 };
 
 /// The commands the module adds, for the executable to know when to open it.
-inline constexpr std::array<std::string_view, 6> kModuleCommands { "train", "sweep", "experiment", "report", "probe",
-    "doctor" };
+inline constexpr std::array<std::string_view, 7> kModuleCommands { "train", "sweep", "experiment", "report", "probe",
+    "doctor", "model" };
 
 /// The module's file name and its one export.
 inline constexpr const char* kModuleFile = "libcreditlab_cli_learn.so";

@@ -1,0 +1,237 @@
+// model: Hugging Face model folders (issue 34). `inspect`, `tokenize`, `render`, `score` and `export`; in the training
+// module (learnmodule.h) since `score` and `export` run the decoder.
+#include "commands.h"
+#include "learnmodule.h"
+
+#include "core/atomicfile.h"
+#include "core/hf/error.h"
+#include "core/hf/modelfolder.h"
+#include "core/learn/api/runtime.h"
+#include "core/learn/torch/hf/hfmodel.h"
+#include "core/text.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <fstream>
+#include <memory>
+
+namespace creditlab::cli {
+
+namespace {
+
+struct ModelCliOptions {
+    std::string dir;
+    std::string input;
+    std::string output = "-";
+    std::string device = "cpu";
+    bool json = false;
+    std::int64_t rows = 8;
+    std::int64_t context = 2048;
+    std::int64_t loraRank = 0;
+    int threads = 0;
+};
+
+std::string gib(double bytes)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f GiB", bytes / (1024.0 * 1024.0 * 1024.0));
+    return buf;
+}
+
+std::string withCommas(std::int64_t n)
+{
+    std::string digits = std::to_string(n), out;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0)
+            out += ',';
+        out += digits[i];
+    }
+    return out;
+}
+
+/// The lines of a JSON Lines file, each parsed; errors name the file and line.
+std::vector<nlohmann::json> readJsonLines(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw std::runtime_error(path + ": cannot read");
+    std::vector<nlohmann::json> out;
+    std::string line;
+    for (std::size_t number = 1; std::getline(in, line); ++number) {
+        if (line.find_first_not_of(" \t\r") == std::string::npos)
+            continue;
+        try {
+            out.push_back(nlohmann::json::parse(line));
+        } catch (const nlohmann::json::parse_error& e) {
+            throw std::runtime_error(path + ":" + std::to_string(number) + ": invalid JSON: " + e.what());
+        }
+    }
+    return out;
+}
+
+const char* ropeName(const hf::RopeScaling& rope)
+{
+    switch (rope.type) {
+    case hf::RopeScaling::Type::None:
+        return "default";
+    case hf::RopeScaling::Type::Llama3:
+        return "llama3";
+    case hf::RopeScaling::Type::Linear:
+        return "linear";
+    }
+    return "?";
+}
+
+nlohmann::ordered_json describe(const hf::ModelFolder& folder, const ModelCliOptions& o)
+{
+    const hf::ModelConfig& c = folder.config;
+    nlohmann::ordered_json j;
+    j["folder"] = folder.path;
+    j["architecture"] = hf::architectureName(c.arch);
+    j["model_type"] = c.modelType;
+    j["parameters"] = c.parameterCount();
+    j["layers"] = c.layers;
+    j["hidden_size"] = c.hiddenSize;
+    j["intermediate_size"] = c.intermediateSize;
+    j["heads"] = c.heads;
+    j["kv_heads"] = c.kvHeads;
+    j["head_dim"] = c.headDim;
+    j["vocab_size"] = c.vocabSize;
+    j["context"] = c.maxPositions;
+    j["rope"] = { { "type", ropeName(c.rope) }, { "theta", c.ropeTheta }, { "factor", c.rope.factor } };
+    j["tied_embeddings"] = c.tieWordEmbeddings;
+    j["qkv_bias"] = c.attentionBias;
+    j["qk_norm"] = c.qkNorm;
+    j["stored_dtype"] = hf::dtypeName(folder.storedDType());
+    nlohmann::ordered_json files = nlohmann::ordered_json::array();
+    for (const auto& f : folder.checkpoint.files())
+        files.push_back({ { "file", f->path() }, { "tensors", f->tensors().size() }, { "bytes", f->fileSize() } });
+    j["weights"] = files;
+    j["tokenizer"] = folder.tokenizerFile.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(folder.tokenizerFile);
+    j["eos_token_ids"] = c.eosTokenIds;
+    if (folder.generation) {
+        const hf::GenerationConfig& g = *folder.generation;
+        nlohmann::ordered_json gen = nlohmann::ordered_json::object();
+        if (g.doSample)
+            gen["do_sample"] = *g.doSample;
+        if (g.temperature)
+            gen["temperature"] = *g.temperature;
+        if (g.topP)
+            gen["top_p"] = *g.topP;
+        if (g.topK)
+            gen["top_k"] = *g.topK;
+        if (!g.eosTokenIds.empty())
+            gen["eos_token_ids"] = g.eosTokenIds;
+        j["generation"] = gen;
+    }
+    const auto estimate = [&](int bytes) {
+        const auto m = hf::estimateMemory(
+            c, { .rows = o.rows, .context = o.context, .computeBytes = bytes, .loraRank = o.loraRank });
+        return nlohmann::ordered_json { { "weights", m.weights }, { "training", m.training }, { "kv_cache", m.kvCache },
+            { "activations", m.activations }, { "total", m.total() } };
+    };
+    j["memory"] = { { "rows", o.rows }, { "context", o.context }, { "lora_rank", o.loraRank },
+        { "cpu_fp32", estimate(4) }, { "cuda_bf16", estimate(2) } };
+    return j;
+}
+
+void printInspect(const nlohmann::ordered_json& j)
+{
+    auto line = [](const char* key, const std::string& value) { std::printf("%-16s %s\n", key, value.c_str()); };
+    line("folder", j["folder"].get<std::string>());
+    line("architecture", j["architecture"].get<std::string>() + " (" + j["model_type"].get<std::string>() + ")");
+    line("parameters", withCommas(j["parameters"].get<std::int64_t>()));
+    line("layers", std::to_string(j["layers"].get<std::int64_t>()) + " x hidden " + std::to_string(j["hidden_size"].get<std::int64_t>())
+            + ", MLP " + std::to_string(j["intermediate_size"].get<std::int64_t>()));
+    line("attention", std::to_string(j["heads"].get<std::int64_t>()) + " heads, " + std::to_string(j["kv_heads"].get<std::int64_t>())
+            + " key/value heads, head_dim " + std::to_string(j["head_dim"].get<std::int64_t>())
+            + (j["qkv_bias"].get<bool>() ? ", q/k/v biases" : "") + (j["qk_norm"].get<bool>() ? ", q/k norm" : ""));
+    line("vocabulary", withCommas(j["vocab_size"].get<std::int64_t>()) + " embedding rows"
+            + (j["tied_embeddings"].get<bool>() ? ", tied LM head" : ", separate LM head"));
+    char rope[96];
+    std::snprintf(rope, sizeof rope, "%s, theta %g%s", j["rope"]["type"].get<std::string>().c_str(),
+        j["rope"]["theta"].get<double>(),
+        j["rope"]["type"] == "default" ? "" : (", factor " + std::to_string(j["rope"]["factor"].get<double>())).c_str());
+    line("context", withCommas(j["context"].get<std::int64_t>()) + " positions; rope " + rope);
+    std::size_t bytes = 0;
+    for (const auto& f : j["weights"])
+        bytes += f["bytes"].get<std::size_t>();
+    line("weights", j["stored_dtype"].get<std::string>() + ", " + std::to_string(j["weights"].size()) + " file(s), "
+            + gib(static_cast<double>(bytes)));
+    line("tokenizer", j["tokenizer"].is_null() ? "missing" : j["tokenizer"].get<std::string>());
+    if (j.contains("generation"))
+        line("generation", j["generation"].dump());
+    const auto& m = j["memory"];
+    const std::string what = std::to_string(m["rows"].get<std::int64_t>()) + " x " + std::to_string(m["context"].get<std::int64_t>())
+        + " tokens, " + (m["lora_rank"].get<std::int64_t>() > 0 ? "LoRA r=" + std::to_string(m["lora_rank"].get<std::int64_t>()) : "full fine-tuning");
+    line("memory", "about " + gib(m["cuda_bf16"]["total"].get<double>()) + " on CUDA in bf16, "
+            + gib(m["cpu_fp32"]["total"].get<double>()) + " on the CPU in fp32 (" + what + ")");
+}
+
+} // namespace
+
+void addModelCommand(CLI::App& app)
+{
+    CLI::App* model = app.add_subcommand("model", "Hugging Face model folders: inspect, tokenize, render, score, export");
+    model->require_subcommand(1);
+    auto o = std::make_shared<ModelCliOptions>();
+    const std::string dirHelp = "A Hugging Face model folder, or a repository id in the local Hub cache (ORG/NAME)";
+
+    CLI::App* inspect = model->add_subcommand("inspect", "Show a model folder's architecture, sizes, files and memory");
+    inspect->add_option("dir", o->dir, dirHelp)->required();
+    inspect->add_flag("--json", o->json, "Print one JSON object");
+    inspect->add_option("--rows", o->rows, "Sequences at once, for the memory estimate")->check(CLI::PositiveNumber);
+    inspect->add_option("--context", o->context, "Tokens per sequence, for the memory estimate")->check(CLI::PositiveNumber);
+    inspect->add_option("--lora", o->loraRank, "LoRA rank for the memory estimate (0: full fine-tuning)")
+        ->check(CLI::NonNegativeNumber);
+    inspect->callback([o] {
+        const auto folder = hf::ModelFolder::open(o->dir, false);
+        const auto j = describe(folder, *o);
+        if (o->json)
+            std::printf("%s\n", j.dump(2).c_str());
+        else
+            printInspect(j);
+    });
+
+    CLI::App* score = model->add_subcommand("score", "Log-probabilities of tokens 2..n of each sequence of ids");
+    score->add_option("dir", o->dir, dirHelp)->required();
+    score->add_option("--input", o->input, "JSON Lines: one array of token ids per line")->required();
+    score->add_option("--output", o->output, "Where to write one JSON array of log-probabilities per line (- for stdout)");
+    score->add_option("--device", o->device, "cpu or cuda[:N]");
+    score->add_option("--threads", o->threads, "Intra-op threads (0: all cores)")->check(CLI::NonNegativeNumber);
+    score->callback([o] {
+        learn::configureThreads(learn::RuntimeOptions { o->threads });
+        const auto folder = hf::ModelFolder::open(o->dir, false);
+        std::vector<std::vector<std::int64_t>> sequences;
+        std::size_t line = 0;
+        for (const auto& j : readJsonLines(o->input)) {
+            ++line;
+            if (!j.is_array())
+                throw std::runtime_error(o->input + ":" + std::to_string(line) + ": expected a JSON array of ids");
+            std::vector<std::int64_t> ids;
+            for (const auto& id : j) {
+                if (!id.is_number_integer())
+                    throw std::runtime_error(o->input + ":" + std::to_string(line) + ": " + id.dump() + " is not an id");
+                ids.push_back(id.get<std::int64_t>());
+            }
+            sequences.push_back(std::move(ids));
+        }
+        const torch::Device device(learn::resolveDevice(o->device));
+        auto decoder = learn::loadHfDecoder(folder, { .device = device, .dtype = std::nullopt });
+        const auto scores = learn::scoreSequences(decoder, sequences);
+        AtomicFile out(o->output);
+        for (const auto& row : scores) {
+            std::string text = "[";
+            char buf[32];
+            for (std::size_t i = 0; i < row.size(); ++i) {
+                std::snprintf(buf, sizeof buf, "%s%.9g", i ? ", " : "", row[i]);
+                text += buf;
+            }
+            out.write(text + "]\n");
+        }
+        out.commit();
+    });
+}
+
+} // namespace creditlab::cli

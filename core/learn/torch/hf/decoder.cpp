@@ -1,0 +1,448 @@
+#include "core/learn/torch/hf/decoder.h"
+
+#include "core/hf/error.h"
+#include "core/hf/safetensors.h"
+
+#include <torch/version.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace creditlab::learn {
+
+namespace {
+
+// at::scaled_dot_product_attention with `scale` and `enable_gqa` (PyTorch 2.5+); Debian's 1.13 has none.
+#if defined(TORCH_VERSION_MAJOR) && (TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 5))
+#define CREDITLAB_HAS_SDPA_GQA 1
+#else
+#define CREDITLAB_HAS_SDPA_GQA 0
+#endif
+
+/// transformers' rotate_half: (x1, x2) -> (-x2, x1) over the last dimension's halves.
+torch::Tensor rotateHalf(const torch::Tensor& x)
+{
+    const auto half = x.size(-1) / 2;
+    return torch::cat({ -x.narrow(-1, half, half), x.narrow(-1, 0, half) }, -1);
+}
+
+torch::ScalarType scalarType(hf::DType dtype)
+{
+    switch (dtype) {
+    case hf::DType::F32:
+        return torch::kFloat32;
+    case hf::DType::F16:
+        return torch::kFloat16;
+    case hf::DType::BF16:
+        return torch::kBFloat16;
+    default:
+        throw hf::HfError(std::string("dtype ") + hf::dtypeName(dtype) + " is not a weight dtype");
+    }
+}
+
+/// Attention of q (B, H, T, D) over k, v (B, KV, S, D) where `allowed` (B, 1, T, S) is true; float32 softmax as
+/// transformers' eager path, or the fused kernel where LibTorch has it and no map is wanted.
+torch::Tensor attend(const torch::Tensor& q, torch::Tensor k, torch::Tensor v, const torch::Tensor& allowed,
+    double scale, torch::Tensor* map)
+{
+    const auto groups = q.size(1) / k.size(1);
+#if CREDITLAB_HAS_SDPA_GQA
+    if (map == nullptr)
+        return at::scaled_dot_product_attention(q, k, v, allowed, 0.0, false, scale, groups > 1);
+#endif
+    if (groups > 1) {
+        k = k.repeat_interleave(groups, 1);
+        v = v.repeat_interleave(groups, 1);
+    }
+    auto scores = torch::matmul(q, k.transpose(-1, -2)) * scale;
+    scores = scores.masked_fill(allowed.logical_not(), -std::numeric_limits<float>::infinity());
+    auto probs = torch::softmax(scores, -1, torch::kFloat32);
+    if (map != nullptr)
+        *map = probs;
+    return torch::matmul(probs.to(q.scalar_type()), v);
+}
+
+} // namespace
+
+HfRmsNormImpl::HfRmsNormImpl(std::int64_t size, double eps)
+    : m_eps(eps)
+{
+    weight = register_parameter("weight", torch::ones({ size }));
+}
+
+torch::Tensor HfRmsNormImpl::forward(const torch::Tensor& x)
+{
+    const auto h = x.to(torch::kFloat32);
+    const auto normed = h * torch::rsqrt(h.pow(2).mean(-1, true) + m_eps);
+    return weight * normed.to(x.scalar_type());
+}
+
+HfLinearImpl::HfLinearImpl(std::int64_t in, std::int64_t out, bool withBias)
+{
+    weight = register_parameter("weight", torch::empty({ out, in }));
+    torch::nn::init::kaiming_uniform_(weight, std::sqrt(5.0));
+    if (withBias)
+        bias = register_parameter("bias", torch::zeros({ out }));
+}
+
+torch::Tensor HfLinearImpl::forward(const torch::Tensor& x)
+{
+    auto y = torch::nn::functional::linear(x, weight, bias);
+    if (lora_A.is_empty() || !adapterEnabled)
+        return y;
+    auto in = x.to(lora_A->weight.scalar_type());
+    if (loraDropout > 0 && is_training())
+        in = torch::dropout(in, loraDropout, true);
+    return y + (lora_B(lora_A(in)) * loraScaling).to(y.scalar_type());
+}
+
+void HfLinearImpl::addLora(std::int64_t rank, double alpha, double dropout)
+{
+    const auto out = weight.size(0), in = weight.size(1);
+    const auto options = torch::TensorOptions().device(weight.device()).dtype(weight.scalar_type());
+    lora_A = register_module("lora_A", torch::nn::Linear(torch::nn::LinearOptions(in, rank).bias(false)));
+    lora_B = register_module("lora_B", torch::nn::Linear(torch::nn::LinearOptions(rank, out).bias(false)));
+    lora_A->to(options.device(), options.dtype().toScalarType());
+    lora_B->to(options.device(), options.dtype().toScalarType());
+    {
+        torch::NoGradGuard noGrad;
+        torch::nn::init::kaiming_uniform_(lora_A->weight, std::sqrt(5.0));
+        lora_B->weight.zero_();
+    }
+    loraScaling = alpha / static_cast<double>(rank);
+    loraDropout = dropout;
+}
+
+void HfLinearImpl::mergeLora()
+{
+    if (lora_A.is_empty())
+        return;
+    {
+        torch::NoGradGuard noGrad;
+        weight.add_((torch::matmul(lora_B->weight, lora_A->weight) * loraScaling).to(weight.scalar_type()));
+    }
+    unregister_module("lora_A");
+    unregister_module("lora_B");
+    lora_A = nullptr;
+    lora_B = nullptr;
+}
+
+HfAttentionImpl::HfAttentionImpl(const hf::ModelConfig& c)
+{
+    const auto q = c.heads * c.headDim, kv = c.kvHeads * c.headDim;
+    q_proj = register_module("q_proj", HfLinear(c.hiddenSize, q, c.attentionBias));
+    k_proj = register_module("k_proj", HfLinear(c.hiddenSize, kv, c.attentionBias));
+    v_proj = register_module("v_proj", HfLinear(c.hiddenSize, kv, c.attentionBias));
+    o_proj = register_module("o_proj", HfLinear(q, c.hiddenSize, c.attentionOutputBias));
+    if (c.qkNorm) {
+        q_norm = register_module("q_norm", HfRmsNorm(c.headDim, c.rmsNormEps));
+        k_norm = register_module("k_norm", HfRmsNorm(c.headDim, c.rmsNormEps));
+    }
+}
+
+HfMlpImpl::HfMlpImpl(const hf::ModelConfig& c)
+{
+    gate_proj = register_module("gate_proj", HfLinear(c.hiddenSize, c.intermediateSize, c.mlpBias));
+    up_proj = register_module("up_proj", HfLinear(c.hiddenSize, c.intermediateSize, c.mlpBias));
+    down_proj = register_module("down_proj", HfLinear(c.intermediateSize, c.hiddenSize, c.mlpBias));
+}
+
+torch::Tensor HfMlpImpl::forward(const torch::Tensor& x)
+{
+    return down_proj(torch::silu(gate_proj(x)) * up_proj(x));
+}
+
+HfDecoderLayerImpl::HfDecoderLayerImpl(const hf::ModelConfig& c)
+{
+    input_layernorm = register_module("input_layernorm", HfRmsNorm(c.hiddenSize, c.rmsNormEps));
+    self_attn = register_module("self_attn", HfAttention(c));
+    post_attention_layernorm = register_module("post_attention_layernorm", HfRmsNorm(c.hiddenSize, c.rmsNormEps));
+    mlp = register_module("mlp", HfMlp(c));
+}
+
+HfBodyImpl::HfBodyImpl(const hf::ModelConfig& c)
+{
+    embed_tokens = register_module("embed_tokens", torch::nn::Embedding(c.vocabSize, c.hiddenSize));
+    layers = register_module("layers", torch::nn::ModuleList());
+    for (std::int64_t l = 0; l < c.layers; ++l)
+        layers->push_back(HfDecoderLayer(c));
+    norm = register_module("norm", HfRmsNorm(c.hiddenSize, c.rmsNormEps));
+}
+
+torch::Tensor hfRopeInverseFrequencies(const hf::ModelConfig& c)
+{
+    const auto dim = c.headDim;
+    // transformers: 1 / base ** (arange(0, dim, 2).float() / dim), in float32.
+    auto invFreq = 1.0
+        / torch::pow(torch::full({}, c.ropeTheta, torch::kFloat32),
+            torch::arange(0, dim, 2, torch::kInt64).to(torch::kFloat32) / static_cast<double>(dim));
+    switch (c.rope.type) {
+    case hf::RopeScaling::Type::None:
+        break;
+    case hf::RopeScaling::Type::Linear:
+        invFreq = invFreq / c.rope.factor;
+        break;
+    case hf::RopeScaling::Type::Llama3: { // transformers `_compute_llama3_parameters`
+        const double factor = c.rope.factor, low = c.rope.lowFreqFactor, high = c.rope.highFreqFactor;
+        const double oldContext = static_cast<double>(c.rope.originalMaxPositions);
+        const double lowWavelen = oldContext / low, highWavelen = oldContext / high;
+        const auto wavelen = 2 * M_PI / invFreq;
+        auto scaled = torch::where(wavelen > lowWavelen, invFreq / factor, invFreq);
+        const auto smooth = (oldContext / wavelen - low) / (high - low);
+        const auto smoothed = (1 - smooth) * scaled / factor + smooth * scaled;
+        const auto medium = (wavelen < highWavelen).logical_not() & (wavelen > lowWavelen).logical_not();
+        invFreq = torch::where(medium, smoothed, scaled);
+        break;
+    }
+    }
+    return invFreq;
+}
+
+HfDecoderImpl::HfDecoderImpl(const hf::ModelConfig& config)
+    : m_config(config)
+{
+    model = register_module("model", HfBody(config));
+    if (!config.tieWordEmbeddings)
+        lm_head = register_module("lm_head", HfLinear(config.hiddenSize, config.vocabSize, false));
+    m_invFreq = register_buffer("rope_inv_freq", hfRopeInverseFrequencies(config));
+}
+
+torch::Device HfDecoderImpl::device() const
+{
+    return model->embed_tokens->weight.device();
+}
+
+torch::Dtype HfDecoderImpl::dtype() const
+{
+    return model->embed_tokens->weight.scalar_type();
+}
+
+torch::Tensor HfDecoderImpl::rope(const torch::Tensor& positions, torch::Dtype dtype) const
+{
+    // (B, T, D/2) angles in float32, duplicated to (B, 1, T, D); cos and sin cast to the compute dtype, as in
+    // transformers' rotary embedding.
+    const auto freqs = positions.to(torch::kFloat32).unsqueeze(-1) * m_invFreq.to(positions.device());
+    const auto emb = torch::cat({ freqs, freqs }, -1).unsqueeze(1);
+    return torch::stack({ emb.cos().to(dtype), emb.sin().to(dtype) });
+}
+
+HfKvCache HfDecoderImpl::makeCache(std::int64_t batch, std::int64_t capacity) const
+{
+    HfKvCache cache;
+    const auto options = torch::TensorOptions().device(device()).dtype(dtype());
+    for (std::int64_t l = 0; l < m_config.layers; ++l) {
+        cache.keys.push_back(torch::zeros({ batch, m_config.kvHeads, capacity, m_config.headDim }, options));
+        cache.values.push_back(torch::zeros({ batch, m_config.kvHeads, capacity, m_config.headDim }, options));
+    }
+    cache.keyValid = torch::zeros({ batch, capacity }, torch::TensorOptions().device(device()).dtype(torch::kBool));
+    cache.nextPosition = torch::zeros({ batch }, torch::TensorOptions().device(device()).dtype(torch::kInt64));
+    cache.capacity = capacity;
+    return cache;
+}
+
+namespace {
+
+void growHfCache(HfKvCache& cache, std::int64_t capacity)
+{
+    if (capacity <= cache.capacity)
+        return;
+    const auto grow = [&](torch::Tensor& t, std::int64_t dim) {
+        auto sizes = t.sizes().vec();
+        sizes[dim] = capacity - cache.capacity;
+        t = torch::cat({ t, torch::zeros(sizes, t.options()) }, dim);
+    };
+    for (auto& k : cache.keys)
+        grow(k, 2);
+    for (auto& v : cache.values)
+        grow(v, 2);
+    grow(cache.keyValid, 1);
+    cache.capacity = capacity;
+}
+
+} // namespace
+
+torch::Tensor HfDecoderImpl::forward(
+    const torch::Tensor& tokens, const torch::Tensor& valid, HfKvCache* cache, HfInternals* internals)
+{
+    const auto batch = tokens.size(0), steps = tokens.size(1);
+    const auto dev = device();
+    const auto validB = valid.to(dev, torch::kBool);
+    auto positions = (validB.to(torch::kInt64).cumsum(1) - 1).clamp_min(0);
+    torch::Tensor allowed; // (B, 1, T, keys)
+    std::int64_t past = 0;
+    const auto queryIndex = torch::arange(steps, torch::TensorOptions().device(dev).dtype(torch::kInt64));
+    if (cache != nullptr) {
+        past = cache->length;
+        growHfCache(*cache, past + steps);
+        positions = positions + cache->nextPosition.unsqueeze(1);
+        cache->keyValid.narrow(1, past, steps).copy_(validB);
+        cache->nextPosition = cache->nextPosition + validB.to(torch::kInt64).sum(1);
+        const auto keyIndex = torch::arange(past + steps, queryIndex.options());
+        const auto causal = keyIndex.unsqueeze(0) <= (queryIndex + past).unsqueeze(1); // (T, S)
+        allowed = cache->keyValid.narrow(1, 0, past + steps).unsqueeze(1) & causal.unsqueeze(0);
+        allowed = allowed | (keyIndex.unsqueeze(0) == (queryIndex + past).unsqueeze(1)).unsqueeze(0);
+    } else {
+        const auto causal = queryIndex.unsqueeze(0) <= queryIndex.unsqueeze(1);
+        // A padding query sees itself only, so its (unused) row stays finite.
+        allowed = (validB.unsqueeze(1) & causal.unsqueeze(0))
+            | torch::eye(steps, torch::TensorOptions().device(dev).dtype(torch::kBool)).unsqueeze(0);
+    }
+    allowed = allowed.unsqueeze(1);
+    const auto computeType = dtype();
+    const auto cosSin = rope(positions, computeType);
+    const auto cos = cosSin[0], sin = cosSin[1];
+    const double scale = 1.0 / std::sqrt(static_cast<double>(m_config.headDim));
+
+    auto x = model->embed_tokens(tokens.to(dev));
+    for (std::int64_t l = 0; l < m_config.layers; ++l) {
+        auto& layer = model->layers[l]->as<HfDecoderLayerImpl>()->self_attn;
+        auto* block = model->layers[l]->as<HfDecoderLayerImpl>();
+        const auto h = block->input_layernorm->forward(x);
+        auto q = layer->q_proj(h).view({ batch, steps, m_config.heads, m_config.headDim });
+        auto k = layer->k_proj(h).view({ batch, steps, m_config.kvHeads, m_config.headDim });
+        auto v = layer->v_proj(h).view({ batch, steps, m_config.kvHeads, m_config.headDim }).transpose(1, 2);
+        if (m_config.qkNorm) {
+            q = layer->q_norm(q);
+            k = layer->k_norm(k);
+        }
+        q = q.transpose(1, 2);
+        k = k.transpose(1, 2);
+        q = q * cos + rotateHalf(q) * sin;
+        k = k * cos + rotateHalf(k) * sin;
+        if (cache != nullptr) {
+            cache->keys[l].narrow(2, past, steps).copy_(k);
+            cache->values[l].narrow(2, past, steps).copy_(v);
+            k = cache->keys[l].narrow(2, 0, past + steps);
+            v = cache->values[l].narrow(2, 0, past + steps);
+        }
+        torch::Tensor map;
+        auto attn = attend(q, k, v, allowed, scale, internals != nullptr ? &map : nullptr);
+        if (internals != nullptr)
+            internals->attention.push_back(map);
+        attn = attn.transpose(1, 2).reshape({ batch, steps, m_config.heads * m_config.headDim });
+        x = x + layer->o_proj(attn);
+        x = x + block->mlp->forward(block->post_attention_layernorm->forward(x));
+        if (internals != nullptr)
+            internals->layerHidden.push_back(x);
+    }
+    if (cache != nullptr)
+        cache->length = past + steps;
+    return model->norm(x);
+}
+
+torch::Tensor HfDecoderImpl::logits(const torch::Tensor& hidden)
+{
+    const auto& head = lm_head ? lm_head->weight : model->embed_tokens->weight;
+    return torch::nn::functional::linear(hidden, head).to(torch::kFloat32);
+}
+
+void HfDecoderImpl::loadWeights(const hf::Checkpoint& checkpoint)
+{
+    torch::NoGradGuard noGrad;
+    std::map<std::string, torch::Tensor> params;
+    for (const auto& item : named_parameters(true))
+        params[item.key()] = item.value();
+    for (const hf::WeightSpec& spec : hf::expectedWeights(m_config)) {
+        const hf::TensorView* view = checkpoint.find(spec.name);
+        if (view == nullptr)
+            throw hf::HfError("tensor \"" + spec.name + "\" is missing from the checkpoint");
+        const auto it = params.find(spec.name);
+        if (it == params.end())
+            throw hf::HfError("tensor \"" + spec.name + "\" has no parameter in the decoder");
+        // A view of the mapped bytes (never written), copied and converted into the parameter.
+        const auto source = torch::from_blob(const_cast<std::byte*>(view->data), view->shape,
+            torch::TensorOptions().dtype(scalarType(view->dtype)));
+        it->second.copy_(source);
+    }
+}
+
+std::vector<std::pair<std::string, HfLinear>> HfDecoderImpl::projections(std::int64_t layer)
+{
+    auto* block = model->layers[layer]->as<HfDecoderLayerImpl>();
+    auto& a = block->self_attn;
+    auto& m = block->mlp;
+    return { { "self_attn.q_proj", a->q_proj }, { "self_attn.k_proj", a->k_proj }, { "self_attn.v_proj", a->v_proj },
+        { "self_attn.o_proj", a->o_proj }, { "mlp.gate_proj", m->gate_proj }, { "mlp.up_proj", m->up_proj },
+        { "mlp.down_proj", m->down_proj } };
+}
+
+void HfDecoderImpl::addLora(const LoraOptions& options)
+{
+    if (options.rank < 1)
+        throw hf::HfError("lora.rank must be at least 1, not " + std::to_string(options.rank));
+    if (m_lora)
+        throw hf::HfError("the model already has LoRA adapters");
+    for (const std::string& target : options.targets) {
+        bool known = false;
+        for (const auto& [name, linear] : projections(0))
+            known = known || name.substr(name.find('.') + 1) == target;
+        if (!known)
+            throw hf::HfError("lora.targets: \"" + target
+                + "\" is not a projection (q_proj, k_proj, v_proj, o_proj, gate_proj, up_proj, down_proj)");
+    }
+    for (auto& p : parameters(true))
+        p.set_requires_grad(false);
+    for (std::int64_t l = 0; l < m_config.layers; ++l)
+        for (auto& [name, linear] : projections(l))
+            if (std::find(options.targets.begin(), options.targets.end(), name.substr(name.find('.') + 1))
+                != options.targets.end())
+                linear->addLora(options.rank, options.alpha, options.dropout);
+    m_lora = options;
+}
+
+std::vector<std::pair<std::string, torch::Tensor>> HfDecoderImpl::loraWeights()
+{
+    std::vector<std::pair<std::string, torch::Tensor>> out;
+    for (std::int64_t l = 0; l < m_config.layers; ++l)
+        for (auto& [name, linear] : projections(l))
+            if (linear->hasLora()) {
+                const std::string prefix = "base_model.model.model.layers." + std::to_string(l) + "." + name;
+                out.emplace_back(prefix + ".lora_A.weight", linear->lora_A->weight);
+                out.emplace_back(prefix + ".lora_B.weight", linear->lora_B->weight);
+            }
+    return out;
+}
+
+void HfDecoderImpl::mergeLora()
+{
+    for (std::int64_t l = 0; l < m_config.layers; ++l)
+        for (auto& [name, linear] : projections(l))
+            linear->mergeLora();
+    m_lora.reset();
+}
+
+void HfDecoderImpl::setAdaptersEnabled(bool enabled)
+{
+    for (std::int64_t l = 0; l < m_config.layers; ++l)
+        for (auto& [name, linear] : projections(l))
+            linear->adapterEnabled = enabled;
+}
+
+HfDecoderImpl::AdaptersDisabled::AdaptersDisabled(HfDecoderImpl& model)
+    : m_model(model)
+{
+    m_model.setAdaptersEnabled(false);
+}
+
+HfDecoderImpl::AdaptersDisabled::~AdaptersDisabled()
+{
+    m_model.setAdaptersEnabled(true);
+}
+
+std::vector<std::pair<std::string, torch::Tensor>> HfDecoderImpl::hfWeights()
+{
+    std::map<std::string, torch::Tensor> params;
+    for (const auto& item : named_parameters(true))
+        params[item.key()] = item.value();
+    std::vector<std::pair<std::string, torch::Tensor>> out;
+    for (const hf::WeightSpec& spec : hf::expectedWeights(m_config)) {
+        const auto it = params.find(spec.name);
+        if (it == params.end())
+            throw hf::HfError("tensor \"" + spec.name + "\" has no parameter in the decoder");
+        out.emplace_back(spec.name, it->second);
+    }
+    return out;
+}
+
+} // namespace creditlab::learn

@@ -1,0 +1,179 @@
+#pragma once
+
+// The Hugging Face decoder families (Llama, Qwen2, Qwen3) in LibTorch, with transformers' module and parameter names,
+// so that named_parameters() is the checkpoint's key set. Includes torch: only learn's .cpp files and tests include it.
+
+#include "core/hf/config.h"
+#include "core/learn/torch/pch.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace creditlab::hf {
+class Checkpoint;
+}
+
+namespace creditlab::learn {
+
+/// RMSNorm as transformers computes it: in float32, cast back to the input's dtype before the weight.
+class HfRmsNormImpl : public torch::nn::Module {
+public:
+    HfRmsNormImpl(std::int64_t size, double eps);
+    torch::Tensor forward(const torch::Tensor& x);
+    torch::Tensor weight;
+
+private:
+    double m_eps;
+};
+TORCH_MODULE(HfRmsNorm);
+
+/// LoRA (Hu et al. 2021): W x + (alpha / rank) B A dropout(x), with A (rank, in) and B (out, rank).
+struct LoraOptions {
+    std::int64_t rank = 16; ///< TRL's and PAIR's default
+    double alpha = 32.0; ///< scaling alpha / rank (TRL's default alpha, 2 x rank)
+    double dropout = 0.05; ///< on the adapter's input, in training mode only
+    /// Projections adapted (PEFT's `target_modules`); the default is all seven linear layers ("all-linear").
+    std::vector<std::string> targets { "q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj" };
+};
+
+/// A linear projection (`weight` (out, in), optional `bias`). LoRA adapters, when added, are the submodules
+/// `lora_A` and `lora_B` in PEFT's naming (`q_proj.lora_A.weight`); the base weight is then frozen.
+class HfLinearImpl : public torch::nn::Module {
+public:
+    HfLinearImpl(std::int64_t in, std::int64_t out, bool bias);
+    torch::Tensor forward(const torch::Tensor& x);
+    /// Adds an adapter: A initialised as PEFT does (Kaiming-uniform, a = sqrt(5)), B zero, so the output is unchanged.
+    void addLora(std::int64_t rank, double alpha, double dropout);
+    bool hasLora() const { return !lora_A.is_empty(); }
+    /// Folds the adapter into the weight (W += scaling B A) and removes it.
+    void mergeLora();
+    torch::Tensor weight;
+    torch::Tensor bias;
+    torch::nn::Linear lora_A { nullptr }, lora_B { nullptr };
+    double loraScaling = 0.0;
+    double loraDropout = 0.0;
+    bool adapterEnabled = true; ///< false: the base projection alone (the reference policy)
+};
+TORCH_MODULE(HfLinear);
+
+class HfAttentionImpl : public torch::nn::Module {
+public:
+    explicit HfAttentionImpl(const hf::ModelConfig& config);
+    HfLinear q_proj { nullptr }, k_proj { nullptr }, v_proj { nullptr }, o_proj { nullptr };
+    HfRmsNorm q_norm { nullptr }, k_norm { nullptr }; ///< Qwen3 only
+};
+TORCH_MODULE(HfAttention);
+
+class HfMlpImpl : public torch::nn::Module {
+public:
+    explicit HfMlpImpl(const hf::ModelConfig& config);
+    torch::Tensor forward(const torch::Tensor& x);
+    HfLinear gate_proj { nullptr }, up_proj { nullptr }, down_proj { nullptr };
+};
+TORCH_MODULE(HfMlp);
+
+class HfDecoderLayerImpl : public torch::nn::Module {
+public:
+    explicit HfDecoderLayerImpl(const hf::ModelConfig& config);
+    HfRmsNorm input_layernorm { nullptr }, post_attention_layernorm { nullptr };
+    HfAttention self_attn { nullptr };
+    HfMlp mlp { nullptr };
+};
+TORCH_MODULE(HfDecoderLayer);
+
+/// transformers' `model`: the embedding, the layers and the final norm.
+class HfBodyImpl : public torch::nn::Module {
+public:
+    explicit HfBodyImpl(const hf::ModelConfig& config);
+    torch::nn::Embedding embed_tokens { nullptr };
+    torch::nn::ModuleList layers { nullptr };
+    HfRmsNorm norm { nullptr };
+};
+TORCH_MODULE(HfBody);
+
+/// Keys and values of every layer for incremental decoding: (B, kv heads, capacity, head_dim) after RoPE, filled up
+/// to `length`, the validity of each slot (B, capacity) and each row's next position id (B).
+struct HfKvCache {
+    std::vector<torch::Tensor> keys;
+    std::vector<torch::Tensor> values;
+    torch::Tensor keyValid;
+    torch::Tensor nextPosition;
+    std::int64_t length = 0;
+    std::int64_t capacity = 0;
+};
+
+/// What forward() returns besides the final hidden state, on request.
+struct HfInternals {
+    std::vector<torch::Tensor> layerHidden; ///< the residual stream after each layer (B, T, hidden)
+    std::vector<torch::Tensor> attention; ///< softmax maps per layer (B, heads, T, keys), float32
+};
+
+/// A causal LM of one of the three families. Parameters are named as in the checkpoint (`model.layers.0.mlp.up_proj.
+/// weight`, `lm_head.weight` unless tied). forward() has no side effects besides filling a given cache.
+class HfDecoderImpl : public torch::nn::Module {
+public:
+    explicit HfDecoderImpl(const hf::ModelConfig& config);
+
+    /// `tokens` (B, T) int64 and `valid` (B, T) bool (false for padding, anywhere in a row). Positions count each
+    /// row's valid tokens (after the cache's), so left and right padding give the same result; a valid token
+    /// attends to the valid tokens at or before it. With a cache, the T new tokens are appended to it (grown as
+    /// needed). Returns the final-norm hidden state (B, T, hidden).
+    torch::Tensor forward(const torch::Tensor& tokens, const torch::Tensor& valid, HfKvCache* cache = nullptr,
+        HfInternals* internals = nullptr);
+    /// LM logits (..., vocab) of hidden states (..., hidden), in float32.
+    torch::Tensor logits(const torch::Tensor& hidden);
+    /// An empty cache for `batch` rows and `capacity` tokens, on this module's device and dtype.
+    HfKvCache makeCache(std::int64_t batch, std::int64_t capacity) const;
+
+    /// Copies every weight from `checkpoint` (checked by hf::ModelFolder::open), converting to this module's dtype
+    /// and device. Throws hf::HfError naming a missing tensor.
+    void loadWeights(const hf::Checkpoint& checkpoint);
+    /// Every parameter as transformers names it, in hf::expectedWeights() order (the tied head not repeated).
+    std::vector<std::pair<std::string, torch::Tensor>> hfWeights();
+
+    /// Adds LoRA adapters to the projections named in `options.targets` of every layer and freezes every other
+    /// parameter. Throws hf::HfError for an unknown target or a rank below 1.
+    void addLora(const LoraOptions& options);
+    bool hasLora() const { return m_lora.has_value(); }
+    const LoraOptions& loraOptions() const { return *m_lora; }
+    /// The adapters' parameters as PEFT names them in adapter_model.safetensors
+    /// (`base_model.model.model.layers.0.self_attn.q_proj.lora_A.weight`), in layer order.
+    std::vector<std::pair<std::string, torch::Tensor>> loraWeights();
+    /// Folds every adapter into its weight; the model is then a plain one (hasLora() false).
+    void mergeLora();
+    /// While it lives, every adapter is off: the base model, LoRA's reference policy, without a second copy.
+    class AdaptersDisabled {
+    public:
+        explicit AdaptersDisabled(HfDecoderImpl& model);
+        ~AdaptersDisabled();
+        AdaptersDisabled(const AdaptersDisabled&) = delete;
+        AdaptersDisabled& operator=(const AdaptersDisabled&) = delete;
+
+    private:
+        HfDecoderImpl& m_model;
+    };
+
+    const hf::ModelConfig& config() const { return m_config; }
+    torch::Device device() const;
+    torch::Dtype dtype() const;
+
+    HfBody model { nullptr };
+    HfLinear lm_head { nullptr }; ///< null when tied
+
+private:
+    torch::Tensor rope(const torch::Tensor& positions, torch::Dtype dtype) const; // (B, T) -> cos, sin stacked
+    /// Every projection with its name relative to `model.layers.N.` ("self_attn.q_proj"), per layer.
+    std::vector<std::pair<std::string, HfLinear>> projections(std::int64_t layer);
+    void setAdaptersEnabled(bool enabled);
+    hf::ModelConfig m_config;
+    std::optional<LoraOptions> m_lora;
+    torch::Tensor m_invFreq; ///< float32 (head_dim / 2), a buffer
+};
+TORCH_MODULE(HfDecoder);
+
+/// The rotary inverse frequencies of `config` (transformers' default and llama3 rules), float32 on the CPU.
+torch::Tensor hfRopeInverseFrequencies(const hf::ModelConfig& config);
+
+} // namespace creditlab::learn

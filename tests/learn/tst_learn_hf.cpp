@@ -1,0 +1,372 @@
+// The Hugging Face decoder (issue 34) on tiny random checkpoints written here in the Hugging Face layout: every
+// architecture, fp32, bf16 and f16 weights, sharded, tied and untied, llama3 and transformers-5 rope configs, against
+// an independent float64 implementation in Debian's python3-torch (tests/learn/hf_reference.py), within 1e-4 in
+// log-probs; incremental decoding against the full pass; padding on either side.
+#include "../hf/hftestutil.h"
+
+#include "core/hf/error.h"
+#include "core/learn/torch/hf/hfexport.h"
+#include "core/learn/torch/hf/hfmodel.h"
+
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest/QTest>
+
+#include <filesystem>
+#include <fstream>
+
+using namespace creditlab;
+namespace fs = std::filesystem;
+
+namespace {
+
+/// Fixed sequences of several lengths (ids below the tiny vocabulary of 97).
+std::vector<std::vector<std::int64_t>> sequences()
+{
+    return { { 1, 5, 9, 17, 33, 65, 2, 40, 41, 42, 96, 0, 7 }, { 1, 3 }, { 4, 8, 15, 16, 23, 42, 60, 61, 62, 63, 64, 65,
+                 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85 },
+        { 95, 94, 93, 92, 91 } };
+}
+
+std::string referenceScript()
+{
+    return std::string(CREDITLAB_SOURCE_DIR) + "/tests/learn/hf_reference.py";
+}
+
+/// The reference's log-probs of sequences() for the model in `dir`.
+std::vector<std::vector<double>> reference(const fs::path& dir)
+{
+    const fs::path input = dir / "seqs.jsonl", output = dir / "ref.jsonl";
+    {
+        std::ofstream out(input);
+        for (const auto& s : sequences())
+            out << nlohmann::json(s).dump() << "\n";
+    }
+    QProcess python;
+    python.start("/usr/bin/python3",
+        { QString::fromStdString(referenceScript()), QString::fromStdString(dir.string()),
+            QString::fromStdString(input.string()), QString::fromStdString(output.string()) });
+    if (!python.waitForFinished(300000) || python.exitCode() != 0) {
+        qWarning("%s", python.readAllStandardError().constData());
+        return {};
+    }
+    std::vector<std::vector<double>> out;
+    std::ifstream in(output);
+    for (std::string line; std::getline(in, line);)
+        out.push_back(nlohmann::json::parse(line).get<std::vector<double>>());
+    return out;
+}
+
+double maxDifference(const std::vector<std::vector<double>>& a, const std::vector<std::vector<double>>& b)
+{
+    double worst = a.size() == b.size() ? 0.0 : INFINITY;
+    for (std::size_t i = 0; i < std::min(a.size(), b.size()); ++i) {
+        if (a[i].size() != b[i].size())
+            return INFINITY;
+        for (std::size_t j = 0; j < a[i].size(); ++j)
+            worst = std::max(worst, std::abs(a[i][j] - b[i][j]));
+    }
+    return worst;
+}
+
+} // namespace
+
+class TestLearnHf : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        torch::manual_seed(0);
+        at::set_num_threads(1);
+    }
+
+    void matchesTheFloat64Reference_data()
+    {
+        QTest::addColumn<QString>("arch");
+        QTest::addColumn<int>("dtype");
+        QTest::addColumn<int>("shards");
+        QTest::addColumn<bool>("tied");
+        QTest::addColumn<bool>("llama3");
+        QTest::addColumn<bool>("v5");
+        const int f32 = int(hf::DType::F32), bf16 = int(hf::DType::BF16), f16 = int(hf::DType::F16);
+        QTest::newRow("llama fp32") << "LlamaForCausalLM" << f32 << 1 << false << false << false;
+        QTest::newRow("llama bf16 tied llama3 rope") << "LlamaForCausalLM" << bf16 << 1 << true << true << false;
+        QTest::newRow("llama fp32 sharded, rope_parameters")
+            << "LlamaForCausalLM" << f32 << 3 << false << true << true;
+        QTest::newRow("qwen2 fp32 tied") << "Qwen2ForCausalLM" << f32 << 1 << true << false << false;
+        QTest::newRow("qwen2 bf16 sharded") << "Qwen2ForCausalLM" << bf16 << 2 << false << false << false;
+        QTest::newRow("qwen3 fp32") << "Qwen3ForCausalLM" << f32 << 1 << false << false << false;
+        QTest::newRow("qwen3 bf16 tied") << "Qwen3ForCausalLM" << bf16 << 1 << true << false << true;
+        QTest::newRow("qwen3 f16 sharded") << "Qwen3ForCausalLM" << f16 << 2 << false << false << false;
+    }
+    void matchesTheFloat64Reference()
+    {
+        QFETCH(QString, arch);
+        QFETCH(int, dtype);
+        QFETCH(int, shards);
+        QFETCH(bool, tied);
+        QFETCH(bool, llama3);
+        QFETCH(bool, v5);
+        QTemporaryDir dir;
+        const fs::path d = dir.path().toStdString();
+        hftest::writeTinyModel(d,
+            { .arch = arch.toStdString(), .dtype = hf::DType(dtype), .shards = shards, .tied = tied,
+                .llama3Rope = llama3, .v5Rope = v5 },
+            7);
+        const auto folder = hf::ModelFolder::open(d.string(), false);
+        auto model = learn::loadHfDecoder(folder);
+        // Sequences scored one at a time and in one padded batch give the same numbers.
+        const auto batched = learn::scoreSequences(model, sequences());
+        const auto single = learn::scoreSequences(model, sequences(), 1);
+        QVERIFY(maxDifference(batched, single) < 1e-5);
+        const auto expected = reference(d);
+        QVERIFY2(!expected.empty(), "the python3-torch reference failed");
+        const double diff = maxDifference(batched, expected);
+        qInfo("max |log p - reference| = %.3g", diff);
+        QVERIFY2(diff < 1e-4, std::to_string(diff).c_str());
+    }
+
+    void parametersAreTheCheckpointsNames()
+    {
+        for (const char* arch : { "LlamaForCausalLM", "Qwen2ForCausalLM", "Qwen3ForCausalLM" }) {
+            for (const bool tied : { false, true }) {
+                const auto config
+                    = hf::parseModelConfig(hftest::tinyConfig({ .arch = arch, .tied = tied }).dump(), "config.json");
+                learn::HfDecoder model(config);
+                std::set<std::string> names;
+                for (const auto& p : model->named_parameters(true))
+                    names.insert(p.key());
+                std::set<std::string> expected;
+                for (const auto& w : hf::expectedWeights(config))
+                    expected.insert(w.name);
+                QCOMPARE(names, expected);
+                QCOMPARE(model->hfWeights().size(), expected.size());
+            }
+        }
+    }
+
+    void cachedDecodingEqualsTheFullPass()
+    {
+        QTemporaryDir dir;
+        const fs::path d = dir.path().toStdString();
+        hftest::writeTinyModel(d, { .arch = "Qwen3ForCausalLM" }, 3);
+        auto model = learn::loadHfDecoder(hf::ModelFolder::open(d.string(), false));
+        torch::NoGradGuard noGrad;
+        // Two rows of different prompt lengths, left-padded, then 6 tokens one at a time through the cache.
+        const auto full = torch::tensor({ 0, 0, 5, 9, 17, 33, 65, 2, 40, 41, 42, 43 }, torch::kInt64).view({ 1, 12 });
+        auto tokens = torch::cat({ full, torch::tensor({ 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18 }).view({ 1, 12 }) });
+        auto valid = torch::ones({ 2, 12 }, torch::kBool);
+        valid[0][0] = false;
+        valid[0][1] = false;
+        const auto reference = model->logits(model->forward(tokens, valid));
+        auto cache = model->makeCache(2, 4); // grown as tokens arrive
+        auto hidden = model->forward(tokens.narrow(1, 0, 6), valid.narrow(1, 0, 6), &cache);
+        std::vector<torch::Tensor> steps { model->logits(hidden) };
+        for (int t = 6; t < 12; ++t)
+            steps.push_back(model->logits(model->forward(tokens.narrow(1, t, 1), valid.narrow(1, t, 1), &cache)));
+        const auto incremental = torch::cat(steps, 1);
+        // Compare the valid positions only (the padding rows' outputs are unused).
+        const auto diff = (incremental - reference).abs().masked_fill(valid.logical_not().unsqueeze(-1), 0);
+        QVERIFY2(diff.max().item<double>() < 1e-5, std::to_string(diff.max().item<double>()).c_str());
+        QCOMPARE(cache.length, std::int64_t(12));
+        QCOMPARE(cache.nextPosition[0].item<std::int64_t>(), std::int64_t(10));
+        // Right padding gives the same log-probs as left padding.
+        auto right = torch::cat({ tokens[0].narrow(0, 2, 10), torch::zeros({ 2 }, torch::kInt64) }).view({ 1, 12 });
+        auto rightValid = torch::ones({ 1, 12 }, torch::kBool);
+        rightValid[0][10] = false;
+        rightValid[0][11] = false;
+        const auto rightLogits = model->logits(model->forward(right, rightValid));
+        const double sideDiff = (rightLogits[0].narrow(0, 0, 10) - reference[0].narrow(0, 2, 10)).abs().max().item<double>();
+        QVERIFY2(sideDiff < 1e-5, std::to_string(sideDiff).c_str());
+    }
+
+    void loraStartsAsTheBaseModel()
+    {
+        QTemporaryDir dir;
+        const fs::path d = dir.path().toStdString();
+        hftest::writeTinyModel(d, { .arch = "Qwen2ForCausalLM" }, 5);
+        const auto folder = hf::ModelFolder::open(d.string(), false);
+        auto model = learn::loadHfDecoder(folder);
+        const auto base = learn::scoreSequences(model, sequences());
+        model->addLora({ .rank = 4, .alpha = 8 });
+        // B = 0: the adapted model is the base model.
+        QVERIFY(maxDifference(learn::scoreSequences(model, sequences()), base) < 1e-6);
+        // Only the adapters train: 2 x 7 per layer.
+        std::int64_t trainable = 0;
+        for (const auto& p : model->parameters())
+            trainable += p.requires_grad() ? 1 : 0;
+        QCOMPARE(trainable, std::int64_t(2 * 7 * 2));
+        QCOMPARE(model->loraWeights().front().first,
+            std::string("base_model.model.model.layers.0.self_attn.q_proj.lora_A.weight"));
+        QCOMPARE(model->loraWeights().front().second.sizes().vec(), (std::vector<std::int64_t> { 4, 32 }));
+        QCOMPARE(model->loraWeights()[1].second.sizes().vec(), (std::vector<std::int64_t> { 32, 4 }));
+        // Nonzero B changes the scores; with the adapters disabled the base model comes back (the reference policy).
+        {
+            torch::NoGradGuard noGrad;
+            for (auto& [name, w] : model->loraWeights())
+                if (name.ends_with("lora_B.weight"))
+                    w.normal_(0.0, 0.2);
+        }
+        QVERIFY(maxDifference(learn::scoreSequences(model, sequences()), base) > 1e-3);
+        {
+            learn::HfDecoderImpl::AdaptersDisabled off(*model);
+            QVERIFY(maxDifference(learn::scoreSequences(model, sequences()), base) < 1e-6);
+        }
+        QVERIFY(maxDifference(learn::scoreSequences(model, sequences()), base) > 1e-3);
+        bool refused = false;
+        try {
+            learn::HfDecoder other(folder.config);
+            other->addLora({ .targets = { "q_proj", "qkv" } });
+        } catch (const hf::HfError& e) {
+            refused = std::string(e.what()).find("lora.targets: \"qkv\" is not a projection") != std::string::npos;
+        }
+        QVERIFY(refused);
+    }
+
+    void loraGradientsAreTheMergedWeightsGradients()
+    {
+        // For W' = W + s B A: dL/dA = s B^T dL/dW' and dL/dB = s dL/dW' A^T.
+        QTemporaryDir dir;
+        const fs::path d = dir.path().toStdString();
+        hftest::writeTinyModel(d, { .arch = "Qwen3ForCausalLM" }, 9);
+        const auto folder = hf::ModelFolder::open(d.string(), false);
+        auto lora = learn::loadHfDecoder(folder);
+        lora->addLora({ .rank = 3, .alpha = 6, .dropout = 0.0 });
+        {
+            torch::NoGradGuard noGrad;
+            for (auto& [name, w] : lora->loraWeights())
+                if (name.ends_with("lora_B.weight"))
+                    w.normal_(0.0, 0.1);
+        }
+        auto merged = learn::loadHfDecoder(folder);
+        {
+            torch::NoGradGuard noGrad;
+            auto from = lora->named_parameters(true);
+            for (auto& p : merged->named_parameters(true))
+                p.value().copy_(from[p.key()]);
+            std::map<std::string, torch::Tensor> target;
+            for (auto& item : merged->named_modules())
+                if (auto* linear = item.value()->as<learn::HfLinearImpl>())
+                    target[item.key()] = linear->weight;
+            for (auto& item : lora->named_modules())
+                if (auto* linear = item.value()->as<learn::HfLinearImpl>(); linear != nullptr && linear->hasLora())
+                    target[item.key()].add_(
+                        torch::matmul(linear->lora_B->weight, linear->lora_A->weight) * linear->loraScaling);
+        }
+        const auto tokens = torch::tensor({ 1, 5, 9, 17, 33, 65, 2, 40, 41, 42 }, torch::kInt64).view({ 1, 10 });
+        const auto valid = torch::ones({ 1, 10 }, torch::kBool);
+        auto loss = [&](learn::HfDecoder& m) {
+            const auto lp = torch::log_softmax(m->logits(m->forward(tokens, valid)).narrow(1, 0, 9), -1);
+            return -lp.gather(-1, tokens.narrow(1, 1, 9).unsqueeze(-1)).sum();
+        };
+        QVERIFY(std::abs(loss(lora).item<double>() - loss(merged).item<double>()) < 1e-4);
+        loss(lora).backward();
+        loss(merged).backward();
+        std::map<std::string, torch::Tensor> mergedGrad;
+        for (auto& item : merged->named_modules())
+            if (auto* linear = item.value()->as<learn::HfLinearImpl>())
+                mergedGrad[item.key()] = linear->weight.grad();
+        double worst = 0;
+        int checked = 0;
+        for (auto& item : lora->named_modules()) {
+            auto* linear = item.value()->as<learn::HfLinearImpl>();
+            if (linear == nullptr || !linear->hasLora())
+                continue;
+            QVERIFY(!linear->weight.grad().defined()); // the base weight is frozen
+            const auto g = mergedGrad[item.key()];
+            QVERIFY(g.defined());
+            const auto expectA = linear->loraScaling * torch::matmul(linear->lora_B->weight.t(), g);
+            const auto expectB = linear->loraScaling * torch::matmul(g, linear->lora_A->weight.t());
+            const double scale = 1e-3 + std::max(expectA.abs().max().item<double>(), expectB.abs().max().item<double>());
+            worst = std::max(worst, (linear->lora_A->weight.grad() - expectA).abs().max().item<double>() / scale);
+            worst = std::max(worst, (linear->lora_B->weight.grad() - expectB).abs().max().item<double>() / scale);
+            ++checked;
+        }
+        QCOMPARE(checked, 14);
+        QVERIFY2(worst < 1e-4, std::to_string(worst).c_str());
+    }
+
+    void exportsLoadBackWithTheSameScores()
+    {
+        QTemporaryDir dir;
+        const fs::path root = dir.path().toStdString();
+        hftest::writeTinyModel(root / "base", { .arch = "LlamaForCausalLM", .llama3Rope = true }, 11);
+        hftest::writeText(root / "base" / "tokenizer.json", "{\"model\": {}}");
+        const auto folder = hf::ModelFolder::open((root / "base").string(), false);
+        auto model = learn::loadHfDecoder(folder);
+        model->addLora({ .rank = 2, .alpha = 4, .targets = { "q_proj", "v_proj", "down_proj" } });
+        {
+            torch::NoGradGuard noGrad;
+            for (auto& [name, w] : model->loraWeights())
+                if (name.ends_with("lora_B.weight"))
+                    w.normal_(0.0, 0.2);
+        }
+        const auto expected = learn::scoreSequences(model, sequences());
+        // The adapter, PEFT's way, onto a fresh base model.
+        learn::saveLoraAdapter(model, "tiny/llama", (root / "adapter").string());
+        const auto adapterConfig = nlohmann::json::parse(hftest::readText(root / "adapter" / "adapter_config.json"));
+        QCOMPARE(adapterConfig["r"].get<int>(), 2);
+        QCOMPARE(adapterConfig["task_type"].get<std::string>(), std::string("CAUSAL_LM"));
+        QCOMPARE(adapterConfig["target_modules"].size(), std::size_t(3));
+        auto reloaded = learn::loadHfDecoder(folder);
+        learn::loadLoraAdapter(reloaded, (root / "adapter").string());
+        QVERIFY(maxDifference(learn::scoreSequences(reloaded, sequences()), expected) < 1e-6);
+        // Merged weights as a Hugging Face folder, with the tokenizer files copied.
+        learn::saveHfFolder(model, folder, (root / "merged").string(), hf::DType::F32);
+        QVERIFY(fs::exists(root / "merged" / "tokenizer.json"));
+        auto merged = learn::loadHfDecoder(hf::ModelFolder::open((root / "merged").string()));
+        QVERIFY(!merged->hasLora());
+        QVERIFY(maxDifference(learn::scoreSequences(merged, sequences()), expected) < 1e-5);
+        // The live model keeps its adapters.
+        QVERIFY(model->hasLora());
+        // bf16 weights: within bf16's rounding.
+        learn::saveHfFolder(model, folder, (root / "merged-bf16").string(), hf::DType::BF16);
+        const auto bf16 = hf::ModelFolder::open((root / "merged-bf16").string());
+        QCOMPARE(bf16.storedDType(), hf::DType::BF16);
+        auto bf16Model = learn::loadHfDecoder(bf16);
+        QVERIFY(maxDifference(learn::scoreSequences(bf16Model, sequences()), expected) < 0.1);
+        // An existing folder is refused, and nothing is left behind.
+        bool refused = false;
+        try {
+            learn::saveHfFolder(model, folder, (root / "merged").string(), hf::DType::F32);
+        } catch (const hf::HfError& e) {
+            refused = std::string(e.what()).find("already exists") != std::string::npos;
+        }
+        QVERIFY(refused);
+        for (const auto& entry : fs::directory_iterator(root))
+            QVERIFY2(entry.path().filename().string().find("partial") == std::string::npos, entry.path().c_str());
+        // A bad adapter config names its file and key.
+        fs::create_directories(root / "dora");
+        fs::copy_file(root / "adapter" / "adapter_model.safetensors", root / "dora" / "adapter_model.safetensors");
+        auto dora = adapterConfig;
+        dora["use_dora"] = true;
+        hftest::writeText(root / "dora" / "adapter_config.json", dora.dump());
+        auto fresh = learn::loadHfDecoder(folder);
+        try {
+            learn::loadLoraAdapter(fresh, (root / "dora").string());
+            QFAIL("no error");
+        } catch (const hf::HfError& e) {
+            QVERIFY2(std::string(e.what()).find("adapter_config.json: key \"use_dora\": is not supported")
+                    != std::string::npos,
+                e.what());
+        }
+    }
+
+    void idsOutsideTheVocabularyAreRefused()
+    {
+        QTemporaryDir dir;
+        const fs::path d = dir.path().toStdString();
+        hftest::writeTinyModel(d, {});
+        auto model = learn::loadHfDecoder(hf::ModelFolder::open(d.string(), false));
+        try {
+            learn::scoreSequences(model, { { 1, 2 }, { 3, 97 } });
+            QFAIL("no error");
+        } catch (const hf::HfError& e) {
+            QCOMPARE(std::string(e.what()), std::string("sequence 2: id 97 is outside the vocabulary (0..96)"));
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLearnHf)
+#include "tst_learn_hf.moc"
