@@ -50,19 +50,19 @@ std::string withCommas(std::int64_t n)
     return out;
 }
 
-/// The lines of a JSON Lines file, each parsed; errors name the file and line.
-std::vector<nlohmann::json> readJsonLines(const std::string& path)
+/// The non-blank lines of a JSON Lines file with their line numbers, each parsed; errors name the file and line.
+std::vector<std::pair<std::size_t, nlohmann::json>> readJsonLines(const std::string& path)
 {
     std::ifstream in(path, std::ios::binary);
     if (!in)
         throw std::runtime_error(path + ": cannot read");
-    std::vector<nlohmann::json> out;
+    std::vector<std::pair<std::size_t, nlohmann::json>> out;
     std::string line;
     for (std::size_t number = 1; std::getline(in, line); ++number) {
         if (line.find_first_not_of(" \t\r") == std::string::npos)
             continue;
         try {
-            out.push_back(nlohmann::json::parse(line));
+            out.emplace_back(number, nlohmann::json::parse(line));
         } catch (const nlohmann::json::parse_error& e) {
             throw std::runtime_error(path + ":" + std::to_string(number) + ": invalid JSON: " + e.what());
         }
@@ -203,22 +203,24 @@ void addModelCommand(CLI::App& app)
     score->callback([o] {
         learn::configureThreads(learn::RuntimeOptions { o->threads });
         const auto folder = hf::ModelFolder::open(o->dir, false);
+        const std::int64_t vocab = folder.config.vocabSize;
         std::vector<std::vector<std::int64_t>> sequences;
-        std::size_t line = 0;
-        for (const auto& j : readJsonLines(o->input)) {
-            ++line;
+        for (const auto& [line, j] : readJsonLines(o->input)) {
             if (!j.is_array())
                 throw std::runtime_error(o->input + ":" + std::to_string(line) + ": expected a JSON array of ids");
             std::vector<std::int64_t> ids;
             for (const auto& id : j) {
                 if (!id.is_number_integer())
                     throw std::runtime_error(o->input + ":" + std::to_string(line) + ": " + id.dump() + " is not an id");
+                if (id.get<std::int64_t>() < 0 || id.get<std::int64_t>() >= vocab)
+                    throw std::runtime_error(o->input + ":" + std::to_string(line) + ": id " + id.dump()
+                        + " is outside the vocabulary (0.." + std::to_string(vocab - 1) + ")");
                 ids.push_back(id.get<std::int64_t>());
             }
             sequences.push_back(std::move(ids));
         }
         const torch::Device device(learn::resolveDevice(o->device));
-        auto decoder = learn::loadHfDecoder(folder, { .device = device, .dtype = std::nullopt });
+        auto decoder = learn::loadHfDecoder(folder, { .device = device });
         const auto scores = learn::scoreSequences(decoder, sequences);
         AtomicFile out(o->output);
         for (const auto& row : scores) {

@@ -6,6 +6,7 @@
 
 #include "core/hf/error.h"
 #include "core/learn/torch/hf/hfexport.h"
+#include "core/learn/torch/hf/hfgeneration.h"
 #include "core/learn/torch/hf/hfmodel.h"
 
 #include <QProcess>
@@ -351,6 +352,75 @@ private Q_SLOTS:
                     != std::string::npos,
                 e.what());
         }
+    }
+
+    void greedyGenerationEqualsRepeatedFullPasses()
+    {
+        QTemporaryDir dir;
+        const fs::path d = dir.path().toStdString();
+        hftest::writeTinyModel(d, { .arch = "LlamaForCausalLM", .llama3Rope = true }, 13);
+        auto model = learn::loadHfDecoder(hf::ModelFolder::open(d.string(), false));
+        model->eval();
+        torch::NoGradGuard noGrad;
+        const std::vector<std::vector<std::int64_t>> prompts { { 1, 5, 9, 17, 33 }, { 4, 8 }, { 60, 61, 62, 63, 64, 65, 66 } };
+        learn::Rng rng(1);
+        const auto generated = learn::hfGenerate(model, prompts, { .greedy = true, .maxNewTokens = 10 }, rng);
+        for (std::size_t r = 0; r < prompts.size(); ++r) {
+            std::vector<std::int64_t> seq = prompts[r];
+            for (int step = 0; step < 10; ++step) {
+                const auto n = static_cast<std::int64_t>(seq.size());
+                const auto t = torch::tensor(seq, torch::kInt64).view({ 1, n });
+                const auto logits = model->logits(model->forward(t, torch::ones({ 1, n }, torch::kBool)));
+                seq.push_back(logits[0][n - 1].argmax().item<std::int64_t>());
+            }
+            const std::vector<std::int64_t> expected(seq.begin() + static_cast<std::ptrdiff_t>(prompts[r].size()), seq.end());
+            QCOMPARE(generated[r].tokens, expected);
+            QVERIFY(!generated[r].stopped);
+        }
+    }
+
+    void samplingIsSeededFilteredAndStops()
+    {
+        QTemporaryDir dir;
+        const fs::path d = dir.path().toStdString();
+        hftest::writeTinyModel(d, { .arch = "Qwen2ForCausalLM" }, 17);
+        auto model = learn::loadHfDecoder(hf::ModelFolder::open(d.string(), false));
+        model->eval();
+        torch::NoGradGuard noGrad;
+        const std::vector<std::vector<std::int64_t>> prompts(6, std::vector<std::int64_t> { 1, 5, 9 });
+        const learn::HfSamplingOptions sampled { .temperature = 1.5, .topP = 0.95, .maxNewTokens = 12 };
+        learn::Rng a(42), b(42), c(43);
+        const auto first = learn::hfGenerate(model, prompts, sampled, a);
+        const auto again = learn::hfGenerate(model, prompts, sampled, b);
+        const auto other = learn::hfGenerate(model, prompts, sampled, c);
+        bool differs = false;
+        for (std::size_t r = 0; r < prompts.size(); ++r) {
+            QCOMPARE(first[r].tokens, again[r].tokens);
+            differs = differs || first[r].tokens != other[r].tokens;
+            differs = differs || first[r].tokens != first[0].tokens; // rows draw apart
+        }
+        QVERIFY(differs);
+        // top-k = 1 is greedy, with log-prob 0 under the filtered distribution.
+        learn::Rng g(5);
+        const auto greedy = learn::hfGenerate(model, prompts, { .greedy = true, .maxNewTokens = 6 }, g);
+        const auto topOne = learn::hfGenerate(model, prompts, { .topK = 1, .maxNewTokens = 6 }, g);
+        QCOMPARE(topOne[0].tokens, greedy[0].tokens);
+        QCOMPARE(topOne[0].logProbs[3], 0.0);
+        // Padded embedding rows past the tokenizer are never drawn.
+        learn::Rng h(7);
+        const auto limited
+            = learn::hfGenerate(model, prompts, { .temperature = 3.0, .maxNewTokens = 30, .vocabLimit = 10 }, h);
+        for (const auto& row : limited)
+            for (const auto t : row.tokens)
+                QVERIFY(t >= 0 && t < 10);
+        // A stop token ends its row and is kept as its last token.
+        const std::int64_t stop = greedy[0].tokens[2];
+        learn::Rng s(9);
+        const auto stopped
+            = learn::hfGenerate(model, prompts, { .greedy = true, .maxNewTokens = 6, .stopTokens = { stop } }, s);
+        QVERIFY(stopped[0].stopped);
+        QCOMPARE(stopped[0].tokens.back(), stop);
+        QVERIFY(stopped[0].tokens.size() <= 3);
     }
 
     void idsOutsideTheVocabularyAreRefused()

@@ -13,7 +13,7 @@ namespace creditlab::learn {
 struct HfLoadOptions {
     torch::Device device = torch::kCPU;
     /// The compute dtype; by default float32 on the CPU (no fast bf16 matmul there) and bfloat16 on CUDA.
-    std::optional<torch::Dtype> dtype;
+    std::optional<torch::Dtype> dtype = std::nullopt;
 };
 
 /// Builds the decoder of `folder` on the device and copies its weights in. Throws hf::HfError.
