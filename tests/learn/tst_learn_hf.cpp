@@ -8,6 +8,7 @@
 #include "core/learn/torch/hf/hfexport.h"
 #include "core/learn/torch/hf/hfgeneration.h"
 #include "core/learn/torch/hf/hfmodel.h"
+#include "core/learn/torch/hf/hfupdate.h"
 
 #include <QProcess>
 #include <QTemporaryDir>
@@ -421,6 +422,96 @@ private Q_SLOTS:
         QVERIFY(stopped[0].stopped);
         QCOMPARE(stopped[0].tokens.back(), stop);
         QVERIFY(stopped[0].tokens.size() <= 3);
+    }
+
+    void trainedTokenLogProbsAreTheScores()
+    {
+        QTemporaryDir dir;
+        const fs::path d = dir.path().toStdString();
+        hftest::writeTinyModel(d, { .arch = "Qwen3ForCausalLM", .tied = true }, 19);
+        auto model = learn::loadHfDecoder(hf::ModelFolder::open(d.string(), false));
+        const auto seqs = sequences();
+        const auto scores = learn::scoreSequences(model, { seqs[0] });
+        // Positions 3, 7 and 11 predict tokens 4, 8 and 12.
+        const auto tokens = torch::tensor(seqs[0], torch::kInt64).unsqueeze(0);
+        const auto valid = torch::ones_like(tokens, torch::kBool);
+        const auto from = torch::tensor({ 3, 7, 11 }, torch::kInt64).unsqueeze(0);
+        const auto targets = tokens.index_select(1, torch::tensor({ 4, 8, 12 }, torch::kInt64));
+        const auto lp = learn::hfTargetLogProbs(model, tokens, valid, from, targets);
+        QVERIFY(std::abs(lp[0][0].item<double>() - scores[0][3]) < 1e-5);
+        QVERIFY(std::abs(lp[0][1].item<double>() - scores[0][7]) < 1e-5);
+        QVERIFY(std::abs(lp[0][2].item<double>() - scores[0][11]) < 1e-5);
+    }
+
+    void learnsASequenceAndAccumulatesAsOneBatch()
+    {
+        QTemporaryDir dir;
+        const fs::path d = dir.path().toStdString();
+        hftest::writeTinyModel(d, { .arch = "LlamaForCausalLM" }, 23);
+        const auto folder = hf::ModelFolder::open(d.string(), false);
+        // Two rows, every next token trained.
+        const auto tokens = torch::tensor({ 1, 5, 9, 17, 33, 65, 2, 40, 7, 7, 7, 7, 3, 3, 3, 3 }, torch::kInt64).view({ 2, 8 });
+        const auto valid = torch::ones_like(tokens, torch::kBool);
+        const auto from = torch::arange(7, torch::kInt64).unsqueeze(0).expand({ 2, 7 }).contiguous();
+        const auto targets = tokens.narrow(1, 1, 7);
+        auto nll = [&](learn::HfDecoder& m, std::int64_t row, std::int64_t rows) {
+            return -learn::hfTargetLogProbs(m, tokens.narrow(0, row, rows), valid.narrow(0, row, rows),
+                from.narrow(0, row, rows), targets.narrow(0, row, rows))
+                        .mean();
+        };
+        // Learns: 30 AdamW steps take the loss well down.
+        auto model = learn::loadHfDecoder(folder);
+        learn::HfOptimizer optimizer(model, { .lr = 3e-3 });
+        QCOMPARE(optimizer.trainableParameters(), model->config().parameterCount());
+        const double before = nll(model, 0, 2).item<double>();
+        for (int step = 0; step < 30; ++step) {
+            nll(model, 0, 2).backward();
+            QVERIFY(std::isfinite(optimizer.step()));
+        }
+        const double after = nll(model, 0, 2).item<double>();
+        qInfo("loss %.3f -> %.3f", before, after);
+        QVERIFY(after < 0.25 * before);
+        // Two half-batch backward passes, each weighted 1/2, then one step: the same as one full-batch step.
+        auto whole = learn::loadHfDecoder(folder);
+        auto halves = learn::loadHfDecoder(folder);
+        learn::HfOptimizer wholeOpt(whole, { .lr = 1e-3, .maxGradNorm = 0.5 });
+        learn::HfOptimizer halvesOpt(halves, { .lr = 1e-3, .maxGradNorm = 0.5 });
+        nll(whole, 0, 2).backward();
+        const double wholeNorm = wholeOpt.step();
+        (0.5 * nll(halves, 0, 1)).backward();
+        (0.5 * nll(halves, 1, 1)).backward();
+        const double halvesNorm = halvesOpt.step();
+        QVERIFY(std::abs(wholeNorm - halvesNorm) < 1e-4 * wholeNorm);
+        QVERIFY(wholeNorm > 0.5); // the clipping applied
+        double worst = 0;
+        auto a = whole->named_parameters(true);
+        for (const auto& p : halves->named_parameters(true))
+            worst = std::max(worst, (p.value() - a[p.key()]).abs().max().item<double>());
+        QVERIFY2(worst < 1e-6, std::to_string(worst).c_str());
+    }
+
+    void bf16ParametersStepFloat32Masters()
+    {
+        QTemporaryDir dir;
+        const fs::path d = dir.path().toStdString();
+        hftest::writeTinyModel(d, { .arch = "Qwen2ForCausalLM", .dtype = hf::DType::BF16 }, 29);
+        auto model = learn::loadHfDecoder(hf::ModelFolder::open(d.string(), false), { .dtype = torch::kBFloat16 });
+        QCOMPARE(model->dtype(), torch::kBFloat16);
+        const auto before = model->model->norm->weight.detach().clone();
+        learn::HfOptimizer optimizer(model, { .lr = 1e-3 });
+        const auto tokens = torch::tensor({ 1, 5, 9, 17, 33, 65 }, torch::kInt64).view({ 1, 6 });
+        const auto from = torch::arange(5, torch::kInt64).unsqueeze(0);
+        // Ten Adam steps of about 1e-3 on weights near 1: each alone is below half of bf16's resolution there (2^-8),
+        // together they are not; without master weights every step would round back to the start.
+        for (int i = 0; i < 10; ++i) {
+            (-learn::hfTargetLogProbs(model, tokens, torch::ones_like(tokens, torch::kBool), from, tokens.narrow(1, 1, 5))
+                    .mean())
+                .backward();
+            optimizer.step();
+        }
+        const auto moved = (model->model->norm->weight.to(torch::kFloat32) - before.to(torch::kFloat32)).abs();
+        QVERIFY(moved.max().item<double>() > 0);
+        QCOMPARE(model->model->norm->weight.scalar_type(), torch::kBFloat16);
     }
 
     void idsOutsideTheVocabularyAreRefused()
