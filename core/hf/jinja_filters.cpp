@@ -314,8 +314,16 @@ Value fCenter(Renderer& r, const Value& v, const Args& a)
 
 Value fAttr(Renderer&, const Value& v, const Args& a)
 {
+    // getattr() only: unlike `.name`, no fallback to the item of that name.
     const auto p = a.bind("attr", { "name" }, 1);
-    return getAttr(v, toStr(p[0]));
+    const std::string name = toStr(p[0]);
+    if (v.kind == Kind::Namespace) {
+        if (const Value* x = v.dict->find(std::string_view(name)))
+            return *x;
+    } else if (Value method = findMethod(v, name); !isMissing(method)) {
+        return method;
+    }
+    return Value::undefined("'" + std::string(typeName(v)) + " object' has no attribute '" + name + "'");
 }
 
 } // namespace

@@ -265,10 +265,7 @@ std::vector<std::string> split(std::string_view s, const std::string* sep, long 
             if (k == n)
                 break;
             if (maxsplit == 0) {
-                std::size_t e = n;
-                while (e > k && space(e - 1))
-                    --e;
-                parts.emplace_back(s.substr(offsets[k], offsets[e] - offsets[k]));
+                parts.emplace_back(s.substr(offsets[k]));
                 break;
             }
             const std::size_t b = k;
@@ -286,10 +283,7 @@ std::vector<std::string> split(std::string_view s, const std::string* sep, long 
         if (k == 0)
             break;
         if (maxsplit == 0) {
-            std::size_t b = 0;
-            while (b < k && space(b))
-                ++b;
-            parts.emplace_back(s.substr(offsets[b], offsets[k] - offsets[b]));
+            parts.emplace_back(s.substr(0, offsets[k]));
             break;
         }
         const std::size_t e = k;
