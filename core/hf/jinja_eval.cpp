@@ -68,7 +68,7 @@ void Renderer::checkSize(std::size_t size)
 {
     if (size > m_limits.maxOutputBytes)
         throw JinjaError(limitMessage("output limit (maxOutputBytes)", m_limits.maxOutputBytes));
-    step(size / 1024);
+    step(size / 64);
 }
 
 std::chrono::system_clock::time_point Renderer::now() const
@@ -234,40 +234,53 @@ void Renderer::execFor(const Stmt& s, Frame& frame, Flow& flow)
         return;
     }
     const auto n = static_cast<std::int64_t>(items.size());
-    auto shared = std::make_shared<const List>(items);
+    // The loop object is rebuilt only when the previous iteration's one was kept somewhere (a namespace, a macro's
+    // closure): otherwise it is updated in place, which makes an iteration cheap.
+    Value loop;
+    auto counter = std::make_shared<std::int64_t>(0);
+    auto at = [&](std::int64_t k) { return k >= 0 && k < n ? items[static_cast<std::size_t>(k)] : Value(); };
     for (std::int64_t k = 0; k < n; ++k) {
-        step();
+        step(5); // an iteration costs as much as several expression nodes
+        const bool reuse = loop.dict && loop.dict.use_count() == 1 && loop.dict->entries.back().second.fn.use_count() == 1;
+        if (!reuse) {
+            counter = std::make_shared<std::int64_t>(k);
+            Dict d;
+            d.entries.reserve(12);
+            for (const char* key : { "index", "index0", "revindex", "revindex0", "first", "last", "length", "depth",
+                     "depth0", "previtem", "nextitem", "cycle" })
+                d.entries.emplace_back(Value::string(key), Value());
+            auto cycle = std::make_shared<Callable>();
+            cycle->name = "cycle";
+            cycle->call = [counter](Renderer&, const Args& args) {
+                if (args.pos.empty())
+                    throw JinjaError("no items for cycling given");
+                return args.pos[static_cast<std::size_t>(*counter) % args.pos.size()];
+            };
+            d.entries.back().second = Value::callable(std::move(cycle));
+            loop = Value::makeDict(std::move(d));
+        }
+        *counter = k;
+        auto& e = loop.dict->entries;
+        e[0].second = Value::integer(k + 1);
+        e[1].second = Value::integer(k);
+        e[2].second = Value::integer(n - k);
+        e[3].second = Value::integer(n - k - 1);
+        e[4].second = Value::boolean(k == 0);
+        e[5].second = Value::boolean(k == n - 1);
+        e[6].second = Value::integer(n);
+        e[7].second = Value::integer(1);
+        e[8].second = Value::integer(0);
+        e[9].second = k > 0 ? at(k - 1) : Value::undefined("there is no previous item");
+        e[10].second = k + 1 < n ? at(k + 1) : Value::undefined("there is no next item");
         Frame body;
         body.parent = &frame;
-        Dict loop;
-        loop.entries.reserve(12);
-        auto put = [&](const char* key, Value v) { loop.entries.emplace_back(Value::string(key), std::move(v)); };
-        put("index", Value::integer(k + 1));
-        put("index0", Value::integer(k));
-        put("revindex", Value::integer(n - k));
-        put("revindex0", Value::integer(n - k - 1));
-        put("first", Value::boolean(k == 0));
-        put("last", Value::boolean(k == n - 1));
-        put("length", Value::integer(n));
-        put("depth", Value::integer(1));
-        put("depth0", Value::integer(0));
-        put("previtem", k > 0 ? items[static_cast<std::size_t>(k - 1)] : Value::undefined("there is no previous item"));
-        put("nextitem", k + 1 < n ? items[static_cast<std::size_t>(k + 1)] : Value::undefined("there is no next item"));
-        auto cycle = std::make_shared<Callable>();
-        cycle->name = "cycle";
-        cycle->call = [k](Renderer&, const Args& args) {
-            if (args.pos.empty())
-                throw JinjaError("no items for cycling given");
-            return args.pos[static_cast<std::size_t>(k) % args.pos.size()];
-        };
-        put("cycle", Value::callable(std::move(cycle)));
-        body.set("loop", Value::makeDict(std::move(loop)));
+        body.vars.reserve(4);
+        body.vars.emplace_back("loop", loop);
         assign(s.target, items[static_cast<std::size_t>(k)], body);
         const Flow f = exec(s.body, body);
         if (f == Flow::Break)
             break;
     }
-    (void)shared;
 }
 
 Value Renderer::makeMacro(const Stmt& s, const Frame& frame)

@@ -235,10 +235,11 @@ static Value repeat(Renderer& r, const Value& seq, std::int64_t times)
         total = SIZE_MAX;
     r.checkSize(total);
     if (seq.isString()) {
-        std::string out;
-        out.reserve(unit * static_cast<std::size_t>(times));
-        for (std::int64_t k = 0; k < times; ++k)
-            out += seq.s;
+        std::string out = seq.s;
+        out.reserve(total);
+        while (out.size() * 2 <= total)
+            out += out;
+        out.append(out, 0, total - out.size());
         return Value::string(std::move(out), seq.markup);
     }
     List out;
