@@ -113,9 +113,22 @@ Renderer::Flow Renderer::exec(const Body& body, Frame& frame)
     return Flow::Normal;
 }
 
+Renderer::Nest::Nest(Renderer& r)
+    : m_r(r)
+{
+    // Parsing bounds the syntax's nesting and callMacro() the calls; this bounds both together, so that the stack
+    // stays small whatever the mix (10 frames per unit of maxDepth).
+    if (++m_r.m_evalDepth > m_r.m_limits.maxDepth * 10) {
+        --m_r.m_evalDepth;
+        throw JinjaError("depth limit exceeded: evaluation nests deeper than 10 × maxDepth ("
+            + std::to_string(m_r.m_limits.maxDepth) + ")");
+    }
+}
+
 Renderer::Flow Renderer::execOne(const Stmt& s, Frame& frame)
 {
     step();
+    const Nest nest(*this);
     try {
         switch (s.type) {
         case StmtType::Output:
@@ -398,6 +411,7 @@ Value Renderer::evalFilterChain(const Expr& e, const Value& subject, Frame& fram
 Value Renderer::eval(const Expr& e, Frame& frame)
 {
     step();
+    const Nest nest(*this);
     try {
         return evalInner(e, frame);
     } catch (JinjaError& err) {

@@ -51,6 +51,11 @@ private:
     Value evalInner(const Expr& e, Frame& frame);
     Args evalArgs(const Expr& e, Frame& frame, std::size_t first);
     Value lookup(const std::string& name, const Frame& frame) const;
+    struct Nest {
+        explicit Nest(Renderer& r);
+        ~Nest() { --m_r.m_evalDepth; }
+        Renderer& m_r;
+    };
     void append(std::string_view text);
 
     const Program& m_program;
@@ -62,6 +67,7 @@ private:
     std::string* m_out = &m_output;
     std::size_t m_steps = 0;
     int m_callDepth = 0;
+    int m_evalDepth = 0; ///< nested statements and expressions, macro calls included
     std::vector<std::weak_ptr<Dict>> m_namespaces;
 };
 
