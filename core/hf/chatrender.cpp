@@ -21,13 +21,14 @@ std::optional<std::string> specialToken(const nlohmann::ordered_json& config, co
         if (content != it->end() && content->is_string())
             return content->get<std::string>();
     }
-    throw HfError(std::string(file) + ": key \"" + key + "\": expected a string or an object with a \"content\" string");
+    throw HfError(
+        std::string(file) + ": key \"" + key + "\": expected a string or an object with a \"content\" string");
 }
 
 } // namespace
 
-ChatTemplateConfig readChatTemplateConfig(const nlohmann::ordered_json& config, std::string_view templateName,
-    std::string_view fileName)
+ChatTemplateConfig readChatTemplateConfig(
+    const nlohmann::ordered_json& config, std::string_view templateName, std::string_view fileName)
 {
     const std::string file(fileName);
     if (!config.is_object())
@@ -81,8 +82,8 @@ ChatTemplateConfig loadChatTemplateConfig(const std::filesystem::path& file, std
     return readChatTemplateConfig(config, templateName, file.filename().string());
 }
 
-jinja::Template parseChatTemplate(const ChatTemplateConfig& config, std::string_view fileName,
-    const jinja::Limits& limits)
+jinja::Template parseChatTemplate(
+    const ChatTemplateConfig& config, std::string_view fileName, const jinja::Limits& limits)
 {
     return jinja::Template::parse(config.source, "chat template (" + std::string(fileName) + ")", limits);
 }

@@ -35,8 +35,8 @@ struct ChatTemplateConfig {
 /// {"name", "template"} from which `templateName` is picked ("default" unless asked otherwise); `bos_token`,
 /// `eos_token`, `unk_token` and `pad_token` as strings or {"content": ...} objects. Throws HfError naming `fileName`
 /// and the key where the template is missing or malformed.
-ChatTemplateConfig readChatTemplateConfig(const nlohmann::ordered_json& config, std::string_view templateName = "default",
-    std::string_view fileName = "tokenizer_config.json");
+ChatTemplateConfig readChatTemplateConfig(const nlohmann::ordered_json& config,
+    std::string_view templateName = "default", std::string_view fileName = "tokenizer_config.json");
 /// readChatTemplateConfig() of a file; throws HfError naming it when it cannot be read or is not JSON.
 ChatTemplateConfig loadChatTemplateConfig(const std::filesystem::path& file, std::string_view templateName = "default");
 

@@ -11,8 +11,26 @@
 namespace creditlab::hf::jinja {
 
 enum class ExprType {
-    Const, Name, List, Tuple, Dict, GetAttr, GetItem, Slice, Call, Filter, Test, Neg, Pos, Not, And, Or, Binary,
-    Concat, Compare, CondExpr
+    Const,
+    Name,
+    List,
+    Tuple,
+    Dict,
+    GetAttr,
+    GetItem,
+    Slice,
+    Call,
+    Filter,
+    Test,
+    Neg,
+    Pos,
+    Not,
+    And,
+    Or,
+    Binary,
+    Concat,
+    Compare,
+    CondExpr
 };
 
 struct Expr;

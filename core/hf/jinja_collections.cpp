@@ -228,30 +228,19 @@ Value selectOrReject(Renderer& r, const Value& v, const Args& a, bool attr, bool
     return Value::makeList(std::move(out));
 }
 
-Value fSelect(Renderer& r, const Value& v, const Args& a)
-{
-    return selectOrReject(r, v, a, false, true);
-}
+Value fSelect(Renderer& r, const Value& v, const Args& a) { return selectOrReject(r, v, a, false, true); }
 
-Value fReject(Renderer& r, const Value& v, const Args& a)
-{
-    return selectOrReject(r, v, a, false, false);
-}
+Value fReject(Renderer& r, const Value& v, const Args& a) { return selectOrReject(r, v, a, false, false); }
 
-Value fSelectAttr(Renderer& r, const Value& v, const Args& a)
-{
-    return selectOrReject(r, v, a, true, true);
-}
+Value fSelectAttr(Renderer& r, const Value& v, const Args& a) { return selectOrReject(r, v, a, true, true); }
 
-Value fRejectAttr(Renderer& r, const Value& v, const Args& a)
-{
-    return selectOrReject(r, v, a, true, false);
-}
+Value fRejectAttr(Renderer& r, const Value& v, const Args& a) { return selectOrReject(r, v, a, true, false); }
 
 Value fMap(Renderer& r, const Value& v, const Args& a)
 {
     List out;
-    const auto attribute = std::find_if(a.kw.begin(), a.kw.end(), [](const auto& kw) { return kw.first == "attribute"; });
+    const auto attribute
+        = std::find_if(a.kw.begin(), a.kw.end(), [](const auto& kw) { return kw.first == "attribute"; });
     if (attribute != a.kw.end()) {
         const auto dflt = std::find_if(a.kw.begin(), a.kw.end(), [](const auto& kw) { return kw.first == "default"; });
         for (const Value& item : iterate(v)) {
@@ -279,7 +268,8 @@ Value fMap(Renderer& r, const Value& v, const Args& a)
 
 Value sortKey(const Value& item, const Value& attribute, bool caseSensitive)
 {
-    Value key = attribute.isUndefined() || attribute.isNone() || isMissing(attribute) ? item : attributeOf(item, attribute);
+    Value key
+        = attribute.isUndefined() || attribute.isNone() || isMissing(attribute) ? item : attributeOf(item, attribute);
     if (!caseSensitive && key.isString())
         return Value::string(text::lower(key.s));
     return key;
@@ -396,15 +386,9 @@ Value minMax(Renderer& r, const Value& v, const Args& a, bool max)
     return items[best];
 }
 
-Value fMin(Renderer& r, const Value& v, const Args& a)
-{
-    return minMax(r, v, a, false);
-}
+Value fMin(Renderer& r, const Value& v, const Args& a) { return minMax(r, v, a, false); }
 
-Value fMax(Renderer& r, const Value& v, const Args& a)
-{
-    return minMax(r, v, a, true);
-}
+Value fMax(Renderer& r, const Value& v, const Args& a) { return minMax(r, v, a, true); }
 
 } // namespace
 

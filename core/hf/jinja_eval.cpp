@@ -29,8 +29,8 @@ void Renderer::Frame::set(const std::string& name, Value v)
     vars.emplace_back(name, std::move(v));
 }
 
-Renderer::Renderer(const Program& program, const nlohmann::ordered_json& context, const Limits& limits,
-    const Clock& clock)
+Renderer::Renderer(
+    const Program& program, const nlohmann::ordered_json& context, const Limits& limits, const Clock& clock)
     : m_program(program)
     , m_limits(limits)
     , m_clock(clock)
@@ -76,10 +76,7 @@ std::chrono::system_clock::time_point Renderer::now() const
     return m_clock ? m_clock() : std::chrono::system_clock::now();
 }
 
-void Renderer::track(const Value& ns)
-{
-    m_namespaces.push_back(ns.dict);
-}
+void Renderer::track(const Value& ns) { m_namespaces.push_back(ns.dict); }
 
 void Renderer::append(std::string_view text)
 {
@@ -254,7 +251,8 @@ void Renderer::execFor(const Stmt& s, Frame& frame, Flow& flow)
     auto at = [&](std::int64_t k) { return k >= 0 && k < n ? items[static_cast<std::size_t>(k)] : Value(); };
     for (std::int64_t k = 0; k < n; ++k) {
         step(5); // an iteration costs as much as several expression nodes
-        const bool reuse = loop.dict && loop.dict.use_count() == 1 && loop.dict->entries.back().second.fn.use_count() == 1;
+        const bool reuse
+            = loop.dict && loop.dict.use_count() == 1 && loop.dict->entries.back().second.fn.use_count() == 1;
         if (!reuse) {
             counter = std::make_shared<std::int64_t>(k);
             Dict d;
@@ -308,17 +306,16 @@ Value Renderer::makeMacro(const Stmt& s, const Frame& frame)
     auto c = std::make_shared<Callable>();
     c->name = s.type == StmtType::Macro ? s.text : "caller";
     const Stmt* stmt = &s;
-    c->call = [stmt, closure = std::move(closure)](Renderer& r, const Args& args) {
-        return r.callMacro(*stmt, closure, args);
-    };
+    c->call = [stmt, closure = std::move(closure)](
+                  Renderer& r, const Args& args) { return r.callMacro(*stmt, closure, args); };
     return Value::callable(std::move(c));
 }
 
 Value Renderer::callMacro(const Stmt& s, const std::vector<std::pair<std::string, Value>>& closure, const Args& args)
 {
     if (m_callDepth >= m_limits.maxDepth)
-        throw JinjaError("depth limit exceeded: macro calls nest deeper than maxDepth ("
-            + std::to_string(m_limits.maxDepth) + ")");
+        throw JinjaError(
+            "depth limit exceeded: macro calls nest deeper than maxDepth (" + std::to_string(m_limits.maxDepth) + ")");
     struct DepthGuard {
         int& depth;
         ~DepthGuard() { --depth; }

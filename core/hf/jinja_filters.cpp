@@ -46,8 +46,7 @@ Value fToJson(Renderer& r, const Value& v, const Args& a)
             throw JinjaError("tojson: indent must be an integer or a string");
     }
     if (!isMissing(p[2]) && !p[2].isNone()) {
-        if (!p[2].isSequence() || p[2].list->size() != 2 || !(*p[2].list)[0].isString()
-            || !(*p[2].list)[1].isString())
+        if (!p[2].isSequence() || p[2].list->size() != 2 || !(*p[2].list)[0].isString() || !(*p[2].list)[1].isString())
             throw JinjaError("tojson: separators must be a pair of strings");
         o.itemSeparator = (*p[2].list)[0].s;
         o.keySeparator = (*p[2].list)[1].s;
@@ -247,10 +246,9 @@ Value fIndent(Renderer& r, const Value& v, const Args& a)
     const auto p = a.bind("indent", { "width", "first", "blank" });
     std::string indentation(4, ' ');
     if (!isMissing(p[0]))
-        indentation = p[0].isString() ? p[0].s
-                                      : std::string(static_cast<std::size_t>(
-                                                        std::clamp<std::int64_t>(intArg(p[0], "indent"), 0, 1 << 20)),
-                                            ' ');
+        indentation = p[0].isString()
+            ? p[0].s
+            : std::string(static_cast<std::size_t>(std::clamp<std::int64_t>(intArg(p[0], "indent"), 0, 1 << 20)), ' ');
     const bool first = !isMissing(p[1]) && truthy(p[1]);
     const bool blank = !isMissing(p[2]) && truthy(p[2]);
     const std::vector<std::string> lines = text::splitlines(toStr(v) + "\n", false);
@@ -334,13 +332,12 @@ FilterFn findFilter(std::string_view name)
 {
     static const std::unordered_map<std::string_view, FilterFn> kFilters = [] {
         std::unordered_map<std::string_view, FilterFn> t = { { "default", fDefault }, { "d", fDefault },
-            { "trim", fTrim }, { "tojson", fToJson }, { "length", fLength }, { "count", fLength },
-            { "upper", fUpper }, { "lower", fLower }, { "title", fTitle }, { "capitalize", fCapitalize },
-            { "replace", fReplace }, { "first", fFirst }, { "last", fLast }, { "join", fJoin }, { "list", fList },
-            { "string", fString }, { "int", fInt }, { "float", fFloat }, { "abs", fAbs }, { "round", fRound },
-            { "items", fItems }, { "reverse", fReverse }, { "indent", fIndent }, { "safe", fSafe },
-            { "e", fEscape }, { "escape", fEscape }, { "forceescape", fForceEscape }, { "wordcount", fWordcount },
-            { "center", fCenter }, { "attr", fAttr } };
+            { "trim", fTrim }, { "tojson", fToJson }, { "length", fLength }, { "count", fLength }, { "upper", fUpper },
+            { "lower", fLower }, { "title", fTitle }, { "capitalize", fCapitalize }, { "replace", fReplace },
+            { "first", fFirst }, { "last", fLast }, { "join", fJoin }, { "list", fList }, { "string", fString },
+            { "int", fInt }, { "float", fFloat }, { "abs", fAbs }, { "round", fRound }, { "items", fItems },
+            { "reverse", fReverse }, { "indent", fIndent }, { "safe", fSafe }, { "e", fEscape }, { "escape", fEscape },
+            { "forceescape", fForceEscape }, { "wordcount", fWordcount }, { "center", fCenter }, { "attr", fAttr } };
         registerCollectionFilters(t);
         return t;
     }();

@@ -25,20 +25,11 @@ std::size_t skipSpaces(std::string_view s, std::size_t pos)
     return pos;
 }
 
-std::string rstripSpaces(std::string_view s)
-{
-    return text::strip(s, nullptr, false, true);
-}
+std::string rstripSpaces(std::string_view s) { return text::strip(s, nullptr, false, true); }
 
-bool isNameStart(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
+bool isNameStart(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
 
-bool isDigit(char c)
-{
-    return c >= '0' && c <= '9';
-}
+bool isDigit(char c) { return c >= '0' && c <= '9'; }
 
 class Lexer {
 public:
@@ -217,8 +208,9 @@ private:
         std::string brackets;
         for (;;) {
             if (m_pos >= m_src.size())
-                fail(variable ? "unexpected end of template, expected '}}'" : "unexpected end of template, "
-                                                                              "expected '%}'",
+                fail(variable ? "unexpected end of template, expected '}}'"
+                              : "unexpected end of template, "
+                                "expected '%}'",
                     m_pos);
             if (brackets.empty()) {
                 const std::size_t p = m_pos;
@@ -431,8 +423,8 @@ private:
 
     void lexOperator(std::string& brackets)
     {
-        static const char* const kOps[] = { "//", "**", "==", "!=", ">=", "<=", "+", "-", "/", "*", "%", "~", "[",
-            "]", "(", ")", "{", "}", ">", "<", "=", ".", ":", "|", ",", ";" };
+        static const char* const kOps[] = { "//", "**", "==", "!=", ">=", "<=", "+", "-", "/", "*", "%", "~", "[", "]",
+            "(", ")", "{", "}", ">", "<", "=", ".", ":", "|", ",", ";" };
         for (const char* op : kOps) {
             const std::string_view o(op);
             if (m_src.compare(m_pos, o.size(), o) != 0)
@@ -461,9 +453,6 @@ private:
 
 } // namespace
 
-std::vector<Token> tokenize(std::string_view source)
-{
-    return Lexer(source).run();
-}
+std::vector<Token> tokenize(std::string_view source) { return Lexer(source).run(); }
 
 } // namespace creditlab::hf::jinja

@@ -14,8 +14,8 @@ namespace creditlab::hf::jinja {
 
 namespace {
 
-Value boundMethod(const Value& self, std::string name, Value (*impl)(Renderer&, const Value&, const std::string&,
-                                                           const Args&))
+Value boundMethod(
+    const Value& self, std::string name, Value (*impl)(Renderer&, const Value&, const std::string&, const Args&))
 {
     auto c = std::make_shared<Callable>();
     c->name = name;
@@ -262,8 +262,8 @@ Value dictMethod(Renderer& r, const Value& self, const std::string& name, const 
 
 Value unsafe(const Value& obj, std::string_view name)
 {
-    return Value::undefined("access to attribute '" + std::string(name) + "' of '" + typeName(obj)
-        + "' object is unsafe.");
+    return Value::undefined(
+        "access to attribute '" + std::string(name) + "' of '" + typeName(obj) + "' object is unsafe.");
 }
 
 } // namespace
@@ -274,10 +274,10 @@ Value findMethod(const Value& obj, std::string_view name)
         "startswith", "endswith", "replace", "upper", "lower", "title", "capitalize", "swapcase", "find", "rfind",
         "index", "rindex", "count", "join", "format", "splitlines", "center", "ljust", "rjust", "removeprefix",
         "removesuffix", "isdigit", "isalpha", "isalnum", "isspace", "isupper", "islower" };
-    static const std::unordered_set<std::string_view> kListUnsafe = { "append", "extend", "insert", "pop", "remove",
-        "reverse", "sort", "clear" };
-    static const std::unordered_set<std::string_view> kDictUnsafe = { "pop", "popitem", "setdefault", "update",
-        "clear" };
+    static const std::unordered_set<std::string_view> kListUnsafe
+        = { "append", "extend", "insert", "pop", "remove", "reverse", "sort", "clear" };
+    static const std::unordered_set<std::string_view> kDictUnsafe
+        = { "pop", "popitem", "setdefault", "update", "clear" };
     const std::string n(name);
     switch (obj.kind) {
     case Kind::String:
@@ -397,11 +397,10 @@ std::shared_ptr<const Callable> global(const char* name, Value (*fn)(Renderer&, 
 
 Value findGlobal(std::string_view name)
 {
-    static const std::vector<std::pair<std::string_view, std::shared_ptr<const Callable>>> kGlobals = {
-        { "range", global("range", gRange) }, { "namespace", global("namespace", gNamespace) },
-        { "dict", global("dict", gDict) }, { "raise_exception", global("raise_exception", gRaise) },
-        { "strftime_now", global("strftime_now", gStrftime) }
-    };
+    static const std::vector<std::pair<std::string_view, std::shared_ptr<const Callable>>> kGlobals
+        = { { "range", global("range", gRange) }, { "namespace", global("namespace", gNamespace) },
+              { "dict", global("dict", gDict) }, { "raise_exception", global("raise_exception", gRaise) },
+              { "strftime_now", global("strftime_now", gStrftime) } };
     for (const auto& [n, c] : kGlobals)
         if (n == name)
             return Value::callable(c);

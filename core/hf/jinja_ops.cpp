@@ -8,15 +8,9 @@
 
 namespace creditlab::hf::jinja {
 
-void failUndefined(const Value& v)
-{
-    throw JinjaError(v.s.empty() ? "the value is undefined" : v.s);
-}
+void failUndefined(const Value& v) { throw JinjaError(v.s.empty() ? "the value is undefined" : v.s); }
 
-static std::string objectName(const Value& obj)
-{
-    return std::string("'") + typeName(obj) + " object'";
-}
+static std::string objectName(const Value& obj) { return std::string("'") + typeName(obj) + " object'"; }
 
 Value getAttr(const Value& obj, const std::string& name)
 {
@@ -227,8 +221,8 @@ static std::string escapeMarkup(std::string_view s)
 static Value repeat(Renderer& r, const Value& seq, std::int64_t times)
 {
     if (times <= 0)
-        return seq.isString() ? Value::string({}, seq.markup) : (seq.kind == Kind::Tuple ? Value::makeTuple({})
-                                                                                           : Value::makeList({}));
+        return seq.isString() ? Value::string({}, seq.markup)
+                              : (seq.kind == Kind::Tuple ? Value::makeTuple({}) : Value::makeList({}));
     const std::size_t unit = seq.isString() ? seq.s.size() : seq.list->size();
     std::size_t total = 0;
     if (__builtin_mul_overflow(unit, static_cast<std::uint64_t>(times), &total))
@@ -256,20 +250,11 @@ template <typename Op> static std::int64_t checked(Op op, std::int64_t x, std::i
     return result;
 }
 
-static bool addOverflow(std::int64_t x, std::int64_t y, std::int64_t* r)
-{
-    return __builtin_add_overflow(x, y, r);
-}
+static bool addOverflow(std::int64_t x, std::int64_t y, std::int64_t* r) { return __builtin_add_overflow(x, y, r); }
 
-static bool subOverflow(std::int64_t x, std::int64_t y, std::int64_t* r)
-{
-    return __builtin_sub_overflow(x, y, r);
-}
+static bool subOverflow(std::int64_t x, std::int64_t y, std::int64_t* r) { return __builtin_sub_overflow(x, y, r); }
 
-static bool mulOverflow(std::int64_t x, std::int64_t y, std::int64_t* r)
-{
-    return __builtin_mul_overflow(x, y, r);
-}
+static bool mulOverflow(std::int64_t x, std::int64_t y, std::int64_t* r) { return __builtin_mul_overflow(x, y, r); }
 
 Value binaryOp(Renderer& r, const std::string& op, const Value& a, const Value& b)
 {

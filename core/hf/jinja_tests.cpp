@@ -68,15 +68,9 @@ bool tDivisibleBy(Renderer& r, const Value& v, const Args& a)
     return equals(binaryOp(r, "%", v, argument(a, "divisibleby")), Value::integer(0));
 }
 
-bool tEq(Renderer&, const Value& v, const Args& a)
-{
-    return equals(v, argument(a, "=="));
-}
+bool tEq(Renderer&, const Value& v, const Args& a) { return equals(v, argument(a, "==")); }
 
-bool tNe(Renderer&, const Value& v, const Args& a)
-{
-    return !equals(v, argument(a, "!="));
-}
+bool tNe(Renderer&, const Value& v, const Args& a) { return !equals(v, argument(a, "!=")); }
 
 bool ordered(const Value& x, const Value& y)
 {
@@ -87,10 +81,7 @@ bool ordered(const Value& x, const Value& y)
     return lessThan(x, y);
 }
 
-bool tLt(Renderer&, const Value& v, const Args& a)
-{
-    return ordered(v, argument(a, "<"));
-}
+bool tLt(Renderer&, const Value& v, const Args& a) { return ordered(v, argument(a, "<")); }
 
 bool tLe(Renderer&, const Value& v, const Args& a)
 {
@@ -98,10 +89,7 @@ bool tLe(Renderer&, const Value& v, const Args& a)
     return ordered(v, o) || equals(v, o);
 }
 
-bool tGt(Renderer&, const Value& v, const Args& a)
-{
-    return ordered(argument(a, ">"), v);
-}
+bool tGt(Renderer&, const Value& v, const Args& a) { return ordered(argument(a, ">"), v); }
 
 bool tGe(Renderer&, const Value& v, const Args& a)
 {
@@ -109,10 +97,7 @@ bool tGe(Renderer&, const Value& v, const Args& a)
     return ordered(o, v) || equals(v, o);
 }
 
-bool tIn(Renderer&, const Value& v, const Args& a)
-{
-    return contains(argument(a, "in"), v);
-}
+bool tIn(Renderer&, const Value& v, const Args& a) { return contains(argument(a, "in"), v); }
 
 bool tSameAs(Renderer&, const Value& v, const Args& a)
 {
@@ -152,14 +137,13 @@ bool tTest(Renderer&, const Value& v, const Args& a)
 TestFn findTest(std::string_view name)
 {
     static const std::unordered_map<std::string_view, TestFn> kTests = { { "defined", tDefined },
-        { "undefined", tUndefined }, { "none", tNone }, { "boolean", tBoolean }, { "true", tTrue },
-        { "false", tFalse }, { "integer", tInteger }, { "float", tFloat }, { "number", tNumber },
-        { "string", tString }, { "mapping", tMapping }, { "iterable", tIterable }, { "sequence", tSequence },
-        { "callable", tCallable }, { "escaped", tEscaped }, { "odd", tOdd }, { "even", tEven },
-        { "divisibleby", tDivisibleBy }, { "eq", tEq }, { "equalto", tEq }, { "==", tEq }, { "ne", tNe },
-        { "!=", tNe }, { "lt", tLt }, { "lessthan", tLt }, { "<", tLt }, { "le", tLe }, { "<=", tLe },
-        { "gt", tGt }, { "greaterthan", tGt }, { ">", tGt }, { "ge", tGe }, { ">=", tGe }, { "in", tIn },
-        { "sameas", tSameAs }, { "filter", tFilter }, { "test", tTest } };
+        { "undefined", tUndefined }, { "none", tNone }, { "boolean", tBoolean }, { "true", tTrue }, { "false", tFalse },
+        { "integer", tInteger }, { "float", tFloat }, { "number", tNumber }, { "string", tString },
+        { "mapping", tMapping }, { "iterable", tIterable }, { "sequence", tSequence }, { "callable", tCallable },
+        { "escaped", tEscaped }, { "odd", tOdd }, { "even", tEven }, { "divisibleby", tDivisibleBy }, { "eq", tEq },
+        { "equalto", tEq }, { "==", tEq }, { "ne", tNe }, { "!=", tNe }, { "lt", tLt }, { "lessthan", tLt },
+        { "<", tLt }, { "le", tLe }, { "<=", tLe }, { "gt", tGt }, { "greaterthan", tGt }, { ">", tGt }, { "ge", tGe },
+        { ">=", tGe }, { "in", tIn }, { "sameas", tSameAs }, { "filter", tFilter }, { "test", tTest } };
     const auto it = kTests.find(name);
     return it == kTests.end() ? nullptr : it->second;
 }

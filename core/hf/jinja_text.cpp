@@ -9,9 +9,8 @@ namespace creditlab::hf::jinja::text {
 char32_t decode(std::string_view s, std::size_t& pos)
 {
     const auto b = static_cast<unsigned char>(s[pos]);
-    auto cont = [&](std::size_t k) {
-        return pos + k < s.size() && (static_cast<unsigned char>(s[pos + k]) & 0xC0) == 0x80;
-    };
+    auto cont
+        = [&](std::size_t k) { return pos + k < s.size() && (static_cast<unsigned char>(s[pos + k]) & 0xC0) == 0x80; };
     int len = 0;
     char32_t c = b;
     if (b < 0x80) {
@@ -92,10 +91,7 @@ bool isAlpha(char32_t c)
     return k >= UTF8PROC_CATEGORY_LU && k <= UTF8PROC_CATEGORY_LO;
 }
 
-bool isDigit(char32_t c)
-{
-    return category(c) == UTF8PROC_CATEGORY_ND;
-}
+bool isDigit(char32_t c) { return category(c) == UTF8PROC_CATEGORY_ND; }
 
 bool isAlnum(char32_t c)
 {
@@ -103,15 +99,9 @@ bool isAlnum(char32_t c)
     return isAlpha(c) || k == UTF8PROC_CATEGORY_ND || k == UTF8PROC_CATEGORY_NL || k == UTF8PROC_CATEGORY_NO;
 }
 
-bool isUpper(char32_t c)
-{
-    return category(c) == UTF8PROC_CATEGORY_LU || category(c) == UTF8PROC_CATEGORY_LT;
-}
+bool isUpper(char32_t c) { return category(c) == UTF8PROC_CATEGORY_LU || category(c) == UTF8PROC_CATEGORY_LT; }
 
-bool isLower(char32_t c)
-{
-    return category(c) == UTF8PROC_CATEGORY_LL;
-}
+bool isLower(char32_t c) { return category(c) == UTF8PROC_CATEGORY_LL; }
 
 char32_t toUpper(char32_t c)
 {
@@ -151,15 +141,9 @@ template <typename F> static std::string mapChars(std::string_view s, F f)
     return out;
 }
 
-std::string upper(std::string_view s)
-{
-    return mapChars(s, toUpper);
-}
+std::string upper(std::string_view s) { return mapChars(s, toUpper); }
 
-std::string lower(std::string_view s)
-{
-    return mapChars(s, toLower);
-}
+std::string lower(std::string_view s) { return mapChars(s, toLower); }
 
 std::string swapcase(std::string_view s)
 {
@@ -205,7 +189,8 @@ std::string strip(std::string_view s, const std::string* chars, bool left, bool 
         for (std::size_t pos = 0; pos < chars->size();)
             set.push_back(decode(*chars, pos));
     }
-    auto strippable = [&](char32_t c) { return chars ? std::find(set.begin(), set.end(), c) != set.end() : isSpace(c); };
+    auto strippable
+        = [&](char32_t c) { return chars ? std::find(set.begin(), set.end(), c) != set.end() : isSpace(c); };
     const auto offsets = codePointOffsets(s);
     std::size_t begin = 0;
     std::size_t end = offsets.size() - 1;
@@ -304,8 +289,8 @@ std::vector<std::string> splitlines(std::string_view s, bool keepends)
     while (pos < s.size()) {
         const std::size_t at = pos;
         const char32_t c = decode(s, pos);
-        const bool lineBreak = c == '\n' || c == '\r' || c == 0x0B || c == 0x0C || c == 0x1C || c == 0x1D
-            || c == 0x1E || c == 0x85 || c == 0x2028 || c == 0x2029;
+        const bool lineBreak = c == '\n' || c == '\r' || c == 0x0B || c == 0x0C || c == 0x1C || c == 0x1D || c == 0x1E
+            || c == 0x85 || c == 0x2028 || c == 0x2029;
         if (!lineBreak)
             continue;
         if (c == '\r' && pos < s.size() && s[pos] == '\n')

@@ -122,10 +122,7 @@ void Dict::set(Value key, Value value)
 
 static const char* const kMissing = "\x01missing";
 
-bool isMissing(const Value& v)
-{
-    return v.kind == Kind::Undefined && v.s == kMissing;
-}
+bool isMissing(const Value& v) { return v.kind == Kind::Undefined && v.s == kMissing; }
 
 std::vector<Value> Args::bind(const char* what, std::initializer_list<const char*> names, std::size_t required) const
 {
@@ -273,8 +270,8 @@ bool lessThan(const Value& a, const Value& b, int depth)
         }
         return x.size() < y.size();
     }
-    throw JinjaError(std::string("'<' not supported between instances of '") + typeName(a) + "' and '" + typeName(b)
-        + "'");
+    throw JinjaError(
+        std::string("'<' not supported between instances of '") + typeName(a) + "' and '" + typeName(b) + "'");
 }
 
 std::string floatRepr(double v)
@@ -615,8 +612,8 @@ void appendJson(std::string& out, const Value& v, const JsonOptions& o, int leve
         for (const auto& [key, value] : v.dict->entries)
             members.emplace_back(jsonKey(key), &value);
         if (o.sortKeys)
-            std::stable_sort(members.begin(), members.end(),
-                [](const auto& a, const auto& b) { return a.first < b.first; });
+            std::stable_sort(
+                members.begin(), members.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
         out += '{';
         bool first = true;
         for (const auto& [key, value] : members) {

@@ -156,7 +156,8 @@ void TestHfJinja::initTestCase()
     smol.unk = "<|endoftext|>";
     smol.pad = "<|im_end|>";
     const std::vector<std::tuple<std::string, std::string, ChatTokens>> templates = {
-        { "Qwen3", qwen3.source, qwen3.tokens }, { "Llama-3", llama3.source, llama3.tokens },
+        { "Qwen3", qwen3.source, qwen3.tokens },
+        { "Llama-3", llama3.source, llama3.tokens },
         { "Qwen2.5-Instruct", readTemplate(data + "chat_templates/qwen2.5-instruct.jinja"), qwen25 },
         { "SmolLM2-Instruct", readTemplate(data + "chat_templates/smollm2-instruct.jinja"), smol },
     };
@@ -178,7 +179,8 @@ void TestHfJinja::initTestCase()
     }
     m_realCases = static_cast<int>(m_cases.size()) - m_featureCases;
 
-    m_python = runOracle("/usr/bin/python3", { QString::fromStdString(m_source + "/tests/hf/oracles/render_jinja.py") });
+    m_python
+        = runOracle("/usr/bin/python3", { QString::fromStdString(m_source + "/tests/hf/oracles/render_jinja.py") });
     m_node = runOracle("node",
         { QString::fromStdString(m_source + "/tests/hf/oracles/render_jinja.mjs"), QString::fromStdString(m_oracles) });
     QCOMPARE(m_python.size(), m_cases.size());
@@ -269,7 +271,6 @@ void TestHfJinja::cleanupTestCase()
         m_disagreements.isEmpty() ? "" : ": ", qPrintable(m_disagreements.join("; ")));
 }
 
-
 void TestHfJinja::hostile_data()
 {
     QTest::addColumn<QString>("source");
@@ -280,23 +281,31 @@ void TestHfJinja::hostile_data()
         << "{% macro a(n) %}{{ b(n) }}{% endmacro %}{% macro b(n) %}{{ a(n + 1) }}{% endmacro %}{{ a(0) }}"
         << "depth limit";
     QTest::newRow("nested range loops")
-        << "{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}" << "step limit";
-    QTest::newRow("range(10**9)") << "{% for i in range(10**9) %}x{% endfor %}" << "Range too big";
-    QTest::newRow("string repetition") << "{{ 'x' * 1000000000 }}" << "output limit";
+        << "{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}"
+        << "step limit";
+    QTest::newRow("range(10**9)") << "{% for i in range(10**9) %}x{% endfor %}"
+                                  << "Range too big";
+    QTest::newRow("string repetition") << "{{ 'x' * 1000000000 }}"
+                                       << "output limit";
     QTest::newRow("repetition in a loop") << "{% for i in range(100000) %}{{ 'abcdefghij' * 1000 }}{% endfor %}"
                                           << "output limit";
     QTest::newRow("doubling") << "{% set ns = namespace(s='x') %}{% for i in range(64) %}{% set ns.s = ns.s ~ ns.s "
                                  "%}{% endfor %}"
                               << "output limit";
-    QTest::newRow("list repetition") << "{% set l = [1, 2] * 100000000 %}" << "output limit";
-    QTest::newRow("big strings in a loop")
-        << "{% for i in range(100000) %}{% set s = 'a' * 10000000 %}{% endfor %}" << "step limit";
+    QTest::newRow("list repetition") << "{% set l = [1, 2] * 100000000 %}"
+                                     << "output limit";
+    QTest::newRow("big strings in a loop") << "{% for i in range(100000) %}{% set s = 'a' * 10000000 %}{% endfor %}"
+                                           << "step limit";
     QTest::newRow("nested parentheses") << "{{ " + QString(100000, '(') + "1" + QString(100000, ')') + " }}"
                                         << "depth limit";
-    QTest::newRow("nested lists") << "{{ " + QString(100000, '[') + QString(100000, ']') + " }}" << "depth limit";
-    QTest::newRow("nested ifs") << QString("{% if true %}").repeated(10000) + "x" << "depth limit";
-    QTest::newRow("negations") << "{{ " + QString("not ").repeated(100000) + "x }}" << "depth limit";
-    QTest::newRow("minus signs") << "{{ " + QString(100000, '-') + "1 }}" << "depth limit";
+    QTest::newRow("nested lists") << "{{ " + QString(100000, '[') + QString(100000, ']') + " }}"
+                                  << "depth limit";
+    QTest::newRow("nested ifs") << QString("{% if true %}").repeated(10000) + "x"
+                                << "depth limit";
+    QTest::newRow("negations") << "{{ " + QString("not ").repeated(100000) + "x }}"
+                               << "depth limit";
+    QTest::newRow("minus signs") << "{{ " + QString(100000, '-') + "1 }}"
+                                 << "depth limit";
     QTest::newRow("namespace holding itself") << "{% set ns = namespace() %}{% set ns.me = ns %}{{ ns }}"
                                               << "depth limit";
 }
@@ -331,12 +340,14 @@ void TestHfJinja::errors_data()
     QTest::newRow("unclosed print") << "x\n{{ 1 + " << name + ", line 2: unexpected end of template, expected '}}'";
     QTest::newRow("unclosed comment") << "\n\n{# x" << name + ", line 3: Missing end of comment tag";
     QTest::newRow("undefined attribute") << "line 1\n{{ nope.attr }}" << name + ", line 2: 'nope' is undefined";
-    QTest::newRow("raise_exception") << "{% for m in messages %}\n{% if m.role == 'x' %}\n{{ raise_exception('Only user "
-                                        "and assistant roles are supported!') }}{% endif %}{% endfor %}"
-                                     << name + ", line 3: Only user and assistant roles are supported!";
+    QTest::newRow("raise_exception")
+        << "{% for m in messages %}\n{% if m.role == 'x' %}\n{{ raise_exception('Only user "
+           "and assistant roles are supported!') }}{% endif %}{% endfor %}"
+        << name + ", line 3: Only user and assistant roles are supported!";
     QTest::newRow("list.append") << "\n\n\n{% set l = [] %}{{ l.append(1) }}"
                                  << name + ", line 4: access to attribute 'append' of 'list' object is unsafe.";
-    QTest::newRow("type error") << "{{ 'a' + 1 }}" << name + ", line 1: unsupported operand type(s) for +: 'str' and 'int'";
+    QTest::newRow("type error") << "{{ 'a' + 1 }}"
+                                << name + ", line 1: unsupported operand type(s) for +: 'str' and 'int'";
 }
 
 void TestHfJinja::errors()
@@ -392,8 +403,8 @@ void TestHfJinja::chatConfig()
 void TestHfJinja::strftimeClock()
 {
     const jinja::Template t = jinja::Template::parse("{{ strftime_now('%d %b %Y, %H:%M') }}", "clock");
-    QCOMPARE(t.render(json::object(), {}, fixedClock(1767225600 + 3600 * 13 + 60 * 7)),
-        std::string("01 Jan 2026, 13:07"));
+    QCOMPARE(
+        t.render(json::object(), {}, fixedClock(1767225600 + 3600 * 13 + 60 * 7)), std::string("01 Jan 2026, 13:07"));
 }
 
 void TestHfJinja::threads()
