@@ -141,7 +141,21 @@ template <typename F> static std::string mapChars(std::string_view s, F f)
     return out;
 }
 
-std::string upper(std::string_view s) { return mapChars(s, toUpper); }
+std::string upper(std::string_view s)
+{
+    // Python's full case mapping turns ß into "SS"; utf8proc's simple one gives U+1E9E. Other one-to-many mappings
+    // (ligatures, a few Greek and Armenian letters) stay simple: docs/hf-chat-templates.md.
+    std::string out;
+    out.reserve(s.size());
+    for (std::size_t pos = 0; pos < s.size();) {
+        const char32_t c = decode(s, pos);
+        if (c == 0xDF)
+            out += "SS";
+        else
+            encode(out, toUpper(c));
+    }
+    return out;
+}
 
 std::string lower(std::string_view s) { return mapChars(s, toLower); }
 

@@ -201,4 +201,20 @@ case("print dict and list", "{{ m }} {{ [m] }}", {"m": {"role": "user", "content
 case("loop over messages reversed", "{% for m in messages[::-1] %}{{ loop.index0 }}{{ m.role[0] }}{% endfor %}", {"messages": msgs})
 case("unicode content", "{{ s }}|{{ s|upper }}|{{ s[:3] }}|{{ s|length }}", {"s": "naïve café 日本 😀"})
 
+# More whitespace control, arithmetic and Unicode corners
+case("lstrip with minus and trailing spaces", "  {%- if true %}\n  x\n  {%- endif %}  \n")
+case("comment on its own line", "a\n  {# c #}\n  b")
+case("tab before block in loop", "{% for x in [1] %}\n\t{{ x }}\n{% endfor %}")
+case("mixed plus and minus", "x {%+ if 1 %}y{% endif %}\n  {{ 'z' }}  {% if 1 -%}  q{%- endif %}")
+case("raw with minus inside", "{% raw -%}  a  {%- endraw %}")
+case("print then block lines", "{{ 'a' }}\n{% if 1 %}\n  b\n{% endif %}")
+case("set with minus and blank lines", "{%- set x = 1 -%}\n\n{{ x }}\n\n")
+case("leading and trailing blank lines", "\n\n{% if 1 %}a{% endif %}\n\n\n")
+case("floor division and modulo corners", "{{ 10 // 3 }} {{ -10 // 3 }} {{ 10 % -3 }} {{ 1.0 // 0.3 }} {{ 5.5 % -2 }} {{ 1e300 * 1e10 }} {{ 3 / 7 }}")
+case("tojson nested indent", "{{ [1,[2,'x']]|tojson(indent=3) }} {{ {'a':[]}|tojson(indent=1) }}")
+case("upper sharp s", "{{ 'straße'|upper }} {{ 'ǅ'|lower }}")
+case("sort does not mutate", "{% set a = [3,1] %}{{ a|sort|first }}{{ a }}")
+case("dict literal attribute", "{{ {'a': 1}.a }} {{ {'a':1}['a'] }}")
+case("nested loop index", "{% for a in 'ab' %}{% for b in 'cd' %}{{ loop.index }}{{ a }}{% endfor %}{{ loop.index }}{% endfor %}")
+
 print(json.dumps(C, ensure_ascii=False, indent=1))
