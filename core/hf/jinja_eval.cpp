@@ -2,6 +2,8 @@
 
 #include "core/hf/jinja_builtins.h"
 
+#include <algorithm>
+
 namespace creditlab::hf::jinja {
 
 std::string limitMessage(const char* limit, std::size_t value)

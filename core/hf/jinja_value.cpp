@@ -2,6 +2,7 @@
 
 #include "core/hf/jinja_text.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
