@@ -20,8 +20,8 @@ namespace creditlab::hf::jinja {
 /// ("output limit", "step limit", "depth limit").
 struct Limits {
     std::size_t maxOutputBytes = 16u << 20; ///< the output, and any string or list built on the way
-    std::size_t maxSteps = 10'000'000; ///< evaluation steps (nodes, loop iterations, copied kilobytes)
-    int maxDepth = 200; ///< nesting of the template's syntax, and of macro calls at render time
+    std::size_t maxSteps = 10'000'000; ///< evaluation steps (nodes, calls, 5 per loop iteration, 1 per 64 bytes built)
+    int maxDepth = 200; ///< syntax nesting (parse), macro call depth, and 10 × this evaluation frames (render)
 };
 
 /// The clock of `strftime_now` (local time, as Python's datetime.now()).
