@@ -68,6 +68,7 @@ dict_of() {
     fuzz_server) echo "$here/dict/server.dict" ;;
     fuzz_household) echo "$here/dict/household.dict" ;;
     fuzz_shop|fuzz_searchqa|fuzz_recall) echo "$here/dict/env.dict" ;;
+    fuzz_hf_template) echo "$here/dict/jinja.dict" ;;
     *) echo "$here/dict/json.dict" ;;
     esac
 }
