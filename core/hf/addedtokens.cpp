@@ -161,7 +161,8 @@ AddedVocabulary::AddedVocabulary(const std::optional<JsonNode>& list, const BpeM
     }
     for (std::size_t i = 0; i < m_tokens.size(); ++i) {
         if (m_tokens[i].normalized) {
-            const std::string pattern = normalizer.apply(m_tokens[i].content);
+            std::string pattern = m_tokens[i].content;
+            normalizer.apply(m_tokens[i].content, pattern);
             if (!pattern.empty())
                 m_normalized->add(pattern, i);
         } else {

@@ -4,6 +4,7 @@
 #include "core/hf/jsonnode.h"
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <unordered_map>
 
@@ -12,6 +13,11 @@ namespace creditlab::hf::detail {
 namespace {
 
     constexpr std::int64_t kMaxId = (std::int64_t { 1 } << 24) - 1;
+    // The per-thread piece cache: pieces up to this length, emptied when it holds this many.
+    constexpr std::size_t kCachedPieceBytes = 64;
+    constexpr std::size_t kCacheEntries = 32768;
+
+    std::atomic<std::uint64_t> g_modelSerial { 0 };
 
     struct StringHash {
         using is_transparent = void;
@@ -90,6 +96,7 @@ struct BpeModel::Tables {
 
 BpeModel::BpeModel(const JsonNode& model)
     : m_tables(std::make_unique<Tables>())
+    , m_serial(++g_modelSerial)
 {
     model.expectObject();
     if (const auto type = model.find("type"); type && type->string() != "BPE")
@@ -202,6 +209,30 @@ void BpeModel::encodePiece(std::string_view piece, BpeScratch& scratch, std::vec
             return;
         }
     }
+    const bool cacheable = piece.size() > 1 && piece.size() <= kCachedPieceBytes;
+    if (cacheable) {
+        if (scratch.cacheOwner != m_serial || scratch.cache.size() >= kCacheEntries) {
+            scratch.cache.clear();
+            scratch.cachedIds.clear();
+            scratch.cacheOwner = m_serial;
+        }
+        if (const auto it = scratch.cache.find(piece); it != scratch.cache.end()) {
+            const auto first = scratch.cachedIds.begin() + it->second.offset;
+            out.insert(out.end(), first, first + it->second.count);
+            return;
+        }
+    }
+    const std::size_t before = out.size();
+    encodeUncached(piece, scratch, out);
+    if (cacheable) {
+        const auto offset = static_cast<std::uint32_t>(scratch.cachedIds.size());
+        scratch.cachedIds.insert(scratch.cachedIds.end(), out.begin() + static_cast<std::ptrdiff_t>(before), out.end());
+        scratch.cache.emplace(piece, BpeScratch::Cached { offset, static_cast<std::uint32_t>(out.size() - before) });
+    }
+}
+
+void BpeModel::encodeUncached(std::string_view piece, BpeScratch& scratch, std::vector<std::int32_t>& out) const
+{
     scratch.symbols.clear();
     for (const char byte : piece) {
         const std::int32_t id = m_byteIds[static_cast<unsigned char>(byte)];

@@ -6,18 +6,29 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace creditlab::hf::detail {
 
 class JsonNode;
 
-/// Working memory of BpeModel::encodePiece, reused across calls of one thread.
+/// Working memory of BpeModel::encodePiece, reused across calls of one thread, with that thread's cache of encoded
+/// pieces (agent text repeats its words; the Rust crate caches too). The cache belongs to one model at a time.
 struct BpeScratch {
+    struct Hash {
+        using is_transparent = void;
+        std::size_t operator()(std::string_view s) const { return std::hash<std::string_view> {}(s); }
+    };
+    struct Cached {
+        std::uint32_t offset; // into `cachedIds`
+        std::uint32_t count;
+    };
     struct Symbol {
         std::int32_t id;
         std::int32_t prev;
@@ -30,6 +41,9 @@ struct BpeScratch {
     };
     std::vector<Symbol> symbols;
     std::vector<Candidate> heap;
+    std::uint64_t cacheOwner = 0; // BpeModel::m_serial of the model the cache is for
+    std::unordered_map<std::string, Cached, Hash, std::equal_to<>> cache;
+    std::vector<std::int32_t> cachedIds;
 };
 
 class BpeModel {
@@ -58,12 +72,14 @@ private:
     struct Tables;
     void parseVocab(const JsonNode& vocab);
     void parseMerges(const JsonNode& merges);
+    void encodeUncached(std::string_view piece, BpeScratch& scratch, std::vector<std::int32_t>& out) const;
     void mergeAll(BpeScratch& scratch, std::vector<std::int32_t>& out) const;
 
     std::vector<std::string> m_texts; // by id; "" with m_present false for ids without an entry
     std::vector<bool> m_present;
     std::unique_ptr<Tables> m_tables;
     std::array<std::int32_t, 256> m_byteIds {};
+    std::uint64_t m_serial = 0; // unique per loaded model: names the owner of a thread's cache
     std::int32_t m_pieceCount = 0;
     std::size_t m_mergeCount = 0;
     bool m_ignoreMerges = false;

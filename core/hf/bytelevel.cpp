@@ -195,20 +195,54 @@ bool isNumeric(char32_t c)
     return category == UTF8PROC_CATEGORY_ND || category == UTF8PROC_CATEGORY_NL || category == UTF8PROC_CATEGORY_NO;
 }
 
-std::string nfc(std::string_view text)
+namespace {
+
+    std::string nfcOfRun(std::string_view run)
+    {
+        utf8proc_uint8_t* mapped = nullptr;
+        const auto length = utf8proc_map(reinterpret_cast<const utf8proc_uint8_t*>(run.data()),
+            static_cast<utf8proc_ssize_t>(run.size()), &mapped,
+            static_cast<utf8proc_option_t>(UTF8PROC_STABLE | UTF8PROC_COMPOSE));
+        const std::unique_ptr<utf8proc_uint8_t, decltype(&std::free)> owner(mapped, &std::free);
+        if (length < 0)
+            throw HfError(std::string("NFC: ") + utf8proc_errmsg(length));
+        return std::string(reinterpret_cast<const char*>(mapped), static_cast<std::size_t>(length));
+    }
+
+    bool isAscii(char c) { return static_cast<unsigned char>(c) < 0x80; }
+
+} // namespace
+
+bool nfc(std::string_view text, std::string& out)
 {
-    bool ascii = true;
-    for (const char ch : text)
-        ascii = ascii && static_cast<unsigned char>(ch) < 0x80;
-    if (ascii)
-        return std::string(text);
-    utf8proc_uint8_t* mapped = nullptr;
-    const auto length = utf8proc_map(reinterpret_cast<const utf8proc_uint8_t*>(text.data()),
-        static_cast<utf8proc_ssize_t>(text.size()), &mapped, static_cast<utf8proc_option_t>(UTF8PROC_STABLE | UTF8PROC_COMPOSE));
-    const std::unique_ptr<utf8proc_uint8_t, decltype(&std::free)> owner(mapped, &std::free);
-    if (length < 0)
-        throw HfError(std::string("NFC: ") + utf8proc_errmsg(length));
-    return std::string(reinterpret_cast<const char*>(mapped), static_cast<std::size_t>(length));
+    // ASCII is in NFC, and an ASCII character is a starter that never composes with what precedes it, so NFC can
+    // run on each stretch of non-ASCII characters together with the ASCII character before it (e + U+0301 → é).
+    bool changed = false;
+    std::size_t copied = 0; // text[0, copied) is in `out` when changed
+    for (std::size_t at = 0; at < text.size();) {
+        if (isAscii(text[at])) {
+            ++at;
+            continue;
+        }
+        const std::size_t begin = at > 0 ? at - 1 : 0;
+        std::size_t end = at;
+        while (end < text.size() && !isAscii(text[end]))
+            ++end;
+        const std::string_view run = text.substr(begin, end - begin);
+        const std::string normalized = nfcOfRun(run);
+        if (normalized != run) {
+            if (!changed)
+                out.clear();
+            changed = true;
+            out.append(text.substr(copied, begin - copied));
+            out += normalized;
+            copied = end;
+        }
+        at = end;
+    }
+    if (changed)
+        out.append(text.substr(copied));
+    return changed;
 }
 
 } // namespace creditlab::hf::detail

@@ -39,7 +39,8 @@ bool isWhitespace(char32_t c);
 /// Rust's `char::is_numeric` (general categories Nd, Nl, No).
 bool isNumeric(char32_t c);
 
-/// Unicode NFC of valid UTF-8 `text` (utf8proc); ASCII is returned as is.
-std::string nfc(std::string_view text);
+/// Unicode NFC of valid UTF-8 `text` (utf8proc). Returns false, leaving `out` alone, when `text` is already in NFC;
+/// otherwise writes the NFC into `out` and returns true.
+bool nfc(std::string_view text, std::string& out);
 
 } // namespace creditlab::hf::detail

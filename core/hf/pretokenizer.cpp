@@ -127,7 +127,7 @@ Normalizer Normalizer::parse(const std::optional<JsonNode>& node)
     return normalizer;
 }
 
-std::string Normalizer::apply(std::string_view text) const { return m_nfc ? nfc(text) : std::string(text); }
+bool Normalizer::apply(std::string_view text, std::string& out) const { return m_nfc && nfc(text, out); }
 
 std::string Normalizer::describe() const { return m_nfc ? "NFC" : "no normalizer"; }
 

@@ -24,8 +24,8 @@ public:
     static Normalizer parse(const std::optional<JsonNode>& node);
 
     bool active() const { return m_nfc; }
-    /// The normalized text of valid UTF-8 `text`.
-    std::string apply(std::string_view text) const;
+    /// Normalizes valid UTF-8 `text` into `out` and returns true, or returns false when it stays as it is.
+    bool apply(std::string_view text, std::string& out) const;
     /// "NFC" or "no normalizer".
     std::string describe() const;
 

@@ -149,10 +149,8 @@ std::vector<std::int32_t> Tokenizer::encode(std::string_view text) const
             continue;
         }
         std::string_view stretch = text.substr(segment.begin, segment.end - segment.begin);
-        if (d.normalizer.active()) {
-            normalized = d.normalizer.apply(stretch);
+        if (d.normalizer.apply(stretch, normalized))
             stretch = normalized;
-        }
         if (!d.added.hasNormalized()) {
             d.encodeStretch(stretch, scratch, out);
             continue;
