@@ -132,8 +132,8 @@ AddedVocabulary::AddedVocabulary(const std::optional<JsonNode>& list, const BpeM
         AddedToken token;
         const JsonNode idNode = entry.at("id");
         const std::int64_t id = idNode.integer();
-        if (id < 0 || id > (std::int64_t { 1 } << 24) - 1)
-            idNode.fail("expected an id from 0 to 16777215");
+        if (id < 0 || id > kMaxTokenId)
+            idNode.fail("expected an id from 0 to " + std::to_string(kMaxTokenId));
         token.id = static_cast<std::int32_t>(id);
         token.content = entry.at("content").string();
         if (token.content.empty())

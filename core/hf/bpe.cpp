@@ -12,7 +12,7 @@ namespace creditlab::hf::detail {
 
 namespace {
 
-    constexpr std::int64_t kMaxId = (std::int64_t { 1 } << 24) - 1;
+    constexpr std::int64_t kMaxId = kMaxTokenId;
     // The per-thread piece cache: pieces up to this length, emptied when it holds this many.
     constexpr std::size_t kCachedPieceBytes = 64;
     constexpr std::size_t kCacheEntries = 32768;

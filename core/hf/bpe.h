@@ -18,6 +18,9 @@ namespace creditlab::hf::detail {
 
 class JsonNode;
 
+/// The largest token id accepted (4,194,303): real vocabularies stay below 300,000, and tables are indexed by id.
+constexpr std::int32_t kMaxTokenId = (1 << 22) - 1;
+
 /// Working memory of BpeModel::encodePiece, reused across calls of one thread, with that thread's cache of encoded
 /// pieces (agent text repeats its words; the Rust crate caches too). The cache belongs to one model at a time.
 struct BpeScratch {

@@ -18,6 +18,11 @@ nlohmann::json parseJson(std::string_view text, const std::string& source)
         if (const auto colon = reason.find(": "); colon != std::string::npos)
             reason = reason.substr(colon + 2);
         throw HfError(source + ": line " + std::to_string(line) + ": not valid JSON (" + reason + ")");
+    } catch (const nlohmann::json::exception& e) { // a number out of range has no position
+        std::string reason = e.what();
+        if (const auto bracket = reason.find("] "); bracket != std::string::npos)
+            reason = reason.substr(bracket + 2);
+        throw HfError(source + ": not valid JSON (" + reason + ")");
     }
 }
 

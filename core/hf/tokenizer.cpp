@@ -107,6 +107,39 @@ struct Tokenizer::Impl {
     std::int32_t size = 0;
 };
 
+// encode() of valid UTF-8 text.
+static std::vector<std::int32_t> encodeValid(const Tokenizer::Impl& d, std::string_view text)
+{
+    thread_local EncodeScratch scratch;
+    std::vector<std::int32_t> out;
+    out.reserve(text.size() / 3 + 1);
+    scratch.raw.clear();
+    d.added.splitRaw(text, scratch.raw);
+    std::string normalized;
+    for (const detail::AddedSegment& segment : scratch.raw) {
+        if (segment.id >= 0) {
+            out.push_back(segment.id);
+            continue;
+        }
+        std::string_view stretch = text.substr(segment.begin, segment.end - segment.begin);
+        if (d.normalizer.apply(stretch, normalized))
+            stretch = normalized;
+        if (!d.added.hasNormalized()) {
+            d.encodeStretch(stretch, scratch, out);
+            continue;
+        }
+        scratch.normalized.clear();
+        d.added.splitNormalized(stretch, scratch.normalized);
+        for (const detail::AddedSegment& part : scratch.normalized) {
+            if (part.id >= 0)
+                out.push_back(part.id);
+            else
+                d.encodeStretch(stretch.substr(part.begin, part.end - part.begin), scratch, out);
+        }
+    }
+    return out;
+}
+
 Tokenizer::Tokenizer(std::shared_ptr<const Impl> impl)
     : m_impl(std::move(impl))
 {
@@ -137,34 +170,11 @@ std::vector<std::int32_t> Tokenizer::encode(std::string_view text) const
     const Impl& d = *m_impl;
     if (const std::size_t valid = detail::validUtf8Prefix(text); valid != text.size())
         throw HfError(d.source + ": encode: the text is not valid UTF-8 at byte " + std::to_string(valid));
-    thread_local EncodeScratch scratch;
-    std::vector<std::int32_t> out;
-    out.reserve(text.size() / 3 + 1);
-    scratch.raw.clear();
-    d.added.splitRaw(text, scratch.raw);
-    std::string normalized;
-    for (const detail::AddedSegment& segment : scratch.raw) {
-        if (segment.id >= 0) {
-            out.push_back(segment.id);
-            continue;
-        }
-        std::string_view stretch = text.substr(segment.begin, segment.end - segment.begin);
-        if (d.normalizer.apply(stretch, normalized))
-            stretch = normalized;
-        if (!d.added.hasNormalized()) {
-            d.encodeStretch(stretch, scratch, out);
-            continue;
-        }
-        scratch.normalized.clear();
-        d.added.splitNormalized(stretch, scratch.normalized);
-        for (const detail::AddedSegment& part : scratch.normalized) {
-            if (part.id >= 0)
-                out.push_back(part.id);
-            else
-                d.encodeStretch(stretch.substr(part.begin, part.end - part.begin), scratch, out);
-        }
+    try {
+        return encodeValid(d, text);
+    } catch (const HfError& e) { // Oniguruma's retry limit on a pathological regex
+        throw HfError(d.source + ": encode: " + e.what());
     }
-    return out;
 }
 
 std::string Tokenizer::decode(std::span<const std::int32_t> ids, bool skipSpecialTokens) const
