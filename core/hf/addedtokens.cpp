@@ -80,48 +80,49 @@ private:
 
 namespace {
 
-    // The start of the character that ends at `end` (exclusive) in valid UTF-8.
-    std::size_t previousCharacter(std::string_view text, std::size_t end)
-    {
-        std::size_t at = end - 1;
-        while (at > 0 && (static_cast<unsigned char>(text[at]) & 0xC0) == 0x80)
-            --at;
-        return at;
-    }
+// The start of the character that ends at `end` (exclusive) in valid UTF-8.
+std::size_t previousCharacter(std::string_view text, std::size_t end)
+{
+    std::size_t at = end - 1;
+    while (at > 0 && (static_cast<unsigned char>(text[at]) & 0xC0) == 0x80)
+        --at;
+    return at;
+}
 
-    char32_t characterAt(std::string_view text, std::size_t at)
-    {
+char32_t characterAt(std::string_view text, std::size_t at)
+{
+    std::size_t length = 1;
+    return decodeUtf8(text, at, length);
+}
+
+// Where the whitespace that ends text[0, end) begins (the crate's space_leftmost_at_end).
+std::size_t trailingSpaceStart(std::string_view text, std::size_t end)
+{
+    while (end > 0) {
+        const std::size_t at = previousCharacter(text, end);
+        if (!isWhitespace(characterAt(text, at)))
+            break;
+        end = at;
+    }
+    return end;
+}
+
+// Where the whitespace that starts text[from, ...) ends (the crate's space_rightmost_at_start).
+std::size_t leadingSpaceEnd(std::string_view text, std::size_t from)
+{
+    while (from < text.size()) {
         std::size_t length = 1;
-        return decodeUtf8(text, at, length);
+        if (!isWhitespace(decodeUtf8(text, from, length)))
+            break;
+        from += length;
     }
-
-    // Where the whitespace that ends text[0, end) begins (the crate's space_leftmost_at_end).
-    std::size_t trailingSpaceStart(std::string_view text, std::size_t end)
-    {
-        while (end > 0) {
-            const std::size_t at = previousCharacter(text, end);
-            if (!isWhitespace(characterAt(text, at)))
-                break;
-            end = at;
-        }
-        return end;
-    }
-
-    // Where the whitespace that starts text[from, ...) ends (the crate's space_rightmost_at_start).
-    std::size_t leadingSpaceEnd(std::string_view text, std::size_t from)
-    {
-        while (from < text.size()) {
-            std::size_t length = 1;
-            if (!isWhitespace(decodeUtf8(text, from, length)))
-                break;
-            from += length;
-        }
-        return from;
-    }
+    return from;
+}
 
 } // namespace
 
-AddedVocabulary::AddedVocabulary(const std::optional<JsonNode>& list, const BpeModel& model, const Normalizer& normalizer)
+AddedVocabulary::AddedVocabulary(
+    const std::optional<JsonNode>& list, const BpeModel& model, const Normalizer& normalizer)
     : m_raw(std::make_unique<Trie>())
     , m_normalized(std::make_unique<Trie>())
 {
@@ -151,7 +152,8 @@ AddedVocabulary::AddedVocabulary(const std::optional<JsonNode>& list, const BpeM
         const std::int32_t expected = inVocab ? *inVocab : nextId;
         if (token.id != expected)
             idNode.fail("Hugging Face gives " + quoteForError(token.content) + " id " + std::to_string(expected)
-                + (inVocab ? " (its id in the vocabulary)" : " (the next id after the vocabulary and the added tokens before it)"));
+                + (inVocab ? " (its id in the vocabulary)"
+                           : " (the next id after the vocabulary and the added tokens before it)"));
         if (byId(token.id))
             idNode.fail("id " + std::to_string(token.id) + " is given to two added tokens");
         nextId = std::max(nextId, token.id + 1);
@@ -220,7 +222,8 @@ void AddedVocabulary::split(const Trie& trie, std::string_view text, std::vector
         at = matchEnd;
         const AddedToken& token = m_tokens[static_cast<std::size_t>(index)];
         if (token.singleWord) {
-            const bool spaceBefore = start == 0 || !isAlphanumericChar(characterAt(text, previousCharacter(text, start)));
+            const bool spaceBefore
+                = start == 0 || !isAlphanumericChar(characterAt(text, previousCharacter(text, start)));
             const bool spaceAfter = stop == text.size() || !isAlphanumericChar(characterAt(text, stop));
             if (!spaceBefore || !spaceAfter)
                 continue;

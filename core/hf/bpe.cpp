@@ -12,79 +12,78 @@ namespace creditlab::hf::detail {
 
 namespace {
 
-    constexpr std::int64_t kMaxId = kMaxTokenId;
-    // The per-thread piece cache: pieces up to this length, emptied when it holds this many.
-    constexpr std::size_t kCachedPieceBytes = 64;
-    constexpr std::size_t kCacheEntries = 32768;
+constexpr std::int64_t kMaxId = kMaxTokenId;
+// The per-thread piece cache: pieces up to this length, emptied when it holds this many.
+constexpr std::size_t kCachedPieceBytes = 64;
+constexpr std::size_t kCacheEntries = 32768;
 
-    std::atomic<std::uint64_t> g_modelSerial { 0 };
+std::atomic<std::uint64_t> g_modelSerial { 0 };
 
-    struct StringHash {
-        using is_transparent = void;
-        std::size_t operator()(std::string_view s) const { return std::hash<std::string_view> {}(s); }
-    };
-    using StringMap = std::unordered_map<std::string, std::int32_t, StringHash, std::equal_to<>>;
+struct StringHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view> {}(s); }
+};
+using StringMap = std::unordered_map<std::string, std::int32_t, StringHash, std::equal_to<>>;
 
-    // Open addressing over (left id, right id) → (rank, merged id); the hot lookup of the merge loop.
-    class MergeMap {
-    public:
-        struct Value {
-            std::int32_t rank;
-            std::int32_t id;
-        };
-
-        void reserve(std::size_t count)
-        {
-            const std::size_t capacity = std::bit_ceil(std::max<std::size_t>(16, count * 2));
-            m_keys.assign(capacity, kEmpty);
-            m_values.assign(capacity, {});
-            m_shift = 64 - std::countr_zero(capacity);
-        }
-
-        /// Inserts or, for a repeated pair, overwrites (the Rust crate keeps the last rank of a repeated merge).
-        void insert(std::int32_t left, std::int32_t right, Value value)
-        {
-            const std::uint64_t key = pack(left, right);
-            std::size_t slot = home(key);
-            while (m_keys[slot] != kEmpty && m_keys[slot] != key)
-                slot = (slot + 1) & (m_keys.size() - 1);
-            m_keys[slot] = key;
-            m_values[slot] = value;
-        }
-
-        const Value* find(std::int32_t left, std::int32_t right) const
-        {
-            const std::uint64_t key = pack(left, right);
-            for (std::size_t slot = home(key);; slot = (slot + 1) & (m_keys.size() - 1)) {
-                if (m_keys[slot] == key)
-                    return &m_values[slot];
-                if (m_keys[slot] == kEmpty)
-                    return nullptr;
-            }
-        }
-
-    private:
-        static constexpr std::uint64_t kEmpty = ~std::uint64_t { 0 };
-        static std::uint64_t pack(std::int32_t left, std::int32_t right)
-        {
-            return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(left)) << 32)
-                | static_cast<std::uint32_t>(right);
-        }
-        std::size_t home(std::uint64_t key) const
-        {
-            return static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ULL) >> m_shift);
-        }
-
-        std::vector<std::uint64_t> m_keys;
-        std::vector<Value> m_values;
-        int m_shift = 60;
+// Open addressing over (left id, right id) → (rank, merged id); the hot lookup of the merge loop.
+class MergeMap {
+public:
+    struct Value {
+        std::int32_t rank;
+        std::int32_t id;
     };
 
-    bool heapAfter(const BpeScratch::Candidate& a, const BpeScratch::Candidate& b)
+    void reserve(std::size_t count)
     {
-        // std::*_heap keep the largest on top: "largest" here is the lowest rank, then the leftmost position.
-        return a.rank != b.rank ? a.rank > b.rank : a.pos > b.pos;
+        const std::size_t capacity = std::bit_ceil(std::max<std::size_t>(16, count * 2));
+        m_keys.assign(capacity, kEmpty);
+        m_values.assign(capacity, {});
+        m_shift = 64 - std::countr_zero(capacity);
     }
+
+    /// Inserts or, for a repeated pair, overwrites (the Rust crate keeps the last rank of a repeated merge).
+    void insert(std::int32_t left, std::int32_t right, Value value)
+    {
+        const std::uint64_t key = pack(left, right);
+        std::size_t slot = home(key);
+        while (m_keys[slot] != kEmpty && m_keys[slot] != key)
+            slot = (slot + 1) & (m_keys.size() - 1);
+        m_keys[slot] = key;
+        m_values[slot] = value;
+    }
+
+    const Value* find(std::int32_t left, std::int32_t right) const
+    {
+        const std::uint64_t key = pack(left, right);
+        for (std::size_t slot = home(key);; slot = (slot + 1) & (m_keys.size() - 1)) {
+            if (m_keys[slot] == key)
+                return &m_values[slot];
+            if (m_keys[slot] == kEmpty)
+                return nullptr;
+        }
+    }
+
+private:
+    static constexpr std::uint64_t kEmpty = ~std::uint64_t { 0 };
+    static std::uint64_t pack(std::int32_t left, std::int32_t right)
+    {
+        return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(left)) << 32) | static_cast<std::uint32_t>(right);
+    }
+    std::size_t home(std::uint64_t key) const
+    {
+        return static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ULL) >> m_shift);
+    }
+
+    std::vector<std::uint64_t> m_keys;
+    std::vector<Value> m_values;
+    int m_shift = 60;
+};
+
+bool heapAfter(const BpeScratch::Candidate& a, const BpeScratch::Candidate& b)
+{
+    // std::*_heap keep the largest on top: "largest" here is the lowest rank, then the leftmost position.
+    return a.rank != b.rank ? a.rank > b.rank : a.pos > b.pos;
+}
 
 } // namespace
 
@@ -133,8 +132,8 @@ void BpeModel::parseVocab(const JsonNode& vocab)
             m_present.resize(static_cast<std::size_t>(id) + 1);
         }
         if (m_present[static_cast<std::size_t>(id)])
-            vocab.fail("id " + std::to_string(id) + " is given to both " + quoteForError(m_texts[static_cast<std::size_t>(id)])
-                + " and " + quoteForError(piece));
+            vocab.fail("id " + std::to_string(id) + " is given to both "
+                + quoteForError(m_texts[static_cast<std::size_t>(id)]) + " and " + quoteForError(piece));
         m_texts[static_cast<std::size_t>(id)] = piece;
         m_present[static_cast<std::size_t>(id)] = true;
         m_tables->textToId.emplace(piece, id);

@@ -11,78 +11,78 @@ namespace creditlab::hf::detail {
 
 namespace {
 
-    // The shortest valid second byte after each lead byte (Unicode Table 3-7), and the longest.
-    struct LeadRule {
-        int length = 0;
-        unsigned char low = 0x80;
-        unsigned char high = 0xBF;
-    };
+// The shortest valid second byte after each lead byte (Unicode Table 3-7), and the longest.
+struct LeadRule {
+    int length = 0;
+    unsigned char low = 0x80;
+    unsigned char high = 0xBF;
+};
 
-    LeadRule leadRule(unsigned char lead)
-    {
-        if (lead < 0x80)
-            return { 1 };
-        if (lead >= 0xC2 && lead <= 0xDF)
-            return { 2 };
-        if (lead == 0xE0)
-            return { 3, 0xA0, 0xBF };
-        if (lead == 0xED)
-            return { 3, 0x80, 0x9F };
-        if (lead >= 0xE1 && lead <= 0xEF)
-            return { 3 };
-        if (lead == 0xF0)
-            return { 4, 0x90, 0xBF };
-        if (lead == 0xF4)
-            return { 4, 0x80, 0x8F };
-        if (lead >= 0xF1 && lead <= 0xF3)
-            return { 4 };
-        return { 0 };
+LeadRule leadRule(unsigned char lead)
+{
+    if (lead < 0x80)
+        return { 1 };
+    if (lead >= 0xC2 && lead <= 0xDF)
+        return { 2 };
+    if (lead == 0xE0)
+        return { 3, 0xA0, 0xBF };
+    if (lead == 0xED)
+        return { 3, 0x80, 0x9F };
+    if (lead >= 0xE1 && lead <= 0xEF)
+        return { 3 };
+    if (lead == 0xF0)
+        return { 4, 0x90, 0xBF };
+    if (lead == 0xF4)
+        return { 4, 0x80, 0x8F };
+    if (lead >= 0xF1 && lead <= 0xF3)
+        return { 4 };
+    return { 0 };
+}
+
+// How many bytes from `at` form a valid sequence (>0), or -(the length of the maximal invalid subpart).
+int sequenceAt(std::string_view text, std::size_t at)
+{
+    const auto lead = static_cast<unsigned char>(text[at]);
+    const LeadRule rule = leadRule(lead);
+    if (rule.length == 1)
+        return 1;
+    if (rule.length == 0)
+        return -1;
+    int taken = 1;
+    for (int i = 1; i < rule.length; ++i) {
+        if (at + static_cast<std::size_t>(i) >= text.size())
+            return -taken;
+        const auto byte = static_cast<unsigned char>(text[at + static_cast<std::size_t>(i)]);
+        const unsigned char low = i == 1 ? rule.low : 0x80;
+        const unsigned char high = i == 1 ? rule.high : 0xBF;
+        if (byte < low || byte > high)
+            return -taken;
+        ++taken;
     }
+    return taken;
+}
 
-    // How many bytes from `at` form a valid sequence (>0), or -(the length of the maximal invalid subpart).
-    int sequenceAt(std::string_view text, std::size_t at)
+struct ByteLevelTables {
+    std::array<char32_t, 256> toChar {};
+    std::array<int, 324> toByte {}; // every byte-level character is below U+0144
+    ByteLevelTables()
     {
-        const auto lead = static_cast<unsigned char>(text[at]);
-        const LeadRule rule = leadRule(lead);
-        if (rule.length == 1)
-            return 1;
-        if (rule.length == 0)
-            return -1;
-        int taken = 1;
-        for (int i = 1; i < rule.length; ++i) {
-            if (at + static_cast<std::size_t>(i) >= text.size())
-                return -taken;
-            const auto byte = static_cast<unsigned char>(text[at + static_cast<std::size_t>(i)]);
-            const unsigned char low = i == 1 ? rule.low : 0x80;
-            const unsigned char high = i == 1 ? rule.high : 0xBF;
-            if (byte < low || byte > high)
-                return -taken;
-            ++taken;
+        toByte.fill(-1);
+        // Printable Latin-1 bytes stand for themselves; the others map, in order, to U+0100 and up (GPT-2).
+        char32_t next = 256;
+        for (int b = 0; b < 256; ++b) {
+            const bool printable = (b >= '!' && b <= '~') || (b >= 0xA1 && b <= 0xAC) || (b >= 0xAE && b <= 0xFF);
+            toChar[static_cast<std::size_t>(b)] = printable ? static_cast<char32_t>(b) : next++;
+            toByte[toChar[static_cast<std::size_t>(b)]] = b;
         }
-        return taken;
     }
+};
 
-    struct ByteLevelTables {
-        std::array<char32_t, 256> toChar {};
-        std::array<int, 324> toByte {}; // every byte-level character is below U+0144
-        ByteLevelTables()
-        {
-            toByte.fill(-1);
-            // Printable Latin-1 bytes stand for themselves; the others map, in order, to U+0100 and up (GPT-2).
-            char32_t next = 256;
-            for (int b = 0; b < 256; ++b) {
-                const bool printable = (b >= '!' && b <= '~') || (b >= 0xA1 && b <= 0xAC) || (b >= 0xAE && b <= 0xFF);
-                toChar[static_cast<std::size_t>(b)] = printable ? static_cast<char32_t>(b) : next++;
-                toByte[toChar[static_cast<std::size_t>(b)]] = b;
-            }
-        }
-    };
-
-    const ByteLevelTables& tables()
-    {
-        static const ByteLevelTables t;
-        return t;
-    }
+const ByteLevelTables& tables()
+{
+    static const ByteLevelTables t;
+    return t;
+}
 
 } // namespace
 
@@ -185,8 +185,8 @@ std::string bytesToByteLevel(std::string_view bytes)
 
 bool isWhitespace(char32_t c)
 {
-    return (c >= 0x09 && c <= 0x0D) || c == 0x20 || c == 0x85 || c == 0xA0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200A)
-        || c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F || c == 0x3000;
+    return (c >= 0x09 && c <= 0x0D) || c == 0x20 || c == 0x85 || c == 0xA0 || c == 0x1680
+        || (c >= 0x2000 && c <= 0x200A) || c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F || c == 0x3000;
 }
 
 bool isNumeric(char32_t c)
@@ -197,19 +197,19 @@ bool isNumeric(char32_t c)
 
 namespace {
 
-    std::string nfcOfRun(std::string_view run)
-    {
-        utf8proc_uint8_t* mapped = nullptr;
-        const auto length = utf8proc_map(reinterpret_cast<const utf8proc_uint8_t*>(run.data()),
-            static_cast<utf8proc_ssize_t>(run.size()), &mapped,
-            static_cast<utf8proc_option_t>(UTF8PROC_STABLE | UTF8PROC_COMPOSE));
-        const std::unique_ptr<utf8proc_uint8_t, decltype(&std::free)> owner(mapped, &std::free);
-        if (length < 0)
-            throw HfError(std::string("NFC: ") + utf8proc_errmsg(length));
-        return std::string(reinterpret_cast<const char*>(mapped), static_cast<std::size_t>(length));
-    }
+std::string nfcOfRun(std::string_view run)
+{
+    utf8proc_uint8_t* mapped = nullptr;
+    const auto length
+        = utf8proc_map(reinterpret_cast<const utf8proc_uint8_t*>(run.data()), static_cast<utf8proc_ssize_t>(run.size()),
+            &mapped, static_cast<utf8proc_option_t>(UTF8PROC_STABLE | UTF8PROC_COMPOSE));
+    const std::unique_ptr<utf8proc_uint8_t, decltype(&std::free)> owner(mapped, &std::free);
+    if (length < 0)
+        throw HfError(std::string("NFC: ") + utf8proc_errmsg(length));
+    return std::string(reinterpret_cast<const char*>(mapped), static_cast<std::size_t>(length));
+}
 
-    bool isAscii(char c) { return static_cast<unsigned char>(c) < 0x80; }
+bool isAscii(char c) { return static_cast<unsigned char>(c) < 0x80; }
 
 } // namespace
 

@@ -11,17 +11,17 @@ namespace creditlab::hf::detail {
 
 namespace {
 
-    void initializeOniguruma()
-    {
-        static const bool initialized = [] {
-            std::array<OnigEncoding, 1> encodings { ONIG_ENCODING_UTF8 };
-            onig_initialize(encodings.data(), static_cast<int>(encodings.size()));
-            return true;
-        }();
-        (void)initialized;
-    }
+void initializeOniguruma()
+{
+    static const bool initialized = [] {
+        std::array<OnigEncoding, 1> encodings { ONIG_ENCODING_UTF8 };
+        onig_initialize(encodings.data(), static_cast<int>(encodings.size()));
+        return true;
+    }();
+    (void)initialized;
+}
 
-    const UChar* bytes(std::string_view text) { return reinterpret_cast<const UChar*>(text.data()); }
+const UChar* bytes(std::string_view text) { return reinterpret_cast<const UChar*>(text.data()); }
 
 } // namespace
 
@@ -82,9 +82,8 @@ bool isAlphanumericChar(char32_t c)
     initializeOniguruma();
     static const unsigned int alphabetic = [] {
         static constexpr std::string_view kName = "Alphabetic";
-        return static_cast<unsigned int>(
-            ONIGENC_PROPERTY_NAME_TO_CTYPE(ONIG_ENCODING_UTF8, const_cast<UChar*>(bytes(kName)),
-                const_cast<UChar*>(bytes(kName)) + kName.size()));
+        return static_cast<unsigned int>(ONIGENC_PROPERTY_NAME_TO_CTYPE(
+            ONIG_ENCODING_UTF8, const_cast<UChar*>(bytes(kName)), const_cast<UChar*>(bytes(kName)) + kName.size()));
     }();
     return ONIGENC_IS_CODE_CTYPE(ONIG_ENCODING_UTF8, c, alphabetic) || isNumeric(c);
 }

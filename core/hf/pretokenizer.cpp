@@ -9,113 +9,113 @@ namespace creditlab::hf::detail {
 
 namespace {
 
-    // The ByteLevel pre-tokenizer's own split when use_regex is true (GPT-2's pattern, as the Rust crate has it).
-    constexpr std::string_view kGpt2Pattern
-        = R"('s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+)";
+// The ByteLevel pre-tokenizer's own split when use_regex is true (GPT-2's pattern, as the Rust crate has it).
+constexpr std::string_view kGpt2Pattern
+    = R"('s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+)";
 
-    void parseNormalizer(const JsonNode& node, bool& nfc)
-    {
-        const std::string type = node.at("type").string();
-        if (type == "NFC") {
-            nfc = true;
-        } else if (type == "Sequence") {
-            const JsonNode list = node.at("normalizers");
-            for (std::size_t i = 0; i < list.arraySize(); ++i)
-                parseNormalizer(list[i], nfc);
-        } else {
-            node.at("type").fail("\"" + type + "\" is not supported (only NFC and Sequence)");
+void parseNormalizer(const JsonNode& node, bool& nfc)
+{
+    const std::string type = node.at("type").string();
+    if (type == "NFC") {
+        nfc = true;
+    } else if (type == "Sequence") {
+        const JsonNode list = node.at("normalizers");
+        for (std::size_t i = 0; i < list.arraySize(); ++i)
+            parseNormalizer(list[i], nfc);
+    } else {
+        node.at("type").fail("\"" + type + "\" is not supported (only NFC and Sequence)");
+    }
+}
+
+SplitBehavior parseBehavior(const JsonNode& node)
+{
+    const std::string name = node.string();
+    if (name == "Removed")
+        return SplitBehavior::Removed;
+    if (name == "Isolated")
+        return SplitBehavior::Isolated;
+    if (name == "MergedWithPrevious")
+        return SplitBehavior::MergedWithPrevious;
+    if (name == "MergedWithNext")
+        return SplitBehavior::MergedWithNext;
+    if (name == "Contiguous")
+        return SplitBehavior::Contiguous;
+    node.fail("\"" + name + "\" is not a split behavior");
+}
+
+std::unique_ptr<Regex> compile(std::string_view pattern, const JsonNode& node)
+{
+    std::string error;
+    auto regex = std::make_unique<Regex>(pattern, error);
+    if (!regex->valid())
+        node.fail("the regex does not compile: " + error);
+    return regex;
+}
+
+using Range = PreTokenizerScratch::Range;
+using Span = PreTokenizerScratch::Span;
+
+// The pieces that `behavior` makes of `spans` (which cover one range from `base` on), as the Rust crate's
+// NormalizedString::split does; empty pieces are dropped.
+void applyBehavior(const std::vector<Span>& spans, SplitBehavior behavior, std::size_t base, std::vector<Range>& out)
+{
+    const std::size_t first = out.size();
+    bool previousMatch = false;
+    switch (behavior) {
+    case SplitBehavior::Isolated:
+    case SplitBehavior::Removed:
+        for (const Span& s : spans)
+            if (behavior == SplitBehavior::Isolated || !s.match)
+                out.push_back({ base + s.begin, base + s.end });
+        break;
+    case SplitBehavior::Contiguous:
+        for (const Span& s : spans) {
+            if (s.match == previousMatch && out.size() > first)
+                out.back().end = base + s.end;
+            else
+                out.push_back({ base + s.begin, base + s.end });
+            previousMatch = s.match;
         }
-    }
-
-    SplitBehavior parseBehavior(const JsonNode& node)
-    {
-        const std::string name = node.string();
-        if (name == "Removed")
-            return SplitBehavior::Removed;
-        if (name == "Isolated")
-            return SplitBehavior::Isolated;
-        if (name == "MergedWithPrevious")
-            return SplitBehavior::MergedWithPrevious;
-        if (name == "MergedWithNext")
-            return SplitBehavior::MergedWithNext;
-        if (name == "Contiguous")
-            return SplitBehavior::Contiguous;
-        node.fail("\"" + name + "\" is not a split behavior");
-    }
-
-    std::unique_ptr<Regex> compile(std::string_view pattern, const JsonNode& node)
-    {
-        std::string error;
-        auto regex = std::make_unique<Regex>(pattern, error);
-        if (!regex->valid())
-            node.fail("the regex does not compile: " + error);
-        return regex;
-    }
-
-    using Range = PreTokenizerScratch::Range;
-    using Span = PreTokenizerScratch::Span;
-
-    // The pieces that `behavior` makes of `spans` (which cover one range from `base` on), as the Rust crate's
-    // NormalizedString::split does; empty pieces are dropped.
-    void applyBehavior(const std::vector<Span>& spans, SplitBehavior behavior, std::size_t base, std::vector<Range>& out)
-    {
-        const std::size_t first = out.size();
-        bool previousMatch = false;
-        switch (behavior) {
-        case SplitBehavior::Isolated:
-        case SplitBehavior::Removed:
-            for (const Span& s : spans)
-                if (behavior == SplitBehavior::Isolated || !s.match)
-                    out.push_back({ base + s.begin, base + s.end });
-            break;
-        case SplitBehavior::Contiguous:
-            for (const Span& s : spans) {
-                if (s.match == previousMatch && out.size() > first)
-                    out.back().end = base + s.end;
-                else
-                    out.push_back({ base + s.begin, base + s.end });
-                previousMatch = s.match;
-            }
-            break;
-        case SplitBehavior::MergedWithPrevious:
-            for (const Span& s : spans) {
-                if (s.match && !previousMatch && out.size() > first)
-                    out.back().end = base + s.end;
-                else
-                    out.push_back({ base + s.begin, base + s.end });
-                previousMatch = s.match;
-            }
-            break;
-        case SplitBehavior::MergedWithNext:
-            for (auto s = spans.rbegin(); s != spans.rend(); ++s) {
-                if (s->match && !previousMatch && out.size() > first)
-                    out.back().begin = base + s->begin;
-                else
-                    out.push_back({ base + s->begin, base + s->end });
-                previousMatch = s->match;
-            }
-            std::reverse(out.begin() + static_cast<std::ptrdiff_t>(first), out.end());
-            break;
+        break;
+    case SplitBehavior::MergedWithPrevious:
+        for (const Span& s : spans) {
+            if (s.match && !previousMatch && out.size() > first)
+                out.back().end = base + s.end;
+            else
+                out.push_back({ base + s.begin, base + s.end });
+            previousMatch = s.match;
         }
-        out.erase(std::remove_if(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(),
-                      [](const Range& r) { return r.begin == r.end; }),
-            out.end());
+        break;
+    case SplitBehavior::MergedWithNext:
+        for (auto s = spans.rbegin(); s != spans.rend(); ++s) {
+            if (s->match && !previousMatch && out.size() > first)
+                out.back().begin = base + s->begin;
+            else
+                out.push_back({ base + s->begin, base + s->end });
+            previousMatch = s->match;
+        }
+        std::reverse(out.begin() + static_cast<std::ptrdiff_t>(first), out.end());
+        break;
     }
+    out.erase(std::remove_if(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(),
+                  [](const Range& r) { return r.begin == r.end; }),
+        out.end());
+}
 
-    // Matches of `regex` in `text` and the gaps between them (the Rust crate's Pattern::find_matches).
-    void regexSpans(const Regex& regex, std::string_view text, PreTokenizerScratch& scratch)
-    {
-        scratch.spans.clear();
-        std::size_t previous = 0;
-        regex.forEachMatch(text, scratch.region, [&](std::size_t begin, std::size_t end) {
-            if (previous != begin)
-                scratch.spans.push_back({ previous, begin, false });
-            scratch.spans.push_back({ begin, end, true });
-            previous = end;
-        });
-        if (previous != text.size())
-            scratch.spans.push_back({ previous, text.size(), false });
-    }
+// Matches of `regex` in `text` and the gaps between them (the Rust crate's Pattern::find_matches).
+void regexSpans(const Regex& regex, std::string_view text, PreTokenizerScratch& scratch)
+{
+    scratch.spans.clear();
+    std::size_t previous = 0;
+    regex.forEachMatch(text, scratch.region, [&](std::size_t begin, std::size_t end) {
+        if (previous != begin)
+            scratch.spans.push_back({ previous, begin, false });
+        scratch.spans.push_back({ begin, end, true });
+        previous = end;
+    });
+    if (previous != text.size())
+        scratch.spans.push_back({ previous, text.size(), false });
+}
 
 } // namespace
 
@@ -147,8 +147,8 @@ PreTokenizer::PreTokenizer(const JsonNode& node)
     if (node.isNull())
         node.fail("a byte-level BPE needs a ByteLevel pre-tokenizer, found null");
     parseStep(node);
-    const auto byteLevels = std::count_if(
-        m_steps.begin(), m_steps.end(), [](const auto& s) { return s->kind == Step::Kind::ByteLevel; });
+    const auto byteLevels
+        = std::count_if(m_steps.begin(), m_steps.end(), [](const auto& s) { return s->kind == Step::Kind::ByteLevel; });
     if (byteLevels != 1 || m_steps.back()->kind != Step::Kind::ByteLevel)
         node.fail("a byte-level BPE needs exactly one ByteLevel pre-tokenizer, as the last step");
 }

@@ -16,41 +16,41 @@ namespace creditlab::hf {
 
 namespace {
 
-    enum class TokenKind : std::uint8_t { None, Piece, Added, Special };
+enum class TokenKind : std::uint8_t { None, Piece, Added, Special };
 
-    // 151643 → "151,643"
-    std::string withThousands(std::size_t n)
-    {
-        std::string digits = std::to_string(n);
-        for (auto at = static_cast<std::ptrdiff_t>(digits.size()) - 3; at > 0; at -= 3)
-            digits.insert(static_cast<std::size_t>(at), ",");
-        return digits;
+// 151643 → "151,643"
+std::string withThousands(std::size_t n)
+{
+    std::string digits = std::to_string(n);
+    for (auto at = static_cast<std::ptrdiff_t>(digits.size()) - 3; at > 0; at -= 3)
+        digits.insert(static_cast<std::size_t>(at), ",");
+    return digits;
+}
+
+void checkDecoder(const detail::JsonNode& node)
+{
+    if (node.isNull())
+        node.fail("a byte-level BPE needs the ByteLevel decoder, found null");
+    const detail::JsonNode type = node.at("type");
+    if (type.string() == "Sequence") {
+        const detail::JsonNode list = node.at("decoders");
+        if (list.arraySize() == 0)
+            list.fail("a byte-level BPE needs the ByteLevel decoder, found an empty Sequence");
+        for (std::size_t i = 0; i < list.arraySize(); ++i)
+            checkDecoder(list[i]);
+    } else if (type.string() != "ByteLevel") {
+        type.fail("\"" + type.string() + "\" is not supported (only ByteLevel and Sequence)");
     }
+}
 
-    void checkDecoder(const detail::JsonNode& node)
-    {
-        if (node.isNull())
-            node.fail("a byte-level BPE needs the ByteLevel decoder, found null");
-        const detail::JsonNode type = node.at("type");
-        if (type.string() == "Sequence") {
-            const detail::JsonNode list = node.at("decoders");
-            if (list.arraySize() == 0)
-                list.fail("a byte-level BPE needs the ByteLevel decoder, found an empty Sequence");
-            for (std::size_t i = 0; i < list.arraySize(); ++i)
-                checkDecoder(list[i]);
-        } else if (type.string() != "ByteLevel") {
-            type.fail("\"" + type.string() + "\" is not supported (only ByteLevel and Sequence)");
-        }
-    }
-
-    // Working memory of encode(), one per thread.
-    struct EncodeScratch {
-        detail::PreTokenizerScratch preTokenizer;
-        detail::BpeScratch bpe;
-        std::vector<detail::AddedSegment> raw;
-        std::vector<detail::AddedSegment> normalized;
-        std::vector<std::string_view> pieces;
-    };
+// Working memory of encode(), one per thread.
+struct EncodeScratch {
+    detail::PreTokenizerScratch preTokenizer;
+    detail::BpeScratch bpe;
+    std::vector<detail::AddedSegment> raw;
+    std::vector<detail::AddedSegment> normalized;
+    std::vector<std::string_view> pieces;
+};
 
 } // namespace
 
@@ -78,7 +78,8 @@ struct Tokenizer::Impl {
             }
         }
         for (const AddedToken& token : added.tokens()) {
-            decodeBytes[static_cast<std::size_t>(token.id)] = detail::byteLevelToBytes(token.content).value_or(token.content);
+            decodeBytes[static_cast<std::size_t>(token.id)]
+                = detail::byteLevelToBytes(token.content).value_or(token.content);
             kinds[static_cast<std::size_t>(token.id)] = token.special ? TokenKind::Special : TokenKind::Added;
         }
     }

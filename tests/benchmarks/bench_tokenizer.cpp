@@ -71,7 +71,8 @@ int main(int argc, char** argv)
     while (text.size() < (1u << 20))
         for (const std::string& s : corpus)
             text += s + "\n";
-    const std::string textPath = std::filesystem::temp_directory_path() / ("bench_tokenizer_" + std::to_string(::getpid()) + ".txt");
+    const std::string textPath
+        = std::filesystem::temp_directory_path() / ("bench_tokenizer_" + std::to_string(::getpid()) + ".txt");
     std::ofstream(textPath, std::ios::binary) << text;
 
     try {
@@ -104,8 +105,8 @@ int main(int argc, char** argv)
             js["load_seconds"].get<double>(), static_cast<double>(jsTokens) / jsSeconds,
             static_cast<double>(text.size()) * repeats / jsSeconds / 1e6);
         const double ratio = (static_cast<double>(total) / ours) / (static_cast<double>(jsTokens) / jsSeconds);
-        std::printf("  ratio %.1fx (target >= 5x)%s\n", ratio,
-            jsTokens == total ? "" : "   WARNING: the token counts differ");
+        std::printf(
+            "  ratio %.1fx (target >= 5x)%s\n", ratio, jsTokens == total ? "" : "   WARNING: the token counts differ");
         return jsTokens == total ? 0 : 1;
     } catch (const hf::HfError& e) {
         std::filesystem::remove(textPath);

@@ -47,7 +47,8 @@ using Merges = std::vector<std::pair<std::string, std::string>>;
 /// A tokenizer.json with the byte vocabulary plus `merges` (raw text; pair form, or "a b" strings when
 /// `stringMerges`), the given pre-tokenizer, normalizer and added tokens, and the ByteLevel decoder.
 inline nlohmann::json tinyTokenizer(const Merges& merges, nlohmann::json preTokenizer,
-    nlohmann::json normalizer = nullptr, nlohmann::json addedTokens = nlohmann::json::array(), bool stringMerges = false)
+    nlohmann::json normalizer = nullptr, nlohmann::json addedTokens = nlohmann::json::array(),
+    bool stringMerges = false)
 {
     nlohmann::json vocab = nlohmann::json::object();
     for (int b = 0; b < 256; ++b)
@@ -89,7 +90,8 @@ inline nlohmann::json addedToken(int id, const std::string& content, bool specia
 
 inline nlohmann::json byteLevelPreTokenizer(bool useRegex = true)
 {
-    return { { "type", "ByteLevel" }, { "add_prefix_space", false }, { "trim_offsets", true }, { "use_regex", useRegex } };
+    return { { "type", "ByteLevel" }, { "add_prefix_space", false }, { "trim_offsets", true },
+        { "use_regex", useRegex } };
 }
 
 /// SmolLM2's pre-tokenizer: single digits, then ByteLevel with the GPT-2 regex.
