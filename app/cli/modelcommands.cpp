@@ -4,8 +4,11 @@
 #include "learnmodule.h"
 
 #include "core/atomicfile.h"
+#include "core/hf/chatrender.h"
 #include "core/hf/error.h"
+#include "core/hf/hubcache.h"
 #include "core/hf/modelfolder.h"
+#include "core/hf/tokenizer.h"
 #include "core/learn/api/runtime.h"
 #include "core/learn/torch/hf/hfmodel.h"
 #include "core/text.h"
@@ -13,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 
@@ -108,7 +112,25 @@ nlohmann::ordered_json describe(const hf::ModelFolder& folder, const ModelCliOpt
     for (const auto& f : folder.checkpoint.files())
         files.push_back({ { "file", f->path() }, { "tensors", f->tensors().size() }, { "bytes", f->fileSize() } });
     j["weights"] = files;
-    j["tokenizer"] = folder.tokenizerFile.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(folder.tokenizerFile);
+    if (folder.tokenizerFile.empty()) {
+        j["tokenizer"] = nullptr;
+    } else {
+        try {
+            const hf::Tokenizer tokenizer = hf::Tokenizer::load(folder.tokenizerFile);
+            j["tokenizer"] = { { "file", folder.tokenizerFile }, { "size", tokenizer.size() },
+                { "description", tokenizer.describe() } };
+        } catch (const hf::HfError& e) {
+            j["tokenizer"] = { { "file", folder.tokenizerFile }, { "error", e.what() } };
+        }
+    }
+    try {
+        const hf::ChatTemplateConfig chat = hf::loadFolderChatTemplate(folder.path);
+        j["chat_template"] = { { "name", chat.name }, { "characters", chat.source.size() } };
+        if (chat.tokens.eos)
+            j["chat_template"]["eos_token"] = *chat.tokens.eos;
+    } catch (const hf::HfError& e) {
+        j["chat_template"] = { { "error", e.what() } };
+    }
     j["eos_token_ids"] = c.eosTokenIds;
     if (folder.generation) {
         const hf::GenerationConfig& g = *folder.generation;
@@ -159,7 +181,14 @@ void printInspect(const nlohmann::ordered_json& j)
         bytes += f["bytes"].get<std::size_t>();
     line("weights", j["stored_dtype"].get<std::string>() + ", " + std::to_string(j["weights"].size()) + " file(s), "
             + gib(static_cast<double>(bytes)));
-    line("tokenizer", j["tokenizer"].is_null() ? "missing" : j["tokenizer"].get<std::string>());
+    const auto& tok = j["tokenizer"];
+    line("tokenizer", tok.is_null() ? "missing (tokenizer.json)"
+            : tok.contains("error")  ? tok["error"].get<std::string>()
+                                     : tok["description"].get<std::string>());
+    const auto& chat = j["chat_template"];
+    line("chat template", chat.contains("error") ? chat["error"].get<std::string>()
+            : withCommas(chat["characters"].get<std::int64_t>()) + " characters"
+                + (chat.contains("eos_token") ? ", eos " + chat["eos_token"].get<std::string>() : ""));
     if (j.contains("generation"))
         line("generation", j["generation"].dump());
     const auto& m = j["memory"];
@@ -192,6 +221,76 @@ void addModelCommand(CLI::App& app)
             std::printf("%s\n", j.dump(2).c_str());
         else
             printInspect(j);
+    });
+
+    CLI::App* tokenize
+        = model->add_subcommand("tokenize", "Token ids of strings, as tokenizer.encode(text, add_special_tokens=False)");
+    tokenize->add_option("dir", o->dir, dirHelp)->required();
+    tokenize->add_option("--input", o->input, "JSON Lines: one JSON string per line")->required();
+    tokenize->add_option("--output", o->output, "Where to write one JSON array of ids per line (- for stdout)");
+    tokenize->callback([o] {
+        const std::filesystem::path folder = hf::resolveModelFolder(o->dir);
+        const hf::Tokenizer tokenizer = hf::Tokenizer::load((folder / "tokenizer.json").string());
+        std::vector<std::string> lines;
+        for (const auto& [line, j] : readJsonLines(o->input)) {
+            if (!j.is_string())
+                throw std::runtime_error(o->input + ":" + std::to_string(line) + ": expected a JSON string");
+            try {
+                nlohmann::json ids = tokenizer.encode(j.get<std::string>());
+                lines.push_back(ids.dump());
+            } catch (const hf::HfError& e) {
+                throw std::runtime_error(o->input + ":" + std::to_string(line) + ": " + e.what());
+            }
+        }
+        AtomicFile out(o->output);
+        for (const std::string& l : lines)
+            out.write(l + "\n");
+        out.commit();
+    });
+
+    CLI::App* render = model->add_subcommand(
+        "render", "Chat template renders, as apply_chat_template(messages, tokenize=False, add_generation_prompt=...)");
+    render->add_option("dir", o->dir, dirHelp)->required();
+    render->add_option("--input", o->input,
+              "A JSON array of {\"messages\": [...], \"add_generation_prompt\": bool, ...}; other members (tools, "
+              "enable_thinking, ...) are passed to the template")
+        ->required();
+    render->add_option("--output", o->output, "Where to write the JSON array of rendered strings (- for stdout)");
+    render->callback([o] {
+        const std::filesystem::path folder = hf::resolveModelFolder(o->dir);
+        const hf::ChatTemplateConfig config = hf::loadFolderChatTemplate(folder);
+        const hf::jinja::Template chatTemplate = hf::parseChatTemplate(config, (folder.filename() / "chat template").string());
+        std::ifstream in(o->input, std::ios::binary);
+        if (!in)
+            throw std::runtime_error(o->input + ": cannot read");
+        nlohmann::ordered_json doc;
+        try {
+            doc = nlohmann::ordered_json::parse(in);
+        } catch (const nlohmann::json::parse_error& e) {
+            throw std::runtime_error(o->input + ": invalid JSON: " + e.what());
+        }
+        if (!doc.is_array())
+            throw std::runtime_error(o->input + ": expected a JSON array of conversations");
+        nlohmann::ordered_json rendered = nlohmann::ordered_json::array();
+        for (std::size_t i = 0; i < doc.size(); ++i) {
+            const auto& c = doc[i];
+            const std::string where = o->input + ": conversation " + std::to_string(i + 1);
+            if (!c.is_object() || !c.contains("messages") || !c["messages"].is_array())
+                throw std::runtime_error(where + ": expected an object with a \"messages\" array");
+            const bool generation = c.value("add_generation_prompt", false);
+            nlohmann::ordered_json extra = nlohmann::ordered_json::object();
+            for (const auto& [key, value] : c.items())
+                if (key != "messages" && key != "add_generation_prompt")
+                    extra[key] = value;
+            try {
+                rendered.push_back(hf::renderChat(chatTemplate, c["messages"], generation, extra, config.tokens));
+            } catch (const hf::HfError& e) {
+                throw std::runtime_error(where + ": " + e.what());
+            }
+        }
+        AtomicFile out(o->output);
+        out.write(rendered.dump(2) + "\n");
+        out.commit();
     });
 
     CLI::App* score = model->add_subcommand("score", "Log-probabilities of tokens 2..n of each sequence of ids");

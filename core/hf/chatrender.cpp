@@ -82,6 +82,47 @@ ChatTemplateConfig loadChatTemplateConfig(const std::filesystem::path& file, std
     return readChatTemplateConfig(config, templateName, file.filename().string());
 }
 
+ChatTemplateConfig loadFolderChatTemplate(const std::filesystem::path& folder, std::string_view templateName)
+{
+    namespace fs = std::filesystem;
+    auto readText = [](const fs::path& file) {
+        std::ifstream in(file, std::ios::binary);
+        if (!in)
+            throw HfError(file.string() + ": cannot be read");
+        std::ostringstream text;
+        text << in.rdbuf();
+        return text.str();
+    };
+    auto parse = [](const fs::path& file, const std::string& text) {
+        try {
+            return nlohmann::ordered_json::parse(text);
+        } catch (const nlohmann::json::exception& e) {
+            throw HfError(file.string() + ": not JSON: " + e.what());
+        }
+    };
+    nlohmann::ordered_json config = nlohmann::ordered_json::object();
+    std::string fileName = "tokenizer_config.json";
+    if (fs::exists(folder / fileName)) {
+        config = parse(folder / fileName, readText(folder / fileName));
+        if (!config.is_object())
+            throw HfError((folder / fileName).string() + ": expected a JSON object");
+    }
+    if (fs::exists(folder / "chat_template.jinja")) {
+        fileName = "chat_template.jinja";
+        config["chat_template"] = readText(folder / fileName);
+    } else if (fs::exists(folder / "chat_template.json")) {
+        fileName = "chat_template.json";
+        const auto doc = parse(folder / fileName, readText(folder / fileName));
+        if (!doc.is_object() || !doc.contains("chat_template"))
+            throw HfError((folder / fileName).string() + ": key \"chat_template\": missing");
+        config["chat_template"] = doc["chat_template"];
+    } else if (!config.contains("chat_template")) {
+        throw HfError(folder.string() + ": no chat template (chat_template.jinja, or chat_template in "
+                                        "tokenizer_config.json): a base model, not an instruct one?");
+    }
+    return readChatTemplateConfig(config, templateName, fileName);
+}
+
 jinja::Template parseChatTemplate(
     const ChatTemplateConfig& config, std::string_view fileName, const jinja::Limits& limits)
 {

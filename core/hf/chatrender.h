@@ -40,6 +40,11 @@ ChatTemplateConfig readChatTemplateConfig(const nlohmann::ordered_json& config,
 /// readChatTemplateConfig() of a file; throws HfError naming it when it cannot be read or is not JSON.
 ChatTemplateConfig loadChatTemplateConfig(const std::filesystem::path& file, std::string_view templateName = "default");
 
+/// A model folder's template as transformers finds it: `chat_template.jinja` when the folder has one (transformers
+/// 4.49 and later save it apart), else `chat_template.json`'s, else tokenizer_config.json's `chat_template`; the special
+/// tokens from tokenizer_config.json. Throws HfError naming the folder when there is no template.
+ChatTemplateConfig loadFolderChatTemplate(const std::filesystem::path& folder, std::string_view templateName = "default");
+
 /// Parses a config's template, named "chat template (FILE)" in errors.
 jinja::Template parseChatTemplate(const ChatTemplateConfig& config, std::string_view fileName = "tokenizer_config.json",
     const jinja::Limits& limits = {});

