@@ -24,6 +24,17 @@ std::pair<torch::Tensor, torch::Tensor> hfChooseTokens(
     if (!(options.temperature > 0))
         throw hf::HfError("sampling temperature must be positive");
     logits = logits / options.temperature;
+    if (options.topK <= 0 && options.topP >= 1.0) { // the full distribution: no order needed
+        const auto probs = torch::softmax(logits, -1);
+        const auto cdf = probs.cumsum(-1);
+        auto u = torch::tensor(uniforms, torch::kFloat64).to(cdf.device(), torch::kFloat32).unsqueeze(-1);
+        u = u * cdf.narrow(-1, vocab - 1, 1);
+        auto tokens = (cdf <= u).sum(-1, true).clamp_max(vocab - 1);
+        // Rounding can land on a zero-probability id (masked rows past vocabLimit): step back to one with mass.
+        tokens = torch::where(probs.gather(-1, tokens) > 0, tokens, (probs > 0).to(torch::kInt64).cumsum(-1).argmax(-1, true));
+        const auto logProbs = probs.gather(-1, tokens).clamp_min(1e-30).log().squeeze(-1);
+        return { tokens.squeeze(-1), logProbs.to(torch::kFloat64) };
+    }
     // Sorted descending once: top-k and top-p are prefixes of this order (ties by id, as a stable sort keeps them).
     torch::Tensor sorted, order;
     if (options.topK > 0 && options.topK < vocab) {
