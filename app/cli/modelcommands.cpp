@@ -29,6 +29,7 @@ struct ModelCliOptions {
     std::string input;
     std::string output = "-";
     std::string device = "cpu";
+    std::string dtype = "auto";
     bool json = false;
     std::int64_t rows = 8;
     std::int64_t context = 2048;
@@ -298,6 +299,9 @@ void addModelCommand(CLI::App& app)
     score->add_option("--input", o->input, "JSON Lines: one array of token ids per line")->required();
     score->add_option("--output", o->output, "Where to write one JSON array of log-probabilities per line (- for stdout)");
     score->add_option("--device", o->device, "cpu or cuda[:N]");
+    score->add_option("--dtype", o->dtype, "Compute dtype: auto (float32 on the CPU, bfloat16 on CUDA), float32, "
+                                           "bfloat16 or float16")
+        ->check(CLI::IsMember({ "auto", "float32", "bfloat16", "float16" }));
     score->add_option("--threads", o->threads, "Intra-op threads (0: all cores)")->check(CLI::NonNegativeNumber);
     score->callback([o] {
         learn::configureThreads(learn::RuntimeOptions { o->threads });
@@ -319,7 +323,14 @@ void addModelCommand(CLI::App& app)
             sequences.push_back(std::move(ids));
         }
         const torch::Device device(learn::resolveDevice(o->device));
-        auto decoder = learn::loadHfDecoder(folder, { .device = device });
+        learn::HfLoadOptions load { .device = device };
+        if (o->dtype == "float32")
+            load.dtype = torch::kFloat32;
+        else if (o->dtype == "bfloat16")
+            load.dtype = torch::kBFloat16;
+        else if (o->dtype == "float16")
+            load.dtype = torch::kFloat16;
+        auto decoder = learn::loadHfDecoder(folder, load);
         const auto scores = learn::scoreSequences(decoder, sequences);
         AtomicFile out(o->output);
         for (const auto& row : scores) {
