@@ -144,8 +144,19 @@ void ChatFormat::derive()
             + "', does not start with the end of turn '" + m_pieces.endOfTurn + "' that follows the others");
     m_pieces.finalTail = finalClose.substr(m_pieces.endOfTurn.size());
     m_pieces.leadAfterAction = afterAction.substr(m_pieces.endOfTurn.size());
-    // The goal's message ends with its end of turn where the template closes user messages with it, as actions do.
-    m_pieces.goalClose = goalToObservation.starts_with(m_pieces.endOfTurn) ? m_pieces.endOfTurn : std::string();
+    // The goal's chunk ends with the first special token after its content (the end of turn where the template
+    // closes user messages as assistant ones), so that a special token bounds the chunks whatever the goal's text.
+    std::string firstSpecial;
+    for (const std::int32_t id : m_tokenizer.encode(goalToObservation))
+        if (m_tokenizer.isSpecial(id)) {
+            firstSpecial = m_tokenizer.decode(std::vector<std::int32_t> { id });
+            break;
+        }
+    const std::size_t special = firstSpecial.empty() ? std::string::npos : goalToObservation.find(firstSpecial);
+    if (special == std::string::npos)
+        fail("no special token separates two user messages ('" + chatformat::quoted(goalToObservation)
+            + "'), so the goal's chunk could merge with the first observation's into other tokens");
+    m_pieces.goalClose = goalToObservation.substr(0, special + firstSpecial.size());
     m_pieces.leadAfterGoal = goalToObservation.substr(m_pieces.goalClose.size());
 
     // Contents with surrounding whitespace: rendered verbatim, or trimmed (Llama 3's `| trim`); anything else is

@@ -81,8 +81,8 @@ struct AppendCheck {
 /// The texts the chunks are made of, as the template renders them (for the Tokens view and the docs).
 struct ChatPieces {
     std::string prefix; ///< before the goal's content: BOS, system message, user header
-    std::string goalClose; ///< after the goal's content in goal(): its end of turn, or "" when the user close has none
-    std::string leadAfterGoal; ///< starts the first observation's chunk: the rest of the goal's close, user header
+    std::string goalClose; ///< after the goal's content in goal(): up to and including the first special token
+    std::string leadAfterGoal; ///< starts the first observation's chunk: what follows goalClose, the user header
     std::string leadAfterAction; ///< starts an observation's chunk after an action: after the end of turn, user header
     std::string generationPrompt; ///< after an observation's content: the user close and the assistant header
     std::string finalTail; ///< after the end of turn of a conversation's last action ("\n" for ChatML)
@@ -96,8 +96,8 @@ public:
     /// Renders probe conversations of sentinel strings (with and without add_generation_prompt) and splits them into
     /// the pieces. Throws HfError naming the template when it is not usable: a message's content not rendered
     /// verbatim (or trimmed), no generation prompt, the text after an assistant's content not starting with a special
-    /// token (the end of turn), pieces that differ from turn to turn, or chunks whose separate tokenisation differs
-    /// from the whole render's. Then runs the append check (appendCheck()).
+    /// token (the end of turn), no special token between two user messages, pieces that differ from turn to turn, or
+    /// chunks whose separate tokenisation differs from the whole render's. Then runs the append check.
     static ChatFormat build(const Tokenizer& tokenizer, const jinja::Template& chatTemplate, const ChatTokens& tokens,
         const ChatFormatOptions& options = {});
 
