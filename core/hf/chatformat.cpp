@@ -4,6 +4,7 @@
 #include "core/hf/error.h"
 
 #include <algorithm>
+#include <chrono>
 #include <stdexcept>
 
 namespace creditlab::hf {
