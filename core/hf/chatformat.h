@@ -102,7 +102,8 @@ public:
         const ChatFormatOptions& options = {});
 
     /// The stream's start: everything the template renders before and including the goal's user message (BOS if
-    /// the template writes it, the system message if configured or the template's default one).
+    /// the template writes it, the system message if configured or the template's default one), up to and including
+    /// the first special token after the content (its end of turn; ChatML's "\n" after it starts the next chunk).
     std::vector<std::int32_t> goal(std::string_view goalText) const;
     /// The chunk after the goal (`afterAction` false) or after an action's end of turn: the end of the previous
     /// message, the observation as a user message and the generation prompt, so that the next sampled token starts
@@ -113,7 +114,8 @@ public:
     std::int32_t endOfTurn() const { return m_endOfTurn; }
 
     /// The stream the trainer builds for `episode`: goal, observation chunks, and each action as encode(text) plus
-    /// the end of turn. Throws std::invalid_argument when a turn other than the last lacks an action.
+    /// the end of turn. Throws std::invalid_argument when there is no turn or a turn other than the last lacks an
+    /// action (so do renderText(), renderConversation() and compare()).
     std::vector<std::int32_t> stream(const ChatEpisode& episode) const;
     /// apply_chat_template over the whole conversation, as transformers would give it: the text, and its ids
     /// (add_generation_prompt when the last turn has no action).
