@@ -514,6 +514,49 @@ private Q_SLOTS:
         QCOMPARE(model->model->norm->weight.scalar_type(), torch::kBFloat16);
     }
 
+    void checkpointedLayersGiveTheSameGradients()
+    {
+        QTemporaryDir dir;
+        const fs::path d = dir.path().toStdString();
+        hftest::writeTinyModel(d, { .arch = "Qwen3ForCausalLM" }, 31);
+        const auto folder = hf::ModelFolder::open(d.string(), false);
+        const auto tokens = torch::tensor({ 1, 5, 9, 17, 33, 65, 2, 40, 41, 42, 7, 8 }, torch::kInt64).view({ 2, 6 });
+        const auto valid = torch::ones_like(tokens, torch::kBool);
+        const auto from = torch::arange(5, torch::kInt64).unsqueeze(0).expand({ 2, 5 }).contiguous();
+        std::vector<std::map<std::string, torch::Tensor>> grads;
+        std::vector<double> losses;
+        for (const bool checkpointing : { false, true }) {
+            // LoRA with dropout in training mode: the recomputation must draw the same masks.
+            auto model = learn::loadHfDecoder(folder);
+            torch::manual_seed(77);
+            model->addLora({ .rank = 4, .alpha = 8, .dropout = 0.3 });
+            {
+                torch::NoGradGuard noGrad;
+                for (auto& [name, w] : model->loraWeights())
+                    if (name.ends_with("lora_B.weight"))
+                        w.normal_(0.0, 0.2);
+            }
+            model->train();
+            model->setActivationCheckpointing(checkpointing);
+            torch::manual_seed(5);
+            const auto loss = -learn::hfTargetLogProbs(model, tokens, valid, from, tokens.narrow(1, 1, 5)).sum();
+            loss.backward();
+            losses.push_back(loss.item<double>());
+            std::map<std::string, torch::Tensor> g;
+            for (auto& [name, w] : model->loraWeights())
+                g[name] = w.grad().clone();
+            grads.push_back(std::move(g));
+        }
+        QVERIFY(std::abs(losses[0] - losses[1]) < 1e-5);
+        QCOMPARE(grads[1].size(), grads[0].size());
+        double worst = 0;
+        for (const auto& [name, g] : grads[0]) {
+            QVERIFY2(grads[1].at(name).defined(), name.c_str());
+            worst = std::max(worst, (g - grads[1].at(name)).abs().max().item<double>());
+        }
+        QVERIFY2(worst < 1e-5, std::to_string(worst).c_str());
+    }
+
     void idsOutsideTheVocabularyAreRefused()
     {
         QTemporaryDir dir;

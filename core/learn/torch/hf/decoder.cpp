@@ -4,6 +4,9 @@
 #include "core/hf/safetensors.h"
 
 #include <torch/version.h>
+#if defined(CREDITLAB_WITH_CUDA_HEADERS)
+#include <ATen/cuda/CUDAGeneratorImpl.h>
+#endif
 
 #include <algorithm>
 #include <cmath>
@@ -262,10 +265,94 @@ void growHfCache(HfKvCache& cache, std::int64_t capacity)
 
 } // namespace
 
+namespace {
+
+/// The random state a layer's forward pass draws from (LoRA dropout): the CPU generator's, and the current CUDA
+/// device's where LibTorch has CUDA headers.
+struct RandomState {
+    torch::Tensor cpu;
+#if defined(CREDITLAB_WITH_CUDA_HEADERS)
+    torch::Tensor cuda;
+#endif
+    static RandomState capture(const torch::Device& device)
+    {
+        RandomState s;
+        s.cpu = at::detail::getDefaultCPUGenerator().get_state();
+#if defined(CREDITLAB_WITH_CUDA_HEADERS)
+        if (device.is_cuda())
+            s.cuda = at::cuda::detail::getDefaultCUDAGenerator(device.index()).get_state();
+#else
+        (void)device;
+#endif
+        return s;
+    }
+    void restore(const torch::Device& device) const
+    {
+        at::Generator generator = at::detail::getDefaultCPUGenerator(); // a handle to the shared generator
+        generator.set_state(cpu);
+#if defined(CREDITLAB_WITH_CUDA_HEADERS)
+        if (device.is_cuda() && cuda.defined())
+        {
+            at::Generator generator = at::cuda::detail::getDefaultCUDAGenerator(device.index());
+            generator.set_state(cuda);
+        }
+#else
+        (void)device;
+#endif
+    }
+};
+
+} // namespace
+
+torch::Tensor CheckpointedLayer::forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& x,
+    const torch::Tensor& cos, const torch::Tensor& sin, const torch::Tensor& allowed, std::int64_t index,
+    HfDecoderImpl* model)
+{
+    const RandomState state = RandomState::capture(x.device());
+    torch::Tensor y;
+    {
+        torch::NoGradGuard noGrad;
+        y = model->layer(index, x, cos, sin, allowed);
+    }
+    ctx->save_for_backward({ x, cos, sin, allowed, state.cpu });
+#if defined(CREDITLAB_WITH_CUDA_HEADERS)
+    ctx->saved_data["cuda_state"] = state.cuda.defined() ? state.cuda : torch::Tensor();
+#endif
+    ctx->saved_data["index"] = index;
+    ctx->saved_data["model"] = reinterpret_cast<std::int64_t>(model);
+    return y;
+}
+
+torch::autograd::variable_list CheckpointedLayer::backward(
+    torch::autograd::AutogradContext* ctx, torch::autograd::variable_list grads)
+{
+    const auto saved = ctx->get_saved_variables();
+    auto* model = reinterpret_cast<HfDecoderImpl*>(ctx->saved_data["model"].toInt());
+    const auto index = ctx->saved_data["index"].toInt();
+    auto x = saved[0].detach().requires_grad_(true);
+    RandomState state;
+    state.cpu = saved[4];
+#if defined(CREDITLAB_WITH_CUDA_HEADERS)
+    state.cuda = ctx->saved_data["cuda_state"].toTensor();
+#endif
+    // Recompute with the same draws, then put the generator back where the outer pass left it.
+    const RandomState now = RandomState::capture(x.device());
+    state.restore(x.device());
+    torch::Tensor y;
+    {
+        torch::AutoGradMode enable(true);
+        y = model->layer(index, x, saved[1], saved[2], saved[3]);
+    }
+    now.restore(x.device());
+    // Parameters are leaves: their gradients accumulate here, as in torch.utils.checkpoint's reentrant form.
+    torch::autograd::backward({ y }, { grads[0] });
+    return { x.grad(), torch::Tensor(), torch::Tensor(), torch::Tensor(), torch::Tensor(), torch::Tensor() };
+}
+
 torch::Tensor HfDecoderImpl::forward(
     const torch::Tensor& tokens, const torch::Tensor& valid, HfKvCache* cache, HfInternals* internals)
 {
-    const auto batch = tokens.size(0), steps = tokens.size(1);
+    const auto steps = tokens.size(1);
     const auto dev = device();
     const auto validB = valid.to(dev, torch::kBool);
     auto positions = (validB.to(torch::kInt64).cumsum(1) - 1).clamp_min(0);
@@ -292,43 +379,56 @@ torch::Tensor HfDecoderImpl::forward(
     const auto computeType = dtype();
     const auto cosSin = rope(positions, computeType);
     const auto cos = cosSin[0], sin = cosSin[1];
-    const double scale = 1.0 / std::sqrt(static_cast<double>(m_config.headDim));
 
     auto x = model->embed_tokens(tokens.to(dev));
-    for (std::int64_t l = 0; l < m_config.layers; ++l) {
-        auto& layer = model->layers[l]->as<HfDecoderLayerImpl>()->self_attn;
-        auto* block = model->layers[l]->as<HfDecoderLayerImpl>();
-        const auto h = block->input_layernorm->forward(x);
-        auto q = layer->q_proj(h).view({ batch, steps, m_config.heads, m_config.headDim });
-        auto k = layer->k_proj(h).view({ batch, steps, m_config.kvHeads, m_config.headDim });
-        auto v = layer->v_proj(h).view({ batch, steps, m_config.kvHeads, m_config.headDim }).transpose(1, 2);
-        if (m_config.qkNorm) {
-            q = layer->q_norm(q);
-            k = layer->k_norm(k);
-        }
-        q = q.transpose(1, 2);
-        k = k.transpose(1, 2);
-        q = q * cos + rotateHalf(q) * sin;
-        k = k * cos + rotateHalf(k) * sin;
-        if (cache != nullptr) {
-            cache->keys[l].narrow(2, past, steps).copy_(k);
-            cache->values[l].narrow(2, past, steps).copy_(v);
-            k = cache->keys[l].narrow(2, 0, past + steps);
-            v = cache->values[l].narrow(2, 0, past + steps);
-        }
-        torch::Tensor map;
-        auto attn = attend(q, k, v, allowed, scale, internals != nullptr ? &map : nullptr);
-        if (internals != nullptr)
-            internals->attention.push_back(map);
-        attn = attn.transpose(1, 2).reshape({ batch, steps, m_config.heads * m_config.headDim });
-        x = x + layer->o_proj(attn);
-        x = x + block->mlp->forward(block->post_attention_layernorm->forward(x));
-        if (internals != nullptr)
-            internals->layerHidden.push_back(x);
-    }
+    const bool checkpoint = m_checkpointing && torch::GradMode::is_enabled() && cache == nullptr && internals == nullptr;
+    // A frozen embedding (LoRA) gives an input without gradient; autograd would then not record the checkpointed
+    // layers at all (torch.utils.checkpoint's reentrant form has the same trap). Their input is made to want one.
+    if (checkpoint && !x.requires_grad())
+        x = x.detach().requires_grad_(true);
+    for (std::int64_t l = 0; l < m_config.layers; ++l)
+        x = checkpoint ? CheckpointedLayer::apply(x, cos, sin, allowed, l, this)
+                       : layer(l, x, cos, sin, allowed, cache, past, internals);
     if (cache != nullptr)
         cache->length = past + steps;
     return model->norm(x);
+}
+
+torch::Tensor HfDecoderImpl::layer(std::int64_t l, const torch::Tensor& x, const torch::Tensor& cos,
+    const torch::Tensor& sin, const torch::Tensor& allowed, HfKvCache* cache, std::int64_t past, HfInternals* internals)
+{
+    const auto batch = x.size(0), steps = x.size(1);
+    auto* block = model->layers[l]->as<HfDecoderLayerImpl>();
+    auto& attention = block->self_attn;
+    const double scale = 1.0 / std::sqrt(static_cast<double>(m_config.headDim));
+    const auto h = block->input_layernorm->forward(x);
+    auto q = attention->q_proj(h).view({ batch, steps, m_config.heads, m_config.headDim });
+    auto k = attention->k_proj(h).view({ batch, steps, m_config.kvHeads, m_config.headDim });
+    auto v = attention->v_proj(h).view({ batch, steps, m_config.kvHeads, m_config.headDim }).transpose(1, 2);
+    if (m_config.qkNorm) {
+        q = attention->q_norm(q);
+        k = attention->k_norm(k);
+    }
+    q = q.transpose(1, 2);
+    k = k.transpose(1, 2);
+    q = q * cos + rotateHalf(q) * sin;
+    k = k * cos + rotateHalf(k) * sin;
+    if (cache != nullptr) {
+        cache->keys[l].narrow(2, past, steps).copy_(k);
+        cache->values[l].narrow(2, past, steps).copy_(v);
+        k = cache->keys[l].narrow(2, 0, past + steps);
+        v = cache->values[l].narrow(2, 0, past + steps);
+    }
+    torch::Tensor map;
+    auto attn = attend(q, k, v, allowed, scale, internals != nullptr ? &map : nullptr);
+    if (internals != nullptr)
+        internals->attention.push_back(map);
+    attn = attn.transpose(1, 2).reshape({ batch, steps, m_config.heads * m_config.headDim });
+    auto out = x + attention->o_proj(attn);
+    out = out + block->mlp->forward(block->post_attention_layernorm->forward(out));
+    if (internals != nullptr)
+        internals->layerHidden.push_back(out);
+    return out;
 }
 
 torch::Tensor HfDecoderImpl::logits(const torch::Tensor& hidden)

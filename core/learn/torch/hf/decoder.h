@@ -110,6 +110,16 @@ struct HfInternals {
     std::vector<torch::Tensor> attention; ///< softmax maps per layer (B, heads, T, keys), float32
 };
 
+class HfDecoderImpl;
+
+/// One layer under activation checkpointing (HfDecoderImpl::setActivationCheckpointing).
+struct CheckpointedLayer : public torch::autograd::Function<CheckpointedLayer> {
+    static torch::Tensor forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& x, const torch::Tensor& cos,
+        const torch::Tensor& sin, const torch::Tensor& allowed, std::int64_t index, HfDecoderImpl* model);
+    static torch::autograd::variable_list backward(
+        torch::autograd::AutogradContext* ctx, torch::autograd::variable_list grads);
+};
+
 /// A causal LM of one of the three families. Parameters are named as in the checkpoint (`model.layers.0.mlp.up_proj.
 /// weight`, `lm_head.weight` unless tied). forward() has no side effects besides filling a given cache.
 class HfDecoderImpl : public torch::nn::Module {
@@ -122,6 +132,18 @@ public:
     /// needed). Returns the final-norm hidden state (B, T, hidden).
     torch::Tensor forward(const torch::Tensor& tokens, const torch::Tensor& valid, HfKvCache* cache = nullptr,
         HfInternals* internals = nullptr);
+    /// Activation checkpointing: with gradients on (and no cache or internals), each layer keeps only its input and
+    /// is computed again in the backward pass (the reentrant scheme of torch.utils.checkpoint, with the random state
+    /// restored so LoRA dropout draws the same masks). Saves about (layers - 1) layers of activations for one more
+    /// forward pass.
+    void setActivationCheckpointing(bool on) { m_checkpointing = on; }
+    bool activationCheckpointing() const { return m_checkpointing; }
+    /// One decoder layer on `x` (B, T, hidden) with the rotary tables `cos`, `sin` and the attention mask `allowed`
+    /// (B, 1, T, keys); with a cache, appends at `past`. forward()'s building block.
+    torch::Tensor layer(std::int64_t index, const torch::Tensor& x, const torch::Tensor& cos, const torch::Tensor& sin,
+        const torch::Tensor& allowed, HfKvCache* cache = nullptr, std::int64_t past = 0,
+        HfInternals* internals = nullptr);
+
     /// LM logits (..., vocab) of hidden states (..., hidden), in float32.
     torch::Tensor logits(const torch::Tensor& hidden);
     /// An empty cache for `batch` rows and `capacity` tokens, on this module's device and dtype.
@@ -169,6 +191,7 @@ private:
     void setAdaptersEnabled(bool enabled);
     hf::ModelConfig m_config;
     std::optional<LoraOptions> m_lora;
+    bool m_checkpointing = false;
     torch::Tensor m_invFreq; ///< float32 (head_dim / 2), a buffer
 };
 TORCH_MODULE(HfDecoder);
