@@ -45,25 +45,30 @@ torch::ScalarType scalarType(hf::DType dtype)
 }
 
 /// Attention of q (B, H, T, D) over k, v (B, KV, S, D) where `allowed` (B, 1, T, S) is true; float32 softmax as
-/// transformers' eager path, or the fused kernel where LibTorch has it and no map is wanted.
-torch::Tensor attend(const torch::Tensor& q, torch::Tensor k, torch::Tensor v, const torch::Tensor& allowed,
-    double scale, torch::Tensor* map)
+/// transformers' eager path, or the fused kernel where LibTorch has it and no map is wanted. The math path groups the
+/// G = H / KV query heads of each key/value head into one product instead of repeating the keys and values G times;
+/// one new token (decoding) takes elementwise products, which the CPU runs without bmm's per-matrix dispatch.
+torch::Tensor attend(const torch::Tensor& q, const torch::Tensor& k, const torch::Tensor& v,
+    const torch::Tensor& allowed, double scale, torch::Tensor* map)
 {
-    const auto groups = q.size(1) / k.size(1);
+    const auto batch = q.size(0), heads = q.size(1), steps = q.size(2), dim = q.size(3);
+    const auto kvHeads = k.size(1), keys = k.size(2), groups = heads / kvHeads;
 #if CREDITLAB_HAS_SDPA_GQA
     if (map == nullptr)
         return at::scaled_dot_product_attention(q, k, v, allowed, 0.0, false, scale, groups > 1);
 #endif
-    if (groups > 1) {
-        k = k.repeat_interleave(groups, 1);
-        v = v.repeat_interleave(groups, 1);
-    }
-    auto scores = torch::matmul(q, k.transpose(-1, -2)) * scale;
-    scores = scores.masked_fill(allowed.logical_not(), -std::numeric_limits<float>::infinity());
-    auto probs = torch::softmax(scores, -1, torch::kFloat32);
+    const auto grouped = q.reshape({ batch, kvHeads, groups * steps, dim });
+    const auto scores = steps == 1 ? (grouped.unsqueeze(3) * k.unsqueeze(2)).sum(-1)
+                                   : torch::matmul(grouped, k.transpose(-1, -2));
+    const auto masked = (scores.to(torch::kFloat32) * scale)
+                            .view({ batch, kvHeads, groups, steps, keys })
+                            .masked_fill(allowed.logical_not().unsqueeze(1), -std::numeric_limits<float>::infinity());
+    const auto probs = torch::softmax(masked, -1);
     if (map != nullptr)
-        *map = probs;
-    return torch::matmul(probs.to(q.scalar_type()), v);
+        *map = probs.view({ batch, heads, steps, keys });
+    const auto p = probs.to(q.scalar_type()).view({ batch, kvHeads, groups * steps, keys });
+    const auto out = steps == 1 ? (p.unsqueeze(-1) * v.unsqueeze(2)).sum(-2) : torch::matmul(p, v);
+    return out.reshape({ batch, heads, steps, dim });
 }
 
 } // namespace
