@@ -4,6 +4,7 @@
 #include "learnmodule.h"
 
 #include "core/atomicfile.h"
+#include "core/hf/chatformat.h"
 #include "core/hf/chatrender.h"
 #include "core/hf/error.h"
 #include "core/hf/hubcache.h"
@@ -19,6 +20,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <optional>
 
 namespace creditlab::cli {
 
@@ -113,13 +115,14 @@ nlohmann::ordered_json describe(const hf::ModelFolder& folder, const ModelCliOpt
     for (const auto& f : folder.checkpoint.files())
         files.push_back({ { "file", f->path() }, { "tensors", f->tensors().size() }, { "bytes", f->fileSize() } });
     j["weights"] = files;
+    std::optional<hf::Tokenizer> tokenizer;
     if (folder.tokenizerFile.empty()) {
         j["tokenizer"] = nullptr;
     } else {
         try {
-            const hf::Tokenizer tokenizer = hf::Tokenizer::load(folder.tokenizerFile);
-            j["tokenizer"] = { { "file", folder.tokenizerFile }, { "size", tokenizer.size() },
-                { "description", tokenizer.describe() } };
+            tokenizer = hf::Tokenizer::load(folder.tokenizerFile);
+            j["tokenizer"] = { { "file", folder.tokenizerFile }, { "size", tokenizer->size() },
+                { "description", tokenizer->describe() } };
         } catch (const hf::HfError& e) {
             j["tokenizer"] = { { "file", folder.tokenizerFile }, { "error", e.what() } };
         }
@@ -129,6 +132,17 @@ nlohmann::ordered_json describe(const hf::ModelFolder& folder, const ModelCliOpt
         j["chat_template"] = { { "name", chat.name }, { "characters", chat.source.size() } };
         if (chat.tokens.eos)
             j["chat_template"]["eos_token"] = *chat.tokens.eos;
+        if (tokenizer) {
+            // How episodes become a token stream, and whether that stream is what the template renders.
+            const auto format
+                = hf::ChatFormat::build(*tokenizer, hf::parseChatTemplate(chat, "chat template"), chat.tokens);
+            const hf::AppendCheck& check = format.appendCheck();
+            std::vector<std::string> stops;
+            for (const std::int32_t id : format.stopTokens())
+                stops.push_back(tokenizer->tokenText(id));
+            j["chat_episodes"] = { { "append_only", check.appendOnly }, { "think_only", check.thinkOnly },
+                { "difference", check.difference }, { "stop_tokens", stops } };
+        }
     } catch (const hf::HfError& e) {
         j["chat_template"] = { { "error", e.what() } };
     }
@@ -192,6 +206,17 @@ void printInspect(const nlohmann::ordered_json& j)
                 + (chat.contains("eos_token") ? ", eos " + chat["eos_token"].get<std::string>() : ""));
     if (j.contains("generation"))
         line("generation", j["generation"].dump());
+    if (j.contains("chat_episodes")) {
+        const auto& e = j["chat_episodes"];
+        std::string stops;
+        for (const auto& s : e["stop_tokens"])
+            stops += (stops.empty() ? "" : " ") + s.get<std::string>();
+        line("chat episodes", (e["append_only"].get<bool>()
+                                      ? std::string("append-only (the token stream equals the template's render)")
+                                      : std::string("NOT append-only") + (e["think_only"].get<bool>() ? " (<think> only)" : "")
+                                          + ": " + e["difference"].get<std::string>())
+                + "; stop " + stops);
+    }
     const auto& m = j["memory"];
     const std::string what = std::to_string(m["rows"].get<std::int64_t>()) + " x " + std::to_string(m["context"].get<std::int64_t>())
         + " tokens, " + (m["lora_rank"].get<std::int64_t>() > 0 ? "LoRA r=" + std::to_string(m["lora_rank"].get<std::int64_t>()) : "full fine-tuning");
