@@ -48,5 +48,5 @@ if ((${#missing[@]})); then
 fi
 
 # A manifest of what is there, for the log.
-(cd "$dest" && ls -1 ./*.deb | sed 's|^\./||') >"$dest/MANIFEST"
+find "$dest" -maxdepth 1 -name '*.deb' -printf '%f\n' | sort >"$dest/MANIFEST"
 echo "prepare: $(wc -l <"$dest/MANIFEST") packages, $(du -sh "$dest" | cut -f1) in $dest"
