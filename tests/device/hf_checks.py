@@ -182,7 +182,7 @@ def guarded(report, name, fn, *args):
         traceback.print_exc()
         report.record(name, "FAIL", error=f"{type(e).__name__}: {e}"[:2000])
     finally:
-        print(f"  ({name}: {time.time() - start:.1f} s)", flush=True)
+        print(f"  ({name}: {time.time() - start:.1f} s, ended {time.strftime('%H:%M:%S')})", flush=True)
     return None
 
 
