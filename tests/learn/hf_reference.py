@@ -95,7 +95,8 @@ def rotate(x, pos, freqs):
     return out
 
 
-def logprobs(cfg, w, ids):
+def logprob_matrix(cfg, w, ids):
+    """log-softmax of every position's logits (n, vocab); differentiable in the weights of `w`."""
     arch = cfg["architectures"][0]
     hidden, heads = cfg["hidden_size"], cfg["num_attention_heads"]
     kv = cfg.get("num_key_value_heads", heads)
@@ -134,8 +135,12 @@ def logprobs(cfg, w, ids):
         x = x + lin(gate * torch.sigmoid(gate) * lin(h, p + "mlp.up_proj"), p + "mlp.down_proj")
     x = rms(x, w["model.norm.weight"], eps)
     head = w["model.embed_tokens.weight"] if cfg.get("tie_word_embeddings", False) else w["lm_head.weight"]
-    lp = torch.log_softmax(x @ head.T, -1)
-    return [lp[t, ids[t + 1]].item() for t in range(n - 1)]
+    return torch.log_softmax(x @ head.T, -1)
+
+
+def logprobs(cfg, w, ids):
+    lp = logprob_matrix(cfg, w, ids)
+    return [lp[t, ids[t + 1]].item() for t in range(len(ids) - 1)]
 
 
 def main():
