@@ -213,7 +213,7 @@ HfDecoderImpl::HfDecoderImpl(const hf::ModelConfig& config)
     model = register_module("model", HfBody(config));
     if (!config.tieWordEmbeddings)
         lm_head = register_module("lm_head", HfLinear(config.hiddenSize, config.vocabSize, false));
-    m_invFreq = register_buffer("rope_inv_freq", hfRopeInverseFrequencies(config));
+    m_invFreq = hfRopeInverseFrequencies(config);
 }
 
 torch::Device HfDecoderImpl::device() const
@@ -230,7 +230,9 @@ torch::Tensor HfDecoderImpl::rope(const torch::Tensor& positions, torch::Dtype d
 {
     // (B, T, D/2) angles in float32, duplicated to (B, 1, T, D); cos and sin cast to the compute dtype, as in
     // transformers' rotary embedding.
-    const auto freqs = positions.to(torch::kFloat32).unsqueeze(-1) * m_invFreq.to(positions.device());
+    if (m_invFreq.device() != positions.device())
+        m_invFreq = m_invFreq.to(positions.device());
+    const auto freqs = positions.to(torch::kFloat32).unsqueeze(-1) * m_invFreq;
     const auto emb = torch::cat({ freqs, freqs }, -1).unsqueeze(1);
     return torch::stack({ emb.cos().to(dtype), emb.sin().to(dtype) });
 }

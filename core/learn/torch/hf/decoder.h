@@ -192,7 +192,9 @@ private:
     hf::ModelConfig m_config;
     std::optional<LoraOptions> m_lora;
     bool m_checkpointing = false;
-    torch::Tensor m_invFreq; ///< float32 (head_dim / 2), a buffer
+    /// float32 (head_dim / 2). Not a registered buffer: Module::to(dtype) would round it to bf16 with the weights
+    /// (transformers keeps it in float32). Copied to the device of the positions on first use there.
+    mutable torch::Tensor m_invFreq;
 };
 TORCH_MODULE(HfDecoder);
 
