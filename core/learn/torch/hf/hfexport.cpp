@@ -57,7 +57,10 @@ public:
         const fs::path parent = m_dir.parent_path().empty() ? fs::path(".") : m_dir.parent_path();
         if (!fs::is_directory(parent, ec))
             throw hf::HfError(dir + ": the folder " + parent.string() + " does not exist");
-        m_staging = parent / ("." + m_dir.filename().string() + ".partial-" + std::to_string(::getpid()));
+        // Built by appends: GCC 12 warns falsely (-Wstringop-overflow) on "." + string here.
+        std::string staging(1, '.');
+        staging.append(m_dir.filename().string()).append(".partial-").append(std::to_string(::getpid()));
+        m_staging = parent / staging;
         fs::remove_all(m_staging, ec);
         if (!fs::create_directory(m_staging, ec))
             throw hf::HfError(m_staging.string() + ": cannot create: " + ec.message());
