@@ -2,6 +2,7 @@
 
 #include "core/hf/jinja_builtins.h"
 #include "core/hf/jinja_eval.h"
+#include "core/hf/jinja_filters_util.h"
 #include "core/hf/jinja_text.h"
 
 #include <cmath>
@@ -191,33 +192,6 @@ bool contains(const Value& container, const Value& item)
     }
 }
 
-static std::string escapeMarkup(std::string_view s)
-{
-    std::string out;
-    for (const char c : s) {
-        switch (c) {
-        case '&':
-            out += "&amp;";
-            break;
-        case '<':
-            out += "&lt;";
-            break;
-        case '>':
-            out += "&gt;";
-            break;
-        case '"':
-            out += "&#34;";
-            break;
-        case '\'':
-            out += "&#39;";
-            break;
-        default:
-            out += c;
-        }
-    }
-    return out;
-}
-
 static Value repeat(Renderer& r, const Value& seq, std::int64_t times)
 {
     if (times <= 0)
@@ -273,9 +247,9 @@ Value binaryOp(Renderer& r, const std::string& op, const Value& a, const Value& 
         if (a.isString() && b.isString()) {
             r.checkSize(a.s.size() + b.s.size());
             if (a.markup && !b.markup)
-                return Value::string(a.s + escapeMarkup(b.s), true);
+                return Value::string(a.s + htmlEscape(b.s), true);
             if (b.markup && !a.markup)
-                return Value::string(escapeMarkup(a.s) + b.s, true);
+                return Value::string(htmlEscape(a.s) + b.s, true);
             return Value::string(a.s + b.s, a.markup);
         }
         if (a.isSequence() && a.kind == b.kind) {

@@ -1,5 +1,7 @@
 #include "core/hf/jinja_text.h"
 
+#include "core/hf/bytelevel.h"
+
 #include <utf8proc.h>
 
 #include <algorithm>
@@ -36,21 +38,7 @@ char32_t decode(std::string_view s, std::size_t& pos)
 
 void encode(std::string& out, char32_t c)
 {
-    if (c < 0x80) {
-        out += static_cast<char>(c);
-    } else if (c < 0x800) {
-        out += static_cast<char>(0xC0 | (c >> 6));
-        out += static_cast<char>(0x80 | (c & 0x3F));
-    } else if (c < 0x10000) {
-        out += static_cast<char>(0xE0 | (c >> 12));
-        out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (c & 0x3F));
-    } else {
-        out += static_cast<char>(0xF0 | (c >> 18));
-        out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
-        out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (c & 0x3F));
-    }
+    detail::appendUtf8(out, c); // the tokenizer's encoder (bytelevel.h)
 }
 
 std::vector<std::size_t> codePointOffsets(std::string_view s)
