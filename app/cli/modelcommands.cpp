@@ -70,7 +70,7 @@ std::vector<std::pair<std::size_t, nlohmann::json>> readJsonLines(const std::str
             continue;
         try {
             out.emplace_back(number, nlohmann::json::parse(line));
-        } catch (const nlohmann::json::parse_error& e) {
+        } catch (const nlohmann::json::exception& e) { // parse_error, or out_of_range for a number past double
             throw std::runtime_error(path + ":" + std::to_string(number) + ": invalid JSON: " + e.what());
         }
     }
@@ -179,30 +179,38 @@ void printInspect(const nlohmann::ordered_json& j)
     line("folder", j["folder"].get<std::string>());
     line("architecture", j["architecture"].get<std::string>() + " (" + j["model_type"].get<std::string>() + ")");
     line("parameters", withCommas(j["parameters"].get<std::int64_t>()));
-    line("layers", std::to_string(j["layers"].get<std::int64_t>()) + " x hidden " + std::to_string(j["hidden_size"].get<std::int64_t>())
-            + ", MLP " + std::to_string(j["intermediate_size"].get<std::int64_t>()));
-    line("attention", std::to_string(j["heads"].get<std::int64_t>()) + " heads, " + std::to_string(j["kv_heads"].get<std::int64_t>())
+    line("layers",
+        std::to_string(j["layers"].get<std::int64_t>()) + " x hidden "
+            + std::to_string(j["hidden_size"].get<std::int64_t>()) + ", MLP "
+            + std::to_string(j["intermediate_size"].get<std::int64_t>()));
+    line("attention",
+        std::to_string(j["heads"].get<std::int64_t>()) + " heads, " + std::to_string(j["kv_heads"].get<std::int64_t>())
             + " key/value heads, head_dim " + std::to_string(j["head_dim"].get<std::int64_t>())
             + (j["qkv_bias"].get<bool>() ? ", q/k/v biases" : "") + (j["qk_norm"].get<bool>() ? ", q/k norm" : ""));
-    line("vocabulary", withCommas(j["vocab_size"].get<std::int64_t>()) + " embedding rows"
+    line("vocabulary",
+        withCommas(j["vocab_size"].get<std::int64_t>()) + " embedding rows"
             + (j["tied_embeddings"].get<bool>() ? ", tied LM head" : ", separate LM head"));
     char rope[96];
     std::snprintf(rope, sizeof rope, "%s, theta %g%s", j["rope"]["type"].get<std::string>().c_str(),
         j["rope"]["theta"].get<double>(),
-        j["rope"]["type"] == "default" ? "" : (", factor " + std::to_string(j["rope"]["factor"].get<double>())).c_str());
+        j["rope"]["type"] == "default" ? ""
+                                       : (", factor " + std::to_string(j["rope"]["factor"].get<double>())).c_str());
     line("context", withCommas(j["context"].get<std::int64_t>()) + " positions; rope " + rope);
     std::size_t bytes = 0;
     for (const auto& f : j["weights"])
         bytes += f["bytes"].get<std::size_t>();
-    line("weights", j["stored_dtype"].get<std::string>() + ", " + std::to_string(j["weights"].size()) + " file(s), "
+    line("weights",
+        j["stored_dtype"].get<std::string>() + ", " + std::to_string(j["weights"].size()) + " file(s), "
             + gib(static_cast<double>(bytes)));
     const auto& tok = j["tokenizer"];
-    line("tokenizer", tok.is_null() ? "missing (tokenizer.json)"
-            : tok.contains("error")  ? tok["error"].get<std::string>()
-                                     : tok["description"].get<std::string>());
+    line("tokenizer",
+        tok.is_null()               ? "missing (tokenizer.json)"
+            : tok.contains("error") ? tok["error"].get<std::string>()
+                                    : tok["description"].get<std::string>());
     const auto& chat = j["chat_template"];
-    line("chat template", chat.contains("error") ? chat["error"].get<std::string>()
-            : withCommas(chat["characters"].get<std::int64_t>()) + " characters"
+    line("chat template",
+        chat.contains("error") ? chat["error"].get<std::string>()
+                               : withCommas(chat["characters"].get<std::int64_t>()) + " characters"
                 + (chat.contains("eos_token") ? ", eos " + chat["eos_token"].get<std::string>() : ""));
     if (j.contains("generation"))
         line("generation", j["generation"].dump());
@@ -211,16 +219,20 @@ void printInspect(const nlohmann::ordered_json& j)
         std::string stops;
         for (const auto& s : e["stop_tokens"])
             stops += (stops.empty() ? "" : " ") + s.get<std::string>();
-        line("chat episodes", (e["append_only"].get<bool>()
-                                      ? std::string("append-only (the token stream equals the template's render)")
-                                      : std::string("NOT append-only") + (e["think_only"].get<bool>() ? " (<think> only)" : "")
-                                          + ": " + e["difference"].get<std::string>())
+        line("chat episodes",
+            (e["append_only"].get<bool>()
+                    ? std::string("append-only (the token stream equals the template's render)")
+                    : std::string("NOT append-only") + (e["think_only"].get<bool>() ? " (<think> only)" : "") + ": "
+                        + e["difference"].get<std::string>())
                 + "; stop " + stops);
     }
     const auto& m = j["memory"];
-    const std::string what = std::to_string(m["rows"].get<std::int64_t>()) + " x " + std::to_string(m["context"].get<std::int64_t>())
-        + " tokens, " + (m["lora_rank"].get<std::int64_t>() > 0 ? "LoRA r=" + std::to_string(m["lora_rank"].get<std::int64_t>()) : "full fine-tuning");
-    line("memory", "about " + gib(m["cuda_bf16"]["total"].get<double>()) + " on CUDA in bf16, "
+    const std::string what = std::to_string(m["rows"].get<std::int64_t>()) + " x "
+        + std::to_string(m["context"].get<std::int64_t>()) + " tokens, "
+        + (m["lora_rank"].get<std::int64_t>() > 0 ? "LoRA r=" + std::to_string(m["lora_rank"].get<std::int64_t>())
+                                                  : "full fine-tuning");
+    line("memory",
+        "about " + gib(m["cuda_bf16"]["total"].get<double>()) + " on CUDA in bf16, "
             + gib(m["cpu_fp32"]["total"].get<double>()) + " on the CPU in fp32 (" + what + ")");
 }
 
@@ -228,7 +240,8 @@ void printInspect(const nlohmann::ordered_json& j)
 
 void addModelCommand(CLI::App& app)
 {
-    CLI::App* model = app.add_subcommand("model", "Hugging Face model folders: inspect, tokenize, render, score, export");
+    CLI::App* model
+        = app.add_subcommand("model", "Hugging Face model folders: inspect, tokenize, render, score, export");
     model->require_subcommand(1);
     auto o = std::make_shared<ModelCliOptions>();
     const std::string dirHelp = "A Hugging Face model folder, or a repository id in the local Hub cache (ORG/NAME)";
@@ -237,7 +250,8 @@ void addModelCommand(CLI::App& app)
     inspect->add_option("dir", o->dir, dirHelp)->required();
     inspect->add_flag("--json", o->json, "Print one JSON object");
     inspect->add_option("--rows", o->rows, "Sequences at once, for the memory estimate")->check(CLI::PositiveNumber);
-    inspect->add_option("--context", o->context, "Tokens per sequence, for the memory estimate")->check(CLI::PositiveNumber);
+    inspect->add_option("--context", o->context, "Tokens per sequence, for the memory estimate")
+        ->check(CLI::PositiveNumber);
     inspect->add_option("--lora", o->loraRank, "LoRA rank for the memory estimate (0: full fine-tuning)")
         ->check(CLI::NonNegativeNumber);
     inspect->callback([o] {
@@ -249,8 +263,8 @@ void addModelCommand(CLI::App& app)
             printInspect(j);
     });
 
-    CLI::App* tokenize
-        = model->add_subcommand("tokenize", "Token ids of strings, as tokenizer.encode(text, add_special_tokens=False)");
+    CLI::App* tokenize = model->add_subcommand(
+        "tokenize", "Token ids of strings, as tokenizer.encode(text, add_special_tokens=False)");
     tokenize->add_option("dir", o->dir, dirHelp)->required();
     tokenize->add_option("--input", o->input, "JSON Lines: one JSON string per line")->required();
     tokenize->add_option("--output", o->output, "Where to write one JSON array of ids per line (- for stdout)");
@@ -277,22 +291,24 @@ void addModelCommand(CLI::App& app)
     CLI::App* render = model->add_subcommand(
         "render", "Chat template renders, as apply_chat_template(messages, tokenize=False, add_generation_prompt=...)");
     render->add_option("dir", o->dir, dirHelp)->required();
-    render->add_option("--input", o->input,
-              "A JSON array of {\"messages\": [...], \"add_generation_prompt\": bool, ...}; other members (tools, "
-              "enable_thinking, ...) are passed to the template")
+    render
+        ->add_option("--input", o->input,
+            "A JSON array of {\"messages\": [...], \"add_generation_prompt\": bool, ...}; other members (tools, "
+            "enable_thinking, ...) are passed to the template")
         ->required();
     render->add_option("--output", o->output, "Where to write the JSON array of rendered strings (- for stdout)");
     render->callback([o] {
         const std::filesystem::path folder = hf::resolveModelFolder(o->dir);
         const hf::ChatTemplateConfig config = hf::loadFolderChatTemplate(folder);
-        const hf::jinja::Template chatTemplate = hf::parseChatTemplate(config, (folder.filename() / "chat template").string());
+        const hf::jinja::Template chatTemplate
+            = hf::parseChatTemplate(config, (folder.filename() / "chat template").string());
         std::ifstream in(o->input, std::ios::binary);
         if (!in)
             throw std::runtime_error(o->input + ": cannot read");
         nlohmann::ordered_json doc;
         try {
             doc = nlohmann::ordered_json::parse(in);
-        } catch (const nlohmann::json::parse_error& e) {
+        } catch (const nlohmann::json::exception& e) { // parse_error, or out_of_range for a number past double
             throw std::runtime_error(o->input + ": invalid JSON: " + e.what());
         }
         if (!doc.is_array())
@@ -322,10 +338,13 @@ void addModelCommand(CLI::App& app)
     CLI::App* score = model->add_subcommand("score", "Log-probabilities of tokens 2..n of each sequence of ids");
     score->add_option("dir", o->dir, dirHelp)->required();
     score->add_option("--input", o->input, "JSON Lines: one array of token ids per line")->required();
-    score->add_option("--output", o->output, "Where to write one JSON array of log-probabilities per line (- for stdout)");
+    score->add_option(
+        "--output", o->output, "Where to write one JSON array of log-probabilities per line (- for stdout)");
     score->add_option("--device", o->device, "cpu or cuda[:N]");
-    score->add_option("--dtype", o->dtype, "Compute dtype: auto (float32 on the CPU, bfloat16 on CUDA), float32, "
-                                           "bfloat16 or float16")
+    score
+        ->add_option("--dtype", o->dtype,
+            "Compute dtype: auto (float32 on the CPU, bfloat16 on CUDA), float32, "
+            "bfloat16 or float16")
         ->check(CLI::IsMember({ "auto", "float32", "bfloat16", "float16" }));
     score->add_option("--threads", o->threads, "Intra-op threads (0: all cores)")->check(CLI::NonNegativeNumber);
     score->callback([o] {
@@ -339,7 +358,8 @@ void addModelCommand(CLI::App& app)
             std::vector<std::int64_t> ids;
             for (const auto& id : j) {
                 if (!id.is_number_integer())
-                    throw std::runtime_error(o->input + ":" + std::to_string(line) + ": " + id.dump() + " is not an id");
+                    throw std::runtime_error(
+                        o->input + ":" + std::to_string(line) + ": " + id.dump() + " is not an id");
                 if (id.get<std::int64_t>() < 0 || id.get<std::int64_t>() >= vocab)
                     throw std::runtime_error(o->input + ":" + std::to_string(line) + ": id " + id.dump()
                         + " is outside the vocabulary (0.." + std::to_string(vocab - 1) + ")");

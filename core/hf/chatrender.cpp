@@ -117,8 +117,9 @@ ChatTemplateConfig loadFolderChatTemplate(const std::filesystem::path& folder, s
             throw HfError((folder / fileName).string() + ": key \"chat_template\": missing");
         config["chat_template"] = doc["chat_template"];
     } else if (!config.contains("chat_template")) {
-        throw HfError(folder.string() + ": no chat template (chat_template.jinja, or chat_template in "
-                                        "tokenizer_config.json): a base model, not an instruct one?");
+        throw HfError(folder.string()
+            + ": no chat template (chat_template.jinja, or chat_template in "
+              "tokenizer_config.json): a base model, not an instruct one?");
     }
     return readChatTemplateConfig(config, templateName, fileName);
 }

@@ -108,7 +108,7 @@ json parseObject(const std::string& text, const std::string& source)
     json doc;
     try {
         doc = json::parse(text);
-    } catch (const json::parse_error& e) {
+    } catch (const json::exception& e) { // parse_error, or out_of_range for a number past double
         throw HfError(source + ": invalid JSON: " + e.what());
     }
     if (!doc.is_object())

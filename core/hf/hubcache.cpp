@@ -22,7 +22,8 @@ bool isRepoId(const std::string& spec)
 {
     // ORG/NAME: one slash, no leading dot or slash, characters the Hub allows.
     const auto slash = spec.find('/');
-    if (slash == std::string::npos || slash == 0 || slash + 1 == spec.size() || spec.find('/', slash + 1) != std::string::npos)
+    if (slash == std::string::npos || slash == 0 || slash + 1 == spec.size()
+        || spec.find('/', slash + 1) != std::string::npos)
         return false;
     if (spec[0] == '.' || spec[0] == '~')
         return false;
@@ -68,7 +69,8 @@ std::string resolveModelFolder(const std::string& spec)
         repo = spec.substr(0, at);
         revision = spec.substr(at + 1);
     }
-    if (!isRepoId(repo) || revision.empty() || revision.find('/') != std::string::npos || revision.find("..") != std::string::npos)
+    if (!isRepoId(repo) || revision.empty() || revision.find('/') != std::string::npos
+        || revision.find("..") != std::string::npos)
         throw HfError(spec + ": no such folder, and not a Hugging Face repository id (ORG/NAME[@REVISION])");
     const std::string cache = hubCacheDir();
     std::string folderName = "models--" + repo;

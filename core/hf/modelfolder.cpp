@@ -23,10 +23,7 @@ std::string shapeText(const std::vector<std::int64_t>& shape)
 }
 
 /// Tensors some checkpoints carry that the decoder recomputes (old Llama files saved the rotary table).
-bool ignoredTensor(const std::string& name)
-{
-    return name.ends_with(".rotary_emb.inv_freq");
-}
+bool ignoredTensor(const std::string& name) { return name.ends_with(".rotary_emb.inv_freq"); }
 
 void checkWeights(const ModelFolder& folder)
 {
@@ -76,8 +73,9 @@ ModelFolder ModelFolder::open(const std::string& spec, bool requireTokenizer)
     if (fs::exists(tokenizer))
         folder.tokenizerFile = tokenizer.string();
     else if (requireTokenizer)
-        throw HfError(folder.path + ": tokenizer.json is missing (CreditLab reads the fast tokenizer's file; "
-                                    "transformers writes it with save_pretrained)");
+        throw HfError(folder.path
+            + ": tokenizer.json is missing (CreditLab reads the fast tokenizer's file; "
+              "transformers writes it with save_pretrained)");
     const fs::path tokenizerConfig = dir / "tokenizer_config.json";
     if (fs::exists(tokenizerConfig))
         folder.tokenizerConfigFile = tokenizerConfig.string();
@@ -121,14 +119,14 @@ MemoryEstimate estimateMemory(const ModelConfig& c, const MemoryQuery& q)
     if (q.loraRank == 0 && q.computeBytes < 4)
         m.training += params * q.computeBytes; // the bf16 gradient beside the fp32 one
     const double tokens = static_cast<double>(q.rows) * static_cast<double>(q.context);
-    m.kvCache = 2.0 * static_cast<double>(c.layers) * static_cast<double>(c.kvHeads * c.headDim) * tokens * q.computeBytes;
+    m.kvCache
+        = 2.0 * static_cast<double>(c.layers) * static_cast<double>(c.kvHeads * c.headDim) * tokens * q.computeBytes;
     // Per token and layer: the residual stream at each layer boundary when checkpointing, else about 16 hidden-sized
     // and 3 intermediate-sized tensors (attention with a fused kernel); plus one layer recomputed, and fp32 logits.
     const double perLayerFull = (16.0 * c.hiddenSize + 3.0 * c.intermediateSize) * q.computeBytes;
     const double layerBoundary = static_cast<double>(c.hiddenSize) * q.computeBytes;
-    m.activations = q.activationCheckpointing
-        ? tokens * (layerBoundary * c.layers + perLayerFull)
-        : tokens * perLayerFull * c.layers;
+    m.activations = q.activationCheckpointing ? tokens * (layerBoundary * c.layers + perLayerFull)
+                                              : tokens * perLayerFull * c.layers;
     // Logits and their gradient in float32, for the scored tokens of a chunk of at most 4,096 tokens.
     m.activations += std::min(tokens, 4096.0) * static_cast<double>(c.vocabSize) * 4.0 * 2;
     return m;

@@ -8,8 +8,8 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
-#include <filesystem>
 #include <fcntl.h>
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sys/mman.h>
@@ -41,10 +41,7 @@ constexpr DTypeEntry kDTypes[] = {
     { DType::Bool, "BOOL", 1 },
 };
 
-[[noreturn]] void fail(const std::string& file, const std::string& what)
-{
-    throw HfError(file + ": " + what);
-}
+[[noreturn]] void fail(const std::string& file, const std::string& what) { throw HfError(file + ": " + what); }
 
 /// a * b, failing on overflow past 2^62.
 std::uint64_t checkedMul(std::uint64_t a, std::uint64_t b, const std::string& file, const std::string& tensor)
@@ -54,10 +51,7 @@ std::uint64_t checkedMul(std::uint64_t a, std::uint64_t b, const std::string& fi
     return a * b;
 }
 
-std::string fileName(const std::string& path)
-{
-    return std::filesystem::path(path).filename().string();
-}
+std::string fileName(const std::string& path) { return std::filesystem::path(path).filename().string(); }
 
 } // namespace
 
@@ -92,7 +86,7 @@ std::shared_ptr<const SafetensorsFile> SafetensorsFile::open(const std::string& 
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         fail(path, std::string("cannot open: ") + std::strerror(errno));
-    struct stat st {};
+    struct stat st { };
     if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         ::close(fd);
         fail(path, "not a regular file");
@@ -125,7 +119,7 @@ std::shared_ptr<const SafetensorsFile> SafetensorsFile::open(const std::string& 
     nlohmann::json header;
     try {
         header = nlohmann::json::parse(headerText);
-    } catch (const nlohmann::json::parse_error& e) {
+    } catch (const nlohmann::json::exception& e) { // parse_error, or out_of_range for a number past double
         fail(path, std::string("header: invalid JSON: ") + e.what());
     }
     if (!header.is_object())
@@ -179,7 +173,8 @@ std::shared_ptr<const SafetensorsFile> SafetensorsFile::open(const std::string& 
         const std::uint64_t begin = (*offsetsIt)[0].get<std::uint64_t>();
         const std::uint64_t end = (*offsetsIt)[1].get<std::uint64_t>();
         if (begin > end)
-            fail(path, where + ": data_offsets [" + std::to_string(begin) + ", " + std::to_string(end) + "] is reversed");
+            fail(path,
+                where + ": data_offsets [" + std::to_string(begin) + ", " + std::to_string(end) + "] is reversed");
         if (end > dataSize)
             fail(path,
                 where + ": data_offsets end " + std::to_string(end) + " is past the end of the data ("
@@ -233,7 +228,7 @@ Checkpoint Checkpoint::open(const std::string& folder)
         nlohmann::json doc;
         try {
             doc = nlohmann::json::parse(in);
-        } catch (const nlohmann::json::parse_error& e) {
+        } catch (const nlohmann::json::exception& e) { // parse_error, or out_of_range for a number past double
             fail(indexPath, std::string("invalid JSON: ") + e.what());
         }
         if (!doc.is_object() || !doc.contains("weight_map") || !doc["weight_map"].is_object())
@@ -256,7 +251,8 @@ Checkpoint Checkpoint::open(const std::string& folder)
             const auto file = SafetensorsFile::open(shardPath.string());
             for (const std::string& t : tensors)
                 if (file->find(t) == nullptr)
-                    fail(shardPath.string(), "lacks tensor \"" + t + "\", which " + fileName(indexPath) + " puts in it");
+                    fail(
+                        shardPath.string(), "lacks tensor \"" + t + "\", which " + fileName(indexPath) + " puts in it");
             add(file);
         }
         return checkpoint;
@@ -362,10 +358,7 @@ std::uint16_t floatToBf16(float value)
     return static_cast<std::uint16_t>((bits + roundingBias) >> 16);
 }
 
-float bf16ToFloat(std::uint16_t value)
-{
-    return std::bit_cast<float>(static_cast<std::uint32_t>(value) << 16);
-}
+float bf16ToFloat(std::uint16_t value) { return std::bit_cast<float>(static_cast<std::uint32_t>(value) << 16); }
 
 float f16ToFloat(std::uint16_t value)
 {

@@ -128,8 +128,8 @@ int main(int argc, char** argv)
         for (std::int64_t i = 0; i < rows; i += micro) {
             const auto n = std::min(micro, rows - i);
             const auto s = tokens.narrow(0, i, n);
-            const auto lp = hfTargetLogProbs(model, s, torch::ones_like(s, torch::kBool), from.expand({ n, fresh }),
-                s.narrow(1, prompt, fresh));
+            const auto lp = hfTargetLogProbs(
+                model, s, torch::ones_like(s, torch::kBool), from.expand({ n, fresh }), s.narrow(1, prompt, fresh));
             const auto ratio = torch::exp(lp - old.narrow(0, i, n));
             (-(ratio * adv.narrow(0, i, n)).mean() * (static_cast<double>(n) / rows)).backward();
         }
@@ -141,7 +141,9 @@ int main(int argc, char** argv)
         train.push_back(static_cast<double>(rows * (prompt + fresh)) / u);
     }
     const double cg = median(gen), ct = median(train), pg = median(pyGen), pt = median(pyTrain);
-    std::printf("generation  CreditLab %8.1f tok/s  Python %8.1f tok/s  ratio %.2fx (target >= 1.2x)\n", cg, pg, cg / pg);
-    std::printf("update      CreditLab %8.1f tok/s  Python %8.1f tok/s  ratio %.2fx (target >= 1.2x)\n", ct, pt, ct / pt);
+    std::printf(
+        "generation  CreditLab %8.1f tok/s  Python %8.1f tok/s  ratio %.2fx (target >= 1.2x)\n", cg, pg, cg / pg);
+    std::printf(
+        "update      CreditLab %8.1f tok/s  Python %8.1f tok/s  ratio %.2fx (target >= 1.2x)\n", ct, pt, ct / pt);
     return 0;
 }

@@ -49,8 +49,8 @@ private Q_SLOTS:
         QVERIFY2(fs::exists(oracleModels() / "tokenizer.json"), "the hf_oracles fixture did not install Qwen3's files");
         m_model = fs::path(m_dir.path().toStdString()) / "tiny-qwen3";
         // The tiny model's embedding has Qwen3's 151,936 rows, so the real tokenizer's ids fit.
-        hftest::writeTinyModel(m_model, { .arch = "Qwen3ForCausalLM", .dtype = hf::DType::BF16, .tied = true,
-                                            .vocab = 151936 });
+        hftest::writeTinyModel(
+            m_model, { .arch = "Qwen3ForCausalLM", .dtype = hf::DType::BF16, .tied = true, .vocab = 151936 });
         fs::copy_file(oracleModels() / "tokenizer.json", m_model / "tokenizer.json");
         fs::copy_file(oracleModels() / "tokenizer_config.json", m_model / "tokenizer_config.json");
     }

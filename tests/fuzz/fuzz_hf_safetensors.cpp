@@ -34,7 +34,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             fuzz::finding("a written file does not read back");
         for (const hf::TensorView& t : reread->tensors()) {
             const hf::TensorView* o = opened->find(t.name);
-            if (o == nullptr || o->shape != t.shape || o->dtype != t.dtype || std::memcmp(o->data, t.data, t.bytes) != 0)
+            if (o == nullptr || o->shape != t.shape || o->dtype != t.dtype
+                || std::memcmp(o->data, t.data, t.bytes) != 0)
                 fuzz::finding("a written tensor differs", t.name);
         }
     } catch (const hf::HfError& e) {

@@ -49,8 +49,8 @@ inline nlohmann::ordered_json tinyConfig(const TinyModel& m)
     nlohmann::ordered_json rope;
     const double theta = m.arch == "LlamaForCausalLM" ? 500000.0 : 1000000.0;
     if (m.llama3Rope)
-        rope = { { "rope_type", "llama3" }, { "factor", 8.0 }, { "low_freq_factor", 1.0 },
-            { "high_freq_factor", 4.0 }, { "original_max_position_embeddings", 16 } };
+        rope = { { "rope_type", "llama3" }, { "factor", 8.0 }, { "low_freq_factor", 1.0 }, { "high_freq_factor", 4.0 },
+            { "original_max_position_embeddings", 16 } };
     if (m.v5Rope) {
         if (rope.is_null())
             rope = { { "rope_type", "default" } };

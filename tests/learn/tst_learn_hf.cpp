@@ -25,15 +25,13 @@ namespace {
 /// Fixed sequences of several lengths (ids below the tiny vocabulary of 97).
 std::vector<std::vector<std::int64_t>> sequences()
 {
-    return { { 1, 5, 9, 17, 33, 65, 2, 40, 41, 42, 96, 0, 7 }, { 1, 3 }, { 4, 8, 15, 16, 23, 42, 60, 61, 62, 63, 64, 65,
-                 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85 },
+    return { { 1, 5, 9, 17, 33, 65, 2, 40, 41, 42, 96, 0, 7 }, { 1, 3 },
+        { 4, 8, 15, 16, 23, 42, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81,
+            82, 83, 84, 85 },
         { 95, 94, 93, 92, 91 } };
 }
 
-std::string referenceScript()
-{
-    return std::string(CREDITLAB_SOURCE_DIR) + "/tests/learn/hf_reference.py";
-}
+std::string referenceScript() { return std::string(CREDITLAB_SOURCE_DIR) + "/tests/learn/hf_reference.py"; }
 
 /// The reference's log-probs of sequences() for the model in `dir`.
 std::vector<std::vector<double>> reference(const fs::path& dir)
@@ -94,8 +92,7 @@ private Q_SLOTS:
         const int f32 = int(hf::DType::F32), bf16 = int(hf::DType::BF16), f16 = int(hf::DType::F16);
         QTest::newRow("llama fp32") << "LlamaForCausalLM" << f32 << 1 << false << false << false;
         QTest::newRow("llama bf16 tied llama3 rope") << "LlamaForCausalLM" << bf16 << 1 << true << true << false;
-        QTest::newRow("llama fp32 sharded, rope_parameters")
-            << "LlamaForCausalLM" << f32 << 3 << false << true << true;
+        QTest::newRow("llama fp32 sharded, rope_parameters") << "LlamaForCausalLM" << f32 << 3 << false << true << true;
         QTest::newRow("qwen2 fp32 tied") << "Qwen2ForCausalLM" << f32 << 1 << true << false << false;
         QTest::newRow("qwen2 bf16 sharded") << "Qwen2ForCausalLM" << bf16 << 2 << false << false << false;
         QTest::newRow("qwen3 fp32") << "Qwen3ForCausalLM" << f32 << 1 << false << false << false;
@@ -113,8 +110,12 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const fs::path d = dir.path().toStdString();
         hftest::writeTinyModel(d,
-            { .arch = arch.toStdString(), .dtype = hf::DType(dtype), .shards = shards, .tied = tied,
-                .llama3Rope = llama3, .v5Rope = v5 },
+            { .arch = arch.toStdString(),
+                .dtype = hf::DType(dtype),
+                .shards = shards,
+                .tied = tied,
+                .llama3Rope = llama3,
+                .v5Rope = v5 },
             7);
         const auto folder = hf::ModelFolder::open(d.string(), false);
         auto model = learn::loadHfDecoder(folder);
@@ -187,7 +188,8 @@ private Q_SLOTS:
         torch::NoGradGuard noGrad;
         // Two rows of different prompt lengths, left-padded, then 6 tokens one at a time through the cache.
         const auto full = torch::tensor({ 0, 0, 5, 9, 17, 33, 65, 2, 40, 41, 42, 43 }, torch::kInt64).view({ 1, 12 });
-        auto tokens = torch::cat({ full, torch::tensor({ 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18 }).view({ 1, 12 }) });
+        auto tokens
+            = torch::cat({ full, torch::tensor({ 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18 }).view({ 1, 12 }) });
         auto valid = torch::ones({ 2, 12 }, torch::kBool);
         valid[0][0] = false;
         valid[0][1] = false;
@@ -209,7 +211,8 @@ private Q_SLOTS:
         rightValid[0][10] = false;
         rightValid[0][11] = false;
         const auto rightLogits = model->logits(model->forward(right, rightValid));
-        const double sideDiff = (rightLogits[0].narrow(0, 0, 10) - reference[0].narrow(0, 2, 10)).abs().max().item<double>();
+        const double sideDiff
+            = (rightLogits[0].narrow(0, 0, 10) - reference[0].narrow(0, 2, 10)).abs().max().item<double>();
         QVERIFY2(sideDiff < 1e-5, std::to_string(sideDiff).c_str());
     }
 
@@ -310,7 +313,8 @@ private Q_SLOTS:
             QVERIFY(g.defined());
             const auto expectA = linear->loraScaling * torch::matmul(linear->lora_B->weight.t(), g);
             const auto expectB = linear->loraScaling * torch::matmul(g, linear->lora_A->weight.t());
-            const double scale = 1e-3 + std::max(expectA.abs().max().item<double>(), expectB.abs().max().item<double>());
+            const double scale
+                = 1e-3 + std::max(expectA.abs().max().item<double>(), expectB.abs().max().item<double>());
             worst = std::max(worst, (linear->lora_A->weight.grad() - expectA).abs().max().item<double>() / scale);
             worst = std::max(worst, (linear->lora_B->weight.grad() - expectB).abs().max().item<double>() / scale);
             ++checked;
@@ -393,7 +397,8 @@ private Q_SLOTS:
         auto model = learn::loadHfDecoder(hf::ModelFolder::open(d.string(), false));
         model->eval();
         torch::NoGradGuard noGrad;
-        const std::vector<std::vector<std::int64_t>> prompts { { 1, 5, 9, 17, 33 }, { 4, 8 }, { 60, 61, 62, 63, 64, 65, 66 } };
+        const std::vector<std::vector<std::int64_t>> prompts { { 1, 5, 9, 17, 33 }, { 4, 8 },
+            { 60, 61, 62, 63, 64, 65, 66 } };
         learn::Rng rng(1);
         const auto generated = learn::hfGenerate(model, prompts, { .greedy = true, .maxNewTokens = 10 }, rng);
         for (std::size_t r = 0; r < prompts.size(); ++r) {
@@ -404,7 +409,8 @@ private Q_SLOTS:
                 const auto logits = model->logits(model->forward(t, torch::ones({ 1, n }, torch::kBool)));
                 seq.push_back(logits[0][n - 1].argmax().item<std::int64_t>());
             }
-            const std::vector<std::int64_t> expected(seq.begin() + static_cast<std::ptrdiff_t>(prompts[r].size()), seq.end());
+            const std::vector<std::int64_t> expected(
+                seq.begin() + static_cast<std::ptrdiff_t>(prompts[r].size()), seq.end());
             QCOMPARE(generated[r].tokens, expected);
             QVERIFY(!generated[r].stopped);
         }
@@ -480,7 +486,8 @@ private Q_SLOTS:
         hftest::writeTinyModel(d, { .arch = "LlamaForCausalLM" }, 23);
         const auto folder = hf::ModelFolder::open(d.string(), false);
         // Two rows, every next token trained.
-        const auto tokens = torch::tensor({ 1, 5, 9, 17, 33, 65, 2, 40, 7, 7, 7, 7, 3, 3, 3, 3 }, torch::kInt64).view({ 2, 8 });
+        const auto tokens
+            = torch::tensor({ 1, 5, 9, 17, 33, 65, 2, 40, 7, 7, 7, 7, 3, 3, 3, 3 }, torch::kInt64).view({ 2, 8 });
         const auto valid = torch::ones_like(tokens, torch::kBool);
         const auto from = torch::arange(7, torch::kInt64).unsqueeze(0).expand({ 2, 7 }).contiguous();
         const auto targets = tokens.narrow(1, 1, 7);
@@ -534,7 +541,8 @@ private Q_SLOTS:
         // Ten Adam steps of about 1e-3 on weights near 1: each alone is below half of bf16's resolution there (2^-8),
         // together they are not; without master weights every step would round back to the start.
         for (int i = 0; i < 10; ++i) {
-            (-learn::hfTargetLogProbs(model, tokens, torch::ones_like(tokens, torch::kBool), from, tokens.narrow(1, 1, 5))
+            (-learn::hfTargetLogProbs(
+                 model, tokens, torch::ones_like(tokens, torch::kBool), from, tokens.narrow(1, 1, 5))
                     .mean())
                 .backward();
             optimizer.step();

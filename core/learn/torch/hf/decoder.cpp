@@ -58,8 +58,8 @@ torch::Tensor attend(const torch::Tensor& q, const torch::Tensor& k, const torch
         return at::scaled_dot_product_attention(q, k, v, allowed, 0.0, false, scale, groups > 1);
 #endif
     const auto grouped = q.reshape({ batch, kvHeads, groups * steps, dim });
-    const auto scores = steps == 1 ? (grouped.unsqueeze(3) * k.unsqueeze(2)).sum(-1)
-                                   : torch::matmul(grouped, k.transpose(-1, -2));
+    const auto scores
+        = steps == 1 ? (grouped.unsqueeze(3) * k.unsqueeze(2)).sum(-1) : torch::matmul(grouped, k.transpose(-1, -2));
     const auto masked = (scores.to(torch::kFloat32) * scale)
                             .view({ batch, kvHeads, groups, steps, keys })
                             .masked_fill(allowed.logical_not().unsqueeze(1), -std::numeric_limits<float>::infinity());
@@ -156,10 +156,7 @@ HfMlpImpl::HfMlpImpl(const hf::ModelConfig& c)
     down_proj = register_module("down_proj", HfLinear(c.intermediateSize, c.hiddenSize, c.mlpBias));
 }
 
-torch::Tensor HfMlpImpl::forward(const torch::Tensor& x)
-{
-    return down_proj(torch::silu(gate_proj(x)) * up_proj(x));
-}
+torch::Tensor HfMlpImpl::forward(const torch::Tensor& x) { return down_proj(torch::silu(gate_proj(x)) * up_proj(x)); }
 
 HfDecoderLayerImpl::HfDecoderLayerImpl(const hf::ModelConfig& c)
 {
@@ -216,15 +213,9 @@ HfDecoderImpl::HfDecoderImpl(const hf::ModelConfig& config)
     m_invFreq = hfRopeInverseFrequencies(config);
 }
 
-torch::Device HfDecoderImpl::device() const
-{
-    return model->embed_tokens->weight.device();
-}
+torch::Device HfDecoderImpl::device() const { return model->embed_tokens->weight.device(); }
 
-torch::Dtype HfDecoderImpl::dtype() const
-{
-    return model->embed_tokens->weight.scalar_type();
-}
+torch::Dtype HfDecoderImpl::dtype() const { return model->embed_tokens->weight.scalar_type(); }
 
 torch::Tensor HfDecoderImpl::rope(const torch::Tensor& positions, torch::Dtype dtype) const
 {
@@ -298,8 +289,7 @@ struct RandomState {
         at::Generator generator = at::detail::getDefaultCPUGenerator(); // a handle to the shared generator
         generator.set_state(cpu);
 #if defined(CREDITLAB_WITH_CUDA_HEADERS)
-        if (device.is_cuda() && cuda.defined())
-        {
+        if (device.is_cuda() && cuda.defined()) {
             at::Generator generator = at::cuda::detail::getDefaultCUDAGenerator(device.index());
             generator.set_state(cuda);
         }
@@ -388,7 +378,8 @@ torch::Tensor HfDecoderImpl::forward(
     const auto cos = cosSin[0], sin = cosSin[1];
 
     auto x = model->embed_tokens(tokens.to(dev));
-    const bool checkpoint = m_checkpointing && torch::GradMode::is_enabled() && cache == nullptr && internals == nullptr;
+    const bool checkpoint
+        = m_checkpointing && torch::GradMode::is_enabled() && cache == nullptr && internals == nullptr;
     // A frozen embedding (LoRA) gives an input without gradient; autograd would then not record the checkpointed
     // layers at all (torch.utils.checkpoint's reentrant form has the same trap). Their input is made to want one.
     if (checkpoint && !x.requires_grad())
@@ -458,8 +449,8 @@ void HfDecoderImpl::loadWeights(const hf::Checkpoint& checkpoint)
         if (it == params.end())
             throw hf::HfError("tensor \"" + spec.name + "\" has no parameter in the decoder");
         // A view of the mapped bytes (never written), copied and converted into the parameter.
-        const auto source = torch::from_blob(const_cast<std::byte*>(view->data), view->shape,
-            torch::TensorOptions().dtype(scalarType(view->dtype)));
+        const auto source = torch::from_blob(
+            const_cast<std::byte*>(view->data), view->shape, torch::TensorOptions().dtype(scalarType(view->dtype)));
         it->second.copy_(source);
     }
 }
@@ -532,10 +523,7 @@ HfDecoderImpl::AdaptersDisabled::AdaptersDisabled(HfDecoderImpl& model)
     m_model.setAdaptersEnabled(false);
 }
 
-HfDecoderImpl::AdaptersDisabled::~AdaptersDisabled()
-{
-    m_model.setAdaptersEnabled(true);
-}
+HfDecoderImpl::AdaptersDisabled::~AdaptersDisabled() { m_model.setAdaptersEnabled(true); }
 
 std::vector<std::pair<std::string, torch::Tensor>> HfDecoderImpl::hfWeights()
 {

@@ -114,8 +114,9 @@ class HfDecoderImpl;
 
 /// One layer under activation checkpointing (HfDecoderImpl::setActivationCheckpointing).
 struct CheckpointedLayer : public torch::autograd::Function<CheckpointedLayer> {
-    static torch::Tensor forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& x, const torch::Tensor& cos,
-        const torch::Tensor& sin, const torch::Tensor& allowed, std::int64_t index, HfDecoderImpl* model);
+    static torch::Tensor forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& x,
+        const torch::Tensor& cos, const torch::Tensor& sin, const torch::Tensor& allowed, std::int64_t index,
+        HfDecoderImpl* model);
     static torch::autograd::variable_list backward(
         torch::autograd::AutogradContext* ctx, torch::autograd::variable_list grads);
 };

@@ -162,7 +162,7 @@ void loadLoraAdapter(HfDecoder& model, const std::string& dir)
     nlohmann::json config;
     try {
         config = nlohmann::json::parse(hf::readTextFile(configPath));
-    } catch (const nlohmann::json::parse_error& e) {
+    } catch (const nlohmann::json::exception& e) { // parse_error, or out_of_range for a number past double
         throw hf::HfError(configPath + ": invalid JSON: " + e.what());
     }
     auto fail = [&](const std::string& key, const std::string& what) {
@@ -207,8 +207,9 @@ void loadLoraAdapter(HfDecoder& model, const std::string& dir)
         throw hf::HfError(configPath + ": " + e.what());
     }
     if (!fs::exists(folder / "adapter_model.safetensors"))
-        throw hf::HfError(dir + ": adapter_model.safetensors is missing (adapter_model.bin is refused: unpickling runs "
-                                "code)");
+        throw hf::HfError(dir
+            + ": adapter_model.safetensors is missing (adapter_model.bin is refused: unpickling runs "
+              "code)");
     const auto file = hf::SafetensorsFile::open((folder / "adapter_model.safetensors").string());
     torch::NoGradGuard noGrad;
     for (auto& [name, param] : model->loraWeights()) {
@@ -222,8 +223,8 @@ void loadLoraAdapter(HfDecoder& model, const std::string& dir)
         if (view == nullptr)
             throw hf::HfError(file->path() + ": tensor \"" + name + "\" is missing");
         if (view->shape != param.sizes().vec())
-            throw hf::HfError(file->path() + ": tensor \"" + name + "\" has the wrong shape for r = "
-                + std::to_string(options.rank));
+            throw hf::HfError(
+                file->path() + ": tensor \"" + name + "\" has the wrong shape for r = " + std::to_string(options.rank));
         torch::ScalarType type = torch::kFloat32;
         if (view->dtype == hf::DType::BF16)
             type = torch::kBFloat16;
@@ -231,7 +232,8 @@ void loadLoraAdapter(HfDecoder& model, const std::string& dir)
             type = torch::kFloat16;
         else if (view->dtype != hf::DType::F32)
             throw hf::HfError(file->path() + ": tensor \"" + name + "\": dtype " + hf::dtypeName(view->dtype));
-        param.copy_(torch::from_blob(const_cast<std::byte*>(view->data), view->shape, torch::TensorOptions().dtype(type)));
+        param.copy_(
+            torch::from_blob(const_cast<std::byte*>(view->data), view->shape, torch::TensorOptions().dtype(type)));
     }
 }
 

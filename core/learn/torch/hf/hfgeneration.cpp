@@ -13,8 +13,8 @@ std::pair<torch::Tensor, torch::Tensor> hfChooseTokens(
     const auto vocab = logits.size(-1);
     if (options.vocabLimit > 0 && options.vocabLimit < vocab)
         logits = torch::cat({ logits.narrow(-1, 0, options.vocabLimit),
-                                 torch::full({ logits.size(0), vocab - options.vocabLimit },
-                                     -std::numeric_limits<float>::infinity(), logits.options()) },
+                                torch::full({ logits.size(0), vocab - options.vocabLimit },
+                                    -std::numeric_limits<float>::infinity(), logits.options()) },
             -1);
     if (options.greedy) {
         const auto tokens = logits.argmax(-1);
@@ -31,7 +31,8 @@ std::pair<torch::Tensor, torch::Tensor> hfChooseTokens(
         u = u * cdf.narrow(-1, vocab - 1, 1);
         auto tokens = (cdf <= u).sum(-1, true).clamp_max(vocab - 1);
         // Rounding can land on a zero-probability id (masked rows past vocabLimit): step back to one with mass.
-        tokens = torch::where(probs.gather(-1, tokens) > 0, tokens, (probs > 0).to(torch::kInt64).cumsum(-1).argmax(-1, true));
+        tokens = torch::where(
+            probs.gather(-1, tokens) > 0, tokens, (probs > 0).to(torch::kInt64).cumsum(-1).argmax(-1, true));
         const auto logProbs = probs.gather(-1, tokens).clamp_min(1e-30).log().squeeze(-1);
         return { tokens.squeeze(-1), logProbs.to(torch::kFloat64) };
     }
