@@ -31,7 +31,7 @@ void addExperimentCommand(CLI::App& app);
 void addReportCommand(CLI::App& app);
 void addProbeCommand(CLI::App& app);
 void addServeCommand(CLI::App& app);
-/// `model inspect|tokenize|render|score|export` (issue 34), in the training module.
+/// `model inspect|tokenize|render|score` (issue 34), in the training module.
 void addModelCommand(CLI::App& app);
 
 void addEnvCommand(CLI::App& app);

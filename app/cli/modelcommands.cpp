@@ -1,5 +1,5 @@
-// model: Hugging Face model folders (issue 34). `inspect`, `tokenize`, `render`, `score` and `export`; in the training
-// module (learnmodule.h) since `score` and `export` run the decoder.
+// model: Hugging Face model folders (issue 34). `inspect`, `tokenize`, `render` and `score` (`export --db --run` comes
+// with training runs on these models); in the training module (learnmodule.h) since `score` runs the decoder.
 #include "commands.h"
 #include "learnmodule.h"
 
@@ -241,7 +241,7 @@ void printInspect(const nlohmann::ordered_json& j)
 void addModelCommand(CLI::App& app)
 {
     CLI::App* model
-        = app.add_subcommand("model", "Hugging Face model folders: inspect, tokenize, render, score, export");
+        = app.add_subcommand("model", "Hugging Face model folders: inspect, tokenize, render, score");
     model->require_subcommand(1);
     auto o = std::make_shared<ModelCliOptions>();
     const std::string dirHelp = "A Hugging Face model folder, or a repository id in the local Hub cache (ORG/NAME)";
@@ -378,15 +378,8 @@ void addModelCommand(CLI::App& app)
         auto decoder = learn::loadHfDecoder(folder, load);
         const auto scores = learn::scoreSequences(decoder, sequences);
         AtomicFile out(o->output);
-        for (const auto& row : scores) {
-            std::string text = "[";
-            char buf[32];
-            for (std::size_t i = 0; i < row.size(); ++i) {
-                std::snprintf(buf, sizeof buf, "%s%.9g", i ? ", " : "", row[i]);
-                text += buf;
-            }
-            out.write(text + "]\n");
-        }
+        for (const auto& row : scores)
+            out.write(learn::formatLogProbs(row) + "\n");
         out.commit();
     });
 }

@@ -52,15 +52,8 @@ std::vector<std::vector<std::int64_t>> readSequences(const std::string& path)
 void writeScores(const std::string& path, const std::vector<std::vector<double>>& scores)
 {
     std::ofstream out(path);
-    for (const auto& row : scores) {
-        std::string text = "[";
-        char buf[32];
-        for (std::size_t i = 0; i < row.size(); ++i) {
-            std::snprintf(buf, sizeof buf, "%s%.9g", i ? ", " : "", row[i]);
-            text += buf;
-        }
-        out << text << "]\n";
-    }
+    for (const auto& row : scores)
+        out << learn::formatLogProbs(row) << "\n";
     if (!out)
         throw std::runtime_error(path + ": cannot write");
 }

@@ -6,6 +6,22 @@
 
 namespace creditlab::learn {
 
+namespace {
+
+/// Inverse-CDF picks (B, 1) from `probs` (B, N) with one uniform per row; never an entry of zero probability
+/// (rounding at the top of the CDF can land past the last one with mass: it steps back to that one).
+torch::Tensor pickInverseCdf(const torch::Tensor& probs, const std::vector<double>& uniforms)
+{
+    const auto cdf = probs.cumsum(-1);
+    auto u = torch::tensor(uniforms, torch::kFloat64).to(cdf.device(), torch::kFloat32).unsqueeze(-1);
+    u = u * cdf.narrow(-1, cdf.size(-1) - 1, 1);
+    const auto index = (cdf <= u).sum(-1, true).clamp_max(cdf.size(-1) - 1);
+    const auto lastWithMass = (probs > 0).to(torch::kInt64).cumsum(-1).argmax(-1, true);
+    return torch::where(probs.gather(-1, index) > 0, index, lastWithMass);
+}
+
+} // namespace
+
 std::pair<torch::Tensor, torch::Tensor> hfChooseTokens(
     const torch::Tensor& logitsIn, const HfSamplingOptions& options, const std::vector<double>& uniforms)
 {
@@ -26,13 +42,7 @@ std::pair<torch::Tensor, torch::Tensor> hfChooseTokens(
     logits = logits / options.temperature;
     if (options.topK <= 0 && options.topP >= 1.0) { // the full distribution: no order needed
         const auto probs = torch::softmax(logits, -1);
-        const auto cdf = probs.cumsum(-1);
-        auto u = torch::tensor(uniforms, torch::kFloat64).to(cdf.device(), torch::kFloat32).unsqueeze(-1);
-        u = u * cdf.narrow(-1, vocab - 1, 1);
-        auto tokens = (cdf <= u).sum(-1, true).clamp_max(vocab - 1);
-        // Rounding can land on a zero-probability id (masked rows past vocabLimit): step back to one with mass.
-        tokens = torch::where(
-            probs.gather(-1, tokens) > 0, tokens, (probs > 0).to(torch::kInt64).cumsum(-1).argmax(-1, true));
+        const auto tokens = pickInverseCdf(probs, uniforms);
         const auto logProbs = probs.gather(-1, tokens).clamp_min(1e-30).log().squeeze(-1);
         return { tokens.squeeze(-1), logProbs.to(torch::kFloat64) };
     }
@@ -50,14 +60,7 @@ std::pair<torch::Tensor, torch::Tensor> hfChooseTokens(
         probs = probs.masked_fill(before >= options.topP, 0.0);
         probs = probs / probs.sum(-1, true);
     }
-    const auto cdf = probs.cumsum(-1);
-    auto u = torch::tensor(uniforms, torch::kFloat64).to(cdf.device(), torch::kFloat32).unsqueeze(-1);
-    u = u * cdf.narrow(-1, cdf.size(-1) - 1, 1);
-    // The first position whose cumulative mass passes u; clamped for rounding at the top.
-    auto index = (cdf <= u).sum(-1, true).clamp_max(cdf.size(-1) - 1);
-    // Never a zero-probability token (rounding can land on one past the kept prefix).
-    const auto kept = (probs > 0).sum(-1, true) - 1;
-    index = torch::min(index, kept);
+    const auto index = pickInverseCdf(probs, uniforms);
     const auto tokens = order.gather(-1, index).squeeze(-1);
     const auto logProbs = probs.gather(-1, index).squeeze(-1).clamp_min(1e-30).log();
     return { tokens, logProbs.to(torch::kFloat64) };

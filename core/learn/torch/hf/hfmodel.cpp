@@ -3,6 +3,7 @@
 #include "core/hf/error.h"
 
 #include <algorithm>
+#include <cstdio>
 
 namespace creditlab::learn {
 
@@ -67,6 +68,17 @@ std::vector<std::vector<double>> scoreSequences(
     if (wasTraining)
         model->train();
     return out;
+}
+
+std::string formatLogProbs(const std::vector<double>& row)
+{
+    std::string text = "[";
+    char buf[32];
+    for (std::size_t i = 0; i < row.size(); ++i) {
+        std::snprintf(buf, sizeof buf, "%s%.9g", i ? ", " : "", row[i]);
+        text += buf;
+    }
+    return text + "]";
 }
 
 } // namespace creditlab::learn

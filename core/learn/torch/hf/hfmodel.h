@@ -6,6 +6,7 @@
 #include "core/learn/torch/hf/decoder.h"
 
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace creditlab::learn {
@@ -24,5 +25,8 @@ HfDecoder loadHfDecoder(const hf::ModelFolder& folder, const HfLoadOptions& opti
 /// `batchTokens` padded tokens. Ids outside the embedding throw hf::HfError naming the sequence. No gradients.
 std::vector<std::vector<double>> scoreSequences(
     HfDecoder& model, const std::vector<std::vector<std::int64_t>>& sequences, std::int64_t batchTokens = 4096);
+
+/// One output line of `model score`: "[-4.33728647, -4.34097481]" (9 significant digits, no newline).
+std::string formatLogProbs(const std::vector<double>& row);
 
 } // namespace creditlab::learn
