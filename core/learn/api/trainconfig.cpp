@@ -108,6 +108,27 @@ std::vector<ParamSpec> buildSpecs()
         integer("policy.history", "4", 0, 64, "Window mode: previous turns (observation and action) shown in the prompt"),
         flag("policy.initial_observation", true, "Keep the episode's first observation (the scene) in the prompt"),
         integer("policy.max_action_tokens", "12", 2, 256, "Most tokens of one action, the stop token included"),
+        text("policy.pretrained", "",
+            "A Hugging Face model folder or a repository id in the local Hugging Face cache (Llama, Qwen2, Qwen3; "
+            "safetensors): the policy starts from it, with its tokenizer and chat template, and policy.width, "
+            ".layers, .heads and .positions are the model's own; empty: a built-in policy trained from scratch"),
+        choice("policy.finetune", { "lora", "full" },
+            "With policy.pretrained: train LoRA adapters (the reference policy is the model without them, no second "
+            "copy) or every weight (the reference is a frozen copy)"),
+        integer("policy.lora.rank", "16", 1, 4096, "LoRA rank r"),
+        real("policy.lora.alpha", "32", 0, inf, "LoRA alpha: the adapter's output is scaled by alpha / rank", true),
+        real("policy.lora.dropout", "0.05", 0, 0.99, "Dropout on the adapters' input while training"),
+        text("policy.lora.targets", "all-linear",
+            "Projections that get adapters, comma-separated (q_proj, k_proj, v_proj, o_proj, gate_proj, up_proj, "
+            "down_proj), or all-linear"),
+        choice("policy.dtype", { "auto", "float32", "bfloat16" },
+            "Weights' dtype of a pretrained policy: auto is bfloat16 on CUDA (fp32 master weights in the optimizer) "
+            "and float32 on the CPU"),
+        flag("policy.activation_checkpointing", true,
+            "A pretrained policy recomputes each layer in the backward pass instead of keeping its activations"),
+        text("policy.system_prompt", "",
+            "A pretrained policy's system message before the goal; empty: whatever its chat template writes without "
+            "one"),
         integer(
             "tokenizer.episodes", "200", 1, 100000, "Episodes per policy and split rolled out to build the vocabulary"),
         choice("sft.demonstrator", { "search-expert", "expert" },
