@@ -82,7 +82,7 @@ int main(int argc, char** argv)
     }
     SamplingOptions sampling;
     sampling.maxTokens = kAction;
-    sampling.stopToken = -1; // never sampled: every row writes exactly kAction tokens
+    sampling.stopTokens = {}; // none: every row writes exactly kAction tokens
 
     std::vector<double> genTimes, promptTimes, updateTimes;
     std::vector<TrainSequence> samples;
@@ -188,20 +188,20 @@ int main(int argc, char** argv)
         }
         EpisodeStream stream(goal, kContext, kAction);
         for (int t = 0; t < kTurns; ++t) {
-            stream.beginTurn(observations[static_cast<std::size_t>(t)]);
+            stream.beginTurn(observationChunk(observations[static_cast<std::size_t>(t)]));
             stream.endTurn(actions[static_cast<std::size_t>(t)]);
             // The window prompt: goal, scene (turn 0's observation), the last two turns, this observation.
             std::vector<std::int32_t> prompt = goal;
-            const auto scene0 = observationChunk(observations[0]);
+            const auto scene0 = observationChunk(observations[0]).ids;
             if (t > 2)
                 prompt.insert(prompt.end(), scene0.begin(), scene0.end() - 1);
             for (int k = std::max(0, t - 2); k < t; ++k) {
-                const auto chunk = observationChunk(observations[static_cast<std::size_t>(k)]);
+                const auto chunk = observationChunk(observations[static_cast<std::size_t>(k)]).ids;
                 prompt.insert(prompt.end(), chunk.begin(), chunk.end());
                 prompt.insert(prompt.end(), actions[static_cast<std::size_t>(k)].begin(),
                     actions[static_cast<std::size_t>(k)].end());
             }
-            const auto chunk = observationChunk(observations[static_cast<std::size_t>(t)]);
+            const auto chunk = observationChunk(observations[static_cast<std::size_t>(t)]).ids;
             prompt.insert(prompt.end(), chunk.begin(), chunk.end());
             windows.push_back(windowSequence(prompt, actions[static_cast<std::size_t>(t)], e, t));
             windows.back().spans.front().advantage = rng.uniform() - 0.5;

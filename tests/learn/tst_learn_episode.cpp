@@ -41,7 +41,7 @@ RolloutSetup householdSetup(bool episode, std::int32_t context)
     setup.prompt.history = 2;
     setup.prompt.budget = context - 8;
     setup.sampling.maxTokens = 8;
-    setup.sampling.stopToken = Tokenizer::kEnd;
+    setup.sampling.stopTokens = { Tokenizer::kEnd };
     return setup;
 }
 
@@ -106,7 +106,7 @@ void TestLearnEpisode::cachedEpisodesMatchFullForward()
     auto policy = tinyPolicy(tokenizer.size(), context, 4, rotary);
     const auto setup = householdSetup(true, context);
     Rng rng(9);
-    const auto batch = collectRollouts(policy, tokenizer, setup, specs(6), rng);
+    const auto batch = collectRollouts(policy, BuiltinFormat(tokenizer), setup, specs(6), rng);
     QVERIFY(!batch.samples.empty());
     if (context < 200)
         QVERIFY2(batch.overflows > 0, "the small context must make streams restart");
@@ -133,7 +133,7 @@ void TestLearnEpisode::lossMaskIsTheSampledActionTokens()
         auto policy = tinyPolicy(tokenizer.size(), 512, 5);
         const auto setup = householdSetup(episode, 512);
         Rng rng(2);
-        const auto batch = collectRollouts(policy, tokenizer, setup, specs(4), rng);
+        const auto batch = collectRollouts(policy, BuiltinFormat(tokenizer), setup, specs(4), rng);
         std::vector<const TrainSequence*> rows;
         for (const auto& q : batch.sequences)
             rows.push_back(&q);
@@ -179,7 +179,7 @@ void TestLearnEpisode::overflowSegments()
         for (int k = 0; k < 3 + turn % 3; ++k)
             o.push_back(40 + turn * 5 + k);
         observations.push_back(o);
-        if (stream.beginTurn(o))
+        if (stream.beginTurn(observationChunk(o)))
             ++restarts;
         QVERIFY(static_cast<int>(stream.current().size()) + 4 <= 40);
         const Ids a { 100 + turn, 101 + turn, Tokenizer::kEnd };
@@ -201,22 +201,22 @@ void TestLearnEpisode::overflowSegments()
             ++trained[span.turn];
             // The trained tokens are the very action tokens, after that turn's observation chunk.
             QCOMPARE(Ids(q.tokens.begin() + span.begin, q.tokens.begin() + span.end), actions[span.turn]);
-            const Ids chunk = observationChunk(observations[span.turn]);
+            const Ids chunk = observationChunk(observations[span.turn]).ids;
             QCOMPARE(Ids(q.tokens.begin() + span.begin - static_cast<std::int32_t>(chunk.size()),
                          q.tokens.begin() + span.begin),
                 chunk);
         }
         if (s > 0) {
             // A restarted segment: goal, the scene (turn 0's observation), then whole earlier turns, token for token.
-            const Ids first = observationChunk(observations[0]);
+            const Ids first = observationChunk(observations[0]).ids;
             const Ids scene(first.begin(), first.end() - 1);
             QVERIFY(std::equal(scene.begin(), scene.end(), q.tokens.begin() + static_cast<std::ptrdiff_t>(goal.size())));
             const std::size_t firstTrained = q.spans.front().turn;
             QVERIFY(firstTrained > 0);
-            const Ids previous = observationChunk(observations[firstTrained - 1]);
+            const Ids previous = observationChunk(observations[firstTrained - 1]).ids;
             Ids turnTokens = previous;
             turnTokens.insert(turnTokens.end(), actions[firstTrained - 1].begin(), actions[firstTrained - 1].end());
-            const auto chunkAt = q.spans.front().begin - static_cast<std::int32_t>(observationChunk(observations[firstTrained]).size());
+            const auto chunkAt = q.spans.front().begin - static_cast<std::int32_t>(observationChunk(observations[firstTrained]).ids.size());
             QVERIFY(chunkAt >= static_cast<std::int32_t>(turnTokens.size()));
             QCOMPARE(Ids(q.tokens.begin() + chunkAt - static_cast<std::int32_t>(turnTokens.size()), q.tokens.begin() + chunkAt),
                 turnTokens);
@@ -234,7 +234,7 @@ void TestLearnEpisode::firstMinibatchRatioIsOne()
         auto reference = tinyPolicy(tokenizer.size(), 512, 7);
         const auto setup = householdSetup(episode, 512);
         Rng rng(3);
-        auto batch = collectRollouts(policy, tokenizer, setup, specs(6), rng);
+        auto batch = collectRollouts(policy, BuiltinFormat(tokenizer), setup, specs(6), rng);
         for (auto& q : batch.sequences)
             for (auto& span : q.spans)
                 span.advantage = rng.uniform() - 0.5;
@@ -305,7 +305,8 @@ void TestLearnEpisode::demonstrationsBranchWhereTheLabelDiffers()
     const auto tokenizer = Tokenizer::forEnvironment("household", {}, 6);
     auto setup = householdSetup(true, 2048);
     setup.envAssignments.clear();
-    DemonstrationBuilder builder(tokenizer, setup);
+    const BuiltinFormat format(tokenizer);
+    DemonstrationBuilder builder(format, setup);
     builder.beginEpisode("put a mug in cabinet");
     builder.addTurn("You are in the middle of a room.", "go to desk 1", "go to desk 1");
     builder.addTurn("On the desk 1, you see a pen 1.", "go to bed 1", "go to shelf 1");
@@ -331,7 +332,7 @@ void TestLearnEpisode::demonstrationsBranchWhereTheLabelDiffers()
         taken);
     // Window mode: one sequence per turn, the label trained.
     setup.episodeMemory = false;
-    DemonstrationBuilder window(tokenizer, setup);
+    DemonstrationBuilder window(format, setup);
     window.beginEpisode("put a mug in cabinet");
     window.addTurn("You are in the middle of a room.", "go to desk 1", "go to desk 1");
     window.addTurn("On the desk 1, you see a pen 1.", "go to bed 1", "go to shelf 1");

@@ -305,7 +305,7 @@ void TestLearnModel::generationWithCacheEqualsWithout()
     options.greedy = greedy;
     options.topP = topP;
     options.maxTokens = 8;
-    options.stopToken = 5;
+    options.stopTokens = { 5 };
     for (std::uint64_t seed = 0; seed < 5; ++seed) {
         Rng a(seed), b(seed);
         const auto cached = generate(model, prompts(), options, a, true);
@@ -332,10 +332,10 @@ void TestLearnModel::generationStopsAndRespectsMaxTokens()
         for (const auto& g : generate(model, prompts(), options, rng)) {
             QVERIFY(!g.tokens.empty());
             QVERIFY(g.tokens.size() <= 3);
-            const bool endsWithStop = g.tokens.back() == options.stopToken;
+            const bool endsWithStop = g.tokens.back() == 5;
             QCOMPARE(g.stopped, endsWithStop);
             // The stop token appears only at the end.
-            QCOMPARE(std::count(g.tokens.begin(), g.tokens.end(), options.stopToken), endsWithStop ? 1L : 0L);
+            QCOMPARE(std::count(g.tokens.begin(), g.tokens.end(), 5), endsWithStop ? 1L : 0L);
             QVERIFY(g.logProb < 0.0);
         }
     }
@@ -599,7 +599,7 @@ void TestLearnModel::microBatchesGiveTheMinibatchGradient()
             Ids observation;
             for (std::size_t k = 0; k < 1 + (turn + e) % 3; ++k)
                 observation.push_back(static_cast<std::int32_t>(6 + data.below(18)));
-            stream.beginTurn(observation);
+            stream.beginTurn(observationChunk(observation));
             Ids action { static_cast<std::int32_t>(6 + data.below(18)), 5 };
             stream.endTurn(action);
         }

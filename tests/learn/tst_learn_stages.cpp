@@ -336,7 +336,7 @@ void TestLearnStages::recordWritesTrajectoriesLabelsAndCredits()
 void TestLearnStages::learnedCreditFollowsTheMethod()
 {
     QTemporaryDir dir;
-    Tokenizer tokenizer;
+    const BuiltinFormat tokenizer { Tokenizer() };
     RolloutSetup setup;
     setup.env = "household";
     Transformer policy { nullptr };

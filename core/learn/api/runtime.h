@@ -40,6 +40,11 @@ void prepareProcess();
 /// each evaluation and when a run ends; costs page faults on the next large allocation. Any thread.
 void releaseFreeMemory();
 
+/// The peak memory in GiB since the last call for `device` ("cpu", "cuda", "cuda:N"): the CUDA caching allocator's peak
+/// allocation (its peak is reset, so each call covers one iteration) in a build with CUDA headers, else the process's
+/// peak resident set since it started (getrusage). Any thread.
+double peakMemoryGiB(const std::string& device);
+
 /// How OMP_WAIT_POLICY was settled in this process; any thread. Executables only, like prepareProcess(): a module
 /// is handed the value (creditlab-cli's training commands get it from the executable).
 WaitPolicySource waitPolicySource();

@@ -100,12 +100,15 @@ std::vector<ParamSpec> buildSpecs()
         integer("policy.context", "384", 32, 8192, "Context length in tokens: prompt plus action"),
         choice("policy.memory", { "episode", "window" },
             "episode: one token stream per episode (goal, observations, the sampled action tokens), the KV cache kept "
-            "across turns, restarted from the goal, scene and latest turns when it would pass policy.context; window: a "
+            "across turns, restarted from the goal, scene and latest turns when it would pass policy.context; window: "
+            "a "
             "fresh prompt per turn with the last policy.history turns (verl-agent)"),
         choice("policy.positions", { "rotary", "learned" },
-            "How the policy knows where a token is: rotary embeddings in attention (relative: the same at every depth of "
+            "How the policy knows where a token is: rotary embeddings in attention (relative: the same at every depth "
+            "of "
             "a long episode), or a learned embedding per absolute position (the engine before episode streams)"),
-        integer("policy.history", "4", 0, 64, "Window mode: previous turns (observation and action) shown in the prompt"),
+        integer(
+            "policy.history", "4", 0, 64, "Window mode: previous turns (observation and action) shown in the prompt"),
         flag("policy.initial_observation", true, "Keep the episode's first observation (the scene) in the prompt"),
         integer("policy.max_action_tokens", "12", 2, 256, "Most tokens of one action, the stop token included"),
         text("policy.pretrained", "",
@@ -224,7 +227,8 @@ std::vector<ParamSpec> buildSpecs()
         integer("eval.episodes", "50", 0, 1000000, "Held-out tasks evaluated greedily"),
         integer("eval.every", "5", 1, 1000000, "Evaluate every N iterations (and after SFT and the last iteration)"),
         choice("eval.split", { "eval", "train" },
-            "Which tasks evaluation plays: the held-out eval split (seeds 0..eval.episodes-1), or the train split's seeds "
+            "Which tasks evaluation plays: the held-out eval split (seeds 0..eval.episodes-1), or the train split's "
+            "seeds "
             "0..eval.episodes-1 (the expert demonstrations' own tasks: an overfit check)"),
         flag("eval.store", true, "Store the evaluation episodes with the run (trajectories marked \"eval\": true)"),
         integer("checkpoint.every", "10", 1, 1000000, "Save model and optimizer every N iterations"),
@@ -307,7 +311,8 @@ TrainConfig TrainConfig::parse(const std::string& yamlText, const std::string& s
         hasMemory = hasMemory || entry.key == "policy.memory";
         if (entry.key == "rl.loss_agg") {
             hasLegacy = true;
-            legacy.push_back({ "rl.loss_norm", entry.value == "seq-mean-token-mean" ? "sequence" : "token", entry.where });
+            legacy.push_back(
+                { "rl.loss_norm", entry.value == "seq-mean-token-mean" ? "sequence" : "token", entry.where });
         }
     }
     if (hasLegacy && !hasMemory) {
@@ -394,10 +399,39 @@ TrainConfig TrainConfig::parse(const std::string& yamlText, const std::string& s
     if (config.getInt("policy.width") % config.getInt("policy.heads") != 0)
         throw ConfigError(source + ": policy.width (" + std::to_string(config.getInt("policy.width"))
             + ") must be a multiple of policy.heads (" + std::to_string(config.getInt("policy.heads")) + ")");
+    if (!config.getText("policy.pretrained").empty() && config.getText("policy.memory") == "window")
+        throw ConfigError(source
+            + ": policy.memory: window needs a built-in policy; a pretrained one (policy.pretrained) "
+              "runs in episode mode, its episode a chat in its own template");
+    loraTargets(config.getText("policy.lora.targets"), source);
     if (config.getInt("policy.max_action_tokens") + 8 > config.getInt("policy.context"))
         throw ConfigError(
             source + ": policy.context must leave at least 8 prompt tokens beside policy.max_action_tokens");
     return config;
+}
+
+std::vector<std::string> loraTargets(const std::string& text, const std::string& source)
+{
+    static const std::vector<std::string> all { "q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj",
+        "down_proj" };
+    if (text == "all-linear")
+        return all;
+    std::vector<std::string> out;
+    std::string item;
+    std::istringstream in(text);
+    while (std::getline(in, item, ',')) {
+        item.erase(0, item.find_first_not_of(" \t"));
+        item.erase(item.find_last_not_of(" \t") + 1);
+        if (std::find(all.begin(), all.end(), item) == all.end())
+            throw ConfigError(source + ": policy.lora.targets: '" + item
+                + "' is not a projection (q_proj, k_proj, v_proj, o_proj, gate_proj, up_proj, down_proj) nor "
+                  "all-linear");
+        if (std::find(out.begin(), out.end(), item) == out.end())
+            out.push_back(item);
+    }
+    if (out.empty())
+        throw ConfigError(source + ": policy.lora.targets: names no projection (all-linear for all seven)");
+    return out;
 }
 
 TrainConfig TrainConfig::load(

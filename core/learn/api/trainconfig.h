@@ -74,6 +74,10 @@ private:
     std::vector<std::pair<std::string, std::string>> m_judge;
 };
 
+/// policy.lora.targets as projection names: "all-linear" is all seven, else a comma-separated list of them. Throws
+/// ConfigError naming `source` and an unknown name.
+std::vector<std::string> loraTargets(const std::string& text, const std::string& source = "config");
+
 /// Flattens YAML text into entries in file order; throws ConfigError for malformed YAML, a sequence, or a
 /// key given twice.
 std::vector<ConfigEntry> flattenYaml(const std::string& yamlText, const std::string& source);

@@ -33,7 +33,7 @@ std::vector<std::pair<std::string, double>> Trainer::Impl::runIteration()
     const auto rolloutRng = rng.state();
     auto rollouts = throughOutages("the environment server", [&] {
         rng.setState(rolloutRng);
-        return collectRollouts(policy, tokenizer, setup, specs, rng);
+        return collectRollouts(policy, *format, setup, specs, rng);
     });
 
     // Judge every turn (the trained method or the shadow methods may need roles and scores). One call for the whole
@@ -55,7 +55,7 @@ std::vector<std::pair<std::string, double>> Trainer::Impl::runIteration()
         std::optional<TurnStates> states;
         if (learned->needs() != TurnStateNeed::None) {
             const auto hiddenStart = Clock::now();
-            states = extractTurnStates(policy, tokenizer, rollouts, config.getInt("rl.micro_batch"), device,
+            states = extractTurnStates(policy, *format, rollouts, config.getInt("rl.micro_batch"), device,
                 learned->needs() == TurnStateNeed::TurnsAndFinals);
             metrics.emplace_back("time/hidden_s", secondsSince(hiddenStart));
         }
@@ -160,6 +160,7 @@ std::vector<std::pair<std::string, double>> Trainer::Impl::runIteration()
         rolloutSeconds > 0 ? static_cast<double>(rollouts.envSteps) / rolloutSeconds : 0.0);
     metrics.emplace_back("throughput/train_tokens_per_s",
         updateSeconds > 0 ? static_cast<double>(stats.trainedTokens) / updateSeconds : 0.0);
+    metrics.emplace_back(std::string(metricnames::kDeviceMemory), peakMemoryGiB(device.str()));
     store->writeMetrics(runId, it, metrics);
     const bool checkpointed = it % config.getInt("checkpoint.every") == 0 || it == iterations;
     if (checkpointed)

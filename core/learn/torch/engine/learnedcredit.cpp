@@ -1,15 +1,15 @@
 // Learned credit models inside the RL loop (learnedcredit.h): the acting policy's per-turn hidden states, and the
 // three models behind the LearnedCredit interface (TurnRD, the value baseline, PAIR's probe).
+#include "core/learn/torch/engine/learnedcredit.h"
+#include "core/atomicfile.h"
 #include "core/credit/estimator.h"
+#include "core/learn/torch/engine/trainerstate.h"
 #include "core/learn/torch/pair/pairfeatures.h"
 #include "core/learn/torch/pair/probepipeline.h"
-#include "core/learn/torch/engine/learnedcredit.h"
-#include "core/learn/torch/engine/trainerstate.h"
 #include "core/learn/torch/turnrd/turnrd.h"
 #include "core/learn/torch/turnrd/turnrdreplay.h"
 #include "core/learn/torch/valuebaseline/valuehead.h"
 #include "core/probe/pairprobe.h"
-#include "core/atomicfile.h"
 
 #include <fstream>
 #include <sstream>
@@ -47,7 +47,7 @@ void appendRow(const torch::Tensor& rows, std::int64_t row, std::vector<float>& 
 
 } // namespace
 
-TurnStates extractTurnStates(Transformer& policy, const Tokenizer& tokenizer, const RolloutBatch& rollouts,
+TurnStates extractTurnStates(Transformer& policy, const TokenFormat& format, const RolloutBatch& rollouts,
     std::int64_t microBatch, const torch::Device& device, bool finals)
 {
     torch::NoGradGuard noGrad;
@@ -92,14 +92,14 @@ TurnStates extractTurnStates(Transformer& policy, const Tokenizer& tokenizer, co
         states.actionLast.index_copy_(0, target, gather(lastAt));
         states.promptLast.index_copy_(0, target, gather(promptAt));
     }
-    // The goal embedding (has_turnrd.md §2.5 [choice]): the final hidden states mean-pooled over the goal's tokens.
-    // Prompts begin with <goal> and the goal, and attention is causal, so a pass over <goal> goal alone gives the
-    // same states as inside any prompt.
+    // The goal embedding (has_turnrd.md §2.5 [choice]): the final hidden states mean-pooled over the goal's tokens
+    // after the first (<goal>; a chat model's goal chunk starts with its template's header). Streams begin with the
+    // goal and attention is causal, so a pass over the goal alone gives the same states as inside any stream.
     const auto trajectories = static_cast<std::int64_t>(rollouts.trajectories.size());
     states.goal = torch::empty({ trajectories, width }, torch::kFloat);
     for (std::int64_t i = 0; i < trajectories; ++i) {
-        std::vector<std::int32_t> ids { Tokenizer::kGoal };
-        tokenizer.encode(rollouts.trajectories[static_cast<std::size_t>(i)].task.goal.value_or(std::string()), ids);
+        std::vector<std::int32_t> ids
+            = format.goal(rollouts.trajectories[static_cast<std::size_t>(i)].task.goal.value_or(std::string()));
         const auto context = policy->options().context;
         if (static_cast<std::int64_t>(ids.size()) > context)
             ids.resize(static_cast<std::size_t>(context));
@@ -123,7 +123,7 @@ TurnStates extractTurnStates(Transformer& policy, const Tokenizer& tokenizer, co
             TrainSequence c;
             c.tokens = rollouts.finalContexts[static_cast<std::size_t>(i)];
             if (c.tokens.empty())
-                c.tokens.push_back(Tokenizer::kGoal);
+                c.tokens = format.goal({});
             contexts.push_back(std::move(c));
         }
         std::vector<const TrainSequence*> rows;
@@ -179,7 +179,8 @@ public:
             o.device = m_context.device.str();
             m_head = std::make_unique<ValueBaseline>(o);
         }
-        // The states s_0..s_T of each trajectory (valuebaseline/valuehead.h): turn k's prompt is s_{k-1}, the final one s_T.
+        // The states s_0..s_T of each trajectory (valuebaseline/valuehead.h): turn k's prompt is s_{k-1}, the final one
+        // s_T.
         std::vector<std::vector<std::int64_t>> sampleOf(rollouts.trajectories.size());
         for (std::size_t s = 0; s < rollouts.samples.size(); ++s)
             sampleOf[rollouts.samples[s].trajectory].push_back(static_cast<std::int64_t>(s));
@@ -306,7 +307,8 @@ public:
             r.hidden.reserve(static_cast<std::size_t>(r.turns * states->actionLast.size(1)));
         }
         for (std::size_t s = 0; s < rollouts.samples.size(); ++s) // samples come turn by turn: rows are in order
-            appendRow(states->actionLast, static_cast<std::int64_t>(s), m_pending[rollouts.samples[s].trajectory].hidden);
+            appendRow(
+                states->actionLast, static_cast<std::int64_t>(s), m_pending[rollouts.samples[s].trajectory].hidden);
         const auto credits = m_model->credit(m_pending);
         double drift = 0.0;
         for (std::size_t i = 0; i < rollouts.trajectories.size(); ++i) {
@@ -365,7 +367,7 @@ private:
             1, env::makeEnvironment(m_context.setup.env, m_context.setup.envAssignments)->maxSteps());
         o.film = config.getBool("turnrd.film");
         o.creditMode = config.getText("turnrd.credit_mode") == "attention" ? TurnRdCreditMode::Attention
-                                                                            : TurnRdCreditMode::ValueProjection;
+                                                                           : TurnRdCreditMode::ValueProjection;
         o.epochs = config.getInt("turnrd.epochs");
         o.batchSize = config.getInt("turnrd.batch_size");
         o.learningRate = config.getDouble("turnrd.lr");
@@ -421,7 +423,8 @@ public:
         ProbeDataOptions data;
         data.episodes = m_context.config.getInt("pair.probe_episodes");
         data.seed = static_cast<std::uint64_t>(m_context.config.getInt("seed")) + 42;
-        const ProbeData probeData = buildProbeData({ m_context.database, m_context.runId, true, m_context.device.str() }, data);
+        const ProbeData probeData
+            = buildProbeData({ m_context.database, m_context.runId, true, m_context.device.str() }, data);
         const ProbeSet set = fitProbes(probeData, { "pair" });
         for (const ProbeRow& row : evaluateProbes(set, probeData)) {
             metrics.emplace_back("pair/probe_auroc_clean", row.aurocClean);

@@ -29,14 +29,14 @@ struct TurnStates {
     torch::Tensor goal;
     torch::Tensor final; ///< (trajectories, width) at the last token after each trajectory's last turn; with `finals`
 };
-TurnStates extractTurnStates(Transformer& policy, const Tokenizer& tokenizer, const RolloutBatch& rollouts,
+TurnStates extractTurnStates(Transformer& policy, const TokenFormat& format, const RolloutBatch& rollouts,
     std::int64_t microBatch, const torch::Device& device, bool finals = false);
 
 /// What a learned credit model may read from the run. References into the trainer, which outlives the model.
 struct LearnedCreditContext {
     const TrainConfig& config;
     Transformer& policy; ///< the acting policy (the trainer's member: it sees a rebuilt policy)
-    const Tokenizer& tokenizer;
+    const TokenFormat& format;
     const RolloutSetup& setup;
     torch::Device device;
     std::string database;

@@ -11,20 +11,18 @@
 namespace creditlab::learn {
 
 namespace {
-
-/// The action text of generated tokens: the stop token and specials dropped.
-std::string actionText(const Tokenizer& tokenizer, const std::vector<std::int32_t>& tokens)
+/// Window mode's prompts are built from CreditLab's own tokenizer; the config refuses window mode for a pretrained
+/// policy (TrainConfig::parse), so this never throws in a run.
+const Tokenizer& builtinTokenizer(const TokenFormat& format)
 {
-    std::vector<std::int32_t> body;
-    body.reserve(tokens.size());
-    for (auto t : tokens)
-        if (t >= Tokenizer::kSpecialCount || t == Tokenizer::kUnk)
-            body.push_back(t);
-    return tokenizer.decode(body);
+    if (format.builtin() == nullptr)
+        throw std::invalid_argument(
+            "policy.memory: window needs a built-in policy; a pretrained one runs in episode mode");
+    return *format.builtin();
 }
 } // namespace
 
-RolloutBatch collectRollouts(Transformer& policy, const Tokenizer& tokenizer, const RolloutSetup& setup,
+RolloutBatch collectRollouts(Transformer& policy, const TokenFormat& format, const RolloutSetup& setup,
     const std::vector<EpisodeSpec>& episodes, Rng& rng)
 {
     RolloutBatch batch;
@@ -82,7 +80,7 @@ RolloutBatch collectRollouts(Transformer& policy, const Tokenizer& tokenizer, co
         Trajectory& t = batch.trajectories[i];
         Turn turn;
         turn.observation = std::move(observations[i]);
-        turn.action = actionText(tokenizer, tokens);
+        turn.action = format.actionText(tokens);
         const env::StepResult* step = nullptr;
         try {
             step = &envs[i]->step(turn.action);
@@ -110,11 +108,6 @@ RolloutBatch collectRollouts(Transformer& policy, const Tokenizer& tokenizer, co
         }
         return true;
     };
-    const auto goalIds = [&](std::size_t i) {
-        std::vector<std::int32_t> ids { Tokenizer::kGoal };
-        tokenizer.encode(*batch.trajectories[i].task.goal, ids);
-        return ids;
-    };
     batch.finalContexts.resize(n);
     std::vector<std::vector<double>> logProbs(n); // per trajectory and turn: the sampled action's log-probability
 
@@ -122,7 +115,7 @@ RolloutBatch collectRollouts(Transformer& policy, const Tokenizer& tokenizer, co
         // One stream per episode and one KV cache row per active episode, kept across turns.
         std::vector<std::optional<EpisodeStream>> streams(n);
         for (std::size_t i : active)
-            streams[i].emplace(goalIds(i), setup.context, setup.sampling.maxTokens);
+            streams[i].emplace(format.goal(*batch.trajectories[i].task.goal), setup.context, setup.sampling.maxTokens);
         // The cache starts small and grows on demand (doubling): a row holds its stream plus the padding of the turns'
         // chunks until compaction, and short episodes never need context-sized rows. Allocating 2 x context slots for
         // every row up front held 1.6 GB for a 200-episode evaluation of a 256-wide policy.
@@ -136,7 +129,7 @@ RolloutBatch collectRollouts(Transformer& policy, const Tokenizer& tokenizer, co
             chunks.assign(active.size(), {});
             for (std::size_t a = 0; a < active.size(); ++a) {
                 EpisodeStream& stream = *streams[active[a]];
-                if (stream.beginTurn(tokenizer.encode(observations[active[a]]))) {
+                if (stream.beginTurn(format.observation(observations[active[a]], stream.afterAction()))) {
                     clearCacheRow(cache, static_cast<std::int64_t>(a));
                     ++batch.overflows;
                 }
@@ -148,8 +141,8 @@ RolloutBatch collectRollouts(Transformer& policy, const Tokenizer& tokenizer, co
             if (cache.length + width + setup.sampling.maxTokens > cache.capacity)
                 growCache(cache, std::max(2 * cache.capacity, cache.length + width + setup.sampling.maxTokens));
             auto last = policy->forwardLast(padded.tokens, padded.valid, cache); // left-padded: the last column
-            auto generated = sampleActions(
-                policy, cache, last, std::vector<bool>(active.size(), true), setup.sampling, rng, &fed);
+            auto generated
+                = sampleActions(policy, cache, last, std::vector<bool>(active.size(), true), setup.sampling, rng, &fed);
             batch.generationSeconds += secondsSince(genStart);
 
             const auto stepStart = Clock::now();
@@ -199,7 +192,8 @@ RolloutBatch collectRollouts(Transformer& policy, const Tokenizer& tokenizer, co
             }
             const auto& turns = batch.trajectories[i].turns;
             batch.finalContexts[i] = streams[i]->nextContext(
-                tokenizer.encode(turns.empty() ? std::string() : turns.back().feedback.value_or(std::string())));
+                format.observation(turns.empty() ? std::string() : turns.back().feedback.value_or(std::string()),
+                    streams[i]->afterAction()));
         }
     } else {
         // Window mode (verl-agent): a fresh prompt per turn with the last policy.history turns.
@@ -210,7 +204,7 @@ RolloutBatch collectRollouts(Transformer& policy, const Tokenizer& tokenizer, co
             const auto genStart = Clock::now();
             prompts.clear();
             for (std::size_t i : active)
-                prompts.push_back(buildPrompt(tokenizer, setup.prompt, *batch.trajectories[i].task.goal,
+                prompts.push_back(buildPrompt(builtinTokenizer(format), setup.prompt, *batch.trajectories[i].task.goal,
                     batch.trajectories[i].turns, observations[i]));
             auto generated = generate(policy, prompts, setup.sampling, rng);
             batch.generationSeconds += secondsSince(genStart);
@@ -243,8 +237,8 @@ RolloutBatch collectRollouts(Transformer& policy, const Tokenizer& tokenizer, co
             }
             const auto& t = batch.trajectories[i];
             if (!t.turns.empty())
-                batch.finalContexts[i] = buildPrompt(tokenizer, setup.prompt, t.task.goal.value_or(std::string()),
-                    t.turns, t.turns.back().feedback.value_or(std::string()));
+                batch.finalContexts[i] = buildPrompt(builtinTokenizer(format), setup.prompt,
+                    t.task.goal.value_or(std::string()), t.turns, t.turns.back().feedback.value_or(std::string()));
         }
     }
     // Nothing to learn from: the environment is down (the trainer waits for it), or refuses every episode.
@@ -254,8 +248,8 @@ RolloutBatch collectRollouts(Transformer& policy, const Tokenizer& tokenizer, co
         throw std::runtime_error("every rollout failed; the last error: " + batch.lastError);
     }
     if (batch.failed > 0)
-        logger()->warn("{} of {} rollouts failed (stored, marked failed); the last error: {}", batch.failed, n,
-            batch.lastError);
+        logger()->warn(
+            "{} of {} rollouts failed (stored, marked failed); the last error: {}", batch.failed, n, batch.lastError);
     return batch;
 }
 
@@ -275,8 +269,8 @@ TrainSequence windowSequence(const std::vector<std::int32_t>& prompt, const std:
     return s;
 }
 
-DemonstrationBuilder::DemonstrationBuilder(const Tokenizer& tokenizer, const RolloutSetup& setup)
-    : m_tokenizer(tokenizer)
+DemonstrationBuilder::DemonstrationBuilder(const TokenFormat& format, const RolloutSetup& setup)
+    : m_format(format)
     , m_setup(setup)
 {
 }
@@ -287,20 +281,16 @@ void DemonstrationBuilder::beginEpisode(const std::string& goal)
     m_history.clear();
     m_branches.clear();
     m_stream.reset();
-    if (m_setup.episodeMemory) {
-        std::vector<std::int32_t> ids { Tokenizer::kGoal };
-        m_tokenizer.encode(goal, ids);
-        m_stream.emplace(std::move(ids), m_setup.context, m_setup.sampling.maxTokens);
-    }
+    if (m_setup.episodeMemory)
+        m_stream.emplace(m_format.goal(goal), m_setup.context, m_setup.sampling.maxTokens);
 }
 
 void DemonstrationBuilder::addTurn(const std::string& observation, const std::string& taken, const std::string& label)
 {
-    std::vector<std::int32_t> labelIds = m_tokenizer.encode(label);
-    labelIds.push_back(Tokenizer::kEnd);
+    std::vector<std::int32_t> labelIds = m_format.action(label);
     ++m_turns;
     if (!m_stream) {
-        const auto prompt = buildPrompt(m_tokenizer, m_setup.prompt, m_goal, m_history, observation);
+        const auto prompt = buildPrompt(builtinTokenizer(m_format), m_setup.prompt, m_goal, m_history, observation);
         m_out.push_back(windowSequence(prompt, labelIds, m_episode, m_history.size()));
         Turn turn;
         turn.observation = observation;
@@ -308,16 +298,14 @@ void DemonstrationBuilder::addTurn(const std::string& observation, const std::st
         m_history.push_back(std::move(turn));
         return;
     }
-    m_stream->beginTurn(m_tokenizer.encode(observation));
+    m_stream->beginTurn(m_format.observation(observation, m_stream->afterAction()));
     if (taken == label) {
         m_stream->endTurn(labelIds);
         return;
     }
     // The label trains on a branch from this turn's observation; the stream goes on with the action taken.
     m_branches.push_back({ m_stream->segmentIndex(), m_stream->actionBegin(), m_stream->turns(), std::move(labelIds) });
-    std::vector<std::int32_t> takenIds = m_tokenizer.encode(taken);
-    takenIds.push_back(Tokenizer::kEnd);
-    m_stream->endTurn(takenIds, false);
+    m_stream->endTurn(m_format.action(taken), false);
 }
 
 void DemonstrationBuilder::endEpisode()
@@ -325,8 +313,8 @@ void DemonstrationBuilder::endEpisode()
     if (m_stream) {
         auto segments = m_stream->finish(m_episode);
         for (const PendingBranch& b : m_branches) {
-            auto it = std::find_if(segments.begin(), segments.end(),
-                [&](const TrainSequence& s) { return s.segment == b.segment; });
+            auto it = std::find_if(
+                segments.begin(), segments.end(), [&](const TrainSequence& s) { return s.segment == b.segment; });
             if (it == segments.end())
                 continue;
             TrainSequence& s = *it;
@@ -356,10 +344,10 @@ void DemonstrationBuilder::endEpisode()
     ++m_episode;
 }
 
-std::vector<TrainSequence> collectDemonstrations(const Tokenizer& tokenizer, const RolloutSetup& setup,
+std::vector<TrainSequence> collectDemonstrations(const TokenFormat& format, const RolloutSetup& setup,
     std::int64_t expertEpisodes, std::int64_t noisyEpisodes, double epsilon, bool search)
 {
-    DemonstrationBuilder builder(tokenizer, setup);
+    DemonstrationBuilder builder(format, setup);
     auto environment = env::makeEnvironment(setup.env, setup.envAssignments);
     env::NoisyExpertPolicy noisy(epsilon);
     std::string expertAction;
@@ -412,10 +400,10 @@ std::vector<Trajectory> readDemonstrationFile(const std::string& path)
     return out;
 }
 
-std::vector<TrainSequence> relabelWithDemonstrator(const Tokenizer& tokenizer, const RolloutSetup& setup,
+std::vector<TrainSequence> relabelWithDemonstrator(const TokenFormat& format, const RolloutSetup& setup,
     const std::vector<Trajectory>& trajectories, const std::vector<EpisodeSpec>& specs, bool search)
 {
-    DemonstrationBuilder builder(tokenizer, setup);
+    DemonstrationBuilder builder(format, setup);
     auto environment = env::makeEnvironment(setup.env, setup.envAssignments);
     std::string label;
     for (std::size_t i = 0; i < trajectories.size() && i < specs.size(); ++i) {
@@ -437,9 +425,9 @@ std::vector<TrainSequence> relabelWithDemonstrator(const Tokenizer& tokenizer, c
 }
 
 std::vector<TrainSequence> demonstrationsOf(
-    const Tokenizer& tokenizer, const RolloutSetup& setup, std::span<const Trajectory> trajectories)
+    const TokenFormat& format, const RolloutSetup& setup, std::span<const Trajectory> trajectories)
 {
-    DemonstrationBuilder builder(tokenizer, setup);
+    DemonstrationBuilder builder(format, setup);
     for (const Trajectory& t : trajectories) {
         builder.beginEpisode(t.task.goal.value_or(std::string()));
         for (const Turn& turn : t.turns)

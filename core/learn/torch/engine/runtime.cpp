@@ -4,7 +4,13 @@
 #include <dlfcn.h>
 #include <malloc.h>
 #include <stdexcept>
+#include <sys/resource.h>
 #include <thread>
+
+#if defined(CREDITLAB_WITH_CUDA_HEADERS) && __has_include(<c10/cuda/CUDACachingAllocator.h>)
+#include <c10/cuda/CUDACachingAllocator.h>
+#define CREDITLAB_CUDA_MEMORY_STATS 1
+#endif
 
 namespace creditlab::learn {
 
@@ -51,5 +57,25 @@ std::string resolveDevice(const std::string& requested)
 }
 
 void releaseFreeMemory() { malloc_trim(0); }
+
+double peakMemoryGiB(const std::string& device)
+{
+    constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+#if defined(CREDITLAB_CUDA_MEMORY_STATS)
+    const torch::Device d(device);
+    if (d.is_cuda()) {
+        const auto index = d.has_index() ? d.index() : static_cast<c10::DeviceIndex>(0);
+        const auto stats = c10::cuda::CUDACachingAllocator::getDeviceStats(index);
+        const double peak = static_cast<double>(stats.allocated_bytes[0].peak); // [0]: every pool together
+        c10::cuda::CUDACachingAllocator::resetPeakStats(index);
+        return peak / kGiB;
+    }
+#else
+    static_cast<void>(device);
+#endif
+    rusage usage {};
+    getrusage(RUSAGE_SELF, &usage);
+    return static_cast<double>(usage.ru_maxrss) * 1024.0 / kGiB; // ru_maxrss is in KiB on Linux
+}
 
 } // namespace creditlab::learn

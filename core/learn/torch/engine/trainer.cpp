@@ -54,10 +54,9 @@ double Trainer::Impl::evaluate(std::vector<std::pair<std::string, double>>& metr
             constexpr std::size_t kEvalRows = 64;
             RolloutBatch b;
             for (std::size_t begin = 0; begin < specs.size(); begin += kEvalRows) {
-                const std::vector<EpisodeSpec> chunk(
-                    specs.begin() + static_cast<std::ptrdiff_t>(begin),
+                const std::vector<EpisodeSpec> chunk(specs.begin() + static_cast<std::ptrdiff_t>(begin),
                     specs.begin() + static_cast<std::ptrdiff_t>(std::min(specs.size(), begin + kEvalRows)));
-                auto part = collectRollouts(policy, tokenizer, greedy, chunk, evalRng);
+                auto part = collectRollouts(policy, *format, greedy, chunk, evalRng);
                 for (auto& t : part.trajectories)
                     b.trajectories.push_back(std::move(t));
                 b.overflows += part.overflows;
@@ -175,8 +174,8 @@ void Trainer::Impl::runSft(const TrainCallback& callback, const std::atomic<bool
     const double callbackAtStart = callbackSeconds;
     const bool warmStarted = config.getInt("sft.from_run") > 0; // the policy already holds that run's SFT weights
     auto demos = warmStarted         ? std::vector<TrainSequence>()
-        : !demonstrationFile.empty() ? demonstrationsOf(tokenizer, setup, demonstrationFile)
-                                     : collectDemonstrations(tokenizer, setup, config.getInt("sft.expert_episodes"),
+        : !demonstrationFile.empty() ? demonstrationsOf(*format, setup, demonstrationFile)
+                                     : collectDemonstrations(*format, setup, config.getInt("sft.expert_episodes"),
                                          config.getInt("sft.noisy_episodes"), config.getDouble("sft.noisy_epsilon"),
                                          config.getText("sft.demonstrator") == "search-expert");
     const auto epochs = config.getInt("sft.epochs");
@@ -195,7 +194,7 @@ void Trainer::Impl::runSft(const TrainCallback& callback, const std::atomic<bool
     if (!demos.empty() && epochs > 0) {
         const double baseLr = config.getDouble("sft.lr");
         const bool cosine = config.getText("sft.lr_schedule") == "cosine";
-        torch::optim::Adam sftOptimizer(policy->parameters(), torch::optim::AdamOptions(baseLr));
+        torch::optim::Adam sftOptimizer(trainable(policy), torch::optim::AdamOptions(baseLr));
         const auto batchSize = static_cast<int>(config.getInt("sft.batch_size"));
         // Progress counts steps; later rounds hold more demonstrations, estimated at the first round's growth.
         std::int64_t total = sftSteps(demos, batchSize) * epochs;
@@ -253,8 +252,8 @@ void Trainer::Impl::runSft(const TrainCallback& callback, const std::atomic<bool
             for (std::int64_t k = 0; k < perRound; ++k)
                 specs.push_back({ 2'000'000ULL + static_cast<std::uint64_t>(round * perRound + k), env::Split::Train,
                     "dagger-" + std::to_string(round) + "-" + std::to_string(k), {} });
-            const auto rollouts = collectRollouts(policy, tokenizer, setup, specs, rng);
-            auto labelled = relabelWithDemonstrator(tokenizer, setup, rollouts.trajectories, specs, search);
+            const auto rollouts = collectRollouts(policy, *format, setup, specs, rng);
+            auto labelled = relabelWithDemonstrator(*format, setup, rollouts.trajectories, specs, search);
             double success = 0.0;
             for (const auto& t : rollouts.trajectories)
                 success += t.successOrDefault() ? 1.0 : 0.0;
@@ -289,7 +288,12 @@ void Trainer::Impl::runSft(const TrainCallback& callback, const std::atomic<bool
     copyPolicyInto(reference);
     if (critic)
         copyPolicyInto(critic);
-    saveModule(filesDir + "/reference.pt", reference);
+    if (lora()) {
+        saveModule(filesDir + "/reference.pt", policy); // the SFT adapters
+        foldSftAdapters();
+    } else {
+        saveModule(filesDir + "/reference.pt", reference);
+    }
     iteration = 0;
     auto tx = store->begin();
     store->writeMetrics(runId, 0, metrics);
@@ -311,6 +315,57 @@ void Trainer::Impl::runSft(const TrainCallback& callback, const std::atomic<bool
     }
 }
 
+void Trainer::Impl::openPretrained()
+{
+    const std::string spec = config.getText("policy.pretrained");
+    try {
+        pretrainedFolder = hf::ModelFolder::open(spec);
+        auto hfFormat
+            = std::make_unique<HfFormat>(HfFormat::load(*pretrainedFolder, config.getText("policy.system_prompt")));
+        setup.sampling.stopTokens = hfFormat->stopTokens();
+        setup.sampling.vocabLimit = hfFormat->vocabulary();
+        format = std::move(hfFormat);
+    } catch (const std::exception& e) {
+        pretrainedFolder.reset();
+        throw std::invalid_argument("policy.pretrained: " + std::string(e.what()));
+    }
+    const auto& c = pretrainedFolder->config;
+    if (c.maxPositions > 0 && config.getInt("policy.context") > c.maxPositions)
+        logger()->warn("policy.context {} is past {}'s max_position_embeddings {}", config.getInt("policy.context"),
+            spec, c.maxPositions);
+    logger()->info("policy: {} ({}, {} parameters, {} layers, hidden {}), chat template append-only: {}", spec,
+        c.modelType, c.parameterCount(), c.layers, c.hiddenSize,
+        static_cast<const HfFormat&>(*format).chatFormat().appendCheck().appendOnly ? "yes" : "no");
+}
+
+void Trainer::Impl::buildPretrainedModels()
+{
+    const auto options = modelOptions(config, format->vocabulary(), false);
+    const auto decoder
+        = [&](bool adapters) { return loadPretrainedDecoder(config, *pretrainedFolder, device, adapters); };
+    HfDecoder main = decoder(lora());
+    policy = Transformer(main, options);
+    if (lora()) {
+        reference = Transformer(main, options, true);
+    } else {
+        HfDecoder frozen = decoder(false);
+        for (auto& p : frozen->parameters())
+            p.set_requires_grad(false);
+        reference = Transformer(frozen, options);
+    }
+    if (config.getBool("critic.enabled")) {
+        auto criticOptions = options;
+        criticOptions.valueHead = true;
+        critic = Transformer(decoder(lora()), criticOptions);
+    }
+}
+
+void Trainer::Impl::foldSftAdapters()
+{
+    foldLora(policy->decoder(), loraOptionsOf(config), static_cast<std::uint64_t>(config.getInt("seed")) + 1);
+    makeOptimizers();
+}
+
 void Trainer::Impl::initialisePolicy()
 {
     const auto fromRun = config.getInt("sft.from_run");
@@ -321,7 +376,10 @@ void Trainer::Impl::initialisePolicy()
         const auto what = "sft.from_run " + std::to_string(fromRun) + ": ";
         if (!fs::exists(source + "/reference.pt"))
             throw std::invalid_argument(what + "that run has no SFT policy (" + source + "/reference.pt)");
-        tokenizer = Tokenizer::load(source + "/tokenizer.txt");
+        if (pretrained())
+            openPretrained();
+        else
+            useBuiltinTokenizer(Tokenizer::load(source + "/tokenizer.txt"));
         buildModels();
         try {
             loadModule(source + "/reference.pt", policy);
@@ -331,8 +389,10 @@ void Trainer::Impl::initialisePolicy()
     } else {
         if (const auto file = config.getText("sft.demonstrations"); !file.empty())
             demonstrationFile = readDemonstrationFile(file);
-        if (fs::exists(saved)) {
-            tokenizer = Tokenizer::load(saved); // a run restarted before its first checkpoint keeps its vocabulary
+        if (pretrained()) {
+            openPretrained();
+        } else if (fs::exists(saved)) {
+            useBuiltinTokenizer(Tokenizer::load(saved)); // a run restarted before its first checkpoint keeps it
         } else {
             // The demonstrations' words belong in the vocabulary too (what a remote server never showed).
             std::vector<std::string> texts;
@@ -344,12 +404,11 @@ void Trainer::Impl::initialisePolicy()
                     texts.push_back(turn.feedback.value_or(std::string()));
                 }
             }
-            tokenizer = Tokenizer::forEnvironment(config.envName(), config.envAssignments(),
-                static_cast<int>(config.getInt("tokenizer.episodes")), texts);
+            useBuiltinTokenizer(Tokenizer::forEnvironment(config.envName(), config.envAssignments(),
+                static_cast<int>(config.getInt("tokenizer.episodes")), texts));
         }
         buildModels();
     }
-    tokenizer.save(saved);
 }
 
 Trainer::Trainer(const TrainConfig& config, const TrainOptions& options)
@@ -419,7 +478,8 @@ std::unique_ptr<Trainer> Trainer::resume(
     if (!info)
         throw std::invalid_argument("run " + std::to_string(runId) + " does not exist in " + options.database);
     if (info->kind != RunKind::Train && info->kind != RunKind::Trial)
-        throw std::invalid_argument("run " + std::to_string(runId) + " is not a training run (" + std::string(runKindName(info->kind)) + ")");
+        throw std::invalid_argument(
+            "run " + std::to_string(runId) + " is not a training run (" + std::string(runKindName(info->kind)) + ")");
     const auto text = store.runConfig(runId);
     const auto checkpoint = store.lastCheckpoint(runId);
     if (!text)
@@ -448,9 +508,17 @@ std::unique_ptr<Trainer> Trainer::resume(
         logger()->info("restarting run {} from the beginning (it stopped before its first checkpoint)", runId);
         return std::unique_ptr<Trainer>(new Trainer(std::move(impl)));
     }
-    impl->tokenizer = Tokenizer::load(impl->filesDir + "/tokenizer.txt");
+    if (impl->pretrained())
+        impl->openPretrained();
+    else
+        impl->format = std::make_unique<BuiltinFormat>(Tokenizer::load(impl->filesDir + "/tokenizer.txt"));
     impl->buildModels();
-    loadModule(impl->filesDir + "/reference.pt", impl->reference);
+    if (impl->lora()) {
+        loadModule(impl->filesDir + "/reference.pt", impl->policy); // the SFT adapters, folded into the reference
+        impl->foldSftAdapters();
+    } else {
+        loadModule(impl->filesDir + "/reference.pt", impl->reference);
+    }
     const auto state = loadCheckpoint(checkpoint->second, impl->policy, *impl->optimizer,
         impl->critic ? &impl->critic : nullptr, impl->criticOptimizer.get());
     impl->iteration = state.iteration;

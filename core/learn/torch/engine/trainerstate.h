@@ -3,23 +3,26 @@
 // Trainer::Impl, shared by trainer.cpp (the run lifecycle) and iteration.cpp (one RL iteration).
 // Learn-internal (torch).
 
+#include "core/hf/modelfolder.h"
 #include "core/judge/judge.h"
-#include "core/learn/torch/lm/checkpoint.h"
-#include "core/learn/torch/engine/learnedcredit.h"
 #include "core/learn/api/runtime.h"
+#include "core/learn/torch/engine/learnedcredit.h"
 #include "core/learn/torch/engine/trainer.h"
 #include "core/learn/torch/engine/trainsteps.h"
+#include "core/learn/torch/hf/hfformat.h"
+#include "core/learn/torch/hf/hfpolicy.h"
+#include "core/learn/torch/lm/checkpoint.h"
 #include "core/store.h"
 #include "core/unavailable.h"
 
 #include <spdlog/spdlog.h>
 
-#include <set>
-#include <system_error>
 #include <chrono>
 #include <filesystem>
 #include <memory>
 #include <mutex>
+#include <set>
+#include <system_error>
 
 namespace creditlab::learn {
 
@@ -53,7 +56,7 @@ inline TransformerOptions modelOptions(const TrainConfig& c, std::int64_t vocab,
     return o;
 }
 /// Thrown out of a wait for a server (Trainer::Impl::throughOutages) when the run is asked to stop meanwhile.
-struct StopWaiting {};
+struct StopWaiting { };
 
 struct Trainer::Impl {
     TrainConfig config;
@@ -62,7 +65,11 @@ struct Trainer::Impl {
     std::int64_t runId = 0;
     torch::Device device { torch::kCPU };
     std::string filesDir;
-    Tokenizer tokenizer;
+    /// How episodes become tokens: BuiltinFormat (CreditLab's tokenizer, tokenizer.txt in the run's files) or, with
+    /// policy.pretrained, HfFormat (the model's tokenizer and chat template).
+    std::unique_ptr<TokenFormat> format;
+    /// policy.pretrained's folder, opened once (its weights stay mapped: the reference and the critic load from it).
+    std::optional<hf::ModelFolder> pretrainedFolder;
     Transformer policy { nullptr };
     Transformer reference { nullptr };
     Transformer critic { nullptr };
@@ -112,7 +119,7 @@ struct Trainer::Impl {
         setup.sampling.maxTokens = static_cast<int>(config.getInt("policy.max_action_tokens"));
         setup.sampling.temperature = config.getDouble("rl.temperature");
         setup.sampling.topP = config.getDouble("rl.top_p");
-        setup.sampling.stopToken = Tokenizer::kEnd;
+        setup.sampling.stopTokens = { Tokenizer::kEnd };
         kl.adaptive = config.getText("kl.mode") == "adaptive";
         kl.coef = config.getText("kl.mode") == "off" ? 0.0 : config.getDouble("kl.coef");
         kl.target = config.getDouble("kl.target");
@@ -139,8 +146,7 @@ struct Trainer::Impl {
 
     /// Calls `attempt` until it gets through without ServiceUnavailable, waiting between tries
     /// (waitAfterOutage). `what` names the server for messages: "the environment server".
-    template <class F>
-    auto throughOutages(std::string_view what, F&& attempt) -> decltype(attempt())
+    template <class F> auto throughOutages(std::string_view what, F&& attempt) -> decltype(attempt())
     {
         const auto since = Clock::now();
         double delay = 1.0;
@@ -157,6 +163,19 @@ struct Trainer::Impl {
     /// StopWaiting when asked to stop meanwhile.
     void waitAfterOutage(std::string_view what, const ServiceUnavailable& e, Clock::time_point since, double& delay);
 
+    bool pretrained() const { return !config.getText("policy.pretrained").empty(); }
+    bool lora() const { return pretrained() && config.getText("policy.finetune") == "lora"; }
+
+    /// The built-in format of `tokenizer`, saved as the run's tokenizer.txt.
+    void useBuiltinTokenizer(Tokenizer tokenizer)
+    {
+        tokenizer.save(filesDir + "/tokenizer.txt");
+        format = std::make_unique<BuiltinFormat>(std::move(tokenizer));
+    }
+    /// policy.pretrained: opens the folder and reads its format (tokenizer, chat template, stop tokens). Throws
+    /// std::invalid_argument naming the key and the file.
+    void openPretrained();
+
     void buildModels()
     {
         // Module initialisation draws from LibTorch's process-global generator: trainers in one process (the GUI's
@@ -164,30 +183,52 @@ struct Trainer::Impl {
         static std::mutex globalGenerator;
         std::lock_guard lock(globalGenerator);
         torch::manual_seed(static_cast<std::uint64_t>(config.getInt("seed")));
-        policy = Transformer(modelOptions(config, tokenizer.size(), false));
-        reference = Transformer(modelOptions(config, tokenizer.size(), false));
-        policy->to(device);
-        reference->to(device);
-        if (config.getBool("critic.enabled")) {
-            critic = Transformer(modelOptions(config, tokenizer.size(), true));
-            critic->to(device);
+        if (pretrained()) {
+            buildPretrainedModels();
+        } else {
+            policy = Transformer(modelOptions(config, format->vocabulary(), false));
+            reference = Transformer(modelOptions(config, format->vocabulary(), false));
+            policy->to(device);
+            reference->to(device);
+            if (config.getBool("critic.enabled")) {
+                critic = Transformer(modelOptions(config, format->vocabulary(), true));
+                critic->to(device);
+            }
         }
         makeOptimizers();
     }
+    /// The pretrained policy (with LoRA adapters under policy.finetune lora), its reference (the same decoder without
+    /// adapters under LoRA, a frozen copy otherwise) and the critic (another copy with a value head).
+    void buildPretrainedModels();
+    /// LoRA after SFT: the SFT adapters are folded into the base weights, which become the reference policy, and
+    /// fresh adapters train RL from there. Also what resuming does with reference.pt's adapters.
+    void foldSftAdapters();
 
     void makeOptimizers()
     {
         const auto betas = std::make_tuple(config.getDouble("rl.adam_beta1"), config.getDouble("rl.adam_beta2"));
         optimizer = std::make_unique<torch::optim::Adam>(
-            policy->parameters(), torch::optim::AdamOptions(config.getDouble("rl.lr")).betas(betas));
+            trainable(policy), torch::optim::AdamOptions(config.getDouble("rl.lr")).betas(betas));
         if (critic)
             criticOptimizer = std::make_unique<torch::optim::Adam>(
-                critic->parameters(), torch::optim::AdamOptions(config.getDouble("critic.lr")).betas(betas));
+                trainable(critic), torch::optim::AdamOptions(config.getDouble("critic.lr")).betas(betas));
     }
 
-    /// The reference and the critic start from the SFT policy.
+    /// The parameters an optimizer steps: all of a built-in policy's, the adapters (and value head) alone under LoRA.
+    static std::vector<torch::Tensor> trainable(Transformer& model)
+    {
+        std::vector<torch::Tensor> out;
+        for (const auto& p : model->parameters())
+            if (p.requires_grad())
+                out.push_back(p);
+        return out;
+    }
+
+    /// The reference and the critic start from the SFT policy (a LoRA reference view shares the policy's decoder).
     void copyPolicyInto(Transformer& target)
     {
+        if (target->pretrained() && target->adaptersOff())
+            return;
         torch::NoGradGuard noGrad;
         auto source = policy->named_parameters();
         for (auto& item : target->named_parameters())
@@ -243,7 +284,7 @@ struct Trainer::Impl {
     /// The learned credit model of the configured method (null when it has none), once runId and filesDir are set.
     void makeLearned()
     {
-        learned = makeLearnedCredit({ config, policy, tokenizer, setup, device, options.database, runId, filesDir });
+        learned = makeLearnedCredit({ config, policy, *format, setup, device, options.database, runId, filesDir });
     }
 };
 

@@ -8,7 +8,7 @@
 #include "core/learn/torch/engine/ppo.h"
 #include "core/learn/torch/lm/prompt.h"
 #include "core/learn/torch/lm/sequence.h"
-#include "core/learn/torch/lm/tokenizer.h"
+#include "core/learn/torch/lm/tokenformat.h"
 #include "core/learn/api/trainconfig.h"
 #include "core/model.h"
 
@@ -70,7 +70,7 @@ struct RolloutSetup {
 /// step. Episode mode keeps each episode's KV cache across turns: every turn prefills the new observation as a
 /// chunk and samples the action from there; an episode that would pass the context restarts (a new segment). Trajectories are filled as env::runEpisode fills them (oracle roles in `oracleRoles`, not in the
 /// turns). Does not cancel (one iteration's rollouts).
-RolloutBatch collectRollouts(Transformer& policy, const Tokenizer& tokenizer, const RolloutSetup& setup,
+RolloutBatch collectRollouts(Transformer& policy, const TokenFormat& format, const RolloutSetup& setup,
     const std::vector<EpisodeSpec>& episodes, Rng& rng);
 
 /// A one-turn sequence: `prompt` followed by `action`, the action trained (window mode's sample).
@@ -82,7 +82,7 @@ TrainSequence windowSequence(const std::vector<std::int32_t>& prompt, const std:
 /// on a branch from that turn's observation. Window mode: one sequence per turn.
 class DemonstrationBuilder {
 public:
-    DemonstrationBuilder(const Tokenizer& tokenizer, const RolloutSetup& setup);
+    DemonstrationBuilder(const TokenFormat& format, const RolloutSetup& setup);
     void beginEpisode(const std::string& goal);
     /// A turn: the observation, the action the episode took, and the action to train there (the label).
     void addTurn(const std::string& observation, const std::string& taken, const std::string& label);
@@ -91,7 +91,7 @@ public:
     std::int64_t turns() const { return m_turns; }
 
 private:
-    const Tokenizer& m_tokenizer;
+    const TokenFormat& m_format;
     const RolloutSetup& m_setup;
     std::string m_goal;
     std::vector<Turn> m_history; ///< window mode
@@ -111,13 +111,13 @@ private:
 /// Expert episodes plus noisy-expert episodes relabelled with the expert's action in every state they
 /// reach (train split, seeds 0..n-1 and 1'000'000 + 0..m-1). With `search` the labels (and the expert
 /// episodes) come from the searching expert, which decides only from what the agent has seen.
-std::vector<TrainSequence> collectDemonstrations(const Tokenizer& tokenizer, const RolloutSetup& setup,
+std::vector<TrainSequence> collectDemonstrations(const TokenFormat& format, const RolloutSetup& setup,
     std::int64_t expertEpisodes, std::int64_t noisyEpisodes, double epsilon, bool search = false);
 
 /// DAgger: each trajectory replayed from its task (`specs`, same order) with the demonstrator's action as the label of
 /// every state the trajectory visited (the searching expert with `search`, else the privileged one); the stream keeps
 /// the actions the trajectory took. Stops an episode where the demonstrator has no action.
-std::vector<TrainSequence> relabelWithDemonstrator(const Tokenizer& tokenizer, const RolloutSetup& setup,
+std::vector<TrainSequence> relabelWithDemonstrator(const TokenFormat& format, const RolloutSetup& setup,
     const std::vector<Trajectory>& trajectories, const std::vector<EpisodeSpec>& specs, bool search);
 
 /// sft.demonstrations: the successful trajectories (Trajectory::successOrDefault) of a JSONL file in the interchange
@@ -127,7 +127,7 @@ std::vector<Trajectory> readDemonstrationFile(const std::string& path);
 
 /// Every turn of `trajectories` as a demonstration of its own action.
 std::vector<TrainSequence> demonstrationsOf(
-    const Tokenizer& tokenizer, const RolloutSetup& setup, std::span<const Trajectory> trajectories);
+    const TokenFormat& format, const RolloutSetup& setup, std::span<const Trajectory> trajectories);
 
 /// Training sequences as a right-padded batch: `tokens` (B, T) int64, `valid` (B, T) bool, and where every action
 /// token is predicted: `from` (B, A) int64 (the output position), `targets` (B, A) int64, `mask` (B, A) float (1 on

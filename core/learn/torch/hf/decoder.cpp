@@ -375,9 +375,28 @@ torch::Tensor HfDecoderImpl::forward(
     allowed = allowed.unsqueeze(1);
     const auto computeType = dtype();
     const auto cosSin = rope(positions, computeType);
-    const auto cos = cosSin[0], sin = cosSin[1];
 
-    auto x = model->embed_tokens(tokens.to(dev));
+    const auto hidden = layers(tokens, cosSin, allowed, cache, past, internals);
+    if (cache != nullptr)
+        cache->length = past + steps;
+    return hidden;
+}
+
+torch::Tensor HfDecoderImpl::forwardLayout(
+    const torch::Tensor& tokens, const torch::Tensor& positions, const torch::Tensor& allowed, HfInternals* internals)
+{
+    const auto dev = device();
+    const auto steps = tokens.size(1);
+    const auto self = torch::eye(steps, torch::TensorOptions().device(dev).dtype(torch::kBool)).unsqueeze(0);
+    const auto mask = (allowed.to(dev, torch::kBool) | self).unsqueeze(1);
+    return layers(tokens, rope(positions.to(dev, torch::kInt64), dtype()), mask, nullptr, 0, internals);
+}
+
+torch::Tensor HfDecoderImpl::layers(const torch::Tensor& tokens, const torch::Tensor& cosSin,
+    const torch::Tensor& allowed, HfKvCache* cache, std::int64_t past, HfInternals* internals)
+{
+    const auto cos = cosSin[0], sin = cosSin[1];
+    auto x = model->embed_tokens(tokens.to(device()));
     const bool checkpoint
         = m_checkpointing && torch::GradMode::is_enabled() && cache == nullptr && internals == nullptr;
     // A frozen embedding (LoRA) gives an input without gradient; autograd would then not record the checkpointed
@@ -387,8 +406,6 @@ torch::Tensor HfDecoderImpl::forward(
     for (std::int64_t l = 0; l < m_config.layers; ++l)
         x = checkpoint ? CheckpointedLayer::apply(x, cos, sin, allowed, l, this)
                        : layer(l, x, cos, sin, allowed, cache, past, internals);
-    if (cache != nullptr)
-        cache->length = past + steps;
     return model->norm(x);
 }
 

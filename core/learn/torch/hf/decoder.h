@@ -133,6 +133,11 @@ public:
     /// needed). Returns the final-norm hidden state (B, T, hidden).
     torch::Tensor forward(const torch::Tensor& tokens, const torch::Tensor& valid, HfKvCache* cache = nullptr,
         HfInternals* internals = nullptr);
+    /// Rows with explicit position ids `positions` (B, T) int64 and attention `allowed` (B, T, T) bool (query, key):
+    /// branched sequences (a tree of continuations). A token always sees itself (a padding token nothing else). No
+    /// cache. Returns the final-norm hidden state (B, T, hidden).
+    torch::Tensor forwardLayout(const torch::Tensor& tokens, const torch::Tensor& positions,
+        const torch::Tensor& allowed, HfInternals* internals = nullptr);
     /// Activation checkpointing: with gradients on (and no cache or internals), each layer keeps only its input and
     /// is computed again in the backward pass (the reentrant scheme of torch.utils.checkpoint, with the random state
     /// restored so LoRA dropout draws the same masks). Saves about (layers - 1) layers of activations for one more
@@ -187,6 +192,9 @@ public:
 
 private:
     torch::Tensor rope(const torch::Tensor& positions, torch::Dtype dtype) const; // (B, T) -> cos, sin stacked
+    /// The embedding, every layer (checkpointed when on and allowed) and the final norm.
+    torch::Tensor layers(const torch::Tensor& tokens, const torch::Tensor& cosSin, const torch::Tensor& allowed,
+        HfKvCache* cache, std::int64_t past, HfInternals* internals);
     /// Every projection with its name relative to `model.layers.N.` ("self_attn.q_proj"), per layer.
     std::vector<std::pair<std::string, HfLinear>> projections(std::int64_t layer);
     void setAdaptersEnabled(bool enabled);

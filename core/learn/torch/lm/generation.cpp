@@ -77,7 +77,9 @@ bool chooseTokens(const torch::Tensor& logitsIn, const SamplingOptions& options,
 {
     const auto rows = static_cast<std::int64_t>(active.size());
     auto logits = logitsIn.to(torch::kFloat);
-    chosen.assign(active.size(), options.stopToken);
+    if (options.vocabLimit > 0 && logits.size(-1) > options.vocabLimit)
+        logits = logits.narrow(-1, 0, options.vocabLimit);
+    chosen.assign(active.size(), options.stopTokens.empty() ? 0 : options.stopTokens.front());
     if (options.greedy) {
         auto best = logits.argmax(-1).to(torch::kCPU);
         auto logProbs = torch::log_softmax(logits, -1).to(torch::kCPU).contiguous();
@@ -105,7 +107,7 @@ bool chooseTokens(const torch::Tensor& logitsIn, const SamplingOptions& options,
         if (!active[r])
             continue;
         out[r].tokens.push_back(chosen[r]);
-        if (chosen[r] == options.stopToken) {
+        if (options.isStop(chosen[r])) {
             out[r].stopped = true;
             active[r] = false;
         } else if (static_cast<int>(out[r].tokens.size()) >= options.maxTokens) {
@@ -159,7 +161,8 @@ void growCache(KvCache& cache, std::int64_t capacity)
         for (auto& t : *list) {
             // Slots past the length are written before they are read (forward() attends to [0, length + steps)).
             auto wider = torch::empty({ t.size(0), t.size(1), capacity, t.size(3) }, t.options());
-            wider.index_put_({ Slice(), Slice(), Slice(0, cache.length) }, t.index({ Slice(), Slice(), Slice(0, cache.length) }));
+            wider.index_put_(
+                { Slice(), Slice(), Slice(0, cache.length) }, t.index({ Slice(), Slice(), Slice(0, cache.length) }));
             t = wider;
         }
     auto valid = torch::zeros({ cache.keyValid.size(0), capacity }, cache.keyValid.options());
@@ -176,7 +179,8 @@ void compactCache(KvCache& cache, const std::vector<std::int64_t>& keepRows)
     bool identity = static_cast<std::int64_t>(keepRows.size()) == cache.keyValid.size(0);
     for (std::size_t r = 0; identity && r < keepRows.size(); ++r)
         identity = keepRows[r] == static_cast<std::int64_t>(r);
-    auto valid = cache.keyValid.index({ Slice(), Slice(0, cache.length) }).index_select(0, rows).to(torch::kCPU).contiguous();
+    auto valid
+        = cache.keyValid.index({ Slice(), Slice(0, cache.length) }).index_select(0, rows).to(torch::kCPU).contiguous();
     const auto n = valid.size(0);
     const auto length = valid.size(1);
     const bool* v = valid.data_ptr<bool>();

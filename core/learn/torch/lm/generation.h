@@ -15,7 +15,19 @@ struct SamplingOptions {
     double topP = 1.0; ///< nucleus sampling: the smallest set of tokens whose mass reaches topP
     int maxTokens = 12; ///< most action tokens, the stop token included
     bool greedy = false; ///< argmax (evaluation)
-    std::int32_t stopToken = 5; ///< Tokenizer::kEnd
+    /// Any of them ends an action (TokenFormat::stopTokens); the built-in policy's is Tokenizer::kEnd. Empty: none.
+    std::vector<std::int32_t> stopTokens { 5 };
+    /// Ids at or past it are never sampled: a pretrained model's embedding rows padded past its tokenizer (Qwen:
+    /// 151,936 rows, 151,669 tokens). 0: every row.
+    std::int64_t vocabLimit = 0;
+
+    bool isStop(std::int32_t token) const
+    {
+        for (const std::int32_t s : stopTokens)
+            if (s == token)
+                return true;
+        return false;
+    }
 };
 
 /// One sampled action.

@@ -1,7 +1,5 @@
 #include "core/learn/torch/lm/sequence.h"
 
-#include "core/learn/torch/lm/tokenizer.h"
-
 #include <algorithm>
 #include <stdexcept>
 #include <string>
@@ -41,16 +39,6 @@ std::int64_t TrainSequence::actionTokens() const
     return n;
 }
 
-std::vector<std::int32_t> observationChunk(const std::vector<std::int32_t>& observation)
-{
-    std::vector<std::int32_t> chunk;
-    chunk.reserve(observation.size() + 2);
-    chunk.push_back(Tokenizer::kObs);
-    chunk.insert(chunk.end(), observation.begin(), observation.end());
-    chunk.push_back(Tokenizer::kAct);
-    return chunk;
-}
-
 EpisodeStream::EpisodeStream(std::vector<std::int32_t> goal, std::int32_t context, std::int32_t actionBudget)
     : m_goal(std::move(goal))
     , m_context(context)
@@ -62,20 +50,20 @@ EpisodeStream::EpisodeStream(std::vector<std::int32_t> goal, std::int32_t contex
             + std::to_string(kMinimumBudget));
 }
 
-std::vector<std::int32_t> EpisodeStream::restartWith(const std::vector<std::int32_t>& chunk) const
+std::vector<std::int32_t> EpisodeStream::restartWith(const ObservationChunk& chunk) const
 {
     const std::size_t budget = static_cast<std::size_t>(m_context - m_actionBudget);
     const std::size_t turns = m_actions.size(); // the turns before the current one
     std::vector<std::int32_t> goal = m_goal;
-    std::vector<std::int32_t> now = chunk;
-    // The scene: turn 0's observation without its <act>.
+    std::vector<std::int32_t> now = chunk.ids;
+    // The scene: turn 0's observation without its tail (<act>, or the chat template's generation prompt).
     std::vector<std::int32_t> scene;
     if (!m_chunks.empty())
-        scene.assign(m_chunks.front().begin(), m_chunks.front().end() - 1);
+        scene.assign(m_chunks.front().ids.begin(), m_chunks.front().ids.end() - m_chunks.front().tail);
     // Latest whole turns first while they fit; the scene ranks above any of them once turn 0 is not shown.
     std::size_t first = turns;
     std::size_t used = goal.size() + now.size();
-    const auto turnLength = [&](std::size_t k) { return m_chunks[k].size() + m_actions[k].size(); };
+    const auto turnLength = [&](std::size_t k) { return m_chunks[k].ids.size() + m_actions[k].size(); };
     const std::size_t sceneCost = turns > 0 ? scene.size() : 0;
     while (first > 0) {
         const std::size_t extra = turnLength(first - 1);
@@ -87,9 +75,10 @@ std::vector<std::int32_t> EpisodeStream::restartWith(const std::vector<std::int3
     }
     bool showScene = first > 0 && !scene.empty() && used + scene.size() <= budget;
     if (used > budget) {
-        // Not even the goal and this turn's chunk fit: cut the observation's front (keep <obs> and <act>).
-        const std::size_t excess = std::min(used - budget, now.size() - 2);
-        now.erase(now.begin() + 1, now.begin() + 1 + static_cast<std::ptrdiff_t>(excess));
+        // Not even the goal and this turn's chunk fit: cut the observation's front (keep the lead and the tail).
+        const std::size_t wrapper = static_cast<std::size_t>(chunk.lead + chunk.tail);
+        const std::size_t excess = std::min(used - budget, now.size() - std::min(wrapper, now.size()));
+        now.erase(now.begin() + chunk.lead, now.begin() + chunk.lead + static_cast<std::ptrdiff_t>(excess));
         used -= excess;
         if (used > budget)
             goal.resize(goal.size() - (used - budget));
@@ -98,31 +87,30 @@ std::vector<std::int32_t> EpisodeStream::restartWith(const std::vector<std::int3
     if (showScene)
         out.insert(out.end(), scene.begin(), scene.end());
     for (std::size_t k = first; k < turns; ++k) {
-        out.insert(out.end(), m_chunks[k].begin(), m_chunks[k].end());
+        out.insert(out.end(), m_chunks[k].ids.begin(), m_chunks[k].ids.end());
         out.insert(out.end(), m_actions[k].begin(), m_actions[k].end());
     }
     out.insert(out.end(), now.begin(), now.end());
     return out;
 }
 
-bool EpisodeStream::beginTurn(const std::vector<std::int32_t>& observation)
+bool EpisodeStream::beginTurn(const ObservationChunk& chunk)
 {
-    auto chunk = observationChunk(observation);
     const bool firstTurn = m_chunks.empty();
     m_chunks.push_back(chunk);
-    m_chunks.back().shrink_to_fit();
+    m_chunks.back().ids.shrink_to_fit();
     if (firstTurn) {
         m_tokens = m_goal;
-        m_tokens.insert(m_tokens.end(), chunk.begin(), chunk.end());
+        m_tokens.insert(m_tokens.end(), chunk.ids.begin(), chunk.ids.end());
         if (static_cast<std::int32_t>(m_tokens.size()) + m_actionBudget <= m_context)
             return false;
         m_chunks.pop_back(); // restartWith reads the turns before this one
         m_tokens = restartWith(chunk);
-        m_chunks.push_back(std::move(chunk));
+        m_chunks.push_back(chunk);
         return false; // nothing fed yet: nothing to clear
     }
-    if (static_cast<std::int32_t>(m_tokens.size() + chunk.size()) + m_actionBudget <= m_context) {
-        m_tokens.insert(m_tokens.end(), chunk.begin(), chunk.end());
+    if (static_cast<std::int32_t>(m_tokens.size() + chunk.ids.size()) + m_actionBudget <= m_context) {
+        m_tokens.insert(m_tokens.end(), chunk.ids.begin(), chunk.ids.end());
         return false;
     }
     // Overflow: close this segment and restart from the goal, the scene and the latest turns.
@@ -134,7 +122,7 @@ bool EpisodeStream::beginTurn(const std::vector<std::int32_t>& observation)
     m_spans.clear();
     m_chunks.pop_back();
     m_tokens = restartWith(chunk);
-    m_chunks.push_back(std::move(chunk));
+    m_chunks.push_back(chunk);
     m_fed = 0;
     ++m_segment;
     return true;
@@ -173,12 +161,11 @@ std::vector<TrainSequence> EpisodeStream::finish(std::size_t trajectory) const
     return out;
 }
 
-std::vector<std::int32_t> EpisodeStream::nextContext(const std::vector<std::int32_t>& observation) const
+std::vector<std::int32_t> EpisodeStream::nextContext(const ObservationChunk& chunk) const
 {
-    auto chunk = observationChunk(observation);
-    if (static_cast<std::int32_t>(m_tokens.size() + chunk.size()) + m_actionBudget <= m_context) {
+    if (static_cast<std::int32_t>(m_tokens.size() + chunk.ids.size()) + m_actionBudget <= m_context) {
         auto out = m_tokens;
-        out.insert(out.end(), chunk.begin(), chunk.end());
+        out.insert(out.end(), chunk.ids.begin(), chunk.ids.end());
         return out;
     }
     return restartWith(chunk);

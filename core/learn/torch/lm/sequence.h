@@ -15,6 +15,8 @@
 // only the stream up to there (a tree attention mask). SFT uses them to train the expert's action in a state where
 // the stream itself goes on with another action (noisy-expert and DAgger episodes).
 
+#include "core/learn/torch/lm/tokenformat.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -58,18 +60,21 @@ struct TrainSequence {
 };
 
 /// One episode's token stream while it is generated (episode mode), split into segments at overflows.
-/// Usage per turn: beginTurn(observation) appends "<obs> o <act>" (after the goal on the first turn, and after a
-/// restart when the stream would pass `context`), unfed() gives the tokens the KV cache has not seen, markFed()
-/// records that they were fed, endTurn(action) appends the sampled tokens. Any thread; one object per episode.
+/// Usage per turn: beginTurn(chunk) appends the observation's chunk ("<obs> o <act>" for a built-in policy; after the
+/// goal on the first turn, and after a restart when the stream would pass `context`), unfed() gives the tokens the KV
+/// cache has not seen, markFed() records that they were fed, endTurn(action) appends the sampled tokens. Any thread;
+/// one object per episode.
 class EpisodeStream {
 public:
     /// `goal`: "<goal> goal" ids; `context`: the policy's context; `actionBudget`: most tokens of one action.
     /// Throws std::invalid_argument when context - actionBudget < 8.
     EpisodeStream(std::vector<std::int32_t> goal, std::int32_t context, std::int32_t actionBudget);
 
-    /// Appends the observation chunk "<obs> o <act>" of the next turn (`observation` without markers). Returns true
-    /// when the stream restarted (a new segment: the KV cache of this episode must be cleared first).
-    bool beginTurn(const std::vector<std::int32_t>& observation);
+    /// Appends the observation chunk of the next turn (TokenFormat::observation). Returns true when the stream
+    /// restarted (a new segment: the KV cache of this episode must be cleared first).
+    bool beginTurn(const ObservationChunk& chunk);
+    /// Whether the next chunk follows an action (every turn's but the first): TokenFormat::observation's `afterAction`.
+    bool afterAction() const { return !m_chunks.empty(); }
     /// The current segment's tokens the cache has not seen yet.
     std::vector<std::int32_t> unfed() const;
     void markFed(std::int32_t count) { m_fed += count; }
@@ -88,18 +93,18 @@ public:
     std::vector<TrainSequence> finish(std::size_t trajectory) const;
     /// The tokens the policy would read next after the last turn, given the next observation (restarts like
     /// beginTurn when they would not fit); for a state value after the last turn.
-    std::vector<std::int32_t> nextContext(const std::vector<std::int32_t>& observation) const;
+    std::vector<std::int32_t> nextContext(const ObservationChunk& chunk) const;
 
 private:
-    /// A new segment: goal, scene (turn 0's "<obs> o_0" when turn 0 is not shown), the latest whole turns that fit,
-    /// then `chunk`; the chunk's observation is cut from its front, and last the goal from its end, when even that
-    /// does not fit.
-    std::vector<std::int32_t> restartWith(const std::vector<std::int32_t>& chunk) const;
+    /// A new segment: goal, scene (turn 0's chunk without its tail, "<obs> o_0", when turn 0 is not shown), the latest
+    /// whole turns that fit, then `chunk`; the chunk's observation is cut from its front, and last the goal from its
+    /// end, when even that does not fit.
+    std::vector<std::int32_t> restartWith(const ObservationChunk& chunk) const;
 
     std::vector<std::int32_t> m_goal;
     std::int32_t m_context;
     std::int32_t m_actionBudget;
-    std::vector<std::vector<std::int32_t>> m_chunks; ///< per turn: <obs> o_k <act>
+    std::vector<ObservationChunk> m_chunks; ///< per turn: <obs> o_k <act>
     std::vector<std::vector<std::int32_t>> m_actions; ///< per turn: the sampled tokens
     std::vector<std::int32_t> m_tokens; ///< the current segment
     std::vector<ActionSpan> m_spans; ///< the current segment's actions
@@ -107,8 +112,5 @@ private:
     std::int32_t m_fed = 0;
     std::int32_t m_segment = 0;
 };
-
-/// "<obs> o <act>" for observation ids `o`.
-std::vector<std::int32_t> observationChunk(const std::vector<std::int32_t>& observation);
 
 } // namespace creditlab::learn

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -39,7 +40,8 @@ struct CausalBlockAttention : public torch::autograd::Function<CausalBlockAttent
             const auto e = std::min(steps, s + kAttentionBlock);
             auto mask = torch::zeros({ 1, e - s, e }, q.options());
             mask.narrow(2, s, e - s).copy_(torch::full({ e - s, e - s }, -1e9, q.options()).triu(1));
-            auto probs = torch::softmax(torch::baddbmm(mask, q.narrow(1, s, e - s), keysT.narrow(2, 0, e), 1.0, scale), -1);
+            auto probs
+                = torch::softmax(torch::baddbmm(mask, q.narrow(1, s, e - s), keysT.narrow(2, 0, e), 1.0, scale), -1);
             parts.push_back(torch::bmm(probs, v.narrow(1, 0, e)));
             saved.push_back(probs);
         }
@@ -82,7 +84,8 @@ TransformerImpl::TransformerImpl(const TransformerOptions& options)
     : m_options(options)
 {
     TORCH_CHECK(options.width % options.heads == 0, "width must be a multiple of heads");
-    TORCH_CHECK(!options.rotary || (options.width / options.heads) % 2 == 0, "rotary positions need an even head width");
+    TORCH_CHECK(
+        !options.rotary || (options.width / options.heads) % 2 == 0, "rotary positions need an even head width");
     const auto d = options.width;
     m_tokenEmbedding = register_module("tok", torch::nn::Embedding(options.vocab, d));
     if (!options.rotary)
@@ -116,8 +119,78 @@ TransformerImpl::TransformerImpl(const TransformerOptions& options)
     }
 }
 
+TransformerImpl::TransformerImpl(HfDecoder decoder, const TransformerOptions& options, bool adaptersOff)
+    : m_options(options)
+    , m_adaptersOff(adaptersOff)
+{
+    const hf::ModelConfig& c = decoder->config();
+    m_options.vocab = c.vocabSize;
+    m_options.width = c.hiddenSize;
+    m_options.layers = c.layers;
+    m_options.heads = c.heads;
+    m_options.rotary = true;
+    m_options.mlpRatio = c.intermediateSize / std::max<std::int64_t>(1, c.hiddenSize);
+    const auto device = decoder->device();
+    m_decoder = register_module("hf", std::move(decoder));
+    if (options.valueHead) {
+        m_valueHead = register_module("value", torch::nn::Linear(c.hiddenSize, 1));
+        initLinear(m_valueHead, 0.02);
+        m_valueHead->to(device, torch::kFloat32);
+    }
+}
+
+TransformerOutput TransformerImpl::decoderPass(const torch::Tensor& tokens, const torch::Tensor& valid,
+    const torch::Tensor& positions, const torch::Tensor& allowed, KvCache* cache, bool keepInternals,
+    const torch::Tensor& at)
+{
+    // LoRA's reference policy: the decoder without its adapters while a pass of a reference view runs.
+    std::optional<HfDecoderImpl::AdaptersDisabled> off;
+    if (m_adaptersOff && m_decoder->hasLora())
+        off.emplace(*m_decoder);
+    HfInternals internals;
+    TransformerOutput out;
+    out.hidden = allowed.defined()
+        ? m_decoder->forwardLayout(tokens, positions, allowed, keepInternals ? &internals : nullptr)
+        : m_decoder->forward(tokens, valid, cache, keepInternals ? &internals : nullptr);
+    if (at.defined())
+        out.hidden = out.hidden.gather(1, at.unsqueeze(-1).expand({ at.size(0), at.size(1), out.hidden.size(2) }));
+    out.layerHidden = std::move(internals.layerHidden);
+    out.attention = std::move(internals.attention);
+    return out;
+}
+
+void TransformerImpl::save(torch::serialize::OutputArchive& archive) const
+{
+    if (!pretrained() || !m_decoder->hasLora()) {
+        if (!m_adaptersOff)
+            torch::nn::Module::save(archive);
+        return;
+    }
+    for (const auto& item : named_parameters())
+        if (item.value().requires_grad())
+            archive.write(item.key(), item.value());
+}
+
+void TransformerImpl::load(torch::serialize::InputArchive& archive)
+{
+    if (!pretrained() || !m_decoder->hasLora()) {
+        if (!m_adaptersOff)
+            torch::nn::Module::load(archive);
+        return;
+    }
+    torch::NoGradGuard noGrad;
+    for (auto& item : named_parameters())
+        if (item.value().requires_grad()) {
+            torch::Tensor value;
+            archive.read(item.key(), value);
+            item.value().set_data(value.to(item.value().device(), item.value().scalar_type()));
+        }
+}
+
 KvCache TransformerImpl::makeCache(std::int64_t batch, std::int64_t capacity) const
 {
+    if (pretrained())
+        return m_decoder->makeCache(batch, capacity);
     KvCache cache;
     const auto device = m_head->weight.device();
     const auto headWidth = m_options.width / m_options.heads;
@@ -141,6 +214,8 @@ TransformerOutput TransformerImpl::forward(
 TransformerOutput TransformerImpl::forwardImpl(const torch::Tensor& tokens, const torch::Tensor& valid, KvCache* cache,
     bool keepInternals, const torch::Tensor& at)
 {
+    if (pretrained())
+        return decoderPass(tokens, valid, {}, {}, cache, keepInternals, at);
     using torch::indexing::Slice;
     const auto steps = tokens.size(1);
 
@@ -175,10 +250,13 @@ TransformerOutput TransformerImpl::forwardImpl(const torch::Tensor& tokens, cons
 TransformerOutput TransformerImpl::forwardLayout(
     const torch::Tensor& tokens, const torch::Tensor& positions, const torch::Tensor& allowed, bool keepInternals)
 {
+    if (pretrained())
+        return decoderPass(tokens, {}, positions, allowed, nullptr, keepInternals, {});
     return blocks(tokens, positions.clamp(0, m_options.context - 1), allowed, nullptr, 0, keepInternals);
 }
 
-TransformerOutput TransformerImpl::forwardAt(const torch::Tensor& tokens, const torch::Tensor& valid, const torch::Tensor& at)
+TransformerOutput TransformerImpl::forwardAt(
+    const torch::Tensor& tokens, const torch::Tensor& valid, const torch::Tensor& at)
 {
     return forwardImpl(tokens, valid, nullptr, false, at);
 }
@@ -192,6 +270,8 @@ torch::Tensor TransformerImpl::forwardLast(const torch::Tensor& tokens, const to
 TransformerOutput TransformerImpl::forwardLayoutAt(
     const torch::Tensor& tokens, const torch::Tensor& positions, const torch::Tensor& allowed, const torch::Tensor& at)
 {
+    if (pretrained())
+        return decoderPass(tokens, {}, positions, allowed, nullptr, false, at);
     return blocks(tokens, positions.clamp(0, m_options.context - 1), allowed, nullptr, 0, false, at);
 }
 
@@ -201,7 +281,8 @@ TransformerOutput TransformerImpl::blocks(const torch::Tensor& tokens, const tor
 {
     TORCH_CHECK(!at.defined() || !keepInternals, "positions `at` need a pass without internals");
     const bool causal = !allowed.defined();
-    TORCH_CHECK(!causal || (rightPadded.defined() && !cache && !keepInternals), "the causal path needs right-padded rows");
+    TORCH_CHECK(
+        !causal || (rightPadded.defined() && !cache && !keepInternals), "the causal path needs right-padded rows");
     using torch::indexing::Slice;
     const auto batch = tokens.size(0);
     const auto steps = tokens.size(1);
@@ -263,9 +344,10 @@ TransformerOutput TransformerImpl::blocks(const torch::Tensor& tokens, const tor
             auto h = m_ln1[l]->forward(x);
             const auto& weight = m_qkv[l]->weight;
             const auto& bias = m_qkv[l]->bias;
-            auto kv = torch::nn::functional::linear(h, weight.narrow(0, width, 2 * width), bias.narrow(0, width, 2 * width))
-                          .view({ batch, steps, 2, heads, headWidth })
-                          .permute({ 2, 0, 3, 1, 4 });
+            auto kv
+                = torch::nn::functional::linear(h, weight.narrow(0, width, 2 * width), bias.narrow(0, width, 2 * width))
+                      .view({ batch, steps, 2, heads, headWidth })
+                      .permute({ 2, 0, 3, 1, 4 });
             auto k = kv[0];
             auto v = kv[1];
             const auto gatherRows = [&](const torch::Tensor& t) { // (B, T, n) -> (B, A, n)
@@ -285,10 +367,12 @@ TransformerOutput TransformerImpl::blocks(const torch::Tensor& tokens, const tor
             }
             // (B, A, keys): what each `at` query sees; causal rows see every key up to their own position.
             const auto seen = causal ? (torch::arange(keys, at.options()).view({ 1, 1, keys }) <= at.unsqueeze(-1))
-                                           & rightPadded.unsqueeze(1)
+                    & rightPadded.unsqueeze(1)
                                      : gatherRows(allowed);
-            auto scores = torch::matmul(q * scale, k.transpose(-2, -1)).masked_fill_(seen.logical_not().unsqueeze(1), -1e9);
-            auto context = torch::matmul(torch::softmax(scores, -1), v).permute({ 0, 2, 1, 3 }).reshape({ batch, count, width });
+            auto scores
+                = torch::matmul(q * scale, k.transpose(-2, -1)).masked_fill_(seen.logical_not().unsqueeze(1), -1e9);
+            auto context
+                = torch::matmul(torch::softmax(scores, -1), v).permute({ 0, 2, 1, 3 }).reshape({ batch, count, width });
             auto y = gatherRows(x) + m_proj[l]->forward(context);
             y = y + m_fc2[l]->forward(torch::gelu(m_fc1[l]->forward(m_ln2[l]->forward(y))));
             out.hidden = m_lnFinal->forward(y);
@@ -308,7 +392,8 @@ TransformerOutput TransformerImpl::blocks(const torch::Tensor& tokens, const tor
         torch::Tensor attention, context;
         if (causal) {
             const auto flat = [&](const torch::Tensor& t) { return t.reshape({ batch * heads, steps, headWidth }); };
-            context = CausalBlockAttention::apply(flat(q), flat(k), flat(v), scale).view({ batch, heads, steps, headWidth });
+            context = CausalBlockAttention::apply(flat(q), flat(k), flat(v), scale)
+                          .view({ batch, heads, steps, headWidth });
         } else if (blocked) {
             q = q * scale;
             // Causal attention by query blocks: block [s, e) sees keys [0, e) only, so the (T, T) scores are never
@@ -342,12 +427,15 @@ TransformerOutput TransformerImpl::blocks(const torch::Tensor& tokens, const tor
     return out;
 }
 
-torch::Tensor TransformerImpl::logits(const torch::Tensor& hidden) { return m_head->forward(hidden); }
+torch::Tensor TransformerImpl::logits(const torch::Tensor& hidden)
+{
+    return pretrained() ? m_decoder->logits(hidden) : m_head->forward(hidden); // the LM head has no adapter
+}
 
 torch::Tensor TransformerImpl::value(const torch::Tensor& hidden)
 {
     TORCH_CHECK(!m_valueHead.is_empty(), "this transformer has no value head");
-    return m_valueHead->forward(hidden).squeeze(-1);
+    return m_valueHead->forward(pretrained() ? hidden.to(torch::kFloat32) : hidden).squeeze(-1);
 }
 
 std::int64_t TransformerImpl::parameterCount() const

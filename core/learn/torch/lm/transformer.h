@@ -3,6 +3,7 @@
 // The policy network: a decoder-only, pre-LN transformer language model. Includes torch: only the
 // learn library's .cpp files and the learn tests include this header.
 
+#include "core/learn/torch/hf/decoder.h"
 #include "core/learn/torch/pch.h"
 
 #include <cstdint>
@@ -24,15 +25,9 @@ struct TransformerOptions {
 };
 
 /// Keys and values of every layer for incremental decoding: buffers of (B, heads, capacity, head width),
-/// filled up to `length`, plus the validity of each key position (B, capacity).
-struct KvCache {
-    std::vector<torch::Tensor> keys;
-    std::vector<torch::Tensor> values;
-    torch::Tensor keyValid; ///< bool (B, capacity)
-    torch::Tensor nextPosition; ///< int64 (B): the position id of the next token of each row
-    std::int64_t length = 0;
-    std::int64_t capacity = 0;
-};
+/// filled up to `length`, plus the validity of each key position (B, capacity) and each row's next position id (B).
+/// The pretrained decoder's cache is the same structure (its heads are the key/value heads).
+using KvCache = HfKvCache;
 
 /// What forward() returns. `hidden` is the final-LN hidden state (B, T, width); the LM head is applied
 /// separately (logits()) so that callers compute logits only where they need them.
@@ -42,12 +37,20 @@ struct TransformerOutput {
     std::vector<torch::Tensor> attention; ///< with `keepInternals`: softmax maps (B, heads, T, keys) per layer
 };
 
-/// Pre-LN decoder: token embeddings plus learned positions (or rotary positions in attention), `layers` blocks of causal self-attention and a
-/// GELU MLP, a final LayerNorm, an untied LM head and an optional value head. forward() has no side
-/// effects besides filling a given cache.
+/// Pre-LN decoder: token embeddings plus learned positions (or rotary positions in attention), `layers` blocks of
+/// causal self-attention and a GELU MLP, a final LayerNorm, an untied LM head and an optional value head. forward() has
+/// no side effects besides filling a given cache.
+///
+/// Or a pretrained Hugging Face decoder (HfDecoder: Llama, Qwen2, Qwen3) behind the same interface, so that every
+/// rollout, update and learned credit model runs it unchanged: every pass below then runs the decoder. A reference
+/// view (`adaptersOff`) shares the decoder of a LoRA policy and runs it without the adapters: LoRA's reference policy
+/// without a second copy of the weights.
 class TransformerImpl : public torch::nn::Module {
 public:
     explicit TransformerImpl(const TransformerOptions& options);
+    /// The pretrained `decoder` (its value head, when asked for, is a new float32 linear layer). `options.context`
+    /// is the stream's context; vocab, width, layers and heads are taken from the decoder.
+    TransformerImpl(HfDecoder decoder, const TransformerOptions& options, bool adaptersOff = false);
 
     /// `tokens` (B, T) int64 and `valid` (B, T) bool (false for padding, anywhere in the row). Without a
     /// cache every row attends causally to its own valid tokens; positions count valid tokens only, so
@@ -60,10 +63,10 @@ public:
     TransformerOutput forwardLayout(const torch::Tensor& tokens, const torch::Tensor& positions,
         const torch::Tensor& allowed, bool keepInternals = false);
     /// forward() (no cache) and forwardLayout() returning the final hidden state only at `at` (B, A) int64 positions
-    /// of each row: `hidden` is (B, A, width), equal to the full pass's hidden gathered at `at`. The last block computes
-    /// its keys and values everywhere but its queries, attention output and MLP only at `at`, since nothing reads the
-    /// other positions' last-block output: what a loss on a few positions needs, for a 2-layer model about a third less
-    /// work. No internals.
+    /// of each row: `hidden` is (B, A, width), equal to the full pass's hidden gathered at `at`. The last block
+    /// computes its keys and values everywhere but its queries, attention output and MLP only at `at`, since nothing
+    /// reads the other positions' last-block output: what a loss on a few positions needs, for a 2-layer model about a
+    /// third less work. No internals.
     TransformerOutput forwardAt(const torch::Tensor& tokens, const torch::Tensor& valid, const torch::Tensor& at);
     TransformerOutput forwardLayoutAt(const torch::Tensor& tokens, const torch::Tensor& positions,
         const torch::Tensor& allowed, const torch::Tensor& at);
@@ -79,6 +82,16 @@ public:
 
     const TransformerOptions& options() const { return m_options; }
     std::int64_t parameterCount() const;
+    /// Whether this runs a pretrained decoder, and the decoder (null for a built-in policy).
+    bool pretrained() const { return !m_decoder.is_empty(); }
+    HfDecoder& decoder() { return m_decoder; }
+    /// A reference view: the decoder without its LoRA adapters.
+    bool adaptersOff() const { return m_adaptersOff; }
+
+    /// A pretrained policy under LoRA checkpoints what trains (the adapters, the value head) and nothing of the frozen
+    /// base, which the run reloads from policy.pretrained; a reference view saves nothing. Otherwise every parameter.
+    void save(torch::serialize::OutputArchive& archive) const override;
+    void load(torch::serialize::InputArchive& archive) override;
 
 private:
     /// forward(), with the last block only at `at` when it is defined (forwardAt(), forwardLast()).
@@ -90,7 +103,13 @@ private:
     TransformerOutput blocks(const torch::Tensor& tokens, const torch::Tensor& positions, const torch::Tensor& allowed,
         KvCache* cache, std::int64_t past, bool keepInternals, const torch::Tensor& at = {},
         const torch::Tensor& rightPadded = {});
+    /// forwardImpl() and forwardLayout() on the pretrained decoder.
+    TransformerOutput decoderPass(const torch::Tensor& tokens, const torch::Tensor& valid,
+        const torch::Tensor& positions, const torch::Tensor& allowed, KvCache* cache, bool keepInternals,
+        const torch::Tensor& at);
     TransformerOptions m_options;
+    HfDecoder m_decoder { nullptr };
+    bool m_adaptersOff = false;
     torch::nn::Embedding m_tokenEmbedding { nullptr };
     torch::nn::Embedding m_positionEmbedding { nullptr };
     std::vector<torch::nn::LayerNorm> m_ln1, m_ln2;

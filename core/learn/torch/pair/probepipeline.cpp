@@ -1,13 +1,16 @@
 #include "core/learn/torch/pair/probepipeline.h"
 
 #include "core/jsonscanner.h"
-#include "core/paths.h"
+#include "core/learn/api/runtime.h"
+#include "core/learn/api/trainconfig.h"
+#include "core/learn/torch/hf/hfformat.h"
+#include "core/learn/torch/hf/hfpolicy.h"
 #include "core/learn/torch/lm/checkpoint.h"
 #include "core/learn/torch/lm/prompt.h"
-#include "core/learn/api/runtime.h"
+#include "core/learn/torch/lm/sequence.h"
 #include "core/learn/torch/lm/tokenizer.h"
-#include "core/learn/api/trainconfig.h"
 #include "core/learn/torch/lm/transformer.h"
+#include "core/paths.h"
 #include "core/probe/metrics.h"
 #include "core/probe/probeio.h"
 #include "core/progress.h"
@@ -16,6 +19,7 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <memory>
 
 namespace creditlab::learn {
 
@@ -35,7 +39,8 @@ void report(const ProbeCallback& callback, const std::string& phase, std::int64_
 
 struct LoadedPolicy {
     TrainConfig config;
-    Tokenizer tokenizer;
+    Tokenizer tokenizer; ///< a built-in policy's
+    std::unique_ptr<TokenFormat> format; ///< a pretrained policy's chat format (null for a built-in policy)
     Transformer model { nullptr };
     std::string description;
 };
@@ -49,8 +54,23 @@ LoadedPolicy loadPolicy(const ProbeSource& source)
     const auto text = store.runConfig(source.runId);
     if (!text)
         throw std::invalid_argument(what + " has no stored config (it is not a training run)");
-    LoadedPolicy p { TrainConfig::parse(*text, what + " config"), Tokenizer(), Transformer(nullptr), {} };
+    LoadedPolicy p { TrainConfig::parse(*text, what + " config"), Tokenizer(), nullptr, Transformer(nullptr), {} };
     const std::string files = paths::runFiles(source.database, source.runId);
+    const auto checkpoint = store.lastCheckpoint(source.runId);
+    const bool fromCheckpoint = checkpoint && !source.sftPolicy;
+    if (!fromCheckpoint && !fs::exists(files + "/reference.pt"))
+        throw std::invalid_argument(what + " has no SFT policy yet (" + files + "/reference.pt)");
+    p.description = fromCheckpoint ? what + " checkpoint after iteration " + std::to_string(checkpoint->first)
+                                   : what + " SFT policy";
+    if (const std::string model = p.config.getText("policy.pretrained"); !model.empty()) {
+        const torch::Device device(resolveDevice(source.device));
+        const hf::ModelFolder folder = hf::ModelFolder::open(model);
+        p.format = std::make_unique<HfFormat>(HfFormat::load(folder, p.config.getText("policy.system_prompt")));
+        p.model = loadRunPolicy(p.config, folder, device, files + "/reference.pt",
+            fromCheckpoint ? checkpoint->second + "/policy.pt" : std::string());
+        p.model->eval();
+        return p;
+    }
     p.tokenizer = Tokenizer::load(files + "/tokenizer.txt");
     TransformerOptions o;
     o.vocab = p.tokenizer.size();
@@ -60,16 +80,7 @@ LoadedPolicy loadPolicy(const ProbeSource& source)
     o.context = p.config.getInt("policy.context");
     o.rotary = p.config.getText("policy.positions") == "rotary";
     p.model = Transformer(o);
-    const auto checkpoint = store.lastCheckpoint(source.runId);
-    if (checkpoint && !source.sftPolicy) {
-        loadModule(checkpoint->second + "/policy.pt", p.model);
-        p.description = what + " checkpoint after iteration " + std::to_string(checkpoint->first);
-    } else {
-        if (!fs::exists(files + "/reference.pt"))
-            throw std::invalid_argument(what + " has no SFT policy yet (" + files + "/reference.pt)");
-        loadModule(files + "/reference.pt", p.model);
-        p.description = what + " SFT policy";
-    }
+    loadModule(fromCheckpoint ? checkpoint->second + "/policy.pt" : files + "/reference.pt", p.model);
     p.model->to(torch::Device(resolveDevice(source.device)));
     p.model->eval();
     return p;
@@ -80,6 +91,27 @@ std::vector<std::int32_t> recordSequence(
     const LoadedPolicy& p, const ContaminatedDataset& data, const ProbeRecord& record, std::int64_t& spanStart)
 {
     const Turn& turn = recordTurn(data, record);
+    if (p.format) {
+        // A pretrained policy reads its episode as a chat: the goal, the prefix turns, this observation, as the
+        // trainer's episode stream holds them; the span opens with the assistant header.
+        const auto context = static_cast<std::int32_t>(p.config.getInt("policy.context"));
+        const auto action = p.format->action(turn.action);
+        EpisodeStream stream(p.format->goal(data.episodes[record.episode].goal), context,
+            std::max(static_cast<std::int32_t>(p.config.getInt("policy.max_action_tokens")),
+                std::min(context - 8, static_cast<std::int32_t>(action.size()))));
+        for (const Turn& before : recordPrefix(data, record)) {
+            stream.beginTurn(p.format->observation(before.observation, stream.afterAction()));
+            stream.endTurn(p.format->action(before.action));
+        }
+        const ObservationChunk chunk = p.format->observation(turn.observation, stream.afterAction());
+        stream.beginTurn(chunk);
+        auto tokens = stream.current();
+        spanStart = static_cast<std::int64_t>(tokens.size()) - std::max(1, chunk.tail);
+        tokens.insert(tokens.end(), action.begin(), action.end());
+        if (static_cast<std::int64_t>(tokens.size()) > context)
+            tokens.resize(static_cast<std::size_t>(context));
+        return tokens;
+    }
     std::vector<std::int32_t> action = p.tokenizer.encode(turn.action);
     action.push_back(Tokenizer::kEnd);
     PromptOptions prompt;
@@ -135,9 +167,9 @@ ProbeData buildProbeData(const ProbeSource& source, const ProbeDataOptions& opti
     LoadedPolicy p = loadPolicy(source);
     ProbeData data;
     data.policy = p.description;
-    data.layers = p.config.getInt("policy.layers");
-    data.heads = p.config.getInt("policy.heads");
-    data.width = p.config.getInt("policy.width");
+    data.layers = p.model->options().layers;
+    data.heads = p.model->options().heads;
+    data.width = p.model->options().width;
 
     ContaminationOptions c;
     c.env = p.config.envName();
@@ -161,11 +193,11 @@ ProbeData buildProbeData(const ProbeSource& source, const ProbeDataOptions& opti
         turns[r].tokens = &sequences[r];
         data.tokens += static_cast<std::int64_t>(sequences[r].size());
     }
-    data.features = batchedTurnFeatures(*p.model, turns, static_cast<std::size_t>(options.batchSize),
-        [&](std::size_t done) {
-            report(callback, "features", static_cast<std::int64_t>(done), static_cast<std::int64_t>(records.size()),
-                start);
-        });
+    data.features
+        = batchedTurnFeatures(*p.model, turns, static_cast<std::size_t>(options.batchSize), [&](std::size_t done) {
+              report(callback, "features", static_cast<std::int64_t>(done), static_cast<std::int64_t>(records.size()),
+                  start);
+          });
     data.featureSeconds = since(featureStart);
     return data;
 }

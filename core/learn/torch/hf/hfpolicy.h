@@ -1,0 +1,33 @@
+#pragma once
+
+// A run's pretrained policy (policy.pretrained) as the trainer and the PAIR probe pipeline build it from the run's
+// config and files. Includes torch.
+
+#include "core/hf/modelfolder.h"
+#include "core/learn/api/trainconfig.h"
+#include "core/learn/torch/lm/transformer.h"
+
+#include <string>
+
+namespace creditlab::learn {
+
+/// policy.lora.* as adapter options.
+LoraOptions loraOptionsOf(const TrainConfig& config);
+
+/// policy.pretrained's decoder on `device` in policy.dtype (auto: bfloat16 on CUDA, float32 on the CPU), with
+/// policy.activation_checkpointing, and LoRA adapters when `adapters` (their initial A from LibTorch's global
+/// generator). Throws hf::HfError.
+HfDecoder loadPretrainedDecoder(
+    const TrainConfig& config, const hf::ModelFolder& folder, const torch::Device& device, bool adapters);
+
+/// A stored run's pretrained policy: its SFT policy (`referenceFile`, reference.pt: the SFT adapters under LoRA, every
+/// weight otherwise) and, when `checkpointFile` is not empty, a checkpoint's policy.pt on top (under LoRA the SFT
+/// adapters are folded into the base first, as the run trained: foldLora()). Throws std::runtime_error naming a file.
+Transformer loadRunPolicy(const TrainConfig& config, const hf::ModelFolder& folder, const torch::Device& device,
+    const std::string& referenceFile, const std::string& checkpointFile = {});
+
+/// LoRA after SFT: folds the adapters into the base weights (the SFT policy becomes the base, LoRA's reference) and
+/// adds fresh adapters, their initial A drawn with LibTorch's generator seeded with `seed` (under a process-wide lock).
+void foldLora(HfDecoder& decoder, const LoraOptions& options, std::uint64_t seed);
+
+} // namespace creditlab::learn
