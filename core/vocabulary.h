@@ -63,8 +63,8 @@ std::optional<RunKind> runKindFromName(std::string_view name);
 namespace metricnames {
 
 /// The families, as prefixes, in the Monitor's order.
-inline constexpr std::array<std::string_view, 12> kFamilies { "eval/", "rollout/", "train/", "sft/", "credit/",
-    "role/", "value/", "turnrd/", "pair/", "judge/", "throughput/", "time/" };
+inline constexpr std::array<std::string_view, 13> kFamilies { "eval/", "rollout/", "train/", "sft/", "credit/", "role/",
+    "value/", "turnrd/", "pair/", "judge/", "throughput/", "device/", "time/" };
 /// The family of `name` ("eval/" for "eval/success"), or nullopt when it belongs to none.
 std::optional<std::string_view> familyOf(std::string_view name);
 
@@ -87,6 +87,8 @@ inline constexpr std::string_view kTimeTotal = "time/total_s";
 inline constexpr std::string_view kThroughputGenTokens = "throughput/gen_tokens_per_s";
 inline constexpr std::string_view kThroughputTrainTokens = "throughput/train_tokens_per_s";
 inline constexpr std::string_view kThroughputEnvSteps = "throughput/env_steps_per_s";
+/// The iteration's peak device memory in GiB (CUDA runs).
+inline constexpr std::string_view kDeviceMemory = "device/memory_gb";
 
 /// "role/D" ... "role/R": the share of judged turns with that TRIAGE role.
 std::string role(char role);
