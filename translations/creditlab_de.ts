@@ -2057,10 +2057,6 @@ Schema-Version: %5</translation>
         <translation>; Episoden sind append-only (der Token-Strom gleicht der Ausgabe des Templates)</translation>
     </message>
     <message>
-        <source>; episodes are not append-only: %1</source>
-        <translation>; Episoden sind nicht append-only: %1</translation>
-    </message>
-    <message>
         <source>%1 on CUDA in bf16</source>
         <translation>%1 auf CUDA in bf16</translation>
     </message>
@@ -2107,6 +2103,14 @@ Schema-Version: %5</translation>
     <message>
         <source>%1 (%2, %3 files, %4)</source>
         <translation>%1 (%2, %3 Dateien, %4)</translation>
+    </message>
+    <message>
+        <source>; episodes are not append-only: only &lt;think&gt; reasoning differs</source>
+        <translation>; Episoden sind nicht append-only: nur das &lt;think&gt;-Denken unterscheidet sich</translation>
+    </message>
+    <message>
+        <source>; episodes are not append-only (the tooltip says where)</source>
+        <translation>; Episoden sind nicht append-only (der Tooltip sagt, wo)</translation>
     </message>
 </context>
 <context>

@@ -2048,10 +2048,6 @@ Qt %2（构建于 %3）
         <translation>；回合序列为仅追加（词元流与模板渲染结果一致）</translation>
     </message>
     <message>
-        <source>; episodes are not append-only: %1</source>
-        <translation>；回合序列不是仅追加：%1</translation>
-    </message>
-    <message>
         <source>%1 on CUDA in bf16</source>
         <translation>CUDA 上 bf16 约 %1</translation>
     </message>
@@ -2098,6 +2094,14 @@ Qt %2（构建于 %3）
     <message>
         <source>%1 (%2, %3 files, %4)</source>
         <translation>%1（%2，%3 个文件，%4）</translation>
+    </message>
+    <message>
+        <source>; episodes are not append-only: only &lt;think&gt; reasoning differs</source>
+        <translation>；回合序列不是仅追加：只有 &lt;think&gt; 推理不同</translation>
+    </message>
+    <message>
+        <source>; episodes are not append-only (the tooltip says where)</source>
+        <translation>；回合序列不是仅追加（提示中说明差异位置）</translation>
     </message>
 </context>
 <context>

@@ -77,6 +77,9 @@ ModelPanel::ModelPanel(QWidget* parent)
     setObjectName(QStringLiteral("modelPanel"));
     setFrameShape(QFrame::StyledPanel);
     m_status->setObjectName(QStringLiteral("modelStatus"));
+    QFont bold = m_status->font();
+    bold.setBold(true);
+    m_status->setFont(bold);
     m_delay->setSingleShot(true);
     m_delay->setInterval(kTypingDelayMs);
     connect(m_delay, &QTimer::timeout, this, &ModelPanel::startReading);
@@ -203,15 +206,22 @@ void ModelPanel::showSummary()
         m_tokenizer->setText(tr("%1 ids: %2").arg(count(s.tokenizer->size), toQString(s.tokenizer->description)));
     if (!s.chatTemplate.error.empty()) {
         m_template->setText(toQString(s.chatTemplate.error));
+        m_template->setToolTip({});
     } else {
         QString text
             = tr("%1, %2 characters")
                   .arg(toQString(s.chatTemplate.name), count(static_cast<std::int64_t>(s.chatTemplate.characters)));
-        if (s.chatEpisodes)
-            text += s.chatEpisodes->appendOnly
-                ? tr("; episodes are append-only (the token stream equals the template's render)")
-                : tr("; episodes are not append-only: %1").arg(toQString(s.chatEpisodes->difference));
+        QString difference;
+        if (s.chatEpisodes && s.chatEpisodes->appendOnly)
+            text += tr("; episodes are append-only (the token stream equals the template's render)");
+        else if (s.chatEpisodes && s.chatEpisodes->thinkOnly)
+            text += tr("; episodes are not append-only: only <think> reasoning differs");
+        else if (s.chatEpisodes)
+            text += tr("; episodes are not append-only (the tooltip says where)");
+        if (s.chatEpisodes && !s.chatEpisodes->appendOnly)
+            difference = toQString(s.chatEpisodes->difference); // long: a template's text on both sides
         m_template->setText(text);
+        m_template->setToolTip(difference.isEmpty() ? QString() : plainTooltip(difference));
     }
     updateMemory();
 }

@@ -86,7 +86,7 @@ RunBrowserPage::RunBrowserPage(Workspace* workspace, QWidget* parent)
             int(RunColumn::Turns), int(RunColumn::Created) });
     m_runView->setColumnWidth(int(RunColumn::Name), 170);
     m_runView->setColumnWidth(int(RunColumn::Config), 190);
-    m_runView->setColumnWidth(int(RunColumn::Model), 130);
+    m_runView->setColumnWidth(int(RunColumn::Model), 160);
 
     setUpTableView(m_trajectoryView);
     m_trajectoryView->setObjectName(QStringLiteral("trajectoryView"));
