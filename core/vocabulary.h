@@ -63,15 +63,13 @@ std::optional<RunKind> runKindFromName(std::string_view name);
 namespace metricnames {
 
 /// The families, as prefixes, in the Monitor's order.
-inline constexpr std::array<std::string_view, 13> kFamilies { "eval/", "rollout/", "train/", "sft/", "credit/",
-    "role/", "value/", "turnrd/", "pair/", "judge/", "throughput/", "device/", "time/" };
+inline constexpr std::array<std::string_view, 13> kFamilies { "eval/", "rollout/", "train/", "sft/", "credit/", "role/",
+    "value/", "turnrd/", "pair/", "judge/", "throughput/", "device/", "time/" };
 /// The family of `name` ("eval/" for "eval/success"), or nullopt when it belongs to none.
 std::optional<std::string_view> familyOf(std::string_view name);
 
 // The names read across layers (by the store, the CLI, the workbench, the sweep objective and the experiments).
 inline constexpr std::string_view kEvalSuccess = "eval/success";
-/// The iteration's peak memory in GiB: the device's allocations on CUDA, the process's resident set on the CPU.
-inline constexpr std::string_view kDeviceMemory = "device/memory_gb";
 inline constexpr std::string_view kEvalInvalidRate = "eval/invalid_rate";
 inline constexpr std::string_view kEvalReturn = "eval/return";
 inline constexpr std::string_view kRolloutSuccess = "rollout/success";
@@ -89,6 +87,8 @@ inline constexpr std::string_view kTimeTotal = "time/total_s";
 inline constexpr std::string_view kThroughputGenTokens = "throughput/gen_tokens_per_s";
 inline constexpr std::string_view kThroughputTrainTokens = "throughput/train_tokens_per_s";
 inline constexpr std::string_view kThroughputEnvSteps = "throughput/env_steps_per_s";
+/// The iteration's peak memory in GiB: the CUDA allocator's peak on a GPU, the process's peak resident set on the CPU.
+inline constexpr std::string_view kDeviceMemory = "device/memory_gb";
 
 /// "role/D" ... "role/R": the share of judged turns with that TRIAGE role.
 std::string role(char role);

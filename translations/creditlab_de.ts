@@ -1347,10 +1347,6 @@ Läufe: %2</translation>
         <translation>&amp;Umgebung:</translation>
     </message>
     <message>
-        <source>Policy si&amp;ze:</source>
-        <translation>Policy-&amp;Größe:</translation>
-    </message>
-    <message>
         <source>Credit &amp;method:</source>
         <translation>Credit-&amp;Methode:</translation>
     </message>
@@ -1587,6 +1583,70 @@ Läufe: %2</translation>
     <message>
         <source>Run %1 (%2) trained this same SFT%3. &lt;a href=&quot;reuse&quot;&gt;Start from its SFT policy&lt;/a&gt; instead of training it again (sft.from_run = %1).</source>
         <translation>Lauf %1 (%2) hat dasselbe SFT%3 trainiert. &lt;a href=&quot;reuse&quot;&gt;Mit seiner SFT-Policy beginnen&lt;/a&gt;, statt es erneut zu trainieren (sft.from_run = %1).</translation>
+    </message>
+    <message>
+        <source>Built-in si&amp;ze:</source>
+        <translation>Eingebaute &amp;Größe:</translation>
+    </message>
+    <message>
+        <source>Hu&amp;gging Face model:</source>
+        <translation>Hugging-Face-M&amp;odell:</translation>
+    </message>
+    <message>
+        <source>&amp;Browse…</source>
+        <translation>Durchsu&amp;chen…</translation>
+    </message>
+    <message>
+        <source>Policy:</source>
+        <translation>Policy:</translation>
+    </message>
+    <message>
+        <source>A policy trained from scratch, of this width × layers (policy.width, .layers, .heads)</source>
+        <translation>Eine von Grund auf trainierte Policy dieser Breite × Schichten (policy.width, .layers, .heads)</translation>
+    </message>
+    <message>
+        <source>Start from a pretrained Llama, Qwen2 or Qwen3 model in safetensors, with its tokenizer and chat template (policy.pretrained)</source>
+        <translation>Von einem vortrainierten Llama-, Qwen2- oder Qwen3-Modell in safetensors ausgehen, mit seinem Tokenizer und Chat-Template (policy.pretrained)</translation>
+    </message>
+    <message>
+        <source>model folder, or ORG/NAME in the Hugging Face cache</source>
+        <translation>Modellordner oder ORG/NAME im Hugging-Face-Cache</translation>
+    </message>
+    <message>
+        <source>A Hugging Face model folder, or a repository id already in the local Hugging Face cache (nothing is downloaded)</source>
+        <translation>Ein Hugging-Face-Modellordner oder eine Repository-ID, die schon im lokalen Hugging-Face-Cache liegt (es wird nichts heruntergeladen)</translation>
+    </message>
+    <message>
+        <source>Choose a Hugging Face model folder (Alt+B)</source>
+        <translation>Einen Hugging-Face-Modellordner wählen (Alt+C)</translation>
+    </message>
+    <message>
+        <source>A Hugging Face model is chosen (policy.pretrained): its own shape applies.</source>
+        <translation>Ein Hugging-Face-Modell ist gewählt (policy.pretrained): Es gilt seine eigene Form.</translation>
+    </message>
+    <message>
+        <source>Only for a Hugging Face model (policy.pretrained).</source>
+        <translation>Nur für ein Hugging-Face-Modell (policy.pretrained).</translation>
+    </message>
+    <message>
+        <source>Only with LoRA fine-tuning (policy.finetune lora).</source>
+        <translation>Nur mit LoRA-Feinabstimmung (policy.finetune lora).</translation>
+    </message>
+    <message>
+        <source>Choose a Hugging Face Model Folder</source>
+        <translation>Hugging-Face-Modellordner wählen</translation>
+    </message>
+    <message>
+        <source>Choose a Hugging Face model folder or repository id, or a built-in size.</source>
+        <translation>Einen Hugging-Face-Modellordner oder eine Repository-ID wählen, oder eine eingebaute Größe.</translation>
+    </message>
+    <message>
+        <source>The model is still being read.</source>
+        <translation>Das Modell wird noch gelesen.</translation>
+    </message>
+    <message>
+        <source>Cannot use this model: %1</source>
+        <translation>Dieses Modell ist nicht verwendbar: %1</translation>
     </message>
 </context>
 <context>
@@ -1923,6 +1983,137 @@ Schema-Version: %5</translation>
     </message>
 </context>
 <context>
+    <name>creditlab::ui::ModelPanel</name>
+    <message>
+        <source>%1 GiB</source>
+        <translation>%1 GiB</translation>
+    </message>
+    <message>
+        <source>Architecture:</source>
+        <translation>Architektur:</translation>
+    </message>
+    <message>
+        <source>Parameters:</source>
+        <translation>Parameter:</translation>
+    </message>
+    <message>
+        <source>Shape:</source>
+        <translation>Form:</translation>
+    </message>
+    <message>
+        <source>Context:</source>
+        <translation>Kontext:</translation>
+    </message>
+    <message>
+        <source>Tokenizer:</source>
+        <translation>Tokenizer:</translation>
+    </message>
+    <message>
+        <source>Chat template:</source>
+        <translation>Chat-Template:</translation>
+    </message>
+    <message>
+        <source>Memory:</source>
+        <translation>Speicher:</translation>
+    </message>
+    <message>
+        <source>Choose a model folder (Browse…) or type a repository id from the local Hugging Face cache (ORG/NAME).</source>
+        <translation>Einen Modellordner wählen (Durchsuchen…) oder eine Repository-ID aus dem lokalen Hugging-Face-Cache eingeben (ORG/NAME).</translation>
+    </message>
+    <message>
+        <source>Reading %1…</source>
+        <translation>Lese %1…</translation>
+    </message>
+    <message>
+        <source>Cannot use this model: %1</source>
+        <translation>Dieses Modell ist nicht verwendbar: %1</translation>
+    </message>
+    <message>
+        <source>%1 (from the Hugging Face cache)</source>
+        <translation>%1 (aus dem Hugging-Face-Cache)</translation>
+    </message>
+    <message>
+        <source>%1 layers, hidden %2 (MLP %3), %4 heads, %5 key/value heads</source>
+        <translation>%1 Schichten, verborgen %2 (MLP %3), %4 Köpfe, %5 Key/Value-Köpfe</translation>
+    </message>
+    <message>
+        <source>%1 positions (rope %2)</source>
+        <translation>%1 Positionen (RoPE %2)</translation>
+    </message>
+    <message>
+        <source>missing (tokenizer.json)</source>
+        <translation>fehlt (tokenizer.json)</translation>
+    </message>
+    <message>
+        <source>%1 ids: %2</source>
+        <translation>%1 IDs: %2</translation>
+    </message>
+    <message>
+        <source>%1, %2 characters</source>
+        <translation>%1, %2 Zeichen</translation>
+    </message>
+    <message>
+        <source>; episodes are append-only (the token stream equals the template&apos;s render)</source>
+        <translation>; Episoden sind append-only (der Token-Strom gleicht der Ausgabe des Templates)</translation>
+    </message>
+    <message>
+        <source>%1 on CUDA in bf16</source>
+        <translation>%1 auf CUDA in bf16</translation>
+    </message>
+    <message>
+        <source>%1 on CUDA in fp32</source>
+        <translation>%1 auf CUDA in fp32</translation>
+    </message>
+    <message>
+        <source>%1 on the CPU in bf16</source>
+        <translation>%1 auf der CPU in bf16</translation>
+    </message>
+    <message>
+        <source>%1 on the CPU in fp32</source>
+        <translation>%1 auf der CPU in fp32</translation>
+    </message>
+    <message>
+        <source>%1, or %2</source>
+        <translation>%1 oder %2</translation>
+    </message>
+    <message>
+        <source>LoRA r=%1 trains %2 parameters</source>
+        <translation>LoRA r=%1 trainiert %2 Parameter</translation>
+    </message>
+    <message>
+        <source>full fine-tuning</source>
+        <translation>volle Feinabstimmung</translation>
+    </message>
+    <message>
+        <source>about %1 (%2 sequences × %3 tokens, %4)</source>
+        <translation>etwa %1 (%2 Sequenzen × %3 Token, %4)</translation>
+    </message>
+    <message>
+        <source>A rough peak: weights, what trains (gradients, AdamW moments, fp32 master copies), the KV cache of rl.tasks × rl.group_size sequences of policy.context tokens, and activations.</source>
+        <translation>Eine grobe Spitze: Gewichte, was trainiert wird (Gradienten, AdamW-Momente, fp32-Masterkopien), der KV-Cache von rl.tasks × rl.group_size Sequenzen aus policy.context Token, und Aktivierungen.</translation>
+    </message>
+    <message>
+        <source>%1 MiB</source>
+        <translation>%1 MiB</translation>
+    </message>
+    <message>
+        <source>%1 (%2, one file, %3)</source>
+        <translation>%1 (%2, eine Datei, %3)</translation>
+    </message>
+    <message>
+        <source>%1 (%2, %3 files, %4)</source>
+        <translation>%1 (%2, %3 Dateien, %4)</translation>
+    </message>
+    <message>
+        <source>; episodes are not append-only: only &lt;think&gt; reasoning differs</source>
+        <translation>; Episoden sind nicht append-only: nur das &lt;think&gt;-Denken unterscheidet sich</translation>
+    </message>
+    <message>
+        <source>; episodes are not append-only (the tooltip says where)</source>
+        <translation>; Episoden sind nicht append-only (der Tooltip sagt, wo)</translation>
+    </message>
+</context>
+<context>
     <name>creditlab::ui::MonitorCharts</name>
     <message>
         <source>%1 s</source>
@@ -2122,6 +2313,18 @@ Schema-Version: %5</translation>
     <message>
         <source>waiting for the first iteration</source>
         <translation>warte auf die erste Iteration</translation>
+    </message>
+    <message>
+        <source>The newest iteration: its time, tokens generated and trained per second, environment steps per second, and the peak device memory (device/memory_gb; — when the run does not report it)</source>
+        <translation>Die neueste Iteration: ihre Zeit, erzeugte und trainierte Token pro Sekunde, Umgebungsschritte pro Sekunde und der Spitzen-Gerätespeicher (device/memory_gb; —, wenn der Lauf ihn nicht meldet)</translation>
+    </message>
+    <message>
+        <source>device memory %1</source>
+        <translation>Gerätespeicher %1</translation>
+    </message>
+    <message>
+        <source>%1 GiB</source>
+        <translation>%1 GiB</translation>
     </message>
 </context>
 <context>
@@ -2709,6 +2912,18 @@ Schema-Version: %5</translation>
     <message>
         <source>pending</source>
         <translation>ausstehend</translation>
+    </message>
+    <message>
+        <source>Hugging Face model: %1</source>
+        <translation>Hugging-Face-Modell: %1</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>Modell</translation>
+    </message>
+    <message>
+        <source>built-in %1×%2</source>
+        <translation>eingebaut %1×%2</translation>
     </message>
 </context>
 <context>

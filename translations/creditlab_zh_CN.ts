@@ -1340,10 +1340,6 @@ runs: %2</source>
         <translation>环境(&amp;E)：</translation>
     </message>
     <message>
-        <source>Policy si&amp;ze:</source>
-        <translation>策略规模(&amp;Z)：</translation>
-    </message>
-    <message>
         <source>Credit &amp;method:</source>
         <translation>信用方法(&amp;M)：</translation>
     </message>
@@ -1578,6 +1574,70 @@ runs: %2</source>
     <message>
         <source>Run %1 (%2) trained this same SFT%3. &lt;a href=&quot;reuse&quot;&gt;Start from its SFT policy&lt;/a&gt; instead of training it again (sft.from_run = %1).</source>
         <translation>运行 %1（%2）已训练过相同的 SFT%3。&lt;a href=&quot;reuse&quot;&gt;从其 SFT 策略开始&lt;/a&gt;，无需再次训练（sft.from_run = %1）。</translation>
+    </message>
+    <message>
+        <source>Built-in si&amp;ze:</source>
+        <translation>内置规模(&amp;Z)：</translation>
+    </message>
+    <message>
+        <source>Hu&amp;gging Face model:</source>
+        <translation>Hugging Face 模型(&amp;G)：</translation>
+    </message>
+    <message>
+        <source>&amp;Browse…</source>
+        <translation>浏览(&amp;B)…</translation>
+    </message>
+    <message>
+        <source>Policy:</source>
+        <translation>策略：</translation>
+    </message>
+    <message>
+        <source>A policy trained from scratch, of this width × layers (policy.width, .layers, .heads)</source>
+        <translation>从零开始训练的策略，采用此宽度 × 层数（policy.width、.layers、.heads）</translation>
+    </message>
+    <message>
+        <source>Start from a pretrained Llama, Qwen2 or Qwen3 model in safetensors, with its tokenizer and chat template (policy.pretrained)</source>
+        <translation>从 safetensors 格式的预训练 Llama、Qwen2 或 Qwen3 模型开始，使用其分词器和聊天模板（policy.pretrained）</translation>
+    </message>
+    <message>
+        <source>model folder, or ORG/NAME in the Hugging Face cache</source>
+        <translation>模型文件夹，或 Hugging Face 缓存中的 ORG/NAME</translation>
+    </message>
+    <message>
+        <source>A Hugging Face model folder, or a repository id already in the local Hugging Face cache (nothing is downloaded)</source>
+        <translation>Hugging Face 模型文件夹，或已在本地 Hugging Face 缓存中的仓库 ID（不会下载任何内容）</translation>
+    </message>
+    <message>
+        <source>Choose a Hugging Face model folder (Alt+B)</source>
+        <translation>选择 Hugging Face 模型文件夹（Alt+B）</translation>
+    </message>
+    <message>
+        <source>A Hugging Face model is chosen (policy.pretrained): its own shape applies.</source>
+        <translation>已选择 Hugging Face 模型（policy.pretrained）：使用模型自身的结构。</translation>
+    </message>
+    <message>
+        <source>Only for a Hugging Face model (policy.pretrained).</source>
+        <translation>仅适用于 Hugging Face 模型（policy.pretrained）。</translation>
+    </message>
+    <message>
+        <source>Only with LoRA fine-tuning (policy.finetune lora).</source>
+        <translation>仅用于 LoRA 微调（policy.finetune lora）。</translation>
+    </message>
+    <message>
+        <source>Choose a Hugging Face Model Folder</source>
+        <translation>选择 Hugging Face 模型文件夹</translation>
+    </message>
+    <message>
+        <source>Choose a Hugging Face model folder or repository id, or a built-in size.</source>
+        <translation>请选择 Hugging Face 模型文件夹或仓库 ID，或选择内置规模。</translation>
+    </message>
+    <message>
+        <source>The model is still being read.</source>
+        <translation>仍在读取模型。</translation>
+    </message>
+    <message>
+        <source>Cannot use this model: %1</source>
+        <translation>无法使用此模型：%1</translation>
     </message>
 </context>
 <context>
@@ -1914,6 +1974,137 @@ Qt %2（构建于 %3）
     </message>
 </context>
 <context>
+    <name>creditlab::ui::ModelPanel</name>
+    <message>
+        <source>%1 GiB</source>
+        <translation>%1 GiB</translation>
+    </message>
+    <message>
+        <source>Architecture:</source>
+        <translation>架构：</translation>
+    </message>
+    <message>
+        <source>Parameters:</source>
+        <translation>参数：</translation>
+    </message>
+    <message>
+        <source>Shape:</source>
+        <translation>结构：</translation>
+    </message>
+    <message>
+        <source>Context:</source>
+        <translation>上下文：</translation>
+    </message>
+    <message>
+        <source>Tokenizer:</source>
+        <translation>分词器：</translation>
+    </message>
+    <message>
+        <source>Chat template:</source>
+        <translation>聊天模板：</translation>
+    </message>
+    <message>
+        <source>Memory:</source>
+        <translation>内存：</translation>
+    </message>
+    <message>
+        <source>Choose a model folder (Browse…) or type a repository id from the local Hugging Face cache (ORG/NAME).</source>
+        <translation>选择模型文件夹（浏览…），或输入本地 Hugging Face 缓存中的仓库 ID（ORG/NAME）。</translation>
+    </message>
+    <message>
+        <source>Reading %1…</source>
+        <translation>正在读取 %1…</translation>
+    </message>
+    <message>
+        <source>Cannot use this model: %1</source>
+        <translation>无法使用此模型：%1</translation>
+    </message>
+    <message>
+        <source>%1 (from the Hugging Face cache)</source>
+        <translation>%1（来自 Hugging Face 缓存）</translation>
+    </message>
+    <message>
+        <source>%1 layers, hidden %2 (MLP %3), %4 heads, %5 key/value heads</source>
+        <translation>%1 层，隐藏维度 %2（MLP %3），%4 个头，%5 个键/值头</translation>
+    </message>
+    <message>
+        <source>%1 positions (rope %2)</source>
+        <translation>%1 个位置（rope %2）</translation>
+    </message>
+    <message>
+        <source>missing (tokenizer.json)</source>
+        <translation>缺失（tokenizer.json）</translation>
+    </message>
+    <message>
+        <source>%1 ids: %2</source>
+        <translation>%1 个 ID：%2</translation>
+    </message>
+    <message>
+        <source>%1, %2 characters</source>
+        <translation>%1，%2 个字符</translation>
+    </message>
+    <message>
+        <source>; episodes are append-only (the token stream equals the template&apos;s render)</source>
+        <translation>；回合序列为仅追加（词元流与模板渲染结果一致）</translation>
+    </message>
+    <message>
+        <source>%1 on CUDA in bf16</source>
+        <translation>CUDA 上 bf16 约 %1</translation>
+    </message>
+    <message>
+        <source>%1 on CUDA in fp32</source>
+        <translation>CUDA 上 fp32 约 %1</translation>
+    </message>
+    <message>
+        <source>%1 on the CPU in bf16</source>
+        <translation>CPU 上 bf16 约 %1</translation>
+    </message>
+    <message>
+        <source>%1 on the CPU in fp32</source>
+        <translation>CPU 上 fp32 约 %1</translation>
+    </message>
+    <message>
+        <source>%1, or %2</source>
+        <translation>%1，或 %2</translation>
+    </message>
+    <message>
+        <source>LoRA r=%1 trains %2 parameters</source>
+        <translation>LoRA r=%1 训练 %2 个参数</translation>
+    </message>
+    <message>
+        <source>full fine-tuning</source>
+        <translation>全量微调</translation>
+    </message>
+    <message>
+        <source>about %1 (%2 sequences × %3 tokens, %4)</source>
+        <translation>%1（%2 条序列 × %3 个词元，%4）</translation>
+    </message>
+    <message>
+        <source>A rough peak: weights, what trains (gradients, AdamW moments, fp32 master copies), the KV cache of rl.tasks × rl.group_size sequences of policy.context tokens, and activations.</source>
+        <translation>粗略峰值：权重、训练部分（梯度、AdamW 动量、fp32 主副本）、rl.tasks × rl.group_size 条 policy.context 词元序列的 KV 缓存，以及激活。</translation>
+    </message>
+    <message>
+        <source>%1 MiB</source>
+        <translation>%1 MiB</translation>
+    </message>
+    <message>
+        <source>%1 (%2, one file, %3)</source>
+        <translation>%1（%2，1 个文件，%3）</translation>
+    </message>
+    <message>
+        <source>%1 (%2, %3 files, %4)</source>
+        <translation>%1（%2，%3 个文件，%4）</translation>
+    </message>
+    <message>
+        <source>; episodes are not append-only: only &lt;think&gt; reasoning differs</source>
+        <translation>；回合序列不是仅追加：只有 &lt;think&gt; 推理不同</translation>
+    </message>
+    <message>
+        <source>; episodes are not append-only (the tooltip says where)</source>
+        <translation>；回合序列不是仅追加（提示中说明差异位置）</translation>
+    </message>
+</context>
+<context>
     <name>creditlab::ui::MonitorCharts</name>
     <message>
         <source>%1 s</source>
@@ -2113,6 +2304,18 @@ Qt %2（构建于 %3）
     <message>
         <source>waiting for the first iteration</source>
         <translation>等待第一次迭代</translation>
+    </message>
+    <message>
+        <source>The newest iteration: its time, tokens generated and trained per second, environment steps per second, and the peak device memory (device/memory_gb; — when the run does not report it)</source>
+        <translation>最新一次迭代：用时、每秒生成和训练的词元数、每秒环境步数，以及设备内存峰值（device/memory_gb；运行未报告时为 —）</translation>
+    </message>
+    <message>
+        <source>device memory %1</source>
+        <translation>设备内存 %1</translation>
+    </message>
+    <message>
+        <source>%1 GiB</source>
+        <translation>%1 GiB</translation>
     </message>
 </context>
 <context>
@@ -2697,6 +2900,18 @@ Qt %2（构建于 %3）
     <message>
         <source>pending</source>
         <translation>等待中</translation>
+    </message>
+    <message>
+        <source>Hugging Face model: %1</source>
+        <translation>Hugging Face 模型：%1</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>built-in %1×%2</source>
+        <translation>内置 %1×%2</translation>
     </message>
 </context>
 <context>

@@ -9,6 +9,7 @@
 #include "core/hf/error.h"
 #include "core/hf/hubcache.h"
 #include "core/hf/modelfolder.h"
+#include "core/hf/modelsummary.h"
 #include "core/hf/tokenizer.h"
 #include "core/learn/api/runtime.h"
 #include "core/learn/torch/hf/hfmodel.h"
@@ -77,24 +78,12 @@ std::vector<std::pair<std::size_t, nlohmann::json>> readJsonLines(const std::str
     return out;
 }
 
-const char* ropeName(const hf::RopeScaling& rope)
-{
-    switch (rope.type) {
-    case hf::RopeScaling::Type::None:
-        return "default";
-    case hf::RopeScaling::Type::Llama3:
-        return "llama3";
-    case hf::RopeScaling::Type::Linear:
-        return "linear";
-    }
-    return "?";
-}
-
 nlohmann::ordered_json describe(const hf::ModelFolder& folder, const ModelCliOptions& o)
 {
-    const hf::ModelConfig& c = folder.config;
+    const hf::ModelSummary s = hf::summarizeModel(folder);
+    const hf::ModelConfig& c = s.config;
     nlohmann::ordered_json j;
-    j["folder"] = folder.path;
+    j["folder"] = s.folder;
     j["architecture"] = hf::architectureName(c.arch);
     j["model_type"] = c.modelType;
     j["parameters"] = c.parameterCount();
@@ -106,49 +95,36 @@ nlohmann::ordered_json describe(const hf::ModelFolder& folder, const ModelCliOpt
     j["head_dim"] = c.headDim;
     j["vocab_size"] = c.vocabSize;
     j["context"] = c.maxPositions;
-    j["rope"] = { { "type", ropeName(c.rope) }, { "theta", c.ropeTheta }, { "factor", c.rope.factor } };
+    j["rope"] = { { "type", hf::ropeTypeName(c.rope.type) }, { "theta", c.ropeTheta }, { "factor", c.rope.factor } };
     j["tied_embeddings"] = c.tieWordEmbeddings;
     j["qkv_bias"] = c.attentionBias;
     j["qk_norm"] = c.qkNorm;
-    j["stored_dtype"] = hf::dtypeName(folder.storedDType());
+    j["stored_dtype"] = hf::dtypeName(s.storedDType);
     nlohmann::ordered_json files = nlohmann::ordered_json::array();
-    for (const auto& f : folder.checkpoint.files())
-        files.push_back({ { "file", f->path() }, { "tensors", f->tensors().size() }, { "bytes", f->fileSize() } });
+    for (const auto& f : s.weights)
+        files.push_back({ { "file", f.file }, { "tensors", f.tensors }, { "bytes", f.bytes } });
     j["weights"] = files;
-    std::optional<hf::Tokenizer> tokenizer;
-    if (folder.tokenizerFile.empty()) {
+    if (!s.tokenizer)
         j["tokenizer"] = nullptr;
+    else if (!s.tokenizer->error.empty())
+        j["tokenizer"] = { { "file", s.tokenizer->file }, { "error", s.tokenizer->error } };
+    else
+        j["tokenizer"] = { { "file", s.tokenizer->file }, { "size", s.tokenizer->size },
+            { "description", s.tokenizer->description } };
+    if (!s.chatTemplate.error.empty()) {
+        j["chat_template"] = { { "error", s.chatTemplate.error } };
     } else {
-        try {
-            tokenizer = hf::Tokenizer::load(folder.tokenizerFile);
-            j["tokenizer"] = { { "file", folder.tokenizerFile }, { "size", tokenizer->size() },
-                { "description", tokenizer->describe() } };
-        } catch (const hf::HfError& e) {
-            j["tokenizer"] = { { "file", folder.tokenizerFile }, { "error", e.what() } };
-        }
+        j["chat_template"] = { { "name", s.chatTemplate.name }, { "characters", s.chatTemplate.characters } };
+        if (s.chatTemplate.eosToken)
+            j["chat_template"]["eos_token"] = *s.chatTemplate.eosToken;
     }
-    try {
-        const hf::ChatTemplateConfig chat = hf::loadFolderChatTemplate(folder.path);
-        j["chat_template"] = { { "name", chat.name }, { "characters", chat.source.size() } };
-        if (chat.tokens.eos)
-            j["chat_template"]["eos_token"] = *chat.tokens.eos;
-        if (tokenizer) {
-            // How episodes become a token stream, and whether that stream is what the template renders.
-            const auto format
-                = hf::ChatFormat::build(*tokenizer, hf::parseChatTemplate(chat, "chat template"), chat.tokens);
-            const hf::AppendCheck& check = format.appendCheck();
-            std::vector<std::string> stops;
-            for (const std::int32_t id : format.stopTokens())
-                stops.push_back(tokenizer->tokenText(id));
-            j["chat_episodes"] = { { "append_only", check.appendOnly }, { "think_only", check.thinkOnly },
-                { "difference", check.difference }, { "stop_tokens", stops } };
-        }
-    } catch (const hf::HfError& e) {
-        j["chat_template"] = { { "error", e.what() } };
-    }
+    if (s.chatEpisodes)
+        j["chat_episodes"]
+            = { { "append_only", s.chatEpisodes->appendOnly }, { "think_only", s.chatEpisodes->thinkOnly },
+                  { "difference", s.chatEpisodes->difference }, { "stop_tokens", s.chatEpisodes->stopTokens } };
     j["eos_token_ids"] = c.eosTokenIds;
-    if (folder.generation) {
-        const hf::GenerationConfig& g = *folder.generation;
+    if (s.generation) {
+        const hf::GenerationConfig& g = *s.generation;
         nlohmann::ordered_json gen = nlohmann::ordered_json::object();
         if (g.doSample)
             gen["do_sample"] = *g.doSample;

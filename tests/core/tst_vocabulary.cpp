@@ -53,7 +53,8 @@ private Q_SLOTS:
         QVERIFY(!metricnames::familyOf("eval/")); // a family, not a metric
         QVERIFY(!metricnames::familyOf("accuracy"));
         for (const auto name : { metricnames::kEvalSuccess, metricnames::kEvalInvalidRate, metricnames::kRolloutSuccess,
-                 metricnames::kTrainKl, metricnames::kSftLoss, metricnames::kTimeTotal, metricnames::kThroughputEnvSteps })
+                 metricnames::kTrainKl, metricnames::kSftLoss, metricnames::kTimeTotal,
+                 metricnames::kThroughputEnvSteps, metricnames::kDeviceMemory })
             QVERIFY2(metricnames::familyOf(name), std::string(name).c_str());
     }
 
@@ -66,7 +67,8 @@ private Q_SLOTS:
         QVERIFY(rank("credit/nonzero_share") < rank("role/D"));
         QVERIFY(rank("role/D") < rank("throughput/env_steps_per_s"));
         QCOMPARE(rank("role/D"), rank("role/R"));
-        QVERIFY(rank("throughput/env_steps_per_s") < rank("time/total_s"));
+        QVERIFY(rank("throughput/env_steps_per_s") < rank("device/memory_gb"));
+        QVERIFY(rank("device/memory_gb") < rank("time/total_s"));
         QVERIFY(rank("time/total_s") < rank("roles/D")); // not a family: last
     }
 };

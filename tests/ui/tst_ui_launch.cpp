@@ -581,6 +581,7 @@ void TestLaunch::runsTableAndActions()
     QVERIFY(row >= 0);
     const auto cell = [&](RunModel::Column c) { return model->index(row, int(c)).data().toString(); };
     QCOMPARE(cell(RunModel::Column::Config), QStringLiteral("household · triage · s4 · 128×2"));
+    QCOMPARE(cell(RunModel::Column::Model), QStringLiteral("built-in 128×2"));
     QCOMPARE(cell(RunModel::Column::BestEval), QStringLiteral("0.25"));
     QCOMPARE(cell(RunModel::Column::LastEval), QStringLiteral("0.125"));
     QCOMPARE(cell(RunModel::Column::Iterations), QStringLiteral("2"));
@@ -608,7 +609,7 @@ void TestLaunch::runsTableAndActions()
     const QString csv = modelToCsv(*window.runBrowser()->runProxy());
     const QStringList lines = csv.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     QCOMPARE(lines.size(), 2);
-    QVERIFY2(lines[0].startsWith(QStringLiteral("Id,Name,Kind,Status,Config,Best eval")), qPrintable(lines[0]));
+    QVERIFY2(lines[0].startsWith(QStringLiteral("Id,Name,Kind,Status,Config,Model,Best eval")), qPrintable(lines[0]));
     QVERIFY2(lines[1].contains(QStringLiteral(",\"better, \"\"quoted\"\" name\",train,")), qPrintable(lines[1]));
     const QString csvPath = dir.filePath(QStringLiteral("runs.csv"));
     QVERIFY(writeCsvFile(csvPath, csv));

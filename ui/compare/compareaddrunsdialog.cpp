@@ -31,14 +31,16 @@ CompareAddRunsDialog::CompareAddRunsDialog(Workspace* workspace, const QList<qin
     resize(720, 420);
 
     std::vector<RunInfo> runs;
+    QHash<qint64, QString> pretrained;
     QString error;
     try {
         runs = workspace->runs();
+        pretrained = workspace->pretrainedModels();
     } catch (const std::exception& e) {
         error = toQString(e.what());
     }
     std::erase_if(runs, [&](const RunInfo& run) { return alreadyCompared.contains(run.id); });
-    m_model->setRuns(std::move(runs));
+    m_model->setRuns(std::move(runs), std::move(pretrained));
     m_proxy->setSourceModel(m_model);
 
     m_filter->setObjectName(QStringLiteral("compareAddFilter"));

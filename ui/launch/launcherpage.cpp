@@ -8,10 +8,11 @@
 #include "core/learn/api/sftreuse.h"
 #include "core/learn/api/trainconfig.h"
 #include "core/store.h"
+#include "ui/common/textutil.h"
+#include "ui/launch/modelpanel.h"
 #include "ui/launch/paramform.h"
 #include "ui/launch/runcontroller.h"
 #include "ui/launch/servercheck.h"
-#include "ui/common/textutil.h"
 #include "ui/shell/workspace.h"
 
 #include <QComboBox>
@@ -22,18 +23,19 @@
 #include <QFontDatabase>
 #include <QFormLayout>
 #include <QFutureWatcher>
-#include <QtConcurrent/QtConcurrentRun>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QRadioButton>
 #include <QSaveFile>
 #include <QScrollArea>
 #include <QShortcut>
 #include <QSplitter>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 #include <array>
@@ -85,6 +87,11 @@ LauncherPage::LauncherPage(Workspace* workspace, RunController* controller, QWid
     , m_method(new QComboBox(this))
     , m_judge(new QComboBox(this))
     , m_size(new QComboBox(this))
+    , m_builtin(new QRadioButton(tr("Built-in si&ze:"), this))
+    , m_huggingFace(new QRadioButton(tr("Hu&gging Face model:"), this))
+    , m_pretrained(new QLineEdit(this))
+    , m_browse(new QPushButton(tr("&Browse…"), this))
+    , m_modelPanel(new ModelPanel(this))
     , m_device(new QComboBox(this))
     , m_filter(new QLineEdit(this))
     , m_form(new ParamForm(this))
@@ -166,7 +173,7 @@ LauncherPage::LauncherPage(Workspace* workspace, RunController* controller, QWid
     top->addWidget(reset);
     auto* choices = new QFormLayout;
     choices->addRow(tr("&Environment:"), m_env);
-    choices->addRow(tr("Policy si&ze:"), m_size);
+    choices->addRow(tr("Policy:"), buildPolicyChooser());
     choices->addRow(tr("Credit &method:"), m_method);
     choices->addRow(QString(), m_methodNote);
     choices->addRow(tr("&Judge:"), m_judge);
@@ -216,6 +223,7 @@ LauncherPage::LauncherPage(Workspace* workspace, RunController* controller, QWid
     connect(reset, &QPushButton::clicked, this, [this] {
         m_doc.resetValues();
         rebuildForm();
+        syncPolicySource(true);
     });
     const std::array<std::pair<QComboBox*, const char*>, 3> choiceCombos {
         { { m_env, "env.name" }, { m_method, "credit.method" }, { m_judge, "judge.name" } }
@@ -232,8 +240,12 @@ LauncherPage::LauncherPage(Workspace* workspace, RunController* controller, QWid
         if (m_syncing)
             return;
         m_doc.set(key.toStdString(), m_form->value(key).toStdString()); // an invalid text stays in the form only
-        if (key.startsWith(QLatin1String("policy.")))
+        if (key.startsWith(QLatin1String("policy."))) {
             syncSizeCombo();
+            if (key == QLatin1String("policy.pretrained") && !m_applyingPolicy)
+                syncPolicySource(false);
+            applyPolicySource();
+        }
         updatePreview();
     });
     connect(m_start, &QPushButton::clicked, this, [this] { startRun(); });
@@ -301,6 +313,8 @@ void LauncherPage::loadTrainingModule()
         for (const QString& device : devices)
             if (m_device->findData(device) < 0)
                 m_device->addItem(device, device);
+        m_devicesListed = true;
+        updateModelRun();
         Q_EMIT trainingModuleLoaded();
     });
     watcher->setFuture(QtConcurrent::run([] {
@@ -343,6 +357,8 @@ void LauncherPage::rebuildForm()
         m_form->setValue(toQString(key), toQString(value));
     m_syncing = false;
     syncSizeCombo();
+    syncPolicySource(false);
+    applyPolicySource();
     updatePreview();
 }
 
@@ -413,6 +429,7 @@ void LauncherPage::updatePreview()
         m_methodNote->setText(toQString(std::string(estimator->summary())));
     const QString text = configText();
     m_preview->setPlainText(text);
+    updateModelRun();
     // Parsed once per change: the summary below and Start (startRun) use this.
     m_config.reset();
     m_configError.clear();
@@ -484,7 +501,10 @@ void LauncherPage::updatePreview()
 void LauncherPage::updateStartButton()
 {
     const bool busy = m_controller->isRunning();
-    m_start->setEnabled(m_workspace->isOpen());
+    QString why;
+    const bool ready = policyReady(&why);
+    m_start->setEnabled(m_workspace->isOpen() && ready);
+    m_start->setToolTip(ready ? tr("Start training in the background (Ctrl+Return)") : why);
     if (!busy)
         m_start->setText(tr("&Start run"));
     else if (m_controller->queuedCount() == 0)
@@ -535,6 +555,7 @@ bool LauncherPage::loadConfigText(const QString& yamlText, const QString& source
         return false;
     }
     rebuildForm();
+    syncPolicySource(true);
     return true;
 }
 
@@ -673,6 +694,8 @@ void LauncherPage::chooseSave()
 bool LauncherPage::startRun(QString* error)
 {
     QString reason = m_configError;
+    if (reason.isEmpty())
+        policyReady(&reason);
     RunRequest request;
     request.database = m_workspace->path();
     request.config = m_config;

@@ -11,6 +11,7 @@ class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
 class QPushButton;
+class QRadioButton;
 
 namespace creditlab::learn {
 class TrainConfig;
@@ -18,14 +19,15 @@ class TrainConfig;
 
 namespace creditlab::ui {
 
+class ModelPanel;
 class ParamForm;
 class RunController;
 class Workspace;
 
-/// The launcher: environment, policy size, credit method, judge and device at the top; below, every config key in a
-/// form generated from the parameter metadata; beside it the YAML exactly as `creditlab-cli train --config` reads
-/// it. Loads and saves YAML configs and the shipped presets, and starts the run on the run controller.
-/// Lives on the GUI thread.
+/// The launcher: environment, policy (a built-in size or a Hugging Face model, policy.pretrained, with what the
+/// model folder holds), credit method, judge and device at the top; below, every config key in a form generated from
+/// the parameter metadata; beside it the YAML exactly as `creditlab-cli train --config` reads it. Loads and saves YAML
+/// configs and the shipped presets, and starts the run on the run controller. Lives on the GUI thread.
 class LauncherPage : public QWidget {
     Q_OBJECT
 public:
@@ -40,6 +42,16 @@ public:
     QLabel* methodNote() const { return m_methodNote; }
     QLabel* sftOffer() const { return m_sftOffer; }
     QComboBox* sizeCombo() const { return m_size; }
+    /// The policy choice: a built-in size, or a Hugging Face model (a folder or a repository id in the local cache).
+    QRadioButton* builtinPolicyButton() const { return m_builtin; }
+    QRadioButton* pretrainedPolicyButton() const { return m_huggingFace; }
+    QLineEdit* pretrainedEdit() const { return m_pretrained; }
+    QPushButton* browseButton() const { return m_browse; }
+    ModelPanel* modelPanel() const { return m_modelPanel; }
+    QPushButton* startButton() const { return m_start; }
+    /// Chooses the policy: a Hugging Face model folder or repository id (policy.pretrained), or the built-in size when
+    /// `spec` is empty. The model is read in the background (modelPanel()).
+    void setPretrained(const QString& spec);
     /// Loads a shipped preset by file name ("household-triage.yaml").
     bool loadPreset(const QString& name, QString* error = nullptr);
     /// The names of the shipped presets.
@@ -87,6 +99,21 @@ private:
     void updateSftOffer();
     void chooseOpen();
     void chooseSave();
+    // The policy choice (launcherpolicy.cpp).
+    QWidget* buildPolicyChooser();
+    /// Sets policy.pretrained from the chooser: `text` with a model chosen, else empty (the built-in size); `typing`:
+    /// the model is read once the typing pauses.
+    void choosePolicy(bool pretrained, const QString& text, bool typing);
+    /// The chooser from policy.pretrained (a config loaded, the form's own row edited); `loaded`: a whole config was
+    /// loaded, so an empty value means the built-in size.
+    void syncPolicySource(bool loaded);
+    /// The size combo and the form's policy keys enabled as the choice implies; the panel shown with a model.
+    void applyPolicySource();
+    /// The memory estimate's run: rows, context, fine-tuning, dtype and device from the document.
+    void updateModelRun();
+    void chooseModelFolder();
+    /// Whether the policy can start: a built-in size, or a model read without error; else why not.
+    bool policyReady(QString* reason = nullptr) const;
 
     Workspace* m_workspace;
     RunController* m_controller;
@@ -95,6 +122,13 @@ private:
     QComboBox* m_method;
     QComboBox* m_judge;
     QComboBox* m_size;
+    QRadioButton* m_builtin;
+    QRadioButton* m_huggingFace;
+    QLineEdit* m_pretrained;
+    QPushButton* m_browse;
+    ModelPanel* m_modelPanel;
+    bool m_applyingPolicy = false; ///< the chooser is setting policy.pretrained
+    bool m_devicesListed = false; ///< the training module listed its devices (device auto is then known)
     QComboBox* m_device;
     QLineEdit* m_filter;
     ParamForm* m_form;

@@ -25,9 +25,11 @@ QString validate(const QString& key, const credit::ParamSpec& spec, const QStrin
     return toQString(credit::checkValue(key.toStdString(), spec, text.toStdString()));
 }
 
-QString tooltipFor(const QString& key, const credit::ParamSpec& spec)
+/// `note`, when given, comes first (why the key is disabled).
+QString tooltipFor(const QString& key, const credit::ParamSpec& spec, const QString& note = {})
 {
-    QString tip = QStringLiteral("%1 (%2").arg(key, toQString(spec.typeName()));
+    QString tip = note.isEmpty() ? QString() : note + QStringLiteral("\n\n");
+    tip += QStringLiteral("%1 (%2").arg(key, toQString(spec.typeName()));
     if (!spec.rangeText().empty())
         tip += QStringLiteral(" in %1").arg(toQString(spec.rangeText()));
     tip += QStringLiteral(")\n%1\n").arg(toQString(spec.doc));
@@ -266,6 +268,24 @@ QStringList ParamForm::invalidKeys(QStringList* reasons) const
         }
     }
     return out;
+}
+
+void ParamForm::setKeyEnabled(const QString& key, bool enabled, const QString& why)
+{
+    const auto it = m_rows.constFind(key);
+    if (it == m_rows.cend())
+        return;
+    it->field->setEnabled(enabled);
+    it->label->setToolTip(tooltipFor(key, it->spec, enabled ? QString() : why));
+    it->label->setEnabled(enabled);
+    if (it->error.isEmpty())
+        it->editor->setToolTip(it->label->toolTip());
+}
+
+bool ParamForm::isKeyEnabled(const QString& key) const
+{
+    const auto it = m_rows.constFind(key);
+    return it != m_rows.cend() && it->field->isEnabled();
 }
 
 void ParamForm::setFilter(const QString& text)

@@ -52,6 +52,10 @@ public:
     QStringList invalidKeys(QStringList* reasons = nullptr) const;
     /// Shows only rows whose key or doc contains `text` (case-insensitive); sections without a match hide.
     void setFilter(const QString& text);
+    /// Enables or disables a key's editor and reset button; `why` (when disabled) is added to its tooltip. A key's
+    /// state lasts until the next setSections().
+    void setKeyEnabled(const QString& key, bool enabled, const QString& why = {});
+    bool isKeyEnabled(const QString& key) const;
 
 Q_SIGNALS:
     void valueChanged(const QString& key);

@@ -92,6 +92,10 @@ MonitorPage::MonitorPage(Workspace* workspace, RunController* controller, QWidge
     m_phase->setObjectName(QStringLiteral("monitorPhase"));
     m_eta->setTextFormat(Qt::PlainText);
     m_throughput->setTextFormat(Qt::PlainText);
+    m_throughput->setObjectName(QStringLiteral("monitorThroughput"));
+    m_throughput->setToolTip(tr("The newest iteration: its time, tokens generated and trained per second, environment "
+                                "steps per second, and the peak device memory (device/memory_gb; — when the run does "
+                                "not report it)"));
     m_pause->setToolTip(tr("Pause after the current step (Ctrl+P)"));
     m_stop->setToolTip(tr("Stop after the current step, with a checkpoint to resume from (Ctrl+.)"));
     m_filter->setPlaceholderText(tr("Filter metrics…"));
@@ -267,8 +271,13 @@ void MonitorPage::appendIteration(qint64 iteration, const std::vector<std::pair<
         parts << tr("%1 trained tok/s").arg(locale.toString(qRound64(*trained)));
     if (const auto steps = find(metricnames::kThroughputEnvSteps))
         parts << tr("%1 env steps/s").arg(locale.toString(qRound64(*steps)));
-    if (!parts.isEmpty())
+    if (!parts.isEmpty()) {
+        // Peak device memory of the iteration, which CUDA runs report; a dash where the run does not.
+        const auto memory = find(metricnames::kDeviceMemory);
+        parts << tr("device memory %1")
+                     .arg(memory ? tr("%1 GiB").arg(locale.toString(*memory, 'f', 2)) : QStringLiteral("—"));
         m_throughput->setText(parts.join(QStringLiteral(" · ")));
+    }
     Q_EMIT curvesUpdated(m_runId, iteration);
 }
 

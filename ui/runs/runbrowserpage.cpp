@@ -86,6 +86,7 @@ RunBrowserPage::RunBrowserPage(Workspace* workspace, QWidget* parent)
             int(RunColumn::Turns), int(RunColumn::Created) });
     m_runView->setColumnWidth(int(RunColumn::Name), 170);
     m_runView->setColumnWidth(int(RunColumn::Config), 190);
+    m_runView->setColumnWidth(int(RunColumn::Model), 160);
 
     setUpTableView(m_trajectoryView);
     m_trajectoryView->setObjectName(QStringLiteral("trajectoryView"));
@@ -281,15 +282,17 @@ void RunBrowserPage::reload()
     const qint64 selected = currentRunId();
     const qint64 selectedTrajectory = currentTrajectoryRowId();
     std::vector<RunInfo> runs;
+    QHash<qint64, QString> pretrained;
     try {
         runs = m_workspace->runs();
+        pretrained = m_workspace->pretrainedModels();
     } catch (const std::exception& error) {
         Q_EMIT errorOccurred(toQString(error.what()));
     }
     {
         // The reset reports "no current run" in between; report the outcome once instead.
         const QScopedValueRollback guard(m_resetting, true);
-        m_runModel->setRuns(std::move(runs));
+        m_runModel->setRuns(std::move(runs), std::move(pretrained));
         m_runTitle->setText(m_runModel->rowCount() == 0
                 ? tr("No runs yet: start one in Launch (Ctrl+2), or import trajectories with File → Import JSONL… "
                      "(Ctrl+I).")

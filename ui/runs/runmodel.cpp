@@ -4,6 +4,7 @@
 #include "ui/common/textutil.h"
 
 #include <QDateTime>
+#include <QDir>
 #include <QFileInfo>
 #include <QLocale>
 
@@ -14,10 +15,11 @@ RunModel::RunModel(QObject* parent)
 {
 }
 
-void RunModel::setRuns(std::vector<RunInfo> runs)
+void RunModel::setRuns(std::vector<RunInfo> runs, QHash<qint64, QString> pretrained)
 {
     beginResetModel();
     m_runs = std::move(runs);
+    m_pretrained = std::move(pretrained);
     endResetModel();
 }
 
@@ -96,6 +98,10 @@ QVariant RunModel::data(const QModelIndex& index, int role) const
             return toQString(run.createdAt);
         case Column::Config:
             return plainTooltip(toQString(runSummary(run)));
+        case Column::Model:
+            return m_pretrained.contains(run.id)
+                ? plainTooltip(tr("Hugging Face model: %1").arg(m_pretrained.value(run.id)))
+                : QVariant();
         case Column::Tags:
             return run.tags.empty() ? QVariant() : plainTooltip(toQString(run.tags));
         case Column::Duration:
@@ -130,6 +136,8 @@ QVariant RunModel::data(const QModelIndex& index, int role) const
         return displayStatus(run.status);
     case Column::Config:
         return toQString(runSummary(run));
+    case Column::Model:
+        return displayModel(run, m_pretrained.value(run.id));
     case Column::BestEval:
         return run.bestEval ? formatNumber(*run.bestEval, 3) : QString();
     case Column::LastEval:
@@ -169,6 +177,8 @@ QVariant RunModel::headerData(int section, Qt::Orientation orientation, int role
         return tr("Status");
     case Column::Config:
         return tr("Config");
+    case Column::Model:
+        return tr("Model");
     case Column::BestEval:
         return tr("Best eval");
     case Column::LastEval:
@@ -238,6 +248,22 @@ QString RunModel::displayStatus(TrialStatus status)
         return tr("cancelled");
     }
     return {};
+}
+
+QString RunModel::displayModel(const RunInfo& run, const QString& pretrained)
+{
+    if (!pretrained.isEmpty()) {
+        // A folder by its name (the tooltip has the path); a repository id ("Qwen/Qwen2.5-0.5B") as it is.
+        QString spec = pretrained;
+        while (spec.size() > 1 && (spec.endsWith(QLatin1Char('/')) || spec.endsWith(QLatin1Char('\\'))))
+            spec.chop(1);
+        const bool path = QDir::isAbsolutePath(spec) || spec.startsWith(QLatin1String("./"))
+            || spec.startsWith(QLatin1String("../")) || spec.startsWith(QLatin1Char('~'));
+        return path ? QFileInfo(spec).fileName() : spec;
+    }
+    if (run.kind == RunKind::Import || !run.policyWidth || !run.policyLayers)
+        return {};
+    return tr("built-in %1×%2").arg(*run.policyWidth).arg(*run.policyLayers);
 }
 
 QString RunModel::displayTime(const QString& iso)

@@ -3,6 +3,7 @@
 #include "core/store.h"
 
 #include <QAbstractTableModel>
+#include <QHash>
 
 #include <vector>
 
@@ -19,6 +20,7 @@ public:
         Kind,
         Status,
         Config, ///< "household · triage · s0 · 128×2"
+        Model, ///< the Hugging Face model (policy.pretrained) by folder name or repository id, else "built-in 128×2"
         BestEval, ///< the best eval/success of any iteration
         LastEval,
         Iterations,
@@ -33,8 +35,9 @@ public:
 
     explicit RunModel(QObject* parent = nullptr);
 
-    /// Replaces the snapshot (a model reset).
-    void setRuns(std::vector<RunInfo> runs);
+    /// Replaces the snapshot (a model reset). `pretrained`: policy.pretrained of the runs that name a Hugging Face
+    /// model (Workspace::pretrainedModels()); the other training runs show their built-in shape.
+    void setRuns(std::vector<RunInfo> runs, QHash<qint64, QString> pretrained = {});
     const std::vector<RunInfo>& runs() const { return m_runs; }
     /// The row of the run with this id, or -1.
     int rowOfRun(qint64 runId) const;
@@ -51,9 +54,13 @@ public:
     /// An ISO 8601 UTC time as local "yyyy-MM-dd HH:mm" (the tooltip has the exact time); the input itself when it does
     /// not parse.
     static QString displayTime(const QString& iso);
+    /// The Model column's text: a folder's name or a repository id for `pretrained`, else "built-in W×L" for a
+    /// training run; empty for an import.
+    static QString displayModel(const RunInfo& run, const QString& pretrained);
 
 private:
     std::vector<RunInfo> m_runs;
+    QHash<qint64, QString> m_pretrained;
 };
 
 } // namespace creditlab::ui

@@ -1,5 +1,6 @@
 #include "ui/shell/workspace.h"
 
+#include "core/learn/api/trainconfig.h"
 #include "ui/common/textutil.h"
 
 #include <QFileInfo>
@@ -54,6 +55,8 @@ bool Workspace::open(const QString& path, QString* errorMessage)
         m_path = absolute;
         m_dataVersion = -1;
         m_runs.reset();
+        m_pretrained.clear();
+        m_configRead.clear();
         poll(); // the baseline: commits from now on are news
         if (m_pollTimer->interval() > 0)
             m_pollTimer->start();
@@ -92,6 +95,29 @@ const std::vector<RunInfo>& Workspace::runs()
     if (!m_runs)
         m_runs = m_store ? m_store->runs() : std::vector<RunInfo> {};
     return *m_runs;
+}
+
+const QHash<qint64, QString>& Workspace::pretrainedModels()
+{
+    if (!m_store)
+        return m_pretrained;
+    for (const RunInfo& run : runs()) {
+        if (run.kind == RunKind::Import || m_configRead.contains(run.id))
+            continue;
+        try {
+            const std::optional<std::string> config = m_store->runConfig(run.id);
+            m_configRead.insert(run.id);
+            // Stored configs have one "policy.pretrained: ..." line (TrainConfig::toYaml); most runs name no model.
+            if (!config || config->find("policy.pretrained") == std::string::npos)
+                continue;
+            for (const learn::ConfigEntry& entry : learn::flattenYaml(*config, "stored config"))
+                if (entry.key == "policy.pretrained" && !entry.value.empty())
+                    m_pretrained.insert(run.id, toQString(entry.value));
+        } catch (const std::exception&) {
+            // An unreadable config names no model; the run lists show the built-in shape the store recorded.
+        }
+    }
+    return m_pretrained;
 }
 
 } // namespace creditlab::ui

@@ -2,7 +2,9 @@
 
 #include "core/store.h"
 
+#include <QHash>
 #include <QObject>
+#include <QSet>
 #include <QString>
 
 #include <memory>
@@ -36,6 +38,9 @@ public:
     /// The runs of the open database (empty when none), read once per change: every page that lists runs shares
     /// this snapshot instead of querying on each runsChanged(). Throws StoreError when the read fails.
     const std::vector<RunInfo>& runs();
+    /// policy.pretrained of every training run in runs() whose stored config names a Hugging Face model, by run id.
+    /// Each run's config is read once (a run's model does not change; the cache goes with the database).
+    const QHash<qint64, QString>& pretrainedModels();
 
     /// Tells the pages that runs were added, changed or removed (e.g. by an import).
     void notifyRunsChanged();
@@ -66,6 +71,8 @@ private:
     QTimer* m_pollTimer;
     qint64 m_dataVersion = -1;
     std::optional<std::vector<RunInfo>> m_runs;
+    QHash<qint64, QString> m_pretrained; ///< the runs whose config names a model
+    QSet<qint64> m_configRead; ///< the runs whose config was read for m_pretrained
     QString m_path;
 };
 
