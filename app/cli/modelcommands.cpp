@@ -1,5 +1,5 @@
-// model: Hugging Face model folders (issue 34). `inspect`, `tokenize`, `render` and `score` (`export --db --run` comes
-// with training runs on these models); in the training module (learnmodule.h) since `score` runs the decoder.
+// model: Hugging Face model folders (issue 34). `inspect`, `tokenize`, `render`, `score`, and `export` of a training
+// run's pretrained policy; in the training module (learnmodule.h) since `score` and `export` run the decoder.
 #include "commands.h"
 #include "learnmodule.h"
 
@@ -12,7 +12,12 @@
 #include "core/hf/modelsummary.h"
 #include "core/hf/tokenizer.h"
 #include "core/learn/api/runtime.h"
+#include "core/learn/api/trainconfig.h"
+#include "core/learn/torch/hf/hfexport.h"
 #include "core/learn/torch/hf/hfmodel.h"
+#include "core/learn/torch/hf/hfpolicy.h"
+#include "core/paths.h"
+#include "core/store.h"
 #include "core/text.h"
 
 #include <nlohmann/json.hpp>
@@ -38,7 +43,75 @@ struct ModelCliOptions {
     std::int64_t context = 2048;
     std::int64_t loraRank = 0;
     int threads = 0;
+    DbOption db;
+    std::int64_t run = 0;
+    std::optional<std::int64_t> checkpoint;
+    bool merged = false;
 };
+
+/// `model export`: the run's pretrained policy at a checkpoint (or its SFT policy) as PEFT adapters or a whole folder.
+void exportRun(const ModelCliOptions& o)
+{
+    const std::string db = o.db.resolved();
+    if (!std::filesystem::exists(db))
+        throw std::runtime_error(db + ": no such database");
+    Store store(db, Store::Access::ReadOnly);
+    const std::string what = "run " + std::to_string(o.run);
+    if (!store.run(o.run))
+        throw std::runtime_error(what + " does not exist in " + db);
+    const auto text = store.runConfig(o.run);
+    if (!text)
+        throw std::runtime_error(what + " has no stored config (it is not a training run)");
+    const auto config = learn::TrainConfig::parse(*text, what + " config");
+    const std::string model = config.getText("policy.pretrained");
+    if (model.empty())
+        throw std::runtime_error(what
+            + " trained a built-in policy (no policy.pretrained); only runs of a Hugging "
+              "Face model export as a Hugging Face folder");
+    const std::string files = paths::runFiles(db, o.run);
+    const std::string reference = files + "/reference.pt";
+    if (!std::filesystem::exists(reference))
+        throw std::runtime_error(what + " has no SFT policy yet (" + reference
+            + "): it stopped before its first "
+              "checkpoint");
+    std::string checkpoint;
+    std::string source = what + " SFT policy";
+    const auto all = store.checkpoints(o.run);
+    if (!o.checkpoint && !all.empty()) {
+        checkpoint = all.back().second + "/policy.pt";
+        source = what + " checkpoint after iteration " + std::to_string(all.back().first);
+    } else if (o.checkpoint && *o.checkpoint > 0) {
+        std::string kept;
+        for (const auto& [iteration, dir] : all) {
+            kept += (kept.empty() ? "" : ", ") + std::to_string(iteration);
+            if (iteration == *o.checkpoint)
+                checkpoint = dir + "/policy.pt";
+        }
+        if (checkpoint.empty())
+            throw std::runtime_error("--checkpoint " + std::to_string(*o.checkpoint) + ": " + what
+                + " keeps checkpoints after iterations " + (kept.empty() ? "(none)" : kept) + "; 0 is its SFT policy");
+        source = what + " checkpoint after iteration " + std::to_string(*o.checkpoint);
+    }
+    const auto folder = hf::ModelFolder::open(model);
+    if (config.getText("policy.finetune") == "lora" && !o.merged) {
+        auto adapters = learn::runAdapters(config, folder, reference, checkpoint);
+        learn::saveLoraAdapter(adapters, model, o.output);
+        std::printf("wrote %s: PEFT LoRA adapters (rank %lld) of %s for %s\n", o.output.c_str(),
+            static_cast<long long>(adapters->loraOptions().rank), source.c_str(), model.c_str());
+        return;
+    }
+    auto policy = learn::loadRunPolicy(config, folder, torch::Device(torch::kCPU), reference, checkpoint);
+    hf::DType dtype = folder.storedDType();
+    if (o.dtype == "float32")
+        dtype = hf::DType::F32;
+    else if (o.dtype == "bfloat16")
+        dtype = hf::DType::BF16;
+    else if (o.dtype == "float16")
+        dtype = hf::DType::F16;
+    learn::saveHfFolder(policy->decoder(), folder, o.output, dtype);
+    std::printf("wrote %s: %s as a whole model (%s, %s)\n", o.output.c_str(), source.c_str(),
+        folder.config.modelType.c_str(), hf::dtypeName(dtype));
+}
 
 std::string gib(double bytes)
 {
@@ -217,7 +290,7 @@ void printInspect(const nlohmann::ordered_json& j)
 void addModelCommand(CLI::App& app)
 {
     CLI::App* model
-        = app.add_subcommand("model", "Hugging Face model folders: inspect, tokenize, render, score");
+        = app.add_subcommand("model", "Hugging Face model folders: inspect, tokenize, render, score, export");
     model->require_subcommand(1);
     auto o = std::make_shared<ModelCliOptions>();
     const std::string dirHelp = "A Hugging Face model folder, or a repository id in the local Hub cache (ORG/NAME)";
@@ -310,6 +383,23 @@ void addModelCommand(CLI::App& app)
         out.write(rendered.dump(2) + "\n");
         out.commit();
     });
+
+    CLI::App* exportCmd = model->add_subcommand("export",
+        "Write a training run's pretrained policy as a Hugging Face folder: PEFT LoRA adapters for its base model, or "
+        "the whole model (full fine-tuning, or --merged)");
+    exportCmd->add_option("--db", o->db.path, "The database (default: the default database)");
+    exportCmd->add_option("--run", o->run, "The training run")->required()->check(CLI::PositiveNumber);
+    exportCmd
+        ->add_option(
+            "--checkpoint", o->checkpoint, "The checkpoint after this iteration (default: the last; 0: the SFT policy)")
+        ->check(CLI::NonNegativeNumber);
+    exportCmd->add_option("--output", o->output, "The folder to create (refused when it exists)")->required();
+    exportCmd->add_flag("--merged", o->merged, "LoRA: merge the adapters into the weights and write the whole model");
+    exportCmd
+        ->add_option("--dtype", o->dtype,
+            "Weights' dtype of a whole model: auto (the base model's), float32, bfloat16 or float16")
+        ->check(CLI::IsMember({ "auto", "float32", "bfloat16", "float16" }));
+    exportCmd->callback([o] { exportRun(*o); });
 
     CLI::App* score = model->add_subcommand("score", "Log-probabilities of tokens 2..n of each sequence of ids");
     score->add_option("dir", o->dir, dirHelp)->required();

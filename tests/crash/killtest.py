@@ -93,7 +93,7 @@ VARIANTS = {
     "keep1": ["checkpoint.every=1", "checkpoint.keep=1"],
 }
 # Metrics that measure the machine, not the run: left out of every comparison.
-CLOCK_METRICS = ("time/", "throughput/")
+CLOCK_METRICS = ("time/", "throughput/", "device/")  # device/: peak memory, not deterministic
 
 ENV = dict(os.environ, LC_ALL="C.UTF-8", PYTHONDONTWRITEBYTECODE="1")
 

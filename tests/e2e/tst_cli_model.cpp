@@ -2,6 +2,7 @@
 // score on a tiny random checkpoint written here with the real Qwen3 tokenizer and template (npm oracles), against
 // known ids, python3-jinja2 configured as transformers configures it, and the float64 python3-torch reference.
 #include "../hf/hftestutil.h"
+#include "../hf/tinychatmodel.h"
 
 #include <QProcess>
 #include <QTemporaryDir>
@@ -167,6 +168,49 @@ private Q_SLOTS:
         QVERIFY2(bad.err.find("seqs.jsonl:3: id 151936 is outside the vocabulary (0..151935)") != std::string::npos,
             bad.err.c_str());
         QVERIFY(!fs::exists(output));
+    }
+
+    void exportWritesTheRunsPolicy()
+    {
+        // A LoRA run on a tiny chat model, then its policy as PEFT adapters and as a whole merged folder; a built-in
+        // run is refused with its reason, an unknown checkpoint names the ones kept.
+        const fs::path root(m_dir.filePath("export").toStdString());
+        hftest::writeTinyChatModel(root / "model", "LlamaForCausalLM", 7);
+        const std::string config = "seed: 1\nthreads: 1\nenv: {name: household, max_steps: 4}\n"
+                                   "policy: {pretrained: "
+            + (root / "model").string()
+            + ", context: 384, max_action_tokens: 24, lora: {rank: 2}}\n"
+              "sft: {expert_episodes: 4, noisy_episodes: 0, epochs: 1, batch_size: 16}\n"
+              "rl: {iterations: 1, tasks: 2, group_size: 2, epochs: 1, minibatches: 1}\neval.episodes: 2\n";
+        hftest::writeText(root / "run.yaml", config);
+        const std::string db = (root / "runs.db").string();
+        const auto trained = run({ "train", "--config", QString::fromStdString((root / "run.yaml").string()), "--db",
+            QString::fromStdString(db), "--quiet" });
+        QVERIFY2(trained.code == 0, trained.err.c_str());
+        const auto adapters = run({ "model", "export", "--db", QString::fromStdString(db), "--run", "1", "--output",
+            QString::fromStdString((root / "adapter").string()) });
+        QVERIFY2(adapters.code == 0, adapters.err.c_str());
+        QVERIFY2(adapters.out.find("rank 4") != std::string::npos, adapters.out.c_str());
+        const auto adapterConfig = nlohmann::json::parse(hftest::readText(root / "adapter" / "adapter_config.json"));
+        QCOMPARE(adapterConfig["r"].get<int>(), 4);
+        QCOMPARE(adapterConfig["base_model_name_or_path"].get<std::string>(), (root / "model").string());
+        QVERIFY(fs::exists(root / "adapter" / "adapter_model.safetensors"));
+        const auto merged = run({ "model", "export", "--db", QString::fromStdString(db), "--run", "1", "--merged",
+            "--output", QString::fromStdString((root / "merged").string()) });
+        QVERIFY2(merged.code == 0, merged.err.c_str());
+        for (const char* file : { "config.json", "model.safetensors", "tokenizer.json", "tokenizer_config.json" })
+            QVERIFY2(fs::exists(root / "merged" / file), file);
+        const auto inspect = run({ "model", "inspect", QString::fromStdString((root / "merged").string()), "--json" });
+        QVERIFY2(inspect.code == 0, inspect.err.c_str());
+        // An existing folder is refused, and nothing is written over it.
+        const auto again = run({ "model", "export", "--db", QString::fromStdString(db), "--run", "1", "--merged",
+            "--output", QString::fromStdString((root / "merged").string()) });
+        QVERIFY(again.code != 0);
+        const auto missing = run({ "model", "export", "--db", QString::fromStdString(db), "--run", "1", "--checkpoint",
+            "7", "--output", QString::fromStdString((root / "x").string()) });
+        QVERIFY(missing.code != 0);
+        QVERIFY2(missing.err.find("keeps checkpoints after iterations 0, 1") != std::string::npos, missing.err.c_str());
+        QVERIFY(!fs::exists(root / "x"));
     }
 
     void badFoldersAreNamed()

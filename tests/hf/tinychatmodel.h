@@ -42,6 +42,7 @@ inline int writeTinyChatModel(
     auto model = nlohmann::ordered_json::parse(readText(dir / "config.json"));
     model["eos_token_id"] = specials + 1;
     model["bos_token_id"] = nullptr;
+    model["max_position_embeddings"] = 1024; // an episode's stream
     writeText(dir / "config.json", model.dump(2));
     writeText(dir / "generation_config.json",
         nlohmann::json({ { "eos_token_id", { specials + 1 } }, { "temperature", 0.7 } }).dump(2));

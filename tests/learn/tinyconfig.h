@@ -44,12 +44,12 @@ checkpoint.every: 1
 
 using MetricMap = std::map<std::pair<std::int64_t, std::string>, double>;
 
-/// Every metric of a run except wall-clock times and throughputs, which vary between runs.
+/// Every metric of a run except wall-clock times, throughputs and peak memory, which vary between runs.
 inline MetricMap deterministicMetrics(Store& store, std::int64_t runId)
 {
     MetricMap out;
     for (const auto& m : store.metrics(runId))
-        if (m.name.rfind("time/", 0) != 0 && m.name.rfind("throughput/", 0) != 0)
+        if (m.name.rfind("time/", 0) != 0 && m.name.rfind("throughput/", 0) != 0 && m.name.rfind("device/", 0) != 0)
             out[{ m.iteration, m.name }] = m.value;
     return out;
 }

@@ -210,15 +210,18 @@ void TestLearnEpisode::overflowSegments()
             // A restarted segment: goal, the scene (turn 0's observation), then whole earlier turns, token for token.
             const Ids first = observationChunk(observations[0]).ids;
             const Ids scene(first.begin(), first.end() - 1);
-            QVERIFY(std::equal(scene.begin(), scene.end(), q.tokens.begin() + static_cast<std::ptrdiff_t>(goal.size())));
+            QVERIFY(
+                std::equal(scene.begin(), scene.end(), q.tokens.begin() + static_cast<std::ptrdiff_t>(goal.size())));
             const std::size_t firstTrained = q.spans.front().turn;
             QVERIFY(firstTrained > 0);
             const Ids previous = observationChunk(observations[firstTrained - 1]).ids;
             Ids turnTokens = previous;
             turnTokens.insert(turnTokens.end(), actions[firstTrained - 1].begin(), actions[firstTrained - 1].end());
-            const auto chunkAt = q.spans.front().begin - static_cast<std::int32_t>(observationChunk(observations[firstTrained]).ids.size());
+            const auto chunkAt = q.spans.front().begin
+                - static_cast<std::int32_t>(observationChunk(observations[firstTrained]).ids.size());
             QVERIFY(chunkAt >= static_cast<std::int32_t>(turnTokens.size()));
-            QCOMPARE(Ids(q.tokens.begin() + chunkAt - static_cast<std::int32_t>(turnTokens.size()), q.tokens.begin() + chunkAt),
+            QCOMPARE(Ids(q.tokens.begin() + chunkAt - static_cast<std::int32_t>(turnTokens.size()),
+                         q.tokens.begin() + chunkAt),
                 turnTokens);
         }
     }
@@ -258,13 +261,17 @@ void TestLearnEpisode::firstMinibatchRatioIsOne()
         QCOMPARE(probe.oldLogProbs.size(), batch.sequences.size());
         double worst = 0.0;
         for (std::size_t i = 0; i < batch.sequences.size(); ++i) {
-            const auto expected = actionLogProbs(behaviour, makeSequenceBatch({ &batch.sequences[i] }, torch::kCPU), 1.0);
+            const auto expected
+                = actionLogProbs(behaviour, makeSequenceBatch({ &batch.sequences[i] }, torch::kCPU), 1.0);
             const auto& used = probe.oldLogProbs[i];
-            QCOMPARE(static_cast<std::int64_t>(used.size()), static_cast<std::int64_t>(batch.sequences[i].actionTokens()));
+            QCOMPARE(
+                static_cast<std::int64_t>(used.size()), static_cast<std::int64_t>(batch.sequences[i].actionTokens()));
             for (std::size_t t = 0; t < used.size(); ++t)
-                worst = std::max(worst, std::abs(static_cast<double>(used[t]) - expected[0][static_cast<std::int64_t>(t)].item<double>()));
+                worst = std::max(worst,
+                    std::abs(static_cast<double>(used[t]) - expected[0][static_cast<std::int64_t>(t)].item<double>()));
         }
-        QVERIFY2(worst < 1e-5, qPrintable(QString("old log-probs differ from the behaviour policy's by %1").arg(worst)));
+        QVERIFY2(
+            worst < 1e-5, qPrintable(QString("old log-probs differ from the behaviour policy's by %1").arg(worst)));
     }
 }
 

@@ -6,17 +6,20 @@
 #include "../hf/tinychatmodel.h"
 #include "core/learn/api/trainconfig.h"
 #include "core/learn/torch/engine/trainer.h"
+#include "core/learn/torch/hf/hfexport.h"
 #include "core/learn/torch/hf/hfformat.h"
 #include "core/learn/torch/hf/hfmodel.h"
+#include "core/learn/torch/hf/hfpolicy.h"
 #include "core/learn/torch/lm/transformer.h"
+#include "core/paths.h"
 #include "core/store.h"
 #include "core/vocabulary.h"
-#include "tinyconfig.h"
+#include "tests/learn/resumecheck.h"
+#include "tests/learn/tinyconfig.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include <atomic>
 #include <filesystem>
 #include <set>
 
@@ -60,6 +63,7 @@ private Q_SLOTS:
     void everyMethodTrainsAPretrainedPolicy();
     void loraCheckpointsHoldTheAdaptersAlone();
     void loraResumeContinuesExactly();
+    void exportsAreTheRunsPolicy();
     void configRefusesWindowModeAndUnknownTargets();
 
 private:
@@ -260,15 +264,7 @@ void TestLearnHfTrain::loraResumeContinuesExactly()
     const std::string db = dir.filePath("resumed.db").toStdString();
     std::int64_t runId = 0;
     {
-        Trainer trainer(config, { db, "cpu" });
-        std::atomic<bool> stop { false };
-        const auto r = trainer.run(
-            [&](const TrainProgress& p) {
-                if (p.phase == Phase::Rl)
-                    stop.store(true);
-                return true;
-            },
-            &stop);
+        const auto r = testing::trainFirstIteration(config, db);
         QCOMPARE(r.iterationsDone, 1LL);
         runId = r.runId;
     }
@@ -281,16 +277,60 @@ void TestLearnHfTrain::loraResumeContinuesExactly()
     Store a(straight), b(db);
     const auto expected = deterministicMetrics(a, straightRun);
     const auto actual = deterministicMetrics(b, runId);
-    QCOMPARE(actual.size(), expected.size());
-    for (const auto& [key, value] : expected) {
-        QVERIFY2(actual.count(key), key.second.c_str());
-        QVERIFY2(std::abs(actual.at(key) - value) <= 1e-9 * std::max(1.0, std::abs(value)),
-            qPrintable(QString("iteration %1 %2: %3 != %4")
-                           .arg(key.first)
-                           .arg(QString::fromStdString(key.second))
-                           .arg(actual.at(key))
-                           .arg(value)));
+    const std::string difference = testing::metricDifference(expected, actual);
+    QVERIFY2(difference.empty(), difference.c_str());
+}
+
+void TestLearnHfTrain::exportsAreTheRunsPolicy()
+{
+    // A LoRA run whose SFT adapters were folded into its reference: its policy is base + SFT + RL adapters. Exported
+    // as one PEFT adapter (the two side by side, twice the rank) and as merged weights, both score as the run's policy.
+    QTemporaryDir dir;
+    const std::string db = dir.filePath("runs.db").toStdString();
+    // MGR's per-turn validity rewards give the RL adapters a gradient even when every episode fails (GRPO's
+    // advantages would all be zero on a random model).
+    const auto config
+        = hfConfig(m_model, { { "rl.iterations", "1" }, { "policy.lora.rank", "2" }, { "credit.method", "mgr" } });
+    Trainer trainer(config, { db, "cpu" });
+    QCOMPARE(trainer.run().status, RunStatus::Finished);
+    Store store(db);
+    const auto checkpoint = store.lastCheckpoint(trainer.runId());
+    const std::string reference = paths::runFiles(db, trainer.runId()) + "/reference.pt";
+    const auto folder = hf::ModelFolder::open(m_model);
+    auto policy = loadRunPolicy(config, folder, torch::kCPU, reference, checkpoint->second + "/policy.pt");
+    auto sftOnly = loadRunPolicy(config, folder, torch::kCPU, reference);
+
+    const std::string adapterDir = dir.filePath("adapter").toStdString();
+    auto adapters = runAdapters(config, folder, reference, checkpoint->second + "/policy.pt");
+    QCOMPARE(adapters->loraOptions().rank, 4LL);
+    saveLoraAdapter(adapters, m_model, adapterDir);
+    HfDecoder base = loadHfDecoder(folder);
+    loadLoraAdapter(base, adapterDir);
+    const std::string mergedDir = dir.filePath("merged").toStdString();
+    saveHfFolder(policy->decoder(), folder, mergedDir, hf::DType::F32);
+    HfDecoder merged = loadHfDecoder(hf::ModelFolder::open(mergedDir));
+
+    std::vector<std::vector<std::int64_t>> sequences;
+    for (int i = 0; i < 3; ++i) {
+        const auto ids = torch::randint(0, m_size, { 12 + i }, torch::kLong);
+        sequences.emplace_back(ids.data_ptr<std::int64_t>(), ids.data_ptr<std::int64_t>() + ids.numel());
     }
+    const auto expected = scoreSequences(policy->decoder(), sequences);
+    const auto worst = [&](HfDecoder& model) {
+        const auto got = scoreSequences(model, sequences);
+        double w = 0.0;
+        for (std::size_t i = 0; i < got.size(); ++i)
+            for (std::size_t k = 0; k < got[i].size(); ++k)
+                w = std::max(w, std::abs(got[i][k] - expected[i][k]));
+        return w;
+    };
+    QVERIFY2(worst(base) < 1e-5, qPrintable(QString::number(worst(base))));
+    QVERIFY2(worst(merged) < 1e-5, qPrintable(QString::number(worst(merged))));
+    // Both adapters matter: the SFT policy alone, and the base model, score otherwise.
+    HfDecoder sft = sftOnly->decoder();
+    QVERIFY2(worst(sft) > 1e-6, qPrintable(QString::number(worst(sft))));
+    HfDecoder plain = loadHfDecoder(folder);
+    QVERIFY2(worst(plain) > 1e-3, qPrintable(QString::number(worst(plain))));
 }
 
 void TestLearnHfTrain::configRefusesWindowModeAndUnknownTargets()

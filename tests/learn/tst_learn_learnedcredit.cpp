@@ -4,6 +4,7 @@
 #include "core/learn/torch/engine/trainer.h"
 #include "core/learn/torch/turnrd/turnrdreplay.h"
 #include "core/store.h"
+#include "tests/learn/resumecheck.h"
 #include "tests/learn/tinyconfig.h"
 
 #include <QTemporaryDir>
@@ -113,15 +114,7 @@ void TestLearnLearnedCredit::turnRdResumesExactly()
     const std::string db = dir.filePath("resumed.db").toStdString();
     std::int64_t runId = 0;
     {
-        Trainer trainer(turnRdConfig(), { db, "cpu" });
-        std::atomic<bool> stop { false };
-        const auto r = trainer.run(
-            [&](const TrainProgress& p) {
-                if (p.phase == Phase::Rl)
-                    stop.store(true);
-                return true;
-            },
-            &stop);
+        const auto r = testing::trainFirstIteration(turnRdConfig(), db);
         QCOMPARE(r.iterationsDone, 1LL);
         runId = r.runId;
     }
@@ -132,16 +125,8 @@ void TestLearnLearnedCredit::turnRdResumesExactly()
     Store a(full), b(db);
     const auto expected = deterministicMetrics(a, fullRun);
     const auto actual = deterministicMetrics(b, runId);
-    QCOMPARE(actual.size(), expected.size());
-    for (const auto& [key, value] : expected) {
-        QVERIFY2(actual.count(key), key.second.c_str());
-        QVERIFY2(actual.at(key) == value,
-            qPrintable(QString("iteration %1 %2: %3 != %4")
-                           .arg(key.first)
-                           .arg(QString::fromStdString(key.second))
-                           .arg(actual.at(key))
-                           .arg(value)));
-    }
+    const std::string difference = testing::metricDifference(expected, actual);
+    QVERIFY2(difference.empty(), difference.c_str());
     const auto replay = TurnRdReplay::readFile(db + ".files/run-" + std::to_string(runId) + "/turnrd-replay.bin");
     QCOMPARE(replay.size(), std::size_t(12));
 }

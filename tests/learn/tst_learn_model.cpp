@@ -2,8 +2,8 @@
 // KV-cached generation equals recomputing the whole sequence, padding changes nothing, internals have the
 // documented shapes, action masks select exactly the action tokens, the PPO loss, k3 KL, clip fraction, GAE
 // and the adaptive KL controller match hand-computed numbers, and a seeded tiny SFT learns to copy a token.
-#include "core/learn/torch/engine/trainsteps.h"
 #include "core/learn/torch/engine/doctor.h"
+#include "core/learn/torch/engine/trainsteps.h"
 
 #include <QtTest/QTest>
 
@@ -179,13 +179,17 @@ void TestLearnModel::blockedAttentionEqualsFullAttention()
     const auto valid = batch.valid;
     const auto lossGradients = [&](const TransformerOutput& out) {
         model->zero_grad();
-        (out.hidden * out.hidden.detach().cos()).masked_select(valid.unsqueeze(-1).expand_as(out.hidden)).sum().backward();
+        (out.hidden * out.hidden.detach().cos())
+            .masked_select(valid.unsqueeze(-1).expand_as(out.hidden))
+            .sum()
+            .backward();
         return gradients(model); // the LM head is not used here: zeros
     };
     const auto compare = [&](const TransformerOutput& blocked, const TransformerOutput& full) {
         const auto on = valid.unsqueeze(-1).expand_as(full.hidden);
         QVERIFY2(maxAbsDiff(blocked.hidden.masked_select(on), full.hidden.masked_select(on)) < 1e-5,
-            qPrintable(QString("hidden differs by %1").arg(maxAbsDiff(blocked.hidden.masked_select(on), full.hidden.masked_select(on)))));
+            qPrintable(QString("hidden differs by %1")
+                           .arg(maxAbsDiff(blocked.hidden.masked_select(on), full.hidden.masked_select(on)))));
         const auto gb = lossGradients(blocked);
         const auto gf = lossGradients(full);
         for (std::size_t i = 0; i < gb.size(); ++i)
@@ -209,7 +213,10 @@ void TestLearnModel::blockedAttentionEqualsFullAttention()
         const auto full = loss(model->forward(right.tokens, right.valid, nullptr, true));
         for (std::size_t i = 0; i < fast.size(); ++i)
             QVERIFY2(maxAbsDiff(fast[i], full[i]) < 1e-4 * std::max(1.0, full[i].abs().max().item<double>()),
-                qPrintable(QString("right padding, %1 %2 differs by %3").arg(i == 0 ? "hidden" : "gradient").arg(i).arg(maxAbsDiff(fast[i], full[i]))));
+                qPrintable(QString("right padding, %1 %2 differs by %3")
+                               .arg(i == 0 ? "hidden" : "gradient")
+                               .arg(i)
+                               .arg(maxAbsDiff(fast[i], full[i]))));
     }
 
     // A layout: each query sees the keys at most 40 back and, for odd queries, only even keys beyond 10 back.
@@ -219,7 +226,8 @@ void TestLearnModel::blockedAttentionEqualsFullAttention()
     auto pattern = (k <= q) & (q - k <= 40) & ((q - k <= 10) | (k % 2 == 0) | (q % 2 == 0));
     auto allowed = pattern.unsqueeze(0) & valid.unsqueeze(1) & valid.unsqueeze(2);
     auto positions = (torch::cumsum(valid.to(torch::kLong), 1) - 1).clamp_min(0);
-    compare(model->forwardLayout(batch.tokens, positions, allowed), model->forwardLayout(batch.tokens, positions, allowed, true));
+    compare(model->forwardLayout(batch.tokens, positions, allowed),
+        model->forwardLayout(batch.tokens, positions, allowed, true));
 }
 
 void TestLearnModel::hiddenAtPositionsEqualsTheFullPass_data()
@@ -269,10 +277,12 @@ void TestLearnModel::hiddenAtPositionsEqualsTheFullPass()
         torch::Tensor hidden;
         if (layout)
             hidden = shortcut ? model->forwardLayoutAt(batch.tokens, positions, allowed, index).hidden
-                              : model->forwardLayout(batch.tokens, positions, allowed, true).hidden.gather(1, index.unsqueeze(-1).expand({ 3, 7, 16 }));
+                              : model->forwardLayout(batch.tokens, positions, allowed, true)
+                                    .hidden.gather(1, index.unsqueeze(-1).expand({ 3, 7, 16 }));
         else // the reference: the full (T, T) attention with every mask explicit
             hidden = shortcut ? model->forwardAt(batch.tokens, valid, index).hidden
-                              : model->forward(batch.tokens, valid, nullptr, true).hidden.gather(1, index.unsqueeze(-1).expand({ 3, 7, 16 }));
+                              : model->forward(batch.tokens, valid, nullptr, true)
+                                    .hidden.gather(1, index.unsqueeze(-1).expand({ 3, 7, 16 }));
         torch::log_softmax(model->logits(hidden), -1).select(-1, 7).sum().backward();
         auto g = gradients(model);
         g.insert(g.begin(), hidden.detach());
@@ -283,7 +293,10 @@ void TestLearnModel::hiddenAtPositionsEqualsTheFullPass()
     QCOMPARE(fast[0].sizes().vec(), (std::vector<std::int64_t> { 3, 7, 16 }));
     for (std::size_t i = 0; i < fast.size(); ++i)
         QVERIFY2(maxAbsDiff(fast[i], full[i]) < 1e-5 * std::max(1.0, full[i].abs().max().item<double>()),
-            qPrintable(QString("%1 %2 differs by %3").arg(i == 0 ? "hidden" : "gradient").arg(i).arg(maxAbsDiff(fast[i], full[i]))));
+            qPrintable(QString("%1 %2 differs by %3")
+                           .arg(i == 0 ? "hidden" : "gradient")
+                           .arg(i)
+                           .arg(maxAbsDiff(fast[i], full[i]))));
 }
 
 void TestLearnModel::generationWithCacheEqualsWithout_data()

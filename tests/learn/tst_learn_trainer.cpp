@@ -5,6 +5,7 @@
 // the trained method's credits and the shadow credits of the other methods.
 #include "core/learn/torch/engine/trainer.h"
 #include "core/store.h"
+#include "tests/learn/resumecheck.h"
 #include "tests/learn/tinyconfig.h"
 
 #include <QTemporaryDir>
@@ -23,8 +24,6 @@ using creditlab::testing::kTinyConfig;
 using creditlab::testing::MetricMap;
 
 namespace {
-
-
 
 TrainConfig tinyConfig(const std::vector<std::pair<std::string, std::string>>& overrides = {})
 {
@@ -153,7 +152,8 @@ void TestLearnTrainer::shippedConfigsAreValid()
         }
     }
     QVERIFY(count >= 2);
-    for (const auto* spec : { "grpo", "gigpo", "triage", "has", "mgr", "rtmc", "pair", "step_reward", "value_baseline" })
+    for (const auto* spec :
+        { "grpo", "gigpo", "triage", "has", "mgr", "rtmc", "pair", "step_reward", "value_baseline" })
         QVERIFY2(methods.count(spec), spec);
 }
 
@@ -358,15 +358,7 @@ void TestLearnTrainer::resumeContinuesExactly()
     const std::string db = dir.filePath("resumed.db").toStdString();
     std::int64_t runId = 0;
     {
-        Trainer trainer(tinyConfig(), { db, "cpu" });
-        std::atomic<bool> stop { false };
-        const auto r = trainer.run(
-            [&](const TrainProgress& p) {
-                if (p.phase == Phase::Rl)
-                    stop.store(true);
-                return true;
-            },
-            &stop);
+        const auto r = testing::trainFirstIteration(tinyConfig(), db);
         QCOMPARE(r.iterationsDone, 1LL);
         runId = r.runId;
     }
@@ -386,16 +378,8 @@ void TestLearnTrainer::resumeContinuesExactly()
     Store a(full), b(db);
     const auto expected = deterministicMetrics(a, fullRun);
     const auto actual = deterministicMetrics(b, runId);
-    QCOMPARE(actual.size(), expected.size());
-    for (const auto& [key, value] : expected) {
-        QVERIFY2(actual.count(key), key.second.c_str());
-        QVERIFY2(actual.at(key) == value,
-            qPrintable(QString("iteration %1 %2: %3 != %4")
-                           .arg(key.first)
-                           .arg(QString::fromStdString(key.second))
-                           .arg(actual.at(key))
-                           .arg(value)));
-    }
+    const std::string difference = testing::metricDifference(expected, actual);
+    QVERIFY2(difference.empty(), difference.c_str());
     QCOMPARE(b.run(runId)->trajectoryCount, 12LL);
 
     // A finished run can be extended; the extension equals a run that was given more iterations at the start.
@@ -480,7 +464,8 @@ void TestLearnTrainer::everyMetricBelongsToAFamily_data()
     QTest::addColumn<QStringList>("keys");
     QTest::newRow("grpo") << QStringList { "credit.method=grpo" };
     QTest::newRow("triage, noisy judge") << QStringList { "credit.method=triage", "judge.name=noisy" };
-    QTest::newRow("mgr, critic, adaptive kl") << QStringList { "credit.method=mgr", "critic.enabled=true", "kl.mode=adaptive" };
+    QTest::newRow("mgr, critic, adaptive kl")
+        << QStringList { "credit.method=mgr", "critic.enabled=true", "kl.mode=adaptive" };
     QTest::newRow("rtmc") << QStringList { "credit.method=rtmc" };
     QTest::newRow("gigpo") << QStringList { "credit.method=gigpo" };
     QTest::newRow("has, turnrd") << QStringList { "credit.method=has", "credit.decomposer=turnrd", "turnrd.width=16",

@@ -1,4 +1,5 @@
 // The run lifecycle: creating or resuming a run, SFT, evaluation, checkpoints and the iteration loop.
+#include "core/hf/hubcache.h"
 #include "core/learn/torch/engine/trainerstate.h"
 #include "core/paths.h"
 
@@ -11,11 +12,23 @@ namespace creditlab::learn {
 
 namespace {
 
-/// What the run's columns record of its config (Store::setRunShape).
+/// What the run's columns record of its config (Store::setRunShape): a pretrained policy's width and layers are its
+/// config.json's (0 when the folder cannot be read: the run then fails naming it).
 RunShape shapeOf(const TrainConfig& config)
 {
-    return RunShape { config.method(), config.envName(), config.getInt("seed"), config.getInt("policy.width"),
-        config.getInt("policy.layers"), config.getInt("rl.iterations") };
+    std::int64_t width = config.getInt("policy.width"), layers = config.getInt("policy.layers");
+    if (const std::string model = config.getText("policy.pretrained"); !model.empty()) {
+        try {
+            const std::string file = hf::resolveModelFolder(model) + "/config.json";
+            const hf::ModelConfig c = hf::parseModelConfig(hf::readTextFile(file), file);
+            width = c.hiddenSize;
+            layers = c.layers;
+        } catch (const std::exception&) {
+            width = layers = 0;
+        }
+    }
+    return RunShape { config.method(), config.envName(), config.getInt("seed"), width, layers,
+        config.getInt("rl.iterations") };
 }
 
 } // namespace

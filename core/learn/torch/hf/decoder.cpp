@@ -108,11 +108,12 @@ torch::Tensor HfLinearImpl::forward(const torch::Tensor& x)
 void HfLinearImpl::addLora(std::int64_t rank, double alpha, double dropout)
 {
     const auto out = weight.size(0), in = weight.size(1);
-    const auto options = torch::TensorOptions().device(weight.device()).dtype(weight.scalar_type());
+    // Adapters of a bf16 or f16 model are kept in float32, as PEFT keeps them (autocast_adapter_dtype): their small
+    // updates are not rounded away, and the optimizer needs no master copy of them.
     lora_A = register_module("lora_A", torch::nn::Linear(torch::nn::LinearOptions(in, rank).bias(false)));
     lora_B = register_module("lora_B", torch::nn::Linear(torch::nn::LinearOptions(rank, out).bias(false)));
-    lora_A->to(options.device(), options.dtype().toScalarType());
-    lora_B->to(options.device(), options.dtype().toScalarType());
+    lora_A->to(weight.device(), torch::kFloat32);
+    lora_B->to(weight.device(), torch::kFloat32);
     {
         torch::NoGradGuard noGrad;
         torch::nn::init::kaiming_uniform_(lora_A->weight, std::sqrt(5.0));

@@ -44,7 +44,8 @@ class HfLinearImpl : public torch::nn::Module {
 public:
     HfLinearImpl(std::int64_t in, std::int64_t out, bool bias);
     torch::Tensor forward(const torch::Tensor& x);
-    /// Adds an adapter: A initialised as PEFT does (Kaiming-uniform, a = sqrt(5)), B zero, so the output is unchanged.
+    /// Adds an adapter: A initialised as PEFT does (Kaiming-uniform, a = sqrt(5)), B zero, so the output is unchanged;
+    /// float32 whatever the weight's dtype (PEFT's autocast_adapter_dtype).
     void addLora(std::int64_t rank, double alpha, double dropout);
     bool hasLora() const { return !lora_A.is_empty(); }
     /// Folds the adapter into the weight (W += scaling B A) and removes it.

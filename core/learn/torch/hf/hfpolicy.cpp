@@ -60,4 +60,37 @@ Transformer loadRunPolicy(const TrainConfig& config, const hf::ModelFolder& fold
     return policy;
 }
 
+HfDecoder runAdapters(const TrainConfig& config, const hf::ModelFolder& folder, const std::string& referenceFile,
+    const std::string& checkpointFile)
+{
+    const torch::Device cpu(torch::kCPU);
+    const LoraOptions options = loraOptionsOf(config);
+    TransformerOptions shape;
+    shape.context = config.getInt("policy.context");
+    HfDecoder decoder = loadPretrainedDecoder(config, folder, cpu, true);
+    Transformer policy(decoder, shape);
+    loadModule(referenceFile, policy);
+    if (checkpointFile.empty())
+        return decoder;
+    std::vector<torch::Tensor> sft;
+    for (const auto& [name, weight] : decoder->loraWeights())
+        sft.push_back(weight.detach().clone());
+    foldLora(decoder, options, static_cast<std::uint64_t>(config.getInt("seed")) + 1);
+    loadModule(checkpointFile, policy);
+    const auto rl = decoder->loraWeights();
+    LoraOptions doubled = options;
+    doubled.rank *= 2;
+    doubled.alpha *= 2.0;
+    HfDecoder combined = loadPretrainedDecoder(config, folder, cpu, false);
+    combined->addLora(doubled);
+    torch::NoGradGuard noGrad;
+    auto target = combined->loraWeights();
+    for (std::size_t i = 0; i < target.size(); ++i) {
+        const bool isA
+            = target[i].first.find("lora_A") != std::string::npos; // A (r, in) stacks rows, B (out, r) columns
+        target[i].second.copy_(torch::cat({ sft[i], rl[i].second.detach() }, isA ? 0 : 1));
+    }
+    return combined;
+}
+
 } // namespace creditlab::learn

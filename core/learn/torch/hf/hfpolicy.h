@@ -26,6 +26,13 @@ HfDecoder loadPretrainedDecoder(
 Transformer loadRunPolicy(const TrainConfig& config, const hf::ModelFolder& folder, const torch::Device& device,
     const std::string& referenceFile, const std::string& checkpointFile = {});
 
+/// A stored LoRA run's policy as one set of adapters on the pretrained base (what `model export` writes in PEFT's
+/// format): the SFT adapters alone without `checkpointFile`; else the SFT adapters and the checkpoint's RL adapters
+/// side by side as one adapter of twice the rank and twice the alpha (the same scaling s), exactly the run's policy:
+/// s B1 A1 + s B2 A2 = s [B1 B2] [A1; A2]. On the CPU. Throws std::runtime_error naming a file.
+HfDecoder runAdapters(const TrainConfig& config, const hf::ModelFolder& folder, const std::string& referenceFile,
+    const std::string& checkpointFile = {});
+
 /// LoRA after SFT: folds the adapters into the base weights (the SFT policy becomes the base, LoRA's reference) and
 /// adds fresh adapters, their initial A drawn with LibTorch's generator seeded with `seed` (under a process-wide lock).
 void foldLora(HfDecoder& decoder, const LoraOptions& options, std::uint64_t seed);
