@@ -125,8 +125,9 @@ std::vector<ParamSpec> buildSpecs()
             "Projections that get adapters, comma-separated (q_proj, k_proj, v_proj, o_proj, gate_proj, up_proj, "
             "down_proj), or all-linear"),
         choice("policy.dtype", { "auto", "float32", "bfloat16" },
-            "Weights' dtype of a pretrained policy: auto is bfloat16 on CUDA (fp32 master weights in the optimizer) "
-            "and float32 on the CPU"),
+            "Weights' dtype of a pretrained policy: auto is bfloat16 on CUDA and float32 on the CPU. LoRA adapters "
+            "are float32 either way; full fine-tuning in bfloat16 steps the bf16 weights themselves (no float32 "
+            "master copy yet), so prefer float32 for it"),
         flag("policy.activation_checkpointing", true,
             "A pretrained policy recomputes each layer in the backward pass instead of keeping its activations"),
         text("policy.system_prompt", "",
