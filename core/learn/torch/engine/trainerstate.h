@@ -180,8 +180,7 @@ struct Trainer::Impl {
     {
         // Module initialisation draws from LibTorch's process-global generator: trainers in one process (the GUI's
         // run beside a sweep's trials) take turns, so each run's initial weights depend on its seed alone.
-        static std::mutex globalGenerator;
-        std::lock_guard lock(globalGenerator);
+        std::lock_guard lock(globalGeneratorMutex());
         torch::manual_seed(static_cast<std::uint64_t>(config.getInt("seed")));
         if (pretrained()) {
             buildPretrainedModels();

@@ -34,11 +34,16 @@ HfDecoder loadPretrainedDecoder(
     return decoder;
 }
 
+std::mutex& globalGeneratorMutex()
+{
+    static std::mutex mutex;
+    return mutex;
+}
+
 void foldLora(HfDecoder& decoder, const LoraOptions& options, std::uint64_t seed)
 {
     decoder->mergeLora();
-    static std::mutex globalGenerator;
-    std::lock_guard lock(globalGenerator);
+    std::lock_guard lock(globalGeneratorMutex());
     torch::manual_seed(seed);
     decoder->addLora(options);
 }

@@ -7,6 +7,7 @@
 #include "core/learn/api/trainconfig.h"
 #include "core/learn/torch/lm/transformer.h"
 
+#include <mutex>
 #include <string>
 
 namespace creditlab::learn {
@@ -32,6 +33,10 @@ Transformer loadRunPolicy(const TrainConfig& config, const hf::ModelFolder& fold
 /// s B1 A1 + s B2 A2 = s [B1 B2] [A1; A2]. On the CPU. Throws std::runtime_error naming a file.
 HfDecoder runAdapters(const TrainConfig& config, const hf::ModelFolder& folder, const std::string& referenceFile,
     const std::string& checkpointFile = {});
+
+/// Held while seeding and drawing from LibTorch's process-global generator (module initialisation, new adapters):
+/// trainers in one process (the GUI's run beside a sweep's trials) take turns, so each run's draws depend on its seed.
+std::mutex& globalGeneratorMutex();
 
 /// LoRA after SFT: folds the adapters into the base weights (the SFT policy becomes the base, LoRA's reference) and
 /// adds fresh adapters, their initial A drawn with LibTorch's generator seeded with `seed` (under a process-wide lock).
