@@ -16,7 +16,7 @@ namespace {
 
 using Ids = std::vector<std::int32_t>;
 
-Transformer tinyPolicy(std::int64_t vocab, std::int64_t context, std::uint64_t seed, bool rotary = true)
+Transformer tinyPolicy(std::int64_t vocab, std::int64_t context, std::uint64_t seed)
 {
     torch::manual_seed(seed);
     TransformerOptions o;
@@ -25,7 +25,6 @@ Transformer tinyPolicy(std::int64_t vocab, std::int64_t context, std::uint64_t s
     o.layers = 2;
     o.heads = 2;
     o.context = context;
-    o.rotary = rotary;
     Transformer model(o);
     model->eval();
     return model;
@@ -91,19 +90,15 @@ private Q_SLOTS:
 void TestLearnEpisode::cachedEpisodesMatchFullForward_data()
 {
     QTest::addColumn<int>("context");
-    QTest::addColumn<bool>("rotary");
-    QTest::newRow("whole episodes, rotary") << 1024 << true;
-    QTest::newRow("overflowing, rotary") << 96 << true; // restarts mid-episode: every segment against its own pass
-    QTest::newRow("whole episodes, learned positions") << 1024 << false;
-    QTest::newRow("overflowing, learned positions") << 96 << false;
+    QTest::newRow("whole episodes") << 1024;
+    QTest::newRow("overflowing") << 96; // restarts mid-episode: every segment against its own pass
 }
 
 void TestLearnEpisode::cachedEpisodesMatchFullForward()
 {
     QFETCH(int, context);
-    QFETCH(bool, rotary);
     const auto tokenizer = Tokenizer::forEnvironment("household", { { "max_steps", "12" } }, 6);
-    auto policy = tinyPolicy(tokenizer.size(), context, 4, rotary);
+    auto policy = tinyPolicy(tokenizer.size(), context, 4);
     const auto setup = householdSetup(true, context);
     Rng rng(9);
     const auto batch = collectRollouts(policy, BuiltinFormat(tokenizer), setup, specs(6), rng);

@@ -171,7 +171,6 @@ void TestLearnModel::blockedAttentionEqualsFullAttention()
     // (padding queries and keys) and with an explicit layout whose rows see only some earlier keys.
     auto options = tinyOptions();
     options.context = 512;
-    options.rotary = true;
     torch::manual_seed(11);
     Transformer model(options);
     const auto batch = padSequences(longRows(300, 70, 7), true, torch::kCPU);
@@ -232,27 +231,22 @@ void TestLearnModel::blockedAttentionEqualsFullAttention()
 
 void TestLearnModel::hiddenAtPositionsEqualsTheFullPass_data()
 {
-    QTest::addColumn<bool>("rotary");
     QTest::addColumn<bool>("layout");
     QTest::addColumn<bool>("rightPadding");
-    QTest::newRow("rotary") << true << false << false;
-    QTest::newRow("learned positions") << false << false << false;
-    QTest::newRow("rotary, layout") << true << true << false;
-    QTest::newRow("rotary, right padding") << true << false << true; // the causal blocks
-    QTest::newRow("learned positions, right padding") << false << false << true;
+    QTest::newRow("left padding") << false << false;
+    QTest::newRow("layout") << true << false;
+    QTest::newRow("right padding") << false << true; // the causal blocks
 }
 
 void TestLearnModel::hiddenAtPositionsEqualsTheFullPass()
 {
     // forwardAt() runs the last block only at the positions asked for; its hidden states and the gradients of a loss
     // on them must equal the full pass gathered at those positions.
-    QFETCH(bool, rotary);
     QFETCH(bool, layout);
     QFETCH(bool, rightPadding);
     auto options = tinyOptions();
     options.context = 256;
     options.layers = 3;
-    options.rotary = rotary;
     torch::manual_seed(12);
     Transformer model(options);
     const auto rows = longRows(150, 40, 5);

@@ -103,10 +103,9 @@ std::vector<ParamSpec> buildSpecs()
             "across turns, restarted from the goal, scene and latest turns when it would pass policy.context; window: "
             "a "
             "fresh prompt per turn with the last policy.history turns (verl-agent)"),
-        choice("policy.positions", { "rotary", "learned" },
-            "How the policy knows where a token is: rotary embeddings in attention (relative: the same at every depth "
-            "of "
-            "a long episode), or a learned embedding per absolute position (the engine before episode streams)"),
+        choice("policy.positions", { "rotary" },
+            "How the policy knows where a token is: rotary embeddings in attention, as every policy is a Llama-family "
+            "decoder (the learned absolute positions of earlier versions are gone)"),
         integer(
             "policy.history", "4", 0, 64, "Window mode: previous turns (observation and action) shown in the prompt"),
         flag("policy.initial_observation", true, "Keep the episode's first observation (the scene) in the prompt"),

@@ -51,7 +51,6 @@ inline TransformerOptions modelOptions(const TrainConfig& c, std::int64_t vocab,
     o.layers = c.getInt("policy.layers");
     o.heads = c.getInt("policy.heads");
     o.context = c.getInt("policy.context");
-    o.rotary = c.getText("policy.positions") == "rotary";
     o.valueHead = valueHead;
     return o;
 }

@@ -71,6 +71,132 @@ torch::Tensor attend(const torch::Tensor& q, const torch::Tensor& k, const torch
     return out.reshape({ batch, heads, steps, dim });
 }
 
+/// Queries per block of the blocked attention on the math path (measured on 900-token episodes with the 128-wide
+/// built-in policy: 128 was fastest of 64, 128 and 256).
+constexpr std::int64_t kAttentionBlock = 128;
+
+/// Causal self-attention of (N, T, dh) queries, keys and values (N = batch x heads), in blocks of kAttentionBlock
+/// queries: block [s, e) scores only the keys [0, e), with the causal mask added in the product (baddbmm) on the
+/// block's own diagonal tile. Its backward accumulates each block's key and value gradients in place, so no block
+/// pays a full-size zero gradient for its slice of the keys, as the same blocks through autograd do (SliceBackward).
+/// Only for rows whose every valid query sees every key at or before it: right-padded rows without a cache.
+struct CausalBlockAttention : public torch::autograd::Function<CausalBlockAttention> {
+    static torch::Tensor forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& q, const torch::Tensor& k,
+        const torch::Tensor& v, double scale)
+    {
+        const auto steps = q.size(1);
+        const auto keysT = k.transpose(1, 2);
+        std::vector<torch::Tensor> parts;
+        torch::autograd::variable_list saved { q, k, v };
+        for (std::int64_t s = 0; s < steps; s += kAttentionBlock) {
+            const auto e = std::min(steps, s + kAttentionBlock);
+            auto mask = torch::zeros({ 1, e - s, e }, q.options());
+            mask.narrow(2, s, e - s).copy_(torch::full({ e - s, e - s }, -1e9, q.options()).triu(1));
+            auto probs
+                = torch::softmax(torch::baddbmm(mask, q.narrow(1, s, e - s), keysT.narrow(2, 0, e), 1.0, scale), -1);
+            parts.push_back(torch::bmm(probs, v.narrow(1, 0, e)));
+            saved.push_back(probs);
+        }
+        ctx->save_for_backward(saved);
+        ctx->saved_data["scale"] = scale;
+        return torch::cat(parts, 1);
+    }
+
+    static torch::autograd::variable_list backward(
+        torch::autograd::AutogradContext* ctx, torch::autograd::variable_list grads)
+    {
+        const auto saved = ctx->get_saved_variables();
+        const auto& q = saved[0];
+        const auto& k = saved[1];
+        const auto& v = saved[2];
+        const double scale = ctx->saved_data["scale"].toDouble();
+        const auto steps = q.size(1);
+        const auto out = grads[0].contiguous();
+        auto dq = torch::empty_like(q);
+        auto dk = torch::zeros_like(k);
+        auto dv = torch::zeros_like(v);
+        std::size_t block = 3;
+        for (std::int64_t s = 0; s < steps; s += kAttentionBlock, ++block) {
+            const auto e = std::min(steps, s + kAttentionBlock);
+            const auto& probs = saved[block];
+            const auto outBlock = out.narrow(1, s, e - s);
+            dv.narrow(1, 0, e).baddbmm_(probs.transpose(1, 2), outBlock);
+            auto scores = torch::_softmax_backward_data(
+                torch::bmm(outBlock, v.narrow(1, 0, e).transpose(1, 2)), probs, -1, probs.scalar_type());
+            dq.narrow(1, s, e - s).copy_(torch::bmm(scores, k.narrow(1, 0, e))).mul_(scale);
+            dk.narrow(1, 0, e).baddbmm_(scores.transpose(1, 2), q.narrow(1, s, e - s), 1.0, scale);
+        }
+        return { dq, dk, dv, torch::Tensor() };
+    }
+};
+
+/// Rows `at` (B, A) of `t` (B, T, ...) along dimension `dim` (1, or 2 for (B, 1, T, ...) tables and masks).
+torch::Tensor gatherSteps(const torch::Tensor& t, const torch::Tensor& at, std::int64_t dim)
+{
+    auto sizes = t.sizes().vec();
+    sizes[static_cast<std::size_t>(dim)] = at.size(1);
+    std::vector<std::int64_t> view(t.dim(), 1);
+    view[0] = at.size(0);
+    view[static_cast<std::size_t>(dim)] = at.size(1);
+    return t.gather(dim, at.to(t.device()).view(view).expand(sizes));
+}
+
+/// The attention of one layer: q (B, H, Tq, D) over k, v (B, KV, S, D) under `mask`, whose queries are all T steps of
+/// the pass, or `at` (B, A) of them (then Tq = A).
+torch::Tensor attendMasked(const torch::Tensor& q, const torch::Tensor& k, const torch::Tensor& v,
+    const HfAttentionMask& mask, const torch::Tensor& at, double scale, torch::Tensor* map)
+{
+    const auto batch = q.size(0), heads = q.size(1), steps = q.size(2), dim = q.size(3);
+    const auto kvHeads = k.size(1), keys = k.size(2);
+    if (at.defined()) {
+        // The rows of `at`: of the mask, or, for causal rows, every valid key up to the query and the query itself.
+        torch::Tensor rows;
+        if (mask.causal) {
+            const auto keyIndex = torch::arange(keys, at.options().device(q.device())).view({ 1, 1, keys });
+            const auto query = at.to(q.device()).unsqueeze(-1);
+            rows = ((keyIndex <= query) & mask.valid.unsqueeze(1)) | (keyIndex == query);
+            rows = rows.unsqueeze(1);
+        } else {
+            rows = gatherSteps(mask.allowed, at, 2);
+        }
+        return attend(q, k, v, rows, scale, map);
+    }
+    if (mask.causal && map == nullptr) {
+#if CREDITLAB_HAS_SDPA_GQA
+        return at::scaled_dot_product_attention(q, k, v, {}, 0.0, true, scale, kvHeads < heads);
+#else
+        if (q.scalar_type() == torch::kFloat32) {
+            const auto groups = heads / kvHeads;
+            const auto expand = [&](const torch::Tensor& t) {
+                return (groups > 1 ? t.repeat_interleave(groups, 1) : t).reshape({ batch * heads, keys, dim });
+            };
+            return CausalBlockAttention::apply(q.reshape({ batch * heads, steps, dim }), expand(k), expand(v), scale)
+                .view({ batch, heads, steps, dim });
+        }
+#endif
+    }
+    torch::Tensor allowed = mask.allowed;
+    if (!allowed.defined()) { // causal rows on a path that needs the mask (bf16 on 1.13, or with internals)
+        const auto index = torch::arange(steps, torch::TensorOptions().device(q.device()).dtype(torch::kInt64));
+        const auto causal = index.unsqueeze(0) <= index.unsqueeze(1);
+        allowed = ((mask.valid.unsqueeze(1) & causal.unsqueeze(0))
+            | torch::eye(steps, torch::TensorOptions().device(q.device()).dtype(torch::kBool)).unsqueeze(0))
+                      .unsqueeze(1);
+    }
+#if !CREDITLAB_HAS_SDPA_GQA
+    if (mask.lowerTriangular && map == nullptr && steps > kAttentionBlock && keys == steps) {
+        std::vector<torch::Tensor> parts;
+        for (std::int64_t s = 0; s < steps; s += kAttentionBlock) {
+            const auto e = std::min(steps, s + kAttentionBlock);
+            parts.push_back(attend(q.narrow(2, s, e - s), k.narrow(2, 0, e), v.narrow(2, 0, e),
+                allowed.narrow(2, s, e - s).narrow(3, 0, e), scale, nullptr));
+        }
+        return torch::cat(parts, 2);
+    }
+#endif
+    return attend(q, k, v, allowed, scale, map);
+}
+
 } // namespace
 
 HfRmsNormImpl::HfRmsNormImpl(std::int64_t size, double eps)
@@ -214,6 +340,25 @@ HfDecoderImpl::HfDecoderImpl(const hf::ModelConfig& config)
     m_invFreq = hfRopeInverseFrequencies(config);
 }
 
+void HfDecoderImpl::initializeFromScratch(double std)
+{
+    torch::NoGradGuard noGrad;
+    const double residualStd = std / std::sqrt(2.0 * static_cast<double>(m_config.layers));
+    model->embed_tokens->weight.normal_(0.0, std);
+    for (std::int64_t l = 0; l < m_config.layers; ++l)
+        for (auto& [name, linear] : projections(l)) {
+            const bool residual = name == "self_attn.o_proj" || name == "mlp.down_proj";
+            linear->weight.normal_(0.0, residual ? residualStd : std);
+            if (linear->bias.defined())
+                linear->bias.zero_();
+        }
+    if (lm_head)
+        lm_head->weight.normal_(0.0, std);
+    for (auto& module : modules(false))
+        if (auto* norm = module->as<HfRmsNormImpl>())
+            norm->weight.fill_(1.0);
+}
+
 torch::Device HfDecoderImpl::device() const { return model->embed_tokens->weight.device(); }
 
 torch::Dtype HfDecoderImpl::dtype() const { return model->embed_tokens->weight.scalar_type(); }
@@ -303,20 +448,22 @@ struct RandomState {
 } // namespace
 
 torch::Tensor CheckpointedLayer::forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& x,
-    const torch::Tensor& cos, const torch::Tensor& sin, const torch::Tensor& allowed, std::int64_t index,
+    const torch::Tensor& cos, const torch::Tensor& sin, const HfAttentionMask& mask, std::int64_t index,
     HfDecoderImpl* model)
 {
     const RandomState state = RandomState::capture(x.device());
     torch::Tensor y;
     {
         torch::NoGradGuard noGrad;
-        y = model->layer(index, x, cos, sin, allowed);
+        y = model->layer(index, x, cos, sin, mask);
     }
-    ctx->save_for_backward({ x, cos, sin, allowed, state.cpu });
+    ctx->save_for_backward({ x, cos, sin, mask.allowed, mask.valid, state.cpu });
 #if defined(CREDITLAB_WITH_CUDA_HEADERS)
     ctx->saved_data["cuda_state"] = state.cuda.defined() ? state.cuda : torch::Tensor();
 #endif
     ctx->saved_data["index"] = index;
+    ctx->saved_data["causal"] = mask.causal;
+    ctx->saved_data["lowerTriangular"] = mask.lowerTriangular;
     ctx->saved_data["model"] = reinterpret_cast<std::int64_t>(model);
     return y;
 }
@@ -327,9 +474,14 @@ torch::autograd::variable_list CheckpointedLayer::backward(
     const auto saved = ctx->get_saved_variables();
     auto* model = reinterpret_cast<HfDecoderImpl*>(ctx->saved_data["model"].toInt());
     const auto index = ctx->saved_data["index"].toInt();
+    HfAttentionMask mask;
+    mask.allowed = saved[3];
+    mask.valid = saved[4];
+    mask.causal = ctx->saved_data["causal"].toBool();
+    mask.lowerTriangular = ctx->saved_data["lowerTriangular"].toBool();
     auto x = saved[0].detach().requires_grad_(true);
     RandomState state;
-    state.cpu = saved[4];
+    state.cpu = saved[5];
 #if defined(CREDITLAB_WITH_CUDA_HEADERS)
     state.cuda = ctx->saved_data["cuda_state"].toTensor();
 #endif
@@ -339,7 +491,7 @@ torch::autograd::variable_list CheckpointedLayer::backward(
     torch::Tensor y;
     {
         torch::AutoGradMode enable(true);
-        y = model->layer(index, x, saved[1], saved[2], saved[3]);
+        y = model->layer(index, x, saved[1], saved[2], mask);
     }
     now.restore(x.device());
     // Parameters are leaves: their gradients accumulate here, as in torch.utils.checkpoint's reentrant form.
@@ -347,14 +499,15 @@ torch::autograd::variable_list CheckpointedLayer::backward(
     return { x.grad(), torch::Tensor(), torch::Tensor(), torch::Tensor(), torch::Tensor(), torch::Tensor() };
 }
 
-torch::Tensor HfDecoderImpl::forward(
-    const torch::Tensor& tokens, const torch::Tensor& valid, HfKvCache* cache, HfInternals* internals)
+torch::Tensor HfDecoderImpl::forward(const torch::Tensor& tokens, const torch::Tensor& valid, HfKvCache* cache,
+    HfInternals* internals, const torch::Tensor& at)
 {
+    TORCH_CHECK(!at.defined() || internals == nullptr, "positions `at` need a pass without internals");
     const auto steps = tokens.size(1);
     const auto dev = device();
     const auto validB = valid.to(dev, torch::kBool);
     auto positions = (validB.to(torch::kInt64).cumsum(1) - 1).clamp_min(0);
-    torch::Tensor allowed; // (B, 1, T, keys)
+    HfAttentionMask mask;
     std::int64_t past = 0;
     const auto queryIndex = torch::arange(steps, torch::TensorOptions().device(dev).dtype(torch::kInt64));
     if (cache != nullptr) {
@@ -365,36 +518,47 @@ torch::Tensor HfDecoderImpl::forward(
         cache->nextPosition = cache->nextPosition + validB.to(torch::kInt64).sum(1);
         const auto keyIndex = torch::arange(past + steps, queryIndex.options());
         const auto causal = keyIndex.unsqueeze(0) <= (queryIndex + past).unsqueeze(1); // (T, S)
-        allowed = cache->keyValid.narrow(1, 0, past + steps).unsqueeze(1) & causal.unsqueeze(0);
-        allowed = allowed | (keyIndex.unsqueeze(0) == (queryIndex + past).unsqueeze(1)).unsqueeze(0);
+        mask.allowed = cache->keyValid.narrow(1, 0, past + steps).unsqueeze(1) & causal.unsqueeze(0);
+        mask.allowed
+            = (mask.allowed | (keyIndex.unsqueeze(0) == (queryIndex + past).unsqueeze(1)).unsqueeze(0)).unsqueeze(1);
+    } else if (steps > 1
+        && !(validB.narrow(1, 1, steps - 1) & validB.narrow(1, 0, steps - 1).logical_not()).any().item<bool>()) {
+        // Right-padded rows (no valid token after a padding one): plain causal attention, no mask formed.
+        mask.causal = true;
+        mask.valid = validB;
+        mask.lowerTriangular = true;
     } else {
         const auto causal = queryIndex.unsqueeze(0) <= queryIndex.unsqueeze(1);
         // A padding query sees itself only, so its (unused) row stays finite.
-        allowed = (validB.unsqueeze(1) & causal.unsqueeze(0))
-            | torch::eye(steps, torch::TensorOptions().device(dev).dtype(torch::kBool)).unsqueeze(0);
+        mask.allowed = ((validB.unsqueeze(1) & causal.unsqueeze(0))
+            | torch::eye(steps, torch::TensorOptions().device(dev).dtype(torch::kBool)).unsqueeze(0))
+                           .unsqueeze(1);
+        mask.lowerTriangular = true;
     }
-    allowed = allowed.unsqueeze(1);
-    const auto computeType = dtype();
-    const auto cosSin = rope(positions, computeType);
-
-    const auto hidden = layers(tokens, cosSin, allowed, cache, past, internals);
+    const auto cosSin = rope(positions, dtype());
+    const auto hidden = layers(tokens, cosSin, mask, cache, past, internals, at);
     if (cache != nullptr)
         cache->length = past + steps;
     return hidden;
 }
 
-torch::Tensor HfDecoderImpl::forwardLayout(
-    const torch::Tensor& tokens, const torch::Tensor& positions, const torch::Tensor& allowed, HfInternals* internals)
+torch::Tensor HfDecoderImpl::forwardLayout(const torch::Tensor& tokens, const torch::Tensor& positions,
+    const torch::Tensor& allowed, HfInternals* internals, const torch::Tensor& at)
 {
+    TORCH_CHECK(!at.defined() || internals == nullptr, "positions `at` need a pass without internals");
     const auto dev = device();
     const auto steps = tokens.size(1);
     const auto self = torch::eye(steps, torch::TensorOptions().device(dev).dtype(torch::kBool)).unsqueeze(0);
-    const auto mask = (allowed.to(dev, torch::kBool) | self).unsqueeze(1);
-    return layers(tokens, rope(positions.to(dev, torch::kInt64), dtype()), mask, nullptr, 0, internals);
+    HfAttentionMask mask;
+    const auto layout = allowed.to(dev, torch::kBool) | self;
+    // Branch layouts see only keys at or before each query; the blocked attention relies on it, so it is checked.
+    mask.lowerTriangular = !layout.triu(1).any().item<bool>();
+    mask.allowed = layout.unsqueeze(1);
+    return layers(tokens, rope(positions.to(dev, torch::kInt64), dtype()), mask, nullptr, 0, internals, at);
 }
 
 torch::Tensor HfDecoderImpl::layers(const torch::Tensor& tokens, const torch::Tensor& cosSin,
-    const torch::Tensor& allowed, HfKvCache* cache, std::int64_t past, HfInternals* internals)
+    const HfAttentionMask& mask, HfKvCache* cache, std::int64_t past, HfInternals* internals, const torch::Tensor& at)
 {
     const auto cos = cosSin[0], sin = cosSin[1];
     auto x = model->embed_tokens(tokens.to(device()));
@@ -404,21 +568,30 @@ torch::Tensor HfDecoderImpl::layers(const torch::Tensor& tokens, const torch::Te
     // layers at all (torch.utils.checkpoint's reentrant form has the same trap). Their input is made to want one.
     if (checkpoint && !x.requires_grad())
         x = x.detach().requires_grad_(true);
-    for (std::int64_t l = 0; l < m_config.layers; ++l)
-        x = checkpoint ? CheckpointedLayer::apply(x, cos, sin, allowed, l, this)
-                       : layer(l, x, cos, sin, allowed, cache, past, internals);
+    for (std::int64_t l = 0; l < m_config.layers; ++l) {
+        const bool last = l + 1 == m_config.layers;
+        if (last && at.defined()) // the last layer at `at` only (small: not checkpointed)
+            x = layer(l, x, cos, sin, mask, cache, past, nullptr, at);
+        else
+            x = checkpoint ? CheckpointedLayer::apply(x, cos, sin, mask, l, this)
+                           : layer(l, x, cos, sin, mask, cache, past, internals);
+    }
     return model->norm(x);
 }
 
 torch::Tensor HfDecoderImpl::layer(std::int64_t l, const torch::Tensor& x, const torch::Tensor& cos,
-    const torch::Tensor& sin, const torch::Tensor& allowed, HfKvCache* cache, std::int64_t past, HfInternals* internals)
+    const torch::Tensor& sin, const HfAttentionMask& mask, HfKvCache* cache, std::int64_t past, HfInternals* internals,
+    const torch::Tensor& at)
 {
     const auto batch = x.size(0), steps = x.size(1);
     auto* block = model->layers[l]->as<HfDecoderLayerImpl>();
     auto& attention = block->self_attn;
     const double scale = 1.0 / std::sqrt(static_cast<double>(m_config.headDim));
     const auto h = block->input_layernorm->forward(x);
-    auto q = attention->q_proj(h).view({ batch, steps, m_config.heads, m_config.headDim });
+    // Queries (and everything after the attention) at every step, or at `at` only.
+    const auto hq = at.defined() ? gatherSteps(h, at, 1) : h;
+    const auto queries = hq.size(1);
+    auto q = attention->q_proj(hq).view({ batch, queries, m_config.heads, m_config.headDim });
     auto k = attention->k_proj(h).view({ batch, steps, m_config.kvHeads, m_config.headDim });
     auto v = attention->v_proj(h).view({ batch, steps, m_config.kvHeads, m_config.headDim }).transpose(1, 2);
     if (m_config.qkNorm) {
@@ -427,7 +600,9 @@ torch::Tensor HfDecoderImpl::layer(std::int64_t l, const torch::Tensor& x, const
     }
     q = q.transpose(1, 2);
     k = k.transpose(1, 2);
-    q = q * cos + rotateHalf(q) * sin;
+    const auto qCos = at.defined() ? gatherSteps(cos, at, 2) : cos;
+    const auto qSin = at.defined() ? gatherSteps(sin, at, 2) : sin;
+    q = q * qCos + rotateHalf(q) * qSin;
     k = k * cos + rotateHalf(k) * sin;
     if (cache != nullptr) {
         cache->keys[l].narrow(2, past, steps).copy_(k);
@@ -436,11 +611,11 @@ torch::Tensor HfDecoderImpl::layer(std::int64_t l, const torch::Tensor& x, const
         v = cache->values[l].narrow(2, 0, past + steps);
     }
     torch::Tensor map;
-    auto attn = attend(q, k, v, allowed, scale, internals != nullptr ? &map : nullptr);
+    auto attn = attendMasked(q, k, v, mask, at, scale, internals != nullptr ? &map : nullptr);
     if (internals != nullptr)
         internals->attention.push_back(map);
-    attn = attn.transpose(1, 2).reshape({ batch, steps, m_config.heads * m_config.headDim });
-    auto out = x + attention->o_proj(attn);
+    attn = attn.transpose(1, 2).reshape({ batch, queries, m_config.heads * m_config.headDim });
+    auto out = (at.defined() ? gatherSteps(x, at, 1) : x) + attention->o_proj(attn);
     out = out + block->mlp->forward(block->post_attention_layernorm->forward(out));
     if (internals != nullptr)
         internals->layerHidden.push_back(out);

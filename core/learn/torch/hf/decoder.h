@@ -113,10 +113,24 @@ struct HfInternals {
 
 class HfDecoderImpl;
 
+/// How every layer of one pass attends. Chosen once per pass (HfDecoderImpl::forward and forwardLayout).
+struct HfAttentionMask {
+    /// (B, 1, T, keys) bool: query t may see key s. Undefined when `causal`.
+    torch::Tensor allowed;
+    /// Right-padded rows without a cache: every valid query sees every key at or before it and nothing else, so no
+    /// mask is formed (the fused causal kernel on LibTorch 2.x; causal blocks of queries on 1.13). `valid` (B, T)
+    /// says which tokens are real; a padding query's output is never read.
+    bool causal = false;
+    torch::Tensor valid;
+    /// Every key a query may see lies at or before it (index key <= query): a long pass on the math path attends in
+    /// blocks of queries, block [s, e) over keys [0, e) only, so the (T, T) scores are never formed whole.
+    bool lowerTriangular = false;
+};
+
 /// One layer under activation checkpointing (HfDecoderImpl::setActivationCheckpointing).
 struct CheckpointedLayer : public torch::autograd::Function<CheckpointedLayer> {
     static torch::Tensor forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& x,
-        const torch::Tensor& cos, const torch::Tensor& sin, const torch::Tensor& allowed, std::int64_t index,
+        const torch::Tensor& cos, const torch::Tensor& sin, const HfAttentionMask& mask, std::int64_t index,
         HfDecoderImpl* model);
     static torch::autograd::variable_list backward(
         torch::autograd::AutogradContext* ctx, torch::autograd::variable_list grads);
@@ -124,32 +138,46 @@ struct CheckpointedLayer : public torch::autograd::Function<CheckpointedLayer> {
 
 /// A causal LM of one of the three families. Parameters are named as in the checkpoint (`model.layers.0.mlp.up_proj.
 /// weight`, `lm_head.weight` unless tied). forward() has no side effects besides filling a given cache.
+///
+/// CreditLab's built-in policies are this decoder too (Llama configs trained from scratch, learn::builtinModelConfig):
+/// desk-scale and pretrained runs share every line of model, generation and update code.
 class HfDecoderImpl : public torch::nn::Module {
 public:
     explicit HfDecoderImpl(const hf::ModelConfig& config);
+
+    /// From-scratch initialisation (GPT-2's): every linear weight and the embedding N(0, `std`), the residual
+    /// projections (o_proj, down_proj) N(0, std / sqrt(2 layers)), biases zero, norms one. Draws from the global
+    /// generator. The constructor leaves PyTorch's Linear defaults, which loadWeights() overwrites.
+    void initializeFromScratch(double std = 0.02);
 
     /// `tokens` (B, T) int64 and `valid` (B, T) bool (false for padding, anywhere in a row). Positions count each
     /// row's valid tokens (after the cache's), so left and right padding give the same result; a valid token
     /// attends to the valid tokens at or before it. With a cache, the T new tokens are appended to it (grown as
     /// needed). Returns the final-norm hidden state (B, T, hidden).
+    ///
+    /// With `at` (B, A) int64 defined, the hidden state only at those positions of each row (B, A, hidden), equal to
+    /// the full pass's gathered there: the last layer computes keys and values everywhere but queries, attention
+    /// output and MLP only at `at`, since nothing reads the other positions' last-layer output (what a loss on a few
+    /// positions needs). Not with internals.
     torch::Tensor forward(const torch::Tensor& tokens, const torch::Tensor& valid, HfKvCache* cache = nullptr,
-        HfInternals* internals = nullptr);
+        HfInternals* internals = nullptr, const torch::Tensor& at = {});
     /// Rows with explicit position ids `positions` (B, T) int64 and attention `allowed` (B, T, T) bool (query, key):
     /// branched sequences (a tree of continuations). A token always sees itself (a padding token nothing else). No
-    /// cache. Returns the final-norm hidden state (B, T, hidden).
+    /// cache. Returns the final-norm hidden state (B, T, hidden), or (B, A, hidden) at `at` as forward().
     torch::Tensor forwardLayout(const torch::Tensor& tokens, const torch::Tensor& positions,
-        const torch::Tensor& allowed, HfInternals* internals = nullptr);
+        const torch::Tensor& allowed, HfInternals* internals = nullptr, const torch::Tensor& at = {});
     /// Activation checkpointing: with gradients on (and no cache or internals), each layer keeps only its input and
     /// is computed again in the backward pass (the reentrant scheme of torch.utils.checkpoint, with the random state
     /// restored so LoRA dropout draws the same masks). Saves about (layers - 1) layers of activations for one more
     /// forward pass.
     void setActivationCheckpointing(bool on) { m_checkpointing = on; }
     bool activationCheckpointing() const { return m_checkpointing; }
-    /// One decoder layer on `x` (B, T, hidden) with the rotary tables `cos`, `sin` and the attention mask `allowed`
-    /// (B, 1, T, keys); with a cache, appends at `past`. forward()'s building block.
+    /// One decoder layer on `x` (B, T, hidden) with the rotary tables `cos`, `sin` (B, 1, T, head_dim) and `mask`;
+    /// with a cache, appends at `past`; with `at` (B, A), the output at those positions only (B, A, hidden).
+    /// forward()'s building block.
     torch::Tensor layer(std::int64_t index, const torch::Tensor& x, const torch::Tensor& cos, const torch::Tensor& sin,
-        const torch::Tensor& allowed, HfKvCache* cache = nullptr, std::int64_t past = 0,
-        HfInternals* internals = nullptr);
+        const HfAttentionMask& mask, HfKvCache* cache = nullptr, std::int64_t past = 0,
+        HfInternals* internals = nullptr, const torch::Tensor& at = {});
 
     /// LM logits (..., vocab) of hidden states (..., hidden), in float32.
     torch::Tensor logits(const torch::Tensor& hidden);
@@ -194,8 +222,8 @@ public:
 private:
     torch::Tensor rope(const torch::Tensor& positions, torch::Dtype dtype) const; // (B, T) -> cos, sin stacked
     /// The embedding, every layer (checkpointed when on and allowed) and the final norm.
-    torch::Tensor layers(const torch::Tensor& tokens, const torch::Tensor& cosSin, const torch::Tensor& allowed,
-        HfKvCache* cache, std::int64_t past, HfInternals* internals);
+    torch::Tensor layers(const torch::Tensor& tokens, const torch::Tensor& cosSin, const HfAttentionMask& mask,
+        HfKvCache* cache, std::int64_t past, HfInternals* internals, const torch::Tensor& at);
     /// Every projection with its name relative to `model.layers.N.` ("self_attn.q_proj"), per layer.
     std::vector<std::pair<std::string, HfLinear>> projections(std::int64_t layer);
     void setAdaptersEnabled(bool enabled);

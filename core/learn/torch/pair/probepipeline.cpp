@@ -78,7 +78,6 @@ LoadedPolicy loadPolicy(const ProbeSource& source)
     o.layers = p.config.getInt("policy.layers");
     o.heads = p.config.getInt("policy.heads");
     o.context = p.config.getInt("policy.context");
-    o.rotary = p.config.getText("policy.positions") == "rotary";
     p.model = Transformer(o);
     loadModule(fromCheckpoint ? checkpoint->second + "/policy.pt" : files + "/reference.pt", p.model);
     p.model->to(torch::Device(resolveDevice(source.device)));
