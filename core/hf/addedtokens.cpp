@@ -1,10 +1,10 @@
 #include "core/hf/addedtokens.h"
 
-#include "core/hf/bpe.h"
 #include "core/hf/bytelevel.h"
 #include "core/hf/jsonnode.h"
 #include "core/hf/onigregex.h"
 #include "core/hf/pretokenizer.h"
+#include "core/hf/tokenmodel.h"
 
 #include <algorithm>
 #include <array>
@@ -122,7 +122,7 @@ std::size_t leadingSpaceEnd(std::string_view text, std::size_t from)
 } // namespace
 
 AddedVocabulary::AddedVocabulary(
-    const std::optional<JsonNode>& list, const BpeModel& model, const Normalizer& normalizer)
+    const std::optional<JsonNode>& list, const TokenModel& model, const Normalizer& normalizer)
     : m_raw(std::make_unique<Trie>())
     , m_normalized(std::make_unique<Trie>())
 {

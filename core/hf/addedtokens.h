@@ -16,8 +16,8 @@
 
 namespace creditlab::hf::detail {
 
-class BpeModel;
 class Normalizer;
+class TokenModel;
 
 /// A stretch of text: an added token (id >= 0) or text between them (id -1). Offsets into the split text.
 struct AddedSegment {
@@ -29,7 +29,7 @@ struct AddedSegment {
 class AddedVocabulary {
 public:
     /// Parses "added_tokens" (null for none); ids must agree with the vocabulary where the content is in it.
-    AddedVocabulary(const std::optional<JsonNode>& list, const BpeModel& model, const Normalizer& normalizer);
+    AddedVocabulary(const std::optional<JsonNode>& list, const TokenModel& model, const Normalizer& normalizer);
     ~AddedVocabulary();
     AddedVocabulary(AddedVocabulary&&) noexcept;
 

@@ -12,7 +12,6 @@ namespace creditlab::hf::detail {
 
 namespace {
 
-constexpr std::int64_t kMaxId = kMaxTokenId;
 // The per-thread piece cache: pieces up to this length, emptied when it holds this many.
 constexpr std::size_t kCachedPieceBytes = 64;
 constexpr std::size_t kCacheEntries = 32768;
@@ -120,26 +119,13 @@ BpeModel::BpeModel(BpeModel&&) noexcept = default;
 
 void BpeModel::parseVocab(const JsonNode& vocab)
 {
-    if (!vocab.value().is_object())
-        vocab.fail("expected an object of pieces and their ids");
-    m_tables->textToId.reserve(vocab.value().size());
-    for (const auto& [piece, idValue] : vocab.value().items()) {
-        if (!idValue.is_number_integer() || idValue.get<std::int64_t>() < 0 || idValue.get<std::int64_t>() > kMaxId)
-            vocab.fail("the id of " + quoteForError(piece) + " is not an integer from 0 to " + std::to_string(kMaxId));
-        const auto id = static_cast<std::int32_t>(idValue.get<std::int64_t>());
-        if (static_cast<std::size_t>(id) >= m_texts.size()) {
-            m_texts.resize(static_cast<std::size_t>(id) + 1);
-            m_present.resize(static_cast<std::size_t>(id) + 1);
-        }
-        if (m_present[static_cast<std::size_t>(id)])
-            vocab.fail("id " + std::to_string(id) + " is given to both "
-                + quoteForError(m_texts[static_cast<std::size_t>(id)]) + " and " + quoteForError(piece));
-        m_texts[static_cast<std::size_t>(id)] = piece;
-        m_present[static_cast<std::size_t>(id)] = true;
+    if (vocab.value().is_object())
+        m_tables->textToId.reserve(vocab.value().size());
+    readVocab(vocab, m_texts, m_present, [this](const std::string& piece, std::int32_t id) {
         m_tables->textToId.emplace(piece, id);
         if (auto bytes = byteLevelToBytes(piece))
             m_tables->bytesToId.emplace(std::move(*bytes), id);
-    }
+    });
     m_pieceCount = static_cast<std::int32_t>(m_tables->textToId.size());
     for (int b = 0; b < 256; ++b) {
         const auto it = m_tables->bytesToId.find(std::string(1, static_cast<char>(b)));
@@ -189,6 +175,12 @@ std::optional<std::int32_t> BpeModel::find(std::string_view text) const
     if (it == m_tables->textToId.end())
         return std::nullopt;
     return it->second;
+}
+
+std::string BpeModel::describe() const
+{
+    return "byte-level BPE, " + withThousands(static_cast<std::size_t>(m_pieceCount)) + " pieces, "
+        + withThousands(m_mergeCount) + " merges" + (m_ignoreMerges ? " (ignore_merges)" : "");
 }
 
 const std::string* BpeModel::text(std::int32_t id) const

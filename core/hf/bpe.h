@@ -4,6 +4,8 @@
 // pre-tokenized piece, as the Rust tokenizers crate does it (lowest rank first, leftmost on ties; with
 // `ignore_merges` a piece that is itself in the vocabulary is one token). Internal to creditlab_hf.
 
+#include "core/hf/tokenmodel.h"
+
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -15,11 +17,6 @@
 #include <vector>
 
 namespace creditlab::hf::detail {
-
-class JsonNode;
-
-/// The largest token id accepted (4,194,303): real vocabularies stay below 300,000, and tables are indexed by id.
-constexpr std::int32_t kMaxTokenId = (1 << 22) - 1;
 
 /// Working memory of BpeModel::encodePiece, reused across calls of one thread, with that thread's cache of encoded
 /// pieces (agent text repeats its words; the Rust crate caches too). The cache belongs to one model at a time.
@@ -49,27 +46,28 @@ struct BpeScratch {
     std::vector<std::int32_t> cachedIds;
 };
 
-class BpeModel {
+class BpeModel final : public TokenModel {
 public:
     /// Parses tokenizer.json's "model"; anything unsupported or inconsistent throws HfError naming its key.
     explicit BpeModel(const JsonNode& model);
-    ~BpeModel();
+    ~BpeModel() override;
     BpeModel(BpeModel&&) noexcept;
 
     /// Appends the ids of one piece. `piece` is raw bytes: each byte stands for its byte-level character. Bytes
     /// whose character is not in the vocabulary are dropped, as the Rust crate does without an unk_token.
-    void encodePiece(std::string_view piece, BpeScratch& scratch, std::vector<std::int32_t>& out) const;
+    void encodePiece(std::string_view piece, BpeScratch& scratch, std::vector<std::int32_t>& out) const override;
 
     /// The id of a vocabulary entry (byte-level text such as "Ġworld").
-    std::optional<std::int32_t> find(std::string_view text) const;
-    /// The text of id `id`, nullptr when no vocabulary entry has it.
-    const std::string* text(std::int32_t id) const;
+    std::optional<std::int32_t> find(std::string_view text) const override;
+    const std::string* text(std::int32_t id) const override;
 
-    std::int32_t pieceCount() const { return m_pieceCount; }
+    std::int32_t pieceCount() const override { return m_pieceCount; }
     std::size_t mergeCount() const { return m_mergeCount; }
-    /// The largest id + 1.
-    std::int32_t idLimit() const { return static_cast<std::int32_t>(m_texts.size()); }
+    std::int32_t idLimit() const override { return static_cast<std::int32_t>(m_texts.size()); }
     bool ignoreMerges() const { return m_ignoreMerges; }
+    bool byteLevel() const override { return true; }
+    /// "byte-level BPE, 151,643 pieces, 151,387 merges" (and " (ignore_merges)").
+    std::string describe() const override;
 
 private:
     struct Tables;

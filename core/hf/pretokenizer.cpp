@@ -142,15 +142,18 @@ struct PreTokenizer::Step {
     std::string label;
 };
 
-PreTokenizer::PreTokenizer(const JsonNode& node)
+PreTokenizer::PreTokenizer(const JsonNode& node, bool byteLevelModel)
 {
     if (node.isNull())
-        node.fail("a byte-level BPE needs a ByteLevel pre-tokenizer, found null");
+        node.fail(byteLevelModel ? "a byte-level BPE needs a ByteLevel pre-tokenizer, found null"
+                                 : "a WordLevel model needs a pre-tokenizer (Split, Digits or a Sequence), found null");
     parseStep(node);
     const auto byteLevels
         = std::count_if(m_steps.begin(), m_steps.end(), [](const auto& s) { return s->kind == Step::Kind::ByteLevel; });
-    if (byteLevels != 1 || m_steps.back()->kind != Step::Kind::ByteLevel)
+    if (byteLevelModel && (byteLevels != 1 || m_steps.back()->kind != Step::Kind::ByteLevel))
         node.fail("a byte-level BPE needs exactly one ByteLevel pre-tokenizer, as the last step");
+    if (!byteLevelModel && (byteLevels != 0 || m_steps.empty()))
+        node.fail("a WordLevel model takes no ByteLevel pre-tokenizer (only Split and Digits, in a Sequence or alone)");
 }
 
 PreTokenizer::~PreTokenizer() = default;
@@ -255,8 +258,14 @@ void PreTokenizer::run(std::string_view text, PreTokenizerScratch& scratch, std:
     if (text.empty())
         return;
     scratch.ranges.push_back({ 0, text.size() });
-    for (std::size_t i = 0; i + 1 < m_steps.size(); ++i)
+    const bool endsWithByteLevel = m_steps.back()->kind == Step::Kind::ByteLevel;
+    for (std::size_t i = 0; i + (endsWithByteLevel ? 1 : 0) < m_steps.size(); ++i)
         splitStep(*m_steps[i], text, scratch);
+    if (!endsWithByteLevel) {
+        for (const Range range : scratch.ranges)
+            pieces.push_back(text.substr(range.begin, range.end - range.begin));
+        return;
+    }
 
     const Step& byteLevel = *m_steps.back();
     for (const Range range : scratch.ranges) {

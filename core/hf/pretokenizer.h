@@ -1,8 +1,9 @@
 #pragma once
 
-// The normalizer and the pre-tokenizer of a byte-level BPE tokenizer.json, as the Rust tokenizers crate runs them.
-// Normalizers: null, NFC and Sequence. Pre-tokenizers: Split (a Regex or String pattern with any behavior, invert),
-// Digits, ByteLevel (which must come last, so that pieces stay raw bytes) and Sequence. Internal to creditlab_hf.
+// The normalizer and the pre-tokenizer of a tokenizer.json, as the Rust tokenizers crate runs them. Normalizers: null,
+// NFC and Sequence. Pre-tokenizers: Split (a Regex or String pattern with any behavior, invert), Digits, ByteLevel and
+// Sequence; a byte-level BPE needs ByteLevel as the last step (so that pieces stay raw bytes), a WordLevel model takes
+// none. Internal to creditlab_hf.
 
 #include "core/hf/jsonnode.h"
 #include "core/hf/onigregex.h"
@@ -54,11 +55,12 @@ struct PreTokenizerScratch {
     RegexRegion region;
 };
 
-/// tokenizer.json's "pre_tokenizer": splits normalized text into the pieces that BPE encodes one by one.
+/// tokenizer.json's "pre_tokenizer": splits normalized text into the pieces that the model encodes one by one.
 class PreTokenizer {
 public:
-    /// Parses the node ("pre_tokenizer"); unsupported or misplaced steps throw HfError naming their key.
-    explicit PreTokenizer(const JsonNode& node);
+    /// Parses the node ("pre_tokenizer") for a model whose pieces are byte-level (BPE: ByteLevel must be the last step)
+    /// or not (WordLevel: no ByteLevel step); unsupported or misplaced steps throw HfError naming their key.
+    PreTokenizer(const JsonNode& node, bool byteLevelModel);
     ~PreTokenizer();
     PreTokenizer(PreTokenizer&&) noexcept;
 
@@ -74,7 +76,7 @@ private:
     void parseStep(const JsonNode& node);
     void splitStep(const Step& step, std::string_view text, PreTokenizerScratch& scratch) const;
 
-    std::vector<std::unique_ptr<Step>> m_steps; // the last one is the ByteLevel step
+    std::vector<std::unique_ptr<Step>> m_steps; // for a byte-level model, the last one is the ByteLevel step
 };
 
 } // namespace creditlab::hf::detail

@@ -1,11 +1,12 @@
 #include "core/hf/tokenizer.h"
 
 #include "core/hf/addedtokens.h"
-#include "core/hf/bpe.h"
+#include "core/hf/bpe.h" // BpeScratch
 #include "core/hf/bytelevel.h"
 #include "core/hf/error.h"
 #include "core/hf/jsonnode.h"
 #include "core/hf/pretokenizer.h"
+#include "core/hf/tokenmodel.h"
 
 #include <cerrno>
 #include <cstring>
@@ -18,16 +19,7 @@ namespace {
 
 enum class TokenKind : std::uint8_t { None, Piece, Added, Special };
 
-// 151643 → "151,643"
-std::string withThousands(std::size_t n)
-{
-    std::string digits = std::to_string(n);
-    for (auto at = static_cast<std::ptrdiff_t>(digits.size()) - 3; at > 0; at -= 3)
-        digits.insert(static_cast<std::size_t>(at), ",");
-    return digits;
-}
-
-void checkDecoder(const detail::JsonNode& node)
+void checkByteLevelDecoder(const detail::JsonNode& node)
 {
     if (node.isNull())
         node.fail("a byte-level BPE needs the ByteLevel decoder, found null");
@@ -37,10 +29,22 @@ void checkDecoder(const detail::JsonNode& node)
         if (list.arraySize() == 0)
             list.fail("a byte-level BPE needs the ByteLevel decoder, found an empty Sequence");
         for (std::size_t i = 0; i < list.arraySize(); ++i)
-            checkDecoder(list[i]);
+            checkByteLevelDecoder(list[i]);
     } else if (type.string() != "ByteLevel") {
         type.fail("\"" + type.string() + "\" is not supported (only ByteLevel and Sequence)");
     }
+}
+
+// The separator decode() writes between the tokens of a model that is not byte-level: Fuse concatenates them; with no
+// decoder, the Rust crate joins them with spaces.
+std::string wordDecoderSeparator(const detail::JsonNode& node)
+{
+    if (node.isNull())
+        return " ";
+    const detail::JsonNode type = node.at("type");
+    if (type.string() != "Fuse")
+        type.fail("\"" + type.string() + "\" is not supported with a WordLevel model (only Fuse, or null)");
+    return {};
 }
 
 // Working memory of encode(), one per thread.
@@ -57,29 +61,36 @@ struct EncodeScratch {
 struct Tokenizer::Impl {
     Impl(const detail::JsonNode& root, std::string sourceName)
         : source(std::move(sourceName))
-        , model(root.at("model"))
+        , model(detail::TokenModel::parse(root.at("model")))
         , normalizer(detail::Normalizer::parse(root.find("normalizer")))
-        , preTokenizer(root.at("pre_tokenizer"))
-        , added(root.find("added_tokens"), model, normalizer)
+        , preTokenizer(root.at("pre_tokenizer"), model->byteLevel())
+        , added(root.find("added_tokens"), *model, normalizer)
     {
         for (const char* key : { "truncation", "padding" })
             if (const auto node = root.find(key))
                 node->fail("must be null (truncation and padding are not supported)");
-        checkDecoder(root.at("decoder"));
-        size = model.idLimit();
+        if (model->byteLevel())
+            checkByteLevelDecoder(root.at("decoder"));
+        else
+            decodeSeparator = wordDecoderSeparator(root.at("decoder"));
+        size = model->idLimit();
         for (const AddedToken& token : added.tokens())
             size = std::max(size, token.id + 1);
         decodeBytes.resize(static_cast<std::size_t>(size));
         kinds.resize(static_cast<std::size_t>(size), TokenKind::None);
-        for (std::int32_t id = 0; id < model.idLimit(); ++id) {
-            if (const std::string* text = model.text(id)) {
-                decodeBytes[static_cast<std::size_t>(id)] = detail::byteLevelToBytes(*text).value_or(*text);
+        // A byte-level token's characters stand for bytes (one with other characters for its own UTF-8); a word-level
+        // token is its text.
+        const auto bytesOf = [this](const std::string& text) {
+            return model->byteLevel() ? detail::byteLevelToBytes(text).value_or(text) : text;
+        };
+        for (std::int32_t id = 0; id < model->idLimit(); ++id) {
+            if (const std::string* text = model->text(id)) {
+                decodeBytes[static_cast<std::size_t>(id)] = bytesOf(*text);
                 kinds[static_cast<std::size_t>(id)] = TokenKind::Piece;
             }
         }
         for (const AddedToken& token : added.tokens()) {
-            decodeBytes[static_cast<std::size_t>(token.id)]
-                = detail::byteLevelToBytes(token.content).value_or(token.content);
+            decodeBytes[static_cast<std::size_t>(token.id)] = bytesOf(token.content);
             kinds[static_cast<std::size_t>(token.id)] = token.special ? TokenKind::Special : TokenKind::Added;
         }
     }
@@ -89,7 +100,7 @@ struct Tokenizer::Impl {
         scratch.pieces.clear();
         preTokenizer.run(text, scratch.preTokenizer, scratch.pieces);
         for (const std::string_view piece : scratch.pieces)
-            model.encodePiece(piece, scratch.bpe, out);
+            model->encodePiece(piece, scratch.bpe, out);
     }
 
     void checkId(std::int32_t id, const char* what) const
@@ -99,11 +110,12 @@ struct Tokenizer::Impl {
     }
 
     std::string source;
-    detail::BpeModel model;
+    std::unique_ptr<const detail::TokenModel> model;
     detail::Normalizer normalizer;
     detail::PreTokenizer preTokenizer;
     detail::AddedVocabulary added;
-    std::vector<std::string> decodeBytes; // by id: the bytes the ByteLevel decoder writes for the token
+    std::vector<std::string> decodeBytes; // by id: the bytes the decoder writes for the token
+    std::string decodeSeparator; // between tokens: " " for a WordLevel model without a decoder
     std::vector<TokenKind> kinds; // by id
     std::int32_t size = 0;
 };
@@ -182,10 +194,14 @@ std::string Tokenizer::decode(std::span<const std::int32_t> ids, bool skipSpecia
 {
     const Impl& d = *m_impl;
     std::string bytes;
+    bool first = true;
     for (const std::int32_t id : ids) {
         d.checkId(id, "decode");
         if (skipSpecialTokens && d.kinds[static_cast<std::size_t>(id)] == TokenKind::Special)
             continue;
+        if (!first)
+            bytes += d.decodeSeparator;
+        first = false;
         bytes += d.decodeBytes[static_cast<std::size_t>(id)];
     }
     return detail::lossyUtf8(bytes);
@@ -195,7 +211,7 @@ std::optional<std::int32_t> Tokenizer::tokenId(std::string_view token) const
 {
     if (const auto id = m_impl->added.find(token))
         return id;
-    return m_impl->model.find(token);
+    return m_impl->model->find(token);
 }
 
 std::string Tokenizer::tokenText(std::int32_t id) const
@@ -203,7 +219,7 @@ std::string Tokenizer::tokenText(std::int32_t id) const
     m_impl->checkId(id, "tokenText");
     if (const AddedToken* token = m_impl->added.byId(id))
         return token->content;
-    return *m_impl->model.text(id);
+    return *m_impl->model->text(id);
 }
 
 std::int32_t Tokenizer::size() const { return m_impl->size; }
@@ -218,9 +234,8 @@ const std::vector<AddedToken>& Tokenizer::addedTokens() const { return m_impl->a
 std::string Tokenizer::describe() const
 {
     const Impl& d = *m_impl;
-    return "byte-level BPE, " + withThousands(static_cast<std::size_t>(d.model.pieceCount())) + " pieces, "
-        + withThousands(d.model.mergeCount()) + " merges" + (d.model.ignoreMerges() ? " (ignore_merges)" : "") + ", "
-        + withThousands(d.added.tokens().size()) + " added tokens, " + d.normalizer.describe();
+    return d.model->describe() + ", " + detail::withThousands(d.added.tokens().size()) + " added tokens, "
+        + d.normalizer.describe();
 }
 
 std::string Tokenizer::describePreTokenizer() const { return m_impl->preTokenizer.describe(); }

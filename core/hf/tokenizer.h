@@ -1,11 +1,14 @@
 #pragma once
 
-// Hugging Face tokenizer.json for byte-level BPE models (Qwen2.5, Qwen3, Llama 3, SmolLM2), token for token what
-// the Rust tokenizers crate gives for `encode(text, add_special_tokens=False)`. Torch-free and Qt-free.
-// Supported: model BPE (merges as "a b" strings or ["a", "b"] pairs, ignore_merges); normalizer null, NFC or a
-// Sequence of them; pre-tokenizer Split (Regex or String, every behavior, invert), Digits and ByteLevel (last) in a
-// Sequence; decoder ByteLevel (or a Sequence of it); added tokens. Everything else is refused with an HfError naming
-// the key. docs/hf-tokenizers.md has the details and how parity with Hugging Face is tested.
+// Hugging Face tokenizer.json for byte-level BPE models (Qwen2.5, Qwen3, Llama 3, SmolLM2) and WordLevel models
+// (CreditLab's built-in tokenizer as core/learn/torch/lm/tokenizerjson.h writes it), token for token what the Rust
+// tokenizers crate gives for `encode(text, add_special_tokens=False)`. Torch-free and Qt-free.
+// Supported: model BPE (merges as "a b" strings or ["a", "b"] pairs, ignore_merges) with pre-tokenizer Split (Regex
+// or String, every behavior, invert), Digits and ByteLevel (last) in a Sequence and decoder ByteLevel (or a Sequence
+// of it); model WordLevel (vocab, unk_token) with Split and Digits but no ByteLevel, and decoder Fuse or null (tokens
+// joined with spaces, as the crate does without a decoder); normalizer null, NFC or a Sequence of them; added tokens.
+// Everything else is refused with an HfError naming the key. docs/hf-tokenizers.md has the details and how parity
+// with Hugging Face is tested.
 
 #include <cstdint>
 #include <memory>
@@ -47,9 +50,10 @@ public:
     /// only Unicode strings, so there is no answer to reproduce).
     std::vector<std::int32_t> encode(std::string_view text) const;
 
-    /// The text of `ids` through the ByteLevel decoder, as the Rust crate's `decode`: each token's characters stand
-    /// for bytes (a token with other characters stands for its own UTF-8), invalid UTF-8 in the result becomes
-    /// U+FFFD. No clean-up of tokenization spaces. With `skipSpecialTokens`, added tokens marked special are left
+    /// The text of `ids` as the Rust crate's `decode`. Byte-level BPE, through the ByteLevel decoder: each token's
+    /// characters stand for bytes (a token with other characters stands for its own UTF-8), invalid UTF-8 in the result
+    /// becomes U+FFFD. WordLevel: the tokens' texts concatenated (Fuse) or joined with spaces (no decoder). No clean-up
+    /// of tokenization spaces. With `skipSpecialTokens`, added tokens marked special are left
     /// out. An id that names no token throws HfError.
     std::string decode(std::span<const std::int32_t> ids, bool skipSpecialTokens = false) const;
 
@@ -64,7 +68,8 @@ public:
     bool isSpecial(std::int32_t id) const;
     /// The added tokens in the order of their ids.
     const std::vector<AddedToken>& addedTokens() const;
-    /// One line: "byte-level BPE, 151,643 pieces, 151,387 merges, 26 added tokens, NFC".
+    /// One line: "byte-level BPE, 151,643 pieces, 151,387 merges, 26 added tokens, NFC" or "word-level, 1,234 pieces,
+    /// 6 added tokens, no normalizer".
     std::string describe() const;
     /// The pre-tokenizer in words: "Split(regex, Isolated) + ByteLevel".
     std::string describePreTokenizer() const;

@@ -36,6 +36,22 @@ json tinyJson(bool stringMerges = false)
 
 Tokenizer tiny() { return Tokenizer::parse(tinyJson().dump(), "tiny.json"); }
 
+// A tiny WordLevel tokenizer (the shape CreditLab's built-in tokenizer is written in): "hi" 2, " there" 3, "!" 4,
+// <unk> 0 and <e> 1 special.
+json tinyWordLevelJson()
+{
+    return { { "added_tokens", { test::addedToken(0, "<unk>", true), test::addedToken(1, "<e>", true) } },
+        { "normalizer", nullptr },
+        { "pre_tokenizer",
+            { { "type", "Split" }, { "pattern", { { "Regex", " ?[a-z]+| ?[^a-z ]| " } } }, { "behavior", "Isolated" },
+                { "invert", false } } },
+        { "model",
+            { { "type", "WordLevel" },
+                { "vocab", { { "<unk>", 0 }, { "<e>", 1 }, { "hi", 2 }, { " there", 3 }, { "!", 4 } } },
+                { "unk_token", "<unk>" } } },
+        { "decoder", { { "type", "Fuse" } } } };
+}
+
 QString message(const std::function<void()>& f)
 {
     try {
@@ -82,6 +98,9 @@ private Q_SLOTS:
     void caseFoldingCorner();
     void badFiles_data();
     void badFiles();
+    void wordLevel();
+    void wordLevelBadFiles_data();
+    void wordLevelBadFiles();
     void loadAndInvalidText();
     void realKnownAnswers_data();
     void realKnownAnswers();
@@ -347,8 +366,9 @@ void TestHfTokenizer::badFiles_data()
         << with([](json& j) { j["model"]["merges"][0] = "h e x"; })
         << "bad.json: key \"model.merges[0]\": expected two pieces separated by one space, got "
            "\"h e x\"";
-    QTest::newRow("model type") << with([](json& j) { j["model"]["type"] = "WordPiece"; })
-                                << "bad.json: key \"model.type\": \"WordPiece\" is not supported (only BPE)";
+    QTest::newRow("model type") << with([](json& j) {
+        j["model"]["type"] = "WordPiece";
+    }) << "bad.json: key \"model.type\": \"WordPiece\" is not supported (only BPE and WordLevel)";
     QTest::newRow("dropout") << with([](json& j) { j["model"]["dropout"] = 0.1; })
                              << "bad.json: key \"model.dropout\": BPE dropout is not supported";
     QTest::newRow("unk_token") << with([](json& j) { j["model"]["unk_token"] = "<unk>"; })
@@ -396,6 +416,69 @@ void TestHfTokenizer::badFiles_data()
 }
 
 void TestHfTokenizer::badFiles()
+{
+    QFETCH(QString, text);
+    QFETCH(QString, error);
+    QCOMPARE(message([&] { Tokenizer::parse(text.toStdString(), "bad.json"); }), error);
+}
+
+void TestHfTokenizer::wordLevel()
+{
+    json j = tinyWordLevelJson();
+    const Tokenizer t = Tokenizer::parse(j.dump(), "word.json");
+    QCOMPARE(t.describe(), std::string("word-level, 5 pieces, 2 added tokens, no normalizer"));
+    QCOMPARE(t.describePreTokenizer(), std::string("Split(regex, Isolated)"));
+    QCOMPARE(t.size(), 5);
+    QCOMPARE(toList(t.encode("hi there!")), (Ids { 2, 3, 4 }));
+    QCOMPARE(toList(t.encode("hi you<e> there")), (Ids { 2, 0, 1, 3 })); // " you" is unknown: one <unk>
+    QCOMPARE(toList(t.encode("")), Ids {});
+    QCOMPARE(t.decode(std::vector<std::int32_t> { 2, 3, 4 }), std::string("hi there!"));
+    QCOMPARE(t.decode(std::vector<std::int32_t> { 2, 0, 1, 3 }), std::string("hi<unk><e> there"));
+    QCOMPARE(t.decode(std::vector<std::int32_t> { 2, 0, 1, 3 }, true), std::string("hi there"));
+    QCOMPARE(t.tokenText(3), std::string(" there"));
+    QCOMPARE(t.tokenId(" there"), std::optional<std::int32_t>(3));
+    QVERIFY(t.isSpecial(1) && !t.isSpecial(2));
+    // No decoder: the Rust crate joins the tokens with spaces.
+    j["decoder"] = nullptr;
+    const Tokenizer spaced = Tokenizer::parse(j.dump(), "word.json");
+    QCOMPARE(spaced.decode(std::vector<std::int32_t> { 2, 3, 1, 4 }), std::string("hi  there <e> !"));
+    QCOMPARE(spaced.decode(std::vector<std::int32_t> { 2, 3, 1, 4 }, true), std::string("hi  there !"));
+}
+
+void TestHfTokenizer::wordLevelBadFiles_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QString>("error");
+    const auto with = [](const std::function<void(json&)>& change) {
+        json j = tinyWordLevelJson();
+        change(j);
+        return QString::fromStdString(j.dump());
+    };
+    QTest::newRow("unk_token missing") << with([](json& j) { j["model"].erase("unk_token"); })
+                                       << "bad.json: key \"model.unk_token\": missing";
+    QTest::newRow("unk_token not in the vocabulary")
+        << with([](json& j) { j["model"]["unk_token"] = "<x>"; })
+        << "bad.json: key \"model.unk_token\": \"<x>\" is not in the vocabulary (the Rust crate cannot encode an "
+           "unknown piece)";
+    QTest::newRow("vocab id") << with([](json& j) { j["model"]["vocab"]["hi"] = -1; })
+                              << "bad.json: key \"model.vocab\": the id of \"hi\" is not an integer from 0 to 4194303";
+    QTest::newRow("ByteLevel") << with([](json& j) { j["pre_tokenizer"] = test::byteLevelPreTokenizer(); })
+                               << "bad.json: key \"pre_tokenizer\": a WordLevel model takes no ByteLevel pre-tokenizer "
+                                  "(only Split and Digits, in a Sequence or alone)";
+    QTest::newRow("no pre-tokenizer") << with([](json& j) { j["pre_tokenizer"] = nullptr; })
+                                      << "bad.json: key \"pre_tokenizer\": a WordLevel model needs a pre-tokenizer "
+                                         "(Split, Digits or a Sequence), found null";
+    QTest::newRow("decoder") << with([](json& j) {
+        j["decoder"] = { { "type", "ByteLevel" } };
+    })
+                             << "bad.json: key \"decoder.type\": \"ByteLevel\" is not supported with a WordLevel "
+                                "model (only Fuse, or null)";
+    QTest::newRow("added token id") << with([](json& j) { j["added_tokens"][1]["content"] = "<f>"; })
+                                    << "bad.json: key \"added_tokens[1].id\": Hugging Face gives \"<f>\" id 5 (the "
+                                       "next id after the vocabulary and the added tokens before it)";
+}
+
+void TestHfTokenizer::wordLevelBadFiles()
 {
     QFETCH(QString, text);
     QFETCH(QString, error);

