@@ -49,7 +49,8 @@ struct ModelCliOptions {
     bool merged = false;
 };
 
-/// `model export`: the run's pretrained policy at a checkpoint (or its SFT policy) as PEFT adapters or a whole folder.
+/// `model export`: the run's policy at a checkpoint (or its SFT policy) as PEFT adapters or a whole folder; a built-in
+/// policy as a Llama folder with CreditLab's tokenizer.
 void exportRun(const ModelCliOptions& o)
 {
     const std::string db = o.db.resolved();
@@ -64,10 +65,6 @@ void exportRun(const ModelCliOptions& o)
         throw std::runtime_error(what + " has no stored config (it is not a training run)");
     const auto config = learn::TrainConfig::parse(*text, what + " config");
     const std::string model = config.getText("policy.pretrained");
-    if (model.empty())
-        throw std::runtime_error(what
-            + " trained a built-in policy (no policy.pretrained); only runs of a Hugging "
-              "Face model export as a Hugging Face folder");
     const std::string files = paths::runFiles(db, o.run);
     const std::string reference = files + "/reference.pt";
     if (!std::filesystem::exists(reference))
@@ -91,6 +88,19 @@ void exportRun(const ModelCliOptions& o)
             throw std::runtime_error("--checkpoint " + std::to_string(*o.checkpoint) + ": " + what
                 + " keeps checkpoints after iterations " + (kept.empty() ? "(none)" : kept) + "; 0 is its SFT policy");
         source = what + " checkpoint after iteration " + std::to_string(*o.checkpoint);
+    }
+    if (model.empty()) {
+        // A built-in policy: a Llama decoder with CreditLab's tokenizer, written whole in float32.
+        if (o.dtype != "auto" && o.dtype != "float32")
+            throw std::runtime_error("--dtype " + o.dtype + ": " + what + " trained a built-in policy, written in float32");
+        const auto tokenizer = learn::Tokenizer::load(files + "/tokenizer.txt");
+        auto policy = learn::loadBuiltinRunPolicy(
+            config, tokenizer.size(), torch::Device(torch::kCPU), checkpoint.empty() ? reference : checkpoint);
+        learn::saveBuiltinHfFolder(policy->decoder(), tokenizer, o.output);
+        std::printf("wrote %s: %s as a whole model (built-in %lldx%lld, llama, F32, CreditLab's tokenizer)\n",
+            o.output.c_str(), source.c_str(), static_cast<long long>(config.getInt("policy.width")),
+            static_cast<long long>(config.getInt("policy.layers")));
+        return;
     }
     const auto folder = hf::ModelFolder::open(model);
     if (config.getText("policy.finetune") == "lora" && !o.merged) {
@@ -385,8 +395,9 @@ void addModelCommand(CLI::App& app)
     });
 
     CLI::App* exportCmd = model->add_subcommand("export",
-        "Write a training run's pretrained policy as a Hugging Face folder: PEFT LoRA adapters for its base model, or "
-        "the whole model (full fine-tuning, or --merged)");
+        "Write a training run's policy as a Hugging Face folder: PEFT LoRA adapters for its base model, or the whole "
+        "model (full fine-tuning, or --merged); a built-in policy as a Llama model with CreditLab's tokenizer and chat "
+        "template");
     exportCmd->add_option("--db", o->db.path, "The database (default: the default database)");
     exportCmd->add_option("--run", o->run, "The training run")->required()->check(CLI::PositiveNumber);
     exportCmd

@@ -256,6 +256,48 @@ ModelConfig parseModelConfig(const std::string& text, const std::string& source)
     return c;
 }
 
+std::string llamaConfigJson(const ModelConfig& c)
+{
+    if (c.arch != Architecture::Llama)
+        throw HfError(std::string("config.json: only Llama configs are written, not ") + architectureName(c.arch));
+    if (c.rope.type != RopeScaling::Type::None)
+        throw HfError("config.json: a rope scaling is not written");
+    if (c.attentionBias != c.attentionOutputBias)
+        throw HfError("config.json: Llama's attention_bias covers q, k, v and o alike");
+    nlohmann::ordered_json j;
+    j["architectures"] = { "LlamaForCausalLM" };
+    j["model_type"] = "llama";
+    j["vocab_size"] = c.vocabSize;
+    j["hidden_size"] = c.hiddenSize;
+    j["intermediate_size"] = c.intermediateSize;
+    j["num_hidden_layers"] = c.layers;
+    j["num_attention_heads"] = c.heads;
+    j["num_key_value_heads"] = c.kvHeads;
+    j["head_dim"] = c.headDim;
+    j["hidden_act"] = "silu";
+    j["max_position_embeddings"] = c.maxPositions;
+    j["rms_norm_eps"] = c.rmsNormEps;
+    j["rope_theta"] = c.ropeTheta;
+    j["rope_scaling"] = nullptr;
+    j["attention_bias"] = c.attentionBias;
+    j["attention_dropout"] = 0.0;
+    j["mlp_bias"] = c.mlpBias;
+    j["tie_word_embeddings"] = c.tieWordEmbeddings;
+    j["initializer_range"] = 0.02;
+    j["pretraining_tp"] = 1;
+    j["use_cache"] = true;
+    j["torch_dtype"] = c.torchDtype.empty() ? "float32" : c.torchDtype;
+    j["bos_token_id"] = c.bosTokenId ? nlohmann::ordered_json(*c.bosTokenId) : nlohmann::ordered_json();
+    if (c.eosTokenIds.size() == 1)
+        j["eos_token_id"] = c.eosTokenIds.front();
+    else if (c.eosTokenIds.empty())
+        j["eos_token_id"] = nullptr;
+    else
+        j["eos_token_id"] = c.eosTokenIds;
+    j["pad_token_id"] = c.padTokenId ? nlohmann::ordered_json(*c.padTokenId) : nlohmann::ordered_json();
+    return j.dump(2) + "\n";
+}
+
 std::int64_t ModelConfig::parameterCount() const
 {
     std::int64_t total = 0;

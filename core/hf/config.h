@@ -66,6 +66,11 @@ struct ModelConfig {
 /// sizes (heads not dividing, ...).
 ModelConfig parseModelConfig(const std::string& text, const std::string& source);
 
+/// config.json's text for a Llama `config` (what CreditLab builds from scratch: no rope scaling, no Qwen keys), as
+/// transformers writes LlamaConfig; parseModelConfig() reads it back to the same config. Throws HfError for another
+/// architecture or a rope scaling.
+std::string llamaConfigJson(const ModelConfig& config);
+
 /// generation_config.json's sampling defaults and end-of-turn ids; every member is optional.
 struct GenerationConfig {
     std::optional<bool> doSample;

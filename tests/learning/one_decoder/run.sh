@@ -14,7 +14,6 @@ set -euo pipefail
 build=$(realpath "$1")
 out=$(realpath -m "$2")
 shift 2
-seeds=("${@:-0 1 2}")
 [ $# -gt 0 ] && seeds=("$@") || seeds=(0 1 2)
 cli="$build/bin/creditlab-cli"
 src=$(cd "$(dirname "$0")/../../.." && pwd)

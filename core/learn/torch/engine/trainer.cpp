@@ -353,7 +353,7 @@ void Trainer::Impl::openPretrained()
 
 void Trainer::Impl::buildPretrainedModels()
 {
-    const auto options = modelOptions(config, format->vocabulary(), false);
+    const auto options = builtinPolicyOptions(config, format->vocabulary());
     const auto decoder
         = [&](bool adapters) { return loadPretrainedDecoder(config, *pretrainedFolder, device, adapters); };
     HfDecoder main = decoder(lora());

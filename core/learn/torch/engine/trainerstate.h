@@ -43,17 +43,6 @@ inline std::shared_ptr<spdlog::logger> logger()
     return log;
 }
 
-inline TransformerOptions modelOptions(const TrainConfig& c, std::int64_t vocab, bool valueHead)
-{
-    TransformerOptions o;
-    o.vocab = vocab;
-    o.width = c.getInt("policy.width");
-    o.layers = c.getInt("policy.layers");
-    o.heads = c.getInt("policy.heads");
-    o.context = c.getInt("policy.context");
-    o.valueHead = valueHead;
-    return o;
-}
 /// Thrown out of a wait for a server (Trainer::Impl::throughOutages) when the run is asked to stop meanwhile.
 struct StopWaiting { };
 
@@ -184,12 +173,12 @@ struct Trainer::Impl {
         if (pretrained()) {
             buildPretrainedModels();
         } else {
-            policy = Transformer(modelOptions(config, format->vocabulary(), false));
-            reference = Transformer(modelOptions(config, format->vocabulary(), false));
+            policy = Transformer(builtinPolicyOptions(config, format->vocabulary()));
+            reference = Transformer(builtinPolicyOptions(config, format->vocabulary()));
             policy->to(device);
             reference->to(device);
             if (config.getBool("critic.enabled")) {
-                critic = Transformer(modelOptions(config, format->vocabulary(), true));
+                critic = Transformer(builtinPolicyOptions(config, format->vocabulary(), true));
                 critic->to(device);
             }
         }

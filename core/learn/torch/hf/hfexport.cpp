@@ -3,6 +3,7 @@
 #include "core/atomicfile.h"
 #include "core/hf/error.h"
 #include "core/hf/safetensors.h"
+#include "core/learn/torch/lm/tokenizerjson.h"
 
 #include <nlohmann/json.hpp>
 
@@ -119,6 +120,26 @@ void saveHfFolder(HfDecoder& model, const hf::ModelFolder& source, const std::st
         if (ec)
             throw hf::HfError((from / file).string() + ": cannot copy: " + ec.message());
     }
+    out.commit();
+}
+
+void saveBuiltinHfFolder(HfDecoder& model, const Tokenizer& tokenizer, const std::string& dir)
+{
+    torch::NoGradGuard noGrad;
+    if (model->hasLora())
+        throw hf::HfError("a built-in policy has no LoRA adapters");
+    StagedFolder out(dir);
+    writeTensors(out.path("model.safetensors").string(), model->hfWeights(), hf::DType::F32);
+    hf::ModelConfig config = model->config();
+    config.torchDtype = "float32";
+    writeFileAtomically(out.path("config.json").string(), hf::llamaConfigJson(config));
+    nlohmann::ordered_json generation;
+    generation["_from_model_config"] = true;
+    generation["eos_token_id"] = config.eosTokenIds.size() == 1 ? nlohmann::ordered_json(config.eosTokenIds.front())
+                                                                 : nlohmann::ordered_json(config.eosTokenIds);
+    generation["pad_token_id"] = config.padTokenId ? nlohmann::ordered_json(*config.padTokenId) : nullptr;
+    writeFileAtomically(out.path("generation_config.json").string(), generation.dump(2) + "\n");
+    writeHfTokenizerFiles(tokenizer, out.path("").string(), config.maxPositions);
     out.commit();
 }
 

@@ -34,6 +34,27 @@ HfDecoder loadPretrainedDecoder(
     return decoder;
 }
 
+TransformerOptions builtinPolicyOptions(const TrainConfig& config, std::int64_t vocab, bool valueHead)
+{
+    TransformerOptions o;
+    o.vocab = vocab;
+    o.width = config.getInt("policy.width");
+    o.layers = config.getInt("policy.layers");
+    o.heads = config.getInt("policy.heads");
+    o.context = config.getInt("policy.context");
+    o.valueHead = valueHead;
+    return o;
+}
+
+Transformer loadBuiltinRunPolicy(
+    const TrainConfig& config, std::int64_t vocab, const torch::Device& device, const std::string& file)
+{
+    Transformer policy(builtinPolicyOptions(config, vocab));
+    loadModule(file, policy);
+    policy->to(device);
+    return policy;
+}
+
 std::mutex& globalGeneratorMutex()
 {
     static std::mutex mutex;

@@ -1,7 +1,7 @@
 #pragma once
 
-// A run's pretrained policy (policy.pretrained) as the trainer and the PAIR probe pipeline build it from the run's
-// config and files. Includes torch.
+// A run's policy as the trainer, the PAIR probe pipeline and `model export` build it from the run's config and files:
+// a pretrained one (policy.pretrained) or a built-in one. Includes torch.
 
 #include "core/hf/modelfolder.h"
 #include "core/learn/api/trainconfig.h"
@@ -11,6 +11,14 @@
 #include <string>
 
 namespace creditlab::learn {
+
+/// policy.width, .layers, .heads and .context as a built-in policy's options over `vocab` token ids.
+TransformerOptions builtinPolicyOptions(const TrainConfig& config, std::int64_t vocab, bool valueHead = false);
+
+/// A stored built-in run's policy on `device`: `file` (reference.pt, its SFT policy, or a checkpoint's policy.pt) in a
+/// policy of the run's shape over `vocab` ids. Throws std::runtime_error naming the file.
+Transformer loadBuiltinRunPolicy(
+    const TrainConfig& config, std::int64_t vocab, const torch::Device& device, const std::string& file);
 
 /// policy.lora.* as adapter options.
 LoraOptions loraOptionsOf(const TrainConfig& config);

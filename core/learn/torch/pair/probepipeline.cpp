@@ -72,15 +72,8 @@ LoadedPolicy loadPolicy(const ProbeSource& source)
         return p;
     }
     p.tokenizer = Tokenizer::load(files + "/tokenizer.txt");
-    TransformerOptions o;
-    o.vocab = p.tokenizer.size();
-    o.width = p.config.getInt("policy.width");
-    o.layers = p.config.getInt("policy.layers");
-    o.heads = p.config.getInt("policy.heads");
-    o.context = p.config.getInt("policy.context");
-    p.model = Transformer(o);
-    loadModule(fromCheckpoint ? checkpoint->second + "/policy.pt" : files + "/reference.pt", p.model);
-    p.model->to(torch::Device(resolveDevice(source.device)));
+    p.model = loadBuiltinRunPolicy(p.config, p.tokenizer.size(), torch::Device(resolveDevice(source.device)),
+        fromCheckpoint ? checkpoint->second + "/policy.pt" : files + "/reference.pt");
     p.model->eval();
     return p;
 }
