@@ -172,8 +172,8 @@ private Q_SLOTS:
 
     void exportWritesTheRunsPolicy()
     {
-        // A LoRA run on a tiny chat model, then its policy as PEFT adapters and as a whole merged folder; a built-in
-        // run is refused with its reason, an unknown checkpoint names the ones kept.
+        // A LoRA run on a tiny chat model, then its policy as PEFT adapters and as a whole merged folder; an unknown
+        // checkpoint names the ones kept.
         const fs::path root(m_dir.filePath("export").toStdString());
         hftest::writeTinyChatModel(root / "model", "LlamaForCausalLM", 7);
         const std::string config = "seed: 1\nthreads: 1\nenv: {name: household, max_steps: 4}\n"
@@ -211,6 +211,93 @@ private Q_SLOTS:
         QVERIFY(missing.code != 0);
         QVERIFY2(missing.err.find("keeps checkpoints after iterations 0, 1") != std::string::npos, missing.err.c_str());
         QVERIFY(!fs::exists(root / "x"));
+    }
+
+    void exportWritesABuiltinRunAsALlamaFolder()
+    {
+        // One decoder: a built-in run's policy is a Llama model with CreditLab's tokenizer. Exported, it is a folder
+        // that inspect describes, whose scores equal the float64 python3-torch Llama reference, and that
+        // policy.pretrained trains on: its greedy eval before any update equals the built-in run's SFT eval (the same
+        // weights and, token for token, the same episodes).
+        const fs::path root(m_dir.filePath("builtin").toStdString());
+        fs::create_directories(root);
+        const std::string config = "seed: 2\nthreads: 1\n"
+                                   "env: {name: household, max_steps: 6, receptacles: 3, task: pick_and_place}\n"
+                                   "policy: {width: 32, layers: 2, heads: 2, context: 256, max_action_tokens: 10}\n"
+                                   "sft: {expert_episodes: 60, noisy_episodes: 0, epochs: 4, batch_size: 16}\n"
+                                   "rl: {iterations: 1, tasks: 2, group_size: 2, epochs: 1, minibatches: 1}\n"
+                                   "eval: {episodes: 12, every: 1}\n";
+        hftest::writeText(root / "run.yaml", config);
+        const std::string db = (root / "runs.db").string();
+        const auto trained = run({ "train", "--config", QString::fromStdString((root / "run.yaml").string()), "--db",
+            QString::fromStdString(db) });
+        QVERIFY2(trained.code == 0, trained.err.c_str());
+        const auto exported = run({ "model", "export", "--db", QString::fromStdString(db), "--run", "1",
+            "--checkpoint", "0", "--output", QString::fromStdString((root / "sft").string()) });
+        QVERIFY2(exported.code == 0, exported.err.c_str());
+        QVERIFY2(exported.out.find("run 1 SFT policy") != std::string::npos, exported.out.c_str());
+        const auto inspect = run({ "model", "inspect", QString::fromStdString((root / "sft").string()), "--json" });
+        QVERIFY2(inspect.code == 0, inspect.err.c_str());
+        const auto summary = nlohmann::json::parse(inspect.out);
+        QVERIFY2(summary.dump().find("LlamaForCausalLM") != std::string::npos, inspect.out.c_str());
+        QVERIFY2(summary.dump().find("word-level") != std::string::npos, inspect.out.c_str());
+
+        // Scores against the independent float64 reference, on a sequence of the run's own tokens.
+        hftest::writeText(root / "text.jsonl", "\"go to countertop 1\"\n");
+        const auto ids = run({ "model", "tokenize", QString::fromStdString((root / "sft").string()), "--input",
+            QString::fromStdString((root / "text.jsonl").string()) });
+        QVERIFY2(ids.code == 0, ids.err.c_str());
+        auto sequence = nlohmann::json::parse(ids.out);
+        sequence.insert(sequence.begin(), 2); // <goal>
+        sequence.push_back(5); // </act>
+        hftest::writeText(root / "seqs.jsonl", sequence.dump() + "\n");
+        const auto scored = run({ "model", "score", QString::fromStdString((root / "sft").string()), "--input",
+            QString::fromStdString((root / "seqs.jsonl").string()), "--output",
+            QString::fromStdString((root / "scores.jsonl").string()) });
+        QVERIFY2(scored.code == 0, scored.err.c_str());
+        QProcess python;
+        python.start("/usr/bin/python3",
+            { QString(CREDITLAB_SOURCE_DIR) + "/tests/learn/hf_reference.py",
+                QString::fromStdString((root / "sft").string()), QString::fromStdString((root / "seqs.jsonl").string()),
+                QString::fromStdString((root / "reference.jsonl").string()) });
+        QVERIFY(python.waitForFinished(300000));
+        QVERIFY2(python.exitCode() == 0, python.readAllStandardError().constData());
+        const auto ours = nlohmann::json::parse(hftest::readText(root / "scores.jsonl"));
+        const auto theirs = nlohmann::json::parse(hftest::readText(root / "reference.jsonl"));
+        QCOMPARE(ours.size(), sequence.size() - 1);
+        QCOMPARE(ours.size(), theirs.size());
+        for (std::size_t i = 0; i < ours.size(); ++i)
+            QVERIFY2(std::abs(ours[i].get<double>() - theirs[i].get<double>()) < 1e-4, scored.out.c_str());
+
+        // Trained on through policy.pretrained: the first eval is the built-in run's SFT eval.
+        const auto through = run({ "train", "--config", QString::fromStdString((root / "run.yaml").string()), "--set",
+            QString::fromStdString("policy.pretrained=" + (root / "sft").string()), "--set", "policy.finetune=full",
+            "--set", "sft.epochs=0", "--set", "sft.expert_episodes=0", "--db", QString::fromStdString(db) });
+        QVERIFY2(through.code == 0, through.err.c_str());
+        // Every eval/* metric before any update (success, invalid rate, repeat rate, turns over 12 greedy episodes),
+        // read with Python's sqlite3: run 2's must be run 1's.
+        QProcess query;
+        query.start("/usr/bin/python3",
+            { "-c",
+                "import sqlite3, sys\n"
+                "c = sqlite3.connect(sys.argv[1])\n"
+                "for run in (1, 2):\n"
+                "    print(sorted(c.execute(\"select name, value from metric where run_id = ? and iteration = 0 and "
+                "name like 'eval/%'\", (run,))))\n",
+                QString::fromStdString(db) });
+        QVERIFY(query.waitForFinished(60000));
+        QVERIFY2(query.exitCode() == 0, query.readAllStandardError().constData());
+        const QStringList evals = QString::fromUtf8(query.readAllStandardOutput()).trimmed().split('\n');
+        QCOMPARE(evals.size(), 2);
+        QVERIFY2(evals[0].contains("eval/invalid_rate"), qPrintable(evals[0]));
+        QCOMPARE(evals[1], evals[0]);
+
+        // Built-in weights are float32 only.
+        const auto bf16 = run({ "model", "export", "--db", QString::fromStdString(db), "--run", "1", "--dtype",
+            "bfloat16", "--output", QString::fromStdString((root / "bf16").string()) });
+        QVERIFY(bf16.code != 0);
+        QVERIFY2(bf16.err.find("built-in policy, written in float32") != std::string::npos, bf16.err.c_str());
+        QVERIFY(!fs::exists(root / "bf16"));
     }
 
     void badFoldersAreNamed()

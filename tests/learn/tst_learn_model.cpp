@@ -4,10 +4,13 @@
 // and the adaptive KL controller match hand-computed numbers, and a seeded tiny SFT learns to copy a token.
 #include "core/learn/torch/engine/doctor.h"
 #include "core/learn/torch/engine/trainsteps.h"
+#include "core/learn/torch/lm/checkpoint.h"
 
+#include <QTemporaryDir>
 #include <QtTest/QTest>
 
 #include <cmath>
+#include <set>
 #include <vector>
 
 using namespace creditlab;
@@ -95,6 +98,8 @@ private Q_SLOTS:
     void microBatchesGiveTheMinibatchGradient_data();
     void microBatchesGiveTheMinibatchGradient();
     void doctorWarnsOnlyOfAReferenceBlas();
+    void builtinPolicyIsALlamaDecoder();
+    void earlierBuiltinWeightsAreRefusedWithTheirReason();
 };
 
 void TestLearnModel::cachedForwardEqualsFullForward()
@@ -672,6 +677,58 @@ void TestLearnModel::doctorWarnsOnlyOfAReferenceBlas()
     // This process: the report agrees with the rule (after a matmul has loaded the BLAS).
     const auto r = creditlab::learn::collectDoctorReport();
     QCOMPARE(r.referenceBlas, usesReferenceBlas(r.blasLibrary, r.mklBuiltIn));
+}
+
+void TestLearnModel::builtinPolicyIsALlamaDecoder()
+{
+    // One decoder: a built-in policy is an HfDecoder of a Llama config (SwiGLU of 2/3 x 4 x width, rounded up to 8),
+    // its parameters named as transformers names them.
+    auto options = tinyOptions();
+    options.valueHead = true;
+    Transformer model(options);
+    const hf::ModelConfig& c = model->decoder()->config();
+    QCOMPARE(c.arch, hf::Architecture::Llama);
+    QCOMPARE(c.hiddenSize, options.width);
+    QCOMPARE(c.intermediateSize, std::int64_t(48)); // 2/3 x 4 x 16 = 42.7 -> 48
+    QCOMPARE(c.kvHeads, options.heads);
+    QVERIFY(!c.tieWordEmbeddings);
+    QVERIFY(!model->pretrained());
+    std::set<std::string> names;
+    for (const auto& item : model->named_parameters())
+        names.insert(item.key());
+    for (const hf::WeightSpec& spec : hf::expectedWeights(c))
+        QVERIFY2(names.count("hf." + spec.name) == 1, spec.name.c_str());
+    QVERIFY(names.count("value.weight") == 1);
+    // The config round-trips through config.json.
+    const hf::ModelConfig back = hf::parseModelConfig(hf::llamaConfigJson(c), "config.json");
+    QCOMPARE(back.intermediateSize, c.intermediateSize);
+    QCOMPARE(back.headDim, c.headDim);
+    QCOMPARE(back.maxPositions, c.maxPositions);
+    QCOMPARE(back.rmsNormEps, c.rmsNormEps);
+    QCOMPARE(back.eosTokenIds, c.eosTokenIds);
+    QCOMPARE(back.padTokenId, c.padTokenId);
+    QCOMPARE(back.parameterCount(), c.parameterCount());
+}
+
+void TestLearnModel::earlierBuiltinWeightsAreRefusedWithTheirReason()
+{
+    // A policy.pt of the GPT-style built-in policy of earlier versions ("tok.weight", "block0_qkv.weight", ...).
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("policy.pt").toStdString();
+    torch::serialize::OutputArchive archive;
+    archive.write("tok.weight", torch::zeros({ 64, 16 }));
+    archive.write("block0_qkv.weight", torch::zeros({ 48, 16 }));
+    archive.save_to(path);
+    auto model = tinyModel(1);
+    try {
+        loadModule(path, model);
+        QFAIL("an earlier built-in policy loaded");
+    } catch (const std::runtime_error& e) {
+        const std::string message = e.what();
+        QVERIFY2(message.find(path + ": written by an earlier CreditLab whose built-in policy was a GPT-style decoder")
+                != std::string::npos,
+            e.what());
+    }
 }
 
 #include "tst_learn_model.moc"

@@ -283,7 +283,40 @@ HfMlpImpl::HfMlpImpl(const hf::ModelConfig& c)
     down_proj = register_module("down_proj", HfLinear(c.intermediateSize, c.hiddenSize, c.mlpBias));
 }
 
-torch::Tensor HfMlpImpl::forward(const torch::Tensor& x) { return down_proj(torch::silu(gate_proj(x)) * up_proj(x)); }
+namespace {
+
+/// Whether `linear` computes its base projection alone (no adapter, or adapters off): then several such projections
+/// of one input may run as one matrix product.
+bool plainProjection(const HfLinear& linear) { return !linear->hasLora() || !linear->adapterEnabled; }
+
+/// The projections `linears` of `x` as one product over their stacked weights (and biases), split back: one GEMM
+/// (and one in the backward pass) where each would pay its own, which on small models costs more than the copy of
+/// the weights. The caller checks plainProjection() of each.
+std::vector<torch::Tensor> stackedProjections(const torch::Tensor& x, std::initializer_list<HfLinear> linears)
+{
+    std::vector<torch::Tensor> weights, biases;
+    std::vector<std::int64_t> sizes;
+    for (const HfLinear& l : linears) {
+        weights.push_back(l->weight);
+        sizes.push_back(l->weight.size(0));
+        if (l->bias.defined())
+            biases.push_back(l->bias);
+    }
+    const auto bias = biases.empty() ? torch::Tensor() : torch::cat(biases);
+    TORCH_CHECK(biases.empty() || biases.size() == weights.size(), "stacked projections need biases on all or none");
+    return torch::nn::functional::linear(x, torch::cat(weights), bias).split_with_sizes(sizes, -1);
+}
+
+} // namespace
+
+torch::Tensor HfMlpImpl::forward(const torch::Tensor& x)
+{
+    if (plainProjection(gate_proj) && plainProjection(up_proj)) {
+        const auto gateUp = stackedProjections(x, { gate_proj, up_proj });
+        return down_proj(torch::silu(gateUp[0]) * gateUp[1]);
+    }
+    return down_proj(torch::silu(gate_proj(x)) * up_proj(x));
+}
 
 HfDecoderLayerImpl::HfDecoderLayerImpl(const hf::ModelConfig& c)
 {
@@ -591,9 +624,21 @@ torch::Tensor HfDecoderImpl::layer(std::int64_t l, const torch::Tensor& x, const
     // Queries (and everything after the attention) at every step, or at `at` only.
     const auto hq = at.defined() ? gatherSteps(h, at, 1) : h;
     const auto queries = hq.size(1);
-    auto q = attention->q_proj(hq).view({ batch, queries, m_config.heads, m_config.headDim });
-    auto k = attention->k_proj(h).view({ batch, steps, m_config.kvHeads, m_config.headDim });
-    auto v = attention->v_proj(h).view({ batch, steps, m_config.kvHeads, m_config.headDim }).transpose(1, 2);
+    torch::Tensor q, k, v;
+    if (!at.defined() && plainProjection(attention->q_proj) && plainProjection(attention->k_proj)
+        && plainProjection(attention->v_proj)) {
+        const auto qkv = stackedProjections(h, { attention->q_proj, attention->k_proj, attention->v_proj });
+        q = qkv[0];
+        k = qkv[1];
+        v = qkv[2];
+    } else {
+        q = attention->q_proj(hq);
+        k = attention->k_proj(h);
+        v = attention->v_proj(h);
+    }
+    q = q.view({ batch, queries, m_config.heads, m_config.headDim });
+    k = k.view({ batch, steps, m_config.kvHeads, m_config.headDim });
+    v = v.view({ batch, steps, m_config.kvHeads, m_config.headDim }).transpose(1, 2);
     if (m_config.qkNorm) {
         q = attention->q_norm(q);
         k = attention->k_norm(k);

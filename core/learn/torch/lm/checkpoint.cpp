@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <type_traits>
 
 namespace creditlab::learn {
 
@@ -78,6 +79,29 @@ void saveModule(const std::string& path, Transformer& module)
     fs::rename(temporary, path);
 }
 
+namespace {
+
+/// Why a model file does not load, with what an earlier CreditLab wrote spelled out: its built-in policy was a GPT-style
+/// decoder ("tok.weight", "block0_qkv.weight", ...), which no longer exists since every policy is a Llama decoder.
+std::string loadFailure(const std::string& path, const c10::Error& e)
+{
+    std::string why = e.what_without_backtrace();
+    try {
+        torch::serialize::InputArchive archive;
+        archive.load_from(path, torch::Device(torch::kCPU));
+        torch::Tensor probe;
+        if (archive.try_read("tok.weight", probe))
+            return path + ": written by an earlier CreditLab whose built-in policy was a GPT-style decoder (learned "
+                          "positions, LayerNorm, GELU); every policy is now a Llama decoder (RMSNorm, rotary positions, "
+                          "SwiGLU), so these weights cannot be read: train the run again (its rollouts, metrics and "
+                          "labels stay readable)";
+    } catch (const c10::Error&) {
+    }
+    return path + ": cannot load the model (" + why + ")";
+}
+
+} // namespace
+
 void loadModule(const std::string& path, Transformer& module)
 {
     if (!fs::exists(path))
@@ -87,7 +111,7 @@ void loadModule(const std::string& path, Transformer& module)
         // Mapped onto the module's device: a policy trained on CUDA loads on a CPU-only build and the other way round.
         torch::load(module, path, module->parameters().front().device());
     } catch (const c10::Error& e) {
-        throw std::runtime_error(path + ": cannot load the model (" + std::string(e.what_without_backtrace()) + ")");
+        throw std::runtime_error(loadFailure(path, e));
     }
     requireSameShapes(path, before, module);
 }
@@ -127,6 +151,8 @@ TrainState loadCheckpoint(const std::string& dir, Transformer& policy, torch::op
         try {
             torch::load(object, path, device);
         } catch (const c10::Error& e) {
+            if constexpr (std::is_same_v<std::decay_t<decltype(object)>, Transformer>)
+                throw std::runtime_error(loadFailure(path, e));
             throw std::runtime_error(path + ": cannot load (" + std::string(e.what_without_backtrace()) + ")");
         }
     };
