@@ -109,20 +109,31 @@ void runTraining(const TrainCliOptions& o)
                 std::fflush(stdout);
                 return true;
             }
+            // "eval success 0.470", or why there is none.
+            const auto evalText = [&] {
+                const double success = metricOf(p.metrics, metricnames::kEvalSuccess);
+                if (std::isnan(success))
+                    return std::string("no eval (eval.episodes is 0)");
+                char text[40];
+                std::snprintf(text, sizeof text, "eval success %.3f", success);
+                return std::string(text);
+            };
             if (p.phase == Phase::Sft && config.getInt("sft.from_run") > 0) {
-                std::printf("warm start from run %lld's SFT policy: eval success %.3f\n",
-                    static_cast<long long>(config.getInt("sft.from_run")), metricOf(p.metrics, metricnames::kEvalSuccess));
+                std::printf("warm start from run %lld's SFT policy: %s\n",
+                    static_cast<long long>(config.getInt("sft.from_run")), evalText().c_str());
                 std::fflush(stdout);
             } else if (p.phase == Phase::Sft && metricOf(p.metrics, metricnames::kSftDemonstrations) == 0.0) {
-                std::printf("no SFT (no demonstrations: the environment has no expert and sft.demonstrations names no "
-                            "file): eval success %.3f\n",
-                    metricOf(p.metrics, metricnames::kEvalSuccess));
+                const char* why = config.getInt("sft.epochs") == 0 ? "sft.epochs is 0"
+                    : config.getInt("sft.expert_episodes") + config.getInt("sft.noisy_episodes") == 0
+                    ? "sft.expert_episodes and sft.noisy_episodes are 0, and sft.demonstrations names no file"
+                    : "no demonstrations: the environment has no expert and sft.demonstrations names no file";
+                std::printf("no SFT (%s): %s\n", why, evalText().c_str());
                 std::fflush(stdout);
             } else if (p.phase == Phase::Sft) {
-                std::printf("SFT done in %s: loss %.4f, token accuracy %.3f, eval success %.3f (%.0f demonstrations)\n",
-                    formatClock(metricOf(p.metrics, metricnames::kTimeSft)).c_str(), metricOf(p.metrics, metricnames::kSftLoss),
-                    metricOf(p.metrics, metricnames::kSftTokenAccuracy), metricOf(p.metrics, metricnames::kEvalSuccess),
-                    metricOf(p.metrics, metricnames::kSftDemonstrations));
+                std::printf("SFT done in %s: loss %.4f, token accuracy %.3f, %s (%.0f demonstrations)\n",
+                    formatClock(metricOf(p.metrics, metricnames::kTimeSft)).c_str(),
+                    metricOf(p.metrics, metricnames::kSftLoss), metricOf(p.metrics, metricnames::kSftTokenAccuracy),
+                    evalText().c_str(), metricOf(p.metrics, metricnames::kSftDemonstrations));
                 std::fflush(stdout);
             } else if (!o.quiet) {
                 printIteration(p);

@@ -1,6 +1,6 @@
 # The Python PyTorch anchor of bench_train.cpp: the row "RL training, same work (CPU)" of TARGETS.md.
-# Plain PyTorch (Debian's 1.13 with OpenBLAS) doing what bench_train does: a pre-LN decoder (d=128, 4 layers,
-# 4 heads, vocab 512, context 512, learned positions, GELU MLP x4, final LayerNorm, untied LM head, GPT-2 init);
+# Plain PyTorch (Debian's 1.13 with OpenBLAS) doing what bench_train does: the built-in policy's Llama decoder (d=128,
+# 4 layers, 4 heads, vocab 512, context 512, RMSNorm, rotary positions, SwiGLU MLP of 344, untied LM head, GPT-2 init);
 # 128 sequences of 256 prompt tokens sample 12 tokens each with a KV cache (one prompt pass, then one cached step
 # per token; explicit attention); then a PPO-clip update with k3 KL to a frozen reference, Adam (lr 1e-5),
 # gradient clipping at 1.0, 2 epochs x 4 minibatches of 32 rows (one forward per minibatch, as bench_train's
@@ -34,48 +34,71 @@ ROWS, PROMPT, ACTION = (8, 32, 12) if SMOKE else (128, 256, 12)
 EPOCHS, MINIBATCHES, KL_COEF, CLIP = 2, 4, 0.01, 0.2
 GOAL, ACT, SPECIALS = 2, 4, 6  # Tokenizer::kGoal, kAct, kSpecialCount
 
-class Block(nn.Module):
+MLP = ((2 * 4 * WIDTH + 2) // 3 + 7) // 8 * 8  # 344: SwiGLU of 2/3 x 4 x width, as builtinModelConfig
+EPS, THETA = 1e-5, 10000.0
+
+class RMSNorm(nn.Module):
     def __init__(self):
         super().__init__()
-        self.ln1, self.ln2 = nn.LayerNorm(WIDTH), nn.LayerNorm(WIDTH)
-        self.qkv, self.proj = nn.Linear(WIDTH, 3 * WIDTH), nn.Linear(WIDTH, WIDTH)
-        self.fc1, self.fc2 = nn.Linear(WIDTH, 4 * WIDTH), nn.Linear(4 * WIDTH, WIDTH)
+        self.weight = nn.Parameter(torch.ones(WIDTH))
 
-    def forward(self, x, mask, cache, past):
+    def forward(self, x):
+        return self.weight * (x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + EPS))
+
+def rotate_half(x):
+    half = x.size(-1) // 2
+    return torch.cat([-x[..., half:], x[..., :half]], -1)
+
+class Block(nn.Module):  # a Llama decoder layer, as transformers' LlamaDecoderLayer (eager attention)
+    def __init__(self):
+        super().__init__()
+        self.ln1, self.ln2 = RMSNorm(), RMSNorm()
+        self.q, self.k, self.v, self.o = (nn.Linear(WIDTH, WIDTH, bias=False) for _ in range(4))
+        self.gate, self.up = nn.Linear(WIDTH, MLP, bias=False), nn.Linear(WIDTH, MLP, bias=False)
+        self.down = nn.Linear(MLP, WIDTH, bias=False)
+
+    def forward(self, x, mask, cos, sin, cache, past):
         B, T, hd = x.size(0), x.size(1), WIDTH // HEADS
-        q, k, v = self.qkv(self.ln1(x)).view(B, T, 3, HEADS, hd).permute(2, 0, 3, 1, 4)
+        h = self.ln1(x)
+        q, k, v = (proj(h).view(B, T, HEADS, hd).transpose(1, 2) for proj in (self.q, self.k, self.v))
+        q, k = q * cos + rotate_half(q) * sin, k * cos + rotate_half(k) * sin
         if cache is not None:  # append to the preallocated cache, attend to everything written so far
             cache[0][:, :, past:past + T] = k
             cache[1][:, :, past:past + T] = v
             k, v = cache[0][:, :, :past + T], cache[1][:, :, :past + T]
-        scores = (q * (1.0 / math.sqrt(hd))) @ k.transpose(-2, -1)
-        attention = torch.softmax(scores.masked_fill(~mask, -1e9), dim=-1)
-        x = x + self.proj((attention @ v).transpose(1, 2).reshape(B, T, WIDTH))
-        return x + self.fc2(F.gelu(self.fc1(self.ln2(x))))
+        scores = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(hd))
+        attention = torch.softmax(scores.masked_fill(~mask, float("-inf")), dim=-1)
+        x = x + self.o((attention @ v).transpose(1, 2).reshape(B, T, WIDTH))
+        h = self.ln2(x)
+        return x + self.down(F.silu(self.gate(h)) * self.up(h))
 
 class Transformer(nn.Module):
     def __init__(self):
         super().__init__()
-        self.tok, self.pos = nn.Embedding(VOCAB, WIDTH), nn.Embedding(CONTEXT, WIDTH)
+        self.tok = nn.Embedding(VOCAB, WIDTH)
         self.blocks = nn.ModuleList(Block() for _ in range(LAYERS))
-        self.ln_f, self.head = nn.LayerNorm(WIDTH), nn.Linear(WIDTH, VOCAB, bias=False)
+        self.ln_f, self.head = RMSNorm(), nn.Linear(WIDTH, VOCAB, bias=False)
         self.register_buffer("causal", torch.ones(CONTEXT, CONTEXT, dtype=torch.bool).tril())
-        with torch.no_grad():  # GPT-2 init: N(0, 0.02), residual projections / sqrt(2 layers), as transformer.cpp
+        hd = WIDTH // HEADS
+        self.register_buffer("inv_freq", 1.0 / THETA ** (torch.arange(0, hd, 2).float() / hd))
+        with torch.no_grad():  # GPT-2 init: N(0, 0.02), residual projections / sqrt(2 layers), as HfDecoder's
             self.tok.weight.normal_(0.0, 0.02)
-            self.pos.weight.normal_(0.0, 0.01)
             for b in self.blocks:
-                for lin, std in ((b.qkv, 0.02), (b.fc1, 0.02), (b.proj, 0.02 / math.sqrt(2 * LAYERS)),
-                                 (b.fc2, 0.02 / math.sqrt(2 * LAYERS))):
-                    lin.weight.normal_(0.0, std)
-                    lin.bias.zero_()
+                for lin in (b.q, b.k, b.v, b.gate, b.up):
+                    lin.weight.normal_(0.0, 0.02)
+                for lin in (b.o, b.down):
+                    lin.weight.normal_(0.0, 0.02 / math.sqrt(2 * LAYERS))
             self.head.weight.normal_(0.0, 0.02)
 
     def forward(self, tokens, cache=None, past=0):  # final hidden state (B, T, WIDTH)
         T = tokens.size(1)
-        x = self.tok(tokens) + self.pos(torch.arange(past, past + T))
+        freqs = torch.arange(past, past + T).float().unsqueeze(-1) * self.inv_freq
+        emb = torch.cat([freqs, freqs], -1)
+        cos, sin = emb.cos(), emb.sin()
+        x = self.tok(tokens)
         mask = self.causal[past:past + T, :past + T]
         for l, block in enumerate(self.blocks):
-            x = block(x, mask, cache[l] if cache is not None else None, past)
+            x = block(x, mask, cos, sin, cache[l] if cache is not None else None, past)
         return self.ln_f(x)
 
     def make_cache(self, rows, capacity):  # (keys, values) of (rows, HEADS, capacity, head width) per layer
@@ -157,7 +180,7 @@ def main():
     trained_tokens = 2.0 * ROWS * (PROMPT + ACTION)  # every sequence token of both epochs, as bench_train counts
     # Model FLOPs, bench_train's formula (it counts the LM head only where bench_train takes logits).
     d, T = float(WIDTH), float(PROMPT + ACTION)
-    dense, head = 2.0 * 12.0 * d * d * LAYERS, 2.0 * d * VOCAB
+    dense, head = 2.0 * (4.0 * d * d + 3.0 * d * MLP) * LAYERS, 2.0 * d * VOCAB
     attention = lambda keys: 2.0 * 2.0 * keys * d * LAYERS
     gen_flops = ROWS * (PROMPT * (dense + attention(PROMPT / 2.0)) + head)
     gen_flops += sum(ROWS * (dense + attention(PROMPT + s) + head) for s in range(1, ACTION))

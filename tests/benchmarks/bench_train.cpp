@@ -2,7 +2,8 @@
 // (Debian's PyTorch 1.13 with OpenBLAS, tuned environment, 2 threads: 1,451 generated and 12,142 trained tokens/s,
 // the update at 39% of the matmul peak; target >= 1.2x both, the update at >= 50% of the peak).
 //
-// A pre-LN decoder of d=128, 4 layers, 4 heads, vocab 512, context 512; 128 sequences of 256 prompt tokens;
+// The built-in policy (a Llama decoder: RMSNorm, rotary positions, SwiGLU of 344) of d=128, 4 layers, 4 heads,
+// vocab 512, context 512; 128 sequences of 256 prompt tokens;
 // 12 sampled tokens each with the KV cache (the stop token is never sampled, so every row writes 12); then a
 // PPO-clip update with k3 KL to a frozen reference, Adam, gradient clipping, 2 epochs x 4 minibatches.
 // Reports tokens/s, the time split, the model FLOPs of each part and their share of the measured matmul peak.
@@ -128,10 +129,12 @@ int main(int argc, char** argv)
     const double sequenceTokens = static_cast<double>(kRows) * (kPrompt + kAction);
     const double trainedTokens = 2.0 * sequenceTokens;
 
-    // Model FLOPs (multiply-adds x 2): 12 d^2 per layer and token for the projections and the MLP, 2 T d per
-    // layer and token for the attention scores and the weighted sum, the LM head (d x V) where logits are taken.
+    // Model FLOPs (multiply-adds x 2): 4 d^2 + 3 d m per layer and token for the projections and the SwiGLU MLP of
+    // width m, 2 T d per layer and token for the attention scores and the weighted sum, the LM head (d x V) where
+    // logits are taken.
     const double d = kWidth;
-    const double perTokenDense = 2.0 * 12.0 * d * d * kLayers;
+    const double m = static_cast<double>(policy->decoder()->config().intermediateSize);
+    const double perTokenDense = 2.0 * (4.0 * d * d + 3.0 * d * m) * kLayers;
     const auto attention = [&](double keys) { return 2.0 * 2.0 * keys * d * kLayers; };
     const double head = 2.0 * d * kVocab;
     double genFlops = kRows * (kPrompt * (perTokenDense + attention(kPrompt / 2.0)) + head); // causal: T/2 on average

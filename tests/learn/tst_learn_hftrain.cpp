@@ -65,6 +65,7 @@ private Q_SLOTS:
     void loraResumeContinuesExactly();
     void exportsAreTheRunsPolicy();
     void configRefusesWindowModeAndUnknownTargets();
+    void generationConfigSetsSamplingDefaults();
 
 private:
     QTemporaryDir m_dir;
@@ -358,6 +359,32 @@ void TestLearnHfTrain::configRefusesWindowModeAndUnknownTargets()
         QVERIFY2(QString(e.what()).contains("policy.pretrained:"), e.what());
         QVERIFY2(QString(e.what()).contains("config.json"), e.what());
     }
+}
+
+void TestLearnHfTrain::generationConfigSetsSamplingDefaults()
+{
+    // The tiny model's generation_config.json has temperature 0.7 and no top_p: a new run without rl.temperature
+    // samples at 0.7 and stores it (so a resume reads it back); a run that sets rl.temperature keeps its own.
+    const auto storedTemperature = [&](const TrainConfig& config) {
+        QTemporaryDir dir;
+        const std::string db = dir.filePath("runs.db").toStdString();
+        Trainer trainer(config, { db, "cpu" });
+        Store store(db, Store::Access::ReadOnly);
+        return TrainConfig::parse(*store.runConfig(trainer.runId()), "stored").getDouble("rl.temperature");
+    };
+    const TrainConfig plain
+        = TrainConfig::parse("policy.pretrained: " + m_model + "\npolicy.context: 512\n", "run.yaml");
+    QVERIFY(!plain.given("rl.temperature"));
+    QVERIFY(plain.given("policy.context"));
+    std::string note;
+    const TrainConfig defaulted = withGenerationDefaults(plain, &note);
+    QCOMPARE(defaulted.getDouble("rl.temperature"), 0.7);
+    QCOMPARE(defaulted.getDouble("rl.top_p"), 1.0);
+    QVERIFY2(QString::fromStdString(note).contains("rl.temperature 0.7"), note.c_str());
+    QCOMPARE(storedTemperature(hfConfig(m_model)), 0.7);
+    QCOMPARE(storedTemperature(hfConfig(m_model, { { "rl.temperature", "1" } })), 1.0);
+    // A built-in policy has no generation config.
+    QCOMPARE(withGenerationDefaults(TrainConfig::defaults()).getDouble("rl.temperature"), 1.0);
 }
 
 QTEST_GUILESS_MAIN(TestLearnHfTrain)

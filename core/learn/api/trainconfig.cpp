@@ -103,9 +103,10 @@ std::vector<ParamSpec> buildSpecs()
             "across turns, restarted from the goal, scene and latest turns when it would pass policy.context; window: "
             "a "
             "fresh prompt per turn with the last policy.history turns (verl-agent)"),
-        choice("policy.positions", { "rotary" },
+        choice("policy.positions", { "rotary", "learned" },
             "How the policy knows where a token is: rotary embeddings in attention, as every policy is a Llama-family "
-            "decoder (the learned absolute positions of earlier versions are gone)"),
+            "decoder; learned (absolute positions) is read in the stored configs of earlier versions, and refused for "
+            "training"),
         integer(
             "policy.history", "4", 0, 64, "Window mode: previous turns (observation and action) shown in the prompt"),
         flag("policy.initial_observation", true, "Keep the episode's first observation (the scene) in the prompt"),
@@ -362,8 +363,10 @@ TrainConfig TrainConfig::parse(const std::string& yamlText, const std::string& s
 
     TrainConfig config;
     std::vector<std::pair<std::string, std::string>> assignments;
-    for (const auto& [key, entry] : own)
+    for (const auto& [key, entry] : own) {
         assignments.emplace_back(key, entry.value);
+        config.m_given.push_back(key); // std::map: sorted
+    }
     config.m_params = credit::Params::resolve("config", specs(), assignments);
 
     const auto assign = [](const std::vector<ConfigEntry>& section) {
@@ -408,6 +411,11 @@ TrainConfig TrainConfig::parse(const std::string& yamlText, const std::string& s
         throw ConfigError(
             source + ": policy.context must leave at least 8 prompt tokens beside policy.max_action_tokens");
     return config;
+}
+
+bool TrainConfig::given(const std::string& key) const
+{
+    return std::binary_search(m_given.begin(), m_given.end(), key);
 }
 
 std::vector<std::string> loraTargets(const std::string& text, const std::string& source)

@@ -53,6 +53,10 @@ public:
     bool getBool(const std::string& key) const { return m_params.getBool(key); }
     std::string getText(const std::string& key) const;
 
+    /// Whether `key` (one of specs()) was assigned in the text or an override, not left to its default. A stored run's
+    /// config assigns every key.
+    bool given(const std::string& key) const;
+
     std::string envName() const { return m_params.getChoice("env.name"); }
     std::string method() const { return m_params.getChoice("credit.method"); }
     std::string judgeName() const { return m_params.getChoice("judge.name"); }
@@ -69,6 +73,7 @@ public:
 
 private:
     credit::Params m_params;
+    std::vector<std::string> m_given; ///< sorted
     std::vector<std::pair<std::string, std::string>> m_env;
     std::vector<std::pair<std::string, std::string>> m_credit;
     std::vector<std::pair<std::string, std::string>> m_judge;

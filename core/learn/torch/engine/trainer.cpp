@@ -424,9 +424,24 @@ void Trainer::Impl::initialisePolicy()
     }
 }
 
-Trainer::Trainer(const TrainConfig& config, const TrainOptions& options)
-    : d(std::make_unique<Impl>(config, options))
+namespace {
+
+/// A new run's config: policy.pretrained's sampling defaults where the config does not set them, said in the log.
+TrainConfig newRunConfig(const TrainConfig& config)
 {
+    std::string note;
+    TrainConfig out = withGenerationDefaults(config, &note);
+    if (!note.empty())
+        logger()->info("{}", note);
+    return out;
+}
+
+} // namespace
+
+Trainer::Trainer(const TrainConfig& given, const TrainOptions& options)
+    : d(std::make_unique<Impl>(newRunConfig(given), options))
+{
+    const TrainConfig& config = d->config;
     NewRun run;
     run.name = config.runName();
     run.kind = options.kind;

@@ -65,7 +65,9 @@ struct TrainResult {
 /// Errors throw std::exception; the run is then marked "failed".
 class Trainer {
 public:
-    /// Creates a new run in the store.
+    /// Creates a new run in the store. With policy.pretrained, the model's generation_config.json temperature and top_p
+    /// become rl.temperature and rl.top_p where `config` does not set them (withGenerationDefaults()); the stored
+    /// config holds the values the run samples with.
     Trainer(const TrainConfig& config, const TrainOptions& options);
     /// Continues run `runId` from its last checkpoint, with the config it was started with; a run stopped
     /// before its first checkpoint (during SFT) starts again from its seed. Throws std::invalid_argument when

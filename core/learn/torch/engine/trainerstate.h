@@ -11,6 +11,7 @@
 #include "core/learn/torch/engine/trainsteps.h"
 #include "core/learn/torch/hf/hfformat.h"
 #include "core/learn/torch/hf/hfpolicy.h"
+#include "core/learn/torch/hf/hfupdate.h"
 #include "core/learn/torch/lm/checkpoint.h"
 #include "core/store.h"
 #include "core/unavailable.h"
@@ -194,11 +195,16 @@ struct Trainer::Impl {
     void makeOptimizers()
     {
         const auto betas = std::make_tuple(config.getDouble("rl.adam_beta1"), config.getDouble("rl.adam_beta2"));
-        optimizer = std::make_unique<torch::optim::Adam>(
-            trainable(policy), torch::optim::AdamOptions(config.getDouble("rl.lr")).betas(betas));
+        // Adam, or with float32 master weights for parameters below float32 (full fine-tuning in bfloat16).
+        const auto adam = [&](std::vector<torch::Tensor> params, double lr) -> std::unique_ptr<torch::optim::Adam> {
+            const auto options = torch::optim::AdamOptions(lr).betas(betas);
+            if (MasterWeightAdam::needed(params))
+                return std::make_unique<MasterWeightAdam>(std::move(params), options);
+            return std::make_unique<torch::optim::Adam>(std::move(params), options);
+        };
+        optimizer = adam(trainable(policy), config.getDouble("rl.lr"));
         if (critic)
-            criticOptimizer = std::make_unique<torch::optim::Adam>(
-                trainable(critic), torch::optim::AdamOptions(config.getDouble("critic.lr")).betas(betas));
+            criticOptimizer = adam(trainable(critic), config.getDouble("critic.lr"));
     }
 
     /// The parameters an optimizer steps: all of a built-in policy's, the adapters (and value head) alone under LoRA.

@@ -289,9 +289,25 @@ namespace {
 /// of one input may run as one matrix product.
 bool plainProjection(const HfLinear& linear) { return !linear->hasLora() || !linear->adapterEnabled; }
 
+/// The most weights stacked for one product (2 MB in float32): the built-in policies' projections are, a pretrained
+/// model's are not, where copying the weights on every pass (every decoding step) would cost more memory traffic than
+/// the products save in dispatch. Measured on household-quick's 128 x 2 policy: rollouts 12% and updates 4% faster.
+constexpr std::int64_t kMaxStackedWeights = 512 * 1024;
+
+/// Whether `linears` run as one product: all plain and small (kMaxStackedWeights).
+bool stackable(std::initializer_list<HfLinear> linears)
+{
+    std::int64_t total = 0;
+    for (const HfLinear& l : linears) {
+        if (!plainProjection(l))
+            return false;
+        total += l->weight.numel();
+    }
+    return total <= kMaxStackedWeights;
+}
+
 /// The projections `linears` of `x` as one product over their stacked weights (and biases), split back: one GEMM
-/// (and one in the backward pass) where each would pay its own, which on small models costs more than the copy of
-/// the weights. The caller checks plainProjection() of each.
+/// (and one in the backward pass) where each would pay its own. The caller checks stackable().
 std::vector<torch::Tensor> stackedProjections(const torch::Tensor& x, std::initializer_list<HfLinear> linears)
 {
     std::vector<torch::Tensor> weights, biases;
@@ -311,7 +327,7 @@ std::vector<torch::Tensor> stackedProjections(const torch::Tensor& x, std::initi
 
 torch::Tensor HfMlpImpl::forward(const torch::Tensor& x)
 {
-    if (plainProjection(gate_proj) && plainProjection(up_proj)) {
+    if (stackable({ gate_proj, up_proj })) {
         const auto gateUp = stackedProjections(x, { gate_proj, up_proj });
         return down_proj(torch::silu(gateUp[0]) * gateUp[1]);
     }
@@ -625,8 +641,7 @@ torch::Tensor HfDecoderImpl::layer(std::int64_t l, const torch::Tensor& x, const
     const auto hq = at.defined() ? gatherSteps(h, at, 1) : h;
     const auto queries = hq.size(1);
     torch::Tensor q, k, v;
-    if (!at.defined() && plainProjection(attention->q_proj) && plainProjection(attention->k_proj)
-        && plainProjection(attention->v_proj)) {
+    if (!at.defined() && stackable({ attention->q_proj, attention->k_proj, attention->v_proj })) {
         const auto qkv = stackedProjections(h, { attention->q_proj, attention->k_proj, attention->v_proj });
         q = qkv[0];
         k = qkv[1];

@@ -3,7 +3,9 @@
 #include "core/learn/torch/hf/hfmodel.h"
 #include "core/learn/torch/lm/checkpoint.h"
 
+#include <charconv>
 #include <mutex>
+#include <optional>
 
 namespace creditlab::learn {
 
@@ -36,6 +38,10 @@ HfDecoder loadPretrainedDecoder(
 
 TransformerOptions builtinPolicyOptions(const TrainConfig& config, std::int64_t vocab, bool valueHead)
 {
+    if (config.getText("policy.positions") != "rotary")
+        throw ConfigError("policy.positions: " + config.getText("policy.positions")
+            + ": every policy is now a Llama decoder with rotary positions (learned absolute positions were the "
+              "GPT-style policy of earlier versions, whose runs cannot be resumed); set policy.positions: rotary");
     TransformerOptions o;
     o.vocab = vocab;
     o.width = config.getInt("policy.width");
@@ -53,6 +59,40 @@ Transformer loadBuiltinRunPolicy(
     loadModule(file, policy);
     policy->to(device);
     return policy;
+}
+
+TrainConfig withGenerationDefaults(const TrainConfig& config, std::string* note)
+{
+    const std::string spec = config.getText("policy.pretrained");
+    if (spec.empty())
+        return config;
+    std::optional<hf::GenerationConfig> generation;
+    try {
+        generation = hf::ModelFolder::open(spec).generation;
+    } catch (const std::exception&) {
+        return config; // the trainer opens the folder again and reports why it cannot
+    }
+    if (!generation)
+        return config;
+    std::vector<std::pair<std::string, std::string>> overrides;
+    const auto take = [&](const char* key, const std::optional<double>& value) {
+        if (!value || config.given(key))
+            return;
+        char text[32]; // the shortest text that reads back as the same double
+        const auto end = std::to_chars(text, text + sizeof text, *value).ptr;
+        overrides.emplace_back(key, std::string(text, end));
+    };
+    take("rl.temperature", generation->temperature);
+    take("rl.top_p", generation->topP);
+    if (overrides.empty())
+        return config;
+    if (note != nullptr) {
+        *note = spec + "/generation_config.json:";
+        for (const auto& [key, value] : overrides)
+            *note += " " + key + " " + value;
+        *note += " (the run config does not set them)";
+    }
+    return TrainConfig::parse(config.toYaml(), spec + "'s generation_config.json", overrides);
 }
 
 std::mutex& globalGeneratorMutex()

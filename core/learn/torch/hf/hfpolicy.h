@@ -12,13 +12,20 @@
 
 namespace creditlab::learn {
 
-/// policy.width, .layers, .heads and .context as a built-in policy's options over `vocab` token ids.
+/// policy.width, .layers, .heads and .context as a built-in policy's options over `vocab` token ids. Throws ConfigError
+/// for policy.positions: learned (only an earlier version's stored config has it).
 TransformerOptions builtinPolicyOptions(const TrainConfig& config, std::int64_t vocab, bool valueHead = false);
 
 /// A stored built-in run's policy on `device`: `file` (reference.pt, its SFT policy, or a checkpoint's policy.pt) in a
 /// policy of the run's shape over `vocab` ids. Throws std::runtime_error naming the file.
 Transformer loadBuiltinRunPolicy(
     const TrainConfig& config, std::int64_t vocab, const torch::Device& device, const std::string& file);
+
+/// `config` with policy.pretrained's generation_config.json sampling defaults where the config does not set them:
+/// its temperature as rl.temperature and its top_p as rl.top_p (the keys a new run then stores, so a resume reads
+/// them back). `config` itself without policy.pretrained, without the file, or when it sets both; `note` (when given)
+/// then says what was taken. A folder that does not open is left to the trainer to report.
+TrainConfig withGenerationDefaults(const TrainConfig& config, std::string* note = nullptr);
 
 /// policy.lora.* as adapter options.
 LoraOptions loraOptionsOf(const TrainConfig& config);

@@ -1,5 +1,6 @@
 #include "core/learn/torch/hf/hfupdate.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace creditlab::learn {
@@ -75,6 +76,83 @@ double HfOptimizer::step()
             s.params[i].copy_(s.masters[i]);
     zeroGrad();
     return norm;
+}
+
+namespace {
+
+std::vector<torch::Tensor> mastersOf(const std::vector<torch::Tensor>& params)
+{
+    std::vector<torch::Tensor> out;
+    for (const auto& p : params)
+        out.push_back(p.scalar_type() == torch::kFloat32 ? p : p.detach().to(torch::kFloat32).requires_grad_(true));
+    return out;
+}
+
+bool sameTensor(const torch::Tensor& a, const torch::Tensor& b)
+{
+    return a.unsafeGetTensorImpl() == b.unsafeGetTensorImpl();
+}
+
+} // namespace
+
+MasterWeightAdam::MasterWeightAdam(std::vector<torch::Tensor> params, const torch::optim::AdamOptions& options)
+    : torch::optim::Adam(mastersOf(params), options)
+    , m_params(std::move(params))
+{
+}
+
+bool MasterWeightAdam::needed(const std::vector<torch::Tensor>& params)
+{
+    return std::any_of(
+        params.begin(), params.end(), [](const torch::Tensor& p) { return p.scalar_type() != torch::kFloat32; });
+}
+
+torch::Tensor MasterWeightAdam::step(LossClosure closure)
+{
+    auto& masters = param_groups().front().params();
+    {
+        torch::NoGradGuard noGrad;
+        for (std::size_t i = 0; i < m_params.size(); ++i) {
+            const auto& p = m_params[i];
+            if (!sameTensor(p, masters[i]) && p.grad().defined())
+                masters[i].mutable_grad() = p.grad().to(torch::kFloat32);
+        }
+    }
+    auto loss = torch::optim::Adam::step(std::move(closure));
+    torch::NoGradGuard noGrad;
+    for (std::size_t i = 0; i < m_params.size(); ++i) {
+        auto& p = m_params[i];
+        if (sameTensor(p, masters[i]))
+            continue;
+        p.copy_(masters[i]);
+        p.mutable_grad() = torch::Tensor();
+    }
+    return loss;
+}
+
+void MasterWeightAdam::save(torch::serialize::OutputArchive& archive) const
+{
+    torch::optim::Adam::save(archive);
+    const auto& masters = param_groups().front().params();
+    for (std::size_t i = 0; i < masters.size(); ++i)
+        if (!sameTensor(masters[i], m_params[i]))
+            archive.write("creditlab_master_" + std::to_string(i), masters[i], true);
+}
+
+void MasterWeightAdam::load(torch::serialize::InputArchive& archive)
+{
+    torch::optim::Adam::load(archive);
+    torch::NoGradGuard noGrad;
+    auto& masters = param_groups().front().params();
+    for (std::size_t i = 0; i < masters.size(); ++i) {
+        if (sameTensor(masters[i], m_params[i]))
+            continue;
+        torch::Tensor saved;
+        if (archive.try_read("creditlab_master_" + std::to_string(i), saved, true))
+            masters[i].copy_(saved);
+        else // an archive of Adam alone: the masters start from the loaded weights
+            masters[i].copy_(m_params[i]);
+    }
 }
 
 void HfOptimizer::zeroGrad()

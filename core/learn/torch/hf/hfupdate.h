@@ -45,4 +45,22 @@ private:
     std::unique_ptr<State> m_state;
 };
 
+/// LibTorch's Adam for the trainer, with float32 master copies of the parameters below float32 (a bf16 model's full
+/// fine-tuning): step() reads those parameters' gradients into their masters, steps, writes the masters back rounded
+/// and clears the gradients, so small updates are not lost to bf16's 8-bit mantissa. Float32 parameters are stepped
+/// in place, as by Adam. The archive (save, load) holds the masters too, so a resumed run continues from them. Its
+/// zero_grad() clears the masters' gradients; the parameters' are cleared by step(). One thread.
+class MasterWeightAdam : public torch::optim::Adam {
+public:
+    MasterWeightAdam(std::vector<torch::Tensor> params, const torch::optim::AdamOptions& options);
+    torch::Tensor step(LossClosure closure = nullptr) override;
+    void save(torch::serialize::OutputArchive& archive) const override;
+    void load(torch::serialize::InputArchive& archive) override;
+    /// Whether `params` has one below float32: what needs this optimizer rather than Adam.
+    static bool needed(const std::vector<torch::Tensor>& params);
+
+private:
+    std::vector<torch::Tensor> m_params; ///< the model's; param_groups() holds their masters
+};
+
 } // namespace creditlab::learn

@@ -1,6 +1,6 @@
 #pragma once
 
-// The policy network: a decoder-only, pre-LN transformer language model. Includes torch: only the
+// The policy network: a Llama-family decoder language model (HfDecoder). Includes torch: only the
 // learn library's .cpp files and the learn tests include this header.
 
 #include "core/learn/torch/hf/decoder.h"

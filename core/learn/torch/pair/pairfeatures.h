@@ -57,8 +57,8 @@ std::vector<float> attentionStatistics(
 
 /// Everything PAIR's probes read from one turn (pair.md §2.2, §7.2 conventions).
 struct TurnFeatures {
-    std::vector<float> lastToken; ///< final-LayerNorm hidden state at end − 1 (HF's last entry)
-    std::vector<float> meanPooled; ///< final-LayerNorm hidden state averaged over the span
+    std::vector<float> lastToken; ///< final-norm hidden state at end − 1 (HF's last entry)
+    std::vector<float> meanPooled; ///< final-norm hidden state averaged over the span
     std::vector<std::vector<float>> layerLastToken; ///< residual stream after block l at end − 1, l = 0…L−1
     std::vector<std::vector<float>> layerMeanPooled; ///< residual stream after block l averaged over the span
     std::vector<float> attention; ///< attentionStatistics of layers 0…L−1 concatenated (4·H·L): PAIR's `a`
