@@ -23,32 +23,29 @@ figures="$out/figures.txt"
 # The eval successes of a run's log ("eval success X" after SFT, then "eval X" every eval.every iterations).
 evals() { grep -oE 'eval( success)? [0-9.]+' "$1" | grep -oE '[0-9.]+$' | tr '\n' ' '; }
 
+# train LABEL LOG ARGS...: one `creditlab-cli train` with ARGS into LOG, then LABEL's wall time and evals in figures.
+train() {
+    local label=$1 log=$2 start
+    shift 2
+    start=$(date +%s)
+    "$cli" train "$@" >"$log" 2>&1
+    echo "$label: wall $(($(date +%s) - start))s; evals $(evals "$log")" | tee -a "$figures"
+}
+
 for seed in "${seeds[@]}"; do
     db="$out/quick-$seed.db"
-    rm -f "$db"
-    start=$(date +%s)
-    "$cli" train --config "$src/resources/configs/household-quick.yaml" --set seed="$seed" --db "$db" \
-        >"$out/quick-$seed.log" 2>&1
-    wall=$(($(date +%s) - start))
-    echo "household-quick seed $seed: wall ${wall}s; evals $(evals "$out/quick-$seed.log")" | tee -a "$figures"
-
-    rm -rf "$out/sft-$seed"
+    rm -rf "$db" "$out/sft-$seed"
+    train "household-quick seed $seed" "$out/quick-$seed.log" \
+        --config "$src/resources/configs/household-quick.yaml" --set seed="$seed" --db "$db"
     "$cli" model export --db "$db" --run 1 --checkpoint 0 --output "$out/sft-$seed" >>"$out/quick-$seed.log" 2>&1
-    start=$(date +%s)
-    "$cli" train --config "$src/resources/configs/household-quick.yaml" --set seed="$seed" \
+    train "through policy.pretrained seed $seed" "$out/through-hf-$seed.log" \
+        --config "$src/resources/configs/household-quick.yaml" --set seed="$seed" \
         --set policy.pretrained="$out/sft-$seed" --set policy.finetune=full --set sft.epochs=0 \
-        --set sft.expert_episodes=0 --set sft.noisy_episodes=0 --db "$db" >"$out/through-hf-$seed.log" 2>&1
-    wall=$(($(date +%s) - start))
-    echo "through policy.pretrained seed $seed: wall ${wall}s; evals $(evals "$out/through-hf-$seed.log")" \
-        | tee -a "$figures"
+        --set sft.expert_episodes=0 --set sft.noisy_episodes=0 --db "$db"
 done
 
 for seed in "${seeds[@]}"; do
-    db="$out/sft-$seed.db"
-    rm -f "$db"
-    start=$(date +%s)
-    "$cli" train --config "$src/resources/configs/household-sft.yaml" --set seed="$seed" --db "$db" \
-        >"$out/household-sft-$seed.log" 2>&1
-    wall=$(($(date +%s) - start))
-    echo "household-sft seed $seed: wall ${wall}s; evals $(evals "$out/household-sft-$seed.log")" | tee -a "$figures"
+    rm -f "$out/household-sft-$seed.db"
+    train "household-sft seed $seed" "$out/household-sft-$seed.log" \
+        --config "$src/resources/configs/household-sft.yaml" --set seed="$seed" --db "$out/household-sft-$seed.db"
 done
