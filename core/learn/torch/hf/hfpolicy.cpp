@@ -1,9 +1,11 @@
 #include "core/learn/torch/hf/hfpolicy.h"
 
+#include "core/hf/hubcache.h"
 #include "core/learn/torch/hf/hfmodel.h"
 #include "core/learn/torch/lm/checkpoint.h"
 
 #include <charconv>
+#include <filesystem>
 #include <mutex>
 #include <optional>
 
@@ -66,14 +68,16 @@ TrainConfig withGenerationDefaults(const TrainConfig& config, std::string* note)
     const std::string spec = config.getText("policy.pretrained");
     if (spec.empty())
         return config;
+    // generation_config.json alone: the trainer opens (and checks) the whole folder later.
     std::optional<hf::GenerationConfig> generation;
     try {
-        generation = hf::ModelFolder::open(spec).generation;
+        const auto file = std::filesystem::path(hf::resolveModelFolder(spec)) / "generation_config.json";
+        if (!std::filesystem::exists(file))
+            return config;
+        generation = hf::parseGenerationConfig(hf::readTextFile(file.string()), file.string());
     } catch (const std::exception&) {
-        return config; // the trainer opens the folder again and reports why it cannot
+        return config; // the trainer opens the folder and reports why it cannot
     }
-    if (!generation)
-        return config;
     std::vector<std::pair<std::string, std::string>> overrides;
     const auto take = [&](const char* key, const std::optional<double>& value) {
         if (!value || config.given(key))
