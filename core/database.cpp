@@ -70,6 +70,15 @@ Statement& Statement::bind(int index, std::string_view value)
     return *this;
 }
 
+Statement& Statement::bindBlob(int index, std::string_view bytes)
+{
+    // A null pointer would bind SQL NULL: an empty view binds an empty BLOB.
+    const char* data = bytes.data() ? bytes.data() : "";
+    if (const int rc = sqlite3_bind_blob64(m_stmt, index, data, bytes.size(), SQLITE_STATIC); rc != SQLITE_OK)
+        raise(rc);
+    return *this;
+}
+
 Statement& Statement::bindNull(int index)
 {
     if (const int rc = sqlite3_bind_null(m_stmt, index); rc != SQLITE_OK)
@@ -107,6 +116,13 @@ double Statement::columnDouble(int column) const { return sqlite3_column_double(
 std::string_view Statement::columnTextView(int column) const
 {
     const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(m_stmt, column));
+    const int n = sqlite3_column_bytes(m_stmt, column);
+    return p ? std::string_view(p, static_cast<std::size_t>(n)) : std::string_view();
+}
+
+std::string_view Statement::columnBlob(int column) const
+{
+    const auto* p = static_cast<const char*>(sqlite3_column_blob(m_stmt, column));
     const int n = sqlite3_column_bytes(m_stmt, column);
     return p ? std::string_view(p, static_cast<std::size_t>(n)) : std::string_view();
 }

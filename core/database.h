@@ -35,6 +35,8 @@ public:
     Statement& bind(int index, const std::string& value) { return bind(index, std::string_view(value)); }
     Statement& bind(int index, const char* value) { return bind(index, std::string_view(value)); }
     Statement& bindNull(int index);
+    /// Binds `bytes` as a BLOB (kept alive by the caller until the statement is stepped, as text is).
+    Statement& bindBlob(int index, std::string_view bytes);
     template <typename T> Statement& bind(int index, const std::optional<T>& value)
     {
         return value ? bind(index, *value) : bindNull(index);
@@ -53,6 +55,8 @@ public:
     double columnDouble(int column) const;
     std::string columnText(int column) const;
     std::string_view columnTextView(int column) const;
+    /// A BLOB column's bytes (valid until the next step or reset); empty for NULL.
+    std::string_view columnBlob(int column) const;
     std::optional<std::int64_t> columnOptInt(int column) const;
     std::optional<double> columnOptDouble(int column) const;
     std::optional<std::string> columnOptText(int column) const;

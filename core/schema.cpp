@@ -248,6 +248,26 @@ CREATE TABLE sft_metric (
 ) WITHOUT ROWID;
 )sql";
 
+// Version 9: a trained rollout's training sequences token by token, as the update saw them (Store::TokenSegment;
+// the workbench's Tokens view): one row per sequence (episode mode: a segment, a new one where the stream restarted
+// at the context; window mode: a turn). Arrays are little-endian BLOBs of one value per token: int32 ids and turns
+// (-1 for context tokens), uint8 loss mask, float32 log-probs and advantages (NaN where there is none). Written by
+// the trainer for rl.store_tokens rollouts per iteration; deleted with the trajectory.
+constexpr std::string_view kV9 = R"sql(
+CREATE TABLE token_segment (
+    trajectory_id INTEGER NOT NULL REFERENCES trajectory(id) ON DELETE CASCADE,
+    segment       INTEGER NOT NULL,
+    tokens        BLOB NOT NULL,
+    pieces        TEXT NOT NULL,
+    turns         BLOB NOT NULL,
+    mask          BLOB NOT NULL,
+    behaviour     BLOB NOT NULL,
+    current       BLOB NOT NULL,
+    advantage     BLOB NOT NULL,
+    PRIMARY KEY (trajectory_id, segment)
+);
+)sql";
+
 StoreError newerFileError(const std::string& path, std::int64_t version)
 {
     return StoreError(path + ": written by a newer CreditLab (schema version " + std::to_string(version)
@@ -297,6 +317,8 @@ std::string_view migrationSql(int toVersion)
         return kV7;
     case 8:
         return kV8;
+    case 9:
+        return kV9;
     default:
         return {};
     }

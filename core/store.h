@@ -99,6 +99,20 @@ struct HumanLabel {
     std::string createdAt;
 };
 
+/// One training sequence of a trained rollout as the update saw it, token by token: the Tokens view's data (schema
+/// 9). Episode mode stores one per segment of the episode's stream, window mode one per turn. Every vector holds one
+/// value per token; log-probs are natural logs at the sampling temperature.
+struct TokenSegment {
+    int segment = 0; ///< its order among the trajectory's sequences
+    std::vector<std::int32_t> tokens;
+    std::vector<std::string> pieces; ///< each token's text (special tokens spelled out), valid UTF-8
+    std::vector<std::int32_t> turns; ///< the turn an action token belongs to; -1 for context (goal, observations)
+    std::vector<std::uint8_t> mask; ///< 1 where the policy loss is taken (0 for context, and for a filtered rollout)
+    std::vector<float> behaviour; ///< when it was sampled (the rollout's engine); NaN for context tokens
+    std::vector<float> current; ///< the trainer's, before the update's first step; NaN where not trained
+    std::vector<float> advantage; ///< the token's advantage in the loss; NaN where not trained
+};
+
 /// A human label with what identifies its turn across runs: the human judge matches new turns on (task, state,
 /// action) (core/judge/humanjudge.h).
 struct LabelledTurn {
@@ -252,6 +266,13 @@ public:
     std::optional<std::string> creditParams(std::int64_t runId, const std::string& method);
     std::vector<double> credits(std::int64_t trajectoryRowId, const std::string& method);
     std::vector<std::string> creditMethods(std::int64_t runId);
+
+    // Token segments (the Tokens view).
+    /// Stores (replaces) a trajectory's token segments. Refuses a segment whose vectors differ in length.
+    void writeTokenSegments(std::int64_t trajectoryRowId, std::span<const TokenSegment> segments);
+    /// A trajectory's token segments in order; empty when none were stored (imported and evaluation trajectories,
+    /// rl.store_tokens, a database from before schema 9). Throws StoreError naming the row and column of a damaged one.
+    std::vector<TokenSegment> tokenSegments(std::int64_t trajectoryRowId);
 
     // Labels.
     void setHumanLabel(std::int64_t trajectoryRowId, int turn, const std::string& annotator, Role role);

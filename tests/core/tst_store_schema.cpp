@@ -76,6 +76,11 @@ const std::set<std::string> kTablesV8 = [] {
     t.insert("sft_metric");
     return t;
 }();
+const std::set<std::string> kTablesV9 = [] {
+    auto t = kTablesV8;
+    t.insert("token_segment");
+    return t;
+}();
 
 /// The names of the user objects of one type ("table" or "index") in the database.
 std::set<std::string> objects(Database& db, const char* type)
@@ -156,7 +161,7 @@ void TestStoreSchema::newFileIsAtCurrentVersion()
     QCOMPARE(db.scalarInt("PRAGMA application_id"), std::int64_t(0x43524c42));
     QCOMPARE(pragmaText(db, "journal_mode"), std::string("wal"));
     QCOMPARE(db.scalarInt("PRAGMA foreign_keys"), std::int64_t(1));
-    QCOMPARE(objects(db, "table"), kTablesV8);
+    QCOMPARE(objects(db, "table"), kTablesV9);
     QCOMPARE(objects(db, "index"), kIndexesV5);
     QVERIFY(store.runs().empty());
     QVERIFY(store.sweeps().empty());
@@ -218,7 +223,8 @@ void TestStoreSchema::migration_data()
     QTest::newRow("6: run shape") << 6 << list(kTablesV5) << list(kIndexesV5);
     QTest::newRow("7: human notes") << 7 << list(kTablesV7) << list(kIndexesV5);
     QTest::newRow("8: SFT curves") << 8 << list(kTablesV8) << list(kIndexesV5);
-    QCOMPARE(schema::kVersion, 8); // a new migration needs its own row here
+    QTest::newRow("9: token segments") << 9 << list(kTablesV9) << list(kIndexesV5);
+    QCOMPARE(schema::kVersion, 9); // a new migration needs its own row here
 }
 
 void TestStoreSchema::migration()
@@ -480,7 +486,7 @@ void TestStoreSchema::emptySqliteFileIsMigrated()
     QVERIFY(std::filesystem::exists(p));
     Store store(p);
     QCOMPARE(store.schemaVersion(), schema::kVersion);
-    QCOMPARE(objects(store.database(), "table"), kTablesV8);
+    QCOMPARE(objects(store.database(), "table"), kTablesV9);
 }
 
 void TestStoreSchema::emptyFileIsMigrated()

@@ -29,6 +29,8 @@ private Q_SLOTS:
     void insertTrajectoryIsAtomic();
     void credits();
     void writeCreditsIsAtomic();
+    void tokenSegments();
+    void damagedTokenSegmentIsNamed();
     void humanLabels();
     void judgeLabels();
 
@@ -379,6 +381,103 @@ void TestStoreTrajectories::writeCreditsIsAtomic()
     QVERIFY(s.creditMethods(run).empty());
     s.writeCredits(t, "grpo", adv);
     QCOMPARE(s.credits(t, "grpo"), (std::vector<double> { 0.5, -0.5, 0.25 }));
+}
+
+namespace {
+TokenSegment segment(int index, std::size_t n)
+{
+    TokenSegment s;
+    s.segment = index;
+    for (std::size_t i = 0; i < n; ++i) {
+        const bool action = i % 3 == 2;
+        s.tokens.push_back(static_cast<std::int32_t>(i * 1000 + 151'643)); // past 16 bits
+        s.pieces.push_back(i == 0 ? std::string("<|im_start|>") : i == 1 ? std::string("\"q\"\n\u00e9") : " x");
+        s.turns.push_back(action ? static_cast<std::int32_t>(i / 3) : -1);
+        s.mask.push_back(action ? 1 : 0);
+        const float none = std::numeric_limits<float>::quiet_NaN();
+        s.behaviour.push_back(action ? -0.25F * static_cast<float>(i) : none);
+        s.current.push_back(action ? -0.25F * static_cast<float>(i) - 1e-7F : none);
+        s.advantage.push_back(action ? 1.5F : none);
+    }
+    return s;
+}
+
+/// Equal, NaN equal to NaN.
+bool same(const std::vector<float>& a, const std::vector<float>& b)
+{
+    if (a.size() != b.size())
+        return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (!(a[i] == b[i] || (std::isnan(a[i]) && std::isnan(b[i]))))
+            return false;
+    return true;
+}
+} // namespace
+
+void TestStoreTrajectories::tokenSegments()
+{
+    // A trajectory's token segments come back as written, in segment order; writing again replaces them; deleting
+    // the run deletes them.
+    Store& s = *m_store;
+    const std::int64_t run = s.createRun(newRun("r"));
+    const std::int64_t t = s.insertTrajectory(run, 0, test::minimalTrajectory("a", "g", 1.0, 3));
+    QVERIFY(s.tokenSegments(t).empty());
+    const std::vector<TokenSegment> written { segment(0, 9), segment(1, 4) };
+    s.writeTokenSegments(t, written);
+    const auto read = s.tokenSegments(t);
+    QCOMPARE(read.size(), std::size_t(2));
+    for (std::size_t k = 0; k < 2; ++k) {
+        QCOMPARE(read[k].segment, written[k].segment);
+        QCOMPARE(read[k].tokens, written[k].tokens);
+        QCOMPARE(read[k].pieces, written[k].pieces);
+        QCOMPARE(read[k].turns, written[k].turns);
+        QCOMPARE(read[k].mask, written[k].mask);
+        QVERIFY(same(read[k].behaviour, written[k].behaviour));
+        QVERIFY(same(read[k].current, written[k].current));
+        QVERIFY(same(read[k].advantage, written[k].advantage));
+    }
+    // Little-endian on disk: the first id's low byte comes first.
+    Statement st = s.database().prepare("SELECT hex(substr(tokens, 1, 4)) FROM token_segment WHERE segment = 0");
+    QVERIFY(st.step());
+    QCOMPARE(st.columnText(0), std::string("5B500200")); // 151643 = 0x0002505B
+    s.writeTokenSegments(t, std::vector<TokenSegment> { segment(0, 2) });
+    QCOMPARE(s.tokenSegments(t).size(), std::size_t(1));
+    QCOMPARE(s.tokenSegments(t).front().tokens.size(), std::size_t(2));
+    // Arrays of different lengths are refused, and the stored segments stay.
+    auto bad = segment(0, 3);
+    bad.current.pop_back();
+    try {
+        s.writeTokenSegments(t, std::vector<TokenSegment> { bad });
+        QFAIL("segments of unequal arrays were accepted");
+    } catch (const StoreError& e) {
+        QVERIFY2(std::string(e.what()).find("differ in length") != std::string::npos, e.what());
+    }
+    QCOMPARE(s.tokenSegments(t).front().tokens.size(), std::size_t(2));
+    s.deleteRun(run);
+    QCOMPARE(count("SELECT count(*) FROM token_segment"), std::int64_t(0));
+}
+
+void TestStoreTrajectories::damagedTokenSegmentIsNamed()
+{
+    // A row whose arrays disagree (a file edited by hand) is refused with its trajectory, segment and column.
+    Store& s = *m_store;
+    const std::int64_t run = s.createRun(newRun("r"));
+    const std::int64_t t = s.insertTrajectory(run, 0, test::minimalTrajectory("a", "g", 1.0, 3));
+    s.writeTokenSegments(t, std::vector<TokenSegment> { segment(0, 6) });
+    for (const char* damage : { "UPDATE token_segment SET behaviour = substr(behaviour, 1, 8)",
+             "UPDATE token_segment SET pieces = '[\"a\"]'", "UPDATE token_segment SET tokens = x'010203'" }) {
+        s.writeTokenSegments(t, std::vector<TokenSegment> { segment(0, 6) });
+        s.database().exec(damage);
+        try {
+            s.tokenSegments(t);
+            QFAIL(damage);
+        } catch (const StoreError& e) {
+            const std::string what = e.what();
+            QVERIFY2(what.find("segment 0") != std::string::npos, e.what());
+            QVERIFY2(what.find("trajectory " + std::to_string(t)) != std::string::npos, e.what());
+            QVERIFY2(what.find("column ") != std::string::npos, e.what());
+        }
+    }
 }
 
 void TestStoreTrajectories::humanLabels()

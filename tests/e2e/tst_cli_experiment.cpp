@@ -143,10 +143,12 @@ private Q_SLOTS:
         QVERIFY(!text.contains("Partial report"));
 
         // Again from the same SFT run (--sft), in a file of an earlier schema (version 4: before the probe tables,
-        // the run shape, human notes and SFT curves): it is upgraded, and four new trials run, with no second SFT.
+        // the run shape, human notes, SFT curves and token segments): it is upgraded, and four new trials run, with no
+        // second SFT.
         {
             creditlab::Database d(db.toStdString(), creditlab::Database::Access::ReadWrite);
-            d.exec("DROP TABLE sft_metric; DROP TABLE human_note; DROP TABLE probe_result; ALTER TABLE run DROP COLUMN method; ALTER TABLE run DROP COLUMN environment; "
+            d.exec("DROP TABLE token_segment; DROP TABLE sft_metric; DROP TABLE human_note; DROP TABLE probe_result; "
+                   "ALTER TABLE run DROP COLUMN method; ALTER TABLE run DROP COLUMN environment; "
                    "ALTER TABLE run DROP COLUMN seed; ALTER TABLE run DROP COLUMN policy_width; "
                    "ALTER TABLE run DROP COLUMN policy_layers; ALTER TABLE run DROP COLUMN iterations_planned; "
                    "PRAGMA user_version = 4");

@@ -226,6 +226,21 @@ void TestLearnHfTrain::everyMethodTrainsAPretrainedPolicy()
                 return false;
         return true;
     }));
+    // The Tokens view's data: the chat stream in the model's own pieces, the sampled log-probs equal to the trainer's.
+    const auto rows = store.trajectories(trainer.runId(), 1);
+    QVERIFY(!rows.empty());
+    const auto segments = store.tokenSegments(rows.front().rowId);
+    QVERIFY(!segments.empty());
+    QCOMPARE(QString::fromStdString(segments.front().pieces.front()), QString("<|im_start|>"));
+    std::int64_t trained = 0;
+    for (const auto& s : segments)
+        for (std::size_t i = 0; i < s.tokens.size(); ++i)
+            if (s.mask[i]) {
+                ++trained;
+                QVERIFY2(std::abs(s.behaviour[i] - s.current[i]) < 1e-4F,
+                    qPrintable(QString("%1 vs %2").arg(s.behaviour[i]).arg(s.current[i])));
+            }
+    QVERIFY(trained > 0);
 }
 
 void TestLearnHfTrain::loraCheckpointsHoldTheAdaptersAlone()

@@ -2,24 +2,27 @@
 // plain text, refuse bad input and newer databases, cancel.
 #include "core/database.h"
 #include "core/store.h"
-#include "ui/shell/importjob.h"
-#include "ui/shell/importstatuswidget.h"
+#include "tests/ui/sweeptestdata.h"
 #include "ui/common/itemroles.h"
-#include "ui/shell/mainwindow.h"
+#include "ui/common/sortfilterproxymodel.h"
 #include "ui/runs/runbrowserpage.h"
 #include "ui/runs/runmodel.h"
-#include "ui/shell/settings.h"
-#include "ui/common/sortfilterproxymodel.h"
+#include "ui/runs/tokenmodel.h"
+#include "ui/runs/tokenview.h"
 #include "ui/runs/trajectorymodel.h"
 #include "ui/runs/trajectoryviewerpage.h"
 #include "ui/runs/turnmodel.h"
+#include "ui/shell/importjob.h"
+#include "ui/shell/importstatuswidget.h"
+#include "ui/shell/mainwindow.h"
+#include "ui/shell/settings.h"
 #include "ui/shell/workspace.h"
 #include "ui/sweeps/sweepcontroller.h"
 #include "ui/sweeps/sweeppage.h"
-#include "tests/ui/sweeptestdata.h"
 
 #include <QAbstractButton>
 #include <QApplication>
+#include <QCheckBox>
 #include <QFile>
 #include <QFileDialog>
 #include <QLabel>
@@ -30,6 +33,7 @@
 #include <QPushButton>
 #include <QStandardPaths>
 #include <QTabWidget>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTimer>
 #include <QtTest>
@@ -106,6 +110,7 @@ private Q_SLOTS:
     void init();
     void cleanup();
     void importBrowseAndRead();
+    void tokensViewShowsTheTrainingSequence();
     void badImportNamesLineAndImportsNothing();
     void importsSeveralFilesInOrder();
     void newerDatabaseIsRefused();
@@ -213,6 +218,81 @@ void TestMainWindow::importBrowseAndRead()
     QCOMPARE(browser->currentRunId(), runId);
     QCOMPARE(browser->currentTrajectoryRowId(), t1);
     QCOMPARE(viewer->trajectoryRowId(), t1);
+}
+
+void TestMainWindow::tokensViewShowsTheTrainingSequence()
+{
+    QVERIFY(writeFile(path(QStringLiteral("good.jsonl")), goodJsonl()));
+    QSignalSpy finished(m_window.get(), &MainWindow::importFinished);
+    m_window->importFiles({ path(QStringLiteral("good.jsonl")) });
+    QVERIFY(finished.wait(kWaitMs));
+    RunBrowserPage* browser = m_window->runBrowser();
+    const auto& infos = browser->trajectoryModel()->trajectories();
+    const auto find = [&](const char* id) {
+        return std::find_if(infos.begin(), infos.end(), [&](const auto& i) { return i.id == id; })->rowId;
+    };
+    const qint64 t1 = find("t1"), t2 = find("t2");
+    // t1's training sequence as a trainer stores it: 3 context tokens, turn 0's action (2 tokens), 2 context tokens,
+    // turn 1's action (2 tokens), whose first token drifted by 0.25 nats.
+    {
+        creditlab::Store store(path(QStringLiteral("runs.db")).toStdString());
+        creditlab::TokenSegment s;
+        const float none = std::numeric_limits<float>::quiet_NaN();
+        const std::vector<std::pair<std::string, int>> tokens { { "<goal>", -1 }, { " put\na", -1 }, { "<obs>", -1 },
+            { " take", 0 }, { "</act>", 0 }, { "<obs>", -1 }, { " sink", -1 }, { " go", 1 }, { "</act>", 1 } };
+        for (std::size_t i = 0; i < tokens.size(); ++i) {
+            const bool action = tokens[i].second >= 0;
+            s.tokens.push_back(static_cast<std::int32_t>(100 + i));
+            s.pieces.push_back(tokens[i].first);
+            s.turns.push_back(tokens[i].second);
+            s.mask.push_back(action ? 1 : 0);
+            s.behaviour.push_back(action ? -1.0F : none);
+            s.current.push_back(action ? (i == 7 ? -0.75F : -1.0F) : none);
+            s.advantage.push_back(action ? 0.5F : none);
+        }
+        store.writeTokenSegments(t1, std::vector<creditlab::TokenSegment> { s });
+    }
+    TrajectoryViewerPage* viewer = m_window->trajectoryViewer();
+    QVERIFY(browser->selectTrajectory(t2));
+    TokenView* tokens = viewer->tokenView();
+    QCOMPARE(tokens->model()->rowCount(), 0);
+    QVERIFY(tokens->summaryLabel()->text().contains(QStringLiteral("rl.store_tokens")));
+    QVERIFY(browser->selectTrajectory(t1));
+    viewer->detailTabs()->setCurrentWidget(tokens);
+    QCOMPARE(tokens->model()->rowCount(), 9);
+    const QString summary = tokens->summaryLabel()->text();
+    QVERIFY2(summary.contains(QStringLiteral("9 token(s)")) && summary.contains(QStringLiteral("4 in the loss"))
+            && summary.contains(QStringLiteral("1 token(s) past")),
+        qPrintable(summary));
+    // The cells: whitespace made visible, the mask, the difference; the drifted token marked.
+    const auto cell = [&](int row, TokenModel::Column column, int role = Qt::DisplayRole) {
+        return tokens->tableView()->model()->index(row, int(column)).data(role);
+    };
+    QCOMPARE(cell(1, TokenModel::Column::Text).toString(), QString::fromUtf8("\u00B7put\u21B5a"));
+    QCOMPARE(cell(1, TokenModel::Column::Loss).toString(), QString());
+    QCOMPARE(cell(3, TokenModel::Column::Loss).toString(), QString::fromUtf8("\u2713"));
+    QCOMPARE(cell(7, TokenModel::Column::Drift).toString(), QStringLiteral("0.25"));
+    QCOMPARE(cell(3, TokenModel::Column::Drift).toString(), QStringLiteral("0"));
+    QVERIFY(cell(7, TokenModel::Column::Drift, Qt::BackgroundRole).isValid());
+    QVERIFY(!cell(3, TokenModel::Column::Drift, Qt::BackgroundRole).isValid());
+    QCOMPARE(cell(3, TokenModel::Column::Turn).toString(), QStringLiteral("1")); // counted from 1, as the turn table
+    // Selecting a turn scrolls the tokens to its action; Ctrl+D finds the largest drift.
+    QVERIFY(viewer->selectTurn(1));
+    QCOMPARE(tokens->tableView()->currentIndex().row(), 7);
+    QVERIFY(viewer->selectTurn(0));
+    QCOMPARE(tokens->tableView()->currentIndex().row(), 3);
+    tokens->tableView()->setFocus();
+    QTest::keyClick(tokens->tableView(), Qt::Key_D, Qt::ControlModifier);
+    QCOMPARE(tokens->tableView()->currentIndex().row(), 7);
+    // Trained tokens only: the 4 action tokens.
+    tokens->trainedOnlyBox()->setChecked(true);
+    QCOMPARE(tokens->model()->rowCount(), 4);
+    QCOMPARE(cell(2, TokenModel::Column::Text).toString(), QString::fromUtf8("\u00B7go"));
+    QVERIFY(tokens->showLargestDrift());
+    QCOMPARE(tokens->tableView()->currentIndex().row(), 2);
+    // Another database: nothing of this one stays.
+    QVERIFY(m_window->openDatabase(path(QStringLiteral("other.db"))));
+    QCOMPARE(tokens->model()->rowCount(), 0);
 }
 
 void TestMainWindow::badImportNamesLineAndImportsNothing()

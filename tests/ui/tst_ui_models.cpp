@@ -2,10 +2,11 @@
 // value and filtering, all under QAbstractItemModelTester.
 #include "ui/common/itemroles.h"
 #include "ui/common/runcombo.h"
-#include "ui/runs/runmodel.h"
 #include "ui/common/sortfilterproxymodel.h"
 #include "ui/common/tableviewsetup.h"
 #include "ui/common/textutil.h"
+#include "ui/runs/runmodel.h"
+#include "ui/runs/tokenmodel.h"
 #include "ui/runs/trajectorymodel.h"
 #include "ui/runs/turnmodel.h"
 
@@ -15,6 +16,9 @@
 #include <QStandardItemModel>
 #include <QTableView>
 #include <QtTest>
+
+#include <cmath>
+#include <limits>
 
 using namespace creditlab;
 using namespace creditlab::ui;
@@ -104,6 +108,7 @@ private Q_SLOTS:
     void turnModelCreditColumns();
     void turnProxySortsNumbers();
     void resetsKeepTesterHappy();
+    void tokenModelSegmentsAndSorting();
     void previewText_data();
     void previewText();
     void naturalCompare_data();
@@ -414,6 +419,55 @@ void TestModels::resetsKeepTesterHappy()
     turns.clear();
     turns.setTrajectory(makeTrajectory());
     QCOMPARE(turns.rowCount(), 3);
+}
+
+void TestModels::tokenModelSegmentsAndSorting()
+{
+    // Two segments (the stream restarted): positions read "segment:index"; the tester sees clean resets when the
+    // snapshot and the trained-only switch change; sorting by the difference puts tokens without one last.
+    TokenModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    const float none = std::numeric_limits<float>::quiet_NaN();
+    std::vector<TokenSegment> segments(2);
+    for (int k = 0; k < 2; ++k) {
+        TokenSegment& s = segments[static_cast<std::size_t>(k)];
+        s.segment = k;
+        for (int i = 0; i < 3; ++i) {
+            const bool action = i == 2;
+            s.tokens.push_back(10 * k + i);
+            s.pieces.push_back("p");
+            s.turns.push_back(action ? k : -1);
+            s.mask.push_back(action ? 1 : 0);
+            s.behaviour.push_back(action ? -2.0F : none);
+            s.current.push_back(action ? -2.0F + 0.01F * static_cast<float>(k + 1) : none);
+            s.advantage.push_back(action ? 1.0F : none);
+        }
+    }
+    model.setSegments(segments);
+    QCOMPARE(model.rowCount(), 6);
+    QCOMPARE(model.index(4, int(TokenModel::Column::Position)).data().toString(), QStringLiteral("2:1"));
+    QCOMPARE(model.trainedCount(), std::int64_t(2));
+    QVERIFY(std::abs(model.maxDrift() - 0.02) < 1e-6);
+    QVERIFY(std::abs(model.meanDrift() - 0.015) < 1e-6);
+    QCOMPARE(model.driftedCount(), std::int64_t(2)); // both past the default 1e-3
+    model.setDriftThreshold(0.015);
+    QCOMPARE(model.driftedCount(), std::int64_t(1));
+    QCOMPARE(model.rowOfMaxDrift(), 5);
+    QCOMPARE(model.firstRowOfTurn(1), 5);
+    model.setTrainedOnly(true);
+    QCOMPARE(model.rowCount(), 2);
+    QCOMPARE(model.rowOfMaxDrift(), 1);
+    model.setTrainedOnly(false);
+    SortFilterProxyModel proxy;
+    proxy.setSourceModel(&model);
+    proxy.sort(int(TokenModel::Column::Drift), Qt::DescendingOrder);
+    QCOMPARE(proxy.index(0, int(TokenModel::Column::Drift)).data().toString().isEmpty(), true); // NaN sorts as +inf
+    proxy.sort(int(TokenModel::Column::Drift), Qt::AscendingOrder);
+    QCOMPARE(proxy.index(0, int(TokenModel::Column::Id)).data().toString(), QStringLiteral("2"));
+    QCOMPARE(proxy.index(1, int(TokenModel::Column::Id)).data().toString(), QStringLiteral("12"));
+    model.clear();
+    QCOMPARE(model.rowCount(), 0);
+    QCOMPARE(model.rowOfMaxDrift(), -1);
 }
 
 void TestModels::previewText_data()

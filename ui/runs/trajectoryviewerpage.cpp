@@ -6,6 +6,7 @@
 #include "ui/common/sortfilterproxymodel.h"
 #include "ui/common/tableviewsetup.h"
 #include "ui/common/textutil.h"
+#include "ui/runs/tokenview.h"
 #include "ui/runs/turnmodel.h"
 #include "ui/shell/workspace.h"
 
@@ -14,6 +15,7 @@
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTextCursor>
 #include <QVBoxLayout>
@@ -31,6 +33,8 @@ TrajectoryViewerPage::TrajectoryViewerPage(Workspace* workspace, QWidget* parent
     , m_splitter(new QSplitter(Qt::Vertical, this))
     , m_turnView(new QTableView(this))
     , m_detail(new QPlainTextEdit(this))
+    , m_tokens(new TokenView(this))
+    , m_tabs(new QTabWidget(this))
 {
     m_turnProxy->setSourceModel(m_turnModel);
 
@@ -66,9 +70,17 @@ TrajectoryViewerPage::TrajectoryViewerPage(Workspace* workspace, QWidget* parent
     m_detail->setUndoRedoEnabled(false);
     m_detail->setPlaceholderText(tr("Select a turn to read it in full."));
 
+    m_tabs->setObjectName(QStringLiteral("trajectoryDetailTabs"));
+    m_tabs->setDocumentMode(true);
+    m_tabs->addTab(m_detail, tr("Turn"));
+    m_tabs->addTab(m_tokens, tr("Tokens"));
+    m_tabs->setTabToolTip(1,
+        tr("The exact training sequence: each token's loss mask, behaviour and current "
+           "log-prob, and advantage"));
+
     m_splitter->setChildrenCollapsible(false);
     m_splitter->addWidget(m_turnView);
-    m_splitter->addWidget(m_detail);
+    m_splitter->addWidget(m_tabs);
     m_splitter->setStretchFactor(0, 1);
     m_splitter->setStretchFactor(1, 1);
 
@@ -80,6 +92,11 @@ TrajectoryViewerPage::TrajectoryViewerPage(Workspace* workspace, QWidget* parent
 
     connect(m_turnView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
         [this] { showTurn(currentTurn()); });
+    // The Tokens tab scrolls to the selected turn when it comes into view (a hidden table cannot centre a row).
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
+        if (m_tabs->currentWidget() == m_tokens && currentTurn() >= 0)
+            m_tokens->showTurn(currentTurn());
+    });
     connect(m_workspace, &Workspace::aboutToReplace, this, &TrajectoryViewerPage::clear);
     clear();
 }
@@ -119,7 +136,14 @@ void TrajectoryViewerPage::showTrajectory(qint64 rowId)
         Q_EMIT errorOccurred(toQString(error.what()));
         return;
     }
+    std::vector<TokenSegment> segments;
+    try {
+        segments = store->tokenSegments(rowId);
+    } catch (const std::exception& error) {
+        Q_EMIT errorOccurred(toQString(error.what())); // the turns still show; the Tokens view says none are stored
+    }
     m_rowId = rowId;
+    m_tokens->setSegments(std::move(segments));
 
     QStringList parts { toQString(trajectory.id) };
     if (trajectory.task.key)
@@ -144,6 +168,7 @@ void TrajectoryViewerPage::clear()
 {
     m_rowId = 0;
     m_turnModel->clear();
+    m_tokens->clear();
     m_summary->setText(tr("No trajectory selected."));
     m_detail->clear();
 }
@@ -155,6 +180,7 @@ void TrajectoryViewerPage::showTurn(int index)
         m_detail->clear();
         return;
     }
+    m_tokens->showTurn(index);
     writeDetail(*turn, index);
 }
 

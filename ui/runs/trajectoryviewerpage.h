@@ -5,6 +5,7 @@
 class QLabel;
 class QPlainTextEdit;
 class QSplitter;
+class QTabWidget;
 class QTableView;
 
 namespace creditlab {
@@ -14,12 +15,14 @@ struct Turn;
 namespace creditlab::ui {
 
 class SortFilterProxyModel;
+class TokenView;
 class TurnModel;
 class Workspace;
 
-/// Shows one trajectory: a summary line, its turns as a table, and the selected turn in full
-/// (observation, action, feedback, reward, validity, role and its source, state, progress, score)
-/// in a read-only pane. All data is shown as plain text. Lives on the GUI thread.
+/// Shows one trajectory: a summary line, its turns as a table, and below it two tabs: the selected turn in full
+/// (observation, action, feedback, reward, validity, role and its source, state, progress, score) in a read-only
+/// pane, and the Tokens view (the training sequence token by token, scrolled to the selected turn). All data is
+/// shown as plain text. Lives on the GUI thread.
 class TrajectoryViewerPage : public QWidget {
     Q_OBJECT
 public:
@@ -30,6 +33,8 @@ public:
     QTableView* turnView() const { return m_turnView; }
     QPlainTextEdit* detailView() const { return m_detail; }
     QLabel* summaryLabel() const { return m_summary; }
+    TokenView* tokenView() const { return m_tokens; }
+    QTabWidget* detailTabs() const { return m_tabs; }
 
     /// The shown trajectory's store row id; 0 when none.
     qint64 trajectoryRowId() const { return m_rowId; }
@@ -61,6 +66,8 @@ private:
     QSplitter* m_splitter;
     QTableView* m_turnView;
     QPlainTextEdit* m_detail;
+    TokenView* m_tokens;
+    QTabWidget* m_tabs;
     qint64 m_rowId = 0;
 };
 

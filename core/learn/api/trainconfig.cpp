@@ -193,6 +193,9 @@ std::vector<ParamSpec> buildSpecs()
         flag("rl.filter_uniform_groups", false,
             "Leave groups whose rollouts all have the same outcome out of the update"),
         flag("rl.whiten_advantages", false, "Whiten the advantages of the batch before the update"),
+        integer("rl.store_tokens", "8", -1, 1000000,
+            "Rollouts per iteration (the first ones) stored token by token for the workbench's Tokens view: ids, loss "
+            "mask, behaviour and current log-prob, advantage (about 27 bytes a token); -1: all, 0: none"),
         choice("kl.mode", { "fixed", "adaptive", "off" }, "KL penalty to the SFT reference (k3 estimator)"),
         real("kl.coef", "0.01", 0, inf, "KL coefficient (the start value when adaptive)"),
         real("kl.target", "0.01", 0, inf, "Adaptive controller: target KL per token", true),

@@ -79,8 +79,9 @@ std::vector<std::pair<std::string, double>> Trainer::Impl::runIteration()
 
     // Update: PPO, then the learned credit model's own training.
     const auto updateStart = Clock::now();
+    UpdateTrace trace;
     const auto stats = ppoUpdate(policy, reference, *optimizer, critic ? &critic : nullptr, criticOptimizer.get(),
-        sequences, updateSettings(config, kl.coef, static_cast<bool>(critic)), rng);
+        sequences, updateSettings(config, kl.coef, static_cast<bool>(critic)), rng, &trace);
     kl.update(stats.kl, static_cast<std::int64_t>(selection.samples));
     const double updateSeconds = secondsSince(updateStart);
     if (learned)
@@ -110,6 +111,9 @@ std::vector<std::pair<std::string, double>> Trainer::Impl::runIteration()
     metrics.emplace_back("train/clip_frac", stats.clipFraction);
     metrics.emplace_back("train/grad_norm", stats.gradNorm);
     metrics.emplace_back("train/approx_kl", stats.approxKl);
+    const auto [drift, driftMax] = logProbDrift(sequences, trace);
+    metrics.emplace_back("train/logprob_drift", drift);
+    metrics.emplace_back("train/logprob_drift_max", driftMax);
     if (critic)
         metrics.emplace_back("train/value_loss", stats.valueLoss);
     metrics.emplace_back("train/samples", static_cast<double>(selection.samples));
@@ -141,6 +145,9 @@ std::vector<std::pair<std::string, double>> Trainer::Impl::runIteration()
     record.verdicts = &batchVerdicts;
     record.judgeTag = judge->tag();
     record.credits = &credits;
+    const auto tokens = tokenSegments(
+        *format, batch.trajectories.size(), config.getInt("rl.store_tokens"), sequences, trace, rollouts.sequences);
+    record.tokens = &tokens;
     recordIteration(*store, record);
     if (evaluating)
         storeEvalEpisodes(it);

@@ -110,6 +110,7 @@ RolloutBatch collectRollouts(Transformer& policy, const TokenFormat& format, con
     };
     batch.finalContexts.resize(n);
     std::vector<std::vector<double>> logProbs(n); // per trajectory and turn: the sampled action's log-probability
+    std::vector<std::vector<std::vector<float>>> tokenLogProbs(n); // per trajectory, turn and action token
 
     if (setup.episodeMemory) {
         // One stream per episode and one KV cache row per active episode, kept across turns.
@@ -157,6 +158,7 @@ RolloutBatch collectRollouts(Transformer& policy, const TokenFormat& format, con
                 const auto& tokens = generated[a].tokens;
                 stream.endTurn(tokens);
                 logProbs[i].push_back(generated[a].logProb);
+                tokenLogProbs[i].push_back(std::move(generated[a].tokenLogProbs));
                 if (stepEpisode(i, tokens, span)) {
                     still.push_back(i);
                     keepRows.push_back(static_cast<std::int64_t>(a));
@@ -186,8 +188,11 @@ RolloutBatch collectRollouts(Transformer& policy, const TokenFormat& format, con
                 if (s.spans.empty())
                     continue;
                 const std::size_t index = batch.sequences.size();
-                for (std::size_t k = 0; k < s.spans.size(); ++k)
+                for (std::size_t k = 0; k < s.spans.size(); ++k) {
                     batch.samples.push_back({ i, s.spans[k].turn, index, k, logProbs[i][s.spans[k].turn] });
+                    const auto& sampled = tokenLogProbs[i][s.spans[k].turn];
+                    s.behaviour.insert(s.behaviour.end(), sampled.begin(), sampled.end());
+                }
                 batch.sequences.push_back(std::move(s));
             }
             const auto& turns = batch.trajectories[i].turns;
@@ -222,6 +227,7 @@ RolloutBatch collectRollouts(Transformer& policy, const TokenFormat& format, con
                     sampleOf[i].push_back(sequences.size());
                     logProbs[i].push_back(generated[a].logProb);
                     sequences.push_back(windowSequence(prompts[a], generated[a].tokens, i, turn));
+                    sequences.back().behaviour = std::move(generated[a].tokenLogProbs);
                 }
                 if (more)
                     still.push_back(i);

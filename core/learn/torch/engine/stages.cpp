@@ -7,8 +7,11 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <limits>
+#include <numeric>
 #include <set>
 
 namespace creditlab::learn {
@@ -223,6 +226,87 @@ std::vector<std::pair<std::string, double>> rolloutMetrics(
     return m;
 }
 
+std::vector<std::vector<TokenSegment>> tokenSegments(const TokenFormat& format, std::size_t trajectories,
+    std::int64_t limit, const std::vector<TrainSequence>& trained, const UpdateTrace& trace,
+    const std::vector<TrainSequence>& untrained)
+{
+    const std::size_t stored = limit < 0 ? trajectories : std::min(trajectories, static_cast<std::size_t>(limit));
+    std::vector<std::vector<TokenSegment>> out(stored);
+    std::vector<std::vector<std::pair<std::size_t, std::size_t>>> order(stored); // (segment, first turn)
+    std::vector<bool> hasTrained(trajectories, false);
+    for (const TrainSequence& q : trained)
+        if (q.trajectory < trajectories)
+            hasTrained[q.trajectory] = true;
+    constexpr float kNone = std::numeric_limits<float>::quiet_NaN();
+    const auto add
+        = [&](const TrainSequence& q, const std::vector<float>* current, const std::vector<float>* advantage) {
+              if (q.trajectory >= stored)
+                  return;
+              TokenSegment s;
+              const auto n = static_cast<std::size_t>(q.size());
+              s.tokens = q.tokens;
+              s.pieces.reserve(n);
+              for (const std::int32_t id : q.tokens)
+                  s.pieces.push_back(format.tokenText(id));
+              s.turns.assign(n, -1);
+              s.mask.assign(n, 0);
+              s.behaviour.assign(n, kNone);
+              s.current.assign(n, kNone);
+              s.advantage.assign(n, kNone);
+              std::size_t c = 0;
+              for (const ActionSpan& span : q.spans)
+                  for (std::int32_t t = span.begin; t < span.end; ++t, ++c) {
+                      const auto at = static_cast<std::size_t>(t);
+                      s.turns[at] = static_cast<std::int32_t>(span.turn);
+                      if (c < q.behaviour.size())
+                          s.behaviour[at] = q.behaviour[c];
+                      if (current && c < current->size()) {
+                          s.mask[at] = 1;
+                          s.current[at] = (*current)[c];
+                          s.advantage[at] = advantage && c < advantage->size() ? (*advantage)[c] : kNone;
+                      }
+                  }
+              order[q.trajectory].emplace_back(
+                  static_cast<std::size_t>(q.segment), q.spans.empty() ? 0 : q.spans.front().turn);
+              out[q.trajectory].push_back(std::move(s));
+          };
+    for (std::size_t k = 0; k < trained.size(); ++k)
+        add(trained[k], k < trace.current.size() ? &trace.current[k] : nullptr,
+            k < trace.advantage.size() ? &trace.advantage[k] : nullptr);
+    for (const TrainSequence& q : untrained)
+        if (q.trajectory < trajectories && !hasTrained[q.trajectory] && !q.tokens.empty())
+            add(q, nullptr, nullptr);
+    for (std::size_t i = 0; i < stored; ++i) {
+        std::vector<std::size_t> index(out[i].size());
+        std::iota(index.begin(), index.end(), 0);
+        std::stable_sort(
+            index.begin(), index.end(), [&](std::size_t a, std::size_t b) { return order[i][a] < order[i][b]; });
+        std::vector<TokenSegment> sorted;
+        for (std::size_t k = 0; k < index.size(); ++k) {
+            sorted.push_back(std::move(out[i][index[k]]));
+            sorted.back().segment = static_cast<int>(k);
+        }
+        out[i] = std::move(sorted);
+    }
+    return out;
+}
+
+std::pair<double, double> logProbDrift(const std::vector<TrainSequence>& trained, const UpdateTrace& trace)
+{
+    double sum = 0.0, largest = 0.0, count = 0.0;
+    for (std::size_t k = 0; k < trained.size() && k < trace.current.size(); ++k) {
+        const auto& behaviour = trained[k].behaviour;
+        const auto& current = trace.current[k];
+        for (std::size_t c = 0; c < behaviour.size() && c < current.size(); ++c) {
+            const double d = std::abs(static_cast<double>(behaviour[c]) - static_cast<double>(current[c]));
+            sum += d;
+            largest = std::max(largest, d);
+            count += 1.0;
+        }
+    }
+    return { count > 0.0 ? sum / count : 0.0, largest };
+}
+
 void recordIteration(Store& store, const IterationRecord& record)
 {
     const Batch& batch = *record.batch;
@@ -250,6 +334,8 @@ void recordIteration(Store& store, const IterationRecord& record)
                 store.setJudgeLabel(label);
             }
         }
+        if (record.tokens && i < record.tokens->size() && !(*record.tokens)[i].empty())
+            store.writeTokenSegments(rowId, (*record.tokens)[i]);
         if (!record.credits)
             continue;
         for (const auto& c : *record.credits) {

@@ -17,6 +17,7 @@
 #include "core/learn/api/trainconfig.h"
 #include "core/learn/torch/engine/trainsteps.h"
 #include "core/model.h"
+#include "core/store.h"
 
 #include <cstdint>
 #include <optional>
@@ -93,6 +94,21 @@ Selection selectForUpdate(
 /// ppoUpdate's settings from the config's rl.* and critic.* keys, at the KL controller's current `klCoef`.
 UpdateSettings updateSettings(const TrainConfig& config, double klCoef, bool critic);
 
+// ---- token segments ------------------------------------------------------------------------------------------------
+
+/// The sequences of the first `limit` trajectories (all when negative) as token segments, per trajectory index: the
+/// trained ones (`trained`, with the update's `trace` in the same order) with their loss mask, current log-probs and
+/// advantages; those the selection left out (`untrained`: the rollouts' sequences whose trajectory has none in
+/// `trained`) with behaviour log-probs only. Segments are in stream order (segment, then first turn).
+std::vector<std::vector<TokenSegment>> tokenSegments(const TokenFormat& format, std::size_t trajectories,
+    std::int64_t limit, const std::vector<TrainSequence>& trained, const UpdateTrace& trace,
+    const std::vector<TrainSequence>& untrained);
+
+/// The mean and largest |behaviour - current| log-prob over the trained action tokens (0 and 0 when none): how far
+/// the trainer's forward pass is from the one that sampled (token drift; 0 up to float error when both see the same
+/// tokens with the same weights).
+std::pair<double, double> logProbDrift(const std::vector<TrainSequence>& trained, const UpdateTrace& trace);
+
 // ---- record --------------------------------------------------------------------------------------------------------
 
 /// Metrics of the batch's rollouts: rollout/success, return, turns, invalid_rate, and role/D..R (oracle role shares).
@@ -109,10 +125,11 @@ struct IterationRecord {
     const std::vector<std::vector<judge::Verdict>>* verdicts = nullptr;
     std::string judgeTag; ///< the judge's labels are stored under this name unless it is "oracle"
     const std::vector<MethodCredits>* credits = nullptr;
+    const std::vector<std::vector<TokenSegment>>* tokens = nullptr; ///< per trajectory (tokenSegments), may be short
 };
 
-/// Writes the trajectories, the oracle's and the judge's labels (with the judge's rationale and confidence) and
-/// every method's credits, inside the caller's transaction.
+/// Writes the trajectories, the oracle's and the judge's labels (with the judge's rationale and confidence), every
+/// method's credits and the token segments, inside the caller's transaction.
 void recordIteration(Store& store, const IterationRecord& record);
 
 } // namespace creditlab::learn

@@ -353,7 +353,8 @@ void Trainer::Impl::openPretrained()
 
 void Trainer::Impl::buildPretrainedModels()
 {
-    const auto options = builtinPolicyOptions(config, format->vocabulary());
+    auto options = builtinPolicyOptions(config, format->vocabulary());
+    options.vocabLimit = format->vocabulary(); // the padded rows are never sampled, so never in a log-prob either
     const auto decoder
         = [&](bool adapters) { return loadPretrainedDecoder(config, *pretrainedFolder, device, adapters); };
     HfDecoder main = decoder(lora());

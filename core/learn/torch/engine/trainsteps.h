@@ -203,13 +203,21 @@ struct UpdateSettings {
     bool trajectoryGae = false;
 };
 
+/// What the update saw of each of its sequences, token by token in span order (the Tokens view and the drift metric).
+struct UpdateTrace {
+    std::vector<std::vector<float>> current; ///< the policy's log-probs before the first step: the ratio's denominator
+    std::vector<std::vector<float>> advantage; ///< the advantages in the loss (GAE's with a critic)
+};
+
 /// The PPO-clip update on action tokens: each span's advantage is broadcast onto its tokens (or, with a critic, is
-/// the reward on its last token for GAE). Old and reference log-probs are computed first, without gradients, on the
-/// very micro-batches of the first epoch, except the policy's own on the first minibatch: its first forward pass,
-/// detached, is its old log-probs (the weights have not moved yet), so its ratio is exactly 1.
+/// the reward on its last token for GAE). Old and reference log-probs are computed first, without gradients, in eval
+/// mode, on the very micro-batches of the first epoch, except the policy's own on the first minibatch when its passes
+/// are deterministic (no LoRA dropout): its first forward pass, detached, is its old log-probs (the weights have not
+/// moved yet), so its ratio is exactly 1.
+/// With `trace`, fills it for every sequence.
 UpdateStats ppoUpdate(Transformer& policy, Transformer& reference, torch::optim::Optimizer& optimizer,
     Transformer* critic, torch::optim::Optimizer* criticOptimizer, const std::vector<TrainSequence>& sequences,
-    const UpdateSettings& settings, Rng& rng);
+    const UpdateSettings& settings, Rng& rng, UpdateTrace* trace = nullptr);
 
 /// A test hook that ppoUpdate fills when given: the first minibatch's ratio exp(logp - old) over its action tokens
 /// (min and max), and the old log-probs of every sequence as the update used them.

@@ -262,7 +262,7 @@ void setUpdateProbe(UpdateProbe* probe) { updateProbe = probe; }
 
 UpdateStats ppoUpdate(Transformer& policy, Transformer& reference, torch::optim::Optimizer& optimizer,
     Transformer* critic, torch::optim::Optimizer* criticOptimizer, const std::vector<TrainSequence>& sequences,
-    const UpdateSettings& settings, Rng& rng)
+    const UpdateSettings& settings, Rng& rng, UpdateTrace* trace)
 {
     UpdateStats stats;
     const std::size_t n = sequences.size();
@@ -287,9 +287,11 @@ UpdateStats ppoUpdate(Transformer& policy, Transformer& reference, torch::optim:
     // Old (behaviour) and reference log-probs, and the critic's values, on the very micro-batches of the first epoch.
     // The first minibatch's old log-probs are its own first forward pass in the loop below, detached: nothing has
     // been stepped yet, so they are the behaviour policy's, its ratio is exactly 1, and the pass is not made twice.
+    // With LoRA dropout the first pass is a dropped-out one: every old log-prob then comes from an eval-mode pass.
     const Plan firstPlan = makePlan(sequences, byTrajectory, settings, rng);
     std::vector<std::vector<float>> oldLogProb(n), refLogProb(n), values(n);
     const bool needRef = settings.loss.klCoef != 0.0;
+    const bool ownFirstPass = !policy->stochasticInTraining();
     {
         torch::NoGradGuard noGrad;
         policy->eval();
@@ -298,13 +300,13 @@ UpdateStats ppoUpdate(Transformer& policy, Transformer& reference, torch::optim:
             (*critic)->eval();
         for (std::size_t mb = 0; mb < firstPlan.size(); ++mb)
             for (const auto& rows : firstPlan[mb]) {
-                if (mb == 0 && !needRef && !critic)
+                if (mb == 0 && ownFirstPass && !needRef && !critic)
                     continue;
                 std::vector<const TrainSequence*> ptrs;
                 for (auto r : rows)
                     ptrs.push_back(&sequences[r]);
                 const auto batch = makeSequenceBatch(ptrs, device);
-                if (mb > 0)
+                if (mb > 0 || !ownFirstPass)
                     scatter(actionLogProbs(policy, batch, settings.temperature), rows, sequences, oldLogProb);
                 if (needRef)
                     scatter(actionLogProbs(reference, batch, settings.temperature), rows, sequences, refLogProb);
@@ -428,7 +430,7 @@ UpdateStats ppoUpdate(Transformer& policy, Transformer& reference, torch::optim:
                 torch::Tensor entropy;
                 auto logProb = actionLogProbs(policy, batch, settings.temperature, &entropy);
                 torch::Tensor old;
-                if (epoch == 0 && mb == 0) {
+                if (epoch == 0 && mb == 0 && ownFirstPass) {
                     old = logProb.detach();
                     scatter(old, rows, sequences, oldLogProb);
                 } else {
@@ -482,6 +484,10 @@ UpdateStats ppoUpdate(Transformer& policy, Transformer& reference, torch::optim:
         *v /= std::max(1.0, steps);
     if (updateProbe)
         updateProbe->oldLogProbs = oldLogProb;
+    if (trace) {
+        trace->current = std::move(oldLogProb);
+        trace->advantage = std::move(tokenAdvantage);
+    }
     return stats;
 }
 

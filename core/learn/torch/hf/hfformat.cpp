@@ -70,4 +70,11 @@ std::string HfFormat::actionText(std::span<const std::int32_t> ids) const
     return m_format.tokenizer().decode(body, true);
 }
 
+std::string HfFormat::tokenText(std::int32_t id) const
+{
+    // The ByteLevel decoder's text of the one token: " hello" for "Ġhello", U+FFFD for a piece of a UTF-8 sequence.
+    const std::int32_t ids[] = { id };
+    return m_format.tokenizer().decode(ids, false);
+}
+
 } // namespace creditlab::learn

@@ -25,6 +25,7 @@ public:
     std::vector<std::int32_t> action(std::string_view text) const override;
     std::string actionText(std::span<const std::int32_t> ids) const override;
     const std::vector<std::int32_t>& stopTokens() const override { return m_format.stopTokens(); }
+    std::string tokenText(std::int32_t id) const override;
     const hf::ChatFormat& chatFormat() const { return m_format; }
 
 private:

@@ -89,7 +89,9 @@ bool chooseTokens(const torch::Tensor& logitsIn, const SamplingOptions& options,
             if (!active[r])
                 continue;
             chosen[r] = static_cast<std::int32_t>(b[r]);
-            out[r].logProb += logProbs.data_ptr<float>()[r * vocab + chosen[r]];
+            const float logProb = logProbs.data_ptr<float>()[r * vocab + chosen[r]];
+            out[r].logProb += logProb;
+            out[r].tokenLogProbs.push_back(logProb);
         }
     } else {
         auto probs = torch::softmax(logits / options.temperature, -1).to(torch::kCPU).contiguous();
@@ -99,7 +101,9 @@ bool chooseTokens(const torch::Tensor& logitsIn, const SamplingOptions& options,
             if (!active[r])
                 continue;
             chosen[r] = sampleToken(p + r * vocab, vocab, options.topP, rng, scratch);
-            out[r].logProb += std::log(std::max(p[r * vocab + chosen[r]], 1e-30F));
+            const float logProb = std::log(std::max(p[r * vocab + chosen[r]], 1e-30F));
+            out[r].logProb += logProb;
+            out[r].tokenLogProbs.push_back(logProb);
         }
     }
     bool any = false;

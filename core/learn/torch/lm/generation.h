@@ -34,6 +34,7 @@ struct SamplingOptions {
 struct Generation {
     std::vector<std::int32_t> tokens; ///< the action's tokens, ending with the stop token when it was written
     double logProb = 0.0; ///< sum of the sampled tokens' log-probabilities under the sampling distribution
+    std::vector<float> tokenLogProbs; ///< each token's, in order (they sum to logProb)
     bool stopped = false; ///< the stop token was written within maxTokens
 };
 

@@ -47,6 +47,9 @@ struct TrainSequence {
     std::vector<ActionSpan> spans; ///< the trained actions, by turn
     std::size_t trajectory = 0; ///< index into the batch's trajectories (or the demonstrations' episodes)
     std::int32_t segment = 0; ///< 0 for an episode's first segment; counts the overflows before it
+    /// A rollout's: each action token's log-probability when it was sampled, in span order (as actionTokens()
+    /// counts them); empty for demonstrations.
+    std::vector<float> behaviour;
 
     std::int32_t size() const { return static_cast<std::int32_t>(tokens.size()); }
     /// Where the stream ends: the first branch's begin, or the size.

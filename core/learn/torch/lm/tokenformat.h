@@ -39,6 +39,8 @@ public:
     virtual std::string actionText(std::span<const std::int32_t> ids) const = 0;
     /// Any of them ends an action; the first is the one demonstrations write.
     virtual const std::vector<std::int32_t>& stopTokens() const = 0;
+    /// One token's text as a reader sees it (the Tokens view), special tokens spelled out; always valid UTF-8.
+    virtual std::string tokenText(std::int32_t id) const = 0;
     /// The built-in tokenizer, or null for a pretrained model's format (window mode and the PAIR probe pipeline
     /// need it).
     virtual const Tokenizer* builtin() const { return nullptr; }
@@ -54,6 +56,7 @@ public:
     std::vector<std::int32_t> action(std::string_view text) const override;
     std::string actionText(std::span<const std::int32_t> ids) const override;
     const std::vector<std::int32_t>& stopTokens() const override { return m_stop; }
+    std::string tokenText(std::int32_t id) const override;
     const Tokenizer* builtin() const override { return &m_tokenizer; }
     const Tokenizer& tokenizer() const { return m_tokenizer; }
 

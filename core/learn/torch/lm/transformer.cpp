@@ -160,7 +160,10 @@ TransformerOutput TransformerImpl::forwardLayoutAt(
 
 torch::Tensor TransformerImpl::logits(const torch::Tensor& hidden)
 {
-    return m_decoder->logits(hidden); // the LM head has no adapter
+    auto logits = m_decoder->logits(hidden); // the LM head has no adapter
+    if (m_options.vocabLimit > 0 && logits.size(-1) > m_options.vocabLimit)
+        logits = logits.narrow(-1, 0, m_options.vocabLimit);
+    return logits;
 }
 
 torch::Tensor TransformerImpl::value(const torch::Tensor& hidden)

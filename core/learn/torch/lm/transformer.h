@@ -21,6 +21,10 @@ struct TransformerOptions {
     /// and FLOPs of a GELU MLP of mlpRatio x width.
     std::int64_t mlpRatio = 4;
     bool valueHead = false; ///< a scalar head on the final hidden state (the critic)
+    /// A pretrained decoder's tokenizer size when its embedding has rows past it (Qwen: 151,936 rows, 151,669
+    /// tokens): logits() keeps only these columns, so that sampling, the update's log-probs and the reference's see one
+    /// distribution. 0: every row (what transformers' logits hold; `model score` keeps them all).
+    std::int64_t vocabLimit = 0;
 };
 
 /// The Llama configuration of a built-in policy of `options` (trained from scratch): RMSNorm (eps 1e-5), rotary
@@ -72,7 +76,7 @@ public:
     /// forward() with a cache, returning the final hidden state (B, width) of the last new token of each row only
     /// (what sampling reads); every new token's keys and values still enter the cache.
     torch::Tensor forwardLast(const torch::Tensor& tokens, const torch::Tensor& valid, KvCache& cache);
-    /// LM logits (..., vocab) for hidden states (..., width).
+    /// LM logits (..., vocab) for hidden states (..., width); (..., options().vocabLimit) when that is set.
     torch::Tensor logits(const torch::Tensor& hidden);
     /// Value estimates (...) for hidden states (..., width); requires the value head.
     torch::Tensor value(const torch::Tensor& hidden);
@@ -86,6 +90,12 @@ public:
     HfDecoder& decoder() { return m_decoder; }
     /// A reference view: the decoder without its LoRA adapters.
     bool adaptersOff() const { return m_adaptersOff; }
+    /// Whether a pass in training mode differs from one in eval mode (LoRA dropout): the update then takes its old
+    /// log-probs from eval-mode passes, never from its own first (dropped-out) pass.
+    bool stochasticInTraining() const
+    {
+        return !m_adaptersOff && m_decoder->hasLora() && m_decoder->loraOptions().dropout > 0.0;
+    }
 
     /// A policy under LoRA checkpoints what trains (the adapters, the value head) and nothing of the frozen base,
     /// which the run reloads from policy.pretrained; a reference view saves nothing. Otherwise every parameter.
