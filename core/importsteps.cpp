@@ -6,6 +6,7 @@
 #include "core/progress.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace creditlab::importer {
 
@@ -174,14 +175,20 @@ private:
             turns.push_back(std::move(t.turns[order[k]]));
         }
         t.turns = std::move(turns);
-        if (p.episodeReward) {
-            t.reward = p.episodeReward->second;
-        } else {
-            // No episode reward: verl-agent's episode_rewards is the sum of the step rewards.
-            t.reward = 0.0;
-            for (const Turn& u : t.turns)
-                t.reward += u.rewardOrDefault();
+        // A row's reward is the environment's reward at that step, the outcome included: verl-agent's episode_rewards
+        // is their sum. Ours are intermediate (CONVENTIONS.md: the step reward is r_t + [t = T] R), so when the rows'
+        // rewards sum to the episode reward, or no episode reward is given, the outcome R is taken off the last step:
+        // every step reward then equals its row's, and the outcome is counted once. Rewards that do not sum to the
+        // episode reward exclude the outcome and are kept as they are.
+        double sum = 0.0;
+        bool anyStepReward = false;
+        for (const Turn& u : t.turns) {
+            sum += u.rewardOrDefault();
+            anyStepReward = anyStepReward || u.reward.has_value();
         }
+        t.reward = p.episodeReward ? p.episodeReward->second : sum;
+        if (anyStepReward && !t.turns.empty() && std::abs(sum - t.reward) <= 1e-9 * std::max(1.0, std::abs(t.reward)))
+            t.turns.back().reward = t.turns.back().rewardOrDefault() - t.reward;
         if (t.group.empty())
             t.group = groups.groupOf(t.iteration, t.turns.front().observation);
     }

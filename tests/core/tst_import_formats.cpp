@@ -23,9 +23,11 @@
 
 #include "testutil.h"
 
+#include <QFile>
 #include <QTemporaryDir>
 #include <QtTest/QTest>
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -43,6 +45,7 @@ private Q_SLOTS:
     void verlSample();
     void verlCustomMarkers();
     void stepsSample();
+    void stepRewardsCountTheOutcomeOnce();
     void mappedSample();
     void templateSplitting_data();
     void templateSplitting();
@@ -286,14 +289,50 @@ void TestImportFormats::stepsSample()
     QCOMPARE(t[0].turns[1].action, std::string("take mug 1 from countertop 1"));
     QCOMPARE(t[0].turns[2].action, std::string("put mug 1 in/on coffeemachine 1"));
     QCOMPARE(t[0].turns[1].extra, std::string("\"step_index\":1"));
-    QCOMPARE(t[0].turns[2].reward, std::optional<double>(10.0));
+    // verl-agent's step rewards hold the outcome (episode_rewards is their sum): it is counted once, as the outcome,
+    // and the step reward r_t + [t = T] R of every turn equals its row's reward.
     QCOMPARE(t[0].reward, 10.0);
+    QCOMPARE(t[0].turns[2].reward, std::optional<double>(0.0));
+    QCOMPARE(t[0].turns[0].reward, std::optional<double>(0.0));
     QCOMPARE(t[0].success, std::optional<bool>(true));
     QCOMPARE(t[1].turns.size(), std::size_t(2));
     QCOMPARE(t[1].turns[0].valid, std::optional<bool>(false));
     QCOMPARE(t[1].turns[1].extra, std::string("\"step_index\":1,\"logprob\":-1.25"));
     QCOMPARE(t[1].reward, 0.0);
     QVERIFY(!t[1].success);
+}
+
+void TestImportFormats::stepRewardsCountTheOutcomeOnce()
+{
+    // Rows of two trajectories: "a" with verl-agent's episode_rewards (the sum of its rows' rewards, the outcome on the
+    // last), "b" without one (its reward is the sum), "c" whose rows' rewards exclude the outcome (they do not sum to
+    // it: kept as intermediate rewards). Each turn's step reward r_t + [t = T] R equals its row's reward for a and b.
+    const QString path = m_dir->filePath("rewards.jsonl");
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("{\"traj_uid\":\"a\",\"uid\":\"g\",\"step_idx\":0,\"obs\":\"o\",\"action\":\"x\",\"rewards\":-0.1}\n"
+            "{\"traj_uid\":\"a\",\"uid\":\"g\",\"step_idx\":1,\"obs\":\"o\",\"action\":\"y\",\"rewards\":1.0,"
+            "\"episode_rewards\":0.9}\n"
+            "{\"traj_uid\":\"b\",\"uid\":\"g\",\"step_idx\":0,\"obs\":\"o\",\"action\":\"x\",\"rewards\":0.25}\n"
+            "{\"traj_uid\":\"b\",\"uid\":\"g\",\"step_idx\":1,\"obs\":\"o\",\"action\":\"y\",\"rewards\":0.5}\n"
+            "{\"traj_uid\":\"c\",\"uid\":\"g\",\"step_idx\":0,\"obs\":\"o\",\"action\":\"x\",\"rewards\":0.1}\n"
+            "{\"traj_uid\":\"c\",\"uid\":\"g\",\"step_idx\":1,\"obs\":\"o\",\"action\":\"y\",\"rewards\":0.0,"
+            "\"episode_rewards\":1.0}\n");
+    f.close();
+    const auto t = readAll(path.toStdString());
+    QCOMPARE(t.size(), std::size_t(3));
+    const auto stepReward = [](const Trajectory& x, std::size_t k) {
+        return x.turns[k].rewardOrDefault() + (k + 1 == x.turns.size() ? x.reward : 0.0);
+    };
+    QCOMPARE(t[0].reward, 0.9);
+    QCOMPARE(stepReward(t[0], 0), -0.1);
+    QVERIFY(std::abs(stepReward(t[0], 1) - 1.0) < 1e-12);
+    QCOMPARE(t[1].reward, 0.75);
+    QCOMPARE(stepReward(t[1], 0), 0.25);
+    QCOMPARE(stepReward(t[1], 1), 0.5);
+    QCOMPARE(t[2].reward, 1.0);
+    QCOMPARE(t[2].turns[0].reward, std::optional<double>(0.1));
+    QCOMPARE(t[2].turns[1].reward, std::optional<double>(0.0));
 }
 
 void TestImportFormats::mappedSample()
