@@ -22,8 +22,13 @@ namespace {
 
 } // namespace
 
-void keepMember(std::string& extra, const JsonDoc& doc, Index member)
+void keepMember(std::string& extra, const JsonDoc& doc, Index member, KeptLevel level)
 {
+    const std::string key = doc.key(member);
+    if (isNativeKey(key, level == KeptLevel::Turn)) {
+        keepRaw(extra, key, doc.node(member).raw, level);
+        return;
+    }
     if (!extra.empty())
         extra.push_back(',');
     extra.append(doc.node(member).rawKey);
@@ -31,11 +36,11 @@ void keepMember(std::string& extra, const JsonDoc& doc, Index member)
     extra.append(doc.node(member).raw);
 }
 
-void keepRaw(std::string& extra, std::string_view key, std::string_view rawJson)
+void keepRaw(std::string& extra, std::string_view key, std::string_view rawJson, KeptLevel level)
 {
     if (!extra.empty())
         extra.push_back(',');
-    appendJsonString(extra, key);
+    appendJsonString(extra, isNativeKey(key, level == KeptLevel::Turn) ? keptName(key) : std::string(key));
     extra.push_back(':');
     extra.append(rawJson);
 }

@@ -83,7 +83,7 @@ void keepOthers(const JsonDoc& doc, std::initializer_list<Index> used, std::stri
         for (Index u : used)
             isUsed = isUsed || u == m;
         if (!isUsed)
-            keepMember(extra, doc, m);
+            keepMember(extra, doc, m, KeptLevel::Trajectory);
     }
 }
 
@@ -142,7 +142,7 @@ private:
             else {
                 if (doc.keyIs(c, "tool_calls"))
                     toolCalls = c;
-                keepMember(msg.extra, doc, c); // tool_calls, name, tool_call_id, ... verbatim
+                keepMember(msg.extra, doc, c, KeptLevel::Turn); // tool_calls, name, tool_call_id, ... verbatim
             }
         }
         if (role == kNone)
@@ -254,7 +254,7 @@ private:
             } else if (doc.keyIs(c, "reward"))
                 msg.reward = readNumber(doc, c, field + ".reward");
             else
-                keepMember(msg.extra, doc, c);
+                keepMember(msg.extra, doc, c, KeptLevel::Turn);
         }
         if (from == kNone)
             fieldError(field + ".from", "is required but missing");

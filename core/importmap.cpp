@@ -160,7 +160,7 @@ protected:
                 = m_groups.groupOf(out.iteration, out.turns.empty() ? std::string() : out.turns.front().observation);
         for (Index c = doc.first(root); c != kNone; c = doc.next(root, c))
             if (!consumed(doc, c, { &m.id, &m.group, &m.iteration, &m.reward, &m.success, &m.turns }))
-                keepMember(out.extra, doc, c);
+                keepMember(out.extra, doc, c, KeptLevel::Trajectory);
     }
 
 private:
@@ -188,7 +188,7 @@ private:
         if (doc.kind(e) == Kind::Object)
             for (Index c = doc.first(e); c != kNone; c = doc.next(e, c))
                 if (!consumed(doc, c, { &m.observation, &m.action, &m.feedback, &m.turnReward, &m.role, &m.score }))
-                    keepMember(t.extra, doc, c);
+                    keepMember(t.extra, doc, c, KeptLevel::Turn);
     }
 
     FieldMap m_map;

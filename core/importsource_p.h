@@ -22,10 +22,13 @@ constexpr Index kNone = JsonDoc::kNone;
 /// Throws JsonlFieldError for `field`.
 [[noreturn]] void fieldError(std::string field, std::string message);
 
-/// Appends the member `member` of a parsed record to `extra` as `"key":value`, verbatim.
-void keepMember(std::string& extra, const JsonDoc& doc, Index member);
-/// Appends `"key":rawJson` to `extra`.
-void keepRaw(std::string& extra, std::string_view key, std::string_view rawJson);
+/// Where a kept member goes: beside our trajectory fields or our turn fields.
+enum class KeptLevel { Trajectory, Turn };
+/// Appends the member `member` of a parsed record to `extra` as `"key":value`, verbatim; a member named like one of
+/// our fields at `level` is kept as `"source.key"` (keptName()), so that an export never writes a key twice.
+void keepMember(std::string& extra, const JsonDoc& doc, Index member, KeptLevel level);
+/// Appends `"key":rawJson` to `extra` (renamed as keepMember does).
+void keepRaw(std::string& extra, std::string_view key, std::string_view rawJson, KeptLevel level);
 
 /// A required string value. Errors name `field`.
 void readText(const JsonDoc& doc, Index i, const std::string& field, std::string& out);

@@ -151,7 +151,7 @@ private:
         turn.extra = "\"step_index\":" + std::to_string(step);
         for (Index c = doc.first(root); c != kNone; c = doc.next(root, c))
             if (std::find(used.begin(), used.end(), c) == used.end())
-                keepMember(turn.extra, doc, c);
+                keepMember(turn.extra, doc, c, KeptLevel::Turn);
     }
 
     void finish(PendingTrajectory& p, PromptGroups& groups)

@@ -94,7 +94,7 @@ protected:
             out.group = m_groups.groupOf(out.iteration, m_input);
         for (Index c = doc.first(root); c != kNone; c = doc.next(root, c))
             if (c != input && c != output && c != score && c != step && c != group && c != id && c != success)
-                keepMember(out.extra, doc, c); // gts, data_source, extra reward keys, ...
+                keepMember(out.extra, doc, c, KeptLevel::Trajectory); // gts, data_source, extra reward keys, ...
     }
 
 private:

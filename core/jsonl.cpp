@@ -1,5 +1,6 @@
 #include "core/jsonl.h"
 
+#include "core/jsondoc.h"
 #include "core/jsonscanner.h"
 
 #include <algorithm>
@@ -27,6 +28,11 @@ JsonlError::JsonlError(std::string file, std::size_t line, std::string field, st
 namespace {
 
 using Kind = JsonScanner::Kind;
+
+constexpr std::string_view kTrajectoryKeys[]
+    = { "id", "group", "reward", "success", "task", "env", "goal", "iteration", "turns" };
+constexpr std::string_view kTurnKeys[] = { "observation", "action", "feedback", "reward", "valid", "state", "progress",
+    "role", "role_source", "score", "credit" };
 
 /// Parses one line with a running notion of "which field are we in", so that every error,
 /// syntax errors included, names its field.
@@ -333,11 +339,6 @@ private:
         unknownKeys.push_back(key);
     }
 
-    static constexpr std::string_view kTrajectoryKeys[]
-        = { "id", "group", "reward", "success", "task", "env", "goal", "iteration", "turns" };
-    static constexpr std::string_view kTurnKeys[] = { "observation", "action", "feedback", "reward", "valid", "state",
-        "progress", "role", "role_source", "score", "credit" };
-
     JsonScanner m_scanner;
     std::vector<std::string> m_unknownKeys; ///< unknown members of the trajectory object
     std::vector<std::string> m_turnUnknownKeys; ///< unknown members of the current turn
@@ -359,6 +360,68 @@ void appendKey(std::string& out, bool& first, std::string_view key)
 } // namespace
 
 void parseTrajectory(std::string_view line, Trajectory& out) { TrajectoryParser(line).parse(out); }
+
+bool isNativeKey(std::string_view key, bool turn)
+{
+    if (turn)
+        return std::find(std::begin(kTurnKeys), std::end(kTurnKeys), key) != std::end(kTurnKeys);
+    return std::find(std::begin(kTrajectoryKeys), std::end(kTrajectoryKeys), key) != std::end(kTrajectoryKeys);
+}
+
+std::string keptName(std::string_view key) { return "source." + std::string(key); }
+
+namespace {
+/// Appends `,extra` after our members of one object. Members stored before the importers renamed their collisions
+/// (keptName) may repeat one of our keys: they are renamed here, so that the line never holds a key twice.
+void appendExtra(std::string& out, const std::string& extra, bool turn)
+{
+    out.push_back(',');
+    // The top-level keys only (nested objects, such as a chat turn's context messages, may hold "role"): one pass
+    // that skips strings and counts brackets.
+    bool collides = false;
+    int depth = 0;
+    for (std::size_t i = 0; i < extra.size() && !collides; ++i) {
+        const char c = extra[i];
+        if (c == '{' || c == '[') {
+            ++depth;
+        } else if (c == '}' || c == ']') {
+            --depth;
+        } else if (c == '"') {
+            const std::size_t begin = i + 1;
+            for (++i; i < extra.size() && extra[i] != '"'; ++i)
+                if (extra[i] == '\\')
+                    ++i;
+            collides = depth == 0 && i + 1 < extra.size() && extra[i + 1] == ':'
+                && isNativeKey(std::string_view(extra).substr(begin, i - begin), turn);
+        }
+    }
+    if (!collides) {
+        out += extra;
+        return;
+    }
+    JsonDoc doc;
+    const std::string wrapped = "{" + extra + "}";
+    try {
+        doc.parse(wrapped);
+    } catch (const std::exception&) {
+        out += extra; // not members of an object: written as stored
+        return;
+    }
+    bool first = true;
+    for (auto m = doc.first(doc.root()); m != JsonDoc::kNone; m = doc.next(doc.root(), m)) {
+        if (!first)
+            out.push_back(',');
+        first = false;
+        const std::string key = doc.key(m);
+        if (isNativeKey(key, turn))
+            appendJsonString(out, keptName(key));
+        else
+            out.append(doc.node(m).rawKey);
+        out.push_back(':');
+        out.append(doc.node(m).raw);
+    }
+}
+} // namespace
 
 void formatTrajectory(const Trajectory& t, std::string& out)
 {
@@ -446,17 +509,13 @@ void formatTrajectory(const Trajectory& t, std::string& out)
             }
             out.push_back('}');
         }
-        if (!u.extra.empty()) {
-            out.push_back(',');
-            out += u.extra;
-        }
+        if (!u.extra.empty())
+            appendExtra(out, u.extra, true);
         out.push_back('}');
     }
     out.push_back(']');
-    if (!t.extra.empty()) {
-        out.push_back(',');
-        out += t.extra;
-    }
+    if (!t.extra.empty())
+        appendExtra(out, t.extra, false);
     out.push_back('}');
 }
 

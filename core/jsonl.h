@@ -35,6 +35,12 @@ struct JsonlFieldError {
     std::size_t column = 0; ///< 1-based; 0 when the error is about a field's value, not its syntax
 };
 
+/// Whether `key` is one of the interchange format's members of a turn (`turn`) or of a trajectory.
+bool isNativeKey(std::string_view key, bool turn);
+/// The name a source's member named like one of ours is kept under, beside ours: "source.<key>". Importers keep
+/// foreign members this way, and formatTrajectory() renames a stored extra member that would repeat one of its keys.
+std::string keptName(std::string_view key);
+
 /// Parses one line of the DESIGN.md interchange format into `out`. Throws JsonlFieldError.
 /// Unknown fields are kept verbatim in `Trajectory::extra` / `Turn::extra`. Any thread.
 void parseTrajectory(std::string_view line, Trajectory& out);

@@ -59,6 +59,7 @@ private Q_SLOTS:
     void exportReadsBackAsNative_data();
     void exportReadsBackAsNative();
     void badLineImportsNothing();
+    void sourceMembersNamedLikeOursRoundTrip();
     void stepRowsReportAndCancelWhileReading();
 
 private:
@@ -688,6 +689,51 @@ void TestImportFormats::exportReadsBackAsNative()
     QCOMPARE(back.size(), imported.size());
     for (std::size_t i = 0; i < back.size(); ++i)
         CL_COMPARE_TRAJ(back[i], imported[i]);
+}
+
+void TestImportFormats::sourceMembersNamedLikeOursRoundTrip()
+{
+    // A chat record whose messages carry an `action` member and whose record carries `goal` and `turns`-like members
+    // (SWE-agent's trajectories do): kept as "source.<name>", so the export holds every key once, reads back as
+    // itself, and exports again byte for byte.
+    const std::string file = path("collide.jsonl");
+    test::writeFile(file,
+        "{\"id\":\"c1\",\"goal\":\"their goal\",\"turns\":3,\"messages\":[{\"role\":\"user\",\"content\":\"fix it\"},"
+        "{\"role\":\"assistant\",\"content\":\"ls\",\"action\":\"ls -la\",\"observation\":{\"x\":1}},"
+        "{\"role\":\"user\",\"content\":\"a.py\"}],\"reward\":1}\n");
+    const auto imported = readAll(file);
+    QCOMPARE(imported.size(), std::size_t(1));
+    QCOMPARE(imported[0].turns.front().action, std::string("ls"));
+    QVERIFY2(imported[0].turns.front().extra.find("\"source.action\":\"ls -la\"") != std::string::npos,
+        imported[0].turns.front().extra.c_str());
+    QVERIFY(imported[0].turns.front().extra.find("\"source.observation\":{\"x\":1}") != std::string::npos);
+    QVERIFY2(imported[0].extra.find("\"source.goal\":\"their goal\"") != std::string::npos, imported[0].extra.c_str());
+    QVERIFY(imported[0].extra.find("\"source.turns\":3") != std::string::npos);
+    QVERIFY(!imported[0].task.goal); // their goal is not ours
+    Store store(path("runs.db"));
+    const ImportResult r = importFile(store, file, ImportOptions {});
+    const std::string first = path("first.jsonl"), second = path("second.jsonl");
+    exportJsonl(store, r.runId, std::nullopt, first);
+    const auto back = readAll(first, ImportOptions { ImportFormat::Native, {}, std::nullopt });
+    QCOMPARE(back.size(), std::size_t(1));
+    CL_COMPARE_TRAJ(back[0], imported[0]);
+    Store again(path("again.db"));
+    const ImportResult r2 = importFile(again, first, ImportOptions { ImportFormat::Native, {}, std::nullopt });
+    exportJsonl(again, r2.runId, std::nullopt, second);
+    QCOMPARE(test::readFile(second), test::readFile(first));
+
+    // Rows stored before the importers renamed (an extra that repeats one of our keys) are renamed on export.
+    Trajectory t = imported[0];
+    t.id = "old";
+    t.turns.front().extra = "\"message_index\":1,\"action\":\"ls -la\",\"context\":[{\"role\":\"user\"}]";
+    t.extra = "\"goal\":\"theirs\"";
+    std::string line;
+    formatTrajectory(t, line);
+    Trajectory parsed;
+    parseTrajectory(line, parsed); // throws on a key written twice
+    QCOMPARE(parsed.turns.front().extra,
+        std::string("\"message_index\":1,\"source.action\":\"ls -la\",\"context\":[{\"role\":\"user\"}]"));
+    QCOMPARE(parsed.extra, std::string("\"source.goal\":\"theirs\""));
 }
 
 void TestImportFormats::badLineImportsNothing()
