@@ -64,6 +64,7 @@ Trajectory makeTrajectory()
     a.action = "go to countertop 1";
     a.feedback = "On the countertop 1, you see a mug 1.";
     a.reward = 0.5;
+    a.valid = true;
     a.role = Role::E;
     a.roleSource = "human:alice";
     Turn b;
@@ -317,6 +318,7 @@ void TestModels::turnModelCells_data()
     QTest::newRow("default reward") << 2 << int(C::Reward) << "10";
     QTest::newRow("valid") << 0 << int(C::Valid) << "yes";
     QTest::newRow("invalid") << 1 << int(C::Valid) << "no";
+    QTest::newRow("validity unknown") << 2 << int(C::Valid) << "";
     QTest::newRow("role") << 0 << int(C::Role) << "E";
     QTest::newRow("no role") << 1 << int(C::Role) << "";
 }
@@ -397,7 +399,8 @@ void TestModels::turnProxySortsNumbers()
     proxy.sort(int(TurnModel::Column::Role), Qt::AscendingOrder); // D, E, then unlabelled
     QCOMPARE(column(proxy, int(TurnModel::Column::Role)), (QStringList { "D", "E", "" }));
     proxy.sort(int(TurnModel::Column::Valid), Qt::AscendingOrder);
-    QCOMPARE(column(proxy, int(TurnModel::Column::Valid)), (QStringList { "no", "yes", "yes" }));
+    // No, unknown (the third turn's source says nothing: an empty cell, never "yes"), yes.
+    QCOMPARE(column(proxy, int(TurnModel::Column::Valid)), (QStringList { "no", "", "yes" }));
     proxy.setFilterText(QStringLiteral("nothing happens"));
     QCOMPARE(proxy.rowCount(), 1);
 }

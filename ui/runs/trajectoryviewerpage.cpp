@@ -207,7 +207,7 @@ void TrajectoryViewerPage::writeDetail(const Turn& turn, int index)
     cursor.insertText(tr("Turn %1 of %2").arg(index + 1).arg(m_turnModel->rowCount()), heading);
     cursor.insertText(QStringLiteral("\n"), plain);
     field(tr("Reward"), formatNumber(turn.rewardOrDefault(), 6));
-    field(tr("Valid"), turn.validOrDefault() ? tr("yes") : tr("no"));
+    field(tr("Valid"), turn.valid ? (*turn.valid ? tr("yes") : tr("no")) : tr("unknown (the source does not say)"));
     field(tr("Role"), turn.role ? TurnModel::roleDescription(*turn.role) : tr("none"));
     field(tr("Role source"), turn.roleSource ? toQString(*turn.roleSource) : tr("none"));
     field(tr("Progress"), turn.progress ? formatNumber(*turn.progress, 6) : tr("unknown"));

@@ -179,8 +179,8 @@ QVariant TurnModel::display(int row, Column column) const
         return text.feedbackPreview;
     case Column::Reward:
         return formatNumber(turn.rewardOrDefault());
-    case Column::Valid:
-        return turn.validOrDefault() ? tr("yes") : tr("no");
+    case Column::Valid: // empty when the source does not say (an imported log without validity)
+        return turn.valid ? (*turn.valid ? tr("yes") : tr("no")) : QString();
     case Column::Role:
         return turn.role ? QString::fromLatin1(roleName(*turn.role)) : QString();
     case Column::Count:
@@ -197,8 +197,8 @@ QVariant TurnModel::sortValue(int row, Column column) const
         return row;
     case Column::Reward:
         return turn.rewardOrDefault();
-    case Column::Valid:
-        return turn.validOrDefault() ? 1 : 0;
+    case Column::Valid: // no, unknown, yes
+        return turn.valid ? (*turn.valid ? 2 : 0) : 1;
     case Column::Role:
         // D, E, N, R in that order; unlabelled turns last.
         return turn.role ? static_cast<int>(*turn.role) : 99;
