@@ -4,6 +4,7 @@
 #include "core/atomicfile.h"
 #include "core/credit/creditlines.h"
 #include "core/credit/estimator.h"
+#include "core/credit/explain.h"
 #include "core/credit/runcredits.h"
 #include "core/importformats.h"
 #include "core/jsonl.h"
@@ -68,6 +69,8 @@ void runFileMode(const CreditOptions& o, const Estimator& method, const credit::
     const Batch batch = Batch::fromTrajectories(std::move(trajectories));
     method.validate(batch, params);
     const CreditResult r = method.compute(batch, params);
+    if (const auto why = credit::zeroCreditReason(batch, r, method.name()))
+        std::fprintf(stderr, "creditlab-cli: note: %s\n", why->c_str());
     std::string out;
     for (std::size_t i = 0; i < batch.trajectories.size(); ++i)
         out += formatCreditLine(batch.trajectories[i], r, i, o.details);
@@ -95,6 +98,8 @@ void runStoreMode(const CreditOptions& o, const Estimator& method, const credit:
             if (!o.output.empty())
                 writeFileAtomically(o.output, out);
         });
+    if (result.zeroReason)
+        std::fprintf(stderr, "creditlab-cli: note: %s\n", result.zeroReason->c_str());
     if (o.output != "-")
         std::printf("stored %s credits for %zu turns of run %lld as '%s' (%s)\n", std::string(method.name()).c_str(),
             result.turns, static_cast<long long>(o.run), result.label.c_str(), result.tag.c_str());

@@ -1,4 +1,5 @@
 #include "core/credit/runcredits.h"
+#include "core/credit/explain.h"
 
 #include <map>
 #include <span>
@@ -33,8 +34,14 @@ RunCreditsResult computeRunCredits(Store& store, std::int64_t runId, std::option
     result.tag = std::string(method.name()) + (params.canonical().empty() ? "" : ":") + params.canonical();
     auto tx = store.begin();
     std::vector<std::string> details;
+    bool allZero = true;
     for (const auto& [it, batch] : batches) {
         const CreditResult r = method.compute(batch, params);
+        auto why = zeroCreditReason(batch, r, method.name());
+        if (!why)
+            allZero = false;
+        else if (!result.zeroReason)
+            result.zeroReason = std::move(why);
         const auto& ids = rowIds[it];
         for (std::size_t i = 0; i < batch.trajectories.size(); ++i) {
             details.clear();
@@ -48,6 +55,8 @@ RunCreditsResult computeRunCredits(Store& store, std::int64_t runId, std::option
         }
         result.turns += r.advantages.size();
     }
+    if (!allZero)
+        result.zeroReason.reset();
     if (beforeCommit)
         beforeCommit();
     tx->commit();

@@ -19,6 +19,8 @@ struct RunCreditsResult {
     std::size_t turns = 0; ///< turns that got a credit
     std::string label; ///< the method name they are stored under
     std::string tag; ///< "method:key=value,..." (the parameters)
+    /// When every advantage of every batch is 0: why, for the first batch (credit::zeroCreditReason).
+    std::optional<std::string> zeroReason;
 };
 
 /// Computes `method`'s credits with `params` for run `runId` (only `iteration` when given), one batch per iteration

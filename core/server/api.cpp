@@ -3,6 +3,7 @@
 
 #include "core/credit/creditlines.h"
 #include "core/credit/estimator.h"
+#include "core/credit/explain.h"
 #include "core/importformats.h"
 #include "core/jsondoc.h"
 #include "core/jsonl.h"
@@ -632,7 +633,12 @@ Reply Api::credit(std::string_view body) const
                 out += ',';
             out += credit::creditJson(batch.trajectories[i], r, i, details);
         }
-        out += "]}";
+        out += "]";
+        if (const auto why = credit::zeroCreditReason(batch, r, method->name())) {
+            out += ",\"note\":"; // every advantage is 0: why, and what would change it
+            appendJsonString(out, *why);
+        }
+        out += "}";
         return Reply { 200, out };
     });
 }

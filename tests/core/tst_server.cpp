@@ -328,6 +328,15 @@ void TestServer::creditMatchesTheEstimator()
         json { { "method", "grpo" }, { "params", { { "norm_std", false } } }, { "trajectories", records } }.dump());
     QCOMPARE(raw.status, 200);
     QCOMPARE(parse(raw)["credits"][0]["advantages"][0].get<double>(), 0.5);
+    QVERIFY(!parse(raw).contains("note")); // some credit: no note
+    // Every advantage 0 (one rollout per group): a note says why.
+    json lone = records;
+    for (std::size_t i = 0; i < lone.size(); ++i)
+        lone[i]["group"] = "g" + std::to_string(i);
+    const server::Reply zero = api.credit(json { { "method", "grpo" }, { "trajectories", lone } }.dump());
+    QCOMPARE(zero.status, 200);
+    QVERIFY2(parse(zero).value("note", std::string()).find("every group holds one rollout") != std::string::npos,
+        zero.body.c_str());
     const server::Reply details
         = api.credit(json { { "method", "gigpo" }, { "details", true }, { "trajectories", records } }.dump());
     QCOMPARE(details.status, 200);

@@ -144,6 +144,37 @@ private Q_SLOTS:
         QCOMPARE(run({ "runs", "--db", db, "--json" }).out.count('\n'), 3);
     }
 
+    /// A method whose every advantage is 0 says why and what would change it, in file and in store mode; a batch with
+    /// some credit gets no note.
+    void zeroCreditIsExplained()
+    {
+        const QString single = path("single.jsonl"), uniform = path("uniform.jsonl");
+        write(single,
+            "{\"id\":\"a\",\"group\":\"g1\",\"reward\":1,\"turns\":[{\"observation\":\"o\",\"action\":\"x\"}]}\n"
+            "{\"id\":\"b\",\"group\":\"g2\",\"reward\":0,\"turns\":[{\"observation\":\"o\",\"action\":\"y\"}]}\n");
+        write(uniform,
+            "{\"id\":\"a\",\"group\":\"g\",\"reward\":1,\"turns\":[{\"observation\":\"o\",\"action\":\"x\"}]}\n"
+            "{\"id\":\"b\",\"group\":\"g\",\"reward\":1,\"turns\":[{\"observation\":\"o\",\"action\":\"y\"}]}\n");
+        const Result one = run({ "credit", "--method", "grpo", "--input", single, "-o", "-" });
+        QCOMPARE(one.exitCode, 0);
+        QVERIFY2(one.err.contains("every grpo advantage is 0") && one.err.contains("every group holds one rollout")
+                && one.err.contains("group"),
+            one.err.constData());
+        const Result same = run({ "credit", "--method", "grpo", "--input", uniform, "-o", "-" });
+        QVERIFY2(same.err.contains("have the same reward"), same.err.constData());
+        const QString db = path("zero.db");
+        QCOMPARE(run({ "import", "--db", db, single }).exitCode, 0);
+        const Result stored = run({ "credit", "--method", "grpo", "--db", db, "--run", "1" });
+        QCOMPARE(stored.exitCode, 0);
+        QVERIFY2(stored.err.contains("every group holds one rollout"), stored.err.constData());
+        const QString mixed = path("mixed.jsonl");
+        write(mixed,
+            "{\"id\":\"a\",\"group\":\"g\",\"reward\":1,\"turns\":[{\"observation\":\"o\",\"action\":\"x\"}]}\n"
+            "{\"id\":\"b\",\"group\":\"g\",\"reward\":0,\"turns\":[{\"observation\":\"o\",\"action\":\"y\"}]}\n");
+        const Result some = run({ "credit", "--method", "grpo", "--input", mixed, "-o", "-" });
+        QVERIFY2(!some.err.contains("note"), some.err.constData());
+    }
+
     /// Credit back to the trainer: advantages keyed by the source's own ids, in file mode (any import format) and in
     /// store mode (a run imported from a dump); native turns carry no index.
     void creditBackKeysBySourceIds()
