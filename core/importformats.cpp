@@ -97,7 +97,8 @@ protected:
     void convert(const JsonDoc& doc, std::size_t lineNo, Trajectory& out) override
     {
         const Index root = doc.root();
-        const Index list = doc.firstMember(root, { "messages", "chat_completions" });
+        const Index list
+            = doc.firstMember(root, { "messages", "chat_completions", "traj" }); // traj: tau-bench, FireAct
         if (list == kNone)
             fieldError("messages", "is required but missing");
         const std::string listName = doc.key(list);
@@ -289,6 +290,33 @@ private:
 
 bool isArray(const JsonDoc& doc, Index i) { return i != kNone && doc.kind(i) == Kind::Array; }
 
+/// A JSON document's records read through the JSON-lines importers (documentAsLines): owns the lines.
+class DocumentSource : public TrajectorySource {
+public:
+    DocumentSource(const TextInput& input, std::string lines, const ImportOptions& options)
+        : m_lines(std::move(lines))
+    {
+        TextInput asLines(input.name, m_lines, input.idPrefix);
+        asLines.documentLines = true;
+        m_inner = openTrajectorySource(asLines, options);
+    }
+    bool next(Trajectory& out) override
+    {
+        if (!m_started) { // the caller sets its read-ahead progress on this source, after construction
+            m_inner->setReadAheadProgress(m_readAhead);
+            m_started = true;
+        }
+        return m_inner->next(out);
+    }
+    std::uint64_t bytesRead() const override { return m_inner->bytesRead(); }
+    std::uint64_t size() const override { return m_inner->size(); }
+
+private:
+    std::string m_lines;
+    std::unique_ptr<TrajectorySource> m_inner;
+    bool m_started = false;
+};
+
 } // namespace
 
 namespace importer {
@@ -303,6 +331,12 @@ std::unique_ptr<TrajectorySource> openShareGpt(const TextInput& input)
 
 ImportFormat detectImportFormat(const TextInput& input)
 {
+    if (!input.documentLines)
+        if (const auto lines = importer::documentAsLines(input)) {
+            TextInput asLines(input.name, *lines, input.idPrefix);
+            asLines.documentLines = true;
+            return detectImportFormat(asLines);
+        }
     const std::string& path = input.name;
     LineReader lines(input);
     std::string_view line;
@@ -319,6 +353,10 @@ ImportFormat detectImportFormat(const TextInput& input)
     if (isArray(doc, doc.member(root, "turns")))
         return ImportFormat::Native;
     if (isArray(doc, doc.firstMember(root, { "messages", "chat_completions" })))
+        return ImportFormat::Chat;
+    // tau-bench's and FireAct's `traj`: OpenAI messages under another name.
+    if (const Index traj = doc.member(root, "traj"); isArray(doc, traj) && doc.size(traj) > 0
+        && doc.kind(doc.first(traj)) == Kind::Object && doc.member(doc.first(traj), "role") != kNone)
         return ImportFormat::Chat;
     if (isArray(doc, doc.member(root, "conversations")))
         return ImportFormat::ShareGpt;
@@ -341,6 +379,12 @@ ImportFormat detectImportFormat(const TextInput& input)
 
 std::unique_ptr<TrajectorySource> openTrajectorySource(const TextInput& input, const ImportOptions& options)
 {
+    if (!input.documentLines) {
+        const std::string recordsPath
+            = options.mapPath.empty() ? std::string() : importer::mappedRecordsPath(options.mapPath);
+        if (auto lines = importer::documentAsLines(input, recordsPath))
+            return std::make_unique<DocumentSource>(input, std::move(*lines), options);
+    }
     if (!options.mapPath.empty())
         return openMapped(input, options.mapPath);
     ImportFormat format = options.format;

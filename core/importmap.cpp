@@ -64,6 +64,8 @@ FieldMap loadMap(const std::string& mapPath)
         { "feedback", &FieldMap::feedback }, { "turn_reward", &FieldMap::turnReward }, { "role", &FieldMap::role },
         { "score", &FieldMap::score } };
     for (const auto& entry : root) {
+        if (entry.first.IsScalar() && entry.first.Scalar() == "records") // read by mappedRecordsPath()
+            continue;
         if (!entry.first.IsScalar())
             throw std::runtime_error(mapPath + ":" + std::to_string(entry.first.Mark().line + 1)
                 + ": a key must be one of our field names, not a list or a map");
@@ -72,7 +74,7 @@ FieldMap loadMap(const std::string& mapPath)
         if (k == std::end(keys))
             throw std::runtime_error(mapPath + ":" + std::to_string(entry.first.Mark().line + 1) + ": unknown key \""
                 + key
-                + "\" (known: id, group, iteration, reward, success, turns, observation, action, feedback, "
+                + "\" (known: records, id, group, iteration, reward, success, turns, observation, action, feedback, "
                   "turn_reward, role, score)");
         if (!entry.second.IsScalar())
             throw std::runtime_error(mapPath + ":" + std::to_string(entry.second.Mark().line + 1) + ": " + key
@@ -84,6 +86,25 @@ FieldMap loadMap(const std::string& mapPath)
         if (path->empty())
             throw std::runtime_error(mapPath + ": \"" + key + "\" is required (the source path of our " + key + ")");
     return m;
+}
+
+std::string recordsPathOf(const std::string& mapPath)
+{
+    YAML::Node root;
+    try {
+        root = YAML::LoadFile(mapPath);
+    } catch (const YAML::BadFile&) {
+        throw std::runtime_error(mapPath + ": cannot open the mapping file");
+    } catch (const YAML::Exception& e) {
+        throw std::runtime_error(mapPath + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg);
+    }
+    if (!root.IsMap() || !root["records"])
+        return {};
+    const YAML::Node records = root["records"];
+    if (!records.IsScalar() || records.Scalar().empty())
+        throw std::runtime_error(mapPath + ":" + std::to_string(records.Mark().line + 1)
+            + ": records: expected the path of the list of records, such as episodes or data.items");
+    return records.Scalar();
 }
 
 Index resolve(const JsonDoc& doc, Index from, const Path& path)
@@ -202,5 +223,7 @@ std::unique_ptr<TrajectorySource> openMapped(const TextInput& input, const std::
     FieldMap map = loadMap(mapPath); // the mapping file's errors come before the data file's
     return std::make_unique<MappedSource>(input, std::move(map));
 }
+
+std::string mappedRecordsPath(const std::string& mapPath) { return recordsPathOf(mapPath); }
 
 } // namespace creditlab::importer

@@ -108,10 +108,20 @@ bool nextRecordLine(LineReader& lines, std::string_view& line);
 /// requires an object.
 void parseRecord(JsonDoc& doc, std::string_view line);
 
+/// When `input` is one JSON document rather than JSON lines: its records as JSON lines (importdocument.cpp). Each
+/// record is one minified line at the line where it starts in the file (blank lines before it, which the readers
+/// skip); a record taken from an object keyed by id, or the one record of a file, gets `"id"` (the key, or the file's
+/// name without extension) when it has none. `recordsPath` (a mapping's `records:`) names the list of records inside
+/// the document. nullopt for JSON lines. Throws JsonlError naming the file, line and field.
+std::optional<std::string> documentAsLines(const TextInput& input, const std::string& recordsPath = {});
+
 std::unique_ptr<TrajectorySource> openChat(const TextInput& input);
 std::unique_ptr<TrajectorySource> openShareGpt(const TextInput& input);
 std::unique_ptr<TrajectorySource> openVerl(const TextInput& input, const std::optional<TemplateMarkers>& markers);
 std::unique_ptr<TrajectorySource> openSteps(const TextInput& input);
 std::unique_ptr<TrajectorySource> openMapped(const TextInput& input, const std::string& mapPath);
+/// A mapping file's `records:` (the path of the list of records inside a JSON document); empty when it has none.
+/// Throws std::runtime_error naming the file when it cannot be read.
+std::string mappedRecordsPath(const std::string& mapPath);
 
 } // namespace creditlab::importer

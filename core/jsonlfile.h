@@ -33,6 +33,8 @@ struct TextInput {
     std::optional<std::string_view> memory; ///< when set, read this instead of a file; it must outlive the reader
     /// Records without an id of their own get this prefix and their line number ("line-7").
     std::string idPrefix = "line-";
+    /// JSON lines made from a JSON document's records (importer::documentAsLines): not looked at as a document again.
+    bool documentLines = false;
 };
 
 /// Reads a file line by line in large blocks; lines may be of any length. Strips "\n" and "\r\n".

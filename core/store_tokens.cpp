@@ -110,8 +110,8 @@ std::vector<TokenSegment> Store::tokenSegments(std::int64_t trajectoryRowId)
         s.advantage = fromBlob<float>(sized("advantage", 7, 4));
         try {
             doc.parse(st.columnTextView(2));
-        } catch (const std::exception& error) {
-            throw damaged("pieces", error.what());
+        } catch (const JsonSyntaxError& error) {
+            throw damaged("pieces", "not JSON (" + error.message + ")");
         }
         if (doc.kind(doc.root()) != JsonDoc::Kind::Array || doc.size(doc.root()) != n)
             throw damaged("pieces", "not a JSON array of " + std::to_string(n) + " strings");

@@ -60,6 +60,9 @@ private Q_SLOTS:
     void exportReadsBackAsNative();
     void badLineImportsNothing();
     void sourceMembersNamedLikeOursRoundTrip();
+    void documentsImport_data();
+    void documentsImport();
+    void documentErrorsNameLineAndField();
     void stepRowsReportAndCancelWhileReading();
 
 private:
@@ -734,6 +737,110 @@ void TestImportFormats::sourceMembersNamedLikeOursRoundTrip()
     QCOMPARE(parsed.turns.front().extra,
         std::string("\"message_index\":1,\"source.action\":\"ls -la\",\"context\":[{\"role\":\"user\"}]"));
     QCOMPARE(parsed.extra, std::string("\"source.goal\":\"theirs\""));
+}
+
+void TestImportFormats::documentsImport_data()
+{
+    // JSON documents in the layouts public logs use (fixtures written here, shaped like each source):
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("map");
+    QTest::addColumn<QStringList>("ids");
+    QTest::addColumn<QList<int>>("turns");
+    QTest::addColumn<QList<double>>("rewards");
+    // tau-bench: an array of {task_id, trial, reward, traj: messages with tool calls}; ids from the record's line.
+    QTest::newRow("array (tau-bench)") << "documents/tau-bench.json"
+                                       << "" << QStringList { "line-2", "line-16" } << QList<int> { 2, 1 }
+                                       << QList<double> { 1.0, 0.0 };
+    // FireAct: an object keyed by id, boolean rewards.
+    QTest::newRow("keyed by id (FireAct)") << "documents/fireact-trajs.json"
+                                           << "" << QStringList { "hotpotqa-train-12", "hotpotqa-train-13" }
+                                           << QList<int> { 2, 1 } << QList<double> { 1.0, 0.0 };
+    // One pretty-printed record per file: the file's name is the id.
+    QTest::newRow("one record per file") << "documents/swe-session.json"
+                                         << "" << QStringList { "swe-session" } << QList<int> { 1 }
+                                         << QList<double> { 1.0 };
+    // AgentGym: a list inside an object, named by the mapping's records:.
+    QTest::newRow("nested list (AgentGym)") << "documents/agentgym-episodes.json"
+                                            << "documents/agentgym-episodes.map.yaml" << QStringList { "ep-0", "ep-1" }
+                                            << QList<int> { 2, 1 } << QList<double> { 1.0, 0.0 };
+}
+
+void TestImportFormats::documentsImport()
+{
+    QFETCH(QString, file);
+    QFETCH(QString, map);
+    QFETCH(QStringList, ids);
+    QFETCH(QList<int>, turns);
+    QFETCH(QList<double>, rewards);
+    ImportOptions options;
+    if (!map.isEmpty())
+        options.mapPath = sample(map.toStdString());
+    const auto t = readAll(sample(file.toStdString()), options);
+    QCOMPARE(t.size(), static_cast<std::size_t>(ids.size()));
+    for (std::size_t i = 0; i < t.size(); ++i) {
+        QCOMPARE(QString::fromStdString(t[i].id), ids[static_cast<int>(i)]);
+        QCOMPARE(static_cast<int>(t[i].turns.size()), turns[static_cast<int>(i)]);
+        QCOMPARE(t[i].reward, rewards[static_cast<int>(i)]);
+    }
+    // Round trip: import, export, import the export, export again: the same bytes.
+    Store store(path("runs.db"));
+    const ImportResult r = importFile(store, sample(file.toStdString()), options);
+    QCOMPARE(r.trajectories, static_cast<std::int64_t>(ids.size()));
+    const std::string first = path("first.jsonl"), second = path("second.jsonl");
+    exportJsonl(store, r.runId, std::nullopt, first);
+    const auto back = readAll(first, ImportOptions { ImportFormat::Native, {}, std::nullopt });
+    QCOMPARE(back.size(), t.size());
+    for (std::size_t i = 0; i < back.size(); ++i)
+        CL_COMPARE_TRAJ(back[i], t[i]);
+    Store again(path("again.db"));
+    const ImportResult r2 = importFile(again, first, ImportOptions { ImportFormat::Native, {}, std::nullopt });
+    exportJsonl(again, r2.runId, std::nullopt, second);
+    QCOMPARE(test::readFile(second), test::readFile(first));
+}
+
+void TestImportFormats::documentErrorsNameLineAndField()
+{
+    // A document's bad record names the file, the line where the record starts and the field; a broken document
+    // names the line and column where it breaks.
+    const std::string array = path("bad.json");
+    test::writeFile(array,
+        "[\n  {\"messages\": [{\"role\": \"user\", \"content\": \"q\"},\n"
+        "    {\"role\": \"assistant\", \"content\": \"a\"}]},\n  {\"messages\": [{\"role\": 3}]}\n]\n");
+    try {
+        readAll(array);
+        QFAIL("no error");
+    } catch (const JsonlError& e) {
+        QCOMPARE(e.line(), std::size_t(4));
+        QCOMPARE(e.field(), std::string("messages[0].role"));
+    }
+    test::writeFile(array, "[\n  {\"messages\": []},\n  7\n]\n");
+    try {
+        readAll(array);
+        QFAIL("no error");
+    } catch (const JsonlError& e) {
+        QCOMPARE(e.line(), std::size_t(3));
+        QCOMPARE(e.field(), std::string("[1]"));
+    }
+    test::writeFile(array, "{\n  \"messages\": [\n    {\"role\": \"user\" \"content\": \"q\"}\n  ]\n}\n");
+    try {
+        readAll(array);
+        QFAIL("no error");
+    } catch (const JsonlError& e) {
+        QCOMPARE(e.line(), std::size_t(3));
+        QVERIFY2(std::string(e.what()).find("invalid JSON") != std::string::npos, e.what());
+    }
+    // records: naming nothing.
+    const std::string map = path("bad.map.yaml");
+    test::writeFile(map, "records: episodes\nturns: steps\nobservation: o\naction: a\n");
+    test::writeFile(array, "{\"runs\": []}\n");
+    ImportOptions options;
+    options.mapPath = map;
+    try {
+        readAll(array, options);
+        QFAIL("no error");
+    } catch (const JsonlError& e) {
+        QCOMPARE(e.field(), std::string("episodes"));
+    }
 }
 
 void TestImportFormats::badLineImportsNothing()

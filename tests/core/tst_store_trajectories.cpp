@@ -464,8 +464,9 @@ void TestStoreTrajectories::damagedTokenSegmentIsNamed()
     const std::int64_t run = s.createRun(newRun("r"));
     const std::int64_t t = s.insertTrajectory(run, 0, test::minimalTrajectory("a", "g", 1.0, 3));
     s.writeTokenSegments(t, std::vector<TokenSegment> { segment(0, 6) });
-    for (const char* damage : { "UPDATE token_segment SET behaviour = substr(behaviour, 1, 8)",
-             "UPDATE token_segment SET pieces = '[\"a\"]'", "UPDATE token_segment SET tokens = x'010203'" }) {
+    for (const char* damage :
+        { "UPDATE token_segment SET behaviour = substr(behaviour, 1, 8)", "UPDATE token_segment SET pieces = '[\"a\"]'",
+            "UPDATE token_segment SET pieces = '[\"a'", "UPDATE token_segment SET tokens = x'010203'" }) {
         s.writeTokenSegments(t, std::vector<TokenSegment> { segment(0, 6) });
         s.database().exec(damage);
         try {
