@@ -52,6 +52,88 @@ void appendMinified(std::string& out, std::string_view raw)
     }
 }
 
+/// A top-level array of objects as lines, each element minified at the line where it starts, in one pass that skips
+/// strings and counts brackets (the elements' own JSON is checked by the importer that parses their lines). nullopt
+/// when `body` is not such an array, or is broken at this level.
+std::optional<std::string> arrayAsLines(std::string_view body)
+{
+    std::size_t i = 0;
+    const auto skipSpace = [&] {
+        while (i < body.size() && (body[i] == ' ' || body[i] == '\n' || body[i] == '\r' || body[i] == '\t'))
+            ++i;
+    };
+    skipSpace();
+    if (i >= body.size() || body[i] != '[')
+        return std::nullopt;
+    ++i;
+    std::string out;
+    out.reserve(body.size() / 2);
+    std::size_t newlines = static_cast<std::size_t>(std::count(body.begin(), body.begin() + i, '\n'));
+    std::size_t line = 1; // the output's current line
+    for (bool first = true;; first = false) {
+        const std::size_t before = i;
+        skipSpace();
+        newlines += static_cast<std::size_t>(std::count(body.begin() + before, body.begin() + i, '\n'));
+        if (i >= body.size())
+            return std::nullopt;
+        if (body[i] == ']' && first)
+            break;
+        if (body[i] != '{')
+            return std::nullopt; // not a record: the full parse names it
+        while (line < newlines + 1) {
+            out.push_back('\n');
+            ++line;
+        }
+        int depth = 0;
+        bool inString = false;
+        for (; i < body.size(); ++i) {
+            const char c = body[i];
+            if (inString) {
+                out.push_back(c);
+                if (c == '\\' && i + 1 < body.size())
+                    out.push_back(body[++i]);
+                else if (c == '"')
+                    inString = false;
+                continue;
+            }
+            if (c == '\n') {
+                ++newlines;
+                continue;
+            }
+            if (c == ' ' || c == '\r' || c == '\t')
+                continue;
+            out.push_back(c);
+            if (c == '"')
+                inString = true;
+            else if (c == '{' || c == '[')
+                ++depth;
+            else if ((c == '}' || c == ']') && --depth == 0) {
+                ++i;
+                break;
+            }
+        }
+        if (depth != 0 || inString)
+            return std::nullopt;
+        out.push_back('\n');
+        ++line;
+        const std::size_t after = i;
+        skipSpace();
+        newlines += static_cast<std::size_t>(std::count(body.begin() + after, body.begin() + i, '\n'));
+        if (i < body.size() && body[i] == ',') {
+            ++i;
+            continue;
+        }
+        if (i < body.size() && body[i] == ']')
+            break;
+        return std::nullopt;
+    }
+    ++i; // ']'
+    skipSpace();
+    if (i != body.size())
+        return std::nullopt;
+    return out;
+}
+
 /// Whether a record of one of the formats we read has `object`'s members (rather than being a map of records).
 bool looksLikeRecord(const JsonDoc& doc, Index object)
 {
@@ -87,6 +169,11 @@ std::optional<std::string> documentAsLines(const TextInput& input, const std::st
     std::string text = readWhole(input);
     std::size_t skip = text.rfind("\xEF\xBB\xBF", 0) == 0 ? 3 : 0; // a UTF-8 byte-order mark
     const std::string_view body = std::string_view(text).substr(skip);
+    // The common case, an array of records, without building the whole document's tree: each element is parsed
+    // once, by the importer that reads its line. Anything unusual takes the full parse below, which says where.
+    if (recordsPath.empty())
+        if (auto lines = arrayAsLines(body))
+            return lines;
     JsonDoc doc;
     try {
         doc.parse(body);

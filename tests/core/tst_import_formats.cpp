@@ -749,7 +749,7 @@ void TestImportFormats::documentsImport_data()
     QTest::addColumn<QList<double>>("rewards");
     // tau-bench: an array of {task_id, trial, reward, traj: messages with tool calls}; ids from the record's line.
     QTest::newRow("array (tau-bench)") << "documents/tau-bench.json"
-                                       << "" << QStringList { "line-2", "line-16" } << QList<int> { 2, 1 }
+                                       << "" << QStringList { "line-2", "line-55" } << QList<int> { 2, 1 }
                                        << QList<double> { 1.0, 0.0 };
     // FireAct: an object keyed by id, boolean rewards.
     QTest::newRow("keyed by id (FireAct)") << "documents/fireact-trajs.json"
