@@ -45,16 +45,21 @@ Path parsePath(const std::string& mapPath, const std::string& key, const std::st
     return p;
 }
 
-FieldMap loadMap(const std::string& mapPath)
+/// The mapping file's YAML; its errors name the file (and the line).
+YAML::Node loadYaml(const std::string& mapPath)
 {
-    YAML::Node root;
     try {
-        root = YAML::LoadFile(mapPath);
+        return YAML::LoadFile(mapPath);
     } catch (const YAML::BadFile&) {
         throw std::runtime_error(mapPath + ": cannot open the mapping file");
     } catch (const YAML::Exception& e) {
         throw std::runtime_error(mapPath + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg);
     }
+}
+
+FieldMap loadMap(const std::string& mapPath)
+{
+    const YAML::Node root = loadYaml(mapPath);
     if (!root.IsMap())
         throw std::runtime_error(mapPath + ": a mapping file is a YAML map of our field names to source paths");
     FieldMap m;
@@ -90,14 +95,7 @@ FieldMap loadMap(const std::string& mapPath)
 
 std::string recordsPathOf(const std::string& mapPath)
 {
-    YAML::Node root;
-    try {
-        root = YAML::LoadFile(mapPath);
-    } catch (const YAML::BadFile&) {
-        throw std::runtime_error(mapPath + ": cannot open the mapping file");
-    } catch (const YAML::Exception& e) {
-        throw std::runtime_error(mapPath + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg);
-    }
+    const YAML::Node root = loadYaml(mapPath);
     if (!root.IsMap() || !root["records"])
         return {};
     const YAML::Node records = root["records"];
