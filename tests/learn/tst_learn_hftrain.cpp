@@ -21,6 +21,7 @@
 #include <QtTest>
 
 #include <filesystem>
+#include <fstream>
 #include <set>
 
 using namespace creditlab;
@@ -400,6 +401,22 @@ void TestLearnHfTrain::generationConfigSetsSamplingDefaults()
     QCOMPARE(storedTemperature(hfConfig(m_model, { { "rl.temperature", "1" } })), 1.0);
     // A built-in policy has no generation config.
     QCOMPARE(withGenerationDefaults(TrainConfig::defaults()).getDouble("rl.temperature"), 1.0);
+    // generation_config.json's top_k (Qwen3's is 20) becomes rl.top_k unless the run sets it.
+    QCOMPARE(defaulted.getInt("rl.top_k"), std::int64_t(0));
+    QTemporaryDir copy;
+    const fs::path withTopK = fs::path(copy.path().toStdString()) / "model";
+    fs::copy(m_model, withTopK, fs::copy_options::recursive);
+    {
+        std::ofstream out(withTopK / "generation_config.json", std::ios::trunc);
+        out << R"({"eos_token_id": [1], "temperature": 0.6, "top_k": 20})";
+    }
+    const auto topK = [&](const std::string& extra) {
+        return withGenerationDefaults(
+            TrainConfig::parse("policy.pretrained: " + withTopK.string() + "\n" + extra, "run.yaml"))
+            .getInt("rl.top_k");
+    };
+    QCOMPARE(topK(""), std::int64_t(20));
+    QCOMPARE(topK("rl.top_k: 5\n"), std::int64_t(5));
 }
 
 QTEST_GUILESS_MAIN(TestLearnHfTrain)

@@ -370,6 +370,21 @@ void TestLearnModel::topPKeepsTheNucleus()
     for (int k = 0; k < 4000; ++k)
         ++all[static_cast<std::size_t>(sampleToken(probs.data(), 4, 1.0, rng, scratch))];
     QVERIFY(all[0] > 100 && all[3] > 400);
+    // top-k 2 keeps {1, 2}, renormalised to 0.625 and 0.375.
+    std::vector<int> topK(4, 0);
+    for (int k = 0; k < 4000; ++k)
+        ++topK[static_cast<std::size_t>(sampleToken(probs.data(), 4, 1.0, rng, scratch, 2))];
+    QCOMPARE(topK[0], 0);
+    QCOMPARE(topK[3], 0);
+    QVERIFY(std::abs(topK[1] / 4000.0 - 0.625) < 0.03); // 0.5 / (0.5 + 0.3)
+    // top-k 3 then top-p 0.84, as transformers orders them: the 3 tokens hold 0.95, and the nucleus of their
+    // renormalised distribution needs 0.84 x 0.95 = 0.798 of the raw mass, which {1, 2} reach (0.8). A nucleus over
+    // the raw distribution would need 0.84 and take token 3 too.
+    std::vector<int> both(4, 0);
+    for (int k = 0; k < 4000; ++k)
+        ++both[static_cast<std::size_t>(sampleToken(probs.data(), 4, 0.84, rng, scratch, 3))];
+    QCOMPARE(both[0], 0);
+    QCOMPARE(both[3], 0);
 }
 
 void TestLearnModel::actionBatchMasksActionTokens()

@@ -181,6 +181,8 @@ std::vector<ParamSpec> buildSpecs()
         real("rl.temperature", "1", 0, 100, "Sampling temperature of rollouts (the policy's logits are divided by it)",
             true),
         real("rl.top_p", "1", 0, 1, "Nucleus sampling mass of rollouts", true),
+        integer("rl.top_k", "0", 0, 100000000,
+            "Rollouts sample among the k most likely tokens only (before the nucleus, as transformers does); 0: all"),
         choice("rl.loss_norm", { "trajectory", "token", "sequence" },
             "How token losses are averaged in a minibatch: the token mean within each trajectory, then the mean over "
             "trajectories (a long episode weighs as much as a short one); the token mean over the minibatch; the token "

@@ -108,6 +108,7 @@ struct Trainer::Impl {
         setup.sampling.maxTokens = static_cast<int>(config.getInt("policy.max_action_tokens"));
         setup.sampling.temperature = config.getDouble("rl.temperature");
         setup.sampling.topP = config.getDouble("rl.top_p");
+        setup.sampling.topK = config.getInt("rl.top_k");
         setup.sampling.stopTokens = { Tokenizer::kEnd };
         kl.adaptive = config.getText("kl.mode") == "adaptive";
         kl.coef = config.getText("kl.mode") == "off" ? 0.0 : config.getDouble("kl.coef");

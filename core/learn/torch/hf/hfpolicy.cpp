@@ -88,6 +88,8 @@ TrainConfig withGenerationDefaults(const TrainConfig& config, std::string* note)
     };
     take("rl.temperature", generation->temperature);
     take("rl.top_p", generation->topP);
+    if (generation->topK && *generation->topK > 0 && !config.given("rl.top_k"))
+        overrides.emplace_back("rl.top_k", std::to_string(*generation->topK));
     if (overrides.empty())
         return config;
     if (note != nullptr) {

@@ -28,10 +28,11 @@ PaddedBatch padSequences(
     return { tokens.to(device), valid.to(device) };
 }
 
-std::int32_t sampleToken(
-    const float* probs, std::int64_t vocab, double topP, Rng& rng, std::vector<std::int32_t>& scratch)
+std::int32_t sampleToken(const float* probs, std::int64_t vocab, double topP, Rng& rng,
+    std::vector<std::int32_t>& scratch, std::int64_t topK)
 {
-    if (topP >= 1.0) {
+    const bool cutK = topK > 0 && topK < vocab;
+    if (topP >= 1.0 && !cutK) {
         double total = 0.0;
         for (std::int64_t i = 0; i < vocab; ++i)
             total += probs[i];
@@ -48,14 +49,27 @@ std::int32_t sampleToken(
     }
     scratch.resize(static_cast<std::size_t>(vocab));
     std::iota(scratch.begin(), scratch.end(), 0);
-    // Descending by probability, ties by id, so the nucleus is deterministic.
-    std::sort(scratch.begin(), scratch.end(),
-        [probs](std::int32_t a, std::int32_t b) { return probs[a] != probs[b] ? probs[a] > probs[b] : a < b; });
+    // Descending by probability, ties by id, so the nucleus is deterministic. With top-k only the first k are ordered.
+    const auto byProbability
+        = [probs](std::int32_t a, std::int32_t b) { return probs[a] != probs[b] ? probs[a] > probs[b] : a < b; };
+    const std::size_t candidates = cutK ? static_cast<std::size_t>(topK) : scratch.size();
+    if (cutK)
+        std::partial_sort(
+            scratch.begin(), scratch.begin() + static_cast<std::ptrdiff_t>(candidates), scratch.end(), byProbability);
+    else
+        std::sort(scratch.begin(), scratch.end(), byProbability);
+    // transformers' order: the k most likely first, then the nucleus of their renormalised distribution.
+    double kMass = 1.0; // the whole row's: the probabilities sum to 1
+    if (cutK) {
+        kMass = 0.0;
+        for (std::size_t i = 0; i < candidates; ++i)
+            kMass += probs[scratch[i]];
+    }
     double mass = 0.0;
     std::size_t keep = 0;
-    while (keep < scratch.size()) {
+    while (keep < candidates) {
         mass += probs[scratch[keep++]];
-        if (mass >= topP)
+        if (mass >= topP * kMass)
             break;
     }
     double u = rng.uniform() * mass;
@@ -100,7 +114,7 @@ bool chooseTokens(const torch::Tensor& logitsIn, const SamplingOptions& options,
         for (std::int64_t r = 0; r < rows; ++r) {
             if (!active[r])
                 continue;
-            chosen[r] = sampleToken(p + r * vocab, vocab, options.topP, rng, scratch);
+            chosen[r] = sampleToken(p + r * vocab, vocab, options.topP, rng, scratch, options.topK);
             const float logProb = std::log(std::max(p[r * vocab + chosen[r]], 1e-30F));
             out[r].logProb += logProb;
             out[r].tokenLogProbs.push_back(logProb);

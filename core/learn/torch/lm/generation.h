@@ -13,6 +13,7 @@ namespace creditlab::learn {
 struct SamplingOptions {
     double temperature = 1.0; ///< logits are divided by it (> 0)
     double topP = 1.0; ///< nucleus sampling: the smallest set of tokens whose mass reaches topP
+    std::int64_t topK = 0; ///< only the k most likely tokens (before the nucleus, as transformers orders them); 0: all
     int maxTokens = 12; ///< most action tokens, the stop token included
     bool greedy = false; ///< argmax (evaluation)
     /// Any of them ends an action (TokenFormat::stopTokens); the built-in policy's is Tokenizer::kEnd. Empty: none.
@@ -71,8 +72,9 @@ void compactCache(KvCache& cache, const std::vector<std::int64_t>& keepRows);
 /// Forgets row `row`: no slot of it is attended to any more and its next position is 0 (a stream that restarts).
 void clearCacheRow(KvCache& cache, std::int64_t row);
 
-/// Picks a token from one row of probabilities (already tempered) with nucleus `topP`.
-std::int32_t sampleToken(
-    const float* probs, std::int64_t vocab, double topP, Rng& rng, std::vector<std::int32_t>& scratch);
+/// Picks a token from one row of probabilities (already tempered): among the `topK` most likely (0: all), the nucleus
+/// of mass `topP` of their renormalised distribution.
+std::int32_t sampleToken(const float* probs, std::int64_t vocab, double topP, Rng& rng,
+    std::vector<std::int32_t>& scratch, std::int64_t topK = 0);
 
 } // namespace creditlab::learn
