@@ -299,6 +299,7 @@ public:
         TextInput asLines(input.name, m_lines, input.idPrefix);
         asLines.documentLines = true;
         m_inner = openTrajectorySource(asLines, options);
+        setFormatName(m_inner->formatName());
     }
     bool next(Trajectory& out) override
     {
@@ -385,27 +386,39 @@ std::unique_ptr<TrajectorySource> openTrajectorySource(const TextInput& input, c
         if (auto lines = importer::documentAsLines(input, recordsPath))
             return std::make_unique<DocumentSource>(input, std::move(*lines), options);
     }
-    if (!options.mapPath.empty())
-        return openMapped(input, options.mapPath);
+    if (!options.mapPath.empty()) {
+        auto source = openMapped(input, options.mapPath);
+        if (source->formatName().empty())
+            source->setFormatName("map");
+        return source;
+    }
     ImportFormat format = options.format;
     if (format == ImportFormat::Auto)
         format = detectImportFormat(input);
+    std::unique_ptr<TrajectorySource> source;
     switch (format) {
     case ImportFormat::Auto:
     case ImportFormat::Native:
-        return std::make_unique<NativeSource>(input);
+        source = std::make_unique<NativeSource>(input);
+        break;
     case ImportFormat::Chat:
-        return openChat(input);
+        source = openChat(input);
+        break;
     case ImportFormat::ShareGpt:
-        return openShareGpt(input);
+        source = openShareGpt(input);
+        break;
     case ImportFormat::Verl:
-        return openVerl(input, options.markers);
+        source = openVerl(input, options.markers);
+        break;
     case ImportFormat::Steps:
-        return openSteps(input);
+        source = openSteps(input);
+        break;
     case ImportFormat::Mapped:
         throw std::runtime_error(input.name + ": the map format needs a mapping file (--map FILE)");
     }
-    return nullptr;
+    if (source->formatName().empty())
+        source->setFormatName(std::string(importFormatName(format)));
+    return source;
 }
 
 } // namespace creditlab

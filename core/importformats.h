@@ -64,8 +64,14 @@ public:
     using ReadAheadProgress = std::function<bool(std::uint64_t bytesRead)>;
     void setReadAheadProgress(ReadAheadProgress progress) { m_readAhead = std::move(progress); }
 
+    /// The file's format as its users know it ("OpenAI chat", "SWE-agent trajectory", a mapping file's `name:`), for
+    /// the imported run's record; set by openTrajectorySource.
+    const std::string& formatName() const { return m_formatName; }
+    void setFormatName(std::string name) { m_formatName = std::move(name); }
+
 protected:
     ReadAheadProgress m_readAhead;
+    std::string m_formatName;
 };
 
 /// Tells the format of a file from its first non-blank line. A line that is not a JSON object, or that has
