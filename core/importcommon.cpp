@@ -2,6 +2,7 @@
 // members, prompt groups, conversations to turns, and the line-per-record source.
 #include "core/importsource_p.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace creditlab::importer {
@@ -145,6 +146,18 @@ void readContent(const JsonDoc& doc, Index i, const std::string& field, std::str
     }
 }
 
+void countOutcomeOnce(Trajectory& t)
+{
+    double sum = 0.0;
+    bool anyStepReward = false;
+    for (const Turn& u : t.turns) {
+        sum += u.rewardOrDefault();
+        anyStepReward = anyStepReward || u.reward.has_value();
+    }
+    if (anyStepReward && !t.turns.empty() && std::abs(sum - t.reward) <= 1e-9 * std::max(1.0, std::abs(t.reward)))
+        t.turns.back().reward = t.turns.back().rewardOrDefault() - t.reward;
+}
+
 std::string PromptGroups::groupOf(const std::optional<std::int64_t>& iteration, const std::string& prompt)
 {
     auto [it, inserted]
@@ -259,6 +272,8 @@ bool LineRecordSource::next(Trajectory& out)
         parseRecord(m_doc, line);
         clear(out);
         convert(m_doc, lineNo, out);
+        if (m_hook)
+            m_hook(m_doc, out);
     } catch (const JsonlFieldError& e) {
         throw JsonlError(m_path, lineNo, e.field, e.message, e.column);
     }

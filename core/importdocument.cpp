@@ -222,10 +222,12 @@ std::optional<std::string> documentAsLines(const TextInput& input, const std::st
         elementsOf(root, "");
     } else if (doc.kind(root) == Kind::Object) {
         bool allObjects = doc.size(root) > 0;
+        bool allStrings = doc.size(root) > 0; // text transcripts keyed by id (ReAct's prompts)
         Index onlyList = kNone;
         std::size_t lists = 0;
         for (Index m = doc.first(root); m != kNone; m = doc.next(root, m)) {
             allObjects = allObjects && doc.kind(m) == Kind::Object;
+            allStrings = allStrings && doc.kind(m) == Kind::String;
             if (doc.kind(m) == Kind::Array && doc.size(m) > 0 && doc.kind(doc.first(m)) == Kind::Object) {
                 onlyList = m;
                 ++lists;
@@ -233,7 +235,7 @@ std::optional<std::string> documentAsLines(const TextInput& input, const std::st
         }
         if (looksLikeRecord(doc, root)) {
             records.push_back({ root, std::filesystem::path(input.name).stem().string() });
-        } else if (allObjects) {
+        } else if (allObjects || allStrings) {
             for (Index m = doc.first(root); m != kNone; m = doc.next(root, m))
                 records.push_back({ m, doc.key(m) });
         } else if (lists == 1) {
@@ -251,7 +253,8 @@ std::optional<std::string> documentAsLines(const TextInput& input, const std::st
     std::size_t counted = 0, newlines = 0; // newlines in body[0, counted)
     for (std::size_t k = 0; k < records.size(); ++k) {
         const Index node = records[k].node;
-        if (doc.kind(node) != Kind::Object) {
+        const bool transcript = doc.kind(node) == Kind::String && !records[k].id.empty();
+        if (doc.kind(node) != Kind::Object && !transcript) {
             const std::size_t offset = static_cast<std::size_t>(doc.node(node).raw.data() - body.data());
             const std::size_t lineOf
                 = 1 + static_cast<std::size_t>(std::count(body.begin(), body.begin() + offset, '\n'));
@@ -267,7 +270,13 @@ std::optional<std::string> documentAsLines(const TextInput& input, const std::st
             ++line;
         }
         std::string_view raw = doc.node(node).raw;
-        if (!records[k].id.empty() && doc.member(node, "id") == kNone) {
+        if (transcript) { // a text keyed by id: {"id": key, "text": the text}
+            out += "{\"id\":";
+            appendJsonString(out, records[k].id);
+            out += ",\"text\":";
+            out += raw; // a string has no whitespace outside itself
+            out.push_back('}');
+        } else if (!records[k].id.empty() && doc.member(node, "id") == kNone) {
             out += "{\"id\":";
             appendJsonString(out, records[k].id);
             raw.remove_prefix(1); // '{'

@@ -3,9 +3,12 @@
 // files in importmap.cpp.
 #include "core/importformats.h"
 
-#include "core/importsource_p.h"
+#include "core/importmap_p.h"
 
+#include <algorithm>
+#include <filesystem>
 #include <stdexcept>
+#include <unordered_map>
 
 namespace creditlab {
 
@@ -91,17 +94,22 @@ void keepOthers(const JsonDoc& doc, std::initializer_list<Index> used, std::stri
 /// tool messages; rewards at the record level (`reward`, `score` or rLLM's `trajectory_reward`) or per message.
 class ChatSource : public LineRecordSource {
 public:
-    using LineRecordSource::LineRecordSource;
+    /// `messages`: where the messages are (a mapping's `messages:`), instead of the usual names.
+    ChatSource(const TextInput& input, std::optional<MapPath> messages)
+        : LineRecordSource(input)
+        , m_listPath(std::move(messages))
+    {
+    }
 
 protected:
     void convert(const JsonDoc& doc, std::size_t lineNo, Trajectory& out) override
     {
         const Index root = doc.root();
-        const Index list
-            = doc.firstMember(root, { "messages", "chat_completions", "traj" }); // traj: tau-bench, FireAct
+        const Index list = m_listPath ? resolvePath(doc, root, *m_listPath)
+                                      : doc.firstMember(root, { "messages", "chat_completions", "traj" }); // traj: tau-bench, FireAct
         if (list == kNone)
-            fieldError("messages", "is required but missing");
-        const std::string listName = doc.key(list);
+            fieldError(m_listPath ? m_listPath->text : "messages", "is required but missing");
+        const std::string listName = m_listPath ? m_listPath->text : doc.key(list);
         if (doc.kind(list) != Kind::Array)
             fieldError(listName, "expected an array of messages");
         RecordFields f;
@@ -185,6 +193,7 @@ private:
 
     std::vector<Message> m_messages;
     PromptGroups m_groups;
+    std::optional<MapPath> m_listPath;
 };
 
 /// ShareGPT / AgentGym: `conversations` of `{"from": "human"|"gpt", "value": ...}`. AgentGym marks the
@@ -322,21 +331,59 @@ private:
 
 namespace importer {
 
-std::unique_ptr<TrajectorySource> openChat(const TextInput& input) { return std::make_unique<ChatSource>(input); }
-std::unique_ptr<TrajectorySource> openShareGpt(const TextInput& input)
+std::unique_ptr<LineRecordSource> openChat(const TextInput& input, std::optional<MapPath> messages)
+{
+    return std::make_unique<ChatSource>(input, std::move(messages));
+}
+std::unique_ptr<LineRecordSource> openShareGpt(const TextInput& input)
 {
     return std::make_unique<ShareGptSource>(input);
 }
 
 } // namespace importer
 
-ImportFormat detectImportFormat(const TextInput& input)
+namespace {
+
+/// What an unrecognised record came closest to, as "; it looks like ...: try ...", or empty.
+std::string closestFormat(const JsonDoc& doc)
+{
+    const Index root = doc.root();
+    // OpenAI messages under a name of their own.
+    for (Index m = doc.first(root); m != kNone; m = doc.next(root, m))
+        if (doc.kind(m) == Kind::Array && doc.size(m) > 0 && doc.kind(doc.first(m)) == Kind::Object
+            && doc.member(doc.first(m), "role") != kNone && doc.member(doc.first(m), "content") != kNone)
+            return "; it looks like an OpenAI chat record whose messages are under `" + doc.key(m)
+                + "`: try a mapping file with `layout: chat` and `messages: " + doc.key(m) + "`";
+    // The shipped mapping with most of its members present.
+    std::string best;
+    std::size_t bestFound = 0;
+    for (const ShippedMapping& m : shippedMappings()) {
+        const MapSpec& spec = *shippedMapSpec(m.name);
+        std::size_t found = 0;
+        std::string missing;
+        for (const MapPath& p : spec.detectHas) {
+            if (resolvePath(doc, root, p) != kNone)
+                ++found;
+            else
+                missing += (missing.empty() ? "" : ", ") + p.text;
+        }
+        if (found > bestFound && !missing.empty()) {
+            bestFound = found;
+            best = "; closest: " + spec.name + " (shipped mapping " + std::string(m.name) + "), which also needs "
+                + missing + ": if it is that format, try --map " + std::string(m.name);
+        }
+    }
+    return best;
+}
+
+/// detectImportFormat(), and the shipped mapping's name in `mapping` when it says Mapped.
+ImportFormat detect(const TextInput& input, std::string& mapping)
 {
     if (!input.documentLines)
         if (const auto lines = importer::documentAsLines(input)) {
             TextInput asLines(input.name, *lines, input.idPrefix);
             asLines.documentLines = true;
-            return detectImportFormat(asLines);
+            return detect(asLines, mapping);
         }
     const std::string& path = input.name;
     LineReader lines(input);
@@ -353,6 +400,13 @@ ImportFormat detectImportFormat(const TextInput& input)
     const Index root = doc.root();
     if (isArray(doc, doc.member(root, "turns")))
         return ImportFormat::Native;
+    // The shipped mappings first: they recognise public logs by more than one member (tau-bench's records are also
+    // OpenAI chat records under `traj`, but their trials of one task belong in one group).
+    for (const ShippedMapping& m : shippedMappings())
+        if (detectMatches(*shippedMapSpec(m.name), doc)) {
+            mapping = m.name;
+            return ImportFormat::Mapped;
+        }
     if (isArray(doc, doc.firstMember(root, { "messages", "chat_completions" })))
         return ImportFormat::Chat;
     // tau-bench's and FireAct's `traj`: OpenAI messages under another name.
@@ -374,18 +428,47 @@ ImportFormat detectImportFormat(const TextInput& input)
     for (Index m = doc.first(root); m != kNone; m = doc.next(root, m))
         keys += (keys.empty() ? "" : ", ") + doc.key(m);
     throw std::runtime_error(path + ":" + std::to_string(lines.lineNumber())
-        + ": cannot tell the format from the first record (fields: " + keys + "); name it with --format ("
-        + importFormatNames() + ") or describe it with --map FILE");
+        + ": cannot tell the format from the first record (fields: " + keys + ")" + closestFormat(doc)
+        + "; name it with --format (" + importFormatNames() + "), --map with a shipped mapping (" + shippedMappingNames()
+        + "), or describe it with --map FILE (docs/import-formats.md)");
+}
+
+/// The shipped mapping `mapPath` names, when it is no file but a shipped mapping's name; else nullptr.
+const MapSpec* shippedByName(const std::string& mapPath)
+{
+    if (mapPath.empty() || std::filesystem::exists(mapPath))
+        return nullptr;
+    return shippedMapSpec(mapPath);
+}
+
+} // namespace
+
+ImportFormat detectImportFormat(const TextInput& input)
+{
+    std::string mapping;
+    return detect(input, mapping);
+}
+
+std::string shippedMappingNames()
+{
+    std::string names;
+    for (const ShippedMapping& m : shippedMappings())
+        names += (names.empty() ? "" : ", ") + std::string(m.name);
+    return names;
 }
 
 std::unique_ptr<TrajectorySource> openTrajectorySource(const TextInput& input, const ImportOptions& options)
 {
+    const MapSpec* shipped = shippedByName(options.mapPath);
     if (!input.documentLines) {
-        const std::string recordsPath
-            = options.mapPath.empty() ? std::string() : importer::mappedRecordsPath(options.mapPath);
+        const std::string recordsPath = shipped ? shipped->records
+            : options.mapPath.empty()           ? std::string()
+                                                : importer::mappedRecordsPath(options.mapPath);
         if (auto lines = importer::documentAsLines(input, recordsPath))
             return std::make_unique<DocumentSource>(input, std::move(*lines), options);
     }
+    if (shipped)
+        return openMappedSpec(input, *shipped);
     if (!options.mapPath.empty()) {
         auto source = openMapped(input, options.mapPath);
         if (source->formatName().empty())
@@ -393,8 +476,16 @@ std::unique_ptr<TrajectorySource> openTrajectorySource(const TextInput& input, c
         return source;
     }
     ImportFormat format = options.format;
-    if (format == ImportFormat::Auto)
-        format = detectImportFormat(input);
+    std::string mapping;
+    if (format == ImportFormat::Auto || format == ImportFormat::Mapped) // Mapped without a file: a shipped mapping
+        format = detect(input, mapping);
+    if (format == ImportFormat::Mapped) {
+        if (mapping.empty())
+            throw std::runtime_error(input.name
+                + ": the map format needs a mapping file (--map FILE), and none of the shipped mappings ("
+                + shippedMappingNames() + ") recognises this file");
+        return openMappedSpec(input, *shippedMapSpec(mapping));
+    }
     std::unique_ptr<TrajectorySource> source;
     switch (format) {
     case ImportFormat::Auto:
@@ -414,11 +505,85 @@ std::unique_ptr<TrajectorySource> openTrajectorySource(const TextInput& input, c
         source = openSteps(input);
         break;
     case ImportFormat::Mapped:
-        throw std::runtime_error(input.name + ": the map format needs a mapping file (--map FILE)");
+        break;
     }
     if (source->formatName().empty())
         source->setFormatName(std::string(importFormatName(format)));
     return source;
+}
+
+namespace {
+
+class FilesSource : public TrajectorySource {
+public:
+    FilesSource(std::vector<std::string> files, ImportOptions options)
+        : m_files(std::move(files))
+        , m_options(std::move(options))
+    {
+        std::error_code ec;
+        for (const std::string& f : m_files) {
+            const auto n = std::filesystem::file_size(f, ec);
+            m_size += ec ? 0 : n;
+        }
+        open(0);
+    }
+    bool next(Trajectory& out) override
+    {
+        for (;;) {
+            if (!m_current)
+                return false;
+            m_current->setReadAheadProgress(m_readAhead);
+            if (m_current->next(out)) {
+                if (auto [it, inserted] = m_ids.try_emplace(out.id, m_index); !inserted)
+                    throw JsonlError(m_files[m_index], 1, "id",
+                        "duplicate id \"" + out.id + "\" (first in " + m_files[it->second] + ")");
+                return true;
+            }
+            m_done += m_current->size();
+            open(m_index + 1);
+        }
+    }
+    std::uint64_t bytesRead() const override { return m_done + (m_current ? m_current->bytesRead() : 0); }
+    std::uint64_t size() const override { return std::max(m_size, bytesRead()); }
+
+private:
+    void open(std::size_t index)
+    {
+        m_current.reset();
+        m_index = index;
+        if (index >= m_files.size())
+            return;
+        m_current = openTrajectorySource(m_files[index], m_options);
+        if (formatName().empty())
+            setFormatName(m_current->formatName());
+    }
+
+    std::vector<std::string> m_files;
+    ImportOptions m_options;
+    std::unique_ptr<TrajectorySource> m_current;
+    std::size_t m_index = 0;
+    std::uint64_t m_size = 0, m_done = 0;
+    std::unordered_map<std::string, std::size_t> m_ids;
+};
+
+} // namespace
+
+std::unique_ptr<TrajectorySource> openTrajectorySources(const std::vector<std::string>& files, const ImportOptions& options)
+{
+    return std::make_unique<FilesSource>(files, options);
+}
+
+bool isFilePerTrajectory(const std::string& file, const ImportOptions& options)
+{
+    const MapSpec* spec = shippedByName(options.mapPath);
+    if (!spec && !options.mapPath.empty())
+        return loadMapSpec(options.mapPath).filePerTrajectory;
+    if (!spec && (options.format == ImportFormat::Auto || options.format == ImportFormat::Mapped)) {
+        std::string mapping;
+        if (detect(TextInput(file), mapping) == ImportFormat::Mapped && !mapping.empty())
+            spec = shippedMapSpec(mapping);
+    }
+    return spec && spec->filePerTrajectory;
 }
 
 } // namespace creditlab

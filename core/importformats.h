@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace creditlab {
 
@@ -41,7 +42,9 @@ struct TemplateMarkers {
 /// How to read a file.
 struct ImportOptions {
     ImportFormat format = ImportFormat::Auto;
-    /// A mapping file (YAML); when set, the format is Mapped whatever `format` says.
+    /// A mapping file (YAML), or the name of a shipped mapping (shippedMappingNames(); a file of that name wins); when
+    /// set, the format is Mapped whatever `format` says. Mapped without a mapPath means the shipped mapping that
+    /// recognises the file.
     std::string mapPath;
     /// verl dumps: split turns at this marker pair instead of the detected template.
     std::optional<TemplateMarkers> markers;
@@ -74,14 +77,29 @@ protected:
     std::string m_formatName;
 };
 
-/// Tells the format of a file from its first non-blank line. A line that is not a JSON object, or that has
+/// Tells the format of a file from its first non-blank line (a JSON document's first record). Mapped when one of the
+/// shipped mappings recognises it (openTrajectorySource then uses that mapping). A line that is not a JSON object, or that has
 /// native fields (id, group, reward) without another format's, reads as native, so that the native reader
 /// reports what is wrong with it. Throws std::runtime_error naming the file when the file cannot be read or
 /// is empty, or when its first record matches no known format. Any thread.
 ImportFormat detectImportFormat(const TextInput& input);
 
+/// The names of the mappings shipped with CreditLab (resources/mappings/), which detection tries first and --map
+/// accepts by name: "tau-bench, fireact-gpt, ...".
+std::string shippedMappingNames();
+
 /// Opens `input` (a file, or text in memory) as a trajectory source in the given (or detected) format. Throws as detectImportFormat,
 /// and std::runtime_error naming the mapping file when it is bad. Any thread.
 std::unique_ptr<TrajectorySource> openTrajectorySource(const TextInput& input, const ImportOptions& options = {});
+
+/// Several files as one source, read in order, each opened as openTrajectorySource opens it: one run from a directory of
+/// files that hold one trajectory each. An id that two files share is refused (JsonlError naming the second file).
+/// Throws as openTrajectorySource for the first file at once, for the others when they are reached. Any thread.
+std::unique_ptr<TrajectorySource> openTrajectorySources(
+    const std::vector<std::string>& files, const ImportOptions& options = {});
+
+/// True when the format of `file` (detected, or named by `options`) holds one trajectory per file, so that a directory
+/// of such files is one run: SWE-agent's .traj files, WebShop's human sessions (a mapping's `file_per_trajectory`).
+bool isFilePerTrajectory(const std::string& file, const ImportOptions& options = {});
 
 } // namespace creditlab

@@ -8,7 +8,9 @@
 #include "core/jsonl.h"
 #include "core/jsonlfile.h"
 
+#include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <unordered_map>
@@ -87,6 +89,10 @@ public:
     std::uint64_t bytesRead() const override { return m_lines.bytesRead(); }
     std::uint64_t size() const override { return m_lines.size(); }
 
+    /// Called after convert() with the record, to complete the trajectory (a mapping over a built-in format).
+    using RecordHook = std::function<void(const JsonDoc& doc, Trajectory& out)>;
+    void setRecordHook(RecordHook hook) { m_hook = std::move(hook); }
+
 protected:
     /// Fills `out` from the record `doc` (line `lineNo`). Throws JsonlFieldError.
     virtual void convert(const JsonDoc& doc, std::size_t lineNo, Trajectory& out) = 0;
@@ -100,6 +106,7 @@ protected:
     LineReader m_lines;
     JsonDoc m_doc;
     std::unordered_map<std::string, std::size_t> m_idLines;
+    RecordHook m_hook;
 };
 
 /// Reads the next non-blank line (a UTF-8 byte-order mark on line 1 is skipped); false at the end.
@@ -115,13 +122,24 @@ void parseRecord(JsonDoc& doc, std::string_view line);
 /// the document. nullopt for JSON lines. Throws JsonlError naming the file, line and field.
 std::optional<std::string> documentAsLines(const TextInput& input, const std::string& recordsPath = {});
 
-std::unique_ptr<TrajectorySource> openChat(const TextInput& input);
-std::unique_ptr<TrajectorySource> openShareGpt(const TextInput& input);
+/// A source path of a mapping file: member names (or array indices, negative from the end) joined by dots.
+struct MapPath {
+    std::string text; ///< as written, for error messages
+    std::vector<std::string> segments;
+    bool empty() const { return segments.empty(); }
+};
+/// OpenAI chat records; `messages` names where their messages are (a mapping's `messages:`) instead of the usual names.
+std::unique_ptr<LineRecordSource> openChat(const TextInput& input, std::optional<MapPath> messages = std::nullopt);
+std::unique_ptr<LineRecordSource> openShareGpt(const TextInput& input);
 std::unique_ptr<TrajectorySource> openVerl(const TextInput& input, const std::optional<TemplateMarkers>& markers);
 std::unique_ptr<TrajectorySource> openSteps(const TextInput& input);
 std::unique_ptr<TrajectorySource> openMapped(const TextInput& input, const std::string& mapPath);
 /// A mapping file's `records:` (the path of the list of records inside a JSON document); empty when it has none.
 /// Throws std::runtime_error naming the file when it cannot be read.
 std::string mappedRecordsPath(const std::string& mapPath);
+/// When the turns' rewards sum to the trajectory's reward (the source's step rewards include the outcome, as verl-agent's
+/// and AgentGym's do), takes the outcome off the last turn, so that it is counted once: ours are intermediate rewards
+/// (CONVENTIONS.md: a step's reward is r_t + [t = T] R). Rewards that do not sum to it are left as they are.
+void countOutcomeOnce(Trajectory& t);
 
 } // namespace creditlab::importer

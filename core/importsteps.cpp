@@ -180,15 +180,14 @@ private:
         // rewards sum to the episode reward, or no episode reward is given, the outcome R is taken off the last step:
         // every step reward then equals its row's, and the outcome is counted once. Rewards that do not sum to the
         // episode reward exclude the outcome and are kept as they are.
-        double sum = 0.0;
-        bool anyStepReward = false;
-        for (const Turn& u : t.turns) {
-            sum += u.rewardOrDefault();
-            anyStepReward = anyStepReward || u.reward.has_value();
+        if (p.episodeReward) {
+            t.reward = p.episodeReward->second;
+        } else {
+            t.reward = 0.0;
+            for (const Turn& u : t.turns)
+                t.reward += u.rewardOrDefault();
         }
-        t.reward = p.episodeReward ? p.episodeReward->second : sum;
-        if (anyStepReward && !t.turns.empty() && std::abs(sum - t.reward) <= 1e-9 * std::max(1.0, std::abs(t.reward)))
-            t.turns.back().reward = t.turns.back().rewardOrDefault() - t.reward;
+        countOutcomeOnce(t);
         if (t.group.empty())
             t.group = groups.groupOf(t.iteration, t.turns.front().observation);
     }

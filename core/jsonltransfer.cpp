@@ -192,6 +192,7 @@ ImportResult importTrajectories(Store& store, TrajectorySource& source, const st
     const auto absolute = std::filesystem::absolute(path, ec);
     run.source = ec ? path : absolute.string();
     ImportResult result;
+    result.format = source.formatName();
     result.runId = store.createRun(run);
 
     // The source must not keep calling into this function's queue once it returns.

@@ -16,6 +16,7 @@ struct ImportResult {
     std::uint64_t trajectories = 0;
     std::uint64_t turns = 0;
     double seconds = 0.0;
+    std::string format; ///< the source's format, as its users know it (TrajectorySource::formatName)
 };
 
 /// Imports one JSONL file as a new run (kind "import", named `runName` or the file's name) in one

@@ -57,15 +57,21 @@ void addImportCommand(CLI::App& app)
         std::string format = "auto";
         std::string map;
         std::vector<std::string> markers;
+        bool oneRun = false;
     };
     auto opt = std::make_shared<Options>();
-    CLI::App* cmd = app.add_subcommand("import", "Import trajectories from JSONL files, one run per file");
+    CLI::App* cmd = app.add_subcommand("import", "Import trajectories from files, one run per file (see --one-run)");
     addDbOption(cmd, opt->db);
     cmd->add_option("--name", opt->name, "Run name (default: the file name); only with one file")->type_name("NAME");
     cmd->add_option("--format", opt->format, "File format: " + importFormatNames() + "; default: detected")
         ->type_name("NAME");
-    cmd->add_option("--map", opt->map, "A mapping file (YAML) from our fields to the source's field paths")
+    cmd->add_option("--map", opt->map,
+           "A mapping file (YAML) from our fields to the source's field paths, or a shipped mapping's name ("
+               + shippedMappingNames() + ")")
         ->type_name("MAP.yaml");
+    cmd->add_flag("--one-run", opt->oneRun,
+        "Import all the files as one run (named after their directory, or --name); automatic for formats with one "
+        "trajectory per file (SWE-agent .traj, WebShop sessions)");
     cmd->add_option("--markers", opt->markers, "verl: split turns at this marker pair instead of the detected template")
         ->expected(2)
         ->type_name("TEXT");
@@ -76,8 +82,8 @@ void addImportCommand(CLI::App& app)
                 "imports nothing from that file. Ctrl+C cancels and rolls back the file in progress.\n"
                 "Formats and mapping files: docs/import-formats.md.");
     cmd->callback([opt] {
-        if (!opt->name.empty() && opt->files.size() > 1)
-            throw CLI::ValidationError("--name", "can only be used with a single file");
+        if (!opt->name.empty() && opt->files.size() > 1 && !opt->oneRun)
+            throw CLI::ValidationError("--name", "can only be used with a single file, or with --one-run");
         ImportOptions options;
         const auto format = parseImportFormat(opt->format);
         if (!format)
@@ -111,26 +117,41 @@ void addImportCommand(CLI::App& app)
                 }
             }
         } removeIfEmpty { store, path, !existed };
-        for (const std::string& file : opt->files) {
-            ImportOptions fileOptions = options;
-            if (fileOptions.mapPath.empty() && fileOptions.format == ImportFormat::Auto)
-                fileOptions.format = detectImportFormat(file);
-            const std::string formatName
-                = fileOptions.mapPath.empty() ? std::string(importFormatName(fileOptions.format)) : "map";
-            ProgressLine line("importing " + std::filesystem::path(file).filename().string());
-            const ImportResult r = importFile(
-                *store, file, fileOptions,
-                [&](const Progress& p) {
-                    return line.update(p.fraction(),
-                        withThousands(p.items) + " trajectories, " + withThousands(p.subItems) + " turns",
-                        p.etaSeconds());
-                },
-                opt->name);
-            line.clear();
-            std::printf("imported %s (%s) as run %lld: %s, %s in %.2f s\n", file.c_str(), formatName.c_str(),
+        const auto progress = [](ProgressLine& line) {
+            return [&line](const Progress& p) {
+                return line.update(p.fraction(),
+                    withThousands(p.items) + " trajectories, " + withThousands(p.subItems) + " turns",
+                    p.etaSeconds());
+            };
+        };
+        const auto report = [](const std::string& what, const ImportResult& r) {
+            std::printf("imported %s (%s) as run %lld: %s, %s in %.2f s\n", what.c_str(), r.format.c_str(),
                 static_cast<long long>(r.runId), counted(r.trajectories, "trajectory", "trajectories").c_str(),
                 counted(r.turns, "turn", "turns").c_str(), r.seconds);
             std::fflush(stdout);
+        };
+        // Files that hold one trajectory each (SWE-agent's .traj, WebShop's sessions) are one run, like --one-run.
+        const bool oneRun = opt->files.size() > 1
+            && (opt->oneRun || std::all_of(opt->files.begin(), opt->files.end(), [&](const std::string& f) {
+                   return isFilePerTrajectory(f, options);
+               }));
+        if (oneRun) {
+            const auto source = openTrajectorySources(opt->files, options);
+            std::error_code ec;
+            const std::filesystem::path first = std::filesystem::absolute(opt->files.front(), ec);
+            const std::string directory = first.parent_path().string();
+            ProgressLine line("importing " + std::to_string(opt->files.size()) + " files");
+            const ImportResult r = importTrajectories(*store, *source, directory, progress(line),
+                opt->name.empty() ? first.parent_path().filename().string() : opt->name);
+            line.clear();
+            report(std::to_string(opt->files.size()) + " files of " + directory, r);
+            return;
+        }
+        for (const std::string& file : opt->files) {
+            ProgressLine line("importing " + std::filesystem::path(file).filename().string());
+            const ImportResult r = importFile(*store, file, options, progress(line), opt->name);
+            line.clear();
+            report(file, r);
         }
     });
 }
