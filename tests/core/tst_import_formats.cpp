@@ -564,7 +564,7 @@ void TestImportFormats::badMapFile_data()
     QTest::newRow("not a map") << "- id\n"
                                << ": a mapping file is a YAML map";
     QTest::newRow("empty segment") << "turns: steps\nobservation: a..b\naction: a\n"
-                                   << ": observation: empty segment";
+                                   << ":2: observation: empty segment";
     // Found by fuzz_import_map (corpus/fuzz_import_map/crash-623ae23f...): a key that is not text threw yaml-cpp's
     // "bad conversion", which named neither the file nor the problem.
     QTest::newRow("key is a list") << "turns: steps\nobservation: o\naction: a\n[a, b]: x\n"
