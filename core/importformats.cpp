@@ -105,8 +105,9 @@ protected:
     void convert(const JsonDoc& doc, std::size_t lineNo, Trajectory& out) override
     {
         const Index root = doc.root();
-        const Index list = m_listPath ? resolvePath(doc, root, *m_listPath)
-                                      : doc.firstMember(root, { "messages", "chat_completions", "traj" }); // traj: tau-bench, FireAct
+        const Index list = m_listPath
+            ? resolvePath(doc, root, *m_listPath)
+            : doc.firstMember(root, { "messages", "chat_completions", "traj" }); // traj: tau-bench, FireAct
         if (list == kNone)
             fieldError(m_listPath ? m_listPath->text : "messages", "is required but missing");
         const std::string listName = m_listPath ? m_listPath->text : doc.key(list);
@@ -429,8 +430,8 @@ ImportFormat detect(const TextInput& input, std::string& mapping)
         keys += (keys.empty() ? "" : ", ") + doc.key(m);
     throw std::runtime_error(path + ":" + std::to_string(lines.lineNumber())
         + ": cannot tell the format from the first record (fields: " + keys + ")" + closestFormat(doc)
-        + "; name it with --format (" + importFormatNames() + "), --map with a shipped mapping (" + shippedMappingNames()
-        + "), or describe it with --map FILE (docs/import-formats.md)");
+        + "; name it with --format (" + importFormatNames() + "), --map with a shipped mapping ("
+        + shippedMappingNames() + "), or describe it with --map FILE (docs/import-formats.md)");
 }
 
 /// The shipped mapping `mapPath` names, when it is no file but a shipped mapping's name; else nullptr.
@@ -568,7 +569,8 @@ private:
 
 } // namespace
 
-std::unique_ptr<TrajectorySource> openTrajectorySources(const std::vector<std::string>& files, const ImportOptions& options)
+std::unique_ptr<TrajectorySource> openTrajectorySources(
+    const std::vector<std::string>& files, const ImportOptions& options)
 {
     return std::make_unique<FilesSource>(files, options);
 }

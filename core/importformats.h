@@ -78,8 +78,8 @@ protected:
 };
 
 /// Tells the format of a file from its first non-blank line (a JSON document's first record). Mapped when one of the
-/// shipped mappings recognises it (openTrajectorySource then uses that mapping). A line that is not a JSON object, or that has
-/// native fields (id, group, reward) without another format's, reads as native, so that the native reader
+/// shipped mappings recognises it (openTrajectorySource then uses that mapping). A line that is not a JSON object, or
+/// that has native fields (id, group, reward) without another format's, reads as native, so that the native reader
 /// reports what is wrong with it. Throws std::runtime_error naming the file when the file cannot be read or
 /// is empty, or when its first record matches no known format. Any thread.
 ImportFormat detectImportFormat(const TextInput& input);
@@ -92,8 +92,8 @@ std::string shippedMappingNames();
 /// and std::runtime_error naming the mapping file when it is bad. Any thread.
 std::unique_ptr<TrajectorySource> openTrajectorySource(const TextInput& input, const ImportOptions& options = {});
 
-/// Several files as one source, read in order, each opened as openTrajectorySource opens it: one run from a directory of
-/// files that hold one trajectory each. An id that two files share is refused (JsonlError naming the second file).
+/// Several files as one source, read in order, each opened as openTrajectorySource opens it: one run from a directory
+/// of files that hold one trajectory each. An id that two files share is refused (JsonlError naming the second file).
 /// Throws as openTrajectorySource for the first file at once, for the others when they are reached. Any thread.
 std::unique_ptr<TrajectorySource> openTrajectorySources(
     const std::vector<std::string>& files, const ImportOptions& options = {});

@@ -142,15 +142,18 @@ void readTurn(const MapSpec& m, const Scope& s, const std::string& field, Turn& 
 
 /// True when the element of scope `s` is a list's terminal element: the last, with an action that only the next
 /// element would give (a session's final page). It is kept whole as the trajectory's `final_step`.
-bool isTerminal(const MapSpec& m, const Scope& s) { return s.next == nullptr && onlyRelative(m.action) && !find(m.action, s); }
+bool isTerminal(const MapSpec& m, const Scope& s)
+{
+    return s.next == nullptr && onlyRelative(m.action) && !find(m.action, s);
+}
 
 void keepRecordMembers(const MapSpec& m, const JsonDoc& doc, Index root, Trajectory& out)
 {
     if (doc.kind(root) != Kind::Object)
         return;
     for (Index c = doc.first(root); c != kNone; c = doc.next(root, c))
-        if (!consumed(doc, c, RefBase::Record,
-                { &m.id, &m.group, &m.iteration, &m.reward, &m.success, &m.turns, &m.text }))
+        if (!consumed(
+                doc, c, RefBase::Record, { &m.id, &m.group, &m.iteration, &m.reward, &m.success, &m.turns, &m.text }))
             keepMember(out.extra, doc, c, KeptLevel::Trajectory);
 }
 
@@ -383,7 +386,8 @@ public:
                 ? m_rows.front()->key
                 : std::filesystem::path(m_path).stem().string() + (m_count > 0 ? "-" + std::to_string(firstLine) : "");
         if (out.group.empty())
-            out.group = m_groups.groupOf(out.iteration, out.turns.empty() ? std::string() : out.turns.front().observation);
+            out.group
+                = m_groups.groupOf(out.iteration, out.turns.empty() ? std::string() : out.turns.front().observation);
         if (auto [it, inserted] = m_idLines.try_emplace(out.id, firstLine); !inserted)
             throw JsonlError(m_path, firstLine, "id",
                 "duplicate id \"" + out.id + "\" (first on line " + std::to_string(it->second) + ")");

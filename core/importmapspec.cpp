@@ -39,11 +39,12 @@ MapPath parsePath(const std::string& file, const YAML::Node& node, const std::st
     return p;
 }
 
-MapRef parseRef(const std::string& file, const YAML::Node& node, const std::string& key, std::string text, bool turnLevel)
+MapRef parseRef(
+    const std::string& file, const YAML::Node& node, const std::string& key, std::string text, bool turnLevel)
 {
     MapRef ref;
-    for (auto [prefix, base] : { std::pair { "@prev.", RefBase::Previous }, { "@next.", RefBase::Next },
-             { "@record.", RefBase::Record } })
+    for (auto [prefix, base] :
+        { std::pair { "@prev.", RefBase::Previous }, { "@next.", RefBase::Next }, { "@record.", RefBase::Record } })
         if (text.rfind(prefix, 0) == 0) {
             if (!turnLevel && base != RefBase::Record)
                 throw std::runtime_error(where(file, node) + ": " + key + ": " + prefix
@@ -55,8 +56,8 @@ MapRef parseRef(const std::string& file, const YAML::Node& node, const std::stri
     if (!turnLevel)
         ref.base = RefBase::Record;
     if (!text.empty() && text.front() == '@')
-        throw std::runtime_error(where(file, node) + ": " + key + ": unknown reference \"" + text
-            + "\" (known: @prev., @next., @record.)");
+        throw std::runtime_error(
+            where(file, node) + ": " + key + ": unknown reference \"" + text + "\" (known: @prev., @next., @record.)");
     ref.path = parsePath(file, node, key, text);
     return ref;
 }
@@ -100,9 +101,10 @@ std::string scalar(const std::string& file, const YAML::Node& node, const std::s
     return node.Scalar();
 }
 
-constexpr const char* kKnownKeys = "name, detect, records, layout, file_per_trajectory, id, group, iteration, reward, "
-                                   "success, outcome, turns, trajectory, text, messages, action_prefix, action_pattern, "
-                                   "observation, action, feedback, turn_reward, role, score, valid";
+constexpr const char* kKnownKeys
+    = "name, detect, records, layout, file_per_trajectory, id, group, iteration, reward, "
+      "success, outcome, turns, trajectory, text, messages, action_prefix, action_pattern, "
+      "observation, action, feedback, turn_reward, role, score, valid";
 
 } // namespace
 
@@ -140,11 +142,12 @@ MapSpec loadMapSpec(const std::string& file, const std::string* yaml)
         { "role", &MapSpec::role }, { "score", &MapSpec::score }, { "valid", &MapSpec::valid } };
     for (const auto& entry : root) {
         if (!entry.first.IsScalar())
-            throw std::runtime_error(where(file, entry.first) + ": a key must be one of our field names, not a list or a map");
+            throw std::runtime_error(
+                where(file, entry.first) + ": a key must be one of our field names, not a list or a map");
         const std::string key = entry.first.Scalar();
         const YAML::Node& value = entry.second;
-        if (const auto* k = std::find_if(std::begin(recordFields), std::end(recordFields),
-                [&](const auto& p) { return key == p.first; });
+        if (const auto* k = std::find_if(
+                std::begin(recordFields), std::end(recordFields), [&](const auto& p) { return key == p.first; });
             k != std::end(recordFields)) {
             s.*(k->second) = parseField(file, value, key, false);
         } else if (const auto* t = std::find_if(
@@ -234,8 +237,8 @@ MapSpec loadMapSpec(const std::string& file, const std::string* yaml)
     case MapLayout::Transcript:
         require(s.text, "text", "with layout: transcript (the source path of the transcript)");
         if (s.actionPrefix.empty() && !s.actionPattern)
-            throw std::runtime_error(
-                file + ": layout: transcript needs action_prefix (such as \"> \") or action_pattern (a regular expression)");
+            throw std::runtime_error(file
+                + ": layout: transcript needs action_prefix (such as \"> \") or action_pattern (a regular expression)");
         break;
     case MapLayout::Chat:
         break;
@@ -255,7 +258,8 @@ Index resolvePath(const JsonDoc& doc, Index from, const MapPath& path)
         }
         const bool negative = seg.size() > 1 && seg.front() == '-';
         const std::string_view digits = negative ? std::string_view(seg).substr(1) : std::string_view(seg);
-        if (doc.kind(cur) != Kind::Array || digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos)
+        if (doc.kind(cur) != Kind::Array || digits.empty()
+            || digits.find_first_not_of("0123456789") != std::string::npos)
             return kNone;
         // An index beyond std::size_t (a fuzzed map's "r.2222…2.v" threw std::out_of_range) is past the end of any
         // array: nothing there, like any other index past its end.

@@ -137,9 +137,10 @@ std::unique_ptr<TrajectorySource> openMapped(const TextInput& input, const std::
 /// A mapping file's `records:` (the path of the list of records inside a JSON document); empty when it has none.
 /// Throws std::runtime_error naming the file when it cannot be read.
 std::string mappedRecordsPath(const std::string& mapPath);
-/// When the turns' rewards sum to the trajectory's reward (the source's step rewards include the outcome, as verl-agent's
-/// and AgentGym's do), takes the outcome off the last turn, so that it is counted once: ours are intermediate rewards
-/// (CONVENTIONS.md: a step's reward is r_t + [t = T] R). Rewards that do not sum to it are left as they are.
+/// When the turns' rewards sum to the trajectory's reward (the source's step rewards include the outcome, as
+/// verl-agent's and AgentGym's do), takes the outcome off the last turn, so that it is counted once: ours are
+/// intermediate rewards (CONVENTIONS.md: a step's reward is r_t + [t = T] R). Rewards that do not sum to it are left as
+/// they are.
 void countOutcomeOnce(Trajectory& t);
 
 } // namespace creditlab::importer

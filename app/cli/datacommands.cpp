@@ -120,8 +120,7 @@ void addImportCommand(CLI::App& app)
         const auto progress = [](ProgressLine& line) {
             return [&line](const Progress& p) {
                 return line.update(p.fraction(),
-                    withThousands(p.items) + " trajectories, " + withThousands(p.subItems) + " turns",
-                    p.etaSeconds());
+                    withThousands(p.items) + " trajectories, " + withThousands(p.subItems) + " turns", p.etaSeconds());
             };
         };
         const auto report = [](const std::string& what, const ImportResult& r) {
