@@ -458,7 +458,86 @@ std::string shippedMappingNames()
     return names;
 }
 
+namespace {
+
+/// Sets each trajectory's group to one of its kept source fields (ImportOptions::groupBy).
+class GroupBySource : public TrajectorySource {
+public:
+    GroupBySource(std::unique_ptr<TrajectorySource> inner, const std::string& groupBy, std::string file)
+        : m_inner(std::move(inner))
+        , m_file(std::move(file))
+    {
+        m_path.text = groupBy;
+        for (std::size_t start = 0;;) {
+            const std::size_t dot = groupBy.find('.', start);
+            m_path.segments.push_back(groupBy.substr(start, dot == std::string::npos ? dot : dot - start));
+            if (dot == std::string::npos)
+                break;
+            start = dot + 1;
+        }
+        if (std::any_of(m_path.segments.begin(), m_path.segments.end(), [](const auto& s) { return s.empty(); }))
+            throw std::runtime_error(
+                "--group-by: \"" + groupBy + "\" is not a field path such as task_id or info.task");
+        setFormatName(m_inner->formatName());
+    }
+    bool next(Trajectory& out) override
+    {
+        m_inner->setReadAheadProgress(m_readAhead);
+        if (!m_inner->next(out))
+            return false;
+        // The kept fields under their source names (a field kept as "source.goal" is found as goal too).
+        m_text = "{" + out.extra + "}";
+        try {
+            m_doc.parse(m_text);
+        } catch (const JsonSyntaxError&) {
+            throw std::runtime_error(m_file + ": trajectory \"" + out.id + "\": its kept fields are not valid JSON");
+        }
+        Index i = resolvePath(m_doc, m_doc.root(), m_path);
+        if (i == kNone) {
+            MapPath renamed = m_path;
+            renamed.segments.front() = keptName(renamed.segments.front());
+            i = resolvePath(m_doc, m_doc.root(), renamed);
+        }
+        if (i == kNone) {
+            std::string keys;
+            for (Index m = m_doc.first(m_doc.root()); m != kNone; m = m_doc.next(m_doc.root(), m))
+                keys += (keys.empty() ? "" : ", ") + m_doc.key(m);
+            throw std::runtime_error(m_file + ": trajectory \"" + out.id + "\": --group-by: no field \"" + m_path.text
+                + "\" (its source fields: " + (keys.empty() ? std::string("none") : keys) + ")");
+        }
+        if (m_doc.kind(i) == Kind::String)
+            m_doc.string(i, out.group);
+        else
+            out.group.assign(m_doc.node(i).raw);
+        return true;
+    }
+    std::uint64_t bytesRead() const override { return m_inner->bytesRead(); }
+    std::uint64_t size() const override { return m_inner->size(); }
+
+private:
+    std::unique_ptr<TrajectorySource> m_inner;
+    std::string m_file;
+    MapPath m_path;
+    std::string m_text;
+    JsonDoc m_doc;
+};
+
+std::unique_ptr<TrajectorySource> openOne(const TextInput& input, const ImportOptions& options);
+
+} // namespace
+
 std::unique_ptr<TrajectorySource> openTrajectorySource(const TextInput& input, const ImportOptions& options)
+{
+    if (options.groupBy.empty())
+        return openOne(input, options);
+    ImportOptions inner = options;
+    inner.groupBy.clear();
+    return std::make_unique<GroupBySource>(openOne(input, inner), options.groupBy, input.name);
+}
+
+namespace {
+
+std::unique_ptr<TrajectorySource> openOne(const TextInput& input, const ImportOptions& options)
 {
     const MapSpec* shipped = shippedByName(options.mapPath);
     if (!input.documentLines) {
@@ -512,6 +591,8 @@ std::unique_ptr<TrajectorySource> openTrajectorySource(const TextInput& input, c
         source->setFormatName(std::string(importFormatName(format)));
     return source;
 }
+
+} // namespace
 
 namespace {
 

@@ -48,6 +48,9 @@ struct ImportOptions {
     std::string mapPath;
     /// verl dumps: split turns at this marker pair instead of the detected template.
     std::optional<TemplateMarkers> markers;
+    /// The group of every trajectory: the value of this field of the source (a kept member, dots for nested ones:
+    /// `task_id`, `info.task.id`), so that several trials of one task are compared. Empty: the format's own groups.
+    std::string groupBy;
 };
 
 /// A pull source of trajectories read from one file, in file order. Throws JsonlError naming the

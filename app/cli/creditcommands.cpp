@@ -38,6 +38,7 @@ struct CreditOptions {
     std::string input;
     std::string format;
     std::string map;
+    std::string groupBy;
     std::vector<std::string> markers;
     std::string output;
     bool details = false;
@@ -60,6 +61,7 @@ void runFileMode(const CreditOptions& o, const Estimator& method, const credit::
         options.format = *format;
     }
     options.mapPath = o.map;
+    options.groupBy = o.groupBy;
     if (o.markers.size() == 2)
         options.markers = TemplateMarkers { o.markers[0], o.markers[1] };
     const auto source = openTrajectorySource(o.input, options);
@@ -122,6 +124,10 @@ void addCreditCommand(CLI::App& app)
         ->needs(input);
     cmd->add_option("--map", o->map, "File mode: a mapping file (YAML) for any other layout, as 'import --map'")
         ->type_name("MAP.yaml")
+        ->needs(input);
+    cmd->add_option("--group-by", o->groupBy,
+           "File mode: group the trajectories by this source field (task_id), so that trials of one task are compared")
+        ->type_name("FIELD")
         ->needs(input);
     cmd->add_option("--markers", o->markers, "File mode, verl dumps: split turns at this marker pair")
         ->expected(2)

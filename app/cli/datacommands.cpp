@@ -58,6 +58,7 @@ void addImportCommand(CLI::App& app)
         std::string map;
         std::vector<std::string> markers;
         bool oneRun = false;
+        std::string groupBy;
     };
     auto opt = std::make_shared<Options>();
     CLI::App* cmd = app.add_subcommand("import", "Import trajectories from files, one run per file (see --one-run)");
@@ -69,6 +70,10 @@ void addImportCommand(CLI::App& app)
            "A mapping file (YAML) from our fields to the source's field paths, or a shipped mapping's name ("
                + shippedMappingNames() + ")")
         ->type_name("MAP.yaml");
+    cmd->add_option("--group-by", opt->groupBy,
+           "Group the trajectories by this source field (task_id, info.task.id), so that trials of one task are "
+           "compared")
+        ->type_name("FIELD");
     cmd->add_flag("--one-run", opt->oneRun,
         "Import all the files as one run (named after their directory, or --name); automatic for formats with one "
         "trajectory per file (SWE-agent .traj, WebShop sessions)");
@@ -91,6 +96,7 @@ void addImportCommand(CLI::App& app)
                 "--format", "unknown format \"" + opt->format + "\" (known: " + importFormatNames() + ")");
         options.format = *format;
         options.mapPath = opt->map;
+        options.groupBy = opt->groupBy;
         if (opt->markers.size() == 2)
             options.markers = TemplateMarkers { opt->markers[0], opt->markers[1] };
         const std::string path = opt->db.resolved();

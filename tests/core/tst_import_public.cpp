@@ -3,6 +3,8 @@
 // fixtures written here in each layout (data/import/documents); what their mapping features do (references to the
 // previous and next step, the outcome from text, transcripts, a row per step, a file per trajectory); round trips; and
 // the errors of mapping files, which name the file, line and key.
+#include "core/credit/estimator.h"
+#include "core/credit/explain.h"
 #include "core/importformats.h"
 #include "core/jsonl.h"
 #include "core/jsonltransfer.h"
@@ -14,6 +16,7 @@
 #include <QTemporaryDir>
 #include <QtTest/QTest>
 
+#include <algorithm>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -37,6 +40,7 @@ private Q_SLOTS:
     void badMappings_data();
     void badMappings();
     void unrecognisedRecordNamesTheClosestFormat();
+    void zeroCreditSaysWhyAndGroupByChangesIt();
 
 private:
     std::string path(const std::string& name) const
@@ -375,6 +379,67 @@ void TestImportPublic::unrecognisedRecordNamesTheClosestFormat()
         QVERIFY2(
             std::string(e.what()).find("closest: SWE-agent trajectory (shipped mapping swe-agent), which also needs "
                                        "history: if it is that format, try --map swe-agent")
+                != std::string::npos,
+            e.what());
+    }
+}
+
+void TestImportPublic::zeroCreditSaysWhyAndGroupByChangesIt()
+{
+    // Two attempts at one task, imported one group each (their prompts differ): GRPO gives 0 everywhere, and says
+    // why, naming the source field that would group them. --group-by that field gives them credit.
+    const std::string file = path("trials.jsonl");
+    test::writeFile(file,
+        R"({"task_id":"t1","trial":0,"messages":[{"role":"user","content":"q"},{"role":"assistant","content":"a"}],"reward":1})"
+        "\n"
+        R"({"task_id":"t1","trial":1,"messages":[{"role":"user","content":"q, again"},{"role":"assistant","content":"b"}],"reward":0})"
+        "\n");
+    const credit::Estimator& grpo = credit::requireEstimator("grpo");
+    const auto creditOf = [&](const ImportOptions& options, std::optional<std::string>& why) {
+        const Batch batch = Batch::fromTrajectories(readAll(file, options));
+        const credit::Params params = grpo.resolve({});
+        const credit::CreditResult r = grpo.compute(batch, params);
+        why = credit::zeroCreditReason(batch, r, grpo.name());
+        return r.advantages;
+    };
+    // The chat importer groups by task_id by itself: rename it so that it is only kept.
+    test::writeFile(file, [&] {
+        std::string text = test::readFile(file);
+        for (std::size_t at; (at = text.find("task_id")) != std::string::npos;)
+            text.replace(at, 7, "problem");
+        return text;
+    }());
+    std::optional<std::string> why;
+    const auto zero = creditOf(ImportOptions {}, why);
+    QVERIFY(std::all_of(zero.begin(), zero.end(), [](double a) { return a == 0.0; }));
+    QVERIFY(why);
+    QVERIFY2(why->find("every group holds one rollout") != std::string::npos, why->c_str());
+    QVERIFY2(why->find("`--group-by problem` would compare rollouts with different rewards") != std::string::npos,
+        why->c_str());
+    QVERIFY2(why->find("trial") == std::string::npos, why->c_str()); // trial 0 and 1 never share a value
+    ImportOptions byProblem;
+    byProblem.groupBy = "problem";
+    const auto credit = creditOf(byProblem, why);
+    QVERIFY(!why);
+    QVERIFY(credit.front() > 0.0);
+    QVERIFY(credit.back() < 0.0);
+    // Identical rewards in every group: said so.
+    test::writeFile(file,
+        R"({"problem":"t1","messages":[{"role":"user","content":"q"},{"role":"assistant","content":"a"}],"reward":1})"
+        "\n"
+        R"({"problem":"t1","messages":[{"role":"user","content":"q"},{"role":"assistant","content":"b"}],"reward":1})"
+        "\n");
+    creditOf(ImportOptions {}, why);
+    QVERIFY(why);
+    QVERIFY2(why->find("all rollouts have the same reward") != std::string::npos, why->c_str());
+    // A field that is not there names the trajectory and what it has.
+    byProblem.groupBy = "task";
+    try {
+        readAll(file, byProblem);
+        QFAIL("no error");
+    } catch (const std::runtime_error& e) {
+        QVERIFY2(std::string(e.what()).find("trajectory \"line-1\": --group-by: no field \"task\" (its source fields: "
+                                            "problem)")
                 != std::string::npos,
             e.what());
     }
