@@ -688,6 +688,12 @@ void TestImportFormats::exportReadsBackAsNative()
     QCOMPARE(back.size(), imported.size());
     for (std::size_t i = 0; i < back.size(); ++i)
         CL_COMPARE_TRAJ(back[i], imported[i]);
+    // ... and import → export → import → export gives the same bytes.
+    Store again(path("again.db"));
+    const ImportResult r2 = importFile(again, out, ImportOptions {});
+    const std::string second = path("second.jsonl");
+    exportJsonl(again, r2.runId, std::nullopt, second);
+    QCOMPARE(test::readFile(second), test::readFile(out));
 }
 
 void TestImportFormats::badLineImportsNothing()
