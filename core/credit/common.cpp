@@ -50,24 +50,57 @@ double stepReward(const Trajectory& t, std::size_t turn)
     return r;
 }
 
+namespace {
+/// singleton=pass: verl's core_algos.py sets mean 0 and std 1 for a group of one, so (x - 0) / (1 + eps).
+double singletonAdvantage(double x, bool normStd) { return normStd ? x / (1.0 + kEps) : x; }
+} // namespace
+
 std::vector<ParamSpec> grpoParamSpecs()
 {
     return {
         { "binarize", ParamType::Bool, "false", {}, {}, {}, "use success (1/0) instead of the reward" },
         { "norm_std", ParamType::Bool, "true", {}, {}, {},
             "divide by the group's std + eps (false: only subtract the mean)" },
+        singletonParamSpec(),
     };
+}
+
+ParamSpec singletonParamSpec()
+{
+    return { "singleton", ParamType::Choice, "zero", {}, {}, { "zero", "pass" },
+        "a group of one trajectory: zero gives 0; pass takes mean 0 and std 1, so the outcome passes through "
+        "(verl)" };
+}
+
+std::vector<ParamSpec> whiteningParamSpecs()
+{
+    return {
+        { "whiten_eps", ParamType::Double, "1e-6", 0.0, 1.0, {}, "epsilon of the whitening", /*minExclusive=*/true },
+        { "whiten_eps_on", ParamType::Choice, "std", {}, {}, { "std", "var" },
+            "std: (x - mean) / (std + whiten_eps); var: (x - mean) / sqrt(var + whiten_eps), verl's masked_whiten" },
+    };
+}
+
+Whitening whitening(const Params& params)
+{
+    return { params.getDouble("whiten_eps"), params.getChoice("whiten_eps_on") == "var" };
 }
 
 std::vector<double> grpoAdvantages(const Batch& batch, const Params& params)
 {
     const bool binarize = params.getBool("binarize");
     const bool normStd = params.getBool("norm_std");
+    const bool pass = singletonPasses(params);
     std::vector<double> a(batch.trajectories.size(), 0.0);
     std::vector<double> values;
     for (const Group& g : batch.groups) {
+        if (g.members.size() == 1 && pass) {
+            const Trajectory& t = batch.trajectories[g.members[0]];
+            a[g.members[0]] = singletonAdvantage(binarize ? successValue(t) : t.reward, normStd);
+            continue;
+        }
         if (g.members.size() < 2)
-            continue; // a group of one gives 0
+            continue; // a group of one gives 0 (singleton=zero)
         values.clear();
         for (std::size_t i : g.members) {
             const Trajectory& t = batch.trajectories[i];
@@ -87,12 +120,17 @@ std::vector<double> grpoAdvantages(const CreditBatch& batch, const Params& param
         return grpoAdvantages(batch.source(), params); // a method that reads no other column: no copy for this
     const bool binarize = params.getBool("binarize");
     const bool normStd = params.getBool("norm_std");
+    const bool pass = singletonPasses(params);
     const std::span<const double> outcome = binarize ? batch.successes() : batch.rewards();
     std::vector<double> a(batch.trajectoryCount(), 0.0);
     std::vector<double> values;
     for (const Group& g : batch.groups()) {
+        if (g.members.size() == 1 && pass) {
+            a[g.members[0]] = singletonAdvantage(outcome[g.members[0]], normStd);
+            continue;
+        }
         if (g.members.size() < 2)
-            continue; // a group of one gives 0
+            continue; // a group of one gives 0 (singleton=zero)
         values.clear();
         for (std::size_t i : g.members)
             values.push_back(outcome[i]);
@@ -137,21 +175,26 @@ void requireTurnCredit(const Batch& batch, std::string_view name, std::string_vi
                     + std::string(name) + "\" is required by " + std::string(method));
 }
 
-void whiten(std::vector<double>& values)
-{
-    const double m = mean(values);
-    const double sd = sampleStd(values);
-    for (double& v : values)
-        v = (v - m) / (sd + kEps);
-}
+void whiten(std::vector<double>& values, Whitening how) { whitenInto(values, values, how); }
 
-void whitenInto(std::span<const double> raw, std::vector<double>& out)
+void whitenInto(std::span<const double> raw, std::vector<double>& out, Whitening how)
 {
     const double m = mean(raw);
-    const double sd = sampleStd(raw);
     out.resize(raw.size());
+    if (how.onVariance) {
+        // verl's masked_whiten: (x - mean) * rsqrt(var + eps), the sample variance (Bessel-corrected).
+        double ss = 0.0;
+        for (double v : raw)
+            ss += (v - m) * (v - m);
+        const double var = raw.size() < 2 ? 0.0 : ss / static_cast<double>(raw.size() - 1);
+        const double rsqrt = 1.0 / std::sqrt(var + how.eps);
+        for (std::size_t k = 0; k < raw.size(); ++k)
+            out[k] = (raw[k] - m) * rsqrt;
+        return;
+    }
+    const double sd = sampleStd(raw);
     for (std::size_t k = 0; k < raw.size(); ++k)
-        out[k] = (raw[k] - m) / (sd + kEps);
+        out[k] = (raw[k] - m) / (sd + how.eps);
 }
 
 void prepareLargeBuffer(const void* data, std::size_t bytes)

@@ -29,12 +29,16 @@ double stepReward(const Trajectory& t, std::size_t turn);
 inline double successValue(const Trajectory& t) { return t.successOrDefault() ? 1.0 : 0.0; }
 
 /// GRPO's per-trajectory advantage A_i (CONVENTIONS.md "grpo") for every trajectory of the batch,
-/// honouring `binarize` and `norm_std` from `params`.
+/// honouring `binarize`, `norm_std` and `singleton` from `params`.
 std::vector<double> grpoAdvantages(const Batch& batch, const Params& params);
 /// The same from the columnar batch's rewards and successes (Columns::Outcomes), else from its source().
 std::vector<double> grpoAdvantages(const CreditBatch& batch, const Params& params);
-/// The ParamSpecs of grpo (`binarize`, `norm_std`), which triage, has and scalar_judge share.
+/// The ParamSpecs of grpo (`binarize`, `norm_std`, `singleton`), which triage, has and scalar_judge share.
 std::vector<ParamSpec> grpoParamSpecs();
+/// The `singleton` parameter (zero or pass): what a group of one trajectory gets, in grpo and loop.
+ParamSpec singletonParamSpec();
+/// Whether `singleton=pass`: a group of one has mean 0 and std 1, as verl's GRPO, RLOO and REINFORCE++.
+inline bool singletonPasses(const Params& params) { return params.getChoice("singleton") == "pass"; }
 
 /// Throws CreditInputError unless every turn has the field: "role", "progress" or "score".
 void requireTurnField(const Batch& batch, std::string_view field, std::string_view method);
@@ -44,10 +48,20 @@ std::optional<double> turnCredit(const Turn& turn, std::string_view name);
 /// Throws CreditInputError naming the trajectory and turn when a turn lacks the credit entry `name`.
 void requireTurnCredit(const Batch& batch, std::string_view name, std::string_view method);
 
-/// Whitening over all turns of the batch: (x - mean) / (std + eps), sample std (triage, scalar_judge).
-void whiten(std::vector<double>& values);
+/// How whitening divides: (x - mean) / (std + eps), CreditLab's, or (x - mean) / sqrt(var + eps), verl's
+/// masked_whiten; the sample std and variance either way.
+struct Whitening {
+    double eps = kEps;
+    bool onVariance = false;
+};
+/// The whitening keys `whiten_eps` and `whiten_eps_on` of triage, scalar_judge and value_baseline.
+std::vector<ParamSpec> whiteningParamSpecs();
+/// The Whitening those keys select.
+Whitening whitening(const Params& params);
+/// Whitening over all turns of the batch, sample std (triage, scalar_judge, value_baseline).
+void whiten(std::vector<double>& values, Whitening how = {});
 /// out = whiten(raw) without a copy: the same values, `out` sized as `raw`.
-void whitenInto(std::span<const double> raw, std::vector<double>& out);
+void whitenInto(std::span<const double> raw, std::vector<double>& out, Whitening how = {});
 
 /// For a large buffer just allocated and not yet written (a million-turn column is 1 to 8 MB, a fresh mapping that
 /// the first writes would fault in page by page): on Linux, asks for transparent huge pages where the system offers

@@ -1,6 +1,7 @@
 #include "core/credit/estimator.h"
 
 #include "core/credit/common.h"
+#include "core/credit/conventions.h"
 #include "core/credit/methods.h"
 #include "core/jsonscanner.h"
 
@@ -81,7 +82,8 @@ CreditResult Estimator::compute(const CreditBatch& batch, const Params& params) 
 
 Params Estimator::resolve(const std::vector<std::pair<std::string, std::string>>& assignments) const
 {
-    return Params::resolve(std::string(name()), params(), assignments);
+    const std::string method(name());
+    return Params::resolve(method, params(), expandConventions(method, params(), assignments));
 }
 
 const std::vector<const Estimator*>& estimators()

@@ -82,7 +82,8 @@ public:
     /// this method reads, that column is built for this call.
     CreditResult compute(const CreditBatch& batch, const Params& params) const;
 
-    /// Resolves `--set` assignments against params(); throws ParamError.
+    /// Resolves `--set` assignments against params(), a `conventions` preset expanded first (conventions.h);
+    /// throws ParamError.
     Params resolve(const std::vector<std::pair<std::string, std::string>>& assignments) const;
 
 protected:

@@ -6,6 +6,10 @@
 // each anchor group (Eqs. 5, 7), and A = A_E + step_weight * A_S (Eq. 8). States are grouped only within a
 // group: the same state in two groups gives two anchor groups.
 //
+// Two of verl-agent's conventions are parameters (conventions=verl-agent sets both; docs/conventions.md):
+// `invalid_penalty` (its invalid_action_penalty_coef, on the invalid turns' episode-score copies and step returns)
+// and `anchor=observation` (anchor by the observation text even where a turn has a `state`).
+//
 // Details per turn: `anchor` (the anchor group's id, 0, 1, ... numbered group after group in batch.groups
 // order and by first appearance inside a group), `anchor_size` (its number of turns), `U`, `A_E`, `A_S`.
 //
@@ -14,6 +18,8 @@
 // new distinct state with the first member of every cluster of its group, so it is quadratic in the number
 // of distinct states per group (each comparison a banded edit distance, O(length * allowed edits)).
 #include "core/credit/common.h"
+#include "core/credit/conventions.h"
+#include "core/credit/keyindex.h"
 #include "core/credit/methods.h"
 #include "core/text.h"
 
@@ -78,6 +84,60 @@ double normalise(double x, double mean, double std, bool divideByStd)
     return divideByStd ? (x - mean) / (std + kEps) : x - mean;
 }
 
+/// Episode-relative advantage of one group (Eq. 3, episode_norm_reward with compute_mean_std_cross_steps): the list
+/// holds s_i once per turn of trajectory i (n entries, summing to `weightedSum`); a list of one has mean 0 and
+/// std 1. Writes A_E onto every turn of the group.
+void episodeAdvantages(const CreditBatch& batch, const Group& g, const std::vector<double>& score, std::size_t n,
+    double weightedSum, bool divideByStd, double* aeCol)
+{
+    const std::vector<std::size_t>& offsets = batch.offsets();
+    double epMean = 0.0;
+    double epStd = 1.0;
+    if (n > 1) {
+        epMean = weightedSum / static_cast<double>(n);
+        double ss = 0.0;
+        for (std::size_t m = 0; m < g.members.size(); ++m) {
+            const double d = score[m] - epMean;
+            const std::size_t i = g.members[m];
+            ss += static_cast<double>(offsets[i + 1] - offsets[i]) * d * d;
+        }
+        epStd = std::sqrt(ss / static_cast<double>(n - 1)); // sample std (torch.std)
+    }
+    for (std::size_t m = 0; m < g.members.size(); ++m) {
+        const double ae = normalise(score[m], epMean, epStd, divideByStd);
+        const std::size_t i = g.members[m];
+        std::fill(aeCol + offsets[i], aeCol + offsets[i + 1], ae);
+    }
+}
+
+/// The same with invalid_penalty > 0: verl-agent subtracts the penalty from each invalid step row's own copy of the
+/// episode score (its token_level_scores) before episode_norm_reward, so the list holds s_i - penalty on the
+/// invalid turns of trajectory i and s_i on the others, and A_E varies across the turns of one trajectory.
+void penalisedEpisodeAdvantages(const CreditBatch& batch, const Group& g, const std::vector<double>& score,
+    std::span<const std::uint8_t> valid, double penalty, bool divideByStd, double* aeCol)
+{
+    const std::vector<std::size_t>& offsets = batch.offsets();
+    const auto entry = [&](std::size_t m, std::size_t k) { return score[m] - (valid[k] ? 0.0 : penalty); };
+    std::size_t n = 0;
+    double sum = 0.0;
+    for (std::size_t m = 0; m < g.members.size(); ++m)
+        for (std::size_t k = offsets[g.members[m]]; k < offsets[g.members[m] + 1]; ++k, ++n)
+            sum += entry(m, k);
+    double epMean = 0.0;
+    double epStd = 1.0;
+    if (n > 1) {
+        epMean = sum / static_cast<double>(n);
+        double ss = 0.0;
+        for (std::size_t m = 0; m < g.members.size(); ++m)
+            for (std::size_t k = offsets[g.members[m]]; k < offsets[g.members[m] + 1]; ++k)
+                ss += (entry(m, k) - epMean) * (entry(m, k) - epMean);
+        epStd = std::sqrt(ss / static_cast<double>(n - 1));
+    }
+    for (std::size_t m = 0; m < g.members.size(); ++m)
+        for (std::size_t k = offsets[g.members[m]]; k < offsets[g.members[m] + 1]; ++k)
+            aeCol[k] = normalise(entry(m, k), epMean, epStd, divideByStd);
+}
+
 class Gigpo final : public Estimator {
 public:
     std::string_view name() const override { return "gigpo"; }
@@ -89,7 +149,7 @@ public:
     {
         static const std::vector<ParamSpec> specs = [] {
             const double inf = std::numeric_limits<double>::infinity();
-            return std::vector<ParamSpec> {
+            std::vector<ParamSpec> s {
                 { "gamma", ParamType::Double, "0.95", 0.0, 1.0, {},
                     "discount of the step returns U = rho + gamma * U_next (GiGPO Eq. 5)" },
                 { "mode", ParamType::Choice, "mean_std_norm", {}, {}, { "mean_std_norm", "mean_norm" },
@@ -101,12 +161,19 @@ public:
                     "0: exact state matching; in (0, 1): greedy clustering by 1 - edit distance / longer "
                     "length >= similarity (Eq. 6)",
                     false, /*maxExclusive=*/true },
+                { "invalid_penalty", ParamType::Double, "0", 0.0, inf, {},
+                    "subtracted, on each invalid turn, from that turn's copy of the episode score and from its step "
+                    "return U (verl-agent's invalid_action_penalty_coef)" },
+                { "anchor", ParamType::Choice, "state", {}, {}, { "state", "observation" },
+                    "anchor states by the state key (the state field, else the observation) or always by the "
+                    "observation text (verl-agent's anchor_obs)" },
             };
+            return withConventions(std::move(s), { "verl-agent" });
         }();
         return specs;
     }
 
-    Columns columns() const override { return Columns::StepRewards | Columns::States; }
+    Columns columns() const override { return Columns::StepRewards | Columns::States | Columns::Validity; }
 
 protected:
     CreditResult computeColumns(const CreditBatch& batch, const Params& params) const override
@@ -115,6 +182,7 @@ protected:
         const bool divideByStd = params.getChoice("mode") == "mean_std_norm";
         const double stepWeight = params.getDouble("step_weight");
         const double threshold = params.getDouble("similarity");
+        const double penalty = params.getDouble("invalid_penalty");
 
         CreditResult r(batch);
         r.details.reserve(5); // addDetail push_backs: keep the references below valid
@@ -126,11 +194,29 @@ protected:
         double* adv = r.advantages.data();
         const std::vector<std::size_t>& offsets = batch.offsets();
         const std::span<const double> rho = batch.stepRewards();
-        const std::span<const std::uint32_t> stateOf = batch.stateIds();
+        const std::span<const std::uint8_t> valid = batch.valid();
+
+        // Anchor keys: the batch's interned state keys, or (anchor=observation) the observation texts interned here.
+        std::span<const std::uint32_t> stateOf = batch.stateIds();
+        std::size_t stateCount = batch.stateCount();
+        std::vector<std::uint32_t> observationIds;
+        KeyIndex<std::string_view, StringHash> observations;
+        const bool byObservation = params.getChoice("anchor") == "observation";
+        if (byObservation) {
+            observations.reset(1024);
+            observationIds.reserve(batch.turnCount());
+            for (const Trajectory& t : batch.source().trajectories)
+                for (const Turn& u : t.turns)
+                    observationIds.push_back(observations.intern(u.observation));
+            stateOf = observationIds;
+            stateCount = observations.size();
+        }
+        const auto anchorText
+            = [&](std::uint32_t id) { return byObservation ? observations.key(id) : batch.stateText(id); };
 
         // Reused across groups: no allocation per turn once they have grown to the largest group.
         constexpr std::uint32_t kUnseen = 0xffffffffu;
-        std::vector<std::uint32_t> anchorOfState(batch.stateCount(), kUnseen); // this group's anchor of a state id
+        std::vector<std::uint32_t> anchorOfState(stateCount, kUnseen); // this group's anchor of a state id
         SimilarityClusters clusters;
         std::vector<std::uint32_t> anchorOf(batch.turnCount()); // by flat turn, written group by group
         std::vector<double> score; // s_i per member
@@ -148,7 +234,9 @@ protected:
                 double s = 0.0;
                 for (std::size_t k = offsets[i + 1]; k-- > offsets[i];) {
                     running = rho[k] + gamma * running; // U_{i,t} = rho_{i,t} + gamma * U_{i,t+1}
-                    uCol[k] = running;
+                    // verl-agent's apply_invalid_action_penalty subtracts from the step return once computed, so the
+                    // penalty does not flow into earlier turns' returns.
+                    uCol[k] = running - (valid[k] ? 0.0 : penalty);
                     s += rho[k]; // s_i = sum_t rho_{i,t}
                 }
                 score.push_back(s);
@@ -161,23 +249,10 @@ protected:
 
             // Episode-relative advantage (Eq. 3, episode_norm_reward with compute_mean_std_cross_steps):
             // the list holds s_i once per turn of trajectory i; a list of one has mean 0 and std 1.
-            double epMean = 0.0;
-            double epStd = 1.0;
-            if (n > 1) {
-                epMean = weightedSum / static_cast<double>(n);
-                double ss = 0.0;
-                for (std::size_t m = 0; m < g.members.size(); ++m) {
-                    const double d = score[m] - epMean;
-                    const std::size_t i = g.members[m];
-                    ss += static_cast<double>(offsets[i + 1] - offsets[i]) * d * d;
-                }
-                epStd = std::sqrt(ss / static_cast<double>(n - 1)); // sample std (torch.std)
-            }
-            for (std::size_t m = 0; m < g.members.size(); ++m) {
-                const double ae = normalise(score[m], epMean, epStd, divideByStd);
-                const std::size_t i = g.members[m];
-                std::fill(aeCol + offsets[i], aeCol + offsets[i + 1], ae);
-            }
+            if (penalty > 0.0)
+                penalisedEpisodeAdvantages(batch, g, score, valid, penalty, divideByStd, aeCol);
+            else
+                episodeAdvantages(batch, g, score, n, weightedSum, divideByStd, aeCol);
 
             // Anchor-state groups (Eq. 6, build_step_group): same state key within this group, across
             // trajectories and within one, numbered by first appearance; or similarity clusters.
@@ -188,7 +263,7 @@ protected:
                 for (std::size_t k = offsets[i]; k < offsets[i + 1]; ++k) {
                     std::uint32_t& a = anchorOfState[stateOf[k]];
                     if (a == kUnseen) {
-                        a = threshold > 0.0 ? clusters.assign(batch.stateText(stateOf[k])) : anchors;
+                        a = threshold > 0.0 ? clusters.assign(anchorText(stateOf[k])) : anchors;
                         anchors = std::max(anchors, a + 1);
                     }
                     anchorOf[k] = a;

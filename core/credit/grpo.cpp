@@ -1,6 +1,7 @@
 // GRPO: group-relative advantage, broadcast to every turn (DeepSeekMath, Shao et al. 2024, Eq. 3
 // outcome supervision; CONVENTIONS.md "grpo").
 #include "core/credit/common.h"
+#include "core/credit/conventions.h"
 #include "core/credit/methods.h"
 
 namespace creditlab::credit {
@@ -16,7 +17,7 @@ public:
     }
     const std::vector<ParamSpec>& params() const override
     {
-        static const std::vector<ParamSpec> specs = grpoParamSpecs();
+        static const std::vector<ParamSpec> specs = withConventions(grpoParamSpecs(), { "verl" });
         return specs;
     }
     CreditResult computeColumns(const CreditBatch& batch, const Params& params) const override

@@ -12,6 +12,7 @@
 //                scalar_judge uses. No sum-to-R shift (the note's optional extra). The position-wise
 //                normalisation makes A_turn independent of this affine map, up to eps.
 #include "core/credit/common.h"
+#include "core/credit/conventions.h"
 #include "core/credit/methods.h"
 
 #include <algorithm>
@@ -39,7 +40,7 @@ public:
             };
             for (ParamSpec& g : grpoParamSpecs())
                 s.push_back(std::move(g));
-            return s;
+            return withConventions(std::move(s), { "verl" });
         }();
         return specs;
     }

@@ -21,6 +21,7 @@
 // The method reads a CreditBatch's validity and action-id columns: each action key is computed and interned once,
 // when the batch is built, and N_t counts ids.
 #include "core/credit/common.h"
+#include "core/credit/conventions.h"
 #include "core/credit/methods.h"
 
 #include <algorithm>
@@ -41,25 +42,30 @@ enum class Gate { Stochastic, PerAction, Keep, Flip };
 enum class Case { Zero, SameSign, PosGNegL, NegGPosL };
 constexpr std::string_view kCaseNames[] = { "zero", "same_sign", "pos_G_neg_L", "neg_G_pos_L" };
 
-/// R_global (MGR Eq. 6) of every trajectory: m/(m-1) * (S_i - mean_g S), the leave-one-out score; a
-/// group of one gives 0. Written as (m*S_i - k)/(m-1) with k successes, which is the same value and
-/// is exactly 0 when k = 0 or k = m.
-std::vector<double> globalRewards(const CreditBatch& batch)
+/// The leave-one-out score of every trajectory: m/(m-1) * (x_i - mean_g x), with x = `score` (MGR Eq. 6's R_global
+/// with x = S; RLOO's advantage with x = R). A group of one gives 0, or x_i itself with `singletonPasses` (verl's
+/// RLOO leaves a lone score as it is). Written as (m*x_i - k)/(m-1) with k = sum_g x, which is the same value and
+/// is exactly 0 when every x of the group is the same 0 or 1.
+std::vector<double> leaveOneOut(const CreditBatch& batch, std::span<const double> score, bool singletonPasses = false)
 {
-    const std::span<const double> success = batch.successes();
     std::vector<double> g(batch.trajectoryCount(), 0.0);
     for (const Group& group : batch.groups()) {
         const double m = static_cast<double>(group.members.size());
+        if (group.members.size() == 1 && singletonPasses)
+            g[group.members[0]] = score[group.members[0]];
         if (group.members.size() < 2)
             continue;
         double k = 0.0;
         for (std::size_t i : group.members)
-            k += success[i];
+            k += score[i];
         for (std::size_t i : group.members)
-            g[i] = (m * success[i] - k) / (m - 1.0);
+            g[i] = (m * score[i] - k) / (m - 1.0);
     }
     return g;
 }
+
+/// R_global (MGR Eq. 6): the leave-one-out success score.
+std::vector<double> globalRewards(const CreditBatch& batch) { return leaveOneOut(batch, batch.successes()); }
 
 /// N_t for every turn of one trajectory: how many valid turns up to and including t have the action key of
 /// turn t (for an invalid turn: the earlier valid ones). The keys are the batch's interned action ids, so one
@@ -237,20 +243,29 @@ public:
     std::string_view name() const override { return "loop"; }
     std::string_view summary() const override
     {
-        return "LOOP (MGR's baseline): the leave-one-out success score m/(m-1)*(S - mean S) on every turn";
+        return "LOOP (MGR's baseline): the leave-one-out success score m/(m-1)*(S - mean S) on every turn; verl's "
+               "RLOO with conventions=verl";
     }
     const std::vector<ParamSpec>& params() const override
     {
-        static const std::vector<ParamSpec> specs;
+        static const std::vector<ParamSpec> specs = withConventions(
+            {
+                { "binarize", ParamType::Bool, "true", {}, {}, {},
+                    "score success (1/0), as MGR's LOOP; false: the reward, as verl's RLOO" },
+                singletonParamSpec(),
+            },
+            { "verl" });
         return specs;
     }
     Columns columns() const override { return Columns::Outcomes; }
 
 protected:
-    CreditResult computeColumns(const CreditBatch& batch, const Params&) const override
+    CreditResult computeColumns(const CreditBatch& batch, const Params& params) const override
     {
         CreditResult r(batch);
-        const std::vector<double> global = globalRewards(batch); // MGR Eq. 6 = LOOP's advantage
+        // MGR Eq. 6 = LOOP's advantage; on the reward, verl's compute_rloo_outcome_advantage.
+        const std::vector<double> global = leaveOneOut(
+            batch, params.getBool("binarize") ? batch.successes() : batch.rewards(), singletonPasses(params));
         for (std::size_t i = 0; i < batch.trajectoryCount(); ++i)
             std::fill(r.advantages.begin() + r.offsets[i], r.advantages.begin() + r.offsets[i + 1], global[i]);
         r.addDetail("G").numbers = r.advantages;

@@ -4,6 +4,7 @@
 // The paper's judge gives s in [-1, 1]; CreditLab stores `score` in [0, 1] (the scale pair's probes and the
 // judge share), so s = 2 * score - 1 as CONVENTIONS.md fixes it.
 #include "core/credit/common.h"
+#include "core/credit/conventions.h"
 #include "core/credit/methods.h"
 
 #include <limits>
@@ -30,7 +31,9 @@ public:
             };
             for (ParamSpec& g : grpoParamSpecs())
                 s.push_back(std::move(g));
-            return s;
+            for (ParamSpec& w : whiteningParamSpecs())
+                s.push_back(std::move(w));
+            return withConventions(std::move(s), { "verl" });
         }();
         return specs;
     }
@@ -61,7 +64,7 @@ public:
         }
         rawCol.numbers = r.advantages;
         if (params.getBool("whiten"))
-            whiten(r.advantages); // TRIAGE Eq. 4, exactly as triage
+            whiten(r.advantages, whitening(params)); // TRIAGE Eq. 4, exactly as triage
         return r;
     }
 };

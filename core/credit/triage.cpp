@@ -1,6 +1,7 @@
 // TRIAGE: role-typed credit (Xu et al. 2026, arXiv 2606.32017; CONVENTIONS.md "triage"). Each turn's judge
 // role D/E/N/R adds a fixed, lambda-scaled process reward to the GRPO advantage, and the batch is whitened.
 #include "core/credit/common.h"
+#include "core/credit/conventions.h"
 #include "core/credit/methods.h"
 
 #include <array>
@@ -37,7 +38,9 @@ public:
             };
             for (ParamSpec& g : grpoParamSpecs())
                 s.push_back(std::move(g));
-            return s;
+            for (ParamSpec& w : whiteningParamSpecs())
+                s.push_back(std::move(w));
+            return withConventions(std::move(s), { "verl" });
         }();
         return specs;
     }
@@ -78,7 +81,7 @@ protected:
             }
         }
         if (params.getBool("whiten"))
-            whitenInto(raw, r.advantages); // TRIAGE Eq. 4
+            whitenInto(raw, r.advantages, whitening(params)); // TRIAGE Eq. 4
         else
             r.advantages = raw;
         return r;

@@ -7,6 +7,7 @@
 // each turn's `credits` entry "value_delta" (JSONL `"credit": {"value_delta": x}`), and external tools can do the
 // same. The warm-up of App. D (lambda = 0 for the first 10 steps) is the trainer's: it passes lambda=0 then.
 #include "core/credit/common.h"
+#include "core/credit/conventions.h"
 #include "core/credit/methods.h"
 
 #include <algorithm>
@@ -51,7 +52,9 @@ public:
             };
             for (ParamSpec& g : grpoParamSpecs())
                 s.push_back(std::move(g));
-            return s;
+            for (ParamSpec& w : whiteningParamSpecs())
+                s.push_back(std::move(w));
+            return withConventions(std::move(s), { "verl" });
         }();
         return specs;
     }
@@ -96,7 +99,7 @@ public:
         }
         rawCol.numbers = r.advantages;
         if (params.getBool("whiten"))
-            whiten(r.advantages); // TRIAGE Eq. 4, exactly as triage
+            whiten(r.advantages, whitening(params)); // TRIAGE Eq. 4, exactly as triage
         return r;
     }
 };

@@ -218,7 +218,9 @@ void TestCreditGigpo::registered()
 {
     const Estimator* e = findEstimator("gigpo");
     QVERIFY(e);
-    QCOMPARE(e->resolve({}).canonical(), std::string("gamma=0.95,mode=mean_std_norm,similarity=0,step_weight=1"));
+    QCOMPARE(e->resolve({}).canonical(),
+        std::string("anchor=state,conventions=creditlab,gamma=0.95,invalid_penalty=0,mode=mean_std_norm,"
+                    "similarity=0,step_weight=1"));
     const auto& all = estimators();
     QVERIFY(all.size() >= 2);
     QCOMPARE(std::string(all[0]->name()), std::string("grpo"));

@@ -284,7 +284,8 @@ private Q_SLOTS:
     void paramDefaults()
     {
         QCOMPARE(requireEstimator("has").resolve({}).canonical(),
-            std::string("alpha=0.5,binarize=false,decomposer=progressive,norm_std=true"));
+            std::string(
+                "alpha=0.5,binarize=false,conventions=creditlab,decomposer=progressive,norm_std=true,singleton=zero"));
     }
 };
 

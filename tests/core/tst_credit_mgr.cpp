@@ -110,7 +110,8 @@ private Q_SLOTS:
         QCOMPARE(p.getDouble("theta_C2"), 0.6);
         QCOMPARE(p.getDouble("decay"), 1.5);
         QCOMPARE(p.getDouble("p_min"), 0.1);
-        QVERIFY(requireEstimator("loop").params().empty());
+        QCOMPARE(requireEstimator("loop").resolve({}).canonical(),
+            std::string("binarize=true,conventions=creditlab,singleton=zero"));
     }
 
     // mgr.md §2.9: m = 8, k = 3; the sequence A, B(invalid), C, A, A, A, A in a successful and in a failed

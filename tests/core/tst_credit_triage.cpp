@@ -291,10 +291,11 @@ private Q_SLOTS:
     void paramDefaults()
     {
         QCOMPARE(requireEstimator("triage").resolve({}).canonical(),
-            std::string(
-                "binarize=false,c.D=1,c.E=0.5,c.N=-0.1,c.R=-0.5,lambda=0.2,norm_std=true,unlabelled=error,whiten=true"));
+            std::string("binarize=false,c.D=1,c.E=0.5,c.N=-0.1,c.R=-0.5,conventions=creditlab,lambda=0.2,norm_std=true,"
+                        "singleton=zero,unlabelled=error,whiten=true,whiten_eps=1e-06,whiten_eps_on=std"));
         QCOMPARE(requireEstimator("scalar_judge").resolve({}).canonical(),
-            std::string("binarize=false,lambda=0.2,norm_std=true,whiten=true"));
+            std::string("binarize=false,conventions=creditlab,lambda=0.2,norm_std=true,singleton=zero,whiten=true,"
+                        "whiten_eps=1e-06,whiten_eps_on=std"));
     }
 
     void scalarJudgeHandComputed_data()

@@ -61,8 +61,9 @@ private Q_SLOTS:
         const Estimator* e = findEstimator("value_baseline");
         QVERIFY(e);
         // lambda matched to triage's (App. D), c = 0.5, triage's whitening and GRPO part.
-        QCOMPARE(
-            e->resolve({}).canonical(), std::string("binarize=false,clip=0.5,lambda=0.2,norm_std=true,whiten=true"));
+        QCOMPARE(e->resolve({}).canonical(),
+            std::string("binarize=false,clip=0.5,conventions=creditlab,lambda=0.2,norm_std=true,"
+                        "singleton=zero,whiten=true,whiten_eps=1e-06,whiten_eps_on=std"));
         QCOMPARE(e->resolve({}).getDouble("lambda"), requireEstimator("triage").resolve({}).getDouble("lambda"));
         QVERIFY_THROWS_EXCEPTION(ParamError, e->resolve({ { "clip", "-0.1" } }));
         QVERIFY_THROWS_EXCEPTION(ParamError, e->resolve({ { "lambda", "-1" } }));

@@ -337,6 +337,18 @@ void TestServer::creditMatchesTheEstimator()
     QCOMPARE(zero.status, 200);
     QVERIFY2(parse(zero).value("note", std::string()).find("every group holds one rollout") != std::string::npos,
         zero.body.c_str());
+    // conventions=verl (docs/conventions.md): a group of one has mean 0 and std 1, so the reward passes through.
+    const server::Reply verl = api.credit(
+        json { { "method", "grpo" }, { "params", { { "conventions", "verl" } } }, { "trajectories", lone } }.dump());
+    QCOMPARE(verl.status, 200);
+    QCOMPARE(parse(verl)["credits"][0]["advantages"][0].get<double>(), 1.0 / (1.0 + 1e-6));
+    QCOMPARE(parse(verl)["credits"][1]["advantages"][0].get<double>(), 0.0);
+    const server::Reply badPreset = api.credit(
+        json { { "method", "grpo" }, { "params", { { "conventions", "trl" } } }, { "trajectories", lone } }.dump());
+    QCOMPARE(badPreset.status, 422);
+    QVERIFY2(parse(badPreset).value("error", std::string()).find("'conventions'") != std::string::npos
+            && parse(badPreset).value("error", std::string()).find("creditlab|verl") != std::string::npos,
+        badPreset.body.c_str());
     const server::Reply details
         = api.credit(json { { "method", "gigpo" }, { "details", true }, { "trajectories", records } }.dump());
     QCOMPARE(details.status, 200);

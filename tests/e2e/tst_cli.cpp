@@ -466,7 +466,8 @@ private Q_SLOTS:
         QCOMPARE(run({ "import", "--db", db, path("credit-in.jsonl") }).exitCode, 0);
         const Result r = run({ "credit", "--db", db, "--run", "1", "-m", "grpo", "--set", "norm_std=false" });
         QCOMPARE(r.exitCode, 0);
-        QVERIFY2(r.out.contains("grpo:binarize=false,norm_std=false"), r.out.constData());
+        QVERIFY2(r.out.contains("grpo:binarize=false,conventions=creditlab,norm_std=false,singleton=zero"),
+            r.out.constData());
         const Result e = run({ "export", "--db", db, "--run", "1", "-o", "-" });
         QCOMPARE(e.exitCode, 0);
         QVERIFY2(e.out.contains(R"("credit":{"grpo":0.5})") && e.out.contains(R"("credit":{"grpo":-0.5})"),
