@@ -286,9 +286,10 @@ private:
 /// The native format through the same interface.
 class NativeSource : public TrajectorySource {
 public:
-    explicit NativeSource(const TextInput& input)
+    NativeSource(const TextInput& input, bool renameDuplicates)
         : m_reader(input)
     {
+        m_reader.setRenameDuplicates(renameDuplicates);
     }
     bool next(Trajectory& out) override { return m_reader.next(out); }
     std::uint64_t bytesRead() const override { return m_reader.bytesRead(); }
@@ -570,7 +571,7 @@ std::unique_ptr<TrajectorySource> openOne(const TextInput& input, const ImportOp
     switch (format) {
     case ImportFormat::Auto:
     case ImportFormat::Native:
-        source = std::make_unique<NativeSource>(input);
+        source = std::make_unique<NativeSource>(input, options.renameDuplicates);
         break;
     case ImportFormat::Chat:
         source = openChat(input);

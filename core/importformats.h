@@ -41,6 +41,14 @@ struct TemplateMarkers {
 
 /// How to read a file.
 struct ImportOptions {
+    /// Options that name the format and leave the rest at their defaults.
+    static ImportOptions as(ImportFormat format)
+    {
+        ImportOptions o;
+        o.format = format;
+        return o;
+    }
+
     ImportFormat format = ImportFormat::Auto;
     /// A mapping file (YAML), or the name of a shipped mapping (shippedMappingNames(); a file of that name wins); when
     /// set, the format is Mapped whatever `format` says. Mapped without a mapPath means the shipped mapping that
@@ -51,6 +59,9 @@ struct ImportOptions {
     /// The group of every trajectory: the value of this field of the source (a kept member, dots for nested ones:
     /// `task_id`, `info.task.id`), so that several trials of one task are compared. Empty: the format's own groups.
     std::string groupBy;
+    /// Native files: keep a second member named like one of ours as "source.<key>" instead of refusing the line (files
+    /// exported before 2026-11-29 wrote a source field so named after ours).
+    bool renameDuplicates = false;
 };
 
 /// A pull source of trajectories read from one file, in file order. Throws JsonlError naming the

@@ -38,8 +38,9 @@ constexpr std::string_view kTurnKeys[] = { "observation", "action", "feedback", 
 /// syntax errors included, names its field.
 class TrajectoryParser {
 public:
-    explicit TrajectoryParser(std::string_view line)
+    explicit TrajectoryParser(std::string_view line, bool renameDuplicates = false)
         : m_scanner(line)
+        , m_renameDuplicates(renameDuplicates)
     {
     }
 
@@ -148,8 +149,9 @@ private:
         std::string_view rawKey;
         for (bool first = true; m_scanner.nextMember(key, &rawKey, first); first = false) {
             m_field = key;
-            checkDuplicate(key, kTrajectoryKeys, seen, m_unknownKeys);
-            if (key == "id") {
+            if (checkDuplicate(key, kTrajectoryKeys, seen, m_unknownKeys)) {
+                keepRenamed(out.extra, key);
+            } else if (key == "id") {
                 readStringInto(out.id);
                 if (out.id.empty())
                     fieldError("must not be empty");
@@ -246,8 +248,9 @@ private:
         std::string_view rawKey;
         for (bool first = true; m_scanner.nextMember(key, &rawKey, first); first = false) {
             setField(m_prefix, key);
-            checkDuplicate(key, kTurnKeys, seen, m_turnUnknownKeys);
-            if (key == "observation") {
+            if (checkDuplicate(key, kTurnKeys, seen, m_turnUnknownKeys)) {
+                keepRenamed(turn.extra, key);
+            } else if (key == "observation") {
                 readStringInto(turn.observation);
                 haveObservation = true;
             } else if (key == "action") {
@@ -321,25 +324,44 @@ private:
         std::sort(credits.begin(), credits.end());
     }
 
-    /// Refuses a member that appears twice: known names through a bit mask, others by lookup.
+    /// Refuses a member that appears twice: known names through a bit mask, others by lookup. True for a second
+    /// member named like one of ours when duplicates are renamed: files exported before 2026-11-29 wrote a source
+    /// field so named after ours (it is kept as "source.<name>", as the importers keep such fields now).
     template <std::size_t N>
-    void checkDuplicate(const std::string& key, const std::string_view (&known)[N], std::uint32_t& seen,
+    bool checkDuplicate(const std::string& key, const std::string_view (&known)[N], std::uint32_t& seen,
         std::vector<std::string>& unknownKeys)
     {
         for (std::size_t i = 0; i < N; ++i) {
             if (key == known[i]) {
-                if (seen & (1u << i))
-                    fieldError("appears twice");
+                if (seen & (1u << i)) {
+                    if (m_renameDuplicates)
+                        return true;
+                    fieldError("appears twice (a file exported before 2026-11-29 may repeat a source field under one "
+                               "of our names: --rename-duplicates reads the second as source." + key + ")");
+                }
                 seen |= 1u << i;
-                return;
+                return false;
             }
         }
         if (std::find(unknownKeys.begin(), unknownKeys.end(), key) != unknownKeys.end())
             fieldError("appears twice");
         unknownKeys.push_back(key);
+        return false;
+    }
+
+    /// Keeps the member at the scanner as "source.<key>" (a duplicate of one of ours, renamed).
+    void keepRenamed(std::string& extra, const std::string& key)
+    {
+        const std::string_view raw = m_scanner.skipValue();
+        if (!extra.empty())
+            extra.push_back(',');
+        appendJsonString(extra, keptName(key));
+        extra.push_back(':');
+        extra.append(raw);
     }
 
     JsonScanner m_scanner;
+    bool m_renameDuplicates = false;
     std::vector<std::string> m_unknownKeys; ///< unknown members of the trajectory object
     std::vector<std::string> m_turnUnknownKeys; ///< unknown members of the current turn
     std::string m_key;
@@ -359,7 +381,10 @@ void appendKey(std::string& out, bool& first, std::string_view key)
 
 } // namespace
 
-void parseTrajectory(std::string_view line, Trajectory& out) { TrajectoryParser(line).parse(out); }
+void parseTrajectory(std::string_view line, Trajectory& out, bool renameDuplicates)
+{
+    TrajectoryParser(line, renameDuplicates).parse(out);
+}
 
 bool isNativeKey(std::string_view key, bool turn)
 {

@@ -42,8 +42,10 @@ bool isNativeKey(std::string_view key, bool turn);
 std::string keptName(std::string_view key);
 
 /// Parses one line of the DESIGN.md interchange format into `out`. Throws JsonlFieldError.
-/// Unknown fields are kept verbatim in `Trajectory::extra` / `Turn::extra`. Any thread.
-void parseTrajectory(std::string_view line, Trajectory& out);
+/// Unknown fields are kept verbatim in `Trajectory::extra` / `Turn::extra`. A member that repeats one of ours is refused,
+/// or with `renameDuplicates` kept as "source.<key>" (files exported before 2026-11-29 wrote a source field so named
+/// after ours). Any thread.
+void parseTrajectory(std::string_view line, Trajectory& out, bool renameDuplicates = false);
 
 /// Writes one trajectory as one JSONL line (without the newline). Known fields first, in
 /// the order of DESIGN.md, then unknown fields as they were read. Any thread.

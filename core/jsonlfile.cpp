@@ -122,7 +122,7 @@ bool JsonlFileReader::next(Trajectory& out)
     }
     const std::size_t lineNo = m_lines.lineNumber();
     try {
-        parseTrajectory(line, out);
+        parseTrajectory(line, out, m_renameDuplicates);
     } catch (const JsonlFieldError& e) {
         throw JsonlError(m_path, lineNo, e.field, e.message, e.column);
     }

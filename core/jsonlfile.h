@@ -76,6 +76,8 @@ public:
     /// Reads the next trajectory into `out`; false at the end of the file.
     bool next(Trajectory& out);
     std::size_t lineNumber() const { return m_lines.lineNumber(); }
+    /// Keeps a second member named like one of ours as "source.<key>" instead of refusing it (parseTrajectory).
+    void setRenameDuplicates(bool on) { m_renameDuplicates = on; }
     std::uint64_t bytesRead() const { return m_lines.bytesRead(); }
     std::uint64_t size() const { return m_lines.size(); }
     const std::string& path() const { return m_path; }
@@ -84,6 +86,7 @@ private:
     std::string m_path;
     LineReader m_lines;
     std::unordered_map<std::string, std::size_t> m_idLines;
+    bool m_renameDuplicates = false;
 };
 
 } // namespace creditlab

@@ -39,6 +39,7 @@ struct CreditOptions {
     std::string format;
     std::string map;
     std::string groupBy;
+    bool renameDuplicates = false;
     std::vector<std::string> markers;
     std::string output;
     bool details = false;
@@ -62,6 +63,7 @@ void runFileMode(const CreditOptions& o, const Estimator& method, const credit::
     }
     options.mapPath = o.map;
     options.groupBy = o.groupBy;
+    options.renameDuplicates = o.renameDuplicates;
     if (o.markers.size() == 2)
         options.markers = TemplateMarkers { o.markers[0], o.markers[1] };
     const auto source = openTrajectorySource(o.input, options);
@@ -128,6 +130,9 @@ void addCreditCommand(CLI::App& app)
     cmd->add_option("--group-by", o->groupBy,
            "File mode: group the trajectories by this source field (task_id), so that trials of one task are compared")
         ->type_name("FIELD")
+        ->needs(input);
+    cmd->add_flag("--rename-duplicates", o->renameDuplicates,
+           "File mode: read a second member named like one of ours (files exported before 2026-11-29) as source.<name>")
         ->needs(input);
     cmd->add_option("--markers", o->markers, "File mode, verl dumps: split turns at this marker pair")
         ->expected(2)

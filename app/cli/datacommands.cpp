@@ -59,6 +59,7 @@ void addImportCommand(CLI::App& app)
         std::vector<std::string> markers;
         bool oneRun = false;
         std::string groupBy;
+        bool renameDuplicates = false;
     };
     auto opt = std::make_shared<Options>();
     CLI::App* cmd = app.add_subcommand("import", "Import trajectories from files, one run per file (see --one-run)");
@@ -74,6 +75,8 @@ void addImportCommand(CLI::App& app)
            "Group the trajectories by this source field (task_id, info.task.id), so that trials of one task are "
            "compared")
         ->type_name("FIELD");
+    cmd->add_flag("--rename-duplicates", opt->renameDuplicates,
+        "Native files exported before 2026-11-29: read a second member named like one of ours as source.<name>");
     cmd->add_flag("--one-run", opt->oneRun,
         "Import all the files as one run (named after their directory, or --name); automatic for formats with one "
         "trajectory per file (SWE-agent .traj, WebShop sessions)");
@@ -97,6 +100,7 @@ void addImportCommand(CLI::App& app)
         options.format = *format;
         options.mapPath = opt->map;
         options.groupBy = opt->groupBy;
+        options.renameDuplicates = opt->renameDuplicates;
         if (opt->markers.size() == 2)
             options.markers = TemplateMarkers { opt->markers[0], opt->markers[1] };
         const std::string path = opt->db.resolved();

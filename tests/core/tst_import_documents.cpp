@@ -28,6 +28,7 @@ private Q_SLOTS:
     void documentsImport_data();
     void documentsImport();
     void documentErrorsNameLineAndField();
+    void oldExportsWithRepeatedKeysRead();
 
 private:
     std::string path(const std::string& name) const
@@ -76,11 +77,11 @@ void TestImportDocuments::sourceMembersNamedLikeOursRoundTrip()
     const ImportResult r = importFile(store, file, ImportOptions {});
     const std::string first = path("first.jsonl"), second = path("second.jsonl");
     exportJsonl(store, r.runId, std::nullopt, first);
-    const auto back = readAll(first, ImportOptions { ImportFormat::Native, {}, std::nullopt });
+    const auto back = readAll(first, ImportOptions::as(ImportFormat::Native));
     QCOMPARE(back.size(), std::size_t(1));
     CL_COMPARE_TRAJ(back[0], imported[0]);
     Store again(path("again.db"));
-    const ImportResult r2 = importFile(again, first, ImportOptions { ImportFormat::Native, {}, std::nullopt });
+    const ImportResult r2 = importFile(again, first, ImportOptions::as(ImportFormat::Native));
     exportJsonl(again, r2.runId, std::nullopt, second);
     QCOMPARE(test::readFile(second), test::readFile(first));
 
@@ -147,12 +148,12 @@ void TestImportDocuments::documentsImport()
     QCOMPARE(r.trajectories, static_cast<std::int64_t>(ids.size()));
     const std::string first = path("first.jsonl"), second = path("second.jsonl");
     exportJsonl(store, r.runId, std::nullopt, first);
-    const auto back = readAll(first, ImportOptions { ImportFormat::Native, {}, std::nullopt });
+    const auto back = readAll(first, ImportOptions::as(ImportFormat::Native));
     QCOMPARE(back.size(), t.size());
     for (std::size_t i = 0; i < back.size(); ++i)
         CL_COMPARE_TRAJ(back[i], t[i]);
     Store again(path("again.db"));
-    const ImportResult r2 = importFile(again, first, ImportOptions { ImportFormat::Native, {}, std::nullopt });
+    const ImportResult r2 = importFile(again, first, ImportOptions::as(ImportFormat::Native));
     exportJsonl(again, r2.runId, std::nullopt, second);
     QCOMPARE(test::readFile(second), test::readFile(first));
 }
@@ -200,6 +201,37 @@ void TestImportDocuments::documentErrorsNameLineAndField()
     } catch (const JsonlError& e) {
         QCOMPARE(e.field(), std::string("episodes"));
     }
+}
+
+void TestImportDocuments::oldExportsWithRepeatedKeysRead()
+{
+    // An export written before 2026-11-29: a SWE-agent step's own `action` follows ours in the turn, a record's `goal`
+    // follows ours. Refused by default, with the way out in the message; read with renameDuplicates, the second
+    // member of each pair is kept as source.<name>, and the file exports again without the repeat.
+    const std::string old = path("old-export.jsonl");
+    test::writeFile(old,
+        R"({"id":"t1","group":"g","reward":1,"goal":"ours","turns":[{"observation":"o","action":"ls","message_index":1,)"
+        R"("action":"ls -la"}],"goal":"theirs"})"
+        "\n");
+    try {
+        readAll(old);
+        QFAIL("no error");
+    } catch (const JsonlError& e) {
+        QCOMPARE(e.field(), std::string("turns[0].action"));
+        QVERIFY2(std::string(e.what()).find("--rename-duplicates reads the second as source.action") != std::string::npos,
+            e.what());
+    }
+    ImportOptions options;
+    options.renameDuplicates = true;
+    const auto t = readAll(old, options);
+    QCOMPARE(t.size(), std::size_t(1));
+    QCOMPARE(t[0].turns[0].action, std::string("ls"));
+    QCOMPARE(t[0].turns[0].extra, std::string("\"message_index\":1,\"source.action\":\"ls -la\""));
+    QCOMPARE(*t[0].task.goal, std::string("ours"));
+    QCOMPARE(t[0].extra, std::string("\"source.goal\":\"theirs\""));
+    // An unknown member twice is still refused: only our names were ever repeated by an export.
+    test::writeFile(old, R"({"id":"t1","group":"g","reward":1,"m":1,"m":2,"turns":[]})" "\n");
+    QVERIFY_THROWS_EXCEPTION(JsonlError, readAll(old, options));
 }
 
 QTEST_GUILESS_MAIN(TestImportDocuments)

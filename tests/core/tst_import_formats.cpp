@@ -270,7 +270,7 @@ void TestImportFormats::verlCustomMarkers()
     QCOMPARE(t[0].turns[1].action, std::string("take key"));
     QCOMPARE(t[0].iteration, std::optional<std::int64_t>(0));
     // Without the markers the same line is one turn: the whole prompt, the whole response.
-    const auto plain = readAll(file, ImportOptions { ImportFormat::Verl, {}, std::nullopt });
+    const auto plain = readAll(file, ImportOptions::as(ImportFormat::Verl));
     QCOMPARE(plain[0].turns.size(), std::size_t(1));
 }
 
@@ -684,7 +684,7 @@ void TestImportFormats::exportReadsBackAsNative()
     const ImportResult r = importFile(store, sample(file.toStdString()), options);
     const std::string out = path("export.jsonl");
     exportJsonl(store, r.runId, std::nullopt, out);
-    const auto back = readAll(out, ImportOptions { ImportFormat::Native, {}, std::nullopt });
+    const auto back = readAll(out, ImportOptions::as(ImportFormat::Native));
     QCOMPARE(back.size(), imported.size());
     for (std::size_t i = 0; i < back.size(); ++i)
         CL_COMPARE_TRAJ(back[i], imported[i]);

@@ -136,7 +136,7 @@ void TestImportPublic::importsAsItIs()
     QCOMPARE(r.trajectories, static_cast<std::uint64_t>(ids.size()));
     const std::string first = path("first.jsonl"), second = path("second.jsonl");
     exportJsonl(store, r.runId, std::nullopt, first);
-    const auto back = readAll(first, ImportOptions { ImportFormat::Native, {}, std::nullopt });
+    const auto back = readAll(first, ImportOptions::as(ImportFormat::Native));
     QCOMPARE(back.size(), t.size());
     for (std::size_t i = 0; i < back.size(); ++i)
         CL_COMPARE_TRAJ(back[i], t[i]);
