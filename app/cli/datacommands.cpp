@@ -127,7 +127,10 @@ void addImportCommand(CLI::App& app)
                 },
                 opt->name);
             line.clear();
-            std::printf("imported %s (%s) as run %lld: %s, %s in %.2f s\n", file.c_str(), formatName.c_str(),
+            // The name the source gave its format (a mapping file's own name, say), as the run records it.
+            const auto imported = store->run(r.runId);
+            const std::string shownFormat = imported && imported->sourceFormat ? *imported->sourceFormat : formatName;
+            std::printf("imported %s (%s) as run %lld: %s, %s in %.2f s\n", file.c_str(), shownFormat.c_str(),
                 static_cast<long long>(r.runId), counted(r.trajectories, "trajectory", "trajectories").c_str(),
                 counted(r.turns, "turn", "turns").c_str(), r.seconds);
             std::fflush(stdout);
@@ -206,6 +209,8 @@ void addRunsCommand(CLI::App& app)
                 r.method ? appendJsonString(out, *r.method) : void(out += "null");
                 out += ",\"seed\":" + (r.seed ? std::to_string(*r.seed) : std::string("null")) + ",\"summary\":";
                 appendJsonString(out, runSummary(r));
+                out += ",\"format\":"; // an import's format, as its source names it
+                r.sourceFormat ? appendJsonString(out, *r.sourceFormat) : void(out += "null");
                 out += "}\n";
                 std::fputs(out.c_str(), stdout);
             }
@@ -225,7 +230,7 @@ void addRunsCommand(CLI::App& app)
                 std::string(runKindName(r.kind)).c_str(), std::string(runStatusName(r.status)).c_str(),
                 withThousands(static_cast<std::uint64_t>(r.trajectoryCount)).c_str(),
                 withThousands(static_cast<std::uint64_t>(r.turnCount)).c_str(), r.createdAt.c_str(),
-                runSummary(r).c_str());
+                (r.sourceFormat ? "format: " + *r.sourceFormat : runSummary(r)).c_str());
         }
     });
 }
