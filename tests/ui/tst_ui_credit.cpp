@@ -95,6 +95,17 @@ QStringList listedIterations(CreditPage* page)
     return out;
 }
 
+QComboBox* runChooser(QWidget* page, const char* name) { return page->findChild<QComboBox*>(QLatin1String(name)); }
+
+/// Picks `runId` in a page's run chooser as a user does (the chooser's activated signal).
+void pickRun(QComboBox* combo, qint64 runId)
+{
+    const int index = combo->findData(QVariant::fromValue<qint64>(runId));
+    QVERIFY(index >= 0);
+    combo->setCurrentIndex(index);
+    Q_EMIT combo->activated(index);
+}
+
 } // namespace
 
 class TestCredit : public QObject {
@@ -107,6 +118,8 @@ private Q_SLOTS:
     void fitsA1280By720Window();
     void disagreementSummaryFindsTurns();
     void anotherDatabaseReplacesEverything();
+    void creditAndTreesFollowTheRunSelectedInRuns();
+    void anotherDatabaseForgetsTheFollowedRun();
 };
 
 /// The Credit and Trees pages load the run their run list shows when they first appear, without a pick or F5 (issue
@@ -495,6 +508,102 @@ void TestCredit::anotherDatabaseReplacesEverything()
     QCOMPARE(page->runId(), firstRun);
     QCOMPARE(listedIterations(page), (QStringList { "all", "1", "2", "3" }));
     QTRY_COMPARE_WITH_TIMEOUT(page->view()->data()->rows.size(), std::size_t(4), 10000); // the last iteration
+}
+
+/// Credit and Trees show the run selected in Runs (item 6 of issue 35): a hidden page when it next appears, a visible
+/// one at once; a run picked on the page afterwards stays until Runs selects another.
+void TestCredit::creditAndTreesFollowTheRunSelectedInRuns()
+{
+    QTemporaryDir dir;
+    const QString db = dir.filePath(QStringLiteral("runs.db"));
+    qint64 a = 0, b = 0, c = 0;
+    {
+        Store store(db.toStdString());
+        const auto credit = [](int i, int) { return i % 2 ? 1.0 : -1.0; };
+        a = addRun(store, "a", "", 0, 4, 2, { { "grpo", credit } });
+        b = addRun(store, "b", "", 0, 6, 2, { { "grpo", credit } });
+        c = addRun(store, "c", "", 0, 8, 2, { { "grpo", credit } });
+    }
+    MainWindow window(std::make_unique<Settings>(dir.filePath(QStringLiteral("settings.ini"))));
+    QVERIFY(window.openDatabase(db));
+    window.resize(1280, 720);
+    window.show();
+    CreditPage* credit = window.credit();
+    TreePage* trees = window.trees();
+    QCOMPARE(window.runBrowser()->currentRunId(), c); // the newest
+
+    // Hidden pages: the chooser names the run at once, and it loads when the page appears.
+    QVERIFY(window.runBrowser()->selectRun(a));
+    QCOMPARE(runChooser(credit, "creditRun")->currentData().toLongLong(), a);
+    window.showPage(MainWindow::Page::Credit);
+    QCOMPARE(credit->runId(), a);
+    QTRY_VERIFY_WITH_TIMEOUT(credit->view()->data() && credit->view()->data()->rows.size() == 4, 10000);
+    window.showPage(MainWindow::Page::Trees);
+    QCOMPARE(trees->runId(), a);
+
+    // A visible page follows at once.
+    QVERIFY(window.runBrowser()->selectRun(b));
+    QCOMPARE(trees->runId(), b);
+    window.showPage(MainWindow::Page::Credit);
+    QCOMPARE(credit->runId(), b);
+    QTRY_VERIFY_WITH_TIMEOUT(credit->view()->data() && credit->view()->data()->rows.size() == 6, 10000);
+
+    // The user's own pick on a page wins over the older selection in Runs, across page changes and reloads.
+    pickRun(runChooser(credit, "creditRun"), c);
+    QCOMPARE(credit->runId(), c);
+    window.showPage(MainWindow::Page::Runs);
+    window.workspace()->notifyRunsChanged();
+    window.showPage(MainWindow::Page::Credit);
+    QCOMPARE(credit->runId(), c);
+    QTRY_VERIFY_WITH_TIMEOUT(credit->view()->data() && credit->view()->data()->rows.size() == 8, 10000);
+    window.showPage(MainWindow::Page::Trees);
+    QCOMPARE(trees->runId(), b); // Trees was not touched
+
+    // Until Runs selects another run: that is the latest choice again.
+    window.showPage(MainWindow::Page::Runs);
+    QVERIFY(window.runBrowser()->selectRun(a));
+    window.showPage(MainWindow::Page::Credit);
+    QCOMPARE(credit->runId(), a);
+    window.showPage(MainWindow::Page::Trees);
+    QCOMPARE(trees->runId(), a);
+}
+
+/// A run selected in Runs for a hidden page is a run id of that database: another database never shows it.
+void TestCredit::anotherDatabaseForgetsTheFollowedRun()
+{
+    QTemporaryDir dir;
+    const QString first = dir.filePath(QStringLiteral("first.db"));
+    const QString second = dir.filePath(QStringLiteral("second.db"));
+    {
+        Store store(first.toStdString());
+        for (const char* name : { "one", "two", "three" })
+            addRun(store, name, "", 0, 2, 1, { { "grpo", [](int i, int) { return i ? 1.0 : -1.0; } } });
+    }
+    {
+        Store store(second.toStdString());
+    } // empty
+    MainWindow window(std::make_unique<Settings>(dir.filePath(QStringLiteral("settings.ini"))));
+    QVERIFY(window.openDatabase(first));
+    window.resize(1280, 720);
+    window.show();
+    QVERIFY(window.runBrowser()->selectRun(1)); // Credit and Trees are hidden: both keep run 1 for later
+    QVERIFY(window.openDatabase(second));
+    QCOMPARE(window.credit()->runId(), 0);
+    QCOMPARE(runChooser(window.credit(), "creditRun")->count(), 0);
+    // The second database gets two runs (ids 1 and 2) while nothing is selected in Runs: the pages show its newest
+    // run, as with any database, not the first database's run 1.
+    qint64 newest = 0;
+    {
+        Store* store = window.workspace()->store();
+        addRun(*store, "first of second", "", 0, 2, 1, { { "grpo", zero } });
+        newest = addRun(*store, "second of second", "", 0, 2, 1, { { "grpo", zero } });
+    }
+    window.workspace()->notifyRunsChanged();
+    QCOMPARE(window.runBrowser()->currentRunId(), 0);
+    window.showPage(MainWindow::Page::Credit);
+    QCOMPARE(window.credit()->runId(), newest);
+    window.showPage(MainWindow::Page::Trees);
+    QCOMPARE(window.trees()->runId(), newest);
 }
 
 QTEST_MAIN(TestCredit)

@@ -39,6 +39,10 @@ public:
     /// Shows run `runId` (all iterations when `iteration` is negative).
     void showRun(qint64 runId, qint64 iteration = -1);
     qint64 runId() const { return m_runId; }
+    /// The run selected elsewhere (the Runs page): shown at once when the page is visible, else when it next appears
+    /// (or when the run is listed, for one just imported). The most recent choice wins: a run picked here afterwards
+    /// stays until another is selected; a database change forgets it.
+    void followRun(qint64 runId);
     /// Shows these methods side by side (the first two are compared for sign); unknown ones are skipped. The choice
     /// is kept across runs and iterations (as a pick in the method list is) until the database changes.
     void setMethods(const QStringList& methods);
@@ -71,6 +75,8 @@ protected:
 
 private:
     void reloadRuns();
+    /// Shows the run followRun() left pending, when it is listed; false when there is none to show.
+    bool showFollowedRun();
     /// Forgets everything read from the database (run, iterations, methods, data, status): it is being replaced.
     void clear();
     void checkMethods(const QStringList& methods);
@@ -82,6 +88,7 @@ private:
 
     Workspace* m_workspace;
     qint64 m_runId = 0;
+    qint64 m_followRun = 0; ///< followRun()'s run, until it shows or the user picks another
     quint64 m_generation = 0;
     heatmap::HeatmapDataPtr m_data;
     QComboBox* m_run;
