@@ -20,6 +20,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>
+#include <QLabel>
 #include <QListWidget>
 #include <QScrollBar>
 #include <QTabWidget>
@@ -95,6 +96,14 @@ QStringList listedIterations(CreditPage* page)
     return out;
 }
 
+Turn turnOf(const std::string& observation, const std::string& action)
+{
+    Turn turn;
+    turn.observation = observation;
+    turn.action = action;
+    return turn;
+}
+
 QComboBox* runChooser(QWidget* page, const char* name) { return page->findChild<QComboBox*>(QLatin1String(name)); }
 
 /// Picks `runId` in a page's run chooser as a user does (the chooser's activated signal).
@@ -120,6 +129,7 @@ private Q_SLOTS:
     void anotherDatabaseReplacesEverything();
     void creditAndTreesFollowTheRunSelectedInRuns();
     void anotherDatabaseForgetsTheFollowedRun();
+    void zeroCreditIsExplained();
 };
 
 /// The Credit and Trees pages load the run their run list shows when they first appear, without a pick or F5 (issue
@@ -604,6 +614,74 @@ void TestCredit::anotherDatabaseForgetsTheFollowedRun()
     QCOMPARE(window.credit()->runId(), newest);
     window.showPage(MainWindow::Page::Trees);
     QCOMPARE(window.trees()->runId(), newest);
+}
+
+/// When every credit of a method is 0, the page says why and what would change it (issue 35, item 7), in a line above
+/// the heatmap; a run with mixed outcomes in its groups has none.
+void TestCredit::zeroCreditIsExplained()
+{
+    QTemporaryDir dir;
+    const QString db = dir.filePath(QStringLiteral("runs.db"));
+    qint64 single = 0, uniform = 0, varied = 0;
+    {
+        Store store(db.toStdString());
+        // One rollout per group (group-relative credit is 0 everywhere).
+        single = store.createRun({ "single", RunKind::Import, RunStatus::Finished, {} });
+        for (int i = 0; i < 3; ++i) {
+            Trajectory t;
+            t.id = "s" + std::to_string(i);
+            t.group = "task-" + std::to_string(i);
+            t.reward = i % 2;
+            t.turns.push_back(turnOf("obs", "act"));
+            t.turns.push_back(turnOf("obs 2", "act 2"));
+            store.writeCredits(store.insertTrajectory(single, i, t), "grpo", std::vector<double> { 0.0, 0.0 });
+        }
+        // Groups of two with the same reward in each: grpo is 0, rtmc is not.
+        uniform = store.createRun({ "uniform", RunKind::Import, RunStatus::Finished, {} });
+        for (int i = 0; i < 4; ++i) {
+            Trajectory t;
+            t.id = "u" + std::to_string(i);
+            t.group = "g" + std::to_string(i / 2);
+            t.reward = i / 2;
+            t.turns.push_back(turnOf("obs", "act"));
+            const auto row = store.insertTrajectory(uniform, i, t);
+            store.writeCredits(row, "grpo", std::vector<double> { 0.0 });
+            store.writeCredits(row, "rtmc", std::vector<double> { 0.5 * (i + 1) });
+        }
+        varied = addRun(store, "varied", "", 0, 4, 2, { { "grpo", [](int i, int) { return i % 2 ? 1.0 : -1.0; } } });
+    }
+    MainWindow window(std::make_unique<Settings>(dir.filePath(QStringLiteral("settings.ini"))));
+    QVERIFY(window.openDatabase(db));
+    window.resize(1280, 720);
+    window.show();
+    window.showPage(MainWindow::Page::Credit);
+    CreditPage* page = window.credit();
+    QLabel* banner = page->zeroCreditBanner();
+    QVERIFY(banner);
+
+    page->showRun(single);
+    QTRY_VERIFY_WITH_TIMEOUT(page->view()->data() && page->view()->data()->rows.size() == 3, 10000);
+    QVERIFY(banner->isVisible());
+    QCOMPARE(banner->textFormat(), Qt::PlainText);
+    const QString text = banner->text();
+    QVERIFY2(text.startsWith(QStringLiteral("Every grpo advantage is 0 (6 turns of 3 trajectories in 3 groups)")),
+        qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("every group holds one rollout")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("one group id")), qPrintable(text)); // what would change it
+
+    page->showRun(varied);
+    QTRY_VERIFY_WITH_TIMEOUT(page->view()->data() && page->view()->data()->rows.size() == 4
+            && page->view()->data()->methods == std::vector<std::string> { "grpo" },
+        10000);
+    QVERIFY(!banner->isVisible());
+    QVERIFY(banner->text().isEmpty());
+
+    // Only grpo is all zero: the banner says why, though the default view shows rtmc (the non-zero method).
+    page->showRun(uniform);
+    QTRY_VERIFY_WITH_TIMEOUT(page->view()->data() && page->view()->data()->methods.size() == 2, 10000);
+    QVERIFY(banner->isVisible());
+    QVERIFY2(banner->text().contains(QStringLiteral("same reward")), qPrintable(banner->text()));
+    QVERIFY2(!banner->text().contains(QStringLiteral("rtmc")), qPrintable(banner->text()));
 }
 
 QTEST_MAIN(TestCredit)

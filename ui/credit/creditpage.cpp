@@ -13,6 +13,7 @@
 #include "ui/heatmap/heatmapmath.h"
 #include "ui/shell/workspace.h"
 
+#include <QColor>
 #include <QComboBox>
 #include <QFont>
 #include <QFutureWatcher>
@@ -21,6 +22,7 @@
 #include <QListWidget>
 #include <QLocale>
 #include <QMenu>
+#include <QPalette>
 #include <QSplitter>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -50,6 +52,7 @@ CreditPage::CreditPage(Workspace* workspace, QWidget* parent)
     , m_order(new QComboBox(this))
     , m_methods(new QListWidget(this))
     , m_status(new QLabel(this))
+    , m_zeroBanner(new QLabel(this))
     , m_view(new heatmap::CreditHeatmapView(this))
     , m_legend(new heatmap::HeatmapLegend(this))
     , m_disagreement(new DisagreementPanel(this))
@@ -75,6 +78,22 @@ CreditPage::CreditPage(Workspace* workspace, QWidget* parent)
                              "and struck through. Until you pick, the run's own method and its nearest rival."));
     m_methods->setMaximumWidth(200);
     m_status->setTextFormat(Qt::PlainText);
+    // A warning strip in fixed colours (readable on light and dark themes): the reason names the method and the
+    // batch's shape, both from the data.
+    m_zeroBanner->setObjectName(QStringLiteral("zeroCreditBanner"));
+    m_zeroBanner->setTextFormat(Qt::PlainText);
+    m_zeroBanner->setWordWrap(true);
+    m_zeroBanner->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_zeroBanner->setFrameShape(QFrame::StyledPanel);
+    m_zeroBanner->setMargin(4);
+    m_zeroBanner->setAutoFillBackground(true);
+    {
+        QPalette palette = m_zeroBanner->palette();
+        palette.setColor(QPalette::Window, QColor(0xff, 0xf3, 0xcd));
+        palette.setColor(QPalette::WindowText, QColor(0x5c, 0x45, 0x00));
+        m_zeroBanner->setPalette(palette);
+    }
+    m_zeroBanner->hide();
     m_distribution->setTitle(tr("Advantages per role"));
     m_compute->setText(tr("Compute credits"));
     m_compute->setToolTip(tr("Compute a method's credits for this run (default parameters) and store them"));
@@ -104,6 +123,7 @@ CreditPage::CreditPage(Workspace* workspace, QWidget* parent)
     auto* topLayout = new QVBoxLayout(top);
     topLayout->setContentsMargins(0, 0, 0, 0);
     topLayout->setSpacing(2);
+    topLayout->addWidget(m_zeroBanner);
     topLayout->addWidget(m_view, 1);
     topLayout->addWidget(m_legend);
     auto* left = new QWidget(this);
@@ -207,6 +227,8 @@ void CreditPage::clear()
     m_disagreement->setData(nullptr);
     m_distribution->clear();
     m_status->clear();
+    m_zeroBanner->clear();
+    m_zeroBanner->hide();
 }
 
 void CreditPage::reloadRuns()
@@ -475,6 +497,43 @@ void CreditPage::applyMethods()
     }
     if (!shown.isEmpty())
         m_distributionMethod->setCurrentText(shown.first()); // the distribution follows the first shown method
+    updateZeroBanner();
+}
+
+void CreditPage::updateZeroBanner()
+{
+    // The methods whose credits are all 0 here: those shown first (left to right), then the others in list order.
+    QStringList zero;
+    QString reason;
+    if (m_data) {
+        QStringList order = m_shown;
+        for (const auto& method : m_data->methods)
+            if (!order.contains(toQString(method)))
+                order << toQString(method);
+        for (const QString& method : order) {
+            const int m = m_data->methodIndex(method.toStdString());
+            if (m < 0 || static_cast<std::size_t>(m) >= m_data->zeroReasons.size())
+                continue;
+            const auto& why = m_data->zeroReasons[static_cast<std::size_t>(m)];
+            if (!why)
+                continue;
+            if (reason.isEmpty())
+                reason = toQString(*why);
+            zero << method;
+        }
+    }
+    if (zero.isEmpty()) {
+        m_zeroBanner->clear();
+        m_zeroBanner->hide();
+        return;
+    }
+    // The reason names the first method and the batch's shape (core's words, as the CLI's `credit` prints them).
+    QString text = reason.left(1).toUpper() + reason.mid(1);
+    if (zero.size() > 1)
+        text += QLatin1Char(' ')
+            + tr("The credits of %1 are all 0 here too.").arg(zero.mid(1).join(QStringLiteral(", ")));
+    m_zeroBanner->setText(text);
+    m_zeroBanner->show();
 }
 
 void CreditPage::updateDistribution()

@@ -59,6 +59,9 @@ public:
     charts::LineChart* distributionChart() const { return m_distribution; }
     heatmap::HeatmapLegend* legend() const { return m_legend; }
     DisagreementPanel* disagreementPanel() const { return m_disagreement; }
+    /// The line above the heatmap that says why a method's credits here are all 0 and what would change it (hidden
+    /// when every method has a non-zero credit).
+    QLabel* zeroCreditBanner() const { return m_zeroBanner; }
 
 Q_SIGNALS:
     /// A load finished (its data is shown) or failed (errorOccurred came first).
@@ -85,6 +88,8 @@ private:
     void onLoaded(const heatmap::HeatmapDataPtr& data, quint64 generation);
     void applyMethods();
     void updateDistribution();
+    /// Shows why the methods whose credits are all 0 have none (HeatmapData::zeroReasons), the shown ones first.
+    void updateZeroBanner();
 
     Workspace* m_workspace;
     qint64 m_runId = 0;
@@ -96,6 +101,7 @@ private:
     QComboBox* m_order;
     QListWidget* m_methods;
     QLabel* m_status;
+    QLabel* m_zeroBanner;
     QString m_trainedMethod;
     QStringList m_shown; ///< the checked methods in the order they show, left to right
     bool m_methodsChosen = false; ///< the user picked the methods: keep them instead of the defaults
