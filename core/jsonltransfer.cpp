@@ -191,6 +191,7 @@ ImportResult importTrajectories(Store& store, TrajectorySource& source, const st
     std::error_code ec;
     const auto absolute = std::filesystem::absolute(path, ec);
     run.source = ec ? path : absolute.string();
+    run.sourceFormat = source.formatName().empty() ? std::nullopt : std::optional<std::string>(source.formatName());
     ImportResult result;
     result.format = source.formatName();
     result.runId = store.createRun(run);

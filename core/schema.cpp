@@ -268,6 +268,14 @@ CREATE TABLE token_segment (
 );
 )sql";
 
+// Version 10: the format an imported run was read from, as its source names it (TrajectorySource::formatName: "chat",
+// "steps", a mapping file's `name:`), beside the file it came from. A typed column rather than a run_config row:
+// run_config holds a run's own configuration (the trainer's YAML, a posted run's JSON, which /v1/runs returns and
+// Compare diffs), and the run lists read it with the other run columns. NULL for runs imported before, and for others.
+constexpr std::string_view kV10 = R"sql(
+ALTER TABLE run ADD COLUMN source_format TEXT;
+)sql";
+
 StoreError newerFileError(const std::string& path, std::int64_t version)
 {
     return StoreError(path + ": written by a newer CreditLab (schema version " + std::to_string(version)
@@ -319,6 +327,8 @@ std::string_view migrationSql(int toVersion)
         return kV8;
     case 9:
         return kV9;
+    case 10:
+        return kV10;
     default:
         return {};
     }

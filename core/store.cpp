@@ -57,6 +57,7 @@ RunInfo readRun(const Statement& st)
     r.lastEval = st.columnOptDouble(18);
     r.iterationsDone = st.columnOptInt(19).value_or(0);
     r.trainSeconds = st.columnOptDouble(20).value_or(0.0);
+    r.sourceFormat = st.columnOptText(21);
     return r;
 }
 
@@ -82,7 +83,8 @@ const std::string& runSelect()
             + quoted(metricnames::kTimeTotal)
             + "), "
               "(SELECT sum(value) FROM metric m WHERE m.run_id = r.id AND (m.name = "
-            + quoted(metricnames::kTimeTotal) + " OR m.name = " + quoted(metricnames::kTimeSft) + ")) FROM run r";
+            + quoted(metricnames::kTimeTotal) + " OR m.name = " + quoted(metricnames::kTimeSft)
+            + ")), r.source_format FROM run r";
     }();
     return sql;
 }
@@ -117,12 +119,13 @@ int Store::schemaVersion() { return static_cast<int>(m_db.scalarInt("PRAGMA user
 
 std::int64_t Store::createRun(const NewRun& run)
 {
-    Statement st = m_db.prepare("INSERT INTO run (name, kind, status, source, created_at, finished_at) "
-                                "VALUES (?, ?, ?, ?, ?, ?)");
+    Statement st = m_db.prepare("INSERT INTO run (name, kind, status, source, created_at, finished_at, source_format) "
+                                "VALUES (?, ?, ?, ?, ?, ?, ?)");
     const std::string now = currentTimestamp();
     st.bind(1, run.name).bind(2, runKindName(run.kind)).bind(3, runStatusName(run.status)).bind(4, run.source).bind(5, now);
     if (run.status == RunStatus::Finished)
         st.bind(6, now);
+    st.bind(7, run.sourceFormat);
     st.exec();
     return m_db.lastInsertId();
 }

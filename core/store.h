@@ -22,6 +22,9 @@ struct RunInfo {
     RunKind kind = RunKind::Import;
     RunStatus status = RunStatus::Finished;
     std::optional<std::string> source; ///< the imported file, for imports
+    /// The format the import read, as its source names it ("chat", "steps", a mapping file's name); nullopt for other
+    /// runs and for imports older than schema version 10.
+    std::optional<std::string> sourceFormat;
     std::string createdAt; ///< ISO 8601 UTC
     std::optional<std::string> finishedAt;
     std::string tags;
@@ -60,6 +63,7 @@ struct NewRun {
     RunKind kind = RunKind::Import;
     RunStatus status = RunStatus::Finished;
     std::optional<std::string> source;
+    std::optional<std::string> sourceFormat = std::nullopt; ///< RunInfo::sourceFormat
 };
 
 /// One trajectory without its turns, for lists.

@@ -236,6 +236,8 @@ void addRunsCommand(CLI::App& app)
                 r.method ? appendJsonString(out, *r.method) : void(out += "null");
                 out += ",\"seed\":" + (r.seed ? std::to_string(*r.seed) : std::string("null")) + ",\"summary\":";
                 appendJsonString(out, runSummary(r));
+                out += ",\"format\":"; // an import's format, as its source names it
+                r.sourceFormat ? appendJsonString(out, *r.sourceFormat) : void(out += "null");
                 out += "}\n";
                 std::fputs(out.c_str(), stdout);
             }
@@ -255,7 +257,7 @@ void addRunsCommand(CLI::App& app)
                 std::string(runKindName(r.kind)).c_str(), std::string(runStatusName(r.status)).c_str(),
                 withThousands(static_cast<std::uint64_t>(r.trajectoryCount)).c_str(),
                 withThousands(static_cast<std::uint64_t>(r.turnCount)).c_str(), r.createdAt.c_str(),
-                runSummary(r).c_str());
+                (r.sourceFormat ? "format: " + *r.sourceFormat : runSummary(r)).c_str());
         }
     });
 }

@@ -33,6 +33,7 @@ private Q_SLOTS:
     void migration5AddsProbeTables();
     void migration6BackFillsTheRunShape();
     void migration7AddsHumanNotes();
+    void migration10AddsTheSourceFormat();
     void concurrentOpenersMigrateOnce();
     void emptySqliteFileIsMigrated();
     void emptyFileIsMigrated();
@@ -224,7 +225,8 @@ void TestStoreSchema::migration_data()
     QTest::newRow("7: human notes") << 7 << list(kTablesV7) << list(kIndexesV5);
     QTest::newRow("8: SFT curves") << 8 << list(kTablesV8) << list(kIndexesV5);
     QTest::newRow("9: token segments") << 9 << list(kTablesV9) << list(kIndexesV5);
-    QCOMPARE(schema::kVersion, 9); // a new migration needs its own row here
+    QTest::newRow("10: source format") << 10 << list(kTablesV9) << list(kIndexesV5);
+    QCOMPARE(schema::kVersion, 10); // a new migration needs its own row here
 }
 
 void TestStoreSchema::migration()
@@ -268,6 +270,34 @@ void TestStoreSchema::migration()
 
 /// Two processes opening an old file at once (an experiment's trainers): the one that waits for the other's
 /// migration must not run it again ("table human_note already exists" once failed an experiment).
+void TestStoreSchema::migration10AddsTheSourceFormat()
+{
+    // A version-9 file with an import: it opens at the current version with no format for the old import (nothing
+    // says which it was), and a new import's format round-trips, as does a run without one.
+    const std::string p = path("v9.db");
+    {
+        Database db(p, Database::Access::ReadWrite);
+        for (int v = 1; v <= 9; ++v)
+            db.exec(schema::migrationSql(v));
+        db.exec("INSERT INTO run (id, name, kind, source, created_at) VALUES (1, 'old', 'import', '/a.jsonl', 'now')");
+        db.exec("PRAGMA application_id = " + std::to_string(schema::kApplicationId));
+        db.exec("PRAGMA user_version = 9");
+    }
+    Store store(p);
+    QCOMPARE(store.schemaVersion(), schema::kVersion);
+    QCOMPARE(store.run(1)->source, std::optional<std::string>("/a.jsonl"));
+    QVERIFY(!store.run(1)->sourceFormat);
+    const std::int64_t id = store.createRun(
+        { "new", RunKind::Import, RunStatus::Finished, std::string("/b.jsonl"), std::string("SWE-agent trajectory") });
+    const std::int64_t trained = store.createRun({ "trained", RunKind::Train, RunStatus::Running, {}, {} });
+    const auto runs = store.runs();
+    QCOMPARE(runs.size(), std::size_t(3));
+    QCOMPARE(runs[1].id, id);
+    QCOMPARE(runs[1].sourceFormat, std::optional<std::string>("SWE-agent trajectory"));
+    QCOMPARE(store.run(id)->sourceFormat, std::optional<std::string>("SWE-agent trajectory"));
+    QVERIFY(!store.run(trained)->sourceFormat);
+}
+
 void TestStoreSchema::concurrentOpenersMigrateOnce()
 {
     const std::string q = path("race.db");

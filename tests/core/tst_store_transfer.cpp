@@ -128,6 +128,7 @@ void TestStoreTransfer::importCreatesOneRun()
     QCOMPARE(runs[0].source, std::optional<std::string>(std::filesystem::absolute(file).string()));
     QCOMPARE(runs[0].trajectoryCount, std::int64_t(40));
     QCOMPARE(runs[0].turnCount, std::int64_t(r.turns));
+    QCOMPARE(runs[0].sourceFormat, std::optional<std::string>("native")); // the source's name for its format
 
     // Trajectories in file order, each equal to its line.
     const auto infos = m_store->trajectories(r.runId);

@@ -141,7 +141,13 @@ private Q_SLOTS:
         const Result unknown = run({ "import", "--db", db, "--format", "parquet", samples + "/chat.jsonl" });
         QVERIFY(unknown.exitCode != 0);
         QVERIFY2(unknown.err.contains("unknown format"), unknown.err.constData());
-        QCOMPARE(run({ "runs", "--db", db, "--json" }).out.count('\n'), 3);
+        const Result json = run({ "runs", "--db", db, "--json" });
+        QCOMPARE(json.out.count('\n'), 3);
+        // Each run records the format its source named, for the runs listing.
+        QVERIFY2(json.out.contains("\"format\":\"chat\""), json.out.constData());
+        QVERIFY2(json.out.contains("\"format\":\"verl\""), json.out.constData());
+        const Result table = run({ "runs", "--db", db });
+        QVERIFY2(table.out.contains("format: chat") && table.out.contains("format: map"), table.out.constData());
     }
 
     /// A method whose every advantage is 0 says why and what would change it, in file and in store mode; a batch with

@@ -20,6 +20,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>
+#include <QLabel>
 #include <QListWidget>
 #include <QScrollBar>
 #include <QTabWidget>
@@ -95,6 +96,25 @@ QStringList listedIterations(CreditPage* page)
     return out;
 }
 
+Turn turnOf(const std::string& observation, const std::string& action)
+{
+    Turn turn;
+    turn.observation = observation;
+    turn.action = action;
+    return turn;
+}
+
+QComboBox* runChooser(QWidget* page, const char* name) { return page->findChild<QComboBox*>(QLatin1String(name)); }
+
+/// Picks `runId` in a page's run chooser as a user does (the chooser's activated signal).
+void pickRun(QComboBox* combo, qint64 runId)
+{
+    const int index = combo->findData(QVariant::fromValue<qint64>(runId));
+    QVERIFY(index >= 0);
+    combo->setCurrentIndex(index);
+    Q_EMIT combo->activated(index);
+}
+
 } // namespace
 
 class TestCredit : public QObject {
@@ -107,6 +127,9 @@ private Q_SLOTS:
     void fitsA1280By720Window();
     void disagreementSummaryFindsTurns();
     void anotherDatabaseReplacesEverything();
+    void creditAndTreesFollowTheRunSelectedInRuns();
+    void anotherDatabaseForgetsTheFollowedRun();
+    void zeroCreditIsExplained();
 };
 
 /// The Credit and Trees pages load the run their run list shows when they first appear, without a pick or F5 (issue
@@ -495,6 +518,170 @@ void TestCredit::anotherDatabaseReplacesEverything()
     QCOMPARE(page->runId(), firstRun);
     QCOMPARE(listedIterations(page), (QStringList { "all", "1", "2", "3" }));
     QTRY_COMPARE_WITH_TIMEOUT(page->view()->data()->rows.size(), std::size_t(4), 10000); // the last iteration
+}
+
+/// Credit and Trees show the run selected in Runs (item 6 of issue 35): a hidden page when it next appears, a visible
+/// one at once; a run picked on the page afterwards stays until Runs selects another.
+void TestCredit::creditAndTreesFollowTheRunSelectedInRuns()
+{
+    QTemporaryDir dir;
+    const QString db = dir.filePath(QStringLiteral("runs.db"));
+    qint64 a = 0, b = 0, c = 0;
+    {
+        Store store(db.toStdString());
+        const auto credit = [](int i, int) { return i % 2 ? 1.0 : -1.0; };
+        a = addRun(store, "a", "", 0, 4, 2, { { "grpo", credit } });
+        b = addRun(store, "b", "", 0, 6, 2, { { "grpo", credit } });
+        c = addRun(store, "c", "", 0, 8, 2, { { "grpo", credit } });
+    }
+    MainWindow window(std::make_unique<Settings>(dir.filePath(QStringLiteral("settings.ini"))));
+    QVERIFY(window.openDatabase(db));
+    window.resize(1280, 720);
+    window.show();
+    CreditPage* credit = window.credit();
+    TreePage* trees = window.trees();
+    QCOMPARE(window.runBrowser()->currentRunId(), c); // the newest
+
+    // Hidden pages: the chooser names the run at once, and it loads when the page appears.
+    QVERIFY(window.runBrowser()->selectRun(a));
+    QCOMPARE(runChooser(credit, "creditRun")->currentData().toLongLong(), a);
+    window.showPage(MainWindow::Page::Credit);
+    QCOMPARE(credit->runId(), a);
+    QTRY_VERIFY_WITH_TIMEOUT(credit->view()->data() && credit->view()->data()->rows.size() == 4, 10000);
+    window.showPage(MainWindow::Page::Trees);
+    QCOMPARE(trees->runId(), a);
+
+    // A visible page follows at once.
+    QVERIFY(window.runBrowser()->selectRun(b));
+    QCOMPARE(trees->runId(), b);
+    window.showPage(MainWindow::Page::Credit);
+    QCOMPARE(credit->runId(), b);
+    QTRY_VERIFY_WITH_TIMEOUT(credit->view()->data() && credit->view()->data()->rows.size() == 6, 10000);
+
+    // The user's own pick on a page wins over the older selection in Runs, across page changes and reloads.
+    pickRun(runChooser(credit, "creditRun"), c);
+    QCOMPARE(credit->runId(), c);
+    window.showPage(MainWindow::Page::Runs);
+    window.workspace()->notifyRunsChanged();
+    window.showPage(MainWindow::Page::Credit);
+    QCOMPARE(credit->runId(), c);
+    QTRY_VERIFY_WITH_TIMEOUT(credit->view()->data() && credit->view()->data()->rows.size() == 8, 10000);
+    window.showPage(MainWindow::Page::Trees);
+    QCOMPARE(trees->runId(), b); // Trees was not touched
+
+    // Until Runs selects another run: that is the latest choice again.
+    window.showPage(MainWindow::Page::Runs);
+    QVERIFY(window.runBrowser()->selectRun(a));
+    window.showPage(MainWindow::Page::Credit);
+    QCOMPARE(credit->runId(), a);
+    window.showPage(MainWindow::Page::Trees);
+    QCOMPARE(trees->runId(), a);
+}
+
+/// A run selected in Runs for a hidden page is a run id of that database: another database never shows it.
+void TestCredit::anotherDatabaseForgetsTheFollowedRun()
+{
+    QTemporaryDir dir;
+    const QString first = dir.filePath(QStringLiteral("first.db"));
+    const QString second = dir.filePath(QStringLiteral("second.db"));
+    {
+        Store store(first.toStdString());
+        for (const char* name : { "one", "two", "three" })
+            addRun(store, name, "", 0, 2, 1, { { "grpo", [](int i, int) { return i ? 1.0 : -1.0; } } });
+    }
+    {
+        Store store(second.toStdString());
+    } // empty
+    MainWindow window(std::make_unique<Settings>(dir.filePath(QStringLiteral("settings.ini"))));
+    QVERIFY(window.openDatabase(first));
+    window.resize(1280, 720);
+    window.show();
+    QVERIFY(window.runBrowser()->selectRun(1)); // Credit and Trees are hidden: both keep run 1 for later
+    QVERIFY(window.openDatabase(second));
+    QCOMPARE(window.credit()->runId(), 0);
+    QCOMPARE(runChooser(window.credit(), "creditRun")->count(), 0);
+    // The second database gets two runs (ids 1 and 2) while nothing is selected in Runs: the pages show its newest
+    // run, as with any database, not the first database's run 1.
+    qint64 newest = 0;
+    {
+        Store* store = window.workspace()->store();
+        addRun(*store, "first of second", "", 0, 2, 1, { { "grpo", zero } });
+        newest = addRun(*store, "second of second", "", 0, 2, 1, { { "grpo", zero } });
+    }
+    window.workspace()->notifyRunsChanged();
+    QCOMPARE(window.runBrowser()->currentRunId(), 0);
+    window.showPage(MainWindow::Page::Credit);
+    QCOMPARE(window.credit()->runId(), newest);
+    window.showPage(MainWindow::Page::Trees);
+    QCOMPARE(window.trees()->runId(), newest);
+}
+
+/// When every credit of a method is 0, the page says why and what would change it (issue 35, item 7), in a line above
+/// the heatmap; a run with mixed outcomes in its groups has none.
+void TestCredit::zeroCreditIsExplained()
+{
+    QTemporaryDir dir;
+    const QString db = dir.filePath(QStringLiteral("runs.db"));
+    qint64 single = 0, uniform = 0, varied = 0;
+    {
+        Store store(db.toStdString());
+        // One rollout per group (group-relative credit is 0 everywhere).
+        single = store.createRun({ "single", RunKind::Import, RunStatus::Finished, {} });
+        for (int i = 0; i < 3; ++i) {
+            Trajectory t;
+            t.id = "s" + std::to_string(i);
+            t.group = "task-" + std::to_string(i);
+            t.reward = i % 2;
+            t.turns.push_back(turnOf("obs", "act"));
+            t.turns.push_back(turnOf("obs 2", "act 2"));
+            store.writeCredits(store.insertTrajectory(single, i, t), "grpo", std::vector<double> { 0.0, 0.0 });
+        }
+        // Groups of two with the same reward in each: grpo is 0, rtmc is not.
+        uniform = store.createRun({ "uniform", RunKind::Import, RunStatus::Finished, {} });
+        for (int i = 0; i < 4; ++i) {
+            Trajectory t;
+            t.id = "u" + std::to_string(i);
+            t.group = "g" + std::to_string(i / 2);
+            t.reward = i / 2;
+            t.turns.push_back(turnOf("obs", "act"));
+            const auto row = store.insertTrajectory(uniform, i, t);
+            store.writeCredits(row, "grpo", std::vector<double> { 0.0 });
+            store.writeCredits(row, "rtmc", std::vector<double> { 0.5 * (i + 1) });
+        }
+        varied = addRun(store, "varied", "", 0, 4, 2, { { "grpo", [](int i, int) { return i % 2 ? 1.0 : -1.0; } } });
+    }
+    MainWindow window(std::make_unique<Settings>(dir.filePath(QStringLiteral("settings.ini"))));
+    QVERIFY(window.openDatabase(db));
+    window.resize(1280, 720);
+    window.show();
+    window.showPage(MainWindow::Page::Credit);
+    CreditPage* page = window.credit();
+    QLabel* banner = page->zeroCreditBanner();
+    QVERIFY(banner);
+
+    page->showRun(single);
+    QTRY_VERIFY_WITH_TIMEOUT(page->view()->data() && page->view()->data()->rows.size() == 3, 10000);
+    QVERIFY(banner->isVisible());
+    QCOMPARE(banner->textFormat(), Qt::PlainText);
+    const QString text = banner->text();
+    QVERIFY2(text.startsWith(QStringLiteral("Every grpo advantage is 0 (6 turns of 3 trajectories in 3 groups)")),
+        qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("every group holds one rollout")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("one group id")), qPrintable(text)); // what would change it
+
+    page->showRun(varied);
+    QTRY_VERIFY_WITH_TIMEOUT(page->view()->data() && page->view()->data()->rows.size() == 4
+            && page->view()->data()->methods == std::vector<std::string> { "grpo" },
+        10000);
+    QVERIFY(!banner->isVisible());
+    QVERIFY(banner->text().isEmpty());
+
+    // Only grpo is all zero: the banner says why, though the default view shows rtmc (the non-zero method).
+    page->showRun(uniform);
+    QTRY_VERIFY_WITH_TIMEOUT(page->view()->data() && page->view()->data()->methods.size() == 2, 10000);
+    QVERIFY(banner->isVisible());
+    QVERIFY2(banner->text().contains(QStringLiteral("same reward")), qPrintable(banner->text()));
+    QVERIFY2(!banner->text().contains(QStringLiteral("rtmc")), qPrintable(banner->text()));
 }
 
 QTEST_MAIN(TestCredit)

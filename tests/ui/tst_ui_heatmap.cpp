@@ -74,6 +74,7 @@ private Q_SLOTS:
     void orders();
     void histograms();
     void loader();
+    void zeroCreditReasonsPerBatch();
     void viewBlocksAndPaint();
     void hoverAndClick();
     void keyboardScrolls();
@@ -649,6 +650,33 @@ void TestHeatmap::legend()
     legend.resize(legend.sizeHint());
     QVERIFY(!legend.grab().isNull());
     QCOMPARE(CreditHeatmapView::outcomeColor(true), QColor(46, 160, 67));
+}
+
+/// A method whose every credit here is 0 gets core's reason for the first iteration's batch (groups are per
+/// iteration, as the credits were computed); one with a non-zero credit, or with no credit at all, gets none.
+void TestHeatmap::zeroCreditReasonsPerBatch()
+{
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    HeatmapData data;
+    data.columns = 2;
+    data.methods = { "grpo", "rtmc", "none" };
+    // Iteration 1: groups a and b, two rollouts each, the same reward within each; iteration 2: group a again, with
+    // one rollout.
+    data.rows.push_back(HeatmapRow { 1, "t1", "a", true, 2, 1.0, 1 });
+    data.rows.push_back(HeatmapRow { 2, "t2", "a", true, 1, 1.0, 1 });
+    data.rows.push_back(HeatmapRow { 3, "t3", "b", false, 2, 0.0, 1 });
+    data.rows.push_back(HeatmapRow { 4, "t4", "b", false, 2, 0.0, 1 });
+    data.rows.push_back(HeatmapRow { 5, "t5", "a", false, 1, 0.0, 2 });
+    data.values = { { 0, 0, 0, nan, 0, 0, 0, 0, 0, nan }, { 0, 0, 0, nan, 0, 0.5, 0, 0, 0, nan },
+        std::vector<double>(10, nan) };
+    const auto reasons = zeroCreditReasons(data);
+    QCOMPARE(reasons.size(), std::size_t(3));
+    QVERIFY(reasons[0]);
+    const QString why = QString::fromStdString(*reasons[0]);
+    QVERIFY2(why.startsWith("every grpo advantage is 0 (7 turns of 4 trajectories in 2 groups)"), qPrintable(why));
+    QVERIFY2(why.contains("same reward"), qPrintable(why));
+    QVERIFY(!reasons[1]);
+    QVERIFY(!reasons[2]);
 }
 
 QTEST_MAIN(TestHeatmap)

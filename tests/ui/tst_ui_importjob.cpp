@@ -2,6 +2,8 @@
 // dump), each lands as one run; a bad line fails the file with its file, line and field and imports nothing.
 // The sample files are the core tests' (tests/core/data/import; their sources are cited in tst_import_formats).
 #include "core/store.h"
+#include "ui/runs/runbrowserpage.h"
+#include "ui/runs/runmodel.h"
 #include "ui/shell/importjob.h"
 #include "ui/shell/importoptionsdialog.h"
 #include "ui/shell/mainwindow.h"
@@ -58,8 +60,27 @@ void TestImportJob::detectsEachFilesFormat()
     QCOMPARE(imported.at(1).at(3).toULongLong(), 7ull);
     QCOMPARE(imported.at(2).at(3).toULongLong(), 4ull);
     QCOMPARE(imported.at(3).at(2).toULongLong(), 2ull);
-    Store store(db.toStdString(), Store::Access::ReadOnly);
-    QCOMPARE(store.runs().size(), std::size_t(4));
+    {
+        // Each run records the format its source named, and the Runs page shows it beside the kind.
+        Store store(db.toStdString(), Store::Access::ReadOnly);
+        const auto runs = store.runs();
+        QCOMPARE(runs.size(), std::size_t(4));
+        QCOMPARE(runs[0].sourceFormat, std::optional<std::string>("chat"));
+        QCOMPARE(runs[1].sourceFormat, std::optional<std::string>("verl"));
+        QCOMPARE(runs[2].sourceFormat, std::optional<std::string>("sharegpt"));
+        QCOMPARE(runs[3].sourceFormat, std::optional<std::string>("steps"));
+    }
+    ui::MainWindow window(std::make_unique<ui::Settings>(m_dir.filePath(QStringLiteral("detect.ini"))));
+    QVERIFY(window.openDatabase(db));
+    const ui::RunModel* model = window.runBrowser()->runModel();
+    QCOMPARE(model->rowCount(), 4);
+    QStringList kinds;
+    for (int row = 0; row < model->rowCount(); ++row)
+        kinds << model->index(row, int(ui::RunModel::Column::Kind)).data().toString();
+    QCOMPARE(kinds,
+        (QStringList { QStringLiteral("import · chat"), QStringLiteral("import · verl"),
+            QStringLiteral("import · sharegpt"), QStringLiteral("import · steps") }));
+    QVERIFY(model->index(0, int(ui::RunModel::Column::Kind)).data(Qt::ToolTipRole).toString().contains("chat"));
 }
 
 void TestImportJob::badForeignLineFailsTheFile()

@@ -13,6 +13,7 @@
 #include "ui/heatmap/heatmapmath.h"
 #include "ui/shell/workspace.h"
 
+#include <QColor>
 #include <QComboBox>
 #include <QFont>
 #include <QFutureWatcher>
@@ -21,6 +22,7 @@
 #include <QListWidget>
 #include <QLocale>
 #include <QMenu>
+#include <QPalette>
 #include <QSplitter>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -50,6 +52,7 @@ CreditPage::CreditPage(Workspace* workspace, QWidget* parent)
     , m_order(new QComboBox(this))
     , m_methods(new QListWidget(this))
     , m_status(new QLabel(this))
+    , m_zeroBanner(new QLabel(this))
     , m_view(new heatmap::CreditHeatmapView(this))
     , m_legend(new heatmap::HeatmapLegend(this))
     , m_disagreement(new DisagreementPanel(this))
@@ -75,6 +78,22 @@ CreditPage::CreditPage(Workspace* workspace, QWidget* parent)
                              "and struck through. Until you pick, the run's own method and its nearest rival."));
     m_methods->setMaximumWidth(200);
     m_status->setTextFormat(Qt::PlainText);
+    // A warning strip in fixed colours (readable on light and dark themes): the reason names the method and the
+    // batch's shape, both from the data.
+    m_zeroBanner->setObjectName(QStringLiteral("zeroCreditBanner"));
+    m_zeroBanner->setTextFormat(Qt::PlainText);
+    m_zeroBanner->setWordWrap(true);
+    m_zeroBanner->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_zeroBanner->setFrameShape(QFrame::StyledPanel);
+    m_zeroBanner->setMargin(4);
+    m_zeroBanner->setAutoFillBackground(true);
+    {
+        QPalette palette = m_zeroBanner->palette();
+        palette.setColor(QPalette::Window, QColor(0xff, 0xf3, 0xcd));
+        palette.setColor(QPalette::WindowText, QColor(0x5c, 0x45, 0x00));
+        m_zeroBanner->setPalette(palette);
+    }
+    m_zeroBanner->hide();
     m_distribution->setTitle(tr("Advantages per role"));
     m_compute->setText(tr("Compute credits"));
     m_compute->setToolTip(tr("Compute a method's credits for this run (default parameters) and store them"));
@@ -104,6 +123,7 @@ CreditPage::CreditPage(Workspace* workspace, QWidget* parent)
     auto* topLayout = new QVBoxLayout(top);
     topLayout->setContentsMargins(0, 0, 0, 0);
     topLayout->setSpacing(2);
+    topLayout->addWidget(m_zeroBanner);
     topLayout->addWidget(m_view, 1);
     topLayout->addWidget(m_legend);
     auto* left = new QWidget(this);
@@ -139,6 +159,7 @@ CreditPage::CreditPage(Workspace* workspace, QWidget* parent)
     layout->addWidget(splitter, 1);
 
     connect(m_run, &QComboBox::activated, this, [this] {
+        m_followRun = 0; // the user's pick is the latest choice
         m_runId = m_run->currentData().toLongLong();
         reloadIterations();
         load();
@@ -186,6 +207,7 @@ void CreditPage::clear()
 {
     ++m_generation; // loads in flight read the old database: drop them
     m_runId = 0;
+    m_followRun = 0; // a run id of the old database
     m_data.reset();
     m_trainedMethod.clear();
     m_methodsChosen = false;
@@ -205,25 +227,62 @@ void CreditPage::clear()
     m_disagreement->setData(nullptr);
     m_distribution->clear();
     m_status->clear();
+    m_zeroBanner->clear();
+    m_zeroBanner->hide();
 }
 
 void CreditPage::reloadRuns()
 {
+    bool kept = false;
     try {
-        if (fillRunCombo(m_run, m_workspace->runs(), m_runId))
-            return;
+        kept = fillRunCombo(m_run, m_workspace->runs(), m_runId);
     } catch (const std::exception& e) {
         Q_EMIT errorOccurred(toQString(e.what()));
         return;
     }
-    m_runId = 0; // the run shown is gone (or none was): the combo's run loads now, or when the page appears
+    if (!kept)
+        m_runId = 0; // the run shown is gone (or none was)
+    // The run selected in Runs, listed now (one just imported, the new database's): it shows now or when the page
+    // appears.
+    if (const int index = m_followRun != 0 ? m_run->findData(QVariant::fromValue<qint64>(m_followRun)) : -1;
+        index >= 0) {
+        m_run->setCurrentIndex(index);
+        if (isVisible())
+            showFollowedRun();
+        return;
+    }
+    if (kept)
+        return;
+    // The combo's run loads now, or when the page appears.
     if (const qint64 run = runToLoad(m_run, m_runId); run != 0 && isVisible())
         showRun(run);
+}
+
+void CreditPage::followRun(qint64 runId)
+{
+    if (runId == 0)
+        return;
+    // The chooser names it at once; a hidden page loads it when it appears.
+    if (const int index = m_run->findData(QVariant::fromValue<qint64>(runId)); index >= 0)
+        m_run->setCurrentIndex(index);
+    m_followRun = runId == m_runId ? 0 : runId;
+    if (m_followRun != 0 && isVisible())
+        showFollowedRun();
+}
+
+bool CreditPage::showFollowedRun()
+{
+    if (m_followRun == 0 || m_run->findData(QVariant::fromValue<qint64>(m_followRun)) < 0)
+        return false;
+    showRun(m_followRun);
+    return true;
 }
 
 void CreditPage::showEvent(QShowEvent* event)
 {
     QWidget::showEvent(event);
+    if (showFollowedRun())
+        return;
     if (const qint64 run = runToLoad(m_run, m_runId); run != 0)
         showRun(run);
 }
@@ -248,6 +307,7 @@ void CreditPage::reloadIterations()
 
 void CreditPage::showRun(qint64 runId, qint64 iteration)
 {
+    m_followRun = 0;
     m_runId = runId;
     const int index = m_run->findData(QVariant::fromValue<qint64>(runId));
     if (index >= 0)
@@ -437,6 +497,43 @@ void CreditPage::applyMethods()
     }
     if (!shown.isEmpty())
         m_distributionMethod->setCurrentText(shown.first()); // the distribution follows the first shown method
+    updateZeroBanner();
+}
+
+void CreditPage::updateZeroBanner()
+{
+    // The methods whose credits are all 0 here: those shown first (left to right), then the others in list order.
+    QStringList zero;
+    QString reason;
+    if (m_data) {
+        QStringList order = m_shown;
+        for (const auto& method : m_data->methods)
+            if (!order.contains(toQString(method)))
+                order << toQString(method);
+        for (const QString& method : order) {
+            const int m = m_data->methodIndex(method.toStdString());
+            if (m < 0 || static_cast<std::size_t>(m) >= m_data->zeroReasons.size())
+                continue;
+            const auto& why = m_data->zeroReasons[static_cast<std::size_t>(m)];
+            if (!why)
+                continue;
+            if (reason.isEmpty())
+                reason = toQString(*why);
+            zero << method;
+        }
+    }
+    if (zero.isEmpty()) {
+        m_zeroBanner->clear();
+        m_zeroBanner->hide();
+        return;
+    }
+    // The reason names the first method and the batch's shape (core's words, as the CLI's `credit` prints them).
+    QString text = reason.left(1).toUpper() + reason.mid(1);
+    if (zero.size() > 1)
+        text += QLatin1Char(' ')
+            + tr("The credits of %1 are all 0 here too.").arg(zero.mid(1).join(QStringLiteral(", ")));
+    m_zeroBanner->setText(text);
+    m_zeroBanner->show();
 }
 
 void CreditPage::updateDistribution()

@@ -39,6 +39,10 @@ public:
     /// Shows run `runId` (all iterations when `iteration` is negative).
     void showRun(qint64 runId, qint64 iteration = -1);
     qint64 runId() const { return m_runId; }
+    /// The run selected elsewhere (the Runs page): shown at once when the page is visible, else when it next appears
+    /// (or when the run is listed, for one just imported). The most recent choice wins: a run picked here afterwards
+    /// stays until another is selected; a database change forgets it.
+    void followRun(qint64 runId);
     /// Shows these methods side by side (the first two are compared for sign); unknown ones are skipped. The choice
     /// is kept across runs and iterations (as a pick in the method list is) until the database changes.
     void setMethods(const QStringList& methods);
@@ -55,6 +59,9 @@ public:
     charts::LineChart* distributionChart() const { return m_distribution; }
     heatmap::HeatmapLegend* legend() const { return m_legend; }
     DisagreementPanel* disagreementPanel() const { return m_disagreement; }
+    /// The line above the heatmap that says why a method's credits here are all 0 and what would change it (hidden
+    /// when every method has a non-zero credit).
+    QLabel* zeroCreditBanner() const { return m_zeroBanner; }
 
 Q_SIGNALS:
     /// A load finished (its data is shown) or failed (errorOccurred came first).
@@ -71,6 +78,8 @@ protected:
 
 private:
     void reloadRuns();
+    /// Shows the run followRun() left pending, when it is listed; false when there is none to show.
+    bool showFollowedRun();
     /// Forgets everything read from the database (run, iterations, methods, data, status): it is being replaced.
     void clear();
     void checkMethods(const QStringList& methods);
@@ -79,9 +88,12 @@ private:
     void onLoaded(const heatmap::HeatmapDataPtr& data, quint64 generation);
     void applyMethods();
     void updateDistribution();
+    /// Shows why the methods whose credits are all 0 have none (HeatmapData::zeroReasons), the shown ones first.
+    void updateZeroBanner();
 
     Workspace* m_workspace;
     qint64 m_runId = 0;
+    qint64 m_followRun = 0; ///< followRun()'s run, until it shows or the user picks another
     quint64 m_generation = 0;
     heatmap::HeatmapDataPtr m_data;
     QComboBox* m_run;
@@ -89,6 +101,7 @@ private:
     QComboBox* m_order;
     QListWidget* m_methods;
     QLabel* m_status;
+    QLabel* m_zeroBanner;
     QString m_trainedMethod;
     QStringList m_shown; ///< the checked methods in the order they show, left to right
     bool m_methodsChosen = false; ///< the user picked the methods: keep them instead of the defaults

@@ -1,9 +1,11 @@
 #include "ui/heatmap/heatmapdata.h"
 
+#include "core/credit/explain.h"
 #include "core/store.h"
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 namespace creditlab::ui::heatmap {
 
@@ -42,7 +44,7 @@ HeatmapDataPtr loadHeatmapData(Store& store, std::int64_t runId, std::optional<s
         if (cancelled && cancelled())
             return false;
         const int turns = static_cast<int>(t.turns.size());
-        rows.push_back(HeatmapRow { rowId, t.id, t.group, t.successOrDefault(), turns });
+        rows.push_back(HeatmapRow { rowId, t.id, t.group, t.successOrDefault(), turns, t.reward, t.iteration });
         Pending p;
         p.values.assign(methods.size(), std::vector<double>(t.turns.size(), nan));
         p.roles.resize(t.turns.size(), HeatmapData::kNoRole);
@@ -76,7 +78,59 @@ HeatmapDataPtr loadHeatmapData(Store& store, std::int64_t runId, std::optional<s
         std::copy(pending[r].roles.begin(), pending[r].roles.end(), data->roles.begin() + base);
     }
     data->rows = std::move(rows);
+    data->zeroReasons = zeroCreditReasons(*data);
     return data;
+}
+
+std::vector<std::optional<std::string>> zeroCreditReasons(const HeatmapData& data)
+{
+    std::vector<std::optional<std::string>> out(data.methods.size());
+    // The batches the credits were computed on, one per iteration (as computeRunCredits and the trainer form them),
+    // built once and only when some method is all zero: each trajectory's group, outcome and turn count, which is
+    // all that zeroCreditReason reads besides the credits.
+    std::map<std::int64_t, Batch> batches;
+    const auto buildBatches = [&] {
+        if (!batches.empty())
+            return;
+        std::map<std::int64_t, std::vector<Trajectory>> byIteration;
+        for (const HeatmapRow& row : data.rows) {
+            Trajectory t;
+            t.id = row.id;
+            t.group = row.group;
+            t.reward = row.reward;
+            t.success = row.success;
+            t.iteration = row.iteration;
+            t.turns.resize(static_cast<std::size_t>(std::max(row.turnCount, 0)));
+            byIteration[t.iterationOrDefault()].push_back(std::move(t));
+        }
+        for (auto& [iteration, trajectories] : byIteration)
+            batches.emplace(iteration, Batch::fromTrajectories(std::move(trajectories)));
+    };
+    for (std::size_t m = 0; m < data.methods.size() && m < data.values.size(); ++m) {
+        bool any = false;
+        bool nonZero = false;
+        for (const double v : data.values[m]) {
+            if (std::isnan(v))
+                continue; // no such turn, or no credit for it
+            any = true;
+            if (v != 0.0) {
+                nonZero = true;
+                break;
+            }
+        }
+        if (!any || nonZero)
+            continue;
+        buildBatches();
+        for (const auto& [iteration, batch] : batches) {
+            // Every stored credit is 0: the method's result on this batch is all zeros.
+            const credit::CreditResult zeros(batch);
+            if (auto why = credit::zeroCreditReason(batch, zeros, data.methods[m])) {
+                out[m] = std::move(why);
+                break;
+            }
+        }
+    }
+    return out;
 }
 
 } // namespace creditlab::ui::heatmap

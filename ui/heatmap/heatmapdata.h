@@ -23,6 +23,8 @@ struct HeatmapRow {
     std::string group;
     bool success = false;
     int turnCount = 0;
+    double reward = 0.0; ///< the outcome reward
+    std::optional<std::int64_t> iteration = std::nullopt; ///< nullopt for imported trajectories
 };
 
 /// An immutable snapshot of the advantages of a run (or one iteration) for several credit methods:
@@ -38,6 +40,9 @@ struct HeatmapData {
     std::vector<std::vector<double>> values;
     /// rows × columns row-major: the turn's Role as an integer, kNoRole when unlabelled or absent.
     std::vector<std::int8_t> roles;
+    /// Per method (as `methods`): when every credit it has here is 0, why, in words a user can act on
+    /// (credit::zeroCreditReason on each iteration's batch, the first batch's reason); else nullopt.
+    std::vector<std::optional<std::string>> zeroReasons;
 
     std::size_t index(std::size_t row, int turn) const { return row * static_cast<std::size_t>(columns) + turn; }
     /// NaN outside the matrix.
@@ -53,10 +58,13 @@ struct HeatmapData {
 };
 using HeatmapDataPtr = std::shared_ptr<const HeatmapData>;
 
+/// HeatmapData::zeroReasons of `data` (whose values and rows are filled). Any thread.
+std::vector<std::optional<std::string>> zeroCreditReasons(const HeatmapData& data);
+
 /// Builds a heatmap snapshot from `store` (opened by the calling thread; any thread): the trajectories of
 /// `runId` (only `iteration` when given) and the credits of `methods` (every method the run has when
-/// empty). Reads in one read transaction. `cancelled` is polled between trajectories; when it returns true
-/// the load stops and returns nullptr. Throws StoreError on database errors.
+/// empty), with the reasons for all-zero credits. Reads in one read transaction. `cancelled` is polled between
+/// trajectories; when it returns true the load stops and returns nullptr. Throws StoreError on database errors.
 HeatmapDataPtr loadHeatmapData(Store& store, std::int64_t runId, std::optional<std::int64_t> iteration,
     std::vector<std::string> methods, const std::function<bool()>& cancelled = {});
 

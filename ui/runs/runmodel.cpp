@@ -94,6 +94,9 @@ QVariant RunModel::data(const QModelIndex& index, int role) const
                                      : plainTooltip(toQString(run.name + "\n\n" + run.notes));
         case Column::Source:
             return run.source ? plainTooltip(toQString(*run.source)) : QVariant();
+        case Column::Kind:
+            return run.sourceFormat ? plainTooltip(tr("Imported from the %1 format").arg(toQString(*run.sourceFormat)))
+                                    : QVariant();
         case Column::Created:
             return toQString(run.createdAt);
         case Column::Config:
@@ -131,7 +134,7 @@ QVariant RunModel::data(const QModelIndex& index, int role) const
     case Column::Name:
         return previewText(toQString(run.name));
     case Column::Kind:
-        return displayKind(run.kind);
+        return displayKindAndFormat(run);
     case Column::Status:
         return displayStatus(run.status);
     case Column::Config:
@@ -214,6 +217,13 @@ QString RunModel::displayKind(RunKind kind)
         return tr("trial");
     }
     return {};
+}
+
+QString RunModel::displayKindAndFormat(const RunInfo& run)
+{
+    if (!run.sourceFormat || run.sourceFormat->empty())
+        return displayKind(run.kind);
+    return tr("%1 · %2").arg(displayKind(run.kind), previewText(toQString(*run.sourceFormat), 40));
 }
 
 QString RunModel::displayStatus(RunStatus status)

@@ -49,6 +49,9 @@ public:
 
     /// The translated display name of a run kind ("import", "train", "trial") or status.
     static QString displayKind(RunKind kind);
+    /// The Kind column's text: the kind, and for an import the format it was read from as its source names it
+    /// ("import · chat", "import · SWE-agent trajectory").
+    static QString displayKindAndFormat(const RunInfo& run);
     static QString displayStatus(RunStatus status);
     static QString displayStatus(TrialStatus status);
     /// An ISO 8601 UTC time as local "yyyy-MM-dd HH:mm" (the tooltip has the exact time); the input itself when it does

@@ -111,6 +111,10 @@ MainWindow::MainWindow(std::unique_ptr<Settings> settings, QWidget* parent)
     createMenus();
 
     connect(m_browser, &RunBrowserPage::trajectorySelected, m_viewer, &TrajectoryViewerPage::showTrajectory);
+    // Credit and Trees show the run selected here (now when visible, else when they appear); a run picked on them
+    // afterwards stays theirs until the next selection here.
+    connect(m_browser, &RunBrowserPage::runSelected, m_credit, &CreditPage::followRun);
+    connect(m_browser, &RunBrowserPage::runSelected, m_trees, &TreePage::followRun);
     const auto showReadError = [this](const QString& message) {
         statusBar()->showMessage(tr("Could not read the database: %1").arg(message), kStatusTimeoutMs);
     };

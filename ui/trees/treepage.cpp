@@ -145,6 +145,7 @@ TreePage::TreePage(Workspace* workspace, QWidget* parent)
     layout->addWidget(splitter, 1);
 
     connect(m_run, &QComboBox::activated, this, [this] {
+        m_followRun = 0; // the user's pick is the latest choice
         m_runId = m_run->currentData().toLongLong();
         reloadIterations();
         load();
@@ -177,6 +178,7 @@ TreePage::TreePage(Workspace* workspace, QWidget* parent)
     // the page is visible, else when it appears).
     connect(m_workspace, &Workspace::aboutToReplace, this, [this] {
         m_runId = 0;
+        m_followRun = 0; // a run id of the old database
         m_groups.clear();
         m_iteration->clear();
         m_group->clear();
@@ -195,14 +197,27 @@ TreePage::~TreePage() = default;
 
 void TreePage::reloadRuns()
 {
+    bool kept = false;
     try {
-        if (fillRunCombo(m_run, m_workspace->runs(), m_runId))
-            return;
+        kept = fillRunCombo(m_run, m_workspace->runs(), m_runId);
     } catch (const std::exception& e) {
         Q_EMIT errorOccurred(toQString(e.what()));
         return;
     }
-    m_runId = 0; // the run shown is gone (or none was): the combo's run loads now, or when the page appears
+    if (!kept)
+        m_runId = 0; // the run shown is gone (or none was)
+    // The run selected in Runs, listed now (one just imported, the new database's): it shows now or when the page
+    // appears.
+    if (const int index = m_followRun != 0 ? m_run->findData(QVariant::fromValue<qint64>(m_followRun)) : -1;
+        index >= 0) {
+        m_run->setCurrentIndex(index);
+        if (isVisible())
+            showFollowedRun();
+        return;
+    }
+    if (kept)
+        return;
+    // The combo's run loads now, or when the page appears.
     if (m_run->count() == 0) {
         m_groups.clear();
         m_iteration->clear();
@@ -216,9 +231,31 @@ void TreePage::reloadRuns()
         showRun(run);
 }
 
+void TreePage::followRun(qint64 runId)
+{
+    if (runId == 0)
+        return;
+    // The chooser names it at once; a hidden page loads it when it appears.
+    if (const int index = m_run->findData(QVariant::fromValue<qint64>(runId)); index >= 0)
+        m_run->setCurrentIndex(index);
+    m_followRun = runId == m_runId ? 0 : runId;
+    if (m_followRun != 0 && isVisible())
+        showFollowedRun();
+}
+
+bool TreePage::showFollowedRun()
+{
+    if (m_followRun == 0 || m_run->findData(QVariant::fromValue<qint64>(m_followRun)) < 0)
+        return false;
+    showRun(m_followRun);
+    return true;
+}
+
 void TreePage::showEvent(QShowEvent* event)
 {
     QWidget::showEvent(event);
+    if (showFollowedRun())
+        return;
     if (const qint64 run = runToLoad(m_run, m_runId); run != 0)
         showRun(run);
 }
@@ -278,6 +315,7 @@ void TreePage::reloadGroups()
 
 void TreePage::showRun(qint64 runId, const QString& groupKeyText)
 {
+    m_followRun = 0;
     m_runId = runId;
     const int index = m_run->findData(QVariant::fromValue<qint64>(runId));
     if (index >= 0)

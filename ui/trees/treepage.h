@@ -42,6 +42,10 @@ public:
     /// Shows run `runId`, and its group `groupKey` when given (else the first group).
     void showRun(qint64 runId, const QString& groupKey = {});
     qint64 runId() const { return m_runId; }
+    /// The run selected elsewhere (the Runs page): shown at once when the page is visible, else when it next appears
+    /// (or when the run is listed, for one just imported). The most recent choice wins: a run picked here afterwards
+    /// stays until another is selected; a database change forgets it.
+    void followRun(qint64 runId);
     treeview::RolloutTreeView* view() const { return m_view; }
     const TreeGroupDataPtr& data() const { return m_data; }
     /// The statistics line and the details pane's text (for tests and the lead's wiring).
@@ -67,6 +71,8 @@ protected:
 
 private:
     void reloadRuns();
+    /// Shows the run followRun() left pending, when it is listed; false when there is none to show.
+    bool showFollowedRun();
     /// Reads the run's groups and fills the iteration chooser (keeping its iteration when the run has it), then the
     /// group chooser.
     void reloadIterations();
@@ -85,6 +91,7 @@ private:
 
     Workspace* m_workspace;
     qint64 m_runId = 0;
+    qint64 m_followRun = 0; ///< followRun()'s run, until it shows or the user picks another
     quint64 m_generation = 0;
     std::vector<GroupInfo> m_groups; ///< the run's, as the store lists them
     TreeGroupDataPtr m_data;
