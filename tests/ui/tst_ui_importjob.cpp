@@ -9,9 +9,11 @@
 #include "ui/shell/mainwindow.h"
 #include "ui/shell/settings.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
 
@@ -28,6 +30,7 @@ class TestImportJob : public QObject {
 
 private Q_SLOTS:
     void detectsEachFilesFormat();
+    void sessionFilesAreOneRun();
     void badForeignLineFailsTheFile();
     void optionsDialogImportsWithAMappingFile();
     void undetectableFileSaysWhereToGo();
@@ -83,6 +86,31 @@ void TestImportJob::detectsEachFilesFormat()
     QVERIFY(model->index(0, int(ui::RunModel::Column::Kind)).data(Qt::ToolTipRole).toString().contains("chat"));
 }
 
+void TestImportJob::sessionFilesAreOneRun()
+{
+    // WebShop's human sessions hold one trajectory per file: chosen together, they are one run named after their
+    // directory, as `creditlab-cli import all_trajs/*.jsonl` makes them. Files of other formats stay a run each.
+    const QString db = m_dir.filePath(QStringLiteral("sessions.db"));
+    ImportJob job;
+    QSignalSpy imported(&job, &ImportJob::fileImported);
+    QSignalSpy finished(&job, &ImportJob::finished);
+    job.start(db, { sample("documents/webshop-session-7.jsonl"), sample("documents/webshop-session-8.jsonl") });
+    QVERIFY(finished.wait(60000));
+    QCOMPARE(imported.count(), 1);
+    QCOMPARE(imported.at(0).at(2).toULongLong(), 2ull);
+    QCOMPARE(imported.at(0).at(3).toULongLong(), 7ull);
+    QVERIFY(imported.at(0).at(1).toString().startsWith(QStringLiteral("2 files in ")));
+    job.start(db, { sample("chat.jsonl"), sample("documents/webshop-session-7.jsonl") });
+    QVERIFY(finished.wait(60000));
+    QCOMPARE(imported.count(), 3);
+    Store store(db.toStdString(), Store::Access::ReadOnly);
+    const auto runs = store.runs();
+    QCOMPARE(runs.size(), std::size_t(3));
+    QCOMPARE(runs[0].name, std::string("documents"));
+    QCOMPARE(runs[0].sourceFormat, std::optional<std::string>("WebShop human session"));
+    QCOMPARE(runs[2].trajectoryCount, std::int64_t(1));
+}
+
 void TestImportJob::badForeignLineFailsTheFile()
 {
     const QString db = m_dir.filePath(QStringLiteral("bad.db"));
@@ -132,6 +160,16 @@ void TestImportJob::optionsDialogImportsWithAMappingFile()
     dialog.setMarkers(QStringLiteral("<s>"), QStringLiteral("</s>"));
     QVERIFY(ok->isEnabled());
     QCOMPARE(dialog.options().markers->end, std::string("</s>"));
+    // The group-by field and the old-export option reach the import's options.
+    QVERIFY(dialog.options().groupBy.empty());
+    QVERIFY(!dialog.options().renameDuplicates);
+    auto* groupBy = dialog.findChild<QLineEdit*>(QStringLiteral("importGroupBy"));
+    QVERIFY(groupBy);
+    groupBy->setText(QStringLiteral(" task_id "));
+    QCOMPARE(dialog.options().groupBy, std::string("task_id"));
+    groupBy->clear();
+    dialog.findChild<QCheckBox*>(QStringLiteral("importRenameDuplicates"))->setChecked(true);
+    QVERIFY(dialog.options().renameDuplicates);
     dialog.setFormat(ImportFormat::Mapped);
 
     const QString db = m_dir.filePath(QStringLiteral("mapped.db"));

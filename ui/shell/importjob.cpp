@@ -5,6 +5,8 @@
 #include "core/store.h"
 #include "ui/common/textutil.h"
 
+#include <QDir>
+#include <QFileInfo>
 #include <QPointer>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -15,16 +17,27 @@ namespace creditlab::ui {
 namespace {
 
 /// Runs on a pool thread: opens its own Store, imports, and returns a value.
-ImportOutcome importOne(
-    const QString& database, const QString& file, const ImportOptions& options, const ProgressCallback& progress)
+ImportOutcome importOne(const QString& database, const QString& file, const QStringList& together,
+    const ImportOptions& options, const ProgressCallback& progress)
 {
     ImportOutcome outcome;
     outcome.file = file;
     try {
         Store store(database.toStdString());
-        // The format (native, chat, ShareGPT/AgentGym, verl dump, step rows) is detected from the first record
-        // unless the options name it or a mapping file.
-        const ImportResult result = importFile(store, file.toStdString(), options, progress);
+        // The format (native, chat, ShareGPT/AgentGym, verl dump, step rows, a public log) is detected from the first
+        // record unless the options name it or a mapping file.
+        ImportResult result;
+        if (together.isEmpty()) {
+            result = importFile(store, file.toStdString(), options, progress);
+        } else {
+            std::vector<std::string> paths;
+            for (const QString& f : together)
+                paths.push_back(f.toStdString());
+            const auto source = openTrajectorySources(paths, options);
+            const QFileInfo first(together.front());
+            result = importTrajectories(store, *source, first.absolutePath().toStdString(), progress,
+                first.absoluteDir().dirName().toStdString());
+        }
         outcome.status = ImportOutcome::Status::Imported;
         outcome.runId = result.runId;
         outcome.trajectories = result.trajectories;
@@ -62,9 +75,24 @@ ImportJob::~ImportJob()
 
 void ImportJob::start(const QString& databasePath, const QStringList& files, const ImportOptions& options)
 {
-    for (const QString& file : files)
-        m_queue.push_back({ databasePath, file, options });
-    m_fileCount += static_cast<int>(files.size());
+    bool together = false;
+    if (files.size() > 1) {
+        try {
+            together = isFilePerTrajectory(files.front().toStdString(), options);
+        } catch (const std::exception&) {
+            together = false; // the file's own import says what is wrong with it
+        }
+    }
+    if (together) {
+        const QString what = tr("%n files in %1", nullptr, static_cast<int>(files.size()))
+                                 .arg(QFileInfo(files.front()).absolutePath());
+        m_queue.push_back({ databasePath, what, options, files });
+        m_fileCount += 1;
+    } else {
+        for (const QString& file : files)
+            m_queue.push_back({ databasePath, file, options, {} });
+        m_fileCount += static_cast<int>(files.size());
+    }
     if (m_running || m_queue.empty())
         return;
     m_running = true;
@@ -117,7 +145,7 @@ void ImportJob::startNext()
             Qt::QueuedConnection);
         return !cancel->load();
     };
-    m_watcher.setFuture(QtConcurrent::run(importOne, next.database, next.file, next.options, progress));
+    m_watcher.setFuture(QtConcurrent::run(importOne, next.database, next.file, next.together, next.options, progress));
 }
 
 void ImportJob::onWorkerFinished()

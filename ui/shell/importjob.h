@@ -51,7 +51,8 @@ public:
 
     /// Queues `files` for import into the database at `databasePath` and starts when idle. `options` name the
     /// format, a mapping file or template markers (File → Import with Options…); by default each file's format is
-    /// detected.
+    /// detected. Each file is a run, except files of a format with one trajectory per file (SWE-agent's .traj,
+    /// WebShop's sessions), which are one run named after their directory, as `creditlab-cli import` does.
     void start(const QString& databasePath, const QStringList& files, const ImportOptions& options = {});
     /// True from start() until finished().
     bool isRunning() const { return m_running; }
@@ -73,8 +74,9 @@ Q_SIGNALS:
 private:
     struct Pending {
         QString database;
-        QString file;
+        QString file; ///< the file, or what `together` are ("12 files in DIR")
         ImportOptions options;
+        QStringList together; ///< files imported as one run (one trajectory each: SWE-agent .traj, WebShop sessions)
     };
 
     void startNext();

@@ -1,6 +1,6 @@
 #include "ui/shell/importoptionsdialog.h"
 
-
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFileDialog>
@@ -26,7 +26,9 @@ struct FormatChoice {
 const FormatChoice kChoices[] = {
     { ImportFormat::Auto, QT_TRANSLATE_NOOP("creditlab::ui::ImportOptionsDialog", "Detect from the first record"),
         QT_TRANSLATE_NOOP("creditlab::ui::ImportOptionsDialog",
-            "Each file's format is told from its first record, as File → Import does.") },
+            "Each file's format is told from its first record, as File → Import does: ours, the trainers' formats "
+            "below, "
+            "and public logs (tau-bench, FireAct, SWE-agent, ReAct, WebShop sessions, AgentGym episodes).") },
     { ImportFormat::Native, QT_TRANSLATE_NOOP("creditlab::ui::ImportOptionsDialog", "CreditLab JSONL"),
         QT_TRANSLATE_NOOP("creditlab::ui::ImportOptionsDialog",
             "One trajectory per line: id, group, reward and turns, as CreditLab exports them.") },
@@ -43,7 +45,8 @@ const FormatChoice kChoices[] = {
     { ImportFormat::Steps, QT_TRANSLATE_NOOP("creditlab::ui::ImportOptionsDialog", "Per-step rows (verl-agent)"),
         QT_TRANSLATE_NOOP("creditlab::ui::ImportOptionsDialog",
             "One row per step with a trajectory id and a step index; rows are put back together into trajectories.") },
-    { ImportFormat::Mapped, QT_TRANSLATE_NOOP("creditlab::ui::ImportOptionsDialog", "Any other layout, with a mapping file"),
+    { ImportFormat::Mapped,
+        QT_TRANSLATE_NOOP("creditlab::ui::ImportOptionsDialog", "Any other layout, with a mapping file"),
         QT_TRANSLATE_NOOP("creditlab::ui::ImportOptionsDialog",
             "A YAML file names the source field for each of ours (id, group, reward, turns, observation, action, "
             "...); see docs/import-formats.md.") },
@@ -61,6 +64,9 @@ ImportOptionsDialog::ImportOptionsDialog(const QString& startDirectory, QWidget*
     , m_mapBrowse(new QPushButton(tr("Browse…"), this))
     , m_begin(new QLineEdit(this))
     , m_end(new QLineEdit(this))
+    , m_groupBy(new QLineEdit(this))
+    , m_renameDuplicates(
+          new QCheckBox(tr("Read a repeated key as source.<name> (files exported before 2026-11-29)"), this))
     , m_problem(new QLabel(this))
     , m_buttons(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this))
 {
@@ -94,6 +100,13 @@ ImportOptionsDialog::ImportOptionsDialog(const QString& startDirectory, QWidget*
     form->addRow(QString(), m_formatHelp);
     form->addRow(tr("&Mapping file:"), mapRow);
     form->addRow(tr("Template ma&rkers:"), markersRow);
+    m_groupBy->setObjectName(QStringLiteral("importGroupBy"));
+    m_renameDuplicates->setObjectName(QStringLiteral("importRenameDuplicates"));
+    m_groupBy->setPlaceholderText(tr("the format's own groups; or a source field such as task_id"));
+    m_groupBy->setToolTip(tr("Every trajectory's group becomes this source field, so that several trials of one task "
+                             "are compared (--group-by)."));
+    form->addRow(tr("&Group by field:"), m_groupBy);
+    form->addRow(QString(), m_renameDuplicates);
     static_cast<QLabel*>(form->labelForField(mapRow))->setBuddy(m_map);
     static_cast<QLabel*>(form->labelForField(markersRow))->setBuddy(m_begin);
     static_cast<QLabel*>(form->labelForField(filesRow))->setBuddy(filesBrowse);
@@ -160,6 +173,8 @@ ImportOptions ImportOptionsDialog::options() const
         o.mapPath = m_map->text().trimmed().toStdString();
     if (o.format == ImportFormat::Verl && !m_begin->text().isEmpty())
         o.markers = TemplateMarkers { m_begin->text().toStdString(), m_end->text().toStdString() };
+    o.groupBy = m_groupBy->text().trimmed().toStdString();
+    o.renameDuplicates = m_renameDuplicates->isChecked();
     return o;
 }
 

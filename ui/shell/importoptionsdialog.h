@@ -5,6 +5,7 @@
 #include <QDialog>
 #include <QStringList>
 
+class QCheckBox;
 class QComboBox;
 class QDialogButtonBox;
 class QLabel;
@@ -44,6 +45,8 @@ private:
     QPushButton* m_mapBrowse;
     QLineEdit* m_begin;
     QLineEdit* m_end;
+    QLineEdit* m_groupBy;
+    QCheckBox* m_renameDuplicates;
     QLabel* m_problem;
     QDialogButtonBox* m_buttons;
     QStringList m_fileList;
