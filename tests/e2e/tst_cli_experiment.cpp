@@ -151,7 +151,7 @@ private Q_SLOTS:
                    "ALTER TABLE run DROP COLUMN method; ALTER TABLE run DROP COLUMN environment; "
                    "ALTER TABLE run DROP COLUMN seed; ALTER TABLE run DROP COLUMN policy_width; "
                    "ALTER TABLE run DROP COLUMN policy_layers; ALTER TABLE run DROP COLUMN iterations_planned; "
-                   "PRAGMA user_version = 4");
+                   "ALTER TABLE run DROP COLUMN source_format; PRAGMA user_version = 4");
         }
         const Result again = run({ "experiment", "run", path("exp.yaml"), "--scale", "smoke", "--db", db, "--sft", "1", "-q" });
         QVERIFY2(again.exitCode == 0, again.err.constData());
