@@ -8,6 +8,8 @@ packages=(
     # The sanitizer runtimes of GCC 12 (the tsan and asan presets; the tests run the tsan one).
     libasan8 libtsan2 libubsan1
     libtorch-dev
+    # LibTorch's c10d headers include Gloo's (data-parallel training, core/learn/torch/dist); libtorch-dev lacks them.
+    libgloo-dev
     # Without this, Debian's LibTorch falls back to reference BLAS (~30x slower matmuls).
     libopenblas0-pthread
     qt6-base-dev libqt6opengl6-dev qt6-charts-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools

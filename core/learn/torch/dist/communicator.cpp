@@ -1,0 +1,227 @@
+#include "core/learn/torch/dist/communicator.h"
+
+#include <torch/csrc/distributed/c10d/FileStore.hpp>
+#include <torch/csrc/distributed/c10d/PrefixStore.hpp>
+#include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
+#include <torch/csrc/distributed/c10d/TCPStore.hpp>
+#ifdef USE_C10D_NCCL
+#include <torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp>
+#endif
+
+#include <torch/version.h>
+
+#include <unistd.h>
+
+#include <regex>
+#include <string>
+
+namespace creditlab::learn::dist {
+
+void forEachBucket(
+    std::vector<torch::Tensor>& tensors, std::size_t bucketBytes, const std::function<void(torch::Tensor& flat)>& send)
+{
+    std::size_t i = 0;
+    while (i < tensors.size()) {
+        // The bucket: tensors [i, j) of one dtype and device, at most bucketBytes (at least one tensor).
+        std::size_t j = i + 1;
+        std::size_t bytes = tensors[i].numel() * tensors[i].element_size();
+        while (j < tensors.size() && tensors[j].scalar_type() == tensors[i].scalar_type()
+            && tensors[j].device() == tensors[i].device()
+            && bytes + tensors[j].numel() * tensors[j].element_size() <= bucketBytes) {
+            bytes += tensors[j].numel() * tensors[j].element_size();
+            ++j;
+        }
+        if (j == i + 1 && tensors[i].is_contiguous()) {
+            send(tensors[i]);
+        } else {
+            std::vector<torch::Tensor> flat;
+            flat.reserve(j - i);
+            for (std::size_t k = i; k < j; ++k)
+                flat.push_back(tensors[k].reshape({ -1 }));
+            torch::Tensor bucket = torch::cat(flat);
+            send(bucket);
+            std::int64_t offset = 0;
+            for (std::size_t k = i; k < j; ++k) {
+                const std::int64_t n = tensors[k].numel();
+                tensors[k].copy_(bucket.narrow(0, offset, n).view_as(tensors[k]));
+                offset += n;
+            }
+        }
+        i = j;
+    }
+}
+
+namespace {
+
+// LibTorch 2.x splits the process group into per-device backends; the collectives are the same calls on either.
+#if TORCH_VERSION_MAJOR >= 2
+using Group = c10d::Backend;
+#else
+using Group = c10d::ProcessGroup;
+#endif
+
+/// World 1: nothing to exchange.
+class LocalCommunicator : public Communicator {
+public:
+    LocalCommunicator()
+        : Communicator(0, 1)
+    {
+    }
+    void broadcast(std::vector<torch::Tensor>&, int) override { }
+    void allreduce(std::vector<torch::Tensor>&) override { }
+    void barrier() override { }
+    void monitoredBarrier(std::chrono::milliseconds) override { }
+};
+
+class C10dCommunicator : public Communicator {
+public:
+    C10dCommunicator(const LaunchEnv& env, const CommOptions& options)
+        : Communicator(env.rank, env.world)
+        , m_options(options)
+    {
+        c10::intrusive_ptr<c10d::Store> store;
+        const std::string where = env.storeFile.empty() ? env.masterAddr + ":" + std::to_string(env.masterPort)
+                                                        : "the store file " + env.storeFile;
+        try {
+            if (!env.storeFile.empty()) {
+                store = c10::make_intrusive<c10d::FileStore>(env.storeFile, env.world);
+            } else {
+                c10d::TCPStoreOptions so;
+                so.port = static_cast<std::uint16_t>(env.masterPort);
+                so.isServer = env.rank == 0 && !env.agentStore;
+                so.numWorkers = env.world;
+                so.waitWorkers = !env.agentStore;
+                so.timeout = options.timeout;
+                store = c10::make_intrusive<c10d::TCPStore>(env.masterAddr, so);
+            }
+            store->setTimeout(options.timeout);
+            auto prefixed = c10::make_intrusive<c10d::PrefixStore>("creditlab", store);
+            if (options.cuda) {
+#ifdef USE_C10D_NCCL
+                auto nccl = c10d::ProcessGroupNCCL::Options::create();
+                nccl->timeout = options.timeout;
+                m_nccl = c10::make_intrusive<c10d::ProcessGroupNCCL>(prefixed, env.rank, env.world, nccl);
+#else
+                throw CommError("rank " + std::to_string(env.rank)
+                    + ": CUDA tensors need NCCL, which this LibTorch was built without (Debian's is CPU-only)");
+#endif
+            }
+            // Gloo in any case: the CPU side (and the monitored barrier, which NCCL lacks).
+            auto gloo = c10d::ProcessGroupGloo::Options::create(options.timeout);
+            gloo->devices.push_back(c10d::ProcessGroupGloo::createDeviceForHostname(
+                env.storeFile.empty() && env.masterAddr != "localhost" && env.world > env.localWorld ? hostName()
+                                                                                                     : "127.0.0.1"));
+            gloo->threads = options.glooThreads;
+            m_gloo = c10::make_intrusive<c10d::ProcessGroupGloo>(
+                c10::make_intrusive<c10d::PrefixStore>("gloo", prefixed), env.rank, env.world, gloo);
+        } catch (const CommError&) {
+            throw;
+        } catch (const std::exception& e) {
+            throw CommError("rank " + std::to_string(env.rank) + " of " + std::to_string(env.world) + " (" + env.source
+                + "): the ranks did not all meet at " + where + " within " + std::to_string(options.timeout.count())
+                + " ms; is every rank started, with the same MASTER_ADDR, "
+                  "MASTER_PORT and WORLD_SIZE? ("
+                + firstLine(e.what()) + ")");
+        }
+    }
+
+    void broadcast(std::vector<torch::Tensor>& tensors, int root) override
+    {
+        forEachBucket(tensors, m_options.bucketBytes, [&](torch::Tensor& flat) {
+            std::vector<torch::Tensor> one { flat };
+            c10d::BroadcastOptions o;
+            o.rootRank = root;
+            o.timeout = m_options.timeout;
+            wait(groupFor(flat)->broadcast(one, o), "broadcast");
+        });
+    }
+
+    void allreduce(std::vector<torch::Tensor>& tensors) override
+    {
+        forEachBucket(tensors, m_options.bucketBytes, [&](torch::Tensor& flat) {
+            std::vector<torch::Tensor> one { flat };
+            c10d::AllreduceOptions o;
+            o.reduceOp = c10d::ReduceOp::SUM;
+            o.timeout = m_options.timeout;
+            wait(groupFor(flat)->allreduce(one, o), "allreduce");
+        });
+    }
+
+    void barrier() override
+    {
+        c10d::BarrierOptions o;
+        o.timeout = m_options.timeout;
+        wait(m_gloo->barrier(o), "barrier");
+    }
+
+    void monitoredBarrier(std::chrono::milliseconds timeout) override
+    {
+        c10d::BarrierOptions o;
+        o.timeout = timeout;
+        try {
+            m_gloo->monitoredBarrier(o, /*waitAllRanks=*/true);
+        } catch (const std::exception& e) {
+            // Gloo says "[Rank 0]: Ranks 2, 3 failed to pass monitoredBarrier in 1500 ms" on rank 0.
+            const std::string what = firstLine(e.what());
+            std::smatch m;
+            static const std::regex missing("Ranks? ([0-9][0-9, ]*) failed to pass");
+            if (std::regex_search(what, m, missing))
+                throw CommError("rank " + std::to_string(rank()) + ": rank(s) " + m[1].str()
+                    + " did not reach the barrier within " + std::to_string(timeout.count()) + " ms (" + what + ")");
+            throw CommError("rank " + std::to_string(rank()) + ": monitored barrier failed: " + what);
+        }
+    }
+
+private:
+    static std::string firstLine(const std::string& text) { return text.substr(0, text.find('\n')); }
+
+    static std::string hostName()
+    {
+        char name[256] = {};
+        return ::gethostname(name, sizeof name - 1) == 0 ? std::string(name) : std::string("127.0.0.1");
+    }
+
+    Group* groupFor(const torch::Tensor& t)
+    {
+#ifdef USE_C10D_NCCL
+        if (t.is_cuda()) {
+            if (!m_nccl)
+                throw CommError("rank " + std::to_string(rank())
+                    + ": a CUDA tensor, but the communicator was made "
+                      "for CPU tensors (CommOptions::cuda)");
+            return m_nccl.get();
+        }
+#else
+        if (t.is_cuda())
+            throw CommError("rank " + std::to_string(rank()) + ": a CUDA tensor, but this LibTorch has no NCCL");
+#endif
+        return m_gloo.get();
+    }
+
+    void wait(const c10::intrusive_ptr<c10d::Work>& work, const char* what)
+    {
+        try {
+            work->wait(m_options.timeout);
+        } catch (const std::exception& e) {
+            throw CommError("rank " + std::to_string(rank()) + ": " + what
+                + " failed (a rank died or hung?): " + firstLine(e.what()));
+        }
+    }
+
+    CommOptions m_options;
+    c10::intrusive_ptr<c10d::ProcessGroupGloo> m_gloo;
+#ifdef USE_C10D_NCCL
+    c10::intrusive_ptr<c10d::ProcessGroupNCCL> m_nccl;
+#endif
+};
+
+} // namespace
+
+std::unique_ptr<Communicator> Communicator::connect(const LaunchEnv& env, const CommOptions& options)
+{
+    if (!env.distributed())
+        return std::make_unique<LocalCommunicator>();
+    return std::make_unique<C10dCommunicator>(env, options);
+}
+
+} // namespace creditlab::learn::dist
