@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -23,12 +24,15 @@ std::string readWhole(const TextInput& input)
 {
     if (input.memory)
         return std::string(*input.memory);
-    std::ifstream in(input.name, std::ios::binary);
+    std::ifstream in(input.name, std::ios::binary | std::ios::ate);
     if (!in)
         throw std::runtime_error(input.name + ": cannot open the file");
-    std::ostringstream text;
-    text << in.rdbuf();
-    return std::move(text).str();
+    // One allocation and one read (a string stream grew and copied a large log several times).
+    std::string text(static_cast<std::size_t>(std::max<std::streamoff>(0, in.tellg())), '\0');
+    in.seekg(0);
+    if (!in.read(text.data(), static_cast<std::streamsize>(text.size())))
+        throw std::runtime_error(input.name + ": cannot read the file");
+    return text;
 }
 
 /// `raw` JSON with the whitespace outside strings removed: one line.
@@ -86,18 +90,28 @@ std::optional<std::string> arrayAsLines(std::string_view body)
         }
         int depth = 0;
         bool inString = false;
-        for (; i < body.size(); ++i) {
-            const char c = body[i];
+        while (i < body.size()) {
             if (inString) {
-                out.push_back(c);
-                if (c == '\\' && i + 1 < body.size())
-                    out.push_back(body[++i]);
-                else if (c == '"')
-                    inString = false;
+                // A string's text is copied in runs up to its closing quote (memchr), which most of a log's bytes are.
+                const char* from = body.data() + i;
+                const char* quote = static_cast<const char*>(std::memchr(from, '"', body.size() - i));
+                if (!quote)
+                    return std::nullopt;
+                std::size_t backslashes = 0; // an odd run of backslashes before it escapes the quote
+                for (const char* b = quote; b > from && b[-1] == '\\'; --b)
+                    ++backslashes;
+                const std::size_t end = static_cast<std::size_t>(quote - body.data()) + 1;
+                out.append(from, end - i);
+                i = end;
+                inString = backslashes % 2 == 1; // escaped: the string goes on
                 continue;
             }
+            const char c = body[i++];
             if (c == '\n') {
                 ++newlines;
+                // An indented line: skip its indentation at once.
+                while (i < body.size() && body[i] == ' ')
+                    ++i;
                 continue;
             }
             if (c == ' ' || c == '\r' || c == '\t')
@@ -107,10 +121,8 @@ std::optional<std::string> arrayAsLines(std::string_view body)
                 inString = true;
             else if (c == '{' || c == '[')
                 ++depth;
-            else if ((c == '}' || c == ']') && --depth == 0) {
-                ++i;
+            else if ((c == '}' || c == ']') && --depth == 0)
                 break;
-            }
         }
         if (depth != 0 || inString)
             return std::nullopt;

@@ -212,8 +212,8 @@ private:
     PromptGroups m_groups;
 };
 
-/// A record per trajectory, its turns in a text: each action line (by prefix or pattern) is a turn's action; the text
-/// before it (since the previous action) its observation; the text after the last action the last turn's feedback.
+/// A record per trajectory, its turns in a text: each run of action lines (by prefix or pattern) is a turn's action; the
+/// text before it (since the previous action) its observation; the text after the last action the last turn's feedback.
 class TranscriptSource : public LineRecordSource {
 public:
     TranscriptSource(const TextInput& input, const MapSpec& spec)
@@ -236,6 +236,7 @@ protected:
         std::string text;
         readLooseText(doc, f.node, m.text.text(), text);
         std::string block; // the text since the last action line
+        bool lastWasAction = false;
         const auto trimmed = [](std::string s) {
             const std::size_t b = s.find_first_not_of("\r\n");
             const std::size_t e = s.find_last_not_of("\r\n \t");
@@ -255,11 +256,12 @@ protected:
             } else if (m.actionPattern) {
                 std::smatch match;
                 if (std::regex_search(line, match, *m.actionPattern))
-                    action = match.size() > 1 ? match[1].str() : match[0].str();
+                    action = match.size() > 1 && match[1].matched ? match[1].str() : line;
             }
-            if (action) {
-                if (!out.turns.empty())
-                    out.turns.back().feedback.reset();
+            if (action && lastWasAction) { // consecutive action lines are one action ("Thought: …" then "Action: …")
+                out.turns.back().action += '\n';
+                out.turns.back().action += *action;
+            } else if (action) {
                 Turn& t = out.turns.emplace_back();
                 t.observation = trimmed(block);
                 t.action = std::move(*action);
@@ -268,6 +270,7 @@ protected:
                 block += line;
                 block.push_back('\n');
             }
+            lastWasAction = action.has_value();
             start = end + 1;
         }
         if (out.turns.empty())

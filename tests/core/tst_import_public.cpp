@@ -33,6 +33,7 @@ private Q_SLOTS:
     void sweAgentObservationIsThePreviousStepsResult();
     void agentGymOutcomeIsCountedOnce();
     void fireActOutcomeFromText();
+    void fireActTrajsAreTranscripts();
     void reactTranscriptsSplitAtActionLines();
     void webShopSessionIsOneTrajectoryPerFile();
     void validStaysUnknownUnlessMapped();
@@ -201,6 +202,25 @@ void TestImportPublic::fireActOutcomeFromText()
     QCOMPARE(*t[1].success, false);
     QVERIFY(!t[2].success);
     QCOMPARE(*t[0].turns.back().feedback, std::string("Observation: Episode finished, reward = True"));
+}
+
+void TestImportPublic::fireActTrajsAreTranscripts()
+{
+    // FireAct's trajs hold each episode as one text: "Thought: …" and "Action: …" lines (one turn, as the agent wrote
+    // them together), each followed by an "Observation: …" line; the instruction before them is the first observation.
+    const auto t = readAll(sample("fireact-trajs.json"));
+    QCOMPARE(t.size(), std::size_t(2));
+    const auto& turns = t[0].turns;
+    QVERIFY(turns[0].observation.ends_with("### Instruction:\nWhich magazine was started first, Arthur's Magazine or "
+                                           "First for Women?\n\n### Response:"));
+    QCOMPARE(turns[0].action, std::string("Thought: I need to search both magazines.\nAction: search[Arthur's Magazine]"));
+    QCOMPARE(turns[1].observation,
+        std::string("Observation: Arthur's Magazine (1844-1846) was an American literary periodical."));
+    QCOMPARE(*turns[1].feedback, std::string("Observation: Episode finished, reward = True"));
+    QCOMPARE(t[1].turns[0].action, std::string("Action: finish[]")); // no thought
+    QCOMPARE(t[1].reward, 0.0); // `reward: false`
+    QVERIFY(!t[1].successOrDefault());
+    QVERIFY(t[0].extra.find("\"gt\":\"arthur's magazine\"") != std::string::npos);
 }
 
 void TestImportPublic::reactTranscriptsSplitAtActionLines()
