@@ -11,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <sstream>
 
 namespace creditlab::importer {
@@ -56,67 +57,106 @@ void appendMinified(std::string& out, std::string_view raw)
     }
 }
 
-/// A top-level array of objects as lines, each element minified at the line where it starts, in one pass that skips
-/// strings and counts brackets (the elements' own JSON is checked by the importer that parses their lines). nullopt
-/// when `body` is not such an array, or is broken at this level.
-std::optional<std::string> arrayAsLines(std::string_view body)
-{
-    std::size_t i = 0;
-    const auto skipSpace = [&] {
-        while (i < body.size() && (body[i] == ' ' || body[i] == '\n' || body[i] == '\r' || body[i] == '\t'))
-            ++i;
-    };
-    skipSpace();
-    if (i >= body.size() || body[i] != '[')
-        return std::nullopt;
-    ++i;
-    std::string out;
-    out.reserve(body.size() / 2);
-    std::size_t newlines = static_cast<std::size_t>(std::count(body.begin(), body.begin() + i, '\n'));
-    std::size_t line = 1; // the output's current line
-    for (bool first = true;; first = false) {
-        const std::size_t before = i;
-        skipSpace();
-        newlines += static_cast<std::size_t>(std::count(body.begin() + before, body.begin() + i, '\n'));
-        if (i >= body.size())
-            return std::nullopt;
-        if (body[i] == ']' && first)
-            break;
-        if (body[i] != '{')
-            return std::nullopt; // not a record: the full parse names it
-        while (line < newlines + 1) {
-            out.push_back('\n');
-            ++line;
+std::optional<std::string> parsedDocumentAsLines(
+    const TextInput& input, std::string_view body, const std::string& recordsPath, bool opensDocument);
+
+/// A top-level array of records as lines, made one at a time as the reader asks (so that an import's parser thread
+/// makes them while its writer writes): each element minified, at the line where it starts in the file, in one pass
+/// that copies strings in runs and counts brackets (the element's own JSON is checked by the importer that parses its
+/// line). Anything broken at this level is reported by the full parse (parsedDocumentAsLines), which says where.
+class ArrayFeed : public LineFeed {
+public:
+    ArrayFeed(std::shared_ptr<const std::string> text, std::size_t offset, std::string name)
+        : m_text(std::move(text))
+        , m_body(std::string_view(*m_text).substr(offset))
+        , m_name(std::move(name))
+    {
+    }
+
+    bool next(std::string_view& line, std::size_t& lineNumber) override
+    {
+        if (m_done)
+            return false;
+        if (!m_started) {
+            skipSpace();
+            if (m_i >= m_body.size() || m_body[m_i] != '[')
+                fail();
+            ++m_i;
+            m_started = true;
         }
+        skipSpace();
+        if (m_i >= m_body.size())
+            fail();
+        if (m_body[m_i] == ']' && m_first) {
+            ++m_i;
+            finish();
+            return false;
+        }
+        if (m_body[m_i] != '{')
+            fail(); // not a record: the full parse names it
+        lineNumber = 1 + m_newlines;
+        m_line.clear();
+        minifyElement();
+        skipSpace();
+        if (m_i < m_body.size() && m_body[m_i] == ',')
+            ++m_i;
+        else if (m_i < m_body.size() && m_body[m_i] == ']')
+            ++m_i, finish();
+        else
+            fail();
+        m_first = false;
+        line = m_line;
+        return true;
+    }
+    std::uint64_t bytesRead() const override { return m_i; }
+    std::uint64_t size() const override { return m_body.size(); }
+
+private:
+    void skipSpace()
+    {
+        while (m_i < m_body.size()) {
+            const char c = m_body[m_i];
+            if (c == '\n')
+                ++m_newlines;
+            else if (c != ' ' && c != '\r' && c != '\t')
+                break;
+            ++m_i;
+        }
+    }
+
+    /// The element at m_i (an object) into m_line, without the whitespace outside its strings.
+    void minifyElement()
+    {
         int depth = 0;
         bool inString = false;
+        const std::string_view body = m_body;
+        std::size_t i = m_i;
         while (i < body.size()) {
             if (inString) {
                 // A string's text is copied in runs up to its closing quote (memchr), which most of a log's bytes are.
                 const char* from = body.data() + i;
                 const char* quote = static_cast<const char*>(std::memchr(from, '"', body.size() - i));
                 if (!quote)
-                    return std::nullopt;
+                    fail();
                 std::size_t backslashes = 0; // an odd run of backslashes before it escapes the quote
                 for (const char* b = quote; b > from && b[-1] == '\\'; --b)
                     ++backslashes;
                 const std::size_t end = static_cast<std::size_t>(quote - body.data()) + 1;
-                out.append(from, end - i);
+                m_line.append(from, end - i);
                 i = end;
                 inString = backslashes % 2 == 1; // escaped: the string goes on
                 continue;
             }
             const char c = body[i++];
             if (c == '\n') {
-                ++newlines;
-                // An indented line: skip its indentation at once.
-                while (i < body.size() && body[i] == ' ')
+                ++m_newlines;
+                while (i < body.size() && body[i] == ' ') // an indented line: its indentation at once
                     ++i;
                 continue;
             }
             if (c == ' ' || c == '\r' || c == '\t')
                 continue;
-            out.push_back(c);
+            m_line.push_back(c);
             if (c == '"')
                 inString = true;
             else if (c == '{' || c == '[')
@@ -125,26 +165,34 @@ std::optional<std::string> arrayAsLines(std::string_view body)
                 break;
         }
         if (depth != 0 || inString)
-            return std::nullopt;
-        out.push_back('\n');
-        ++line;
-        const std::size_t after = i;
-        skipSpace();
-        newlines += static_cast<std::size_t>(std::count(body.begin() + after, body.begin() + i, '\n'));
-        if (i < body.size() && body[i] == ',') {
-            ++i;
-            continue;
-        }
-        if (i < body.size() && body[i] == ']')
-            break;
-        return std::nullopt;
+            fail();
+        m_i = i;
     }
-    ++i; // ']'
-    skipSpace();
-    if (i != body.size())
-        return std::nullopt;
-    return out;
-}
+
+    /// After the closing bracket: only whitespace may follow.
+    void finish()
+    {
+        skipSpace();
+        if (m_i != m_body.size())
+            fail();
+        m_done = true;
+    }
+
+    /// Something is broken at the array's level: the full parse says what and where (it throws JsonlError).
+    [[noreturn]] void fail()
+    {
+        parsedDocumentAsLines(TextInput(m_name), m_body, {}, true);
+        throw JsonlError(m_name, 1 + m_newlines, "", "not a JSON array of records");
+    }
+
+    std::shared_ptr<const std::string> m_text;
+    std::string_view m_body;
+    std::string m_name;
+    std::string m_line;
+    std::size_t m_i = 0;
+    std::size_t m_newlines = 0;
+    bool m_started = false, m_first = true, m_done = false;
+};
 
 /// Whether a record of one of the formats we read has `object`'s members (rather than being a map of records).
 bool looksLikeRecord(const JsonDoc& doc, Index object)
@@ -157,7 +205,7 @@ bool looksLikeRecord(const JsonDoc& doc, Index object)
 
 } // namespace
 
-std::optional<std::string> documentAsLines(const TextInput& input, const std::string& recordsPath)
+std::optional<DocumentLines> documentAsLines(const TextInput& input, const std::string& recordsPath)
 {
     // JSON lines unless the first line opens an array, or opens an object it does not close (a document printed over
     // several lines). A first line that is a whole (or a broken) one-line record stays JSON lines, so that the readers
@@ -178,14 +226,46 @@ std::optional<std::string> documentAsLines(const TextInput& input, const std::st
             return std::nullopt;
         opensDocument = first == "[" || first == "{" || first.front() == '[';
     }
-    std::string text = readWhole(input);
-    std::size_t skip = text.rfind("\xEF\xBB\xBF", 0) == 0 ? 3 : 0; // a UTF-8 byte-order mark
-    const std::string_view body = std::string_view(text).substr(skip);
-    // The common case, an array of records, without building the whole document's tree: each element is parsed
-    // once, by the importer that reads its line. Anything unusual takes the full parse below, which says where.
-    if (recordsPath.empty())
-        if (auto lines = arrayAsLines(body))
-            return lines;
+    auto text = std::make_shared<const std::string>(readWhole(input));
+    const std::size_t skip = text->rfind("\xEF\xBB\xBF", 0) == 0 ? 3 : 0; // a UTF-8 byte-order mark
+    const std::string_view body = std::string_view(*text).substr(skip);
+    // The common case, an array of records, without building the whole document's tree: its records are made into
+    // lines one at a time as the importer reads them (ArrayFeed), each parsed once. Anything unusual takes the full
+    // parse, which says where it breaks.
+    if (recordsPath.empty()) {
+        const std::size_t start = body.find_first_not_of(" \t\r\n");
+        if (start != std::string_view::npos && body[start] == '[') {
+            DocumentLines d;
+            d.text = std::move(text);
+            d.streamed = true;
+            d.offset = skip;
+            return d;
+        }
+    }
+    auto lines = parsedDocumentAsLines(input, body, recordsPath, opensDocument);
+    if (!lines)
+        return std::nullopt;
+    DocumentLines d;
+    d.text = std::make_shared<const std::string>(std::move(*lines));
+    return d;
+}
+
+TextInput DocumentLines::asInput(const TextInput& input) const
+{
+    TextInput lines(input.name, streamed ? std::string_view() : std::string_view(*text), input.idPrefix);
+    lines.documentLines = true;
+    if (streamed)
+        lines.feed = [text = text, offset = offset, name = input.name] {
+            return std::make_unique<ArrayFeed>(text, offset, name);
+        };
+    return lines;
+}
+
+namespace {
+
+std::optional<std::string> parsedDocumentAsLines(
+    const TextInput& input, std::string_view body, const std::string& recordsPath, bool opensDocument)
+{
     JsonDoc doc;
     try {
         doc.parse(body);
@@ -305,5 +385,7 @@ std::optional<std::string> documentAsLines(const TextInput& input, const std::st
     }
     return out;
 }
+
+} // namespace
 
 } // namespace creditlab::importer

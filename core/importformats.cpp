@@ -304,12 +304,10 @@ bool isArray(const JsonDoc& doc, Index i) { return i != kNone && doc.kind(i) == 
 /// A JSON document's records read through the JSON-lines importers (documentAsLines): owns the lines.
 class DocumentSource : public TrajectorySource {
 public:
-    DocumentSource(const TextInput& input, std::string lines, const ImportOptions& options)
+    DocumentSource(const TextInput& input, DocumentLines lines, const ImportOptions& options)
         : m_lines(std::move(lines))
     {
-        TextInput asLines(input.name, m_lines, input.idPrefix);
-        asLines.documentLines = true;
-        m_inner = openTrajectorySource(asLines, options);
+        m_inner = openTrajectorySource(m_lines.asInput(input), options);
         setFormatName(m_inner->formatName());
     }
     bool next(Trajectory& out) override
@@ -324,7 +322,7 @@ public:
     std::uint64_t size() const override { return m_inner->size(); }
 
 private:
-    std::string m_lines;
+    DocumentLines m_lines; ///< owns what the inner source reads
     std::unique_ptr<TrajectorySource> m_inner;
     bool m_started = false;
 };
@@ -382,11 +380,8 @@ std::string closestFormat(const JsonDoc& doc)
 ImportFormat detect(const TextInput& input, std::string& mapping)
 {
     if (!input.documentLines)
-        if (const auto lines = importer::documentAsLines(input)) {
-            TextInput asLines(input.name, *lines, input.idPrefix);
-            asLines.documentLines = true;
-            return detect(asLines, mapping);
-        }
+        if (const auto lines = importer::documentAsLines(input))
+            return detect(lines->asInput(input), mapping);
     const std::string& path = input.name;
     LineReader lines(input);
     std::string_view line;

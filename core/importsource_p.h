@@ -10,6 +10,7 @@
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -120,7 +121,14 @@ void parseRecord(JsonDoc& doc, std::string_view line);
 /// skip); a record taken from an object keyed by id, or the one record of a file, gets `"id"` (the key, or the file's
 /// name without extension) when it has none. `recordsPath` (a mapping's `records:`) names the list of records inside
 /// the document. nullopt for JSON lines. Throws JsonlError naming the file, line and field.
-std::optional<std::string> documentAsLines(const TextInput& input, const std::string& recordsPath = {});
+struct DocumentLines {
+    std::shared_ptr<const std::string> text; ///< the lines; or, streamed, the whole document
+    bool streamed = false; ///< a top-level array: its records are made into lines one at a time, as they are read
+    std::size_t offset = 0; ///< streamed: where the document starts in `text` (after a byte-order mark)
+    /// What reads these lines: named, and with the generated ids' prefix, as `input`.
+    TextInput asInput(const TextInput& input) const;
+};
+std::optional<DocumentLines> documentAsLines(const TextInput& input, const std::string& recordsPath = {});
 
 /// A source path of a mapping file: member names (or array indices, negative from the end) joined by dots.
 struct MapPath {

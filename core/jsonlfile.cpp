@@ -16,6 +16,11 @@ constexpr std::size_t kBlock = 1 << 20;
 LineReader::LineReader(const TextInput& input)
     : m_path(input.name)
 {
+    if (input.feed) {
+        m_feed = input.feed();
+        m_eof = true;
+        return;
+    }
     if (input.memory) {
         m_buffer.assign(input.memory->data(), input.memory->size());
         m_end = m_buffer.size();
@@ -71,6 +76,8 @@ bool LineReader::fill()
 
 bool LineReader::next(std::string_view& line)
 {
+    if (m_feed)
+        return m_feed->next(line, m_lineNumber);
     std::size_t scanFrom = m_begin;
     for (;;) {
         const void* nl = std::memchr(m_buffer.data() + scanFrom, '\n', m_end - scanFrom);

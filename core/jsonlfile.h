@@ -4,12 +4,26 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 
 namespace creditlab {
+
+/// A producer of record lines with their line numbers, read by LineReader instead of a file: a JSON document's records
+/// made into lines one at a time (importer::documentAsLines), so that the import's parser thread makes them while its
+/// writer writes.
+class LineFeed {
+public:
+    virtual ~LineFeed() = default;
+    /// The next line (valid until the next call) and its 1-based line number; false at the end.
+    virtual bool next(std::string_view& line, std::size_t& lineNumber) = 0;
+    virtual std::uint64_t bytesRead() const = 0;
+    virtual std::uint64_t size() const = 0;
+};
 
 /// What a line reader reads: a file, or text already in memory (a request body) under a name that errors use
 /// in place of the file's. Converts from a path, so that code reading files names just the path.
@@ -35,6 +49,8 @@ struct TextInput {
     std::string idPrefix = "line-";
     /// JSON lines made from a JSON document's records (importer::documentAsLines): not looked at as a document again.
     bool documentLines = false;
+    /// When set, each reader reads its own feed from this (and neither the file nor `memory`).
+    std::function<std::unique_ptr<LineFeed>()> feed;
 };
 
 /// Reads a file line by line in large blocks; lines may be of any length. Strips "\n" and "\r\n".
@@ -48,8 +64,8 @@ public:
 
     /// The next line, valid until the next call; false at the end of the file.
     bool next(std::string_view& line);
-    std::uint64_t bytesRead() const { return m_consumed; }
-    std::uint64_t size() const { return m_size; }
+    std::uint64_t bytesRead() const { return m_feed ? m_feed->bytesRead() : m_consumed; }
+    std::uint64_t size() const { return m_feed ? m_feed->size() : m_size; }
     /// 1-based number of the line last returned.
     std::size_t lineNumber() const { return m_lineNumber; }
 
@@ -65,6 +81,7 @@ private:
     std::uint64_t m_consumed = 0;
     std::uint64_t m_size = 0;
     std::size_t m_lineNumber = 0;
+    std::unique_ptr<LineFeed> m_feed;
 };
 
 /// Reads the trajectories of one JSONL file in order. Blank lines are skipped; a duplicate id

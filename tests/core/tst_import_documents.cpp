@@ -173,7 +173,11 @@ void TestImportDocuments::documentErrorsNameLineAndField()
         QCOMPARE(e.line(), std::size_t(4));
         QCOMPARE(e.field(), std::string("messages[0].role"));
     }
-    test::writeFile(array, "[\n  {\"messages\": []},\n  7\n]\n");
+    // (read in order: the first record is whole, the second is not a record)
+    test::writeFile(array,
+        "[\n  {\"messages\": [{\"role\": \"user\", \"content\": \"q\"}, {\"role\": \"assistant\", \"content\": "
+        "\"a\"}]},\n"
+        "  7\n]\n");
     try {
         readAll(array);
         QFAIL("no error");
