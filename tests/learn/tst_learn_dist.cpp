@@ -3,6 +3,7 @@
 // buckets split and join tensors of several dtypes; a rank that never arrives is named; launchers' environments
 // (torchrun, srun) are read, and their mistakes refused by name.
 #include "core/learn/torch/dist/communicator.h"
+#include "core/learn/torch/dist/dataparallel.h"
 
 #include <QTemporaryDir>
 #include <QtTest/QTest>
@@ -33,6 +34,9 @@ private Q_SLOTS:
     void tcpRendezvous();
     void missingRankAtStartIsNamed();
     void monitoredBarrierNamesTheMissingRank();
+    void dataParallelEqualsOneProcess_data();
+    void dataParallelEqualsOneProcess();
+    void withoutTheBroadcastReplicasDiverge();
 };
 
 namespace {
@@ -299,6 +303,125 @@ void TestLearnDist::monitoredBarrierNamesTheMissingRank()
             done = true;
     });
     QVERIFY2(rank0Error.starts_with("rank 0: rank(s) 2 did not reach the barrier within 1500 ms"), rank0Error.c_str());
+}
+
+namespace {
+
+/// A 6→32→32→3 tanh MLP, seeded per `seed`, in `dtype`.
+torch::nn::Sequential mlp(std::uint64_t seed, torch::Dtype dtype)
+{
+    torch::manual_seed(seed);
+    torch::nn::Sequential net(torch::nn::Linear(6, 32), torch::nn::Tanh(), torch::nn::Linear(32, 32), torch::nn::Tanh(),
+        torch::nn::Linear(32, 3));
+    net->to(dtype);
+    return net;
+}
+
+struct TrainResult {
+    std::vector<torch::Tensor> params;
+};
+
+/// `steps` Adam steps (lr 1e-2, global-norm clip 0.5 after the reduction) on global batches of 16 made from a generator
+/// seeded by the step; rank r of `world` takes the contiguous shard [r·16/W, (r+1)·16/W), its loss the mean over it.
+/// Each rank starts from its own seed; `broadcast` makes rank 0's weights everyone's.
+TrainResult trainShard(Communicator& comm, torch::Dtype dtype, int steps, bool broadcast)
+{
+    auto net = mlp(1000 + static_cast<std::uint64_t>(comm.rank()), dtype);
+    std::vector<torch::Tensor> params = net->parameters();
+    if (broadcast)
+        broadcastFromRoot(comm, params);
+    torch::optim::Adam adam(params, torch::optim::AdamOptions(1e-2));
+    const int world = comm.world(), batch = 16, shard = batch / world;
+    for (int step = 0; step < steps; ++step) {
+        torch::Generator gen = at::detail::createCPUGenerator(77 + static_cast<std::uint64_t>(step));
+        const torch::Tensor x = at::randn({ batch, 6 }, gen, torch::TensorOptions().dtype(dtype));
+        const torch::Tensor y = at::randn({ batch, 3 }, gen, torch::TensorOptions().dtype(dtype));
+        const torch::Tensor xs = x.narrow(0, comm.rank() * shard, shard), ys = y.narrow(0, comm.rank() * shard, shard);
+        adam.zero_grad();
+        torch::mse_loss(net->forward(xs), ys).backward();
+        allreduceGradients(comm, params, 1.0 / world);
+        torch::nn::utils::clip_grad_norm_(params, 0.5);
+        adam.step();
+    }
+    TrainResult r;
+    for (const auto& p : params)
+        r.params.push_back(p.detach().clone());
+    return r;
+}
+
+double maxDiff(const std::vector<torch::Tensor>& a, const std::vector<torch::Tensor>& b)
+{
+    double m = 0.0;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        m = std::max(m, (a[i] - b[i]).abs().max().item<double>());
+    return m;
+}
+
+} // namespace
+
+void TestLearnDist::dataParallelEqualsOneProcess_data()
+{
+    QTest::addColumn<int>("world");
+    QTest::addColumn<bool>("float64");
+    QTest::addColumn<double>("tolerance");
+    // ../shared/reference/distributed.md §2.3: equal up to summation order; float32 Adam amplifies that noise on
+    // parameters with near-zero gradients, hence 1e-4 there.
+    QTest::newRow("2 ranks, float64") << 2 << true << 1e-10;
+    QTest::newRow("4 ranks, float64") << 4 << true << 1e-10;
+    QTest::newRow("2 ranks, float32") << 2 << false << 1e-4;
+}
+
+void TestLearnDist::dataParallelEqualsOneProcess()
+{
+    // W ranks on shards of each global batch end where one process on the whole batch ends, after a few Adam steps;
+    // and every rank holds the same bits.
+    QFETCH(int, world);
+    QFETCH(bool, float64);
+    QFETCH(double, tolerance);
+    const torch::Dtype dtype = float64 ? torch::kFloat64 : torch::kFloat32;
+    constexpr int kSteps = 6;
+    auto one = Communicator::connect(LaunchEnv {});
+    const TrainResult reference = trainShard(*one, dtype, kSteps, true);
+    QTemporaryDir dir;
+    const std::string file = dir.filePath(QStringLiteral("store")).toStdString();
+    std::vector<TrainResult> results(static_cast<std::size_t>(world));
+    onRanks(world, [&](int rank) {
+        CommOptions options;
+        options.timeout = std::chrono::milliseconds(30000);
+        options.bucketBytes = 4096; // several buckets
+        auto comm = Communicator::connect(fileEnv(file, rank, world), options);
+        results[static_cast<std::size_t>(rank)] = trainShard(*comm, dtype, kSteps, true);
+        verifyReplicas(*comm, results[static_cast<std::size_t>(rank)].params);
+    });
+    const double diff = maxDiff(results[0].params, reference.params);
+    qInfo("max |theta_W - theta_1| = %.3g", diff);
+    QVERIFY2(diff < tolerance, qPrintable(QStringLiteral("max |θ_W − θ_1| = %1").arg(diff)));
+    for (int r = 1; r < world; ++r)
+        QCOMPARE(maxDiff(results[static_cast<std::size_t>(r)].params, results[0].params), 0.0);
+}
+
+void TestLearnDist::withoutTheBroadcastReplicasDiverge()
+{
+    // The negative control: without rank 0's weights broadcast, each rank trains its own initial weights; nothing
+    // fails but the replicas differ, which verifyReplicas says, naming the rank.
+    QTemporaryDir dir;
+    const std::string file = dir.filePath(QStringLiteral("store")).toStdString();
+    std::vector<std::string> errors(2);
+    std::vector<TrainResult> results(2);
+    onRanks(2, [&](int rank) {
+        CommOptions options;
+        options.timeout = std::chrono::milliseconds(30000);
+        auto comm = Communicator::connect(fileEnv(file, rank, 2), options);
+        results[static_cast<std::size_t>(rank)] = trainShard(*comm, torch::kFloat64, 3, false);
+        try {
+            verifyReplicas(*comm, results[static_cast<std::size_t>(rank)].params);
+        } catch (const CommError& e) {
+            errors[static_cast<std::size_t>(rank)] = e.what();
+        }
+    });
+    QVERIFY(maxDiff(results[0].params, results[1].params) > 1e-3);
+    QVERIFY(errors[0].empty());
+    QVERIFY2(errors[1].starts_with("rank 1: its parameters differ from rank 0's"), errors[1].c_str());
 }
 
 QTEST_GUILESS_MAIN(TestLearnDist)
