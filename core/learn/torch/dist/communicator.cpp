@@ -1,11 +1,13 @@
 #include "core/learn/torch/dist/communicator.h"
 
+#ifdef CREDITLAB_WITH_C10D
 #include <torch/csrc/distributed/c10d/FileStore.hpp>
 #include <torch/csrc/distributed/c10d/PrefixStore.hpp>
 #include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
 #ifdef USE_C10D_NCCL
 #include <torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp>
+#endif
 #endif
 
 #include <torch/version.h>
@@ -53,11 +55,13 @@ void forEachBucket(
 
 namespace {
 
+#ifdef CREDITLAB_WITH_C10D
 // LibTorch 2.x splits the process group into per-device backends; the collectives are the same calls on either.
 #if TORCH_VERSION_MAJOR >= 2
 using Group = c10d::Backend;
 #else
 using Group = c10d::ProcessGroup;
+#endif
 #endif
 
 /// World 1: nothing to exchange.
@@ -73,6 +77,7 @@ public:
     void monitoredBarrier(std::chrono::milliseconds) override { }
 };
 
+#ifdef CREDITLAB_WITH_C10D
 class C10dCommunicator : public Communicator {
 public:
     C10dCommunicator(const LaunchEnv& env, const CommOptions& options)
@@ -215,13 +220,31 @@ private:
 #endif
 };
 
+#endif
+
 } // namespace
+
+bool Communicator::available()
+{
+#ifdef CREDITLAB_WITH_C10D
+    return true;
+#else
+    return false;
+#endif
+}
 
 std::unique_ptr<Communicator> Communicator::connect(const LaunchEnv& env, const CommOptions& options)
 {
     if (!env.distributed())
         return std::make_unique<LocalCommunicator>();
+#ifdef CREDITLAB_WITH_C10D
     return std::make_unique<C10dCommunicator>(env, options);
+#else
+    (void)options;
+    throw CommError("rank " + std::to_string(env.rank) + " of " + std::to_string(env.world)
+        + ": this build has no distributed engine (it was built without Gloo's headers: install libgloo-dev and "
+          "build again)");
+#endif
 }
 
 } // namespace creditlab::learn::dist

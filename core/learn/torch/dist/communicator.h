@@ -53,6 +53,9 @@ public:
     /// Joins the run `env` describes: world 1 gives a communicator whose calls do nothing. Throws CommError naming
     /// this rank, the store's address and what did not happen when the ranks do not all arrive within the timeout.
     static std::unique_ptr<Communicator> connect(const LaunchEnv& env, const CommOptions& options = {});
+    /// False when this build has no distributed engine (built without Gloo's headers): connect() then refuses more
+    /// than one rank.
+    static bool available();
 
 protected:
     Communicator(int rank, int world)
