@@ -32,4 +32,23 @@ qint64 runToLoad(const QComboBox* combo, qint64 shown)
     return shown == 0 && combo->count() > 0 ? combo->currentData().toLongLong() : 0;
 }
 
+bool FollowedRun::follow(QComboBox* combo, qint64 runId, qint64 shown)
+{
+    m_run = runId == shown ? 0 : runId;
+    if (const int index = combo->findData(QVariant::fromValue<qint64>(runId)); index >= 0)
+        combo->setCurrentIndex(index); // the chooser names it at once
+    return m_run != 0;
+}
+
+qint64 FollowedRun::listed(QComboBox* combo) const
+{
+    if (m_run == 0)
+        return 0;
+    const int index = combo->findData(QVariant::fromValue<qint64>(m_run));
+    if (index < 0)
+        return 0;
+    combo->setCurrentIndex(index);
+    return m_run;
+}
+
 } // namespace creditlab::ui

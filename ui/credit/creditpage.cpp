@@ -159,7 +159,7 @@ CreditPage::CreditPage(Workspace* workspace, QWidget* parent)
     layout->addWidget(splitter, 1);
 
     connect(m_run, &QComboBox::activated, this, [this] {
-        m_followRun = 0; // the user's pick is the latest choice
+        m_follow.forget(); // the user's pick is the latest choice
         m_runId = m_run->currentData().toLongLong();
         reloadIterations();
         load();
@@ -207,7 +207,7 @@ void CreditPage::clear()
 {
     ++m_generation; // loads in flight read the old database: drop them
     m_runId = 0;
-    m_followRun = 0; // a run id of the old database
+    m_follow.forget(); // a run id of the old database
     m_data.reset();
     m_trainedMethod.clear();
     m_methodsChosen = false;
@@ -244,9 +244,7 @@ void CreditPage::reloadRuns()
         m_runId = 0; // the run shown is gone (or none was)
     // The run selected in Runs, listed now (one just imported, the new database's): it shows now or when the page
     // appears.
-    if (const int index = m_followRun != 0 ? m_run->findData(QVariant::fromValue<qint64>(m_followRun)) : -1;
-        index >= 0) {
-        m_run->setCurrentIndex(index);
+    if (m_follow.listed(m_run) != 0) {
         if (isVisible())
             showFollowedRun();
         return;
@@ -260,21 +258,17 @@ void CreditPage::reloadRuns()
 
 void CreditPage::followRun(qint64 runId)
 {
-    if (runId == 0)
-        return;
     // The chooser names it at once; a hidden page loads it when it appears.
-    if (const int index = m_run->findData(QVariant::fromValue<qint64>(runId)); index >= 0)
-        m_run->setCurrentIndex(index);
-    m_followRun = runId == m_runId ? 0 : runId;
-    if (m_followRun != 0 && isVisible())
+    if (runId != 0 && m_follow.follow(m_run, runId, m_runId) && isVisible())
         showFollowedRun();
 }
 
 bool CreditPage::showFollowedRun()
 {
-    if (m_followRun == 0 || m_run->findData(QVariant::fromValue<qint64>(m_followRun)) < 0)
+    const qint64 run = m_follow.listed(m_run);
+    if (run == 0)
         return false;
-    showRun(m_followRun);
+    showRun(run);
     return true;
 }
 
@@ -307,7 +301,7 @@ void CreditPage::reloadIterations()
 
 void CreditPage::showRun(qint64 runId, qint64 iteration)
 {
-    m_followRun = 0;
+    m_follow.forget();
     m_runId = runId;
     const int index = m_run->findData(QVariant::fromValue<qint64>(runId));
     if (index >= 0)

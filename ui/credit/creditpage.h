@@ -2,6 +2,8 @@
 
 #include "ui/heatmap/heatmapdata.h"
 
+#include "ui/common/runcombo.h"
+
 #include <QWidget>
 
 #include <memory>
@@ -93,7 +95,7 @@ private:
 
     Workspace* m_workspace;
     qint64 m_runId = 0;
-    qint64 m_followRun = 0; ///< followRun()'s run, until it shows or the user picks another
+    FollowedRun m_follow; ///< the run selected in Runs, until it shows or the user picks another
     quint64 m_generation = 0;
     heatmap::HeatmapDataPtr m_data;
     QComboBox* m_run;

@@ -145,7 +145,7 @@ TreePage::TreePage(Workspace* workspace, QWidget* parent)
     layout->addWidget(splitter, 1);
 
     connect(m_run, &QComboBox::activated, this, [this] {
-        m_followRun = 0; // the user's pick is the latest choice
+        m_follow.forget(); // the user's pick is the latest choice
         m_runId = m_run->currentData().toLongLong();
         reloadIterations();
         load();
@@ -178,7 +178,7 @@ TreePage::TreePage(Workspace* workspace, QWidget* parent)
     // the page is visible, else when it appears).
     connect(m_workspace, &Workspace::aboutToReplace, this, [this] {
         m_runId = 0;
-        m_followRun = 0; // a run id of the old database
+        m_follow.forget(); // a run id of the old database
         m_groups.clear();
         m_iteration->clear();
         m_group->clear();
@@ -208,9 +208,7 @@ void TreePage::reloadRuns()
         m_runId = 0; // the run shown is gone (or none was)
     // The run selected in Runs, listed now (one just imported, the new database's): it shows now or when the page
     // appears.
-    if (const int index = m_followRun != 0 ? m_run->findData(QVariant::fromValue<qint64>(m_followRun)) : -1;
-        index >= 0) {
-        m_run->setCurrentIndex(index);
+    if (m_follow.listed(m_run) != 0) {
         if (isVisible())
             showFollowedRun();
         return;
@@ -233,21 +231,17 @@ void TreePage::reloadRuns()
 
 void TreePage::followRun(qint64 runId)
 {
-    if (runId == 0)
-        return;
     // The chooser names it at once; a hidden page loads it when it appears.
-    if (const int index = m_run->findData(QVariant::fromValue<qint64>(runId)); index >= 0)
-        m_run->setCurrentIndex(index);
-    m_followRun = runId == m_runId ? 0 : runId;
-    if (m_followRun != 0 && isVisible())
+    if (runId != 0 && m_follow.follow(m_run, runId, m_runId) && isVisible())
         showFollowedRun();
 }
 
 bool TreePage::showFollowedRun()
 {
-    if (m_followRun == 0 || m_run->findData(QVariant::fromValue<qint64>(m_followRun)) < 0)
+    const qint64 run = m_follow.listed(m_run);
+    if (run == 0)
         return false;
-    showRun(m_followRun);
+    showRun(run);
     return true;
 }
 
@@ -315,7 +309,7 @@ void TreePage::reloadGroups()
 
 void TreePage::showRun(qint64 runId, const QString& groupKeyText)
 {
-    m_followRun = 0;
+    m_follow.forget();
     m_runId = runId;
     const int index = m_run->findData(QVariant::fromValue<qint64>(runId));
     if (index >= 0)

@@ -3,6 +3,8 @@
 #include "core/store.h"
 #include "ui/treeview/rollouttreeview.h"
 
+#include "ui/common/runcombo.h"
+
 #include <QWidget>
 
 #include <memory>
@@ -91,7 +93,7 @@ private:
 
     Workspace* m_workspace;
     qint64 m_runId = 0;
-    qint64 m_followRun = 0; ///< followRun()'s run, until it shows or the user picks another
+    FollowedRun m_follow; ///< the run selected in Runs, until it shows or the user picks another
     quint64 m_generation = 0;
     std::vector<GroupInfo> m_groups; ///< the run's, as the store lists them
     TreeGroupDataPtr m_data;
