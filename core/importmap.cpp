@@ -255,7 +255,9 @@ protected:
                 action = line.substr(m.actionPrefix.size());
             } else if (m.actionPattern) {
                 std::smatch match;
-                if (std::regex_search(line, match, *m.actionPattern))
+                // At most a line's first 64 KiB is matched (see outcomeOf()); without a group the action is the line.
+                const std::string head = line.size() > 64 * 1024 ? line.substr(0, 64 * 1024) : line;
+                if (std::regex_search(head, match, *m.actionPattern))
                     action = match.size() > 1 && match[1].matched ? match[1].str() : line;
             }
             if (action && lastWasAction) { // consecutive action lines are one action ("Thought: …" then "Action: …")

@@ -86,6 +86,33 @@ std::regex parseRegex(const std::string& file, const YAML::Node& node, const std
 {
     if (!node.IsScalar() || node.Scalar().empty())
         throw std::runtime_error(where(file, node) + ": " + key + ": expected a regular expression");
+    // Counts in repeats ({n,m}) and back-references (\n) above 1000: libstdc++'s regex compiler overflows on long
+    // ones (found by fuzz_import_map) and builds one state per repeat, so they are refused here.
+    const std::string& text = node.Scalar();
+    const auto number = [&](std::size_t& i) { // the digits at i, as a count (past 1000: refused)
+        const std::size_t start = i;
+        while (i < text.size() && text[i] >= '0' && text[i] <= '9')
+            ++i;
+        if (i - start > 4 || (i > start && std::stoi(text.substr(start, i - start)) > 1000))
+            throw std::runtime_error(where(file, node) + ": " + key
+                + ": a repeat count or back-reference above 1000 in the regular expression: " + text);
+    };
+    for (std::size_t i = 0; i < text.size();) {
+        if (text[i] == '\\') {
+            ++i;
+            if (i < text.size() && text[i] >= '0' && text[i] <= '9')
+                number(i); // a back-reference
+            else
+                ++i;
+        } else if (text[i] == '{') { // {n}, {n,} or {n,m}
+            ++i;
+            number(i);
+            if (i < text.size() && text[i] == ',')
+                ++i, number(i);
+        } else {
+            ++i;
+        }
+    }
     try {
         return std::regex(node.Scalar(), std::regex::ECMAScript);
     } catch (const std::regex_error& e) {
@@ -100,6 +127,9 @@ std::string scalar(const std::string& file, const YAML::Node& node, const std::s
         throw std::runtime_error(where(file, node) + ": " + key + ": expected a single value");
     return node.Scalar();
 }
+
+/// The most text a regular expression of a mapping is run over (outcomeOf()).
+constexpr std::size_t kRegexTextLimit = 64 * 1024;
 
 constexpr const char* kKnownKeys
     = "name, detect, records, layout, file_per_trajectory, id, group, iteration, reward, "
@@ -301,8 +331,11 @@ void readLooseText(const JsonDoc& doc, Index i, const std::string& field, std::s
 
 std::optional<double> outcomeOf(const MapSpec& spec, const std::string& text, const std::string& field)
 {
+    // The outcome is looked for in the text's last 64 KiB: it is said at the end, and libstdc++'s regex search
+    // recurses per character it matches (a pattern like "(.|\n)*" over megabytes would overflow the stack).
+    const std::string tail = text.size() > kRegexTextLimit ? text.substr(text.size() - kRegexTextLimit) : text;
     std::smatch m;
-    if (!spec.outcomePattern || !std::regex_search(text, m, *spec.outcomePattern))
+    if (!spec.outcomePattern || !std::regex_search(tail, m, *spec.outcomePattern))
         return std::nullopt;
     std::string v = m.size() > 1 ? m[1].str() : m[0].str();
     std::string lower = v;
@@ -331,6 +364,8 @@ bool detectMatches(const MapSpec& spec, const JsonDoc& doc)
         if (i == kNone)
             return false;
         readLooseText(doc, i, p.text, text);
+        if (text.size() > kRegexTextLimit) // what detection looks for is near the start (see outcomeOf())
+            text.resize(kRegexTextLimit);
         if (!std::regex_search(text, re))
             return false;
     }

@@ -347,6 +347,13 @@ void TestImportPublic::badMappings_data()
                                                 << ": layout: transcript needs action_prefix";
     QTest::newRow("steps without action") << "layout: steps\nobservation: o\n"
                                           << ": \"action\" is required";
+    // Found by fuzz_import_map (crash-516eebe8…): a back-reference of 72 digits overflowed inside libstdc++'s regex
+    // compiler; counts above 1000 are refused before it runs.
+    QTest::newRow("huge back-reference")
+        << "layout: transcript\ntext: t\naction_pattern: \"(a)\\\\99999999999999999999\"\n"
+        << ":3: action_pattern: a repeat count or back-reference above 1000";
+    QTest::newRow("huge repeat") << "layout: transcript\ntext: t\naction_pattern: \"a{2,5000}\"\n"
+                                 << ":3: action_pattern: a repeat count or back-reference above 1000";
     QTest::newRow("empty alternative") << "turns: s\nobservation: [o, \"\"]\naction: a\n"
                                        << ":2: observation: each alternative is a field path";
 }
