@@ -38,6 +38,8 @@ std::vector<std::string> groupingFields(const Batch& batch)
             if (key.starts_with("source."))
                 key.erase(0, 7);
             value.assign(doc.node(m).raw);
+            if (value == "\"\"")
+                continue; // an empty text names no task
             auto [it, inserted] = rewardsByValue.try_emplace(key);
             if (inserted)
                 order.push_back(key);
@@ -46,6 +48,7 @@ std::vector<std::string> groupingFields(const Batch& batch)
     }
     std::vector<std::string> out;
     for (const std::string& key : order) {
+        // A task field: a value shared by rollouts with different rewards.
         const auto& values = rewardsByValue[key];
         const bool mixed = std::any_of(values.begin(), values.end(), [](const auto& v) { return v.second.size() > 1; });
         if (mixed && out.size() < 3)

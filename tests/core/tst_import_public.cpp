@@ -444,6 +444,17 @@ void TestImportPublic::zeroCreditSaysWhyAndGroupByChangesIt()
     QVERIFY2(why->find("`--group-by problem` would compare rollouts with different rewards") != std::string::npos,
         why->c_str());
     QVERIFY2(why->find("trial") == std::string::npos, why->c_str()); // trial 0 and 1 never share a value
+    // An empty text (FireAct's "prompt": "") names no task: it is not suggested.
+    test::writeFile(file, [&] {
+        std::string text = test::readFile(file);
+        const std::string blank = "\"blank\":\"\",";
+        for (std::size_t at = 0; (at = text.find("\"trial\":", at)) != std::string::npos; at += blank.size() + 8)
+            text.insert(at, blank);
+        return text;
+    }());
+    creditOf(ImportOptions {}, why);
+    QVERIFY2(why && why->find("blank") == std::string::npos, why ? why->c_str() : "");
+    QVERIFY2(why->find("`--group-by problem`") != std::string::npos, why->c_str());
     ImportOptions byProblem;
     byProblem.groupBy = "problem";
     const auto credit = creditOf(byProblem, why);
