@@ -24,6 +24,15 @@ struct Scope {
     Index nextNode = kNone;
     const JsonDoc* record = nullptr;
     Index recordNode = kNone;
+
+    /// A record's own scope: its root is both the element and the record (no neighbours).
+    static Scope of(const JsonDoc& doc)
+    {
+        Scope s;
+        s.self = s.record = &doc;
+        s.selfNode = s.recordNode = doc.root();
+        return s;
+    }
 };
 
 struct Found {
@@ -171,9 +180,7 @@ protected:
     {
         const MapSpec& m = m_spec;
         const Index root = doc.root();
-        Scope record;
-        record.self = record.record = &doc;
-        record.selfNode = record.recordNode = root;
+        Scope record = Scope::of(doc);
         const bool hasReward = readRecordFields(m, record, out);
         const Found list = find(m.turns, record);
         if (!list)
@@ -226,9 +233,7 @@ protected:
     void convert(const JsonDoc& doc, std::size_t lineNo, Trajectory& out) override
     {
         const MapSpec& m = m_spec;
-        Scope record;
-        record.self = record.record = &doc;
-        record.selfNode = record.recordNode = doc.root();
+        Scope record = Scope::of(doc);
         readRecordFields(m, record, out);
         const Found f = find(m.text, record);
         if (!f)
@@ -320,9 +325,7 @@ public:
             row->line = m_lines.lineNumber();
             try {
                 parseRecord(row->doc, row->text);
-                Scope s;
-                s.self = s.record = &row->doc;
-                s.selfNode = s.recordNode = row->doc.root();
+                Scope s = Scope::of(row->doc);
                 if (const Found f = find(m.trajectoryKey, s))
                     readLooseText(*f.doc, f.node, m.trajectoryKey.text(), row->key);
             } catch (const JsonlFieldError& e) {
@@ -351,9 +354,7 @@ public:
             for (auto it = m_rows.rbegin(); it != m_rows.rend(); ++it) { // trajectory fields: the last row with them
                 lineNo = (*it)->line;
                 Trajectory fields;
-                Scope s;
-                s.self = s.record = &(*it)->doc;
-                s.selfNode = s.recordNode = (*it)->doc.root();
+                Scope s = Scope::of((*it)->doc);
                 const bool hasReward = readRecordFields(m, s, fields);
                 if (out.id.empty())
                     out.id = fields.id;
@@ -368,9 +369,7 @@ public:
             }
             for (std::size_t k = 0; k < m_rows.size(); ++k) {
                 lineNo = m_rows[k]->line;
-                Scope s;
-                s.self = s.record = &m_rows[k]->doc;
-                s.selfNode = s.recordNode = m_rows[k]->doc.root();
+                Scope s = Scope::of(m_rows[k]->doc);
                 if (k > 0)
                     s.prev = &m_rows[k - 1]->doc, s.prevNode = m_rows[k - 1]->doc.root();
                 if (k + 1 < m_rows.size())
@@ -460,9 +459,7 @@ std::unique_ptr<TrajectorySource> openMappedSpec(const TextInput& input, const M
         auto chat = openChat(input,
             spec.messages.empty() ? std::optional<MapPath>() : std::optional<MapPath>(spec.messages.refs.front().path));
         chat->setRecordHook([&spec](const JsonDoc& doc, Trajectory& out) {
-            Scope record;
-            record.self = record.record = &doc;
-            record.selfNode = record.recordNode = doc.root();
+            Scope record = Scope::of(doc);
             readRecordFields(spec, record, out);
         });
         source = std::move(chat);
