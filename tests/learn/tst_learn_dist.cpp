@@ -314,9 +314,12 @@ void TestLearnDist::monitoredBarrierNamesTheMissingRank()
 
 namespace {
 
-/// A 6→32→32→3 tanh MLP, seeded per `seed`, in `dtype`.
+/// A 6→32→32→3 tanh MLP, seeded per `seed`, in `dtype`. Ranks are threads sharing torch's default generator: seeding
+/// and drawing the initial weights happen under one lock, or one rank's draws interleave with another's seed.
 torch::nn::Sequential mlp(std::uint64_t seed, torch::Dtype dtype)
 {
+    static std::mutex generatorLock;
+    std::lock_guard lock(generatorLock);
     torch::manual_seed(seed);
     torch::nn::Sequential net(torch::nn::Linear(6, 32), torch::nn::Tanh(), torch::nn::Linear(32, 32), torch::nn::Tanh(),
         torch::nn::Linear(32, 3));
