@@ -164,6 +164,16 @@ void Store::setRunStatus(std::int64_t id, RunStatus status)
     st.bind(3, id).exec();
 }
 
+void Store::failRun(std::int64_t id, const std::string& reason)
+{
+    setRunStatus(id, RunStatus::Failed);
+    m_db.prepare("UPDATE run SET notes = CASE WHEN notes = '' THEN ? ELSE notes || char(10) || ? END WHERE id = ?")
+        .bind(1, "failed: " + reason)
+        .bind(2, "failed: " + reason)
+        .bind(3, id)
+        .exec();
+}
+
 void Store::setRunTags(std::int64_t id, const std::string& tags)
 {
     m_db.prepare("UPDATE run SET tags = ? WHERE id = ?").bind(1, tags).bind(2, id).exec();

@@ -202,6 +202,8 @@ public:
     std::optional<RunInfo> run(std::int64_t id);
     void renameRun(std::int64_t id, const std::string& name);
     void setRunStatus(std::int64_t id, RunStatus status);
+    /// Marks a run failed and says why in its notes (a line "failed: <reason>" after what the notes held).
+    void failRun(std::int64_t id, const std::string& reason);
     void setRunTags(std::int64_t id, const std::string& tags);
     /// Deletes the run and everything that belongs to it.
     void deleteRun(std::int64_t id);

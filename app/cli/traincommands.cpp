@@ -1,5 +1,6 @@
 // train: SFT warm start, then RL with any credit method, headless.
 #include "commands.h"
+#include "localranks.h"
 
 #include "core/credit/params.h"
 #include "core/learn/torch/engine/trainer.h"
@@ -8,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <spdlog/spdlog.h>
 
@@ -23,6 +25,8 @@ struct TrainCliOptions {
     std::int64_t resume = -1;
     bool listKeys = false;
     bool quiet = false;
+    int nproc = 1;
+    double rankTimeout = 300.0;
 };
 
 double metricOf(const std::vector<std::pair<std::string, double>>& metrics, std::string_view name)
@@ -72,6 +76,10 @@ void runTraining(const TrainCliOptions& o)
     learn::TrainOptions options;
     options.database = o.db.resolved();
     options.device = o.device;
+    options.launch = learn::dist::LaunchEnv::fromEnvironment();
+    options.rankTimeoutSeconds = o.rankTimeout;
+    // A data-parallel run's ranks other than 0 print nothing but their errors: rank 0 speaks for the run.
+    const bool speaks = options.launch.rank == 0;
 
     std::unique_ptr<learn::Trainer> trainer;
     if (o.resume >= 0) {
@@ -83,6 +91,13 @@ void runTraining(const TrainCliOptions& o)
         trainer = std::make_unique<learn::Trainer>(config, options);
     }
     const auto& config = trainer->config();
+    if (!speaks) {
+        trainer->run({}, &g_interrupted);
+        return;
+    }
+    if (trainer->world() > 1)
+        std::printf("data-parallel: %d ranks (%s), rank timeout %.0f s\n", trainer->world(),
+            options.launch.source.c_str(), options.rankTimeoutSeconds);
     std::printf("run %lld '%s': %s on %s with %s, judge %s; policy %lld parameters on %s; database %s\n",
         static_cast<long long>(trainer->runId()), config.runName().c_str(), o.resume >= 0 ? "resuming" : "training",
         config.envName().c_str(), config.method().c_str(), config.judgeName().c_str(),
@@ -178,12 +193,34 @@ void addTrainCommand(CLI::App& app)
               ->type_name("RUN");
     cmd->add_flag("--list-keys", o->listKeys, "List every config key with its default and range, then exit");
     cmd->add_flag("--quiet,-q", o->quiet, "No line per iteration (SFT and the final summary only)");
+    cmd->add_option("--nproc", o->nproc,
+           "Data-parallel on this machine: start N ranks of this run (as torchrun --nproc-per-node N would); the "
+           "cores are shared among them")
+        ->check(CLI::Range(1, 256))
+        ->type_name("N");
+    cmd->add_option("--rank-timeout", o->rankTimeout,
+           "Data-parallel: seconds a rank waits for the others before the run fails naming the missing rank")
+        ->check(CLI::PositiveNumber)
+        ->default_val(300.0)
+        ->type_name("SECONDS");
     resume->excludes(config);
     cmd->footer("Ctrl+C stops after the current iteration with a checkpoint; a second Ctrl+C quits at once.\n"
-                "Same config and seed on the CPU: the same metrics every time.");
+                "Same config and seed on the CPU: the same metrics every time.\n"
+                "Data-parallel: torchrun --nproc-per-node N --no-python creditlab-cli train ..., srun creditlab-cli "
+                "train ..., or --nproc N (docs/cluster.md).");
     cmd->callback([o] {
         if (o->listKeys) {
             listKeys();
+            return;
+        }
+        if (o->nproc > 1) {
+            if (std::getenv("RANK") != nullptr || std::getenv("SLURM_PROCID") != nullptr)
+                throw CLI::ValidationError("--nproc",
+                    "this process is already a rank of a launched run (RANK or "
+                    "SLURM_PROCID is set): let the launcher start the ranks");
+            const int code = runLocalRanks(o->nproc, withoutOption(ownArguments(), "--nproc"), 10.0);
+            if (code != 0)
+                std::exit(code);
             return;
         }
         runTraining(*o);

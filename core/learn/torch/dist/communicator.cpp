@@ -101,6 +101,7 @@ public:
             }
             store->setTimeout(options.timeout);
             auto prefixed = c10::make_intrusive<c10d::PrefixStore>("creditlab", store);
+            m_store = prefixed;
             if (options.cuda) {
 #ifdef USE_C10D_NCCL
                 auto nccl = c10d::ProcessGroupNCCL::Options::create();
@@ -208,12 +209,48 @@ private:
         try {
             work->wait(m_options.timeout);
         } catch (const std::exception& e) {
-            throw CommError("rank " + std::to_string(rank()) + ": " + what
-                + " failed (a rank died or hung?): " + firstLine(e.what()));
+            throw CommError("rank " + std::to_string(rank()) + ": " + what + " failed: " + missingRanks() + " ("
+                + firstLine(e.what()) + ")");
         }
     }
 
+    /// After a failed collective: which ranks are gone. Every rank that is still alive says so in the store under the
+    /// same key (its n-th failure); those not heard from within a few seconds are named. A store that no longer
+    /// answers means rank 0, which served it, is gone.
+    std::string missingRanks()
+    {
+        const auto patience = std::min<std::chrono::milliseconds>(m_options.timeout, std::chrono::seconds(10));
+        std::vector<int> gone;
+        try {
+            auto alive = c10::make_intrusive<c10d::PrefixStore>("alive/" + std::to_string(++m_failures), m_store);
+            alive->set(std::to_string(rank()), std::vector<std::uint8_t> { 1 });
+            const auto deadline = std::chrono::steady_clock::now() + patience;
+            for (int r = 0; r < world(); ++r) {
+                if (r == rank())
+                    continue;
+                const auto left = std::max<std::chrono::milliseconds>(std::chrono::milliseconds(1),
+                    std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()));
+                try {
+                    alive->wait({ std::to_string(r) }, left);
+                } catch (const std::exception&) {
+                    gone.push_back(r);
+                }
+            }
+        } catch (const std::exception&) {
+            return "rank 0 is gone (the store it served does not answer)";
+        }
+        if (gone.empty())
+            return "every rank is still alive (a network error?)";
+        std::string list;
+        for (int r : gone)
+            list += (list.empty() ? "" : ", ") + std::to_string(r);
+        return (gone.size() == 1 ? "rank " + list + " is" : "ranks " + list + " are") + " gone or hung (no word within "
+            + std::to_string(patience.count() / 1000) + " s)";
+    }
+
     CommOptions m_options;
+    c10::intrusive_ptr<c10d::Store> m_store;
+    int m_failures = 0;
     c10::intrusive_ptr<c10d::ProcessGroupGloo> m_gloo;
 #ifdef USE_C10D_NCCL
     c10::intrusive_ptr<c10d::ProcessGroupNCCL> m_nccl;

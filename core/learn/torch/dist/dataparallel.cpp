@@ -1,5 +1,6 @@
 #include "core/learn/torch/dist/dataparallel.h"
 
+#include <cstring>
 #include <string>
 
 namespace creditlab::learn::dist {
@@ -58,6 +59,54 @@ void verifyReplicas(Communicator& comm, const std::vector<torch::Tensor>& params
         throw CommError("rank " + std::to_string(comm.rank()) + ": its parameters differ from rank 0's (checksums "
             + std::to_string(plain) + " against " + std::to_string(root[0][0].item<double>())
             + "): the replicas diverged");
+}
+
+std::vector<std::string> allgatherBytes(Communicator& comm, const std::string& mine)
+{
+    const int world = comm.world();
+    if (world == 1)
+        return { mine };
+    std::vector<torch::Tensor> lengths { torch::zeros({ world }, torch::kInt64) };
+    lengths[0][comm.rank()] = static_cast<std::int64_t>(mine.size());
+    comm.allreduce(lengths);
+    const torch::Tensor sizes = lengths[0].contiguous();
+    const std::int64_t* n = sizes.data_ptr<std::int64_t>();
+    const std::int64_t longest = std::max<std::int64_t>(1, sizes.max().item<std::int64_t>());
+    std::vector<torch::Tensor> rows { torch::zeros({ world, longest }, torch::kUInt8) };
+    if (!mine.empty())
+        std::memcpy(rows[0].data_ptr<std::uint8_t>() + comm.rank() * longest, mine.data(), mine.size());
+    comm.allreduce(rows);
+    const std::uint8_t* data = rows[0].data_ptr<std::uint8_t>();
+    std::vector<std::string> out;
+    out.reserve(static_cast<std::size_t>(world));
+    for (int r = 0; r < world; ++r)
+        out.emplace_back(reinterpret_cast<const char*>(data + r * longest), static_cast<std::size_t>(n[r]));
+    return out;
+}
+
+void broadcastBytes(Communicator& comm, std::string& bytes, int root)
+{
+    if (comm.world() == 1)
+        return;
+    std::vector<torch::Tensor> length { torch::tensor({ static_cast<std::int64_t>(bytes.size()) }, torch::kInt64) };
+    comm.broadcast(length, root);
+    const auto n = length[0].item<std::int64_t>();
+    std::vector<torch::Tensor> data { torch::zeros({ std::max<std::int64_t>(1, n) }, torch::kUInt8) };
+    if (comm.rank() == root && n > 0)
+        std::memcpy(data[0].data_ptr<std::uint8_t>(), bytes.data(), bytes.size());
+    comm.broadcast(data, root);
+    bytes.assign(reinterpret_cast<const char*>(data[0].data_ptr<std::uint8_t>()), static_cast<std::size_t>(n));
+}
+
+void allreduceSum(Communicator& comm, std::vector<double>& values)
+{
+    if (comm.world() == 1 || values.empty())
+        return;
+    std::vector<torch::Tensor> t {
+        torch::from_blob(values.data(), { static_cast<std::int64_t>(values.size()) }, torch::kFloat64).clone()
+    };
+    comm.allreduce(t);
+    std::memcpy(values.data(), t[0].data_ptr<double>(), values.size() * sizeof(double));
 }
 
 } // namespace creditlab::learn::dist

@@ -8,6 +8,7 @@
 
 #include "core/learn/torch/dist/communicator.h"
 
+#include <string>
 #include <vector>
 
 namespace creditlab::learn::dist {
@@ -23,5 +24,14 @@ void allreduceGradients(Communicator& comm, const std::vector<torch::Tensor>& pa
 /// Throws CommError naming this rank when its `params` differ from rank 0's (a checksum broadcast from rank 0: the
 /// cheap check DDP's verify_params_across_processes makes).
 void verifyReplicas(Communicator& comm, const std::vector<torch::Tensor>& params);
+
+/// Every rank's `mine`, in rank order, on every rank (an allreduce of a [world, longest] byte matrix whose row r only
+/// rank r fills: c10d calls that exist in 1.13 and 2.x alike). For the small per-iteration records of a run (rollouts,
+/// evaluation episodes), not for weights.
+std::vector<std::string> allgatherBytes(Communicator& comm, const std::string& mine);
+/// Sets `bytes` on every rank to rank `root`'s.
+void broadcastBytes(Communicator& comm, std::string& bytes, int root = 0);
+/// The sum over the ranks of each value, on every rank.
+void allreduceSum(Communicator& comm, std::vector<double>& values);
 
 } // namespace creditlab::learn::dist

@@ -3,9 +3,11 @@
 #include "core/judge/httpjudge.h"
 #include "core/judge/humanjudge.h"
 #include "core/learn/api/runtime.h"
+#include "core/learn/torch/engine/ranks.h"
 #include "core/learn/torch/engine/stages.h"
 #include "core/learn/torch/engine/trainerstate.h"
 
+#include <cstring>
 #include <stdexcept>
 
 namespace creditlab::learn {
@@ -22,19 +24,35 @@ std::vector<std::pair<std::string, double>> Trainer::Impl::runIteration()
     // Sample: distinct train tasks, G rollouts each, all at once.
     std::vector<std::uint64_t> pool;
     if (config.getText("rl.task_pool") == "labelled") {
-        pool = labelledTrainSeeds(*store, config.envName());
-        if (pool.empty())
-            throw std::runtime_error("rl.task_pool=labelled: no " + config.envName() + " train task in "
-                + options.database + " carries human labels; label some turns (Annotate tab) or import labels");
+        std::string error;
+        if (writer()) { // rank 0 reads the store; a data-parallel run's other ranks get its pool
+            pool = labelledTrainSeeds(*store, config.envName());
+            if (pool.empty())
+                error = "rl.task_pool=labelled: no " + config.envName() + " train task in " + options.database
+                    + " carries human labels; label some turns (Annotate tab) or import labels";
+        }
+        std::string bytes = error.empty()
+            ? std::string(reinterpret_cast<const char*>(pool.data()), pool.size() * sizeof(std::uint64_t))
+            : "!" + error;
+        dist::broadcastBytes(*comm, bytes);
+        if (!bytes.empty() && bytes.front() == '!')
+            throw std::runtime_error(bytes.substr(1));
+        pool.resize(bytes.size() / sizeof(std::uint64_t));
+        std::memcpy(pool.data(), bytes.data(), pool.size() * sizeof(std::uint64_t));
     }
-    const auto specs
-        = iterationEpisodes(it, sampleTaskSeeds(config.getInt("rl.tasks"), std::move(pool), rng), config.getInt("rl.group_size"));
+    const auto taskSeeds = sampleTaskSeeds(config.getInt("rl.tasks"), std::move(pool), rng);
+    const auto groupSize = static_cast<std::size_t>(config.getInt("rl.group_size"));
+    const auto specs = iterationEpisodes(it, taskSeeds, config.getInt("rl.group_size"));
+    // A data-parallel rank rolls out its share of the task groups (whole groups), then every rank holds them all.
+    const auto [firstGroup, endGroup] = shareOf(taskSeeds.size(), comm->rank(), comm->world());
+    const std::vector<EpisodeSpec> mySpecs(specs.begin() + static_cast<std::ptrdiff_t>(firstGroup * groupSize),
+        specs.begin() + static_cast<std::ptrdiff_t>(endGroup * groupSize));
     // A server outage rolls the batch out again once it is back, from the same Rng state: the same episodes.
     const auto rolloutRng = rng.state();
-    auto rollouts = throughOutages("the environment server", [&] {
+    auto rollouts = gatherRollouts(*comm, throughOutages("the environment server", [&] {
         rng.setState(rolloutRng);
-        return collectRollouts(policy, *format, setup, specs, rng);
-    });
+        return collectRollouts(policy, *format, setup, mySpecs, rng);
+    }));
 
     // Judge every turn (the trained method or the shadow methods may need roles and scores). One call for the whole
     // batch, so that a judge that calls out (http) overlaps its requests across it. An endpoint outage judges the
@@ -80,8 +98,10 @@ std::vector<std::pair<std::string, double>> Trainer::Impl::runIteration()
     // Update: PPO, then the learned credit model's own training.
     const auto updateStart = Clock::now();
     UpdateTrace trace;
+    UpdateSettings settings = updateSettings(config, kl.coef, static_cast<bool>(critic));
+    settings.shard = { comm.get(), firstGroup * groupSize, endGroup * groupSize };
     const auto stats = ppoUpdate(policy, reference, *optimizer, critic ? &critic : nullptr, criticOptimizer.get(),
-        sequences, updateSettings(config, kl.coef, static_cast<bool>(critic)), rng, &trace);
+        sequences, settings, rng, &trace);
     kl.update(stats.kl, static_cast<std::int64_t>(selection.samples));
     const double updateSeconds = secondsSince(updateStart);
     if (learned)
@@ -133,9 +153,11 @@ std::vector<std::pair<std::string, double>> Trainer::Impl::runIteration()
         releaseFreeMemory(); // the evaluation's KV cache (one row per episode) is the largest transient of a run
     const double evalSeconds = activeSecondsSince(evalStart, callbackBeforeEval);
 
-    // Record the iteration in one transaction.
+    // Record the iteration in one transaction (rank 0; the other ranks hold the same metrics).
     const auto storeStart = Clock::now();
-    auto tx = store->begin();
+    std::unique_ptr<Transaction> tx;
+    if (writer())
+        tx = store->begin();
     IterationRecord record;
     record.runId = runId;
     record.iteration = it;
@@ -148,7 +170,8 @@ std::vector<std::pair<std::string, double>> Trainer::Impl::runIteration()
     const auto tokens = tokenSegments(
         *format, batch.trajectories.size(), config.getInt("rl.store_tokens"), sequences, trace, rollouts.sequences);
     record.tokens = &tokens;
-    recordIteration(*store, record);
+    if (writer())
+        recordIteration(*store, record);
     if (evaluating)
         storeEvalEpisodes(it);
     const double rolloutSeconds = rollouts.generationSeconds + rollouts.envSeconds;
@@ -168,11 +191,15 @@ std::vector<std::pair<std::string, double>> Trainer::Impl::runIteration()
     metrics.emplace_back("throughput/train_tokens_per_s",
         updateSeconds > 0 ? static_cast<double>(stats.trainedTokens) / updateSeconds : 0.0);
     metrics.emplace_back(std::string(metricnames::kDeviceMemory), peakMemoryGiB(device.str()));
-    store->writeMetrics(runId, it, metrics);
+    if (distributed())
+        metrics.emplace_back("dist/ranks", static_cast<double>(comm->world()));
     const bool checkpointed = it % config.getInt("checkpoint.every") == 0 || it == iterations;
-    if (checkpointed)
-        checkpoint();
-    tx->commit();
+    if (writer()) {
+        store->writeMetrics(runId, it, metrics);
+        if (checkpointed)
+            checkpoint();
+        tx->commit();
+    }
     if (checkpointed)
         removeStaleCheckpoints();
     return metrics;

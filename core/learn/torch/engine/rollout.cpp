@@ -71,6 +71,22 @@ RolloutBatch collectRollouts(Transformer& policy, const TokenFormat& format, con
             active.push_back(i);
     }
     batch.envSeconds += secondsSince(envStart);
+    // Every episode's own sampling stream (trainsteps.h): one draw of `rng`, mixed with the episode's stream index.
+    const std::uint64_t streamBase = rng.next();
+    std::vector<Rng> episodeRngs;
+    episodeRngs.reserve(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        Rng mixer(streamBase ^ (episodes[i].stream.value_or(i) * 0xd1b54a32d192ed03ULL));
+        episodeRngs.emplace_back(mixer.next());
+    }
+    std::vector<Rng*> rowRngs;
+    SamplingOptions sampling = setup.sampling;
+    sampling.rowRngs = &rowRngs;
+    const auto rowsOf = [&](const std::vector<std::size_t>& rows) {
+        rowRngs.clear();
+        for (std::size_t i : rows)
+            rowRngs.push_back(&episodeRngs[i]);
+    };
     torch::NoGradGuard noGrad;
     policy->eval();
 
@@ -142,8 +158,9 @@ RolloutBatch collectRollouts(Transformer& policy, const TokenFormat& format, con
             if (cache.length + width + setup.sampling.maxTokens > cache.capacity)
                 growCache(cache, std::max(2 * cache.capacity, cache.length + width + setup.sampling.maxTokens));
             auto last = policy->forwardLast(padded.tokens, padded.valid, cache); // left-padded: the last column
+            rowsOf(active);
             auto generated
-                = sampleActions(policy, cache, last, std::vector<bool>(active.size(), true), setup.sampling, rng, &fed);
+                = sampleActions(policy, cache, last, std::vector<bool>(active.size(), true), sampling, rng, &fed);
             batch.generationSeconds += secondsSince(genStart);
 
             const auto stepStart = Clock::now();
@@ -211,7 +228,8 @@ RolloutBatch collectRollouts(Transformer& policy, const TokenFormat& format, con
             for (std::size_t i : active)
                 prompts.push_back(buildPrompt(builtinTokenizer(format), setup.prompt, *batch.trajectories[i].task.goal,
                     batch.trajectories[i].turns, observations[i]));
-            auto generated = generate(policy, prompts, setup.sampling, rng);
+            rowsOf(active);
+            auto generated = generate(policy, prompts, sampling, rng);
             batch.generationSeconds += secondsSince(genStart);
 
             const auto stepStart = Clock::now();

@@ -45,7 +45,8 @@ std::vector<EpisodeSpec> iterationEpisodes(
     for (std::size_t j = 0; j < taskSeeds.size(); ++j) {
         const std::string groupId = "it" + std::to_string(it) + "-t" + std::to_string(j);
         for (std::int64_t k = 0; k < group; ++k)
-            specs.push_back({ taskSeeds[j], env::Split::Train, groupId + "-r" + std::to_string(k), groupId });
+            specs.push_back({ taskSeeds[j], env::Split::Train, groupId + "-r" + std::to_string(k), groupId,
+                static_cast<std::uint64_t>(specs.size()) });
     }
     return specs;
 }

@@ -1,5 +1,6 @@
 // The run lifecycle: creating or resuming a run, SFT, evaluation, checkpoints and the iteration loop.
 #include "core/hf/hubcache.h"
+#include "core/learn/torch/engine/ranks.h"
 #include "core/learn/torch/engine/trainerstate.h"
 #include "core/paths.h"
 
@@ -58,6 +59,10 @@ double Trainer::Impl::evaluate(std::vector<std::pair<std::string, double>>& metr
             "eval-it" + std::to_string(it) + "-" + std::to_string(k), "eval-it" + std::to_string(it) });
     RolloutSetup greedy = setup;
     greedy.sampling.greedy = true;
+    // A data-parallel rank plays its share of the episodes; every rank then holds them all.
+    const auto [firstEpisode, endEpisode] = shareOf(specs.size(), comm->rank(), comm->world());
+    specs = std::vector<EpisodeSpec>(specs.begin() + static_cast<std::ptrdiff_t>(firstEpisode),
+        specs.begin() + static_cast<std::ptrdiff_t>(endEpisode));
     RolloutBatch batch;
     try {
         batch = throughOutages("the environment server", [&] {
@@ -86,8 +91,11 @@ double Trainer::Impl::evaluate(std::vector<std::pair<std::string, double>>& metr
             if (b.unavailable > 0)
                 throw ServiceUnavailable(std::to_string(b.unavailable) + " of " + std::to_string(episodes)
                     + " evaluation episodes lost the server: " + b.lastError);
+            b.oracleRoles.resize(b.trajectories.size());
+            b.finalContexts.resize(b.trajectories.size());
             return b;
         });
+        batch = gatherRollouts(*comm, std::move(batch));
     } catch (const StopWaiting&) {
         logger()->warn("evaluation skipped: the run was stopped while waiting for the environment server");
         return std::nan("");
@@ -138,6 +146,10 @@ void Trainer::Impl::storeEvalEpisodes(std::int64_t it)
     // After the iteration's training trajectories (ord), under ids eval-it<N>-<k> and group eval-it<N>.
     const auto perIteration = config.getInt("rl.tasks") * config.getInt("rl.group_size");
     const std::int64_t ordBase = it * perIteration;
+    if (!writer()) {
+        evalEpisodes.clear();
+        return;
+    }
     for (std::size_t k = 0; k < evalEpisodes.size(); ++k)
         store->insertTrajectory(runId, ordBase + static_cast<std::int64_t>(k), evalEpisodes[k], true);
     evalEpisodes.clear();
@@ -219,7 +231,7 @@ void Trainer::Impl::runSft(const TrainCallback& callback, const std::atomic<bool
         std::vector<MetricPoint> curve;
         auto lastFlush = Clock::now();
         const auto flush = [&] {
-            if (!curve.empty())
+            if (!curve.empty() && writer())
                 store->writeSftMetrics(runId, curve);
             curve.clear();
             lastFlush = Clock::now();
@@ -227,7 +239,8 @@ void Trainer::Impl::runSft(const TrainCallback& callback, const std::atomic<bool
         const auto train = [&](std::int64_t count, const std::string& what) {
             for (std::int64_t e = 0; e < count && !stopped; ++e) {
                 const std::int64_t before = done;
-                last = sftEpoch(policy, sftOptimizer, demos, batchSize, rng,
+                last = sftEpoch(
+                    policy, sftOptimizer, demos, batchSize, rng,
                     [&](std::int64_t s, std::int64_t, const SftEpoch& step) {
                         done = before + s;
                         curve.push_back({ done, std::string(metricnames::kSftLoss), step.loss });
@@ -251,8 +264,10 @@ void Trainer::Impl::runSft(const TrainCallback& callback, const std::atomic<bool
                         p.message = what + " epoch " + std::to_string(e + 1) + "/" + std::to_string(count);
                         if (!report(p) || (stop && stop->load()))
                             stopped = true;
+                        stopped = anyRank(stopped);
                         return !stopped;
-                    });
+                    },
+                    UpdateShard { comm.get() });
                 flush();
                 logger()->info("{} epoch {}/{}: loss {:.4f}, token accuracy {:.3f}", what, e + 1, count, last.loss,
                     last.tokenAccuracy);
@@ -302,18 +317,21 @@ void Trainer::Impl::runSft(const TrainCallback& callback, const std::atomic<bool
     if (critic)
         copyPolicyInto(critic);
     if (lora()) {
-        saveModule(filesDir + "/reference.pt", policy); // the SFT adapters
+        if (writer())
+            saveModule(filesDir + "/reference.pt", policy); // the SFT adapters
         foldSftAdapters();
-    } else {
+    } else if (writer()) {
         saveModule(filesDir + "/reference.pt", reference);
     }
     iteration = 0;
-    auto tx = store->begin();
-    store->writeMetrics(runId, 0, metrics);
-    storeEvalEpisodes(0);
-    checkpoint();
-    tx->commit();
-    removeStaleCheckpoints();
+    if (writer()) {
+        auto tx = store->begin();
+        store->writeMetrics(runId, 0, metrics);
+        storeEvalEpisodes(0);
+        checkpoint();
+        tx->commit();
+        removeStaleCheckpoints();
+    }
     if (callback) {
         TrainProgress p;
         p.phase = Phase::Sft;
@@ -447,7 +465,7 @@ Trainer::Trainer(const TrainConfig& given, const TrainOptions& options)
     run.name = config.runName();
     run.kind = options.kind;
     run.status = RunStatus::Running;
-    {
+    if (d->writer()) {
         auto tx = d->store->begin();
         d->runId = d->store->createRun(run);
         d->store->setRunConfig(d->runId, "yaml", config.toYaml());
@@ -459,17 +477,43 @@ Trainer::Trainer(const TrainConfig& given, const TrainOptions& options)
         tx->commit();
     }
     try {
+        d->shareRunId();
         d->filesDir = paths::runFiles(options.database, d->runId);
         // A setting that would fail later (a probe file that is not there) surfaces now, not after SFT.
         d->makeLearned();
         if (d->learned)
             d->learned->validate();
-        fs::create_directories(d->filesDir);
+        if (d->writer())
+            fs::create_directories(d->filesDir);
         d->initialisePolicy();
+        d->syncReplicas();
         d->judge = judge::makeJudge(config.judgeName(), config.judgeAssignments(), d->store.get());
-    } catch (...) {
-        d->store->setRunStatus(d->runId, RunStatus::Failed);
+    } catch (const std::exception& e) {
+        d->fail(e.what());
         throw;
+    }
+}
+
+void Trainer::Impl::shareRunId()
+{
+    if (!distributed())
+        return;
+    std::string id = writer() ? std::to_string(runId) : std::string();
+    dist::broadcastBytes(*comm, id);
+    runId = std::stoll(id);
+}
+
+void Trainer::Impl::fail(const std::string& reason)
+{
+    if (!writer() || runId == 0)
+        return;
+    try {
+        if (distributed())
+            store->failRun(runId, reason);
+        else
+            store->setRunStatus(runId, RunStatus::Failed);
+    } catch (const std::exception& e) {
+        logger()->error("run {} could not be marked failed: {}", runId, e.what());
     }
 }
 
@@ -502,38 +546,70 @@ std::unique_ptr<Trainer> Trainer::resume(
             throw ConfigError("--set: " + key + ": cannot change when resuming (it would change the iterations "
                 + "already run); resumable: " + known);
         }
-    Store store(options.database);
-    const auto info = store.run(runId);
-    if (!info)
-        throw std::invalid_argument("run " + std::to_string(runId) + " does not exist in " + options.database);
-    if (info->kind != RunKind::Train && info->kind != RunKind::Trial)
-        throw std::invalid_argument(
-            "run " + std::to_string(runId) + " is not a training run (" + std::string(runKindName(info->kind)) + ")");
-    const auto text = store.runConfig(runId);
-    const auto checkpoint = store.lastCheckpoint(runId);
-    if (!text)
-        throw std::invalid_argument("run " + std::to_string(runId) + " has no stored config to resume from");
-    auto config = TrainConfig::parse(*text, "run " + std::to_string(runId) + " config", overrides);
-    if (!overrides.empty()) {
-        if (checkpoint && config.getInt("rl.iterations") < checkpoint->first)
-            throw ConfigError("--set: rl.iterations: the run has already finished " + std::to_string(checkpoint->first)
-                + " iterations");
-        store.setRunConfig(runId, "yaml", config.toYaml());
-        store.setRunShape(runId, shapeOf(config));
+    // Rank 0 reads the run from the store and tells the other ranks of a data-parallel run (which never open it) its
+    // config and last checkpoint; an error on rank 0 reaches them too, so that every rank stops with it.
+    const auto launched = dist::LaunchEnv(options.launch);
+    std::optional<TrainConfig> config;
+    std::optional<std::pair<std::int64_t, std::string>> checkpoint;
+    std::string shared; // rank 0's verdict: "!error" or "<checkpoint iteration>\n<checkpoint dir>\n<config yaml>"
+    if (launched.rank == 0) {
+        try {
+            Store store(options.database);
+            const auto info = store.run(runId);
+            if (!info)
+                throw std::invalid_argument("run " + std::to_string(runId) + " does not exist in " + options.database);
+            if (info->kind != RunKind::Train && info->kind != RunKind::Trial)
+                throw std::invalid_argument("run " + std::to_string(runId) + " is not a training run ("
+                    + std::string(runKindName(info->kind)) + ")");
+            const auto text = store.runConfig(runId);
+            checkpoint = store.lastCheckpoint(runId);
+            if (!text)
+                throw std::invalid_argument("run " + std::to_string(runId) + " has no stored config to resume from");
+            config = TrainConfig::parse(*text, "run " + std::to_string(runId) + " config", overrides);
+            if (!overrides.empty()) {
+                if (checkpoint && config->getInt("rl.iterations") < checkpoint->first)
+                    throw ConfigError("--set: rl.iterations: the run has already finished "
+                        + std::to_string(checkpoint->first) + " iterations");
+                store.setRunConfig(runId, "yaml", config->toYaml());
+                store.setRunShape(runId, shapeOf(*config));
+            }
+            shared = (checkpoint ? std::to_string(checkpoint->first) + "\n" + checkpoint->second : "-\n") + "\n"
+                + config->toYaml();
+        } catch (const std::exception& e) {
+            if (launched.world == 1)
+                throw;
+            shared = "!" + std::string(e.what());
+        }
     }
-    auto impl = std::make_unique<Impl>(config, options);
+    auto ranks = Impl::connectRanks(options);
+    if (ranks->world() > 1) {
+        dist::broadcastBytes(*ranks, shared);
+        if (!shared.empty() && shared.front() == '!')
+            throw std::invalid_argument(shared.substr(1));
+        if (ranks->rank() != 0) {
+            const auto a = shared.find('\n'), b = shared.find('\n', a + 1);
+            if (shared.compare(0, a, "-") != 0)
+                checkpoint = std::make_pair(std::stoll(shared.substr(0, a)), shared.substr(a + 1, b - a - 1));
+            config = TrainConfig::parse(shared.substr(b + 1), "run " + std::to_string(runId) + " config");
+        }
+    }
+    auto impl = std::make_unique<Impl>(*config, options, std::move(ranks));
     impl->runId = runId;
     impl->filesDir = paths::runFiles(options.database, runId);
-    impl->judge = judge::makeJudge(config.judgeName(), config.judgeAssignments(), impl->store.get());
+    impl->judge = judge::makeJudge(impl->config.judgeName(), impl->config.judgeAssignments(), impl->store.get());
     if (!checkpoint) {
         // Stopped during SFT: start it again from the seed, exactly as the first attempt began.
-        fs::create_directories(impl->filesDir);
+        if (impl->writer())
+            fs::create_directories(impl->filesDir);
         impl->initialisePolicy();
-        impl->store->truncateRun(runId, -1);
+        impl->syncReplicas();
         impl->makeLearned();
-        if (impl->learned) // drops a replay side file the first attempt may have begun
+        if (impl->learned && impl->writer()) // drops a replay side file the first attempt may have begun
             impl->learned->restore({}, -1);
-        impl->store->setRunStatus(runId, RunStatus::Running);
+        if (impl->writer()) {
+            impl->store->truncateRun(runId, -1);
+            impl->store->setRunStatus(runId, RunStatus::Running);
+        }
         logger()->info("restarting run {} from the beginning (it stopped before its first checkpoint)", runId);
         return std::unique_ptr<Trainer>(new Trainer(std::move(impl)));
     }
@@ -556,9 +632,12 @@ std::unique_ptr<Trainer> Trainer::resume(
     impl->makeLearned();
     if (impl->learned)
         impl->learned->restore(checkpoint->second, state.iteration);
+    impl->syncReplicas(); // every rank read the files rank 0 wrote; the broadcast makes sure of it
     // Iterations after the checkpoint are recomputed exactly; drop what an interrupted run left of them.
-    impl->store->truncateRun(runId, state.iteration);
-    impl->store->setRunStatus(runId, RunStatus::Running);
+    if (impl->writer()) {
+        impl->store->truncateRun(runId, state.iteration);
+        impl->store->setRunStatus(runId, RunStatus::Running);
+    }
     logger()->info("resuming run {} after iteration {}", runId, state.iteration);
     return std::unique_ptr<Trainer>(new Trainer(std::move(impl)));
 }
@@ -566,7 +645,9 @@ std::unique_ptr<Trainer> Trainer::resume(
 std::int64_t Trainer::runId() const { return d->runId; }
 const TrainConfig& Trainer::config() const { return d->config; }
 std::string Trainer::device() const { return d->device.str(); }
-bool Trainer::hasCheckpoint() const { return d->store->lastCheckpoint(d->runId).has_value(); }
+bool Trainer::hasCheckpoint() const { return d->writer() && d->store->lastCheckpoint(d->runId).has_value(); }
+int Trainer::rank() const { return d->comm->rank(); }
+int Trainer::world() const { return d->comm->world(); }
 std::int64_t Trainer::parameterCount() const { return d->policy->parameterCount(); }
 
 TrainResult Trainer::run(const TrainCallback& callback, const std::atomic<bool>* stop)
@@ -595,7 +676,7 @@ TrainResult Trainer::run(const TrainCallback& callback, const std::atomic<bool>*
         const double callbackAtStart = d->callbackSeconds;
         const auto firstIteration = d->iteration;
         while (!stopped && d->iteration < iterations) {
-            if (stop && stop->load()) {
+            if (d->anyRank(stop && stop->load())) {
                 stopped = true;
                 break;
             }
@@ -623,19 +704,21 @@ TrainResult Trainer::run(const TrainCallback& callback, const std::atomic<bool>*
             p.metrics = std::move(metrics);
             if (!d->report(p) || (stop && stop->load()) || d->stopRequested)
                 stopped = true;
+            stopped = d->anyRank(stopped);
         }
-        if (stopped && d->iteration >= 0 && d->store->lastCheckpoint(d->runId)->first != d->iteration) {
+        if (stopped && d->writer() && d->iteration >= 0 && d->store->lastCheckpoint(d->runId)->first != d->iteration) {
             auto tx = d->store->begin(); // the new row and the dropped ones together
             d->checkpoint(); // resume continues exactly after the last finished iteration
             tx->commit();
             d->removeStaleCheckpoints();
         }
-    } catch (...) {
-        d->store->setRunStatus(d->runId, RunStatus::Failed);
+    } catch (const std::exception& e) {
+        d->fail(e.what());
         throw;
     }
     result.status = stopped ? RunStatus::Cancelled : RunStatus::Finished;
-    d->store->setRunStatus(d->runId, result.status);
+    if (d->writer())
+        d->store->setRunStatus(d->runId, result.status);
     result.iterationsDone = std::max<std::int64_t>(0, d->iteration);
     result.evalSuccess = d->lastEval;
     return result;

@@ -4,6 +4,7 @@
 // the GUI's run controller include it; the torch state lives behind a private implementation.
 
 #include "core/learn/api/trainconfig.h"
+#include "core/learn/torch/dist/launchenv.h"
 #include "core/vocabulary.h"
 
 #include <atomic>
@@ -50,6 +51,12 @@ struct TrainOptions {
     /// only, not resume()): an experiment records its shared SFT run in its sweep there, so that no kill can leave
     /// the SFT run unknown to the experiment.
     std::function<void(Store&, std::int64_t)> onCreated {};
+    /// A data-parallel run (issue 36): this process's rank among `launch.world` (LaunchEnv::fromEnvironment reads
+    /// torchrun's or Slurm's variables; one process by default). Rank 0 alone opens the store: it creates the run,
+    /// records every iteration and writes the checkpoints; the other ranks read the checkpoint files it names.
+    dist::LaunchEnv launch {};
+    /// How long a rank waits for the others at a collective before the run fails, naming the rank that is missing.
+    double rankTimeoutSeconds = 300.0;
 };
 
 struct TrainResult {
@@ -91,6 +98,9 @@ public:
     bool hasCheckpoint() const;
     /// Parameters of the policy.
     std::int64_t parameterCount() const;
+    /// This process's rank and the run's ranks (0 and 1 unless data-parallel).
+    int rank() const;
+    int world() const;
 
     TrainResult run(const TrainCallback& callback = {}, const std::atomic<bool>* stop = nullptr);
 

@@ -6,6 +6,7 @@
 #include "core/hf/modelfolder.h"
 #include "core/judge/judge.h"
 #include "core/learn/api/runtime.h"
+#include "core/learn/torch/dist/dataparallel.h"
 #include "core/learn/torch/engine/learnedcredit.h"
 #include "core/learn/torch/engine/trainer.h"
 #include "core/learn/torch/engine/trainsteps.h"
@@ -24,6 +25,7 @@
 #include <mutex>
 #include <set>
 #include <system_error>
+#include <thread>
 
 namespace creditlab::learn {
 
@@ -50,6 +52,9 @@ struct StopWaiting { };
 struct Trainer::Impl {
     TrainConfig config;
     TrainOptions options;
+    /// The run's ranks (world 1 unless data-parallel: ranks.h). Connected before anything else.
+    std::unique_ptr<dist::Communicator> comm;
+    /// Rank 0's alone: the other ranks of a data-parallel run never open the database.
     std::unique_ptr<Store> store;
     std::int64_t runId = 0;
     torch::Device device { torch::kCPU };
@@ -90,13 +95,30 @@ struct Trainer::Impl {
     double lastElapsed = 0.0; ///< the elapsed seconds and ETA of the last report, for the evaluation's report
     double lastEta = -1.0;
 
-    Impl(TrainConfig c, TrainOptions o)
+    /// Joins the ranks of the run `options.launch` describes (world 1: at once).
+    static std::unique_ptr<dist::Communicator> connectRanks(const TrainOptions& options)
+    {
+        dist::CommOptions commOptions;
+        commOptions.timeout = std::chrono::milliseconds(static_cast<std::int64_t>(options.rankTimeoutSeconds * 1000));
+        commOptions.cuda = options.launch.distributed() && torch::Device(resolveDevice(options.device)).is_cuda();
+        return dist::Communicator::connect(options.launch, commOptions);
+    }
+
+    /// `ranks`: already joined (resume() asks rank 0 for the config first), else joined here.
+    Impl(TrainConfig c, TrainOptions o, std::unique_ptr<dist::Communicator> ranks = nullptr)
         : config(std::move(c))
         , options(std::move(o))
+        , comm(std::move(ranks))
     {
-        configureThreads({ static_cast<int>(config.getInt("threads")) });
+        int threads = static_cast<int>(config.getInt("threads"));
+        if (threads == 0 && options.launch.localWorld > 1) // the node's cores shared among its ranks
+            threads = options.launch.threadsPerRank(static_cast<int>(std::thread::hardware_concurrency()));
+        configureThreads({ threads });
         device = torch::Device(resolveDevice(options.device));
-        store = std::make_unique<Store>(options.database);
+        if (!comm)
+            comm = connectRanks(options);
+        if (writer())
+            store = std::make_unique<Store>(options.database);
         setup.env = config.envName();
         setup.envAssignments = config.envAssignments();
         setup.episodeMemory = config.getText("policy.memory") == "episode";
@@ -115,6 +137,35 @@ struct Trainer::Impl {
         kl.target = config.getDouble("kl.target");
         kl.horizon = config.getDouble("kl.horizon");
         rng = Rng(static_cast<std::uint64_t>(config.getInt("seed")) * 0x9e3779b97f4a7c15ULL + 1);
+    }
+
+    /// Rank 0: the process that records the run (every process of a run that is not data-parallel).
+    bool writer() const { return comm->rank() == 0; }
+    bool distributed() const { return comm->world() > 1; }
+    /// A new run: rank 0's id on every rank.
+    void shareRunId();
+    /// Marks the run failed (rank 0), with `reason` in its notes when data-parallel: which rank, what happened.
+    void fail(const std::string& reason);
+    /// Whether any rank asks to stop: every rank must leave the loop at the same iteration (or SFT step).
+    bool anyRank(bool mine)
+    {
+        if (!distributed())
+            return mine;
+        std::vector<double> flag { mine ? 1.0 : 0.0 };
+        dist::allreduceSum(*comm, flag);
+        return flag[0] > 0.0;
+    }
+    /// Rank 0's parameters (policy, reference, critic) on every rank, then checked: at the start and on resume.
+    void syncReplicas()
+    {
+        if (!distributed())
+            return;
+        for (Transformer* m : { &policy, &reference, &critic })
+            if (*m) {
+                const auto params = (*m)->parameters();
+                dist::broadcastFromRoot(*comm, params);
+                dist::verifyReplicas(*comm, params);
+            }
     }
 
     /// Sends `p` to the run's callback (when there is one), timing it into callbackSeconds; false when the
@@ -159,7 +210,8 @@ struct Trainer::Impl {
     /// The built-in format of `tokenizer`, saved as the run's tokenizer.txt.
     void useBuiltinTokenizer(Tokenizer tokenizer)
     {
-        tokenizer.save(filesDir + "/tokenizer.txt");
+        if (writer())
+            tokenizer.save(filesDir + "/tokenizer.txt");
         format = std::make_unique<BuiltinFormat>(std::move(tokenizer));
     }
     /// policy.pretrained: opens the folder and reads its format (tokenizer, chat template, stop tokens). Throws
@@ -234,6 +286,8 @@ struct Trainer::Impl {
 
     void checkpoint()
     {
+        if (!writer())
+            return;
         const auto dir = checkpointDir(iteration);
         saveCheckpoint(dir, policy, *optimizer, critic ? &critic : nullptr, criticOptimizer.get(),
             { iteration, rng.state(), kl.coef });
@@ -253,6 +307,8 @@ struct Trainer::Impl {
     /// before the kill). Call after the transaction that called checkpoint() committed.
     void removeStaleCheckpoints()
     {
+        if (!writer())
+            return;
         std::set<std::string> kept;
         for (const auto& [it, path] : store->checkpoints(runId))
             kept.insert(fs::path(path).filename().string());

@@ -4,12 +4,13 @@
 // iteration.cpp (through trainerstate.h) and the stages call them. Learn-internal (torch).
 
 #include "core/env/environment.h"
-#include "core/learn/torch/lm/generation.h"
+#include "core/learn/api/trainconfig.h"
+#include "core/learn/torch/dist/communicator.h"
 #include "core/learn/torch/engine/ppo.h"
+#include "core/learn/torch/lm/generation.h"
 #include "core/learn/torch/lm/prompt.h"
 #include "core/learn/torch/lm/sequence.h"
 #include "core/learn/torch/lm/tokenformat.h"
-#include "core/learn/api/trainconfig.h"
 #include "core/model.h"
 
 #include <cstdint>
@@ -26,6 +27,8 @@ struct EpisodeSpec {
     env::Split split = env::Split::Train;
     std::string id;
     std::string group; ///< empty: the task key
+    /// The episode's place in its whole iteration: its sampling stream (collectRollouts). Unset: its index in the call.
+    std::optional<std::uint64_t> stream {};
 };
 
 /// One policy decision: where its action sits among the batch's sequences (sequences[sequence].spans[span]), and
@@ -68,8 +71,11 @@ struct RolloutSetup {
 
 /// Runs every episode of `episodes` to its end, batching the policy over all active episodes at every
 /// step. Episode mode keeps each episode's KV cache across turns: every turn prefills the new observation as a
-/// chunk and samples the action from there; an episode that would pass the context restarts (a new segment). Trajectories are filled as env::runEpisode fills them (oracle roles in `oracleRoles`, not in the
-/// turns). Does not cancel (one iteration's rollouts).
+/// chunk and samples the action from there; an episode that would pass the context restarts (a new segment).
+/// Trajectories are filled as env::runEpisode fills them (oracle roles in `oracleRoles`, not in the turns). Does not
+/// cancel (one iteration's rollouts). Each episode samples from its own stream, seeded from one draw of `rng` and the
+/// episode's `stream`: an episode's actions do not depend on the others in the call, so that a data-parallel run's
+/// ranks, each rolling out a share, sample what one process would.
 RolloutBatch collectRollouts(Transformer& policy, const TokenFormat& format, const RolloutSetup& setup,
     const std::vector<EpisodeSpec>& episodes, Rng& rng);
 
@@ -152,6 +158,18 @@ TransformerOutput forwardBatch(Transformer& model, const SequenceBatch& batch, b
 torch::Tensor actionLogProbs(Transformer& model, const SequenceBatch& batch, double temperature,
     torch::Tensor* entropy = nullptr, torch::Tensor* hiddenAtActions = nullptr);
 
+/// Data parallelism inside ppoUpdate (issue 36). Every rank holds the whole batch's sequences and plans the same
+/// minibatches (the same Rng), with each minibatch's loss normalised over all of it; a rank computes the passes of its
+/// own trajectories' sequences only, [begin, end). The gradients are summed over the ranks before clipping, every rank
+/// steps, and the statistics and the trace are summed, so that every rank returns what one process would.
+struct UpdateShard {
+    dist::Communicator* comm = nullptr; ///< null or world 1: one process, every trajectory
+    std::size_t begin = 0;
+    std::size_t end = static_cast<std::size_t>(-1);
+    bool owns(std::size_t trajectory) const { return trajectory >= begin && trajectory < end; }
+    bool distributed() const { return comm != nullptr && comm->world() > 1; }
+};
+
 /// SFT statistics of one epoch (or of one step, for sftEpoch's onStep).
 struct SftEpoch {
     double loss = 0.0; ///< mean token cross-entropy on action tokens
@@ -162,8 +180,11 @@ struct SftEpoch {
 /// each step. A step takes sequences until they hold `turnsPerStep` actions (at least one sequence).
 /// `onStep(done, total, step)` is called after every step with that step's loss and token accuracy; returning false
 /// stops the epoch early.
+/// With a distributed `shard`, each rank computes its share of every step's sequences and the gradients are summed
+/// (UpdateShard); every rank returns the same.
 SftEpoch sftEpoch(Transformer& policy, torch::optim::Optimizer& optimizer, const std::vector<TrainSequence>& demos,
-    int turnsPerStep, Rng& rng, const std::function<bool(std::int64_t, std::int64_t, const SftEpoch&)>& onStep = {});
+    int turnsPerStep, Rng& rng, const std::function<bool(std::int64_t, std::int64_t, const SftEpoch&)>& onStep = {},
+    const UpdateShard& shard = {});
 /// How many steps sftEpoch makes over `demos` (whatever the order).
 std::int64_t sftSteps(const std::vector<TrainSequence>& demos, int turnsPerStep);
 /// sft.lr_schedule: the learning rate after `done` of `total` steps; cosine decays from `base` to 5% of it, constant
@@ -201,6 +222,7 @@ struct UpdateSettings {
     double gamma = 1.0;
     double lambda = 1.0;
     bool trajectoryGae = false;
+    UpdateShard shard;
 };
 
 /// What the update saw of each of its sequences, token by token in span order (the Tokens view and the drift metric).

@@ -1,4 +1,6 @@
 // Sequence batches, SFT epochs and the PPO update (with the optional critic and GAE), in both memory modes.
+#include "core/learn/torch/dist/dataparallel.h"
+#include "core/learn/torch/engine/ranks.h"
 #include "core/learn/torch/engine/trainsteps.h"
 
 #include <algorithm>
@@ -153,31 +155,51 @@ double sftLearningRate(double base, std::int64_t done, std::int64_t total, bool 
 }
 
 SftEpoch sftEpoch(Transformer& policy, torch::optim::Optimizer& optimizer, const std::vector<TrainSequence>& demos,
-    int turnsPerStep, Rng& rng, const std::function<bool(std::int64_t, std::int64_t, const SftEpoch&)>& onStep)
+    int turnsPerStep, Rng& rng, const std::function<bool(std::int64_t, std::int64_t, const SftEpoch&)>& onStep,
+    const UpdateShard& shard)
 {
     policy->train();
     const auto device = deviceOf(policy);
     const auto order = shuffled(demos.size(), rng);
     const auto steps = stepsByTurns(demos, order, std::max(1, turnsPerStep));
+    const bool distributed = shard.distributed();
     double lossSum = 0.0, correct = 0.0, tokens = 0.0;
     for (std::size_t s = 0; s < steps.size(); ++s) {
-        std::vector<const TrainSequence*> rows;
-        for (std::size_t k = steps[s].first; k < steps[s].second; ++k)
-            rows.push_back(&demos[order[k]]);
-        auto batch = makeSequenceBatch(rows, device);
-        auto logits = policy->logits(actionHidden(policy, batch));
-        auto logProbs = torch::log_softmax(logits, -1);
-        auto tokenLogProb = logProbs.gather(-1, batch.targets.unsqueeze(-1)).squeeze(-1);
-        const auto count = batch.mask.sum().clamp_min(1.0);
-        auto loss = -(tokenLogProb * batch.mask).sum() / count;
+        // A data-parallel rank takes its share of the step's sequences; the loss is still the token mean of the whole
+        // step, so that the summed gradients are one process's.
+        std::size_t first = steps[s].first, last = steps[s].second;
+        double stepTokens = 0.0;
+        for (std::size_t k = first; k < last; ++k)
+            stepTokens += static_cast<double>(demos[order[k]].actionTokens());
+        if (distributed) {
+            const auto [b, e] = shareOf(last - first, shard.comm->rank(), shard.comm->world());
+            last = first + e;
+            first += b;
+        }
         optimizer.zero_grad();
-        loss.backward();
+        std::vector<double> stepStats { 0.0, 0.0 }; // the step's mean loss, and its correctly predicted tokens
+        if (first < last) {
+            std::vector<const TrainSequence*> rows;
+            for (std::size_t k = first; k < last; ++k)
+                rows.push_back(&demos[order[k]]);
+            auto batch = makeSequenceBatch(rows, device);
+            auto logits = policy->logits(actionHidden(policy, batch));
+            auto logProbs = torch::log_softmax(logits, -1);
+            auto tokenLogProb = logProbs.gather(-1, batch.targets.unsqueeze(-1)).squeeze(-1);
+            auto loss = -(tokenLogProb * batch.mask).sum() / std::max(1.0, stepTokens);
+            loss.backward();
+            stepStats[0] = loss.item<double>();
+            stepStats[1] = ((logits.argmax(-1) == batch.targets).to(torch::kFloat) * batch.mask).sum().item<double>();
+        }
+        if (distributed) {
+            dist::allreduceGradients(*shard.comm, policy->parameters(), 1.0);
+            dist::allreduceSum(*shard.comm, stepStats);
+        }
         torch::nn::utils::clip_grad_norm_(policy->parameters(), 1.0);
         optimizer.step();
-        const double n = batch.mask.sum().item<double>();
-        const double stepLoss = loss.item<double>();
-        const double stepCorrect
-            = ((logits.argmax(-1) == batch.targets).to(torch::kFloat) * batch.mask).sum().item<double>();
+        const double n = stepTokens;
+        const double stepLoss = stepStats[0];
+        const double stepCorrect = stepStats[1];
         lossSum += stepLoss * n;
         tokens += n;
         correct += stepCorrect;
@@ -231,6 +253,49 @@ Plan makePlan(const std::vector<TrainSequence>& sequences, const std::vector<std
         plan.push_back(std::move(micro));
     }
     return plan;
+}
+
+/// The part of `plan` this rank computes: the rows of its own trajectories (every row in one process). A minibatch may
+/// be left with no micro-batch; it keeps its place, for the collective calls every rank makes per minibatch.
+Plan ownedPart(const Plan& plan, const std::vector<TrainSequence>& sequences, const UpdateShard& shard)
+{
+    if (!shard.distributed())
+        return plan;
+    Plan out(plan.size());
+    for (std::size_t mb = 0; mb < plan.size(); ++mb)
+        for (const auto& rows : plan[mb]) {
+            std::vector<std::size_t> mine;
+            for (std::size_t r : rows)
+                if (shard.owns(sequences[r].trajectory))
+                    mine.push_back(r);
+            if (!mine.empty())
+                out[mb].push_back(std::move(mine));
+        }
+    return out;
+}
+
+/// Sums per-sequence token values over the ranks: each rank fills its own sequences' and leaves the others' empty.
+void sumOverRanks(
+    std::vector<std::vector<float>>& perSequence, const std::vector<TrainSequence>& sequences, const UpdateShard& shard)
+{
+    std::vector<float> flat;
+    for (std::size_t i = 0; i < sequences.size(); ++i) {
+        const auto n = static_cast<std::size_t>(sequences[i].actionTokens());
+        if (shard.owns(sequences[i].trajectory) && perSequence[i].size() == n)
+            flat.insert(flat.end(), perSequence[i].begin(), perSequence[i].end());
+        else
+            flat.insert(flat.end(), n, 0.0F);
+    }
+    std::vector<torch::Tensor> t {
+        torch::from_blob(flat.data(), { static_cast<std::int64_t>(flat.size()) }, torch::kFloat).clone()
+    };
+    shard.comm->allreduce(t);
+    const float* v = t[0].data_ptr<float>();
+    for (std::size_t i = 0; i < sequences.size(); ++i) {
+        const auto n = static_cast<std::size_t>(sequences[i].actionTokens());
+        perSequence[i].assign(v, v + n);
+        v += n;
+    }
 }
 
 /// (B, A) from per-sequence flat token values (in span order).
@@ -288,7 +353,9 @@ UpdateStats ppoUpdate(Transformer& policy, Transformer& reference, torch::optim:
     // The first minibatch's old log-probs are its own first forward pass in the loop below, detached: nothing has
     // been stepped yet, so they are the behaviour policy's, its ratio is exactly 1, and the pass is not made twice.
     // With LoRA dropout the first pass is a dropped-out one: every old log-prob then comes from an eval-mode pass.
+    const UpdateShard& shard = settings.shard;
     const Plan firstPlan = makePlan(sequences, byTrajectory, settings, rng);
+    const Plan firstOwned = ownedPart(firstPlan, sequences, shard);
     std::vector<std::vector<float>> oldLogProb(n), refLogProb(n), values(n);
     const bool needRef = settings.loss.klCoef != 0.0;
     const bool ownFirstPass = !policy->stochasticInTraining();
@@ -298,8 +365,8 @@ UpdateStats ppoUpdate(Transformer& policy, Transformer& reference, torch::optim:
         reference->eval();
         if (critic)
             (*critic)->eval();
-        for (std::size_t mb = 0; mb < firstPlan.size(); ++mb)
-            for (const auto& rows : firstPlan[mb]) {
+        for (std::size_t mb = 0; mb < firstOwned.size(); ++mb)
+            for (const auto& rows : firstOwned[mb]) {
                 if (mb == 0 && ownFirstPass && !needRef && !critic)
                     continue;
                 std::vector<const TrainSequence*> ptrs;
@@ -336,6 +403,8 @@ UpdateStats ppoUpdate(Transformer& policy, Transformer& reference, torch::optim:
         std::vector<std::uint8_t> ends;
         std::vector<std::vector<At>> turnsOf;
         for (const auto& group : byTrajectory) {
+            if (!shard.owns(sequences[group.front()].trajectory))
+                continue; // another rank's: its values were not computed here
             std::vector<At> turns;
             for (std::size_t i : group) {
                 std::size_t offset = 0;
@@ -379,6 +448,7 @@ UpdateStats ppoUpdate(Transformer& policy, Transformer& reference, torch::optim:
     std::vector<std::vector<float>> weights(n);
     for (int epoch = 0; epoch < settings.epochs; ++epoch) {
         const Plan plan = epoch == 0 ? firstPlan : makePlan(sequences, byTrajectory, settings, rng);
+        const Plan owned = epoch == 0 ? firstOwned : ownedPart(plan, sequences, shard);
         for (std::size_t mb = 0; mb < plan.size(); ++mb) {
             const auto& minibatch = plan[mb];
             // Token weights that make the minibatch's loss the chosen mean (rl.loss_norm); they sum to 1.
@@ -421,7 +491,7 @@ UpdateStats ppoUpdate(Transformer& policy, Transformer& reference, torch::optim:
             if (critic)
                 criticOptimizer->zero_grad();
             double policyLoss = 0.0, kl = 0.0, entropySum = 0.0, clipped = 0.0, approxKl = 0.0, valueLoss = 0.0;
-            for (const auto& rows : minibatch) {
+            for (const auto& rows : owned[mb]) {
                 std::vector<const TrainSequence*> ptrs;
                 for (auto r : rows)
                     ptrs.push_back(&sequences[r]);
@@ -463,6 +533,11 @@ UpdateStats ppoUpdate(Transformer& policy, Transformer& reference, torch::optim:
                 }
                 stats.trainedTokens += batch.valid.sum().item<std::int64_t>();
             }
+            if (shard.distributed()) { // the minibatch's gradient: every rank's share of it, then clipped alike
+                dist::allreduceGradients(*shard.comm, policy->parameters(), 1.0);
+                if (critic)
+                    dist::allreduceGradients(*shard.comm, (*critic)->parameters(), 1.0);
+            }
             const double norm = torch::nn::utils::clip_grad_norm_(policy->parameters(), settings.maxGradNorm);
             optimizer.step();
             if (critic) {
@@ -477,6 +552,22 @@ UpdateStats ppoUpdate(Transformer& policy, Transformer& reference, torch::optim:
             stats.valueLoss += valueLoss;
             stats.gradNorm += norm;
             steps += 1.0;
+        }
+    }
+    if (shard.distributed()) { // each rank's terms are its share of the minibatch means: their sum is the mean
+        std::vector<double> sums { stats.policyLoss, stats.kl, stats.entropy, stats.clipFraction, stats.approxKl,
+            stats.valueLoss, static_cast<double>(stats.trainedTokens) };
+        dist::allreduceSum(*shard.comm, sums);
+        stats.policyLoss = sums[0];
+        stats.kl = sums[1];
+        stats.entropy = sums[2];
+        stats.clipFraction = sums[3];
+        stats.approxKl = sums[4];
+        stats.valueLoss = sums[5];
+        stats.trainedTokens = static_cast<std::int64_t>(sums[6]);
+        if (trace) {
+            sumOverRanks(oldLogProb, sequences, shard);
+            sumOverRanks(tokenAdvantage, sequences, shard);
         }
     }
     for (double* v : { &stats.policyLoss, &stats.kl, &stats.entropy, &stats.clipFraction, &stats.approxKl,

@@ -114,7 +114,8 @@ bool chooseTokens(const torch::Tensor& logitsIn, const SamplingOptions& options,
         for (std::int64_t r = 0; r < rows; ++r) {
             if (!active[r])
                 continue;
-            chosen[r] = sampleToken(p + r * vocab, vocab, options.topP, rng, scratch, options.topK);
+            Rng& draws = options.rowRngs ? *(*options.rowRngs)[static_cast<std::size_t>(r)] : rng;
+            chosen[r] = sampleToken(p + r * vocab, vocab, options.topP, draws, scratch, options.topK);
             const float logProb = std::log(std::max(p[r * vocab + chosen[r]], 1e-30F));
             out[r].logProb += logProb;
             out[r].tokenLogProbs.push_back(logProb);

@@ -21,6 +21,9 @@ struct SamplingOptions {
     /// Ids at or past it are never sampled: a pretrained model's embedding rows padded past its tokenizer (Qwen:
     /// 151,936 rows, 151,669 tokens). 0: every row.
     std::int64_t vocabLimit = 0;
+    /// When set, row r of a call draws from (*rowRngs)[r] instead of the call's Rng: each episode of a rollout has
+    /// its own stream, so its actions do not depend on which other episodes share its batch (or its rank).
+    const std::vector<Rng*>* rowRngs = nullptr;
 
     bool isStop(std::int32_t token) const
     {
