@@ -218,7 +218,7 @@ void addTrainCommand(CLI::App& app)
                 throw CLI::ValidationError("--nproc",
                     "this process is already a rank of a launched run (RANK or "
                     "SLURM_PROCID is set): let the launcher start the ranks");
-            const int code = runLocalRanks(o->nproc, withoutOption(ownArguments(), "--nproc"), 10.0);
+            const int code = runLocalRanks(o->nproc, withoutOption(ownArguments(), "--nproc"), 30.0);
             if (code != 0)
                 std::exit(code);
             return;

@@ -14,6 +14,7 @@
 
 #include <unistd.h>
 
+#include <csignal>
 #include <regex>
 #include <string>
 
@@ -275,6 +276,9 @@ std::unique_ptr<Communicator> Communicator::connect(const LaunchEnv& env, const 
     if (!env.distributed())
         return std::make_unique<LocalCommunicator>();
 #ifdef CREDITLAB_WITH_C10D
+    // A peer that dies closes its sockets; Gloo's next write to one would raise SIGPIPE and kill this rank before it
+    // could say which rank is gone. Ignored, the write fails and the collective throws.
+    ::signal(SIGPIPE, SIG_IGN);
     return std::make_unique<C10dCommunicator>(env, options);
 #else
     (void)options;
