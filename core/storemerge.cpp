@@ -432,6 +432,7 @@ MergeCounts mergeDatabases(Database& target, const std::vector<std::string>& inp
     for (const auto& path : inputs) {
         auto store = openInput(path, target.path());
         const Side src { store->database().handle(), path };
+        store->database().exec("BEGIN"); // one snapshot of the input, should another process be writing it
         merger.mergeInput(src, [&] {
             ++p.done;
             p.items = static_cast<std::uint64_t>(merger.counts().rows);
@@ -443,6 +444,7 @@ MergeCounts mergeDatabases(Database& target, const std::vector<std::string>& inp
                     throw Cancelled();
             }
         });
+        store->database().exec("COMMIT");
     }
     tx.commit();
     return merger.counts();
