@@ -3,6 +3,7 @@
 // nothing, and is named); one trial alone; the network file system refusal.
 #include "core/database.h"
 #include "core/networkfs.h"
+#include "core/server/ingestserver.h"
 #include "core/store.h"
 #include "core/storemerge.h"
 
@@ -122,6 +123,25 @@ private Q_SLOTS:
         QCOMPARE(e.database().scalarInt("SELECT count(*) FROM run WHERE uid = 'r2'"), 1);
         QCOMPARE(e.database().scalarInt("SELECT count(*) FROM run"), 1);
         QCOMPARE(e.database().scalarInt("SELECT count(*) FROM trial"), 1);
+    }
+
+    void serverMergesPostedDatabasesOnce()
+    {
+        // POST /v1/merge without HTTP: a database file's bytes, twice; a body that is not one is 422.
+        QFile file(QString::fromStdString(path("b.db")));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray body = file.readAll();
+        server::Api api(path("served.db"));
+        auto reply = api.mergeDatabase(std::string_view(body.constData(), static_cast<std::size_t>(body.size())));
+        QCOMPARE(reply.status, 200);
+        QVERIFY2(reply.body.find("\"runs_added\":2,") != std::string::npos, reply.body.c_str());
+        reply = api.mergeDatabase(std::string_view(body.constData(), static_cast<std::size_t>(body.size())));
+        QCOMPARE(reply.status, 200);
+        QVERIFY2(reply.body.find("\"runs_added\":0,\"runs_replaced\":0,\"runs_kept\":2") != std::string::npos,
+            reply.body.c_str());
+        reply = api.mergeDatabase("not a database");
+        QCOMPARE(reply.status, 422);
+        QVERIFY2(reply.body.find("not an SQLite database") != std::string::npos, reply.body.c_str());
     }
 
     void networkFileSystemIsRefusedForWriting()
