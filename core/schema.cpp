@@ -276,6 +276,31 @@ constexpr std::string_view kV10 = R"sql(
 ALTER TABLE run ADD COLUMN source_format TEXT;
 )sql";
 
+// Version 11: identities that hold across databases (issue 36), so that `creditlab-cli merge` and `serve`'s
+// POST /v1/merge recognise a run, a sweep or a trial they have already: `uid` on each, unique where set. A sweep run as
+// `sweep trial` processes derives its sweep's and trials' uids from the sweep file's content and the trial number (the
+// same on every machine), and a trial's run from its trial; other rows get a random uid when inserted (the triggers),
+// and existing rows one here. `trials_planned`: the trials a sweep has in all, when the database may hold only some
+// of them (a `sweep trial` database), so that a merge can tell when it is complete.
+constexpr std::string_view kV11 = R"sql(
+ALTER TABLE run ADD COLUMN uid TEXT;
+ALTER TABLE sweep ADD COLUMN uid TEXT;
+ALTER TABLE sweep ADD COLUMN trials_planned INTEGER;
+ALTER TABLE trial ADD COLUMN uid TEXT;
+UPDATE run SET uid = lower(hex(randomblob(16)));
+UPDATE sweep SET uid = lower(hex(randomblob(16)));
+UPDATE trial SET uid = lower(hex(randomblob(16)));
+CREATE UNIQUE INDEX run_by_uid ON run(uid);
+CREATE UNIQUE INDEX sweep_by_uid ON sweep(uid);
+CREATE UNIQUE INDEX trial_by_uid ON trial(uid);
+CREATE TRIGGER run_uid AFTER INSERT ON run WHEN NEW.uid IS NULL
+BEGIN UPDATE run SET uid = lower(hex(randomblob(16))) WHERE id = NEW.id; END;
+CREATE TRIGGER sweep_uid AFTER INSERT ON sweep WHEN NEW.uid IS NULL
+BEGIN UPDATE sweep SET uid = lower(hex(randomblob(16))) WHERE id = NEW.id; END;
+CREATE TRIGGER trial_uid AFTER INSERT ON trial WHEN NEW.uid IS NULL
+BEGIN UPDATE trial SET uid = lower(hex(randomblob(16))) WHERE id = NEW.id; END;
+)sql";
+
 StoreError newerFileError(const std::string& path, std::int64_t version)
 {
     return StoreError(path + ": written by a newer CreditLab (schema version " + std::to_string(version)
@@ -329,6 +354,8 @@ std::string_view migrationSql(int toVersion)
         return kV9;
     case 10:
         return kV10;
+    case 11:
+        return kV11;
     default:
         return {};
     }

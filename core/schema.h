@@ -13,7 +13,7 @@ class Database;
 namespace schema {
 
 /// The newest schema version this build knows.
-inline constexpr int kVersion = 10;
+inline constexpr int kVersion = 11;
 /// Written into the file header (`PRAGMA application_id`), "CRLB".
 inline constexpr int kApplicationId = 0x43524c42;
 

@@ -1,5 +1,6 @@
 #include "core/store.h"
 
+#include "core/networkfs.h"
 #include "core/schema.h"
 #include "core/store_p.h"
 
@@ -106,8 +107,21 @@ std::string runSummary(const RunInfo& run)
     return out;
 }
 
+namespace {
+
+/// `path`, once it is known to be safe to open: not from a newer CreditLab, and for writing (which makes it WAL) not
+/// on a network file system (networkfs.h), refused before SQLite creates anything there.
+const std::string& openable(const std::string& path, Store::Access access)
+{
+    if (access == Store::Access::ReadWrite)
+        refuseWalOnNetworkFileSystem(path);
+    return schema::refuseNewerFile(path);
+}
+
+} // namespace
+
 Store::Store(const std::string& path, Access access)
-    : m_db(schema::refuseNewerFile(path), access)
+    : m_db(openable(path, access), access)
     , m_cache(std::make_unique<Cache>())
 {
     schema::prepare(m_db);

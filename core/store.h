@@ -307,6 +307,17 @@ public:
     /// Marks a trial "running" on run `runId` (its objective cleared).
     void startTrial(std::int64_t trialId, std::int64_t runId);
 
+    // Identities that hold across databases (schema 11: uid columns; storemerge.h merges by them). store_uids.cpp.
+    /// The sweep with this uid, created (status running, `trialsPlanned` trials in all) when there is none.
+    std::int64_t ensureSweep(
+        const std::string& uid, const std::string& name, const std::string& config, std::int64_t trialsPlanned);
+    /// The trial with this uid, created pending in sweep `sweepId` when there is none.
+    TrialInfo ensureTrial(const std::string& uid, std::int64_t sweepId, const std::string& params);
+    /// Sets a run's uid (replacing the random one it got when inserted).
+    void setRunUid(std::int64_t runId, const std::string& uid);
+    /// Sweep `id`'s status from its trials when it knows how many it has: finished once all are, else running.
+    void updatePlannedSweepStatus(std::int64_t id);
+
 private:
     /// Fills `trajectory` from a row of "SELECT <trajectory columns>, extra" plus its turns and credits;
     /// returns its row id.

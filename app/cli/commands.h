@@ -27,6 +27,10 @@ void addAgreementCommand(CLI::App& app);
 void addLabelsCommand(CLI::App& app);
 void addTrainCommand(CLI::App& app);
 void addSweepCommand(CLI::App& app);
+/// `sweep trial` (issue 36), added by addSweepCommand to `sweep`.
+void addSweepTrialCommand(CLI::App& sweep);
+/// `merge A.db B.db ... --into C.db` (issue 36), in the executable.
+void addMergeCommand(CLI::App& app);
 void addExperimentCommand(CLI::App& app);
 void addReportCommand(CLI::App& app);
 void addProbeCommand(CLI::App& app);

@@ -86,6 +86,7 @@ int main(int argc, char** argv)
     creditlab::cli::addAgreementCommand(app);
     creditlab::cli::addLabelsCommand(app);
     creditlab::cli::addServeCommand(app);
+    creditlab::cli::addMergeCommand(app);
 
     app.parse_complete_callback([&] {
         if (verbose)

@@ -55,7 +55,8 @@ void addServeCommand(CLI::App& app)
         ->check(CLI::Range(0.0, 1e6));
     cmd->add_flag("--quiet,-q", o->quiet, "Do not log each request");
     cmd->footer("Endpoints (JSON): GET /v1/health, POST /v1/runs, GET /v1/runs[/{id}], POST /v1/runs/{id}/iterations,\n"
-                "POST /v1/runs/{id}/finish, POST /v1/credit. docs/serve.md describes them; a Python client is in\n"
+                "POST /v1/runs/{id}/finish, POST /v1/credit, POST /v1/merge (a database file: sweep trial --post).\n"
+                "docs/serve.md describes them; a Python client is in\n"
                 "resources/clients/python/. The token is read from the environment, never from the command line,\n"
                 "and is neither logged nor stored. Ctrl+C stops the server after the requests in progress.");
     cmd->callback([o, tokenEnv] {

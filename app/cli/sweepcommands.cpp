@@ -422,8 +422,15 @@ void addSweepCommand(CLI::App& app)
                        ->type_name("SWEEP");
     cmd->add_flag("--quiet,-q", o->quiet, "No line per finished trial (the results table only)");
     resume->excludes(config);
-    cmd->footer(kFormat);
-    cmd->callback([o] { runSweepCommand(*o); });
+    cmd->footer(std::string(kFormat)
+        + "\nAcross machines: 'creditlab-cli sweep trial --help' (one trial per scheduler task), then 'creditlab-cli "
+          "merge'.");
+    addSweepTrialCommand(*cmd);
+    CLI::App* trial = cmd->get_subcommand("trial");
+    cmd->callback([o, trial] {
+        if (!trial->parsed())
+            runSweepCommand(*o);
+    });
 }
 
 } // namespace creditlab::cli

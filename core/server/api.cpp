@@ -9,11 +9,15 @@
 #include "core/jsonl.h"
 #include "core/jsonscanner.h"
 #include "core/store.h"
+#include "core/storemerge.h"
 #include "core/version.h"
 
 #include <cmath>
 #include <condition_variable>
+#include <cstdlib>
 #include <deque>
+#include <filesystem>
+#include <fstream>
 #include <future>
 #include <mutex>
 #include <regex>
@@ -21,6 +25,8 @@
 #include <unordered_set>
 
 namespace creditlab::server {
+
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -646,6 +652,50 @@ Reply Api::credit(std::string_view body) const
 bool isLoopback(std::string_view host)
 {
     return host == "127.0.0.1" || host == "localhost" || host == "::1" || host.starts_with("127.");
+}
+
+Reply Api::mergeDatabase(std::string_view body)
+{
+    return guarded([&] {
+        if (body.size() < 100 || body.substr(0, 16) != std::string_view("SQLite format 3\0", 16))
+            refuse(422, "", "the body is not an SQLite database (POST /v1/merge takes a CreditLab database file)");
+        // The file goes to a folder of its own, removed with its -wal and -shm whatever happens.
+        std::error_code ec;
+        const fs::path base = fs::temp_directory_path(ec);
+        std::string dirPattern = (ec ? fs::path("/tmp") : base).string() + "/creditlab-merge-XXXXXX";
+        if (!::mkdtemp(dirPattern.data()))
+            refuse(500, "", "cannot make a temporary folder for the posted database");
+        const fs::path dir(dirPattern);
+        struct Cleanup {
+            fs::path dir;
+            ~Cleanup()
+            {
+                std::error_code ignored;
+                fs::remove_all(dir, ignored);
+            }
+        } cleanup { dir };
+        const std::string file = (dir / "posted.db").string();
+        {
+            std::ofstream out(file, std::ios::binary);
+            out.write(body.data(), static_cast<std::streamsize>(body.size()));
+            if (!out)
+                refuse(500, "", "cannot write the posted database to " + file);
+        }
+        return m_writer->call([&](Store& store) {
+            MergeCounts counts;
+            try {
+                counts = mergeDatabases(store.database(), { file });
+            } catch (const StoreError& e) {
+                refuse(422, "", std::string("the posted database: ") + e.what());
+            }
+            std::string out = "{\"runs_added\":" + std::to_string(counts.runsAdded) + ",\"runs_replaced\":"
+                + std::to_string(counts.runsReplaced) + ",\"runs_kept\":" + std::to_string(counts.runsKept)
+                + ",\"sweeps_added\":" + std::to_string(counts.sweepsAdded) + ",\"trials_added\":"
+                + std::to_string(counts.trialsAdded) + ",\"trials_updated\":" + std::to_string(counts.trialsUpdated)
+                + ",\"rows\":" + std::to_string(counts.rows) + "}";
+            return Reply { 200, out };
+        });
+    });
 }
 
 } // namespace creditlab::server

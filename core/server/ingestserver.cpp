@@ -162,6 +162,7 @@ struct IngestServer::Impl {
         server.Post(R"(/v1/runs/(\d+)/finish)",
             checked([this](const httplib::Request& req) { return api.finishRun(runIdOf(req), req.body); }));
         server.Post("/v1/credit", checked([this](const httplib::Request& req) { return api.credit(req.body); }));
+        server.Post("/v1/merge", checked([this](const httplib::Request& req) { return api.mergeDatabase(req.body); }));
 
         server.set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr ep) {
             std::string what = "internal error";

@@ -47,6 +47,11 @@ public:
     /// POST /v1/credit: {"method", "trajectories", "params"?, "format"?, "markers"?, "details"?}. Touches no
     /// database.
     Reply credit(std::string_view body) const;
+    /// POST /v1/merge: the body is a CreditLab database file (what `sweep trial --post` sends), merged into this
+    /// server's database by uid (storemerge.h) in one transaction: posting it again changes nothing, a further along
+    /// copy of a run replaces the one here. Replies {"runs_added", "runs_replaced", "runs_kept", "sweeps_added",
+    /// "trials_added", "trials_updated", "rows"}.
+    Reply mergeDatabase(std::string_view body);
 
 private:
     struct Writer;

@@ -34,6 +34,7 @@ private Q_SLOTS:
     void migration6BackFillsTheRunShape();
     void migration7AddsHumanNotes();
     void migration10AddsTheSourceFormat();
+    void migration11GivesEveryRowAUid();
     void concurrentOpenersMigrateOnce();
     void emptySqliteFileIsMigrated();
     void emptyFileIsMigrated();
@@ -67,6 +68,11 @@ const std::set<std::string> kTablesV5 = [] {
     return t;
 }();
 const std::set<std::string> kIndexesV5 = { "trajectory_by_run", "trial_by_sweep", "probe_result_by_run" };
+const std::set<std::string> kIndexesV11 = [] {
+    auto i = kIndexesV5;
+    i.insert({ "run_by_uid", "sweep_by_uid", "trial_by_uid" });
+    return i;
+}();
 const std::set<std::string> kTablesV7 = [] {
     auto t = kTablesV5;
     t.insert("human_note");
@@ -163,7 +169,7 @@ void TestStoreSchema::newFileIsAtCurrentVersion()
     QCOMPARE(pragmaText(db, "journal_mode"), std::string("wal"));
     QCOMPARE(db.scalarInt("PRAGMA foreign_keys"), std::int64_t(1));
     QCOMPARE(objects(db, "table"), kTablesV9);
-    QCOMPARE(objects(db, "index"), kIndexesV5);
+    QCOMPARE(objects(db, "index"), kIndexesV11);
     QVERIFY(store.runs().empty());
     QVERIFY(store.sweeps().empty());
 }
@@ -226,7 +232,8 @@ void TestStoreSchema::migration_data()
     QTest::newRow("8: SFT curves") << 8 << list(kTablesV8) << list(kIndexesV5);
     QTest::newRow("9: token segments") << 9 << list(kTablesV9) << list(kIndexesV5);
     QTest::newRow("10: source format") << 10 << list(kTablesV9) << list(kIndexesV5);
-    QCOMPARE(schema::kVersion, 10); // a new migration needs its own row here
+    QTest::newRow("11: uids") << 11 << list(kTablesV9) << list(kIndexesV11);
+    QCOMPARE(schema::kVersion, 11); // a new migration needs its own row here
 }
 
 void TestStoreSchema::migration()
@@ -266,6 +273,44 @@ void TestStoreSchema::migration()
         QCOMPARE(objects(store.database(), "table"), wantTables);
         QCOMPARE(objects(store.database(), "index"), wantIndexes);
     }
+}
+
+/// Migration 11: existing runs, sweeps and trials get distinct uids; new ones get one when inserted, unless they
+/// come with their own (sweep trial, merge); a uid is unique.
+void TestStoreSchema::migration11GivesEveryRowAUid()
+{
+    const std::string p = path("v10.db");
+    {
+        Database db(p, Database::Access::ReadWrite);
+        for (int v = 1; v <= 10; ++v)
+            db.exec(schema::migrationSql(v));
+        db.exec(
+            "INSERT INTO run (id, name, kind, created_at) VALUES (1, 'a', 'import', 'now'), (2, 'b', 'train', 'now')");
+        db.exec("INSERT INTO sweep (id, name, config, created_at) VALUES (1, 's', '', 'now')");
+        db.exec("INSERT INTO trial (id, sweep_id, run_id, params) VALUES (1, 1, 2, 'x=1')");
+        db.exec("PRAGMA application_id = " + std::to_string(schema::kApplicationId));
+        db.exec("PRAGMA user_version = 10");
+    }
+    Store store(p);
+    Database& db = store.database();
+    QCOMPARE(db.scalarInt("SELECT count(DISTINCT uid) FROM run WHERE length(uid) = 32"), std::int64_t(2));
+    QCOMPARE(db.scalarInt("SELECT count(*) FROM sweep WHERE length(uid) = 32"), std::int64_t(1));
+    QCOMPARE(db.scalarInt("SELECT count(*) FROM trial WHERE length(uid) = 32"), std::int64_t(1));
+    const std::int64_t run = store.createRun({ "c", RunKind::Train, RunStatus::Running, {}, {} });
+    QCOMPARE(db.scalarInt("SELECT count(DISTINCT uid) FROM run"), std::int64_t(3));
+    store.setRunUid(run, "sweep-x/trial-0/run");
+    QCOMPARE(db.scalarInt("SELECT count(*) FROM run WHERE uid = 'sweep-x/trial-0/run'"), std::int64_t(1));
+    QVERIFY_THROWS_EXCEPTION(StoreError, store.setRunUid(1, "sweep-x/trial-0/run"));
+    // Found again by uid, not made twice.
+    const std::int64_t sweep = store.ensureSweep("sweep-x", "x", "config", 2);
+    QCOMPARE(store.ensureSweep("sweep-x", "x", "config", 2), sweep);
+    const auto trial = store.ensureTrial("sweep-x/trial-0", sweep, "k=1");
+    QCOMPARE(store.ensureTrial("sweep-x/trial-0", sweep, "k=1").id, trial.id);
+    QCOMPARE(trial.status, TrialStatus::Pending);
+    QCOMPARE(db.scalarInt("SELECT count(*) FROM trial WHERE sweep_id = " + std::to_string(sweep)), std::int64_t(1));
+    store.finishTrial(trial.id, run, TrialStatus::Finished, 0.5);
+    store.updatePlannedSweepStatus(sweep);
+    QCOMPARE(store.sweep(sweep)->status, TrialStatus::Running); // 1 of 2 trials
 }
 
 /// Two processes opening an old file at once (an experiment's trainers): the one that waits for the other's
