@@ -235,7 +235,7 @@ bool Communicator::available()
 
 std::unique_ptr<Communicator> Communicator::connect(const LaunchEnv& env, const CommOptions& options)
 {
-    if (!env.distributed())
+    if (!env.distributed() && !options.groupForOneRank)
         return std::make_unique<LocalCommunicator>();
 #ifdef CREDITLAB_WITH_C10D
     return std::make_unique<C10dCommunicator>(env, options);
