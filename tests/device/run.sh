@@ -18,6 +18,12 @@
 # Unpacked packages go to a prefix under $CREDITLAB_DEVICE_WORK, never to /. Their libraries are found by the C++
 # programs alone (LD_LIBRARY_PATH in hf_checks.py's subprocesses); Python and the compiler keep the machine's own.
 #
+# Stage `nccl` (issue 36; last, and only when at least 150 s are left, so it never takes time from the checks):
+# bench_allreduce --cuda, built in its own folder ($build-nccl, NCCL_INCLUDE_DIR from pip's nvidia-nccl) so that a
+# failure there cannot touch the main build: the 135M shape's step on one GPU without a communicator and with a
+# one-rank NCCL allreduce of its gradients (TARGETS.md: <= 3%). Its figures go to $OUT/nccl.txt. Alone:
+#   run(command="CREDITLAB_DEVICE_STAGES='unpack nccl' bash tests/device/run.sh", carry=[".devdeps"], timeout_s=400)
+#
 # For a local rehearsal of the first stages (no GPU needed):
 #   CREDITLAB_DEVICE_STAGES="unpack configure" CREDITLAB_TORCH_PREFIX= OUT=/tmp/out bash tests/device/run.sh
 set -uo pipefail # not -e: every stage runs and reports
@@ -26,7 +32,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root" || exit 1
 start=$(date +%s)
 budget=${CREDITLAB_DEVICE_BUDGET:-470}
-stages=${CREDITLAB_DEVICE_STAGES:-"unpack configure build checks"}
+stages=${CREDITLAB_DEVICE_STAGES:-"unpack configure build checks nccl"}
 work=${CREDITLAB_DEVICE_WORK:-/tmp/creditlab-device}
 build=${CREDITLAB_DEVICE_BUILD:-build/cli}
 OUT=${OUT:-$root/device-out}
@@ -102,12 +108,14 @@ fi
 
 # --- configure: the cli preset against the wheel's LibTorch ----------------------------------------------------------
 configured=0
-if has_stage configure; then
-    t0=$(date +%s)
+if has_stage configure || has_stage nccl; then
     torch_prefix=${CREDITLAB_TORCH_PREFIX-$(python3 -c 'import torch; print(torch.utils.cmake_prefix_path)' 2>/dev/null)}
     [[ -d /usr/local/cuda/bin ]] && export PATH=$PATH:/usr/local/cuda/bin
     export PATH=$PATH:$prefix/usr/bin # the carried ninja, only if the machine has none
     link="-Wl,-rpath-link,$prefix/usr/lib/x86_64-linux-gnu -Wl,-rpath-link,$prefix/lib/x86_64-linux-gnu"
+fi
+if has_stage configure; then
+    t0=$(date +%s)
     note "configure $build (LibTorch from ${torch_prefix:-the system})"
     if timeout "$(allow 150 300)" cmake --preset cli -B "$build" \
         -DCMAKE_PREFIX_PATH="$prefix/usr${torch_prefix:+;$torch_prefix}" \
@@ -163,11 +171,39 @@ if has_stage checks; then
     took[checks]=$(($(date +%s) - t0))
 fi
 
+# --- nccl: bench_allreduce --cuda in its own build folder (issue 36) ----------------------------------------------------
+if has_stage nccl; then
+    t0=$(date +%s)
+    if (($(left) < 150)); then
+        note "nccl skipped: $(left) s left (wants 150); run it alone with CREDITLAB_DEVICE_STAGES='unpack nccl'"
+    else
+        (
+            nccl_include=$(python3 -c 'import os, nvidia.nccl as n; print(os.path.join(list(n.__path__)[0], "include"))' 2>/dev/null)
+            note "nccl: configure and build bench_allreduce in $build-nccl (NCCL_INCLUDE_DIR=${nccl_include:-not found})"
+            timeout "$(allow 120 60)" cmake --preset cli -B "$build-nccl" \
+                -DCMAKE_PREFIX_PATH="$prefix/usr${torch_prefix:+;$torch_prefix}" \
+                -DPKG_CONFIG_EXECUTABLE="$work/bin/pkg-config" -DCMAKE_POLICY_VERSION_MINIMUM=3.5 \
+                -DCMAKE_CXX_FLAGS="-isystem $prefix/usr/include" ${nccl_include:+-DNCCL_INCLUDE_DIR="$nccl_include"} \
+                -DCMAKE_EXE_LINKER_FLAGS="$link" -DCMAKE_SHARED_LINKER_FLAGS="$link" -DCMAKE_MODULE_LINKER_FLAGS="$link" \
+                >"$work/nccl-build.log" 2>&1 &&
+                grep -E "Gloo|NCCL|nccl" "$work/nccl-build.log" | head -5
+            timeout "$(allow 200 40)" cmake --build "$build-nccl" -j "$(nproc 2>/dev/null || echo 16)" \
+                --target bench_allreduce >>"$work/nccl-build.log" 2>&1 ||
+                { echo "nccl: build FAILED; the errors:"; grep -E "error|FAILED" "$work/nccl-build.log" | head -20; }
+            if [[ -x $build-nccl/bin/bench_allreduce ]]; then
+                LD_LIBRARY_PATH=$libdirs timeout "$(allow 120 10)" "$build-nccl/bin/bench_allreduce" --cuda 2>&1 |
+                    tee "$OUT/nccl.txt"
+            fi
+        ) || echo "nccl stage failed (the other stages are unaffected)"
+    fi
+    took[nccl]=$(($(date +%s) - t0))
+fi
+
 # --- summary ---------------------------------------------------------------------------------------------------------
 cleanup
 {
     echo "== summary ($(($(date +%s) - start)) s in all)"
-    for s in unpack configure build checks; do [[ -n ${took[$s]:-} ]] && echo "stage $s: ${took[$s]} s"; done
+    for s in unpack configure build checks nccl; do [[ -n ${took[$s]:-} ]] && echo "stage $s: ${took[$s]} s"; done
     if [[ -s $OUT/gpu-memory.csv ]]; then
         echo "GPU memory used at most: $(awk -F', ' '{gsub(/ MiB/, "", $2); if ($2 + 0 > m) m = $2 + 0} END {print m}' "$OUT/gpu-memory.csv") MiB (nvidia-smi, whole run)"
     fi

@@ -39,6 +39,7 @@ private Q_SLOTS:
     void collectivesAgree_data();
     void collectivesAgree();
     void tcpRendezvous();
+    void oneRankGroupOnRequest();
     void missingRankAtStartIsNamed();
     void monitoredBarrierNamesTheMissingRank();
     void dataParallelEqualsOneProcess_data();
@@ -259,6 +260,26 @@ void TestLearnDist::tcpRendezvous()
             total = x[0].sum().item<double>();
     });
     QCOMPARE(total.load(), 9.0);
+}
+
+void TestLearnDist::oneRankGroupOnRequest()
+{
+    // World 1 does nothing by default; CommOptions::groupForOneRank builds the process group anyway (bench_allreduce
+    // times a one-rank NCCL allreduce with it), and its collectives leave the values as they are.
+    LaunchEnv env;
+    env.masterPort = freePort();
+    CommOptions options;
+    options.timeout = std::chrono::milliseconds(30000);
+    options.groupForOneRank = true;
+    auto comm = Communicator::connect(env, options);
+    QCOMPARE(comm->world(), 1);
+    std::vector<torch::Tensor> x { torch::arange(5, torch::kFloat32), torch::full({ 2, 3 }, 7.0, torch::kFloat64) };
+    const std::vector<torch::Tensor> before { x[0].clone(), x[1].clone() };
+    comm->allreduce(x);
+    comm->broadcast(x, 0);
+    comm->barrier();
+    QVERIFY(torch::equal(x[0], before[0]));
+    QVERIFY(torch::equal(x[1], before[1]));
 }
 
 void TestLearnDist::missingRankAtStartIsNamed()

@@ -273,7 +273,7 @@ bool Communicator::available()
 
 std::unique_ptr<Communicator> Communicator::connect(const LaunchEnv& env, const CommOptions& options)
 {
-    if (!env.distributed())
+    if (!env.distributed() && !options.groupForOneRank)
         return std::make_unique<LocalCommunicator>();
 #ifdef CREDITLAB_WITH_C10D
     // A peer that dies closes its sockets; Gloo's next write to one would raise SIGPIPE and kill this rank before it

@@ -32,6 +32,9 @@ struct CommOptions {
     bool cuda = false;
     /// Gloo's worker threads per rank.
     int glooThreads = 2;
+    /// World 1 builds the process group too, instead of the communicator whose calls do nothing: only to measure
+    /// what a collective itself costs with one rank (bench_allreduce's NCCL check).
+    bool groupForOneRank = false;
 };
 
 class Communicator {
@@ -50,7 +53,8 @@ public:
     /// ranks that did not come (the other ranks throw when rank 0 gives up).
     virtual void monitoredBarrier(std::chrono::milliseconds timeout) = 0;
 
-    /// Joins the run `env` describes: world 1 gives a communicator whose calls do nothing. Throws CommError naming
+    /// Joins the run `env` describes: world 1 gives a communicator whose calls do nothing (unless
+    /// CommOptions::groupForOneRank). Throws CommError naming
     /// this rank, the store's address and what did not happen when the ranks do not all arrive within the timeout.
     static std::unique_ptr<Communicator> connect(const LaunchEnv& env, const CommOptions& options = {});
     /// False when this build has no distributed engine (built without Gloo's headers): connect() then refuses more
