@@ -3,6 +3,7 @@
 
 #include <netinet/in.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -100,6 +101,7 @@ int runLocalRanks(int nproc, const std::vector<std::string>& args, double graceS
     ::sigaction(SIGINT, &sa, &oldInt);
     ::sigaction(SIGTERM, &sa, &oldTerm);
 
+    const pid_t parent = ::getpid();
     std::vector<pid_t> pids;
     for (int rank = 0; rank < nproc; ++rank) {
         const pid_t pid = ::fork();
@@ -113,6 +115,10 @@ int runLocalRanks(int nproc, const std::vector<std::string>& args, double graceS
             // Its own process group: a terminal's Ctrl+C reaches this process alone, which passes it on once (a second
             // one would make the ranks quit at once instead of after their iteration).
             ::setpgid(0, 0);
+            // The ranks die with the launcher (a killed launcher must not leave a run writing on its own).
+            ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+            if (::getppid() != parent)
+                ::_exit(1);
             ::signal(SIGINT, SIG_DFL);
             ::signal(SIGTERM, SIG_DFL);
             ::setenv("RANK", std::to_string(rank).c_str(), 1);

@@ -137,7 +137,8 @@ void runTraining(const TrainCliOptions& o)
                 std::printf("warm start from run %lld's SFT policy: %s\n",
                     static_cast<long long>(config.getInt("sft.from_run")), evalText().c_str());
                 std::fflush(stdout);
-            } else if (p.phase == Phase::Sft && metricOf(p.metrics, metricnames::kSftDemonstrations) == 0.0) {
+            } else if (p.phase == Phase::Sft
+                && (metricOf(p.metrics, metricnames::kSftDemonstrations) == 0.0 || config.getInt("sft.epochs") == 0)) {
                 const char* why = config.getInt("sft.epochs") == 0 ? "sft.epochs is 0"
                     : config.getInt("sft.expert_episodes") + config.getInt("sft.noisy_episodes") == 0
                     ? "sft.expert_episodes and sft.noisy_episodes are 0, and sft.demonstrations names no file"

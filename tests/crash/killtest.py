@@ -91,7 +91,13 @@ VARIANTS = {
     "every2": ["checkpoint.every=2"],
     # One checkpoint kept: the previous one is deleted when the next is written.
     "keep1": ["checkpoint.every=1", "checkpoint.keep=1"],
+    # Data-parallel (issue 36): `train --nproc 2`, and a kill hits rank 0, rank 1 or the launcher at random. A dead rank
+    # fails the run (its survivor names it in run.notes); the launcher's death takes its ranks with it. The resume runs
+    # on two ranks as well, and must equal the uninterrupted two-rank run.
+    "nproc2": ["checkpoint.every=1"],
 }
+# Command-line options a variant adds (besides its --set keys), to the first attempt and to every resume.
+LAUNCH = {"nproc2": ["--nproc", "2"]}
 # Metrics that measure the machine, not the run: left out of every comparison.
 CLOCK_METRICS = ("time/", "throughput/", "device/")  # device/: peak memory, not deterministic
 
@@ -127,6 +133,8 @@ class Proc:
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
         self.killed_at = None
+        self.ranks = "--nproc" in argv  # data-parallel: the victim is a rank or the launcher
+        self.victim = None
 
     def _read(self):
         for line in self.p.stdout:
@@ -184,16 +192,41 @@ class Proc:
             except subprocess.TimeoutExpired:
                 pass
 
+    def rank_pids(self):
+        """{rank: pid} of the launcher's ranks (children whose environment holds RANK=r)."""
+        out = {}
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            try:
+                with open("/proc/%s/status" % entry) as f:
+                    if "PPid:\t%d\n" % self.p.pid not in f.read():
+                        continue
+                with open("/proc/%s/environ" % entry, "rb") as f:
+                    for var in f.read().split(b"\0"):
+                        if var.startswith(b"RANK="):
+                            out[int(var[5:])] = int(entry)
+            except (OSError, ValueError):
+                continue
+        return out
+
     def kill(self):
-        """SIGKILL; False when it had already ended."""
+        """SIGKILL; False when it had already ended. A data-parallel run's victim is one of its ranks or the
+        launcher, at random; after a rank's death the launcher must end by itself (it gives the survivors 30 s)."""
         if not self.alive():
             return False
+        target, self.victim = self.p.pid, "launcher"
+        if self.ranks:
+            ranks = self.rank_pids()
+            choice = random.choice(["launcher"] + sorted(ranks))
+            if choice != "launcher":
+                target, self.victim = ranks[choice], "rank %d" % choice
         try:
-            os.kill(self.p.pid, signal.SIGKILL)
+            os.kill(target, signal.SIGKILL)
         except ProcessLookupError:
             return False
         self.killed_at = (time.monotonic(), time.time())
-        self.finish(30)
+        self.finish(90 if target != self.p.pid else 30)
         # Before anything opens the database (the last connection to close checkpoints and removes the WAL).
         self.killed_stat = self.stat(self.watch) if self.watch else None
         return True
@@ -588,7 +621,7 @@ class Harness:
     # ------------------------------------------------------------------------------------------- training
 
     def train_argv(self, variant, db):
-        argv = ["train", "--config", TINY_CONFIG, "--db", db]
+        argv = ["train", "--config", TINY_CONFIG, "--db", db] + LAUNCH.get(variant, [])
         for s in TRAIN_SETS + VARIANTS[variant] + self.args.set:
             argv += ["--set", s]
         return argv
@@ -884,6 +917,15 @@ class Harness:
                 state["rid"] = rid
             phase = self.classify(p, db, cdb, rid, ref, state)
             failures = self.check_train(where, cdb, rid, ref, folder, False)
+            if p.victim and p.victim.startswith("rank ") and p.victim != "rank 0" and rid is not None:
+                # Rank 0 survived a dead rank: the run is failed, and its notes name the rank.
+                con = connect(cdb)
+                row = con.execute("SELECT status, notes FROM run WHERE id = ?", (rid,)).fetchone()
+                con.close()
+                if row and row[0] != "finished" and not (row[0] == "failed" and ("%s is gone" % p.victim) in row[1]):
+                    failures.append("%s was killed; the run is %r with notes %r" % (p.victim, row[0], row[1]))
+            if p.victim:
+                phase += " (%s)" % p.victim
             c = -1
             if rid is not None:
                 con = connect(cdb)
@@ -909,7 +951,8 @@ class Harness:
             if rid is None:
                 p = self.proc(self.train_argv(variant, db), folder, "attempt-%d" % attempt, db + "-wal")
             else:
-                p = self.proc(["train", "--resume", str(rid), "--db", db], folder, "attempt-%d" % attempt, db + "-wal")
+                p = self.proc(["train", "--resume", str(rid), "--db", db] + LAUNCH.get(variant, []), folder,
+                              "attempt-%d" % attempt, db + "-wal")
         rid = state["rid"]
         if rid is None:
             rid = ref["rid"]

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include <csignal>
+#include <cstdlib>
 #include <regex>
 #include <string>
 
@@ -115,9 +116,16 @@ public:
             }
             // Gloo in any case: the CPU side (and the monitored barrier, which NCCL lacks).
             auto gloo = c10d::ProcessGroupGloo::Options::create(options.timeout);
-            gloo->devices.push_back(c10d::ProcessGroupGloo::createDeviceForHostname(
-                env.storeFile.empty() && env.masterAddr != "localhost" && env.world > env.localWorld ? hostName()
-                                                                                                     : "127.0.0.1"));
+            // GLOO_SOCKET_IFNAME (PyTorch's convention) names the interface on a machine with several; else this
+            // host's name when the ranks span machines, loopback when they share one.
+            const char* interface = std::getenv("GLOO_SOCKET_IFNAME");
+            if (interface != nullptr && *interface != '\0')
+                gloo->devices.push_back(c10d::ProcessGroupGloo::createDeviceForInterface(interface));
+            else
+                gloo->devices.push_back(c10d::ProcessGroupGloo::createDeviceForHostname(
+                    env.storeFile.empty() && env.masterAddr != "localhost" && env.world > env.localWorld
+                        ? hostName()
+                        : "127.0.0.1"));
             gloo->threads = options.glooThreads;
             m_gloo = c10::make_intrusive<c10d::ProcessGroupGloo>(
                 c10::make_intrusive<c10d::PrefixStore>("gloo", prefixed), env.rank, env.world, gloo);
