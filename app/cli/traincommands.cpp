@@ -95,13 +95,13 @@ void runTraining(const TrainCliOptions& o)
         trainer->run({}, &g_interrupted);
         return;
     }
-    if (trainer->world() > 1)
-        std::printf("data-parallel: %d ranks (%s), rank timeout %.0f s\n", trainer->world(),
-            options.launch.source.c_str(), options.rankTimeoutSeconds);
     std::printf("run %lld '%s': %s on %s with %s, judge %s; policy %lld parameters on %s; database %s\n",
         static_cast<long long>(trainer->runId()), config.runName().c_str(), o.resume >= 0 ? "resuming" : "training",
         config.envName().c_str(), config.method().c_str(), config.judgeName().c_str(),
         static_cast<long long>(trainer->parameterCount()), trainer->device().c_str(), options.database.c_str());
+    if (trainer->world() > 1) // after the run's line, which scripts read first
+        std::printf("data-parallel: %d ranks (%s), rank timeout %.0f s\n", trainer->world(),
+            options.launch.source.c_str(), options.rankTimeoutSeconds);
     std::fflush(stdout);
 
     ProgressLine progress("train");

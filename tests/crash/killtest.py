@@ -1753,6 +1753,7 @@ def main():
         args.server_kills = max(1, round(args.kills * 0.1))
     if args.seed is None:
         args.seed = int(time.time()) % 100000
+    random.seed(args.seed)  # which rank a data-parallel kill hits (Proc.kill)
     if not os.access(args.cli, os.X_OK):
         raise SystemExit("not an executable: %s" % args.cli)
     h = Harness(args)
