@@ -151,7 +151,11 @@ private Q_SLOTS:
                    "ALTER TABLE run DROP COLUMN method; ALTER TABLE run DROP COLUMN environment; "
                    "ALTER TABLE run DROP COLUMN seed; ALTER TABLE run DROP COLUMN policy_width; "
                    "ALTER TABLE run DROP COLUMN policy_layers; ALTER TABLE run DROP COLUMN iterations_planned; "
-                   "ALTER TABLE run DROP COLUMN source_format; PRAGMA user_version = 4");
+                   "ALTER TABLE run DROP COLUMN source_format; DROP TRIGGER run_uid; DROP TRIGGER sweep_uid; "
+                   "DROP TRIGGER trial_uid; DROP INDEX run_by_uid; DROP INDEX sweep_by_uid; DROP INDEX trial_by_uid; "
+                   "ALTER TABLE run DROP COLUMN uid; ALTER TABLE sweep DROP COLUMN uid; "
+                   "ALTER TABLE sweep DROP COLUMN trials_planned; ALTER TABLE trial DROP COLUMN uid; "
+                   "PRAGMA user_version = 4");
         }
         const Result again = run({ "experiment", "run", path("exp.yaml"), "--scale", "smoke", "--db", db, "--sft", "1", "-q" });
         QVERIFY2(again.exitCode == 0, again.err.constData());
