@@ -30,9 +30,9 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QScrollArea>
 #include <QScrollBar>
-#include <QPushButton>
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -240,8 +240,8 @@ void TestMonitor::etaLeavesOutPausedTime()
 
 void TestMonitor::dataParallelRunFollowedFromTheDatabase()
 {
-    // Issue 36: Processes 2 on the launcher starts `creditlab-cli train --nproc 2`; the Monitor shows the run its rank 0
-    // writes, with "2 ranks" and the curves, until it finishes; the database has dist/ranks = 2 on every iteration.
+    // Issue 36: Processes 2 on the launcher starts `creditlab-cli train --nproc 2`; the Monitor shows the run its rank
+    // 0 writes, with "2 ranks" and the curves, until it finishes; the database has dist/ranks = 2 on every iteration.
     QTemporaryDir dir;
     const QString db = dir.filePath(QStringLiteral("runs.db"));
     MainWindow window(testSettings(dir));
@@ -253,8 +253,10 @@ void TestMonitor::dataParallelRunFollowedFromTheDatabase()
     QVERIFY(processes->isEnabled());
     QCOMPARE(processes->value(), 1);
     processes->setValue(2);
-    QVERIFY(window.launcher()->findChild<QLabel*>(QStringLiteral("launchSummary"))->text().contains(
-        QStringLiteral("2 processes")));
+    QVERIFY(window.launcher()
+                ->findChild<QLabel*>(QStringLiteral("launchSummary"))
+                ->text()
+                .contains(QStringLiteral("2 processes")));
     RunController* controller = window.runController();
     QSignalSpy started(controller, &RunController::runStarted);
     QSignalSpy finished(controller, &RunController::runFinished);

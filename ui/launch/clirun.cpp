@@ -1,7 +1,7 @@
 #include "ui/launch/clirun.h"
 
-#include "core/store.h"
 #include "core/learn/api/trainconfig.h"
+#include "core/store.h"
 #include "ui/common/textutil.h"
 
 #include <QCoreApplication>
@@ -87,7 +87,7 @@ bool CliRun::start(const RunRequest& request, QString* error)
     if (cli.isEmpty())
         return fail(tr("Cannot run %1 processes: creditlab-cli is neither beside the workbench nor on PATH (or set "
                        "CREDITLAB_CLI).")
-                .arg(request.processes));
+                        .arg(request.processes));
     // The very config the in-process run would get, as the store keeps it (TrainConfig::toYaml).
     m_configFile = std::make_unique<QTemporaryFile>(QDir::temp().filePath(QStringLiteral("creditlab-run-XXXXXX.yaml")));
     if (!m_configFile->open() || m_configFile->write(QByteArray::fromStdString(request.config->toYaml())) < 0
@@ -106,16 +106,15 @@ bool CliRun::start(const RunRequest& request, QString* error)
     m_errorTail.clear();
     // The workbench may itself run under a launcher: the CLI would take its rank variables for its own.
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    for (const char* name : { "RANK", "LOCAL_RANK", "WORLD_SIZE", "LOCAL_WORLD_SIZE", "SLURM_PROCID", "MASTER_ADDR",
-             "MASTER_PORT" })
+    for (const char* name :
+        { "RANK", "LOCAL_RANK", "WORLD_SIZE", "LOCAL_WORLD_SIZE", "SLURM_PROCID", "MASTER_ADDR", "MASTER_PORT" })
         environment.remove(QString::fromLatin1(name));
     m_process->setProcessEnvironment(environment);
     QStringList arguments { QStringLiteral("train"), QStringLiteral("-c"), m_configFile->fileName(),
         QStringLiteral("--db"), request.database, QStringLiteral("--nproc"), QString::number(request.processes) };
     if (!request.device.isEmpty())
         arguments << QStringLiteral("--device") << request.device;
-    connect(m_process, &QProcess::readyReadStandardOutput, this,
-        [this] { readOutput(QProcess::StandardOutput); });
+    connect(m_process, &QProcess::readyReadStandardOutput, this, [this] { readOutput(QProcess::StandardOutput); });
     connect(m_process, &QProcess::readyReadStandardError, this, [this] { readOutput(QProcess::StandardError); });
     connect(m_process, &QProcess::finished, this, &CliRun::onFinished);
     connect(m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError processError) {
@@ -138,8 +137,8 @@ void CliRun::requestStop()
     // the ranks quit at once: that is the second request.
     const int signal = m_stops == 0 ? SIGINT : SIGTERM;
     ++m_stops;
-    logger()->info("run {}: {}", m_runId,
-        signal == SIGINT ? "stopping after the current iteration" : "terminating its processes");
+    logger()->info(
+        "run {}: {}", m_runId, signal == SIGINT ? "stopping after the current iteration" : "terminating its processes");
     ::kill(static_cast<pid_t>(m_process->processId()), signal);
 }
 
@@ -189,8 +188,8 @@ void CliRun::onFinished(int exitCode, QProcess::ExitStatus exitStatus)
             if (run && (run->status == RunStatus::Running || run->status == RunStatus::Paused)
                 && (exitStatus != QProcess::NormalExit || exitCode != 0)) {
                 store.failRun(m_runId,
-                    m_stops > 1 ? "terminated from the workbench" : "creditlab-cli exited with code "
-                            + std::to_string(exitCode));
+                    m_stops > 1 ? "terminated from the workbench"
+                                : "creditlab-cli exited with code " + std::to_string(exitCode));
                 run = store.run(m_runId);
             }
         } catch (const std::exception& e) {

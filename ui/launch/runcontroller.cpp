@@ -58,7 +58,7 @@ bool RunController::start(const RunRequest& request, QString* error)
     if (request.processes > 1 && CliRun::program().isEmpty())
         return fail(tr("Cannot run %1 processes: creditlab-cli is neither beside the workbench nor on PATH (or set "
                        "CREDITLAB_CLI).")
-                .arg(request.processes));
+                        .arg(request.processes));
     if (m_running) {
         m_queue.push_back(request);
         Q_EMIT queueChanged(queuedCount());

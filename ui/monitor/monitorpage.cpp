@@ -184,11 +184,8 @@ MonitorPage::MonitorPage(Workspace* workspace, RunController* controller, QWidge
 
     connect(m_controller, &RunController::runStarted, this, [this](qint64 runId) { showRun(runId); });
     connect(m_controller, &RunController::runningChanged, this, [this](bool running) {
-        if (running && m_controller->isExternal()) { // the run's row follows when the CLI has made it
+        if (running && m_controller->isExternal()) // the run's row follows when the CLI has made it
             showRun(0);
-            m_title->setText(tr("Starting creditlab-cli with %n processes…", nullptr, m_controller->processes()));
-            setRanks(m_controller->processes());
-        }
     });
     connect(m_controller, &RunController::progressed, this, &MonitorPage::onProgress);
     connect(m_controller, &RunController::pausedChanged, this, [this](bool paused) {
@@ -236,7 +233,8 @@ void MonitorPage::showRun(qint64 runId)
     m_failure->clear();
     m_failure->hide();
     m_phase->setToolTip({});
-    setRanks(m_controller->isExternal() && m_controller->runId() == runId && runId != 0 ? m_controller->processes() : 1);
+    setRanks(
+        m_controller->isExternal() && m_controller->runId() == runId && runId != 0 ? m_controller->processes() : 1);
     reloadFromStore(false);
     updateHeader();
     updateButtons();
@@ -435,7 +433,7 @@ void MonitorPage::updateButtons(const std::optional<RunInfo>& run)
     // Asked once, a run stops after its current step; a run of several processes can be asked again to quit at once.
     const int stops = ours ? m_controller->stopRequests() : 0;
     m_stop->setEnabled(ours && (stops == 0 || (external && stops == 1)));
-    m_stop->setText(stops == 0 ? tr("S&top")
+    m_stop->setText(stops == 0       ? tr("S&top")
             : external && stops == 1 ? tr("S&top now")
             : external               ? tr("Terminating…")
                                      : tr("Stopping…"));
@@ -449,6 +447,11 @@ void MonitorPage::updateButtons(const std::optional<RunInfo>& run)
 
 void MonitorPage::updateHeader()
 {
+    if (m_runId == 0 && m_controller->isExternal()) {
+        m_title->setText(tr("Starting creditlab-cli with %n processes…", nullptr, m_controller->processes()));
+        setRanks(m_controller->processes());
+        return;
+    }
     if (m_runId == 0) {
         m_title->setText(tr("No run shown. Start one in Launch (Ctrl+2), or select one in Runs and choose Run → Monitor (Ctrl+M)."));
         return;

@@ -30,8 +30,8 @@ class Workspace;
 /// as a learning curve (debiased EMA with the faded raw curve, a shared crosshair and x zoom, log scale), metrics
 /// with one value as numbers (MonitorCharts), a progress bar with the phase (SFT, RL, evaluating, finished), an ETA
 /// that leaves paused time out, pause/resume and stop for the run this window trains, iteration timing and
-/// throughput, the ranks of a data-parallel run (dist/ranks) and the log. Follows the controller's run, or any run of the database (runs trained by
-/// `creditlab-cli train` grow live as they commit). Lives on the GUI thread.
+/// throughput, the ranks of a data-parallel run (dist/ranks) and the log. Follows the controller's run, or any run of
+/// the database (runs trained by `creditlab-cli train` grow live as they commit). Lives on the GUI thread.
 class MonitorPage : public QWidget {
     Q_OBJECT
 public:
