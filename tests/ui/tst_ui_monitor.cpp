@@ -302,15 +302,15 @@ void TestMonitor::dataParallelRunFollowedFromTheDatabase()
 
 void TestMonitor::dataParallelRunStops()
 {
-    // Stop sends SIGINT: the ranks stop after the current iteration with a checkpoint (Cancelled, resumable). Without
-    // a creditlab-cli, a run of several processes is refused with the reason.
+    // In one window, one run after another: Stop sends SIGINT, and the ranks stop after the current iteration with a
+    // checkpoint (Cancelled, resumable); Stop twice terminates them (Failed, with the reason in the notes and on the
+    // Monitor). Without a creditlab-cli, a run of several processes is refused with the reason.
     QTemporaryDir dir;
     const QString db = dir.filePath(QStringLiteral("runs.db"));
     MainWindow window(testSettings(dir));
     QVERIFY(window.openDatabase(db));
     window.show();
     QString error;
-    QVERIFY(window.launcher()->loadConfigText(tinyConfig(40), QStringLiteral("tiny.yaml"), &error));
     RunController* controller = window.runController();
     {
         qputenv("CREDITLAB_CLI", dir.filePath(QStringLiteral("no-such-cli")).toUtf8());
@@ -326,17 +326,45 @@ void TestMonitor::dataParallelRunStops()
     window.launcher()->processesSpin()->setValue(2);
     QSignalSpy finished(controller, &RunController::runFinished);
     QSignalSpy failed(controller, &RunController::runFailed);
+    QSignalSpy started(controller, &RunController::runStarted);
+    // A first run to its end: the next ones are followed as well (the window's connection sees them).
+    QVERIFY(window.launcher()->loadConfigText(tinyConfig(2), QStringLiteral("tiny.yaml"), &error));
     QVERIFY2(window.launcher()->startRun(&error), qPrintable(error));
-    QTRY_VERIFY_WITH_TIMEOUT(window.monitor()->pointCount(QStringLiteral("rollout/success")) >= 1, kRunWaitMs);
-    const qint64 runId = window.monitor()->runId();
-    controller->requestStop();
     QVERIFY(finished.count() == 1 || finished.wait(kRunWaitMs));
-    QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().at(1).toString()));
-    QCOMPARE(finished.first().at(1).value<RunStatus>(), RunStatus::Cancelled);
-    Store store(db.toStdString());
-    const auto run = store.run(runId);
-    QCOMPARE(run->status, RunStatus::Cancelled);
-    QVERIFY(run->iterationsDone < 40);
+    QVERIFY(window.launcher()->loadConfigText(tinyConfig(40), QStringLiteral("tiny.yaml"), &error));
+    for (const int stops : { 1, 2 }) {
+        finished.clear();
+        started.clear();
+        QVERIFY2(window.launcher()->startRun(&error), qPrintable(error));
+        QVERIFY(started.count() == 1 || started.wait(kRunWaitMs));
+        const qint64 runId = started.first().first().toLongLong();
+        QCOMPARE(window.monitor()->runId(), runId);
+        QTRY_VERIFY_WITH_TIMEOUT(window.monitor()->pointCount(QStringLiteral("rollout/success")) >= 1, kRunWaitMs);
+        QTRY_VERIFY_WITH_TIMEOUT(window.monitor()->phaseText() == QStringLiteral("RL"), 10000); // read from the store
+        for (int i = 0; i < stops; ++i)
+            controller->requestStop();
+        QTRY_VERIFY_WITH_TIMEOUT(!controller->isRunning(), kRunWaitMs);
+        Store store(db.toStdString());
+        const auto run = store.run(runId);
+        QVERIFY(run);
+        QVERIFY(run->iterationsDone < 40);
+        if (stops == 1) {
+            QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().at(1).toString()));
+            QCOMPARE(finished.first().at(1).value<RunStatus>(), RunStatus::Cancelled);
+            QCOMPARE(run->status, RunStatus::Cancelled);
+            QVERIFY(window.monitor()->failureText().isEmpty());
+        } else {
+            QCOMPARE(failed.size(), 1);
+            QCOMPARE(failed.first().at(0).toLongLong(), runId);
+            QCOMPARE(run->status, RunStatus::Failed);
+            QVERIFY2(run->notes.find("terminated from the workbench") != std::string::npos, run->notes.c_str());
+            const QString shown = window.monitor()->failureText();
+            QVERIFY2(shown.contains(QStringLiteral("terminated from the workbench"))
+                    && shown.contains(QStringLiteral("exited with code")),
+                qPrintable(shown));
+            QVERIFY(window.monitor()->phaseText().startsWith(QStringLiteral("Failed: ")));
+        }
+    }
 }
 
 QTEST_MAIN(TestMonitor)

@@ -135,6 +135,7 @@ LauncherPage::LauncherPage(Workspace* workspace, RunController* controller, QWid
     m_processes->setObjectName(QStringLiteral("processes"));
     m_processes->setRange(1, 64);
     m_processes->setValue(1);
+    m_processes->setMinimumWidth(m_processes->fontMetrics().horizontalAdvance(QStringLiteral("0000")) + 48);
     if (CliRun::program().isEmpty()) {
         m_processes->setEnabled(false);
         m_processes->setToolTip(tr("Runs of several processes need creditlab-cli beside the workbench or on PATH"));
@@ -191,7 +192,14 @@ LauncherPage::LauncherPage(Workspace* workspace, RunController* controller, QWid
     choices->addRow(QString(), m_methodNote);
     choices->addRow(tr("&Judge:"), m_judge);
     choices->addRow(tr("De&vice:"), m_device);
-    choices->addRow(tr("Pro&cesses:"), m_processes);
+    auto* processesRow = new QHBoxLayout;
+    processesRow->addWidget(m_processes);
+    auto* processesNote
+        = new QLabel(tr("data-parallel ranks on this machine (more than 1: creditlab-cli train --nproc)"), this);
+    processesNote->setForegroundRole(QPalette::PlaceholderText);
+    processesRow->addWidget(processesNote, 1);
+    choices->addRow(tr("Pro&cesses:"), processesRow);
+    static_cast<QLabel*>(choices->labelForField(processesRow))->setBuddy(m_processes);
 
     auto* scroll = new QScrollArea(this);
     scroll->setWidgetResizable(true);

@@ -100,8 +100,9 @@ MonitorPage::MonitorPage(Workspace* workspace, RunController* controller, QWidge
     m_failure->setTextFormat(Qt::PlainText);
     m_failure->setWordWrap(true);
     m_failure->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_failure->setForegroundRole(QPalette::BrightText);
-    m_failure->setBackgroundRole(QPalette::Dark);
+    m_failure->setFrameShape(QFrame::StyledPanel);
+    m_failure->setBackgroundRole(QPalette::ToolTipBase);
+    m_failure->setForegroundRole(QPalette::ToolTipText);
     m_failure->setAutoFillBackground(true);
     m_failure->setMargin(4);
     m_failure->hide();
