@@ -27,6 +27,7 @@
 #include <QChartView>
 #include <QComboBox>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
@@ -57,6 +58,7 @@ private Q_SLOTS:
     void etaLeavesOutPausedTime();
     void dataParallelRunFollowedFromTheDatabase();
     void dataParallelRunStops();
+    void dataParallelRunTerminated();
 };
 
 void TestMonitor::initTestCase()
@@ -302,9 +304,9 @@ void TestMonitor::dataParallelRunFollowedFromTheDatabase()
 
 void TestMonitor::dataParallelRunStops()
 {
-    // In one window, one run after another: Stop sends SIGINT, and the ranks stop after the current iteration with a
-    // checkpoint (Cancelled, resumable); Stop twice terminates them (Failed, with the reason in the notes and on the
-    // Monitor). Without a creditlab-cli, a run of several processes is refused with the reason.
+    // After a first run in the same window: Stop sends SIGINT, and the ranks stop after the current iteration with a
+    // checkpoint (Cancelled, resumable). Without a creditlab-cli, a run of several processes is refused with the
+    // reason.
     QTemporaryDir dir;
     const QString db = dir.filePath(QStringLiteral("runs.db"));
     MainWindow window(testSettings(dir));
@@ -332,39 +334,84 @@ void TestMonitor::dataParallelRunStops()
     QVERIFY2(window.launcher()->startRun(&error), qPrintable(error));
     QVERIFY(finished.count() == 1 || finished.wait(kRunWaitMs));
     QVERIFY(window.launcher()->loadConfigText(tinyConfig(40), QStringLiteral("tiny.yaml"), &error));
-    for (const int stops : { 1, 2 }) {
-        finished.clear();
-        started.clear();
-        QVERIFY2(window.launcher()->startRun(&error), qPrintable(error));
-        QVERIFY(started.count() == 1 || started.wait(kRunWaitMs));
-        const qint64 runId = started.first().first().toLongLong();
-        QCOMPARE(window.monitor()->runId(), runId);
-        QTRY_VERIFY_WITH_TIMEOUT(window.monitor()->pointCount(QStringLiteral("rollout/success")) >= 1, kRunWaitMs);
-        QTRY_VERIFY_WITH_TIMEOUT(window.monitor()->phaseText() == QStringLiteral("RL"), 10000); // read from the store
-        for (int i = 0; i < stops; ++i)
-            controller->requestStop();
-        QTRY_VERIFY_WITH_TIMEOUT(!controller->isRunning(), kRunWaitMs);
-        Store store(db.toStdString());
-        const auto run = store.run(runId);
-        QVERIFY(run);
-        QVERIFY(run->iterationsDone < 40);
-        if (stops == 1) {
-            QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().at(1).toString()));
-            QCOMPARE(finished.first().at(1).value<RunStatus>(), RunStatus::Cancelled);
-            QCOMPARE(run->status, RunStatus::Cancelled);
-            QVERIFY(window.monitor()->failureText().isEmpty());
-        } else {
-            QCOMPARE(failed.size(), 1);
-            QCOMPARE(failed.first().at(0).toLongLong(), runId);
-            QCOMPARE(run->status, RunStatus::Failed);
-            QVERIFY2(run->notes.find("terminated from the workbench") != std::string::npos, run->notes.c_str());
-            const QString shown = window.monitor()->failureText();
-            QVERIFY2(shown.contains(QStringLiteral("terminated from the workbench"))
-                    && shown.contains(QStringLiteral("exited with code")),
-                qPrintable(shown));
-            QVERIFY(window.monitor()->phaseText().startsWith(QStringLiteral("Failed: ")));
-        }
+    finished.clear();
+    started.clear();
+    QVERIFY2(window.launcher()->startRun(&error), qPrintable(error));
+    QVERIFY(started.count() == 1 || started.wait(kRunWaitMs));
+    const qint64 runId = started.first().first().toLongLong();
+    QCOMPARE(window.monitor()->runId(), runId);
+    QTRY_VERIFY_WITH_TIMEOUT(window.monitor()->pointCount(QStringLiteral("rollout/success")) >= 1, kRunWaitMs);
+    QTRY_VERIFY_WITH_TIMEOUT(window.monitor()->phaseText() == QStringLiteral("RL"), 10000); // read from the store
+    controller->requestStop();
+    QVERIFY(finished.count() == 1 || finished.wait(kRunWaitMs));
+    QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().at(1).toString()));
+    QCOMPARE(finished.first().at(1).value<RunStatus>(), RunStatus::Cancelled);
+    Store store(db.toStdString());
+    const auto run = store.run(runId);
+    QVERIFY(run);
+    QCOMPARE(run->status, RunStatus::Cancelled);
+    QVERIFY(run->iterationsDone < 40);
+    QVERIFY(window.monitor()->failureText().isEmpty());
+}
+
+void TestMonitor::dataParallelRunTerminated()
+{
+    // Stop twice: SIGTERM after the SIGINT, and the run is marked failed with the reason, which the Monitor shows with
+    // the process's exit code and last lines. A stand-in for creditlab-cli that stops only when terminated (the real
+    // ranks may finish their iteration before the second request) and names a run of the database as its own.
+    QTemporaryDir dir;
+    const QString db = dir.filePath(QStringLiteral("runs.db"));
+    MainWindow window(testSettings(dir));
+    QVERIFY(window.openDatabase(db));
+    window.show();
+    const qint64 runId = createRunningRun(db, 10);
+    const QString script = dir.filePath(QStringLiteral("fake-cli"));
+    {
+        QFile file(script);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(QStringLiteral("#!/bin/sh\n"
+                                  "echo \"run %1 'cli run': training on household with grpo\"\n"
+                                  "trap 'echo interrupted' INT\n"
+                                  "trap 'echo \"rank 0 of 2 was killed by signal 15\" >&2; exit 143' TERM\n"
+                                  "while true; do sleep 0.05; done\n")
+                       .arg(runId)
+                       .toUtf8());
+        file.close();
+        QVERIFY(file.setPermissions(file.permissions() | QFileDevice::ExeOwner));
     }
+    qputenv("CREDITLAB_CLI", script.toUtf8());
+    RunController* controller = window.runController();
+    QSignalSpy started(controller, &RunController::runStarted);
+    QSignalSpy failed(controller, &RunController::runFailed);
+    RunRequest request;
+    request.database = db;
+    request.config = learn::TrainConfig::parse(tinyConfig(2).toStdString(), "tiny.yaml");
+    request.processes = 2;
+    QString error;
+    const bool ok = controller->start(request, &error);
+    qputenv("CREDITLAB_CLI", CREDITLAB_CLI_PATH);
+    QVERIFY2(ok, qPrintable(error));
+    QVERIFY(started.count() == 1 || started.wait(10000));
+    QCOMPARE(started.first().first().toLongLong(), runId);
+    QCOMPARE(window.monitor()->runId(), runId);
+    QCOMPARE(window.monitor()->ranksText(), QStringLiteral("2 ranks"));
+    controller->requestStop();
+    QVERIFY(!failed.wait(500)); // the stand-in, as the ranks, goes on after a SIGINT until its iteration ends
+    QVERIFY(controller->isRunning());
+    controller->requestStop();
+    QVERIFY(failed.count() == 1 || failed.wait(10000));
+    QCOMPARE(failed.first().at(0).toLongLong(), runId);
+    QVERIFY(!controller->isRunning());
+    Store store(db.toStdString());
+    const auto run = store.run(runId);
+    QCOMPARE(run->status, RunStatus::Failed);
+    QVERIFY2(run->notes.find("terminated from the workbench") != std::string::npos, run->notes.c_str());
+    const QString shown = window.monitor()->failureText();
+    QVERIFY2(shown.contains(QStringLiteral("terminated from the workbench"))
+            && shown.contains(QStringLiteral("exited with code 143"))
+            && shown.contains(QStringLiteral("killed by signal 15")),
+        qPrintable(shown));
+    QVERIFY(window.monitor()->phaseText().startsWith(QStringLiteral("Failed: terminated from the workbench")));
 }
 
 QTEST_MAIN(TestMonitor)

@@ -11,9 +11,11 @@
 #include <QRegularExpression>
 #include <QStandardPaths>
 #include <QTemporaryFile>
+#include <QTimer>
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <csignal>
 #include <exception>
 #include <sys/types.h>
@@ -24,6 +26,7 @@ namespace {
 
 constexpr int kErrorLines = 12; ///< stderr lines kept for a failure's message
 constexpr int kStopWaitMs = 60000; ///< how long the destructor lets the ranks finish their iteration
+constexpr qint64 kSignalGapMs = 200; ///< at least this long between the SIGINT and the SIGTERM
 
 std::shared_ptr<spdlog::logger> logger()
 {
@@ -139,7 +142,18 @@ void CliRun::requestStop()
     ++m_stops;
     logger()->info(
         "run {}: {}", m_runId, signal == SIGINT ? "stopping after the current iteration" : "terminating its processes");
-    ::kill(static_cast<pid_t>(m_process->processId()), signal);
+    if (signal == SIGINT) {
+        m_interrupted.start();
+        ::kill(static_cast<pid_t>(m_process->processId()), SIGINT);
+        return;
+    }
+    // `train --nproc` passes on the last signal it saw every 20 ms: a SIGTERM right behind the SIGINT would replace
+    // it, and the ranks would take it for their first request (stop after the iteration) instead of the second.
+    const qint64 wait = std::max<qint64>(0, kSignalGapMs - m_interrupted.elapsed());
+    QTimer::singleShot(wait, m_process, [process = m_process] {
+        if (process->state() != QProcess::NotRunning)
+            ::kill(static_cast<pid_t>(process->processId()), SIGTERM);
+    });
 }
 
 void CliRun::readOutput(QProcess::ProcessChannel channel)

@@ -3,6 +3,7 @@
 #include "core/vocabulary.h"
 #include "ui/launch/runcontroller.h"
 
+#include <QElapsedTimer>
 #include <QObject>
 #include <QProcess>
 #include <QString>
@@ -55,6 +56,7 @@ private:
     QString m_database;
     qint64 m_runId = 0;
     int m_stops = 0;
+    QElapsedTimer m_interrupted; ///< since the SIGINT
     bool m_stopped = false; ///< the CLI said it stopped ("stopped after iteration ...", "stopped during SFT")
     QByteArray m_partial[2]; ///< an unfinished line of stdout, stderr
     QStringList m_errorTail; ///< the last lines of stderr
