@@ -1,5 +1,6 @@
 // The Monitor page on runs launched from the window, offscreen: SFT's curves and one-value metrics while it trains,
-// the phases, the shared x axis, the wheel (scroll) and Ctrl+wheel (zoom), and an ETA without paused time.
+// the phases, the shared x axis, the wheel (scroll) and Ctrl+wheel (zoom), an ETA without paused time, and a run of
+// two processes (creditlab-cli train --nproc 2) started from the launcher and followed through the database.
 #include "core/credit/estimator.h"
 #include "core/learn/api/trainconfig.h"
 #include "core/store.h"
@@ -26,11 +27,14 @@
 #include <QChartView>
 #include <QComboBox>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QSpinBox>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QUndoStack>
@@ -48,10 +52,20 @@ using namespace creditlab::ui::testing;
 class TestMonitor : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    void initTestCase();
     void monitorShowsSftNumbersAndSharedAxes();
     void monitorWheelScrollsCtrlWheelZooms();
     void etaLeavesOutPausedTime();
+    void dataParallelRunFollowedFromTheDatabase();
+    void dataParallelRunStops();
+    void dataParallelRunTerminated();
 };
+
+void TestMonitor::initTestCase()
+{
+    // The launcher looks for creditlab-cli as it is built (the test binaries are not beside it when installed).
+    qputenv("CREDITLAB_CLI", CREDITLAB_CLI_PATH);
+}
 
 void TestMonitor::monitorShowsSftNumbersAndSharedAxes()
 {
@@ -224,6 +238,180 @@ void TestMonitor::etaLeavesOutPausedTime()
     QVERIFY2(wall >= 3.0, qPrintable(QString::number(wall)));
     QVERIFY2(elapsed < wall - 2.0,
         qPrintable(QStringLiteral("elapsed %1 s over %2 s of wall time with 3 s paused").arg(elapsed).arg(wall)));
+}
+
+void TestMonitor::dataParallelRunFollowedFromTheDatabase()
+{
+    // Issue 36: Processes 2 on the launcher starts `creditlab-cli train --nproc 2`; the Monitor shows the run its rank
+    // 0 writes, with "2 ranks" and the curves, until it finishes; the database has dist/ranks = 2 on every iteration.
+    QTemporaryDir dir;
+    const QString db = dir.filePath(QStringLiteral("runs.db"));
+    MainWindow window(testSettings(dir));
+    QVERIFY(window.openDatabase(db));
+    window.show();
+    QString error;
+    QVERIFY(window.launcher()->loadConfigText(tinyConfig(3), QStringLiteral("tiny.yaml"), &error));
+    QSpinBox* processes = window.launcher()->processesSpin();
+    QVERIFY(processes->isEnabled());
+    QCOMPARE(processes->value(), 1);
+    processes->setValue(2);
+    QVERIFY(window.launcher()
+                ->findChild<QLabel*>(QStringLiteral("launchSummary"))
+                ->text()
+                .contains(QStringLiteral("2 processes")));
+    RunController* controller = window.runController();
+    QSignalSpy started(controller, &RunController::runStarted);
+    QSignalSpy finished(controller, &RunController::runFinished);
+    QSignalSpy failed(controller, &RunController::runFailed);
+    QVERIFY2(window.launcher()->startRun(&error), qPrintable(error));
+    QVERIFY(controller->isExternal());
+    QCOMPARE(window.monitor()->ranksText(), QStringLiteral("2 ranks")); // before the CLI has made the run's row
+    QVERIFY(started.count() == 1 || started.wait(kRunWaitMs));
+    const qint64 runId = started.first().first().toLongLong();
+    QVERIFY(runId > 0);
+    QCOMPARE(window.monitor()->runId(), runId);
+    QPushButton* pause = nullptr;
+    for (auto* button : window.monitor()->findChildren<QPushButton*>())
+        if (button->text() == QStringLiteral("&Pause"))
+            pause = button;
+    QVERIFY(pause && !pause->isEnabled()); // a child process cannot pause
+    QTRY_VERIFY_WITH_TIMEOUT(window.monitor()->pointCount(QStringLiteral("rollout/success")) >= 1, kRunWaitMs);
+    QCOMPARE(window.monitor()->ranksText(), QStringLiteral("2 ranks"));
+    QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().at(1).toString()));
+    QVERIFY(finished.count() == 1 || finished.wait(kRunWaitMs));
+    QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().at(1).toString()));
+    QCOMPARE(finished.first().at(0).toLongLong(), runId);
+    QCOMPARE(finished.first().at(1).value<RunStatus>(), RunStatus::Finished);
+    QTRY_COMPARE_WITH_TIMEOUT(window.monitor()->pointCount(QStringLiteral("rollout/success")), 3, 10000);
+    QCOMPARE(window.monitor()->phaseText(), QStringLiteral("Finished"));
+    QCOMPARE(window.monitor()->ranksText(), QStringLiteral("2 ranks")); // from the run's metrics, after it ended
+    QVERIFY(!controller->isExternal());
+    Store store(db.toStdString());
+    QCOMPARE(store.run(runId)->status, RunStatus::Finished);
+    int ranks = 0;
+    for (const auto& m : store.metrics(runId))
+        if (m.name == "dist/ranks") {
+            QCOMPARE(m.value, 2.0);
+            ++ranks;
+        }
+    QCOMPARE(ranks, 3);
+    // Shown again later, from the store alone.
+    window.monitor()->showRun(0);
+    QVERIFY(window.monitor()->ranksText().isEmpty());
+    window.monitor()->showRun(runId);
+    QCOMPARE(window.monitor()->ranksText(), QStringLiteral("2 ranks"));
+}
+
+void TestMonitor::dataParallelRunStops()
+{
+    // After a first run in the same window: Stop sends SIGINT, and the ranks stop after the current iteration with a
+    // checkpoint (Cancelled, resumable). Without a creditlab-cli, a run of several processes is refused with the
+    // reason.
+    QTemporaryDir dir;
+    const QString db = dir.filePath(QStringLiteral("runs.db"));
+    MainWindow window(testSettings(dir));
+    QVERIFY(window.openDatabase(db));
+    window.show();
+    QString error;
+    RunController* controller = window.runController();
+    {
+        qputenv("CREDITLAB_CLI", dir.filePath(QStringLiteral("no-such-cli")).toUtf8());
+        RunRequest request;
+        request.database = db;
+        request.config = learn::TrainConfig::parse(tinyConfig(2).toStdString(), "tiny.yaml");
+        request.processes = 2;
+        QVERIFY(!controller->start(request, &error));
+        QVERIFY2(error.contains(QStringLiteral("creditlab-cli")), qPrintable(error));
+        QVERIFY(!controller->isRunning());
+        qputenv("CREDITLAB_CLI", CREDITLAB_CLI_PATH);
+    }
+    window.launcher()->processesSpin()->setValue(2);
+    QSignalSpy finished(controller, &RunController::runFinished);
+    QSignalSpy failed(controller, &RunController::runFailed);
+    QSignalSpy started(controller, &RunController::runStarted);
+    // A first run to its end: the next ones are followed as well (the window's connection sees them).
+    QVERIFY(window.launcher()->loadConfigText(tinyConfig(2), QStringLiteral("tiny.yaml"), &error));
+    QVERIFY2(window.launcher()->startRun(&error), qPrintable(error));
+    QVERIFY(finished.count() == 1 || finished.wait(kRunWaitMs));
+    QVERIFY(window.launcher()->loadConfigText(tinyConfig(40), QStringLiteral("tiny.yaml"), &error));
+    finished.clear();
+    started.clear();
+    QVERIFY2(window.launcher()->startRun(&error), qPrintable(error));
+    QVERIFY(started.count() == 1 || started.wait(kRunWaitMs));
+    const qint64 runId = started.first().first().toLongLong();
+    QCOMPARE(window.monitor()->runId(), runId);
+    QTRY_VERIFY_WITH_TIMEOUT(window.monitor()->pointCount(QStringLiteral("rollout/success")) >= 1, kRunWaitMs);
+    QTRY_VERIFY_WITH_TIMEOUT(window.monitor()->phaseText() == QStringLiteral("RL"), 10000); // read from the store
+    controller->requestStop();
+    QVERIFY(finished.count() == 1 || finished.wait(kRunWaitMs));
+    QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().at(1).toString()));
+    QCOMPARE(finished.first().at(1).value<RunStatus>(), RunStatus::Cancelled);
+    Store store(db.toStdString());
+    const auto run = store.run(runId);
+    QVERIFY(run);
+    QCOMPARE(run->status, RunStatus::Cancelled);
+    QVERIFY(run->iterationsDone < 40);
+    QVERIFY(window.monitor()->failureText().isEmpty());
+}
+
+void TestMonitor::dataParallelRunTerminated()
+{
+    // Stop twice: SIGTERM after the SIGINT, and the run is marked failed with the reason, which the Monitor shows with
+    // the process's exit code and last lines. A stand-in for creditlab-cli that stops only when terminated (the real
+    // ranks may finish their iteration before the second request) and names a run of the database as its own.
+    QTemporaryDir dir;
+    const QString db = dir.filePath(QStringLiteral("runs.db"));
+    MainWindow window(testSettings(dir));
+    QVERIFY(window.openDatabase(db));
+    window.show();
+    const qint64 runId = createRunningRun(db, 10);
+    const QString script = dir.filePath(QStringLiteral("fake-cli"));
+    {
+        QFile file(script);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(QStringLiteral("#!/bin/sh\n"
+                                  "echo \"run %1 'cli run': training on household with grpo\"\n"
+                                  "trap 'echo interrupted' INT\n"
+                                  "trap 'echo \"rank 0 of 2 was killed by signal 15\" >&2; exit 143' TERM\n"
+                                  "while true; do sleep 0.05; done\n")
+                       .arg(runId)
+                       .toUtf8());
+        file.close();
+        QVERIFY(file.setPermissions(file.permissions() | QFileDevice::ExeOwner));
+    }
+    qputenv("CREDITLAB_CLI", script.toUtf8());
+    RunController* controller = window.runController();
+    QSignalSpy started(controller, &RunController::runStarted);
+    QSignalSpy failed(controller, &RunController::runFailed);
+    RunRequest request;
+    request.database = db;
+    request.config = learn::TrainConfig::parse(tinyConfig(2).toStdString(), "tiny.yaml");
+    request.processes = 2;
+    QString error;
+    const bool ok = controller->start(request, &error);
+    qputenv("CREDITLAB_CLI", CREDITLAB_CLI_PATH);
+    QVERIFY2(ok, qPrintable(error));
+    QVERIFY(started.count() == 1 || started.wait(10000));
+    QCOMPARE(started.first().first().toLongLong(), runId);
+    QCOMPARE(window.monitor()->runId(), runId);
+    QCOMPARE(window.monitor()->ranksText(), QStringLiteral("2 ranks"));
+    controller->requestStop();
+    QVERIFY(!failed.wait(500)); // the stand-in, as the ranks, goes on after a SIGINT until its iteration ends
+    QVERIFY(controller->isRunning());
+    controller->requestStop();
+    QVERIFY(failed.count() == 1 || failed.wait(10000));
+    QCOMPARE(failed.first().at(0).toLongLong(), runId);
+    QVERIFY(!controller->isRunning());
+    Store store(db.toStdString());
+    const auto run = store.run(runId);
+    QCOMPARE(run->status, RunStatus::Failed);
+    QVERIFY2(run->notes.find("terminated from the workbench") != std::string::npos, run->notes.c_str());
+    const QString shown = window.monitor()->failureText();
+    QVERIFY2(shown.contains(QStringLiteral("terminated from the workbench"))
+            && shown.contains(QStringLiteral("exited with code 143"))
+            && shown.contains(QStringLiteral("killed by signal 15")),
+        qPrintable(shown));
+    QVERIFY(window.monitor()->phaseText().startsWith(QStringLiteral("Failed: terminated from the workbench")));
 }
 
 QTEST_MAIN(TestMonitor)

@@ -9,6 +9,7 @@
 #include "core/learn/api/trainconfig.h"
 #include "core/store.h"
 #include "ui/common/textutil.h"
+#include "ui/launch/clirun.h"
 #include "ui/launch/modelpanel.h"
 #include "ui/launch/paramform.h"
 #include "ui/launch/runcontroller.h"
@@ -33,6 +34,7 @@
 #include <QSaveFile>
 #include <QScrollArea>
 #include <QShortcut>
+#include <QSpinBox>
 #include <QSplitter>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
@@ -93,6 +95,7 @@ LauncherPage::LauncherPage(Workspace* workspace, RunController* controller, QWid
     , m_browse(new QPushButton(tr("&Browse…"), this))
     , m_modelPanel(new ModelPanel(this))
     , m_device(new QComboBox(this))
+    , m_processes(new QSpinBox(this))
     , m_filter(new QLineEdit(this))
     , m_form(new ParamForm(this))
     , m_preview(new QPlainTextEdit(this))
@@ -129,6 +132,17 @@ LauncherPage::LauncherPage(Workspace* workspace, RunController* controller, QWid
     m_size->addItem(tr("Custom"));
     m_device->addItem(tr("auto (CUDA when present)"), QString());
     m_device->addItem(QStringLiteral("cpu"), QStringLiteral("cpu"));
+    m_processes->setObjectName(QStringLiteral("processes"));
+    m_processes->setRange(1, 64);
+    m_processes->setValue(1);
+    m_processes->setMinimumWidth(m_processes->fontMetrics().horizontalAdvance(QStringLiteral("0000")) + 48);
+    if (CliRun::program().isEmpty()) {
+        m_processes->setEnabled(false);
+        m_processes->setToolTip(tr("Runs of several processes need creditlab-cli beside the workbench or on PATH"));
+    } else {
+        m_processes->setToolTip(tr("Data-parallel ranks on this machine (creditlab-cli train --nproc N); the cores are "
+                                   "shared among them; the run's results are the same up to floating-point order"));
+    }
     m_filter->setPlaceholderText(tr("Filter keys… (Ctrl+F)"));
     m_filter->setClearButtonEnabled(true);
     m_preview->setReadOnly(true);
@@ -178,6 +192,14 @@ LauncherPage::LauncherPage(Workspace* workspace, RunController* controller, QWid
     choices->addRow(QString(), m_methodNote);
     choices->addRow(tr("&Judge:"), m_judge);
     choices->addRow(tr("De&vice:"), m_device);
+    auto* processesRow = new QHBoxLayout;
+    processesRow->addWidget(m_processes);
+    auto* processesNote
+        = new QLabel(tr("data-parallel ranks on this machine (more than 1: creditlab-cli train --nproc)"), this);
+    processesNote->setForegroundRole(QPalette::PlaceholderText);
+    processesRow->addWidget(processesNote, 1);
+    choices->addRow(tr("Pro&cesses:"), processesRow);
+    static_cast<QLabel*>(choices->labelForField(processesRow))->setBuddy(m_processes);
 
     auto* scroll = new QScrollArea(this);
     scroll->setWidgetResizable(true);
@@ -235,6 +257,7 @@ LauncherPage::LauncherPage(Workspace* workspace, RunController* controller, QWid
         });
     connect(m_size, &QComboBox::activated, this, &LauncherPage::applySize);
     connect(m_device, &QComboBox::currentIndexChanged, this, &LauncherPage::updatePreview);
+    connect(m_processes, &QSpinBox::valueChanged, this, &LauncherPage::updatePreview);
     connect(m_filter, &QLineEdit::textChanged, m_form, &ParamForm::setFilter);
     connect(m_form, &ParamForm::valueChanged, this, [this](const QString& key) {
         if (m_syncing)
@@ -489,6 +512,11 @@ void LauncherPage::updatePreview()
                           .arg(episodes)
                           .arg(m_device->currentText());
         }
+        if (m_processes->value() > 1)
+            summary += QLatin1Char('\n')
+                + tr("Data-parallel: %n processes (creditlab-cli train --nproc), each rolling out its share of the "
+                     "tasks; the Monitor follows the run from the database.",
+                    nullptr, m_processes->value());
         const QString labels = humanLabelSummary(config);
         if (!labels.isEmpty())
             summary += QLatin1Char('\n') + labels;
@@ -700,6 +728,7 @@ bool LauncherPage::startRun(QString* error)
     request.database = m_workspace->path();
     request.config = m_config;
     request.device = m_device->currentData().toString();
+    request.processes = m_processes->isEnabled() ? m_processes->value() : 1;
     const bool queued = m_controller->isRunning();
     if (reason.isEmpty() && m_controller->start(request, &reason)) {
         if (!queued)

@@ -12,6 +12,7 @@ class QLineEdit;
 class QPlainTextEdit;
 class QPushButton;
 class QRadioButton;
+class QSpinBox;
 
 namespace creditlab::learn {
 class TrainConfig;
@@ -49,6 +50,8 @@ public:
     QPushButton* browseButton() const { return m_browse; }
     ModelPanel* modelPanel() const { return m_modelPanel; }
     QPushButton* startButton() const { return m_start; }
+    /// Data-parallel ranks on this machine (1: in this process; more: `creditlab-cli train --nproc N`).
+    QSpinBox* processesSpin() const { return m_processes; }
     /// Chooses the policy: a Hugging Face model folder or repository id (policy.pretrained), or the built-in size when
     /// `spec` is empty. The model is read in the background (modelPanel()).
     void setPretrained(const QString& spec);
@@ -130,6 +133,7 @@ private:
     bool m_applyingPolicy = false; ///< the chooser is setting policy.pretrained
     bool m_devicesListed = false; ///< the training module listed its devices (device auto is then known)
     QComboBox* m_device;
+    QSpinBox* m_processes;
     QLineEdit* m_filter;
     ParamForm* m_form;
     QPlainTextEdit* m_preview;

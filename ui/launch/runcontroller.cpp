@@ -2,10 +2,12 @@
 
 #include "core/learn/api/trainconfig.h"
 #include "ui/common/textutil.h"
+#include "ui/launch/clirun.h"
 #include "ui/launch/trainworker.h"
 
 #include <QThread>
 
+#include <algorithm>
 #include <exception>
 
 namespace creditlab::ui {
@@ -14,6 +16,7 @@ RunController::RunController(QObject* parent)
     : QObject(parent)
     , m_thread(new QThread(this))
     , m_worker(new TrainWorker)
+    , m_cli(new CliRun(this))
 {
     qRegisterMetaType<RunRequest>();
     qRegisterMetaType<RunProgress>();
@@ -24,6 +27,8 @@ RunController::RunController(QObject* parent)
     connect(m_worker, &TrainWorker::progressed, this, &RunController::progressed);
     connect(m_worker, &TrainWorker::pausedChanged, this, &RunController::pausedChanged);
     connect(m_worker, &TrainWorker::ended, this, &RunController::onWorkerEnded);
+    connect(m_cli, &CliRun::started, this, &RunController::onWorkerStarted);
+    connect(m_cli, &CliRun::ended, this, &RunController::onWorkerEnded);
     m_thread->start();
 }
 
@@ -35,7 +40,7 @@ RunController::~RunController()
     m_thread->wait();
 }
 
-bool RunController::isPaused() const { return m_worker->isPaused(); }
+bool RunController::isPaused() const { return !isExternal() && m_worker->isPaused(); }
 
 bool RunController::start(const RunRequest& request, QString* error)
 {
@@ -48,6 +53,12 @@ bool RunController::start(const RunRequest& request, QString* error)
         return fail(tr("Open a database first."));
     if (request.resumeRunId == 0 && !request.config)
         return fail(tr("There is no valid config to start a run from."));
+    if (request.processes > 1 && request.resumeRunId != 0)
+        return fail(tr("A run resumes in this process; start a new run to train it with several processes."));
+    if (request.processes > 1 && CliRun::program().isEmpty())
+        return fail(tr("Cannot run %1 processes: creditlab-cli is neither beside the workbench nor on PATH (or set "
+                       "CREDITLAB_CLI).")
+                        .arg(request.processes));
     if (m_running) {
         m_queue.push_back(request);
         Q_EMIT queueChanged(queuedCount());
@@ -62,7 +73,15 @@ void RunController::launch(const RunRequest& request)
     m_worker->reset();
     m_running = true;
     m_runId = 0;
+    m_processes = std::max(1, request.processes);
+    m_stopRequests = 0;
     Q_EMIT runningChanged(true);
+    if (m_processes > 1) {
+        QString error;
+        if (!m_cli->start(request, &error))
+            onWorkerEnded(0, RunStatus::Failed, error);
+        return;
+    }
     QMetaObject::invokeMethod(m_worker, [worker = m_worker, request] { worker->train(request); }, Qt::QueuedConnection);
 }
 
@@ -86,7 +105,7 @@ void RunController::clearQueue()
 
 void RunController::pause()
 {
-    if (m_running)
+    if (m_running && !isExternal())
         m_worker->setPaused(true);
 }
 
@@ -94,7 +113,12 @@ void RunController::resume() { m_worker->setPaused(false); }
 
 void RunController::requestStop()
 {
-    if (m_running)
+    if (!m_running)
+        return;
+    ++m_stopRequests;
+    if (isExternal())
+        m_cli->requestStop();
+    else
         m_worker->requestStop();
 }
 
@@ -107,6 +131,7 @@ void RunController::onWorkerStarted(qint64 runId, const QString& name)
 void RunController::onWorkerEnded(qint64 runId, RunStatus status, const QString& error)
 {
     m_running = false;
+    m_processes = 1;
     if (m_worker->isPaused())
         m_worker->setPaused(false);
     Q_EMIT runningChanged(false);

@@ -17,6 +17,7 @@ class QThread;
 
 namespace creditlab::ui {
 
+class CliRun;
 class TrainWorker;
 
 /// What to train: a new run from a config, or the continuation of a stored run.
@@ -28,6 +29,9 @@ struct RunRequest {
     QString device; ///< "cpu", "cuda", "cuda:N"; empty: CUDA when present
     qint64 resumeRunId = 0; ///< non-zero: continue this run from its last checkpoint instead
     std::vector<std::pair<std::string, std::string>> overrides; ///< `--set` pairs (for resume: resumable keys only)
+    /// Data-parallel ranks on this machine. 1: in this process, on the training thread; more (a new run only):
+    /// `creditlab-cli train --nproc N` as a child process, followed through the database (CliRun).
+    int processes = 1;
 };
 
 /// A snapshot of a run's progress (a value; crosses threads through queued signals).
@@ -47,8 +51,9 @@ struct RunProgress {
 /// Runs one training run at a time on its own QThread (STYLE rules 5–8): the worker takes the request through
 /// a queued call, pause and stop are atomic flags read between SFT steps and iterations (the worker's event
 /// loop is busy while it trains), progress arrives throttled to ~10 per second at the source plus one per
-/// finished iteration. Lives on the GUI thread; destroying it stops a running run after its current step and
-/// waits for the thread.
+/// finished iteration. A request with more than one process runs as `creditlab-cli train --nproc N` instead (CliRun):
+/// no progress reports and no pause; the Monitor reads that run from the database. Lives on the GUI thread; destroying
+/// it stops a running run after its current step and waits for the thread (or the process).
 class RunController : public QObject {
     Q_OBJECT
 public:
@@ -57,6 +62,12 @@ public:
 
     bool isRunning() const { return m_running; }
     bool isPaused() const;
+    /// The running run's processes: 1 in this process (or none running), N for `creditlab-cli train --nproc N`.
+    int processes() const { return m_running ? m_processes : 1; }
+    /// Whether the running run is a child process, which reports through the database rather than progressed().
+    bool isExternal() const { return processes() > 1; }
+    /// How many times Stop was asked of the running run (a child process: the second one terminates it).
+    int stopRequests() const { return m_stopRequests; }
     /// The run being trained; 0 before its row exists.
     qint64 runId() const { return m_runId; }
 
@@ -73,7 +84,8 @@ public:
     /// Pauses after the current SFT step or iteration (the run's status becomes "paused"); resume() continues.
     void pause();
     void resume();
-    /// Stops after the current SFT step or iteration, with a checkpoint to resume from. Also ends a pause.
+    /// Stops after the current SFT step or iteration, with a checkpoint to resume from. Also ends a pause. A child
+    /// process gets SIGINT (its ranks stop after the current iteration); asked again, SIGTERM (they quit at once).
     void requestStop();
 
 Q_SIGNALS:
@@ -96,7 +108,10 @@ private:
 
     QThread* m_thread;
     TrainWorker* m_worker;
+    CliRun* m_cli;
     bool m_running = false;
+    int m_processes = 1; ///< of the running run
+    int m_stopRequests = 0;
     qint64 m_runId = 0;
     std::vector<RunRequest> m_queue;
 };

@@ -36,6 +36,8 @@ namespace {
 
 constexpr int kLogFlushMs = 100;
 constexpr int kMaxLogLines = 20000;
+/// The ranks of a data-parallel run, on its every iteration (core/learn/torch/engine/iteration.cpp).
+constexpr std::string_view kDistRanks = "dist/ranks";
 
 /// The phase line of a run that is not training (or of another process): the status, as a phase.
 QString statusPhase(RunStatus status)
@@ -68,6 +70,8 @@ MonitorPage::MonitorPage(Workspace* workspace, RunController* controller, QWidge
     , m_workspace(workspace)
     , m_controller(controller)
     , m_title(new QLabel(this))
+    , m_ranks(new QLabel(this))
+    , m_failure(new QLabel(this))
     , m_phase(new QLabel(this))
     , m_progress(new QProgressBar(this))
     , m_eta(new QLabel(this))
@@ -88,6 +92,20 @@ MonitorPage::MonitorPage(Workspace* workspace, RunController* controller, QWidge
     titleFont.setPointSizeF(titleFont.pointSizeF() * 1.25);
     titleFont.setBold(true);
     m_title->setFont(titleFont);
+    m_ranks->setObjectName(QStringLiteral("monitorRanks"));
+    m_ranks->setTextFormat(Qt::PlainText);
+    m_ranks->setToolTip(tr("Data-parallel: this many processes train the run, each on its share of the tasks; rank 0 "
+                           "writes the run (dist/ranks)"));
+    m_failure->setObjectName(QStringLiteral("monitorFailure"));
+    m_failure->setTextFormat(Qt::PlainText);
+    m_failure->setWordWrap(true);
+    m_failure->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_failure->setFrameShape(QFrame::StyledPanel);
+    m_failure->setBackgroundRole(QPalette::ToolTipBase);
+    m_failure->setForegroundRole(QPalette::ToolTipText);
+    m_failure->setAutoFillBackground(true);
+    m_failure->setMargin(4);
+    m_failure->hide();
     m_phase->setTextFormat(Qt::PlainText);
     m_phase->setObjectName(QStringLiteral("monitorPhase"));
     m_eta->setTextFormat(Qt::PlainText);
@@ -114,6 +132,7 @@ MonitorPage::MonitorPage(Workspace* workspace, RunController* controller, QWidge
 
     auto* header = new QHBoxLayout;
     header->addWidget(m_title, 1);
+    header->addWidget(m_ranks);
     header->addWidget(m_pause);
     header->addWidget(m_stop);
     header->addWidget(m_resume);
@@ -137,6 +156,7 @@ MonitorPage::MonitorPage(Workspace* workspace, RunController* controller, QWidge
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(header);
     layout->addLayout(progressLine);
+    layout->addWidget(m_failure);
     layout->addLayout(tools);
     layout->addWidget(splitter, 1);
 
@@ -149,8 +169,7 @@ MonitorPage::MonitorPage(Workspace* workspace, RunController* controller, QWidge
     });
     connect(m_stop, &QPushButton::clicked, this, [this] {
         m_controller->requestStop();
-        m_stop->setEnabled(false);
-        m_stop->setText(tr("Stopping…"));
+        updateButtons();
     });
     connect(m_resume, &QPushButton::clicked, this, [this] { Q_EMIT resumeRequested(m_runId); });
     connect(m_filter, &QLineEdit::textChanged, m_charts, &MonitorCharts::setFilter);
@@ -165,6 +184,10 @@ MonitorPage::MonitorPage(Workspace* workspace, RunController* controller, QWidge
     connect(stopShortcut, &QShortcut::activated, m_stop, &QPushButton::click);
 
     connect(m_controller, &RunController::runStarted, this, [this](qint64 runId) { showRun(runId); });
+    connect(m_controller, &RunController::runningChanged, this, [this](bool running) {
+        if (running && m_controller->isExternal()) // the run's row follows when the CLI has made it
+            showRun(0);
+    });
     connect(m_controller, &RunController::progressed, this, &MonitorPage::onProgress);
     connect(m_controller, &RunController::pausedChanged, this, [this](bool paused) {
         updateButtons();
@@ -182,12 +205,12 @@ MonitorPage::MonitorPage(Workspace* workspace, RunController* controller, QWidge
     });
     connect(m_controller, &RunController::runFailed, this, [this](qint64 runId, const QString& message) {
         if (runId == m_runId || runId == 0)
-            m_phase->setText(tr("Failed: %1").arg(message));
+            showFailure(message);
         updateHeader();
     });
     connect(m_workspace, &Workspace::runsChanged, this, [this] {
         // The controller's run arrives through progress; others (e.g. from the CLI) through the store.
-        if (m_runId != 0 && !(m_controller->isRunning() && m_controller->runId() == m_runId))
+        if (m_runId != 0 && !reportsProgress())
             reloadFromStore(true);
         updateHeader();
     });
@@ -208,6 +231,11 @@ void MonitorPage::showRun(qint64 runId)
     m_eta->clear();
     m_phase->clear();
     m_throughput->clear();
+    m_failure->clear();
+    m_failure->hide();
+    m_phase->setToolTip({});
+    setRanks(
+        m_controller->isExternal() && m_controller->runId() == runId && runId != 0 ? m_controller->processes() : 1);
     reloadFromStore(false);
     updateHeader();
     updateButtons();
@@ -271,6 +299,8 @@ void MonitorPage::appendIteration(qint64 iteration, const std::vector<std::pair<
         parts << tr("%1 trained tok/s").arg(locale.toString(qRound64(*trained)));
     if (const auto steps = find(metricnames::kThroughputEnvSteps))
         parts << tr("%1 env steps/s").arg(locale.toString(qRound64(*steps)));
+    if (const auto ranks = find(kDistRanks))
+        setRanks(static_cast<int>(*ranks));
     if (!parts.isEmpty()) {
         // Peak device memory of the iteration, which CUDA runs report; a dash where the run does not.
         const auto memory = find(metricnames::kDeviceMemory);
@@ -373,13 +403,44 @@ std::optional<RunInfo> MonitorPage::readRun() const
     }
 }
 
+bool MonitorPage::reportsProgress() const
+{
+    return m_controller->isRunning() && m_controller->runId() == m_runId && !m_controller->isExternal();
+}
+
+void MonitorPage::setRanks(int ranks)
+{
+    m_ranks->setText(ranks > 1 ? tr("%n ranks", nullptr, ranks) : QString());
+    m_ranks->setVisible(ranks > 1);
+}
+
+void MonitorPage::showFailure(const QString& message)
+{
+    const QString firstLine = message.section(QLatin1Char('\n'), 0, 0);
+    m_phase->setText(m_phase->fontMetrics().elidedText(tr("Failed: %1").arg(firstLine), Qt::ElideRight, 480));
+    m_phase->setToolTip(message);
+    m_failure->setText(message);
+    m_failure->setVisible(!message.isEmpty());
+}
+
 void MonitorPage::updateButtons(const std::optional<RunInfo>& run)
 {
     const bool ours = m_controller->isRunning() && (m_runId == 0 || m_controller->runId() == m_runId);
-    m_pause->setEnabled(ours);
+    const bool external = ours && m_controller->isExternal();
+    m_pause->setEnabled(ours && !external);
     m_pause->setText(m_controller->isPaused() ? tr("&Continue") : tr("&Pause"));
-    m_stop->setEnabled(ours);
-    m_stop->setText(tr("S&top"));
+    m_pause->setToolTip(external ? tr("A run of several processes cannot pause; Stop ends it with a checkpoint")
+                                 : tr("Pause after the current step (Ctrl+P)"));
+    // Asked once, a run stops after its current step; a run of several processes can be asked again to quit at once.
+    const int stops = ours ? m_controller->stopRequests() : 0;
+    m_stop->setEnabled(ours && (stops == 0 || (external && stops == 1)));
+    m_stop->setText(stops == 0       ? tr("S&top")
+            : external && stops == 1 ? tr("S&top now")
+            : external               ? tr("Terminating…")
+                                     : tr("Stopping…"));
+    m_stop->setToolTip(external && stops == 1
+            ? tr("Terminate the processes now, without waiting for the current iteration (its work is lost)")
+            : tr("Stop after the current step, with a checkpoint to resume from (Ctrl+.)"));
     const std::optional<RunStatus> status = run ? std::optional(run->status) : std::nullopt;
     m_resume->setVisible(!m_controller->isRunning() && m_runId != 0
         && (status == RunStatus::Cancelled || status == RunStatus::Failed));
@@ -387,6 +448,11 @@ void MonitorPage::updateButtons(const std::optional<RunInfo>& run)
 
 void MonitorPage::updateHeader()
 {
+    if (m_runId == 0 && m_controller->isExternal()) {
+        m_title->setText(tr("Starting creditlab-cli with %n processes…", nullptr, m_controller->processes()));
+        setRanks(m_controller->processes());
+        return;
+    }
     if (m_runId == 0) {
         m_title->setText(tr("No run shown. Start one in Launch (Ctrl+2), or select one in Runs and choose Run → Monitor (Ctrl+M)."));
         return;
@@ -401,10 +467,17 @@ void MonitorPage::updateHeader()
 void MonitorPage::updateStoredProgress(const std::optional<RunInfo>& run)
 {
     // The controller reports its own run's progress (with SFT steps and ETA); others are read from the store.
-    if (m_runId == 0 || (m_controller->isRunning() && m_controller->runId() == m_runId))
+    if (m_runId == 0 || reportsProgress())
         return;
     if (!run)
         return;
+    if (run->status == RunStatus::Failed && m_failure->text().isEmpty()) {
+        // Why, as the trainer (rank 0 of a data-parallel run) wrote it: the notes' last "failed: " line.
+        const QString notes = toQString(run->notes);
+        const qsizetype at = notes.lastIndexOf(QLatin1String("failed: "));
+        if (at >= 0)
+            showFailure(notes.mid(at + 8).trimmed());
+    }
     if (run->kind == RunKind::Import) {
         // Another trainer posting to `creditlab-cli serve`: no plan to measure against, so a busy bar and the
         // last iteration that arrived; then its final status.
@@ -436,7 +509,7 @@ void MonitorPage::updateStoredProgress(const std::optional<RunInfo>& run)
     // A run of another process: its phase from what it has stored (SFT writes its curves, then iteration 0).
     if (run->status == RunStatus::Running)
         m_phase->setText(m_lastIteration >= 0 ? tr("RL") : m_charts->lastSftStep() > 0 ? tr("SFT") : tr("Setting up"));
-    else
+    else if (run->status != RunStatus::Failed || m_failure->text().isEmpty()) // else the reason stays
         m_phase->setText(statusPhase(run->status));
     if (run->status == RunStatus::Running && done > 0) {
         // Mean iteration time so far (SFT excluded; summed as the iterations arrive) times the iterations left.
@@ -453,6 +526,10 @@ QStringList MonitorPage::metricNames() const { return m_charts->metricNames(); }
 qsizetype MonitorPage::pointCount(const QString& metric) const { return m_charts->pointCount(metric); }
 
 QString MonitorPage::phaseText() const { return m_phase->text(); }
+
+QString MonitorPage::ranksText() const { return m_ranks->text(); }
+
+QString MonitorPage::failureText() const { return m_failure->text(); }
 
 void MonitorPage::setSmoothing(double weight) { m_smoothing->setValue(static_cast<int>(weight * 100 + 0.5)); }
 

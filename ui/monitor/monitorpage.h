@@ -30,8 +30,8 @@ class Workspace;
 /// as a learning curve (debiased EMA with the faded raw curve, a shared crosshair and x zoom, log scale), metrics
 /// with one value as numbers (MonitorCharts), a progress bar with the phase (SFT, RL, evaluating, finished), an ETA
 /// that leaves paused time out, pause/resume and stop for the run this window trains, iteration timing and
-/// throughput, and the log. Follows the controller's run, or any run of the database (runs trained by
-/// `creditlab-cli train` grow live as they commit). Lives on the GUI thread.
+/// throughput, the ranks of a data-parallel run (dist/ranks) and the log. Follows the controller's run, or any run of
+/// the database (runs trained by `creditlab-cli train` grow live as they commit). Lives on the GUI thread.
 class MonitorPage : public QWidget {
     Q_OBJECT
 public:
@@ -49,6 +49,10 @@ public:
     MonitorCharts* sections() const { return m_charts; }
     /// The phase line ("SFT", "RL", "Evaluating", "Finished", ...).
     QString phaseText() const;
+    /// The data-parallel label beside the title ("2 ranks"); empty for a run of one process.
+    QString ranksText() const;
+    /// Why the shown run failed (the run's notes, or the message of the process that trained it); empty otherwise.
+    QString failureText() const;
     void setSmoothing(double weight);
 
 Q_SIGNALS:
@@ -71,6 +75,10 @@ private:
     std::optional<RunInfo> readRun() const;
     void updateHeader();
     void updateStoredProgress(const std::optional<RunInfo>& run);
+    /// Whether the shown run is the controller's in-process run, whose progress arrives through progressed().
+    bool reportsProgress() const;
+    void setRanks(int ranks);
+    void showFailure(const QString& message);
 
     Workspace* m_workspace;
     RunController* m_controller;
@@ -78,6 +86,8 @@ private:
     qint64 m_lastIteration = -1;
     double m_iterationSeconds = 0.0; ///< sum of time/total_s over the iterations shown, for the ETA
     QLabel* m_title;
+    QLabel* m_ranks;
+    QLabel* m_failure;
     QLabel* m_phase;
     QProgressBar* m_progress;
     QLabel* m_eta;
