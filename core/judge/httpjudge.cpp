@@ -2,11 +2,11 @@
 
 #include "core/credit/params.h"
 #include "core/store.h"
+#include "core/storesync.h"
 #include "core/unavailable.h"
 
 #include <curl/curl.h>
 #include <nlohmann/json.hpp>
-#include <openssl/evp.h>
 #include <sqlite3.h>
 
 #include <algorithm>
@@ -31,21 +31,6 @@ struct Outcome {
     int attempts = 0;
     bool down = false; ///< the last attempt found no server (Attempt::down)
 };
-
-std::string sha256Hex(std::string_view data)
-{
-    unsigned char digest[EVP_MAX_MD_SIZE];
-    unsigned int size = 0;
-    if (EVP_Digest(data.data(), data.size(), digest, &size, EVP_sha256(), nullptr) != 1)
-        throw std::runtime_error("judge http: SHA-256 failed");
-    static constexpr char kHex[] = "0123456789abcdef";
-    std::string out;
-    for (unsigned int i = 0; i < size; ++i) {
-        out += kHex[digest[i] >> 4];
-        out += kHex[digest[i] & 15];
-    }
-    return out;
-}
 
 std::size_t appendBody(char* data, std::size_t size, std::size_t count, void* user)
 {
