@@ -3,6 +3,7 @@
 #include "core/database.h"
 #include "core/store.h"
 #include "tests/ui/sweeptestdata.h"
+#include "ui/common/filedialogs.h"
 #include "ui/common/itemroles.h"
 #include "ui/common/sortfilterproxymodel.h"
 #include "ui/runs/runbrowserpage.h"
@@ -345,6 +346,8 @@ void TestMainWindow::openDatabaseDialogSaysOpen()
     QCOMPARE(dialog->acceptMode(), QFileDialog::AcceptOpen);
     QCOMPARE(dialog->fileMode(), QFileDialog::AnyFile);
     QCOMPARE(dialog->windowTitle(), QStringLiteral("Open Database"));
+    // It lists the database's folder by names only (tst_ui_filedialogs).
+    QVERIFY(dynamic_cast<NameOnlyIconProvider*>(dialog->iconProvider()));
     dialog->setOption(QFileDialog::DontUseNativeDialog);
     dialog->show();
     bool hasOpen = false, hasSave = false;

@@ -3,6 +3,7 @@
 #include "ui/agreement/agreementmodel.h"
 #include "ui/charts/heatmapchart.h"
 #include "ui/common/csvexport.h"
+#include "ui/common/filedialogs.h"
 #include "ui/common/sortfilterproxymodel.h"
 #include "ui/common/tableviewsetup.h"
 #include "ui/common/textutil.h"
@@ -494,7 +495,7 @@ bool AgreementPage::exportMatrix(const QString& path, QString* error) { return m
 void AgreementPage::exportTableInteractive()
 {
     const QString path
-        = QFileDialog::getSaveFileName(this, tr("Export Agreement Table"), QString(), tr("CSV files (*.csv)"));
+        = filedialogs::getSaveFileName(this, tr("Export Agreement Table"), QString(), tr("CSV files (*.csv)"));
     QString error;
     if (!path.isEmpty() && !exportTableCsv(path, &error))
         QMessageBox::warning(this, tr("Export Failed"), error);
@@ -502,7 +503,7 @@ void AgreementPage::exportTableInteractive()
 
 void AgreementPage::exportMatrixInteractive()
 {
-    const QString path = QFileDialog::getSaveFileName(
+    const QString path = filedialogs::getSaveFileName(
         this, tr("Export Confusion Matrix"), QString(), tr("PNG images (*.png);;SVG images (*.svg)"));
     QString error;
     if (!path.isEmpty() && !exportMatrix(path, &error))

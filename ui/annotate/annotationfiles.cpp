@@ -4,6 +4,7 @@
 
 #include "core/atomicfile.h"
 #include "core/labelfile.h"
+#include "ui/common/filedialogs.h"
 #include "ui/common/textutil.h"
 #include "ui/shell/workspace.h"
 
@@ -102,7 +103,7 @@ int AnnotationPage::importLabels(const QString& path, QString* error)
 
 void AnnotationPage::exportInteractive()
 {
-    const QString path = QFileDialog::getSaveFileName(
+    const QString path = filedialogs::getSaveFileName(
         this, tr("Export human labels"), QString(), tr("JSON Lines (*.jsonl);;All files (*)"));
     QString error;
     if (!path.isEmpty() && !exportLabels(path, &error))
@@ -113,7 +114,7 @@ void AnnotationPage::exportInteractive()
 
 void AnnotationPage::importInteractive()
 {
-    const QString path = QFileDialog::getOpenFileName(
+    const QString path = filedialogs::getOpenFileName(
         this, tr("Import human labels"), QString(), tr("JSON Lines (*.jsonl);;All files (*)"));
     if (path.isEmpty())
         return;

@@ -5,6 +5,7 @@
 #include "ui/charts/chartexport.h"
 #include "ui/charts/linechartseries.h"
 #include "ui/charts/linechartview.h"
+#include "ui/common/filedialogs.h"
 
 #include <QChart>
 #include <QFileDialog>
@@ -253,7 +254,7 @@ void LineChart::showContextMenu(const QPoint& globalPos)
         const QString pngFilter = tr("PNG image (*.png)");
         const QString svgFilter = tr("SVG image (*.svg)");
         QString selected = pngFilter;
-        QString path = QFileDialog::getSaveFileName(
+        QString path = filedialogs::getSaveFileName(
             this, tr("Export chart"), QString(), pngFilter + QStringLiteral(";;") + svgFilter, &selected);
         if (path.isEmpty())
             return;

@@ -1,6 +1,7 @@
 #include "ui/common/csvexport.h"
 
 #include "core/atomicfile.h"
+#include "ui/common/filedialogs.h"
 #include "ui/common/itemroles.h"
 #include "ui/common/textutil.h"
 
@@ -66,8 +67,9 @@ QAction* addCsvExportAction(QTableView* view, QWidget* dialogParent)
     QObject::connect(action, &QAction::triggered, view, [view, dialogParent] {
         if (!view->model())
             return;
-        QString path = QFileDialog::getSaveFileName(
-            dialogParent, QCoreApplication::translate("creditlab::ui::CsvExport", "Export Table"), QString(), QCoreApplication::translate("creditlab::ui::CsvExport", "CSV files (*.csv)"));
+        QString path = filedialogs::getSaveFileName(dialogParent,
+            QCoreApplication::translate("creditlab::ui::CsvExport", "Export Table"), QString(),
+            QCoreApplication::translate("creditlab::ui::CsvExport", "CSV files (*.csv)"));
         if (path.isEmpty())
             return;
         if (QFileInfo(path).suffix().isEmpty())

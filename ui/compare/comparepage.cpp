@@ -2,6 +2,7 @@
 
 #include "core/atomicfile.h"
 #include "ui/charts/linechart.h"
+#include "ui/common/filedialogs.h"
 #include "ui/common/sortfilterproxymodel.h"
 #include "ui/common/tableviewsetup.h"
 #include "ui/common/textutil.h"
@@ -449,7 +450,7 @@ void ComparePage::addRunsInteractive()
 void ComparePage::exportChartInteractive()
 {
     QString filter;
-    QString path = QFileDialog::getSaveFileName(this, tr("Export chart"),
+    QString path = filedialogs::getSaveFileName(this, tr("Export chart"),
         m_metric.section(QLatin1Char('/'), -1) + QStringLiteral(".png"), tr("PNG image (*.png);;SVG image (*.svg)"),
         &filter);
     if (path.isEmpty())
@@ -464,7 +465,7 @@ void ComparePage::exportChartInteractive()
 
 void ComparePage::exportTableInteractive()
 {
-    QString path = QFileDialog::getSaveFileName(
+    QString path = filedialogs::getSaveFileName(
         this, tr("Export table"), QStringLiteral("compare-it%1.csv").arg(tableIteration()), tr("CSV file (*.csv)"));
     if (path.isEmpty())
         return;

@@ -8,6 +8,7 @@
 #include "core/learn/api/sftreuse.h"
 #include "core/learn/api/trainconfig.h"
 #include "core/store.h"
+#include "ui/common/filedialogs.h"
 #include "ui/common/textutil.h"
 #include "ui/launch/clirun.h"
 #include "ui/launch/modelpanel.h"
@@ -696,7 +697,7 @@ bool LauncherPage::saveConfigFile(const QString& path, QString* error) const
 
 void LauncherPage::chooseOpen()
 {
-    const QString path = QFileDialog::getOpenFileName(
+    const QString path = filedialogs::getOpenFileName(
         this, tr("Open Config"), QString(), tr("YAML configs (*.yaml *.yml);;All files (*)"));
     if (path.isEmpty())
         return;
@@ -707,9 +708,8 @@ void LauncherPage::chooseOpen()
 
 void LauncherPage::chooseSave()
 {
-    QString path = QFileDialog::getSaveFileName(
-        this, tr("Save Config"), m_form->value(QStringLiteral("name")) + QStringLiteral(".yaml"),
-        tr("YAML configs (*.yaml *.yml)"));
+    QString path = filedialogs::getSaveFileName(this, tr("Save Config"),
+        m_form->value(QStringLiteral("name")) + QStringLiteral(".yaml"), tr("YAML configs (*.yaml *.yml)"));
     if (path.isEmpty())
         return;
     if (QFileInfo(path).suffix().isEmpty())

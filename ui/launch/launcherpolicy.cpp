@@ -2,6 +2,7 @@
 // panel; the form's keys that only one of them uses are disabled, and Start waits for a model that can be used.
 #include "ui/launch/launcherpage.h"
 
+#include "ui/common/filedialogs.h"
 #include "ui/launch/modelpanel.h"
 #include "ui/launch/paramform.h"
 
@@ -167,7 +168,7 @@ void LauncherPage::updateModelRun()
 void LauncherPage::chooseModelFolder()
 {
     const QString current = m_pretrained->text().trimmed();
-    const QString dir = QFileDialog::getExistingDirectory(
+    const QString dir = filedialogs::getExistingDirectory(
         this, tr("Choose a Hugging Face Model Folder"), QFileInfo(current).isDir() ? current : QString());
     if (dir.isEmpty())
         return;

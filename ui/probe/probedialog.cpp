@@ -5,6 +5,7 @@
 #include "ui/probe/probetablemodel.h"
 #include "ui/common/runcombo.h"
 #include "ui/common/textutil.h"
+#include "ui/common/filedialogs.h"
 #include "ui/shell/workspace.h"
 
 #include <QCheckBox>
@@ -370,7 +371,7 @@ void ProbeDialog::updateControls()
 
 void ProbeDialog::chooseCsvFile()
 {
-    QString path = QFileDialog::getSaveFileName(
+    QString path = filedialogs::getSaveFileName(
         this, tr("Export Probe Table"), tr("probe-table-run-%1.csv").arg(m_tableRun), tr("CSV files (*.csv)"));
     if (path.isEmpty())
         return;

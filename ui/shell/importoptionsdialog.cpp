@@ -1,4 +1,5 @@
 #include "ui/shell/importoptionsdialog.h"
+#include "ui/common/filedialogs.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -198,7 +199,7 @@ QString ImportOptionsDialog::problem() const
 void ImportOptionsDialog::chooseFiles()
 {
     const QString start = m_fileList.isEmpty() ? m_startDirectory : QFileInfo(m_fileList.constLast()).absolutePath();
-    const QStringList chosen = QFileDialog::getOpenFileNames(
+    const QStringList chosen = filedialogs::getOpenFileNames(
         this, tr("Import Trajectories"), start, tr("JSON Lines (*.jsonl *.json);;All files (*)"));
     if (!chosen.isEmpty())
         setFiles(chosen);
@@ -208,7 +209,7 @@ void ImportOptionsDialog::chooseMap()
 {
     const QString start = m_fileList.isEmpty() ? m_startDirectory : QFileInfo(m_fileList.constLast()).absolutePath();
     const QString chosen
-        = QFileDialog::getOpenFileName(this, tr("Mapping File"), start, tr("YAML (*.yaml *.yml);;All files (*)"));
+        = filedialogs::getOpenFileName(this, tr("Mapping File"), start, tr("YAML (*.yaml *.yml);;All files (*)"));
     if (!chosen.isEmpty())
         m_map->setText(chosen);
 }

@@ -22,6 +22,7 @@
 #include "ui/shell/settings.h"
 #include "ui/sweeps/sweeppage.h"
 #include "ui/common/textutil.h"
+#include "ui/common/filedialogs.h"
 #include "ui/runs/trajectoryviewerpage.h"
 #include "ui/sweeps/sweepcontroller.h"
 #include "ui/trees/treepage.h"
@@ -536,7 +537,9 @@ void MainWindow::chooseDatabase()
 QFileDialog* MainWindow::createOpenDatabaseDialog()
 {
     const QString start = m_workspace->isOpen() ? QFileInfo(m_workspace->path()).absolutePath() : QDir::homePath();
-    auto* dialog = new QFileDialog(this, tr("Open Database"), start, tr("CreditLab databases (*.db *.sqlite);;All files (*)"));
+    // Lists the folder of the open database: names only, never its files (ui/common/filedialogs.h).
+    auto* dialog
+        = createFileDialog(this, tr("Open Database"), start, tr("CreditLab databases (*.db *.sqlite);;All files (*)"));
     // An Open dialog (its button says Open) that also takes a new file name: opening one creates the database.
     dialog->setAcceptMode(QFileDialog::AcceptOpen);
     dialog->setFileMode(QFileDialog::AnyFile);
@@ -549,7 +552,7 @@ void MainWindow::chooseImportFiles()
     QString start = m_settings->lastImportDirectory();
     if (start.isEmpty())
         start = QDir::homePath();
-    const QStringList files = QFileDialog::getOpenFileNames(
+    const QStringList files = filedialogs::getOpenFileNames(
         this, tr("Import Trajectories"), start, tr("JSON Lines (*.jsonl *.json);;All files (*)"));
     importFiles(files);
 }

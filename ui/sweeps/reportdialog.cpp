@@ -3,6 +3,7 @@
 #include "core/store.h"
 #include "ui/figures/curvepainter.h"
 #include "ui/common/textutil.h"
+#include "ui/common/filedialogs.h"
 
 #include <QDialogButtonBox>
 #include <QDir>
@@ -125,7 +126,7 @@ bool ReportDialog::exportTo(const QString& directory, QString* error)
 
 void ReportDialog::exportInteractive()
 {
-    const QString dir = QFileDialog::getExistingDirectory(this, tr("Export the report into"));
+    const QString dir = filedialogs::getExistingDirectory(this, tr("Export the report into"));
     if (dir.isEmpty())
         return;
     QString error;

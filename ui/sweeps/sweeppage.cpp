@@ -9,6 +9,7 @@
 #include "ui/common/sortfilterproxymodel.h"
 #include "ui/common/tableviewsetup.h"
 #include "ui/common/textutil.h"
+#include "ui/common/filedialogs.h"
 #include "ui/sweeps/trialmodel.h"
 #include "ui/shell/workspace.h"
 
@@ -568,7 +569,7 @@ void SweepPage::showStoredSweep(qint64 sweepId)
 
 void SweepPage::openFileDialog()
 {
-    const QString path = QFileDialog::getOpenFileName(
+    const QString path = filedialogs::getOpenFileName(
         this, tr("Open sweep"), QFileInfo(m_filePath).absolutePath(), tr("Sweep files (*.yaml *.yml);;All files (*)"));
     if (!path.isEmpty())
         openSweepFile(path);
@@ -577,7 +578,7 @@ void SweepPage::openFileDialog()
 void SweepPage::saveFileDialog()
 {
     const QString path
-        = QFileDialog::getSaveFileName(this, tr("Save sweep"), m_filePath, tr("Sweep files (*.yaml *.yml)"));
+        = filedialogs::getSaveFileName(this, tr("Save sweep"), m_filePath, tr("Sweep files (*.yaml *.yml)"));
     if (path.isEmpty())
         return;
     try {
@@ -593,7 +594,7 @@ void SweepPage::exportChart()
     if (m_charts->currentIndex() == 0)
         return;
     const QString path
-        = QFileDialog::getSaveFileName(this, tr("Export chart"), QString(), tr("PNG image (*.png);;SVG image (*.svg)"));
+        = filedialogs::getSaveFileName(this, tr("Export chart"), QString(), tr("PNG image (*.png);;SVG image (*.svg)"));
     if (path.isEmpty())
         return;
     QString error;
@@ -605,7 +606,7 @@ void SweepPage::exportChart()
 
 void SweepPage::exportCsv()
 {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export trials"), QString(), tr("CSV (*.csv)"));
+    const QString path = filedialogs::getSaveFileName(this, tr("Export trials"), QString(), tr("CSV (*.csv)"));
     QString error;
     if (!path.isEmpty() && !m_trialModel->writeCsv(path, &error))
         showError(error);
