@@ -2,6 +2,44 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>MonitorPage</name>
+    <message>
+        <source>Running</source>
+        <translation type="unfinished">运行中</translation>
+    </message>
+    <message>
+        <source>Paused</source>
+        <translation type="unfinished">已暂停</translation>
+    </message>
+    <message>
+        <source>Finished</source>
+        <translation type="unfinished">已完成</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation type="unfinished">失败</translation>
+    </message>
+    <message>
+        <source>Stopped</source>
+        <translation type="unfinished">已停止</translation>
+    </message>
+</context>
+<context>
+    <name>NameOnlyIconProvider</name>
+    <message>
+        <source>Folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 file</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>QObject</name>
     <message>
         <source>iteration</source>
@@ -686,6 +724,38 @@ Feedback: %1</source>
     </message>
 </context>
 <context>
+    <name>creditlab::ui::CliRun</name>
+    <message>
+        <source>There is no valid config to start a run from.</source>
+        <translation type="unfinished">没有可用于启动运行的有效配置。</translation>
+    </message>
+    <message>
+        <source>Cannot run %1 processes: creditlab-cli is neither beside the workbench nor on PATH (or set CREDITLAB_CLI).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot write the run&apos;s config: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot start creditlab-cli: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>creditlab-cli was killed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>creditlab-cli exited with code %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Its last lines:
+%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>creditlab::ui::CompareAddRunsDialog</name>
     <message>
         <source>Add runs to compare</source>
@@ -1021,6 +1091,10 @@ runs: %2</source>
         <source>Methods shown side by side; cells where the first two disagree in sign are outlined and struck through. Until you pick, the run&apos;s own method and its nearest rival.</source>
         <translation>并排显示的方法；前两种方法符号相反的单元格会加框并划线。未选择时，显示该运行自身的方法及其最接近的对手。</translation>
     </message>
+    <message>
+        <source>The credits of %1 are all 0 here too.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>creditlab::ui::CsvExport</name>
@@ -1124,16 +1198,18 @@ runs: %2</source>
         <source>%1: unknown error</source>
         <translation>%1：未知错误</translation>
     </message>
+    <message numerus="yes">
+        <source>%n files in %1</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>creditlab::ui::ImportOptionsDialog</name>
     <message>
         <source>Detect from the first record</source>
         <translation>根据第一条记录检测</translation>
-    </message>
-    <message>
-        <source>Each file&apos;s format is told from its first record, as File → Import does.</source>
-        <translation>每个文件的格式根据其第一条记录判断，与 文件 → 导入 JSONL 的做法相同。</translation>
     </message>
     <message>
         <source>CreditLab JSONL</source>
@@ -1250,6 +1326,26 @@ runs: %2</source>
     <message>
         <source>Template ma&amp;rkers:</source>
         <translation>模板标记(&amp;R)：</translation>
+    </message>
+    <message>
+        <source>Each file&apos;s format is told from its first record, as File → Import does: ours, the trainers&apos; formats below, and public logs (tau-bench, FireAct, SWE-agent, ReAct, WebShop sessions, AgentGym episodes).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Read a repeated key as source.&lt;name&gt; (files exported before 2026-11-29)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the format&apos;s own groups; or a source field such as task_id</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every trajectory&apos;s group becomes this source field, so that several trials of one task are compared (--group-by).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Group by field:</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1638,6 +1734,28 @@ runs: %2</source>
     <message>
         <source>Cannot use this model: %1</source>
         <translation>无法使用此模型：%1</translation>
+    </message>
+    <message>
+        <source>Runs of several processes need creditlab-cli beside the workbench or on PATH</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Data-parallel ranks on this machine (creditlab-cli train --nproc N); the cores are shared among them; the run&apos;s results are the same up to floating-point order</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>data-parallel ranks on this machine (more than 1: creditlab-cli train --nproc)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pro&amp;cesses:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Data-parallel: %n processes (creditlab-cli train --nproc), each rolling out its share of the tasks; the Monitor follows the run from the database.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -2254,24 +2372,12 @@ Qt %2（构建于 %3）
         <translation>已等待 %1 / %2</translation>
     </message>
     <message>
-        <source>Running</source>
-        <translation>运行中</translation>
-    </message>
-    <message>
         <source>Paused</source>
         <translation>已暂停</translation>
     </message>
     <message>
         <source>Finished</source>
         <translation>已完成</translation>
-    </message>
-    <message>
-        <source>Failed</source>
-        <translation>失败</translation>
-    </message>
-    <message>
-        <source>Stopped</source>
-        <translation>已停止</translation>
     </message>
     <message>
         <source>Evaluating</source>
@@ -2316,6 +2422,38 @@ Qt %2（构建于 %3）
     <message>
         <source>%1 GiB</source>
         <translation>%1 GiB</translation>
+    </message>
+    <message>
+        <source>Data-parallel: this many processes train the run, each on its share of the tasks; rank 0 writes the run (dist/ranks)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n ranks</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>A run of several processes cannot pause; Stop ends it with a checkpoint</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>S&amp;top now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Terminating…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Terminate the processes now, without waiting for the current iteration (its work is lost)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Starting creditlab-cli with %n processes…</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -2802,6 +2940,14 @@ Qt %2（构建于 %3）
         <source>resume run %1</source>
         <translation>恢复运行 %1</translation>
     </message>
+    <message>
+        <source>A run resumes in this process; start a new run to train it with several processes.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot run %1 processes: creditlab-cli is neither beside the workbench nor on PATH (or set CREDITLAB_CLI).</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>creditlab::ui::RunModel</name>
@@ -2912,6 +3058,14 @@ Qt %2（构建于 %3）
     <message>
         <source>built-in %1×%2</source>
         <translation>内置 %1×%2</translation>
+    </message>
+    <message>
+        <source>Imported from the %1 format</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -3181,6 +3335,144 @@ Qt %2（构建于 %3）
     </message>
 </context>
 <context>
+    <name>creditlab::ui::TokenModel</name>
+    <message>
+        <source>Token %1 of segment %2, id %3: &quot;%4&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Context (goal, observation, template): read, not trained.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Action of turn %1, left out of the update (a filtered group or a failed rollout).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Action of turn %1, in the loss.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pos</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Turn</source>
+        <translation type="unfinished">回合</translation>
+    </message>
+    <message>
+        <source>Id</source>
+        <translation type="unfinished">ID</translation>
+    </message>
+    <message>
+        <source>Token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Loss</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Behaviour log p</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Current log p</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Δ log p</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Advantage</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The token&apos;s position in its sequence (segment:position when the stream restarted at the context)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The loss mask: a check where the policy loss is taken</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The log-probability when the rollout sampled the token (KV-cached generation, at the sampling temperature)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The trainer&apos;s log-probability of the token before the update&apos;s first step (a full forward pass over the training sequence): the PPO ratio&apos;s denominator</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Current minus behaviour log-probability. Non-zero beyond float error means the trainer does not see what the sampler saw (token drift: a re-tokenised action, a changed template, a different vocabulary or precision)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The token&apos;s advantage in the policy loss</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>creditlab::ui::TokenView</name>
+    <message>
+        <source>Trained tokens only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Largest drift</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hide the context tokens (goal, observations, template) and show the loss tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select the trained token whose current log-prob is furthest from its behaviour log-prob (Ctrl+D)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No tokens stored for this trajectory. A training run stores the sequences of the first rl.store_tokens rollouts of each iteration (8 by default; -1 stores every one); imported trajectories, evaluation episodes and runs from before this version have none.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n token(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source> in %n segment(s) (the stream restarted at the context)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source> · %n in the loss</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source> · behaviour vs current log-prob: mean |Δ| %1, largest %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source> · %n token(s) past %1 nats (marked red): the trainer does not see what the sampler saw</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source> · no drift past %1 nats</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> · not trained (its group was filtered out, or the rollout failed)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>creditlab::ui::TrajectoryModel</name>
     <message>
         <source>yes</source>
@@ -3322,6 +3614,22 @@ Qt %2（构建于 %3）
     <message>
         <source>Credit (%1)</source>
         <translation>信用 (%1)</translation>
+    </message>
+    <message>
+        <source>Turn</source>
+        <translation type="unfinished">回合</translation>
+    </message>
+    <message>
+        <source>Tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The exact training sequence: each token&apos;s loss mask, behaviour and current log-prob, and advantage</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown (the source does not say)</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
