@@ -5,38 +5,38 @@
     <name>MonitorPage</name>
     <message>
         <source>Running</source>
-        <translation type="unfinished">Läuft</translation>
+        <translation>Läuft</translation>
     </message>
     <message>
         <source>Paused</source>
-        <translation type="unfinished">Pausiert</translation>
+        <translation>Pausiert</translation>
     </message>
     <message>
         <source>Finished</source>
-        <translation type="unfinished">Abgeschlossen</translation>
+        <translation>Abgeschlossen</translation>
     </message>
     <message>
         <source>Failed</source>
-        <translation type="unfinished">Fehlgeschlagen</translation>
+        <translation>Fehlgeschlagen</translation>
     </message>
     <message>
         <source>Stopped</source>
-        <translation type="unfinished">Gestoppt</translation>
+        <translation>Gestoppt</translation>
     </message>
 </context>
 <context>
     <name>NameOnlyIconProvider</name>
     <message>
         <source>Folder</source>
-        <translation type="unfinished"></translation>
+        <translation>Ordner</translation>
     </message>
     <message>
         <source>File</source>
-        <translation type="unfinished"></translation>
+        <translation>Datei</translation>
     </message>
     <message>
         <source>%1 file</source>
-        <translation type="unfinished"></translation>
+        <translation>%1-Datei</translation>
     </message>
 </context>
 <context>
@@ -730,32 +730,33 @@ Rückmeldung: %1</translation>
     <name>creditlab::ui::CliRun</name>
     <message>
         <source>There is no valid config to start a run from.</source>
-        <translation type="unfinished">Es gibt keine gültige Konfiguration, mit der ein Lauf starten könnte.</translation>
+        <translation>Es gibt keine gültige Konfiguration, mit der ein Lauf starten könnte.</translation>
     </message>
     <message>
         <source>Cannot run %1 processes: creditlab-cli is neither beside the workbench nor on PATH (or set CREDITLAB_CLI).</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 Prozesse können nicht ausgeführt werden: creditlab-cli liegt weder neben der Workbench noch im PATH (oder setzen Sie CREDITLAB_CLI).</translation>
     </message>
     <message>
         <source>Cannot write the run&apos;s config: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Konfiguration des Laufs kann nicht geschrieben werden: %1</translation>
     </message>
     <message>
         <source>Cannot start creditlab-cli: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>creditlab-cli kann nicht gestartet werden: %1</translation>
     </message>
     <message>
         <source>creditlab-cli was killed.</source>
-        <translation type="unfinished"></translation>
+        <translation>creditlab-cli wurde gewaltsam beendet.</translation>
     </message>
     <message>
         <source>creditlab-cli exited with code %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>creditlab-cli wurde mit Code %1 beendet.</translation>
     </message>
     <message>
         <source>Its last lines:
 %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Seine letzten Zeilen:
+%1</translation>
     </message>
 </context>
 <context>
@@ -1099,7 +1100,7 @@ Läufe: %2</translation>
     </message>
     <message>
         <source>The credits of %1 are all 0 here too.</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Credits von %1 sind hier ebenfalls alle 0.</translation>
     </message>
 </context>
 <context>
@@ -1206,9 +1207,9 @@ Läufe: %2</translation>
     </message>
     <message numerus="yes">
         <source>%n files in %1</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n Datei in %1</numerusform>
+            <numerusform>%n Dateien in %1</numerusform>
         </translation>
     </message>
 </context>
@@ -1336,23 +1337,23 @@ Läufe: %2</translation>
     </message>
     <message>
         <source>Each file&apos;s format is told from its first record, as File → Import does: ours, the trainers&apos; formats below, and public logs (tau-bench, FireAct, SWE-agent, ReAct, WebShop sessions, AgentGym episodes).</source>
-        <translation type="unfinished"></translation>
+        <translation>Das Format jeder Datei wird an ihrem ersten Datensatz erkannt, wie bei Datei → Importieren: unser eigenes, die Formate der Trainer unten und öffentliche Logs (tau-bench, FireAct, SWE-agent, ReAct, WebShop-Sitzungen, AgentGym-Episoden).</translation>
     </message>
     <message>
         <source>Read a repeated key as source.&lt;name&gt; (files exported before 2026-11-29)</source>
-        <translation type="unfinished"></translation>
+        <translation>Einen wiederholten Schlüssel als source.&lt;name&gt; lesen (vor dem 2026-11-29 exportierte Dateien)</translation>
     </message>
     <message>
         <source>the format&apos;s own groups; or a source field such as task_id</source>
-        <translation type="unfinished"></translation>
+        <translation>die eigenen Gruppen des Formats; oder ein Quellfeld wie task_id</translation>
     </message>
     <message>
         <source>Every trajectory&apos;s group becomes this source field, so that several trials of one task are compared (--group-by).</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Gruppe jeder Trajektorie wird dieses Quellfeld, sodass mehrere Versuche einer Aufgabe miteinander verglichen werden (--group-by).</translation>
     </message>
     <message>
         <source>&amp;Group by field:</source>
-        <translation type="unfinished"></translation>
+        <translation>Nach Feld &amp;gruppieren:</translation>
     </message>
 </context>
 <context>
@@ -1747,25 +1748,25 @@ Läufe: %2</translation>
     </message>
     <message>
         <source>Runs of several processes need creditlab-cli beside the workbench or on PATH</source>
-        <translation type="unfinished"></translation>
+        <translation>Läufe mit mehreren Prozessen brauchen creditlab-cli neben der Workbench oder im PATH</translation>
     </message>
     <message>
         <source>Data-parallel ranks on this machine (creditlab-cli train --nproc N); the cores are shared among them; the run&apos;s results are the same up to floating-point order</source>
-        <translation type="unfinished"></translation>
+        <translation>Datenparallele Ranks auf diesem Rechner (creditlab-cli train --nproc N); sie teilen sich die Kerne; die Ergebnisse des Laufs sind bis auf die Reihenfolge der Gleitkommaoperationen dieselben</translation>
     </message>
     <message>
         <source>data-parallel ranks on this machine (more than 1: creditlab-cli train --nproc)</source>
-        <translation type="unfinished"></translation>
+        <translation>datenparallele Ranks auf diesem Rechner (mehr als 1: creditlab-cli train --nproc)</translation>
     </message>
     <message>
         <source>Pro&amp;cesses:</source>
-        <translation type="unfinished"></translation>
+        <translation>Pro&amp;zesse:</translation>
     </message>
     <message numerus="yes">
         <source>Data-parallel: %n processes (creditlab-cli train --nproc), each rolling out its share of the tasks; the Monitor follows the run from the database.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Datenparallel: %n Prozess (creditlab-cli train --nproc), der die Rollouts für seinen Anteil der Aufgaben erzeugt; der Monitor verfolgt den Lauf über die Datenbank.</numerusform>
+            <numerusform>Datenparallel: %n Prozesse (creditlab-cli train --nproc), die jeweils die Rollouts für ihren Anteil der Aufgaben erzeugen; der Monitor verfolgt den Lauf über die Datenbank.</numerusform>
         </translation>
     </message>
 </context>
@@ -2436,36 +2437,36 @@ Schema-Version: %5</translation>
     </message>
     <message>
         <source>Data-parallel: this many processes train the run, each on its share of the tasks; rank 0 writes the run (dist/ranks)</source>
-        <translation type="unfinished"></translation>
+        <translation>Datenparallel: So viele Prozesse trainieren den Lauf, jeder auf seinem Anteil der Aufgaben; Rank 0 schreibt den Lauf (dist/ranks)</translation>
     </message>
     <message numerus="yes">
         <source>%n ranks</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n Rank</numerusform>
+            <numerusform>%n Ranks</numerusform>
         </translation>
     </message>
     <message>
         <source>A run of several processes cannot pause; Stop ends it with a checkpoint</source>
-        <translation type="unfinished"></translation>
+        <translation>Ein Lauf mit mehreren Prozessen kann nicht pausieren; „Stoppen“ beendet ihn mit einem Checkpoint</translation>
     </message>
     <message>
         <source>S&amp;top now</source>
-        <translation type="unfinished"></translation>
+        <translation>Sofort &amp;stoppen</translation>
     </message>
     <message>
         <source>Terminating…</source>
-        <translation type="unfinished"></translation>
+        <translation>Wird beendet…</translation>
     </message>
     <message>
         <source>Terminate the processes now, without waiting for the current iteration (its work is lost)</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Prozesse sofort beenden, ohne auf die aktuelle Iteration zu warten (ihre Arbeit geht verloren)</translation>
     </message>
     <message numerus="yes">
         <source>Starting creditlab-cli with %n processes…</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Starte creditlab-cli mit %n Prozess…</numerusform>
+            <numerusform>Starte creditlab-cli mit %n Prozessen…</numerusform>
         </translation>
     </message>
 </context>
@@ -2958,11 +2959,11 @@ Schema-Version: %5</translation>
     </message>
     <message>
         <source>A run resumes in this process; start a new run to train it with several processes.</source>
-        <translation type="unfinished"></translation>
+        <translation>Ein Lauf wird in diesem Prozess fortgesetzt; starten Sie einen neuen Lauf, um mit mehreren Prozessen zu trainieren.</translation>
     </message>
     <message>
         <source>Cannot run %1 processes: creditlab-cli is neither beside the workbench nor on PATH (or set CREDITLAB_CLI).</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 Prozesse können nicht ausgeführt werden: creditlab-cli liegt weder neben der Workbench noch im PATH (oder setzen Sie CREDITLAB_CLI).</translation>
     </message>
 </context>
 <context>
@@ -3077,11 +3078,11 @@ Schema-Version: %5</translation>
     </message>
     <message>
         <source>Imported from the %1 format</source>
-        <translation type="unfinished"></translation>
+        <translation>Aus dem Format %1 importiert</translation>
     </message>
     <message>
         <source>%1 · %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 · %2</translation>
     </message>
 </context>
 <context>
@@ -3358,142 +3359,142 @@ Schema-Version: %5</translation>
     <name>creditlab::ui::TokenModel</name>
     <message>
         <source>Token %1 of segment %2, id %3: &quot;%4&quot;</source>
-        <translation type="unfinished"></translation>
+        <translation>Token %1 von Segment %2, ID %3: „%4“</translation>
     </message>
     <message>
         <source>Context (goal, observation, template): read, not trained.</source>
-        <translation type="unfinished"></translation>
+        <translation>Kontext (Ziel, Beobachtung, Template): gelesen, nicht trainiert.</translation>
     </message>
     <message>
         <source>Action of turn %1, left out of the update (a filtered group or a failed rollout).</source>
-        <translation type="unfinished"></translation>
+        <translation>Aktion von Zug %1, beim Update ausgelassen (eine gefilterte Gruppe oder ein fehlgeschlagener Rollout).</translation>
     </message>
     <message>
         <source>Action of turn %1, in the loss.</source>
-        <translation type="unfinished"></translation>
+        <translation>Aktion von Zug %1, im Loss.</translation>
     </message>
     <message>
         <source>Pos</source>
-        <translation type="unfinished"></translation>
+        <translation>Pos.</translation>
     </message>
     <message>
         <source>Turn</source>
-        <translation type="unfinished">Zug</translation>
+        <translation>Zug</translation>
     </message>
     <message>
         <source>Id</source>
-        <translation type="unfinished">ID</translation>
+        <translation>ID</translation>
     </message>
     <message>
         <source>Token</source>
-        <translation type="unfinished"></translation>
+        <translation>Token</translation>
     </message>
     <message>
         <source>Loss</source>
-        <translation type="unfinished"></translation>
+        <translation>Loss</translation>
     </message>
     <message>
         <source>Behaviour log p</source>
-        <translation type="unfinished"></translation>
+        <translation>Verhaltens-log p</translation>
     </message>
     <message>
         <source>Current log p</source>
-        <translation type="unfinished"></translation>
+        <translation>Aktuelles log p</translation>
     </message>
     <message>
         <source>Δ log p</source>
-        <translation type="unfinished"></translation>
+        <translation>Δ log p</translation>
     </message>
     <message>
         <source>Advantage</source>
-        <translation type="unfinished"></translation>
+        <translation>Vorteil</translation>
     </message>
     <message>
         <source>The token&apos;s position in its sequence (segment:position when the stream restarted at the context)</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Position des Tokens in seiner Sequenz (Segment:Position, wenn der Strom am Kontext neu begann)</translation>
     </message>
     <message>
         <source>The loss mask: a check where the policy loss is taken</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Loss-Maske: ein Häkchen, wo der Policy-Loss berechnet wird</translation>
     </message>
     <message>
         <source>The log-probability when the rollout sampled the token (KV-cached generation, at the sampling temperature)</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Log-Wahrscheinlichkeit, als der Rollout das Token gesampelt hat (Generierung mit KV-Cache, bei der Sampling-Temperatur)</translation>
     </message>
     <message>
         <source>The trainer&apos;s log-probability of the token before the update&apos;s first step (a full forward pass over the training sequence): the PPO ratio&apos;s denominator</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Log-Wahrscheinlichkeit des Tokens beim Trainer vor dem ersten Schritt des Updates (ein vollständiger Forward-Pass über die Trainingssequenz): der Nenner des PPO-Verhältnisses</translation>
     </message>
     <message>
         <source>Current minus behaviour log-probability. Non-zero beyond float error means the trainer does not see what the sampler saw (token drift: a re-tokenised action, a changed template, a different vocabulary or precision)</source>
-        <translation type="unfinished"></translation>
+        <translation>Aktuelle minus Verhaltens-Log-Wahrscheinlichkeit. Ein Wert ungleich null jenseits des Gleitkommafehlers bedeutet, dass der Trainer nicht sieht, was der Sampler gesehen hat (Token-Drift: eine neu tokenisierte Aktion, ein geändertes Template, ein anderes Vokabular oder eine andere Präzision)</translation>
     </message>
     <message>
         <source>The token&apos;s advantage in the policy loss</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Vorteil (Advantage) des Tokens im Policy-Loss</translation>
     </message>
 </context>
 <context>
     <name>creditlab::ui::TokenView</name>
     <message>
         <source>Trained tokens only</source>
-        <translation type="unfinished"></translation>
+        <translation>Nur trainierte Token</translation>
     </message>
     <message>
         <source>Largest drift</source>
-        <translation type="unfinished"></translation>
+        <translation>Größte Drift</translation>
     </message>
     <message>
         <source>Hide the context tokens (goal, observations, template) and show the loss tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Kontext-Token (Ziel, Beobachtungen, Template) ausblenden und die Loss-Token zeigen</translation>
     </message>
     <message>
         <source>Select the trained token whose current log-prob is furthest from its behaviour log-prob (Ctrl+D)</source>
-        <translation type="unfinished"></translation>
+        <translation>Das trainierte Token auswählen, dessen aktuelle Log-Prob am weitesten von seiner Verhaltens-Log-Prob abweicht (Ctrl+D)</translation>
     </message>
     <message>
         <source>No tokens stored for this trajectory. A training run stores the sequences of the first rl.store_tokens rollouts of each iteration (8 by default; -1 stores every one); imported trajectories, evaluation episodes and runs from before this version have none.</source>
-        <translation type="unfinished"></translation>
+        <translation>Für diese Trajektorie sind keine Token gespeichert. Ein Trainingslauf speichert die Sequenzen der ersten rl.store_tokens Rollouts jeder Iteration (standardmäßig 8; -1 speichert alle); importierte Trajektorien, Evaluationsepisoden und Läufe aus der Zeit vor dieser Version haben keine.</translation>
     </message>
     <message numerus="yes">
         <source>%n token(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n Token</numerusform>
+            <numerusform>%n Token</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source> in %n segment(s) (the stream restarted at the context)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform> in %n Segment (der Strom begann am Kontext neu)</numerusform>
+            <numerusform> in %n Segmenten (der Strom begann am Kontext neu)</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source> · %n in the loss</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform> · %n im Loss</numerusform>
+            <numerusform> · %n im Loss</numerusform>
         </translation>
     </message>
     <message>
         <source> · behaviour vs current log-prob: mean |Δ| %1, largest %2</source>
-        <translation type="unfinished"></translation>
+        <translation> · Verhaltens- vs. aktuelle Log-Prob: mittleres |Δ| %1, größtes %2</translation>
     </message>
     <message numerus="yes">
         <source> · %n token(s) past %1 nats (marked red): the trainer does not see what the sampler saw</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform> · %n Token über %1 nats (rot markiert): Der Trainer sieht nicht, was der Sampler gesehen hat</numerusform>
+            <numerusform> · %n Token über %1 nats (rot markiert): Der Trainer sieht nicht, was der Sampler gesehen hat</numerusform>
         </translation>
     </message>
     <message>
         <source> · no drift past %1 nats</source>
-        <translation type="unfinished"></translation>
+        <translation> · keine Drift über %1 nats</translation>
     </message>
     <message>
         <source> · not trained (its group was filtered out, or the rollout failed)</source>
-        <translation type="unfinished"></translation>
+        <translation> · nicht trainiert (seine Gruppe wurde herausgefiltert oder der Rollout ist fehlgeschlagen)</translation>
     </message>
 </context>
 <context>
@@ -3642,19 +3643,19 @@ Schema-Version: %5</translation>
     </message>
     <message>
         <source>Turn</source>
-        <translation type="unfinished">Zug</translation>
+        <translation>Zug</translation>
     </message>
     <message>
         <source>Tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>Token</translation>
     </message>
     <message>
         <source>The exact training sequence: each token&apos;s loss mask, behaviour and current log-prob, and advantage</source>
-        <translation type="unfinished"></translation>
+        <translation>Die exakte Trainingssequenz: Loss-Maske, Verhaltens- und aktuelle Log-Prob sowie Vorteil jedes Tokens</translation>
     </message>
     <message>
         <source>unknown (the source does not say)</source>
-        <translation type="unfinished"></translation>
+        <translation>unbekannt (die Quelle gibt es nicht an)</translation>
     </message>
 </context>
 <context>

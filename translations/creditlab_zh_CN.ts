@@ -5,38 +5,38 @@
     <name>MonitorPage</name>
     <message>
         <source>Running</source>
-        <translation type="unfinished">运行中</translation>
+        <translation>运行中</translation>
     </message>
     <message>
         <source>Paused</source>
-        <translation type="unfinished">已暂停</translation>
+        <translation>已暂停</translation>
     </message>
     <message>
         <source>Finished</source>
-        <translation type="unfinished">已完成</translation>
+        <translation>已完成</translation>
     </message>
     <message>
         <source>Failed</source>
-        <translation type="unfinished">失败</translation>
+        <translation>失败</translation>
     </message>
     <message>
         <source>Stopped</source>
-        <translation type="unfinished">已停止</translation>
+        <translation>已停止</translation>
     </message>
 </context>
 <context>
     <name>NameOnlyIconProvider</name>
     <message>
         <source>Folder</source>
-        <translation type="unfinished"></translation>
+        <translation>文件夹</translation>
     </message>
     <message>
         <source>File</source>
-        <translation type="unfinished"></translation>
+        <translation>文件</translation>
     </message>
     <message>
         <source>%1 file</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 文件</translation>
     </message>
 </context>
 <context>
@@ -727,32 +727,33 @@ Feedback: %1</source>
     <name>creditlab::ui::CliRun</name>
     <message>
         <source>There is no valid config to start a run from.</source>
-        <translation type="unfinished">没有可用于启动运行的有效配置。</translation>
+        <translation>没有可用于启动运行的有效配置。</translation>
     </message>
     <message>
         <source>Cannot run %1 processes: creditlab-cli is neither beside the workbench nor on PATH (or set CREDITLAB_CLI).</source>
-        <translation type="unfinished"></translation>
+        <translation>无法运行 %1 个进程：creditlab-cli 既不在工作台程序旁边，也不在 PATH 中（也可设置 CREDITLAB_CLI）。</translation>
     </message>
     <message>
         <source>Cannot write the run&apos;s config: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法写入运行的配置：%1</translation>
     </message>
     <message>
         <source>Cannot start creditlab-cli: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法启动 creditlab-cli：%1</translation>
     </message>
     <message>
         <source>creditlab-cli was killed.</source>
-        <translation type="unfinished"></translation>
+        <translation>creditlab-cli 被强制终止。</translation>
     </message>
     <message>
         <source>creditlab-cli exited with code %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>creditlab-cli 已退出，退出码为 %1。</translation>
     </message>
     <message>
         <source>Its last lines:
 %1</source>
-        <translation type="unfinished"></translation>
+        <translation>其最后几行：
+%1</translation>
     </message>
 </context>
 <context>
@@ -1093,7 +1094,7 @@ runs: %2</source>
     </message>
     <message>
         <source>The credits of %1 are all 0 here too.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 的信用在此处也全为 0。</translation>
     </message>
 </context>
 <context>
@@ -1200,8 +1201,8 @@ runs: %2</source>
     </message>
     <message numerus="yes">
         <source>%n files in %1</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%1 中的 %n 个文件</numerusform>
         </translation>
     </message>
 </context>
@@ -1329,23 +1330,23 @@ runs: %2</source>
     </message>
     <message>
         <source>Each file&apos;s format is told from its first record, as File → Import does: ours, the trainers&apos; formats below, and public logs (tau-bench, FireAct, SWE-agent, ReAct, WebShop sessions, AgentGym episodes).</source>
-        <translation type="unfinished"></translation>
+        <translation>每个文件的格式由其第一条记录识别，与 文件 → 导入 相同：我们自己的格式、下方各训练器的格式，以及公开日志（tau-bench、FireAct、SWE-agent、ReAct、WebShop 会话、AgentGym episode）。</translation>
     </message>
     <message>
         <source>Read a repeated key as source.&lt;name&gt; (files exported before 2026-11-29)</source>
-        <translation type="unfinished"></translation>
+        <translation>将重复的键读作 source.&lt;name&gt;（2026-11-29 之前导出的文件）</translation>
     </message>
     <message>
         <source>the format&apos;s own groups; or a source field such as task_id</source>
-        <translation type="unfinished"></translation>
+        <translation>格式自身的分组；或源字段，如 task_id</translation>
     </message>
     <message>
         <source>Every trajectory&apos;s group becomes this source field, so that several trials of one task are compared (--group-by).</source>
-        <translation type="unfinished"></translation>
+        <translation>每条轨迹的分组取该源字段，以便比较同一任务的多次试验（--group-by）。</translation>
     </message>
     <message>
         <source>&amp;Group by field:</source>
-        <translation type="unfinished"></translation>
+        <translation>分组字段(&amp;G)：</translation>
     </message>
 </context>
 <context>
@@ -1737,24 +1738,24 @@ runs: %2</source>
     </message>
     <message>
         <source>Runs of several processes need creditlab-cli beside the workbench or on PATH</source>
-        <translation type="unfinished"></translation>
+        <translation>多进程运行需要 creditlab-cli 位于工作台程序旁边或 PATH 中</translation>
     </message>
     <message>
         <source>Data-parallel ranks on this machine (creditlab-cli train --nproc N); the cores are shared among them; the run&apos;s results are the same up to floating-point order</source>
-        <translation type="unfinished"></translation>
+        <translation>本机上的数据并行 rank（creditlab-cli train --nproc N）；它们共享 CPU 核心；除浮点运算顺序带来的差异外，运行结果相同</translation>
     </message>
     <message>
         <source>data-parallel ranks on this machine (more than 1: creditlab-cli train --nproc)</source>
-        <translation type="unfinished"></translation>
+        <translation>本机上的数据并行 rank（大于 1 时：creditlab-cli train --nproc）</translation>
     </message>
     <message>
         <source>Pro&amp;cesses:</source>
-        <translation type="unfinished"></translation>
+        <translation>进程数(&amp;C)：</translation>
     </message>
     <message numerus="yes">
         <source>Data-parallel: %n processes (creditlab-cli train --nproc), each rolling out its share of the tasks; the Monitor follows the run from the database.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>数据并行：%n 个进程（creditlab-cli train --nproc），各自对分到的那部分任务进行 rollout；“监控”页通过数据库跟踪该运行。</numerusform>
         </translation>
     </message>
 </context>
@@ -2425,34 +2426,34 @@ Qt %2（构建于 %3）
     </message>
     <message>
         <source>Data-parallel: this many processes train the run, each on its share of the tasks; rank 0 writes the run (dist/ranks)</source>
-        <translation type="unfinished"></translation>
+        <translation>数据并行：训练该运行的进程数，每个进程负责分到的那部分任务；由 rank 0 写入运行（dist/ranks）</translation>
     </message>
     <message numerus="yes">
         <source>%n ranks</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 个 rank</numerusform>
         </translation>
     </message>
     <message>
         <source>A run of several processes cannot pause; Stop ends it with a checkpoint</source>
-        <translation type="unfinished"></translation>
+        <translation>多进程运行无法暂停；“停止”会保存检查点并结束它</translation>
     </message>
     <message>
         <source>S&amp;top now</source>
-        <translation type="unfinished"></translation>
+        <translation>立即停止(&amp;T)</translation>
     </message>
     <message>
         <source>Terminating…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在终止…</translation>
     </message>
     <message>
         <source>Terminate the processes now, without waiting for the current iteration (its work is lost)</source>
-        <translation type="unfinished"></translation>
+        <translation>立即终止进程，不等待当前迭代完成（其工作将丢失）</translation>
     </message>
     <message numerus="yes">
         <source>Starting creditlab-cli with %n processes…</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>正在以 %n 个进程启动 creditlab-cli…</numerusform>
         </translation>
     </message>
 </context>
@@ -2942,11 +2943,11 @@ Qt %2（构建于 %3）
     </message>
     <message>
         <source>A run resumes in this process; start a new run to train it with several processes.</source>
-        <translation type="unfinished"></translation>
+        <translation>运行会在本进程中恢复；要用多个进程训练，请开始一个新运行。</translation>
     </message>
     <message>
         <source>Cannot run %1 processes: creditlab-cli is neither beside the workbench nor on PATH (or set CREDITLAB_CLI).</source>
-        <translation type="unfinished"></translation>
+        <translation>无法运行 %1 个进程：creditlab-cli 既不在工作台程序旁边，也不在 PATH 中（也可设置 CREDITLAB_CLI）。</translation>
     </message>
 </context>
 <context>
@@ -3061,11 +3062,11 @@ Qt %2（构建于 %3）
     </message>
     <message>
         <source>Imported from the %1 format</source>
-        <translation type="unfinished"></translation>
+        <translation>从 %1 格式导入</translation>
     </message>
     <message>
         <source>%1 · %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 · %2</translation>
     </message>
 </context>
 <context>
@@ -3338,138 +3339,138 @@ Qt %2（构建于 %3）
     <name>creditlab::ui::TokenModel</name>
     <message>
         <source>Token %1 of segment %2, id %3: &quot;%4&quot;</source>
-        <translation type="unfinished"></translation>
+        <translation>片段 %2 的词元 %1，ID %3：“%4”</translation>
     </message>
     <message>
         <source>Context (goal, observation, template): read, not trained.</source>
-        <translation type="unfinished"></translation>
+        <translation>上下文（目标、观察、模板）：只读取，不训练。</translation>
     </message>
     <message>
         <source>Action of turn %1, left out of the update (a filtered group or a failed rollout).</source>
-        <translation type="unfinished"></translation>
+        <translation>回合 %1 的动作，未参与更新（分组被过滤或 rollout 失败）。</translation>
     </message>
     <message>
         <source>Action of turn %1, in the loss.</source>
-        <translation type="unfinished"></translation>
+        <translation>回合 %1 的动作，计入损失。</translation>
     </message>
     <message>
         <source>Pos</source>
-        <translation type="unfinished"></translation>
+        <translation>位置</translation>
     </message>
     <message>
         <source>Turn</source>
-        <translation type="unfinished">回合</translation>
+        <translation>回合</translation>
     </message>
     <message>
         <source>Id</source>
-        <translation type="unfinished">ID</translation>
+        <translation>ID</translation>
     </message>
     <message>
         <source>Token</source>
-        <translation type="unfinished"></translation>
+        <translation>词元</translation>
     </message>
     <message>
         <source>Loss</source>
-        <translation type="unfinished"></translation>
+        <translation>损失</translation>
     </message>
     <message>
         <source>Behaviour log p</source>
-        <translation type="unfinished"></translation>
+        <translation>行为 log p</translation>
     </message>
     <message>
         <source>Current log p</source>
-        <translation type="unfinished"></translation>
+        <translation>当前 log p</translation>
     </message>
     <message>
         <source>Δ log p</source>
-        <translation type="unfinished"></translation>
+        <translation>Δ log p</translation>
     </message>
     <message>
         <source>Advantage</source>
-        <translation type="unfinished"></translation>
+        <translation>优势</translation>
     </message>
     <message>
         <source>The token&apos;s position in its sequence (segment:position when the stream restarted at the context)</source>
-        <translation type="unfinished"></translation>
+        <translation>词元在其序列中的位置（词元流在上下文处重新开始时为 片段:位置）</translation>
     </message>
     <message>
         <source>The loss mask: a check where the policy loss is taken</source>
-        <translation type="unfinished"></translation>
+        <translation>损失掩码：勾选处计算策略损失</translation>
     </message>
     <message>
         <source>The log-probability when the rollout sampled the token (KV-cached generation, at the sampling temperature)</source>
-        <translation type="unfinished"></translation>
+        <translation>rollout 采样该词元时的对数概率（使用 KV 缓存生成，采样温度下）</translation>
     </message>
     <message>
         <source>The trainer&apos;s log-probability of the token before the update&apos;s first step (a full forward pass over the training sequence): the PPO ratio&apos;s denominator</source>
-        <translation type="unfinished"></translation>
+        <translation>更新第一步之前训练器给出的该词元对数概率（对训练序列做一次完整的前向传播）：PPO 比率的分母</translation>
     </message>
     <message>
         <source>Current minus behaviour log-probability. Non-zero beyond float error means the trainer does not see what the sampler saw (token drift: a re-tokenised action, a changed template, a different vocabulary or precision)</source>
-        <translation type="unfinished"></translation>
+        <translation>当前对数概率减去行为对数概率。超出浮点误差的非零值表示训练器看到的与采样器看到的不一致（词元漂移：动作被重新分词、模板被更改、词表或精度不同）</translation>
     </message>
     <message>
         <source>The token&apos;s advantage in the policy loss</source>
-        <translation type="unfinished"></translation>
+        <translation>该词元在策略损失中的优势</translation>
     </message>
 </context>
 <context>
     <name>creditlab::ui::TokenView</name>
     <message>
         <source>Trained tokens only</source>
-        <translation type="unfinished"></translation>
+        <translation>仅显示训练的词元</translation>
     </message>
     <message>
         <source>Largest drift</source>
-        <translation type="unfinished"></translation>
+        <translation>最大漂移</translation>
     </message>
     <message>
         <source>Hide the context tokens (goal, observations, template) and show the loss tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>隐藏上下文词元（目标、观察、模板），显示计入损失的词元</translation>
     </message>
     <message>
         <source>Select the trained token whose current log-prob is furthest from its behaviour log-prob (Ctrl+D)</source>
-        <translation type="unfinished"></translation>
+        <translation>选中当前对数概率与行为对数概率相差最大的训练词元（Ctrl+D）</translation>
     </message>
     <message>
         <source>No tokens stored for this trajectory. A training run stores the sequences of the first rl.store_tokens rollouts of each iteration (8 by default; -1 stores every one); imported trajectories, evaluation episodes and runs from before this version have none.</source>
-        <translation type="unfinished"></translation>
+        <translation>此轨迹没有存储词元。训练运行会存储每次迭代前 rl.store_tokens 个 rollout 的序列（默认 8 个；-1 表示全部存储）；导入的轨迹、评估 episode 以及此版本之前的运行都没有词元。</translation>
     </message>
     <message numerus="yes">
         <source>%n token(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 个词元</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source> in %n segment(s) (the stream restarted at the context)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform> 分布在 %n 个片段中（词元流在上下文处重新开始）</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source> · %n in the loss</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform> · %n 个计入损失</numerusform>
         </translation>
     </message>
     <message>
         <source> · behaviour vs current log-prob: mean |Δ| %1, largest %2</source>
-        <translation type="unfinished"></translation>
+        <translation> · 行为与当前对数概率：平均 |Δ| %1，最大 %2</translation>
     </message>
     <message numerus="yes">
         <source> · %n token(s) past %1 nats (marked red): the trainer does not see what the sampler saw</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform> · %n 个词元超过 %1 nats（标为红色）：训练器看到的与采样器看到的不一致</numerusform>
         </translation>
     </message>
     <message>
         <source> · no drift past %1 nats</source>
-        <translation type="unfinished"></translation>
+        <translation> · 没有超过 %1 nats 的漂移</translation>
     </message>
     <message>
         <source> · not trained (its group was filtered out, or the rollout failed)</source>
-        <translation type="unfinished"></translation>
+        <translation> · 未训练（其分组被过滤掉，或 rollout 失败）</translation>
     </message>
 </context>
 <context>
@@ -3617,19 +3618,19 @@ Qt %2（构建于 %3）
     </message>
     <message>
         <source>Turn</source>
-        <translation type="unfinished">回合</translation>
+        <translation>回合</translation>
     </message>
     <message>
         <source>Tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>词元</translation>
     </message>
     <message>
         <source>The exact training sequence: each token&apos;s loss mask, behaviour and current log-prob, and advantage</source>
-        <translation type="unfinished"></translation>
+        <translation>精确的训练序列：每个词元的损失掩码、行为与当前对数概率，以及优势</translation>
     </message>
     <message>
         <source>unknown (the source does not say)</source>
-        <translation type="unfinished"></translation>
+        <translation>未知（来源未说明）</translation>
     </message>
 </context>
 <context>
