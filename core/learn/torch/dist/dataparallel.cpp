@@ -98,6 +98,19 @@ void broadcastBytes(Communicator& comm, std::string& bytes, int root)
     bytes.assign(reinterpret_cast<const char*>(data[0].data_ptr<std::uint8_t>()), static_cast<std::size_t>(n));
 }
 
+std::optional<std::string> broadcastResult(
+    Communicator& comm, std::string& bytes, const std::optional<std::string>& error)
+{
+    if (comm.world() == 1)
+        return error;
+    std::string message = error ? "!" + *error : "=" + bytes;
+    broadcastBytes(comm, message);
+    if (!message.empty() && message.front() == '!')
+        return message.substr(1);
+    bytes = message.substr(std::min<std::size_t>(1, message.size()));
+    return std::nullopt;
+}
+
 void allreduceSum(Communicator& comm, std::vector<double>& values)
 {
     if (comm.world() == 1 || values.empty())

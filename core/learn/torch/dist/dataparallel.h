@@ -8,6 +8,7 @@
 
 #include "core/learn/torch/dist/communicator.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,11 @@ void verifyReplicas(Communicator& comm, const std::vector<torch::Tensor>& params
 std::vector<std::string> allgatherBytes(Communicator& comm, const std::string& mine);
 /// Sets `bytes` on every rank to rank `root`'s.
 void broadcastBytes(Communicator& comm, std::string& bytes, int root = 0);
+/// Rank 0's `bytes` on every rank, or the error rank 0 met instead of making them (`error`, rank 0's alone; the
+/// other ranks pass nullopt): returned on every rank, so that every rank can stop with it. The payload travels behind
+/// a tag byte, so that no payload is ever taken for an error. World 1: returns `error`.
+std::optional<std::string> broadcastResult(
+    Communicator& comm, std::string& bytes, const std::optional<std::string>& error);
 /// The sum over the ranks of each value, on every rank.
 void allreduceSum(Communicator& comm, std::vector<double>& values);
 

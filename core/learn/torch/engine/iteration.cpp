@@ -24,19 +24,16 @@ std::vector<std::pair<std::string, double>> Trainer::Impl::runIteration()
     // Sample: distinct train tasks, G rollouts each, all at once.
     std::vector<std::uint64_t> pool;
     if (config.getText("rl.task_pool") == "labelled") {
-        std::string error;
+        std::optional<std::string> error;
         if (writer()) { // rank 0 reads the store; a data-parallel run's other ranks get its pool
             pool = labelledTrainSeeds(*store, config.envName());
             if (pool.empty())
                 error = "rl.task_pool=labelled: no " + config.envName() + " train task in " + options.database
                     + " carries human labels; label some turns (Annotate tab) or import labels";
         }
-        std::string bytes = error.empty()
-            ? std::string(reinterpret_cast<const char*>(pool.data()), pool.size() * sizeof(std::uint64_t))
-            : "!" + error;
-        dist::broadcastBytes(*comm, bytes);
-        if (!bytes.empty() && bytes.front() == '!')
-            throw std::runtime_error(bytes.substr(1));
+        std::string bytes(reinterpret_cast<const char*>(pool.data()), pool.size() * sizeof(std::uint64_t));
+        if (const auto failed = dist::broadcastResult(*comm, bytes, error))
+            throw std::runtime_error(*failed);
         pool.resize(bytes.size() / sizeof(std::uint64_t));
         std::memcpy(pool.data(), bytes.data(), pool.size() * sizeof(std::uint64_t));
     }

@@ -548,11 +548,11 @@ std::unique_ptr<Trainer> Trainer::resume(
         }
     // Rank 0 reads the run from the store and tells the other ranks of a data-parallel run (which never open it) its
     // config and last checkpoint; an error on rank 0 reaches them too, so that every rank stops with it.
-    const auto launched = dist::LaunchEnv(options.launch);
     std::optional<TrainConfig> config;
     std::optional<std::pair<std::int64_t, std::string>> checkpoint;
-    std::string shared; // rank 0's verdict: "!error" or "<checkpoint iteration>\n<checkpoint dir>\n<config yaml>"
-    if (launched.rank == 0) {
+    std::string shared; // "<checkpoint iteration or ->\n<checkpoint dir>\n<config yaml>"
+    std::optional<std::string> error;
+    if (options.launch.rank == 0) {
         try {
             Store store(options.database);
             const auto info = store.run(runId);
@@ -576,16 +576,15 @@ std::unique_ptr<Trainer> Trainer::resume(
             shared = (checkpoint ? std::to_string(checkpoint->first) + "\n" + checkpoint->second : "-\n") + "\n"
                 + config->toYaml();
         } catch (const std::exception& e) {
-            if (launched.world == 1)
+            if (options.launch.world == 1)
                 throw;
-            shared = "!" + std::string(e.what());
+            error = e.what();
         }
     }
     auto ranks = Impl::connectRanks(options);
     if (ranks->world() > 1) {
-        dist::broadcastBytes(*ranks, shared);
-        if (!shared.empty() && shared.front() == '!')
-            throw std::invalid_argument(shared.substr(1));
+        if (const auto failed = dist::broadcastResult(*ranks, shared, error))
+            throw std::invalid_argument(*failed);
         if (ranks->rank() != 0) {
             const auto a = shared.find('\n'), b = shared.find('\n', a + 1);
             if (shared.compare(0, a, "-") != 0)
