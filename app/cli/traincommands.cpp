@@ -219,6 +219,8 @@ void addTrainCommand(CLI::App& app)
                 throw CLI::ValidationError("--nproc",
                     "this process is already a rank of a launched run (RANK or "
                     "SLURM_PROCID is set): let the launcher start the ranks");
+            if (!o->config.empty()) // a bad config is said once, not by every rank
+                (void)learn::TrainConfig::load(o->config, credit::splitAssignments(o->sets));
             const int code = runLocalRanks(o->nproc, withoutOption(ownArguments(), "--nproc"), 30.0);
             if (code != 0)
                 std::exit(code);
