@@ -75,7 +75,10 @@ void TestLaunch::launcherExplainsChoices()
     MainWindow window(testSettings(dir));
     const QString db = dir.filePath(QStringLiteral("runs.db"));
     QVERIFY(window.openDatabase(db));
+    window.show();
+    window.showPage(MainWindow::Page::Launch);
     LauncherPage* launcher = window.launcher();
+    QVERIFY(launcher->isVisible());
     QVERIFY2(launcher->sizeCombo()->currentText().startsWith(QStringLiteral("Default (128×4")),
         qPrintable(launcher->sizeCombo()->currentText()));
     QVERIFY(launcher->setValue(QStringLiteral("credit.method"), QStringLiteral("triage")));
@@ -96,9 +99,22 @@ void TestLaunch::launcherExplainsChoices()
             store.writeMetrics(id, 0, std::span(&time, 1));
         }
     }
-    window.workspace()->notifyRunsChanged();
+    // Hidden, the page reads no runs however often they change (about once a second while a run trains); shown, it
+    // catches up once.
+    window.showPage(MainWindow::Page::Runs);
+    QVERIFY(!launcher->isVisible());
+    const int rereads = launcher->runRereads();
+    for (int i = 0; i < 5; ++i)
+        window.workspace()->notifyRunsChanged();
+    QCOMPARE(launcher->runRereads(), rereads);
+    QVERIFY(launcher->presetNote()->text().contains(QStringLiteral("No earlier run")));
+    window.showPage(MainWindow::Page::Launch);
+    QCOMPARE(launcher->runRereads(), rereads + 1);
     QVERIFY2(launcher->presetNote()->text().contains(QStringLiteral("2 earlier runs here took 1 min 40 s–3 min 20 s")),
         qPrintable(launcher->presetNote()->text()));
+    // Visible, each change is read once.
+    window.workspace()->notifyRunsChanged();
+    QCOMPARE(launcher->runRereads(), rereads + 2);
 }
 
 void TestLaunch::formFollowsMetadata()

@@ -284,25 +284,8 @@ LauncherPage::LauncherPage(Workspace* workspace, RunController* controller, QWid
     // Only finished training runs matter to them (their compute times, their SFT policies). The workspace reports
     // every write of any connection (each iteration of a run training, each batch posted to `serve`), and parsing
     // every run's config again on each of those polls cost CPU for nothing: recompute when that set changes.
-    const auto rereadRuns = [this] {
-        QString finished = m_workspace->path() + QLatin1Char('|');
-        if (Store* store = m_workspace->store()) {
-            try {
-                for (const RunInfo& run : store->runs())
-                    if (run.status == RunStatus::Finished && run.kind != RunKind::Import)
-                        finished += QString::number(run.id) + QLatin1Char(',');
-            } catch (const std::exception&) {
-            }
-        }
-        if (finished == m_finishedRuns)
-            return;
-        m_finishedRuns = finished;
-        m_sftOfferFor.clear();
-        updatePresetNote();
-        updateSftOffer();
-    };
-    connect(m_workspace, &Workspace::opened, this, rereadRuns);
-    connect(m_workspace, &Workspace::runsChanged, this, rereadRuns);
+    connect(m_workspace, &Workspace::opened, this, &LauncherPage::rereadRuns);
+    connect(m_workspace, &Workspace::runsChanged, this, &LauncherPage::rereadRuns);
 
     auto* startShortcut = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return), this);
     connect(startShortcut, &QShortcut::activated, this, [this] { startRun(); });
@@ -717,6 +700,38 @@ void LauncherPage::chooseSave()
     QString error;
     if (!saveConfigFile(path, &error))
         QMessageBox::warning(this, tr("Cannot save the config"), error);
+}
+
+void LauncherPage::rereadRuns()
+{
+    // A hidden page only notes that the runs changed: the workspace reports about once a second while any run trains,
+    // and nobody reads this page's notes meanwhile. showEvent() catches up.
+    if (!isVisible()) {
+        m_runsStale = true;
+        return;
+    }
+    m_runsStale = false;
+    ++m_runRereads;
+    QString finished = m_workspace->path() + QLatin1Char('|');
+    try {
+        for (const RunInfo& run : m_workspace->runs()) // the workspace's cached list: one read per change for all pages
+            if (run.status == RunStatus::Finished && run.kind != RunKind::Import)
+                finished += QString::number(run.id) + QLatin1Char(',');
+    } catch (const std::exception&) {
+    }
+    if (finished == m_finishedRuns)
+        return;
+    m_finishedRuns = finished;
+    m_sftOfferFor.clear();
+    updatePresetNote();
+    updateSftOffer();
+}
+
+void LauncherPage::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    if (m_runsStale)
+        rereadRuns();
 }
 
 bool LauncherPage::startRun(QString* error)

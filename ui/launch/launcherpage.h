@@ -52,6 +52,8 @@ public:
     QPushButton* startButton() const { return m_start; }
     /// Data-parallel ranks on this machine (1: in this process; more: `creditlab-cli train --nproc N`).
     QSpinBox* processesSpin() const { return m_processes; }
+    /// How often the page has read the run list for its preset note and SFT offer (a test hook: a hidden page waits).
+    int runRereads() const { return m_runRereads; }
     /// Chooses the policy: a Hugging Face model folder or repository id (policy.pretrained), or the built-in size when
     /// `spec` is empty. The model is read in the background (modelPanel()).
     void setPretrained(const QString& spec);
@@ -86,7 +88,12 @@ Q_SIGNALS:
     /// checkServers() is done; `ok` when every server answered.
     void serverCheckFinished(bool ok);
 
+protected:
+    void showEvent(QShowEvent* event) override;
+
 private:
+    /// The preset note's time estimate and the SFT offer from the database's finished runs, when that set changed.
+    void rereadRuns();
     void rebuildForm();
     void applySize(int index);
     void syncSizeCombo();
@@ -147,6 +154,8 @@ private:
     qint64 m_sftOfferRun = 0; ///< the run m_sftOffer names; 0 when hidden
     QString m_sftOfferFor; ///< the SFT signature and database m_sftOffer was looked up for
     QString m_finishedRuns; ///< the database and its finished training runs when the note and the offer were made
+    bool m_runsStale = false; ///< the runs changed while the page was hidden
+    int m_runRereads = 0;
     bool m_applyingSize = false;
     /// What the form shows, and what Start, Save and the preview read; the combos and the form edit it.
     learn::LaunchConfig m_doc;
