@@ -557,7 +557,10 @@ void TestLaunch::secondRunQueues()
     Store store(db.toStdString());
     QCOMPARE(store.run(second)->status, RunStatus::Finished);
     QVERIFY(store.runConfig(second)->find("credit.method: grpo") != std::string::npos);
-    // A third run of the same SFT settings is offered the newest one's SFT policy instead of training it again.
+    // A third run of the same SFT settings is offered the newest one's SFT policy instead of training it again, once
+    // the page is in view (a hidden page reads no runs).
+    window.show();
+    window.showPage(MainWindow::Page::Launch);
     QLabel* offer = window.launcher()->sftOffer();
     QTRY_VERIFY(!offer->isHidden());
     QVERIFY2(offer->text().contains(QStringLiteral("Run %1 ").arg(second)), qPrintable(offer->text()));
