@@ -1062,9 +1062,12 @@ Läufe: %2</translation>
         <source>Run %1 has no trajectories with credits here.</source>
         <translation>Lauf %1 hat hier keine Trajektorien mit Credits.</translation>
     </message>
-    <message>
-        <source>%1 trajectories, up to %2 turns, %3 method(s)</source>
-        <translation>%1 Trajektorien, bis zu %2 Züge, %3 Methode(n)</translation>
+    <message numerus="yes">
+        <source>%1 trajectories, up to %2 turns, %n method(s)</source>
+        <translation>
+            <numerusform>%1 Trajektorien, bis zu %2 Züge, %n Methode</numerusform>
+            <numerusform>%1 Trajektorien, bis zu %2 Züge, %n Methoden</numerusform>
+        </translation>
     </message>
     <message>
         <source>%1 (%2 turns)</source>
@@ -2771,9 +2774,12 @@ Schema-Version: %5</translation>
         <source>Cannot build the report: %1</source>
         <translation>Der Bericht kann nicht erstellt werden: %1</translation>
     </message>
-    <message>
-        <source>%1 claim(s): %2 supported, %3 contradicted, %4 inconclusive%5</source>
-        <translation>%1 Behauptung(en): %2 gestützt, %3 widerlegt, %4 unentschieden%5</translation>
+    <message numerus="yes">
+        <source>%n claim(s): %1 supported, %2 contradicted, %3 inconclusive%4</source>
+        <translation>
+            <numerusform>%n Behauptung: %1 gestützt, %2 widerlegt, %3 unentschieden%4</numerusform>
+            <numerusform>%n Behauptungen: %1 gestützt, %2 widerlegt, %3 unentschieden%4</numerusform>
+        </translation>
     </message>
     <message>
         <source> — partial: not every trial has finished</source>
@@ -4194,11 +4200,15 @@ Rollouts hindurch: %6</translation>
             <numerusform>%n Knoten darunter eingeklappt</numerusform>
         </translation>
     </message>
-    <message>
+    <message numerus="yes">
         <source>Action %1
-Q %2, N(s,a) %3, taken %4 time(s)%5</source>
-        <translation>Aktion %1
-Q %2, N(s,a) %3, %4-mal gewählt%5</translation>
+Q %2, N(s,a) %3, taken %n time(s)%4</source>
+        <translation>
+            <numerusform>Aktion %1
+Q %2, N(s,a) %3, %n-mal gewählt%4</numerusform>
+            <numerusform>Aktion %1
+Q %2, N(s,a) %3, %n-mal gewählt%4</numerusform>
+        </translation>
     </message>
     <message>
         <source> (re-convergence)</source>

@@ -1056,9 +1056,11 @@ runs: %2</source>
         <source>Run %1 has no trajectories with credits here.</source>
         <translation>运行 %1 在此处没有带信用的轨迹。</translation>
     </message>
-    <message>
-        <source>%1 trajectories, up to %2 turns, %3 method(s)</source>
-        <translation>%1 条轨迹，最多 %2 个回合，%3 种方法</translation>
+    <message numerus="yes">
+        <source>%1 trajectories, up to %2 turns, %n method(s)</source>
+        <translation>
+            <numerusform>%1 条轨迹，最多 %2 个回合，%n 种方法</numerusform>
+        </translation>
     </message>
     <message>
         <source>%1 (%2 turns)</source>
@@ -2757,9 +2759,11 @@ Qt %2（构建于 %3）
         <source>Cannot build the report: %1</source>
         <translation>无法生成报告：%1</translation>
     </message>
-    <message>
-        <source>%1 claim(s): %2 supported, %3 contradicted, %4 inconclusive%5</source>
-        <translation>%1 个论断：%2 个得到支持，%3 个被否定，%4 个无定论%5</translation>
+    <message numerus="yes">
+        <source>%n claim(s): %1 supported, %2 contradicted, %3 inconclusive%4</source>
+        <translation>
+            <numerusform>%n 个论断：%1 个得到支持，%2 个被否定，%3 个无定论%4</numerusform>
+        </translation>
     </message>
     <message>
         <source> — partial: not every trial has finished</source>
@@ -4147,11 +4151,13 @@ rollouts through it: %6</source>
             <numerusform>下方折叠了 %n 个节点</numerusform>
         </translation>
     </message>
-    <message>
+    <message numerus="yes">
         <source>Action %1
-Q %2, N(s,a) %3, taken %4 time(s)%5</source>
-        <translation>动作 %1
-Q %2，N(s,a) %3，被选择 %4 次%5</translation>
+Q %2, N(s,a) %3, taken %n time(s)%4</source>
+        <translation>
+            <numerusform>动作 %1
+Q %2，N(s,a) %3，被选择 %n 次%4</numerusform>
+        </translation>
     </message>
     <message>
         <source> (re-convergence)</source>

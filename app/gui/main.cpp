@@ -19,6 +19,11 @@ namespace {
 void installTranslators(QApplication& app)
 {
     const QLocale locale = QLocale::system();
+    // English plural forms first ("1 trial", "18 trials" for "%n trial(s)"): translators installed later are asked
+    // first, so a locale with its own translation takes its plurals from that.
+    auto* english = new QTranslator(&app);
+    if (english->load(QStringLiteral("creditlab_en"), QStringLiteral(":/i18n")))
+        QApplication::installTranslator(english);
     auto* own = new QTranslator(&app);
     // QTranslator::load(QLocale, ...) tries every UI language of the locale ("de_DE", "de", ...).
     if (own->load(locale, QStringLiteral("creditlab"), QStringLiteral("_"), QStringLiteral(":/i18n")))

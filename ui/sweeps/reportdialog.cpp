@@ -101,12 +101,12 @@ bool ReportDialog::refresh()
         supported += c.verdict == learn::Verdict::Supported;
         contradicted += c.verdict == learn::Verdict::Contradicted;
     }
-    m_status->setText(tr("%1 claim(s): %2 supported, %3 contradicted, %4 inconclusive%5")
-            .arg(m_report.claims.size())
-            .arg(supported)
-            .arg(contradicted)
-            .arg(static_cast<int>(m_report.claims.size()) - supported - contradicted)
-            .arg(m_report.partial ? tr(" — partial: not every trial has finished") : QString()));
+    m_status->setText(tr("%n claim(s): %1 supported, %2 contradicted, %3 inconclusive%4", nullptr,
+        static_cast<int>(m_report.claims.size()))
+                          .arg(supported)
+                          .arg(contradicted)
+                          .arg(static_cast<int>(m_report.claims.size()) - supported - contradicted)
+                          .arg(m_report.partial ? tr(" — partial: not every trial has finished") : QString()));
     return true;
 }
 

@@ -220,11 +220,10 @@ QString RolloutTreeView::edgeToolTip(tree::EdgeId edge) const
 {
     const tree::Edge& e = m_tree->edge(edge);
     const QLocale locale;
-    QString text = tr("Action %1\nQ %2, N(s,a) %3, taken %4 time(s)%5")
+    QString text = tr("Action %1\nQ %2, N(s,a) %3, taken %n time(s)%4", nullptr, static_cast<int>(e.turns.size()))
                        .arg(clip(e.action, 160))
                        .arg(locale.toString(e.q, 'g', 3))
                        .arg(locale.toString(e.pairVisits, 'g', 4))
-                       .arg(e.turns.size())
                        .arg(e.spanning ? QString() : tr(" (re-convergence)"));
     if (!e.turns.empty())
         text += QLatin1Char('\n') + tr("first taken at %1").arg(turnLabel(*m_tree, e.turns.front()));
