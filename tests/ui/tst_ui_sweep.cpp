@@ -17,6 +17,8 @@
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
+#include <QComboBox>
+#include <QDir>
 #include <QFile>
 #include <QImage>
 #include <QLabel>
@@ -102,6 +104,7 @@ private Q_SLOTS:
     void experimentStoppedInItsSftResumesFromThePage();
     void aSweepGoesOnInItsDatabaseWhenAnotherOpens();
     void figureLegendsFitLongArmNames();
+    void shippedExperimentsArePresets();
 };
 
 void TestUiSweep::experimentRunsAndItsReportShowsTheVerdicts()
@@ -303,6 +306,34 @@ void TestUiSweep::csvQuotesFields()
     QString error;
     QVERIFY(!model.writeCsv(dir.filePath("missing/dir/trials.csv"), &error));
     QVERIFY(!error.isEmpty());
+}
+
+/// The preset list offers the shipped experiments beside the sweeps, and one picked parses with its relative base
+/// (../configs/household-grpo.yaml) resolved.
+void TestUiSweep::shippedExperimentsArePresets()
+{
+    QTemporaryDir dir;
+    Workspace workspace;
+    QVERIFY(workspace.open(dir.filePath("runs.db")));
+    SweepPage page(&workspace);
+    QComboBox* presets = nullptr;
+    for (auto* box : page.findChildren<QComboBox*>())
+        if (box->itemText(0) == QStringLiteral("Presets…"))
+            presets = box;
+    QVERIFY(presets);
+    const QDir shipped(QStringLiteral(CREDITLAB_SOURCE_DIR "/resources/experiments"));
+    const QStringList files = shipped.entryList({ QStringLiteral("*.yaml") }, QDir::Files, QDir::Name);
+    QVERIFY(files.size() >= 7);
+    for (const QString& file : files) {
+        const QString label = QStringLiteral("experiment: ") + QFileInfo(file).completeBaseName();
+        const int index = presets->findText(label);
+        QVERIFY2(index > 0, qPrintable(label));
+        Q_EMIT presets->activated(index);
+        QTRY_VERIFY2(page.trialPreview()->text().contains(QStringLiteral("trials"))
+                && !page.trialPreview()->text().startsWith(QStringLiteral("Not a valid")),
+            qPrintable(label + QStringLiteral(": ") + page.trialPreview()->text()));
+    }
+    QVERIFY(presets->findText(QStringLiteral("sweep-has-alpha")) > 0);
 }
 
 void TestUiSweep::controllerRefusesBadSweeps()

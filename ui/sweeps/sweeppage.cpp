@@ -247,6 +247,7 @@ void SweepPage::buildUi()
             return;
         m_editor->setPlainText(readText(m_presets->itemData(index).toString()));
         m_filePath.clear(); // a relative base is looked for among the presets
+        m_presetFolder = m_presets->itemData(index, kPresetFolderRole).toString();
         m_presets->setCurrentIndex(0);
     });
     connect(
@@ -264,21 +265,33 @@ void SweepPage::buildUi()
 
 void SweepPage::loadPresets()
 {
-    const QDir dir(QStringLiteral(":/configs"));
-    for (const QString& name : dir.entryList({ QStringLiteral("sweep-*.yaml") }, QDir::Files, QDir::Name))
-        m_presets->addItem(QFileInfo(name).completeBaseName(), dir.filePath(name));
+    // The shipped sweeps, then the shipped experiments (the seed papers' claims, docs/reproductions.md).
+    const QDir configs(QStringLiteral(":/configs"));
+    for (const QString& name : configs.entryList({ QStringLiteral("sweep-*.yaml") }, QDir::Files, QDir::Name)) {
+        m_presets->addItem(QFileInfo(name).completeBaseName(), configs.filePath(name));
+        m_presets->setItemData(m_presets->count() - 1, QStringLiteral("configs"), kPresetFolderRole);
+    }
+    const QDir experiments(QStringLiteral(":/experiments"));
+    for (const QString& name : experiments.entryList({ QStringLiteral("*.yaml") }, QDir::Files, QDir::Name)) {
+        m_presets->addItem(tr("experiment: %1").arg(QFileInfo(name).completeBaseName()), experiments.filePath(name));
+        m_presets->setItemData(m_presets->count() - 1, QStringLiteral("experiments"), kPresetFolderRole);
+    }
 }
 
 QString SweepPage::presetDir()
 {
-    // The engine reads files, not Qt resources: the shipped configs are copied out once.
+    // The engine reads files, not Qt resources: the shipped configs and experiments are copied out once, in folders
+    // side by side as in resources/, so that an experiment's "base: ../configs/household-grpo.yaml" resolves.
     if (!m_presetDir) {
         m_presetDir = std::make_unique<QTemporaryDir>();
-        const QDir dir(QStringLiteral(":/configs"));
-        for (const QString& name : dir.entryList({ QStringLiteral("*.yaml") }, QDir::Files))
-            QFile::copy(dir.filePath(name), m_presetDir->filePath(name));
+        for (const QString folder : { QStringLiteral("configs"), QStringLiteral("experiments") }) {
+            const QDir dir(QStringLiteral(":/") + folder);
+            QDir(m_presetDir->path()).mkpath(folder);
+            for (const QString& name : dir.entryList({ QStringLiteral("*.yaml") }, QDir::Files))
+                QFile::copy(dir.filePath(name), m_presetDir->filePath(folder + QLatin1Char('/') + name));
+        }
     }
-    return m_presetDir->path();
+    return m_presetDir->filePath(m_presetFolder.isEmpty() ? QStringLiteral("configs") : m_presetFolder);
 }
 
 void SweepPage::openSweepFile(const QString& path)
@@ -290,6 +303,7 @@ void SweepPage::openSweepFile(const QString& path)
     }
     m_editor->setPlainText(QString::fromUtf8(f.readAll()));
     m_filePath = QFileInfo(path).absoluteFilePath();
+    m_presetFolder.clear();
     m_message->clear();
 }
 

@@ -87,6 +87,7 @@ private:
     void saveFileDialog();
     void exportChart();
     void exportCsv();
+    /// The folder a preset's relative paths resolve in: the copy of its shipped folder.
     QString presetDir();
     void updateTrialPreview();
 public:
@@ -106,6 +107,10 @@ private:
     QString m_filePath;
     QString m_runningDatabase; ///< the database the running (or last) sweep writes to
     std::unique_ptr<QTemporaryDir> m_presetDir;
+    /// The folder of the shipped preset in the editor ("configs" or "experiments"; empty: configs), whose copy in
+    /// m_presetDir holds the files its relative paths name.
+    QString m_presetFolder;
+    static constexpr int kPresetFolderRole = Qt::UserRole + 1;
     QString m_objective = QString::fromLatin1(metricnames::kEvalSuccess.data(), static_cast<qsizetype>(metricnames::kEvalSuccess.size()));
     QString m_objectiveMode = QStringLiteral("best");
     qint64 m_choicesFor = -1; ///< the sweep the key and metric choices were made for
