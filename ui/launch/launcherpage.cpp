@@ -5,10 +5,7 @@
 #include "core/judge/humanjudge.h"
 #include "core/judge/judge.h"
 #include "core/learn/api/backend.h"
-#include "core/learn/api/sftreuse.h"
 #include "core/learn/api/trainconfig.h"
-#include "core/store.h"
-#include "ui/common/filedialogs.h"
 #include "ui/common/textutil.h"
 #include "ui/launch/clirun.h"
 #include "ui/launch/modelpanel.h"
@@ -18,10 +15,7 @@
 #include "ui/shell/workspace.h"
 
 #include <QComboBox>
-#include <QDir>
 #include <QFile>
-#include <QFileDialog>
-#include <QFileInfo>
 #include <QFontDatabase>
 #include <QFormLayout>
 #include <QFutureWatcher>
@@ -32,7 +26,6 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QRadioButton>
-#include <QSaveFile>
 #include <QScrollArea>
 #include <QShortcut>
 #include <QSpinBox>
@@ -49,8 +42,6 @@
 namespace creditlab::ui {
 
 namespace {
-
-const QString kPresetDir = QStringLiteral(":/configs");
 
 struct PolicySize {
     const char* name;
@@ -336,13 +327,6 @@ void LauncherPage::loadTrainingModule()
     }));
 }
 
-QStringList LauncherPage::presetNames()
-{
-    QStringList names = QDir(kPresetDir).entryList({ QStringLiteral("*.yaml") }, QDir::Files, QDir::Name);
-    names.removeIf([](const QString& n) { return n.startsWith(QLatin1String("sweep")); });
-    return names;
-}
-
 void LauncherPage::rebuildForm()
 {
     const QSignalBlocker blockEnv(m_env), blockMethod(m_method), blockJudge(m_judge);
@@ -393,11 +377,6 @@ void LauncherPage::syncSizeCombo()
         if (kSizes[i].width == width && kSizes[i].layers == layers && kSizes[i].heads == heads)
             index = static_cast<int>(i);
     m_size->setCurrentIndex(index);
-}
-
-QString LauncherPage::configText() const
-{
-    return toQString(m_doc.toYaml());
 }
 
 void LauncherPage::checkServers()
@@ -555,183 +534,6 @@ QString LauncherPage::value(const QString& key) const
     if (key == QLatin1String("judge.name"))
         return m_judge->currentText();
     return m_form->value(key);
-}
-
-bool LauncherPage::loadConfigText(const QString& yamlText, const QString& source, QString* error)
-{
-    try {
-        m_doc.load(yamlText.toStdString(), source.toStdString()); // left as it was when the file is bad
-    } catch (const std::exception& e) {
-        if (error)
-            *error = toQString(e.what());
-        return false;
-    }
-    rebuildForm();
-    syncPolicySource(true);
-    return true;
-}
-
-bool LauncherPage::loadConfigFile(const QString& path, QString* error)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        if (error)
-            *error = tr("%1: %2").arg(path, file.errorString());
-        return false;
-    }
-    return loadConfigText(QString::fromUtf8(file.readAll()), path, error);
-}
-
-bool LauncherPage::loadPreset(const QString& name, QString* error)
-{
-    if (!loadConfigFile(kPresetDir + QLatin1Char('/') + name, error))
-        return false;
-    m_presets->setCurrentText(name);
-    updatePresetNote();
-    return true;
-}
-
-void LauncherPage::updatePresetNote()
-{
-    const int index = m_presets->currentIndex();
-    if (index <= 0) {
-        m_presetNote->setText(tr("The trainer's defaults: the full household world and a 128×4 policy."));
-        return;
-    }
-    // The description is the preset's first comment sentence.
-    QString description;
-    QFile file(kPresetDir + QLatin1Char('/') + m_presets->itemText(index));
-    if (file.open(QIODevice::ReadOnly | QIODevice::Text)) {
-        QString comment;
-        while (!file.atEnd()) {
-            const QString line = QString::fromUtf8(file.readLine()).trimmed();
-            if (!line.startsWith(QLatin1Char('#')))
-                break;
-            comment += line.mid(1).trimmed() + QLatin1Char(' ');
-        }
-        const qsizetype end = comment.indexOf(QLatin1String(". "));
-        description = (end > 0 ? comment.left(end + 1) : comment).trimmed();
-    }
-    // The time estimate is measured: the compute time of this preset's finished runs in the open database.
-    QString estimate = tr("No earlier run of this preset in this database to estimate its time from.");
-    if (Store* store = m_workspace->store()) {
-        const std::string preset = m_doc.value("name");
-        std::vector<double> seconds;
-        try {
-            for (const RunInfo& run : store->runs())
-                if (run.status == RunStatus::Finished && run.kind == RunKind::Train && !preset.empty()
-                    && run.name.rfind(preset, 0) == 0 && run.trainSeconds > 0)
-                    seconds.push_back(run.trainSeconds);
-        } catch (const std::exception&) {
-        }
-        if (!seconds.empty()) {
-            const auto [lo, hi] = std::minmax_element(seconds.begin(), seconds.end());
-            estimate = seconds.size() == 1
-                ? tr("Its earlier run here took %1 of compute.").arg(formatDuration(*lo))
-                : tr("Its %n earlier runs here took %1–%2 of compute.", nullptr, int(seconds.size()))
-                      .arg(formatDuration(*lo), formatDuration(*hi));
-        }
-    }
-    m_presetNote->setText(description.isEmpty() ? estimate : description + QLatin1Char(' ') + estimate);
-}
-
-void LauncherPage::updateSftOffer()
-{
-    Store* store = m_workspace->store();
-    const QString key = m_config && store
-        ? m_workspace->path() + QLatin1Char('\n') + toQString(learn::sftSignature(*m_config))
-            + QString::number(m_config->getInt("sft.from_run")) + QString::number(m_config->getInt("sft.epochs"))
-        : QString();
-    if (key == m_sftOfferFor)
-        return;
-    m_sftOfferFor = key;
-    m_sftOfferRun = 0;
-    std::optional<learn::SftSource> source;
-    if (!key.isEmpty()) {
-        try {
-            source = learn::findSftSource(*store, m_workspace->path().toStdString(), *m_config);
-        } catch (const std::exception&) {
-        }
-    }
-    m_sftOffer->setVisible(source.has_value());
-    if (!source)
-        return m_sftOffer->clear();
-    m_sftOfferRun = source->runId;
-    const QString took = source->sftSeconds > 0 ? tr(" in %1").arg(formatDuration(source->sftSeconds)) : QString();
-    m_sftOffer->setText(tr("Run %1 (%2) trained this same SFT%3. <a href=\"reuse\">Start from its SFT policy</a> "
-                           "instead of training it again (sft.from_run = %1).")
-                            .arg(source->runId)
-                            .arg(toQString(source->name).toHtmlEscaped())
-                            .arg(took));
-}
-
-bool LauncherPage::saveConfigFile(const QString& path, QString* error) const
-{
-    QSaveFile file(path);
-    if (file.open(QIODevice::WriteOnly)) {
-        file.write(configText().toUtf8());
-        if (file.commit())
-            return true;
-    }
-    if (error)
-        *error = tr("%1: %2").arg(path, file.errorString());
-    return false;
-}
-
-void LauncherPage::chooseOpen()
-{
-    const QString path = filedialogs::getOpenFileName(
-        this, tr("Open Config"), QString(), tr("YAML configs (*.yaml *.yml);;All files (*)"));
-    if (path.isEmpty())
-        return;
-    QString error;
-    if (!loadConfigFile(path, &error))
-        QMessageBox::warning(this, tr("Cannot load the config"), error);
-}
-
-void LauncherPage::chooseSave()
-{
-    QString path = filedialogs::getSaveFileName(this, tr("Save Config"),
-        m_form->value(QStringLiteral("name")) + QStringLiteral(".yaml"), tr("YAML configs (*.yaml *.yml)"));
-    if (path.isEmpty())
-        return;
-    if (QFileInfo(path).suffix().isEmpty())
-        path += QStringLiteral(".yaml");
-    QString error;
-    if (!saveConfigFile(path, &error))
-        QMessageBox::warning(this, tr("Cannot save the config"), error);
-}
-
-void LauncherPage::rereadRuns()
-{
-    // A hidden page only notes that the runs changed: the workspace reports about once a second while any run trains,
-    // and nobody reads this page's notes meanwhile. showEvent() catches up.
-    if (!isVisible()) {
-        m_runsStale = true;
-        return;
-    }
-    m_runsStale = false;
-    ++m_runRereads;
-    QString finished = m_workspace->path() + QLatin1Char('|');
-    try {
-        for (const RunInfo& run : m_workspace->runs()) // the workspace's cached list: one read per change for all pages
-            if (run.status == RunStatus::Finished && run.kind != RunKind::Import)
-                finished += QString::number(run.id) + QLatin1Char(',');
-    } catch (const std::exception&) {
-    }
-    if (finished == m_finishedRuns)
-        return;
-    m_finishedRuns = finished;
-    m_sftOfferFor.clear();
-    updatePresetNote();
-    updateSftOffer();
-}
-
-void LauncherPage::showEvent(QShowEvent* event)
-{
-    QWidget::showEvent(event);
-    if (m_runsStale)
-        rereadRuns();
 }
 
 bool LauncherPage::startRun(QString* error)

@@ -92,6 +92,8 @@ protected:
     void showEvent(QShowEvent* event) override;
 
 private:
+    /// Where the shipped presets are (Qt resources).
+    static QString presetFolder() { return QStringLiteral(":/configs"); }
     /// The preset note's time estimate and the SFT offer from the database's finished runs, when that set changed.
     void rereadRuns();
     void rebuildForm();
