@@ -71,8 +71,8 @@ void addExperimentPlanCommand(CLI::App& experiment)
                 return;
             }
         }
-        std::printf("no experiment '%s' with finished trials in %s: a plan needs a pilot. A smoke run takes minutes "
-                    "(its variances and times are of the smoke configuration, a rough guide):\n"
+        std::printf("no experiment '%s' with finished trials in %s: a plan needs a pilot. A smoke run is quick, "
+                    "but its variances and times are of the smoke configuration, a rough guide at best:\n"
                     "  creditlab-cli experiment run %s --scale smoke --db %s\n"
                     "then plan again:\n"
                     "  creditlab-cli experiment plan %s --db %s\n"

@@ -3,6 +3,7 @@
 // computed from a store (claims paired over seeds and eval tasks, rliable's aggregates) and judged again.
 #include "core/learn/api/claims.h"
 #include "core/learn/api/experiment.h"
+#include "core/learn/api/experimentplan.h"
 #include "core/learn/api/sweep.h"
 #include "core/store.h"
 
@@ -162,6 +163,7 @@ private Q_SLOTS:
     void probeClaimsReadTheProbeTables();
     void claimsPairOverSeedsAndEvalTasks();
     void rejudgingAStoredExperimentGivesTheSameNumbers();
+    void planFromAStoredPilot();
 };
 
 void TestLearnExperiment::claimsParse()
@@ -701,6 +703,45 @@ void TestLearnExperiment::rejudgingAStoredExperimentGivesTheSameNumbers()
     QVERIFY(sameInterval(fresh.interval, again.claims[0].interval));
     QVERIFY(fresh.verdict == again.claims[0].verdict);
     QVERIFY(fresh.improvement->low == again.claims[0].improvement->low);
+}
+
+void TestLearnExperiment::planFromAStoredPilot()
+{
+    // The stored experiment as a pilot: per claim its variance components, the seeds needed and their hours from the
+    // trials' time/total_s (3 iterations of 100 + 10 x seed s: 330 s a trial on average, 60 s of it evaluating).
+    QTemporaryDir dir;
+    const std::string db = dir.filePath("runs.db").toStdString();
+    const auto sweepId = storeExperiment(db, true);
+    Store store(db, Store::Access::ReadOnly);
+    QCOMPARE(findPilot(store, "exp"), std::optional<std::int64_t>(sweepId));
+    QVERIFY(!findPilot(store, "other"));
+    PlanOptions options;
+    options.effect = 0.05;
+    const auto plan = planExperiment(store, sweepId, options);
+    QCOMPARE(plan.claims.size(), std::size_t(3));
+    QCOMPARE(plan.armSeconds.front().second.first, 330.0);
+    QCOMPARE(plan.armSeconds.front().second.second, 60.0);
+    const auto& c = plan.claims[0];
+    QCOMPARE(c.variance.tasks, kEvalTasks);
+    QVERIFY(
+        std::abs(c.variance.differenceVariance - c.variance.seedVariance - c.variance.taskVariance / kEvalTasks) < 1e-12
+        || c.variance.seedVariance == 0.0);
+    QCOMPARE(c.seedsNeeded, seedsNeeded(0.05, c.variance.seedDifferenceVariance()));
+    QCOMPARE(c.options.size(), std::size_t(4)); // 40, 80 and 200 tasks, and unlimited
+    QCOMPARE(c.options[1].tasks, 2 * kEvalTasks);
+    QVERIFY(c.options[1].seeds <= c.options[0].seeds && c.options[3].seeds <= c.options[2].seeds);
+    // The seeds to add, both arms: 330 s a trial each.
+    QVERIFY(std::abs(c.options[0].hours - std::max(0, c.seedsNeeded - 3) * 2 * 330.0 / 3600.0) < 1e-9);
+    // Twice the tasks: a new run of both arms, with twice the evaluation time (270 + 120 s a trial).
+    QVERIFY(std::abs(c.options[1].hours - c.options[1].seeds * 2 * 390.0 / 3600.0) < 1e-9);
+    // The auc claim's seeds all give the same difference (a seed shifts both arms' rates alike): nothing to scale.
+    QCOMPARE(plan.claims[2].seedsNeeded, 0);
+    QVERIFY(plan.claims[2].options.empty());
+    QVERIFY(plan.claims[2].note.find("do not vary") != std::string::npos);
+    const auto text = planText(plan);
+    QVERIFY(text.find("claim  a > b on eval/success at end") != std::string::npos);
+    QVERIFY(text.find("seeds at 80 tasks") != std::string::npos);
+    QVERIFY(text.find("one fixed draw") != std::string::npos); // a shared SFT start
 }
 
 QTEST_GUILESS_MAIN(TestLearnExperiment)

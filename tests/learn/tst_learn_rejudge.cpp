@@ -4,6 +4,7 @@
 // table of docs/reproductions.md; writes it to $CREDITLAB_REJUDGE_OUT when that is set.
 #include "core/learn/api/claims.h"
 #include "core/learn/api/pairedstats.h"
+#include "core/learn/api/power.h"
 
 #include <QtTest/QTest>
 
@@ -90,7 +91,7 @@ void TestLearnRejudge::shippedClaimsJudgedAgain()
     QCOMPARE(rows.size(), std::size_t(23));
     std::ostringstream md;
     md << "| experiment | claim | before: difference [95% CI] | before | after: difference [95% CI] | after | width "
-          "before → after | P(A > B) [95% CI] |\n|---|---|---|---|---|---|---|---|\n";
+          "before → after | P(A > B) [95% CI] | seeds for 80% power at 0.03 |\n|---|---|---|---|---|---|---|---|---|\n";
     int decisiveBefore = 0, decisiveAfter = 0, changed = 0;
     std::vector<double> ratios;
     for (const auto& row : rows) {
@@ -125,7 +126,12 @@ void TestLearnRejudge::shippedClaimsJudgedAgain()
                 after.improvement->high);
             md << p;
         }
-        md << " |\n";
+        // The planner on these seeds: the margin of a >= or <= claim, else 0.03 of a rate (3 points); turns and AUROC
+        // drops have no default effect.
+        const bool margin = claim.direction == ClaimDirection::NotWorse || claim.direction == ClaimDirection::NotBetter;
+        const bool rate = claim.metric == "eval/success" || claim.metric.find("invalid_rate") != std::string::npos;
+        const int n = seedsNeeded(margin ? claim.margin : 0.03, estimateVariance(after.data).seedDifferenceVariance());
+        md << " | " << (margin || rate ? std::to_string(n) : std::string("–")) << (margin ? " (margin)" : "") << " |\n";
     }
     std::sort(ratios.begin(), ratios.end());
     md << "\nDecisive (supported or contradicted): " << decisiveBefore << " of " << rows.size() << " before, "

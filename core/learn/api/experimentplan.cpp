@@ -163,6 +163,13 @@ ExperimentPlan planExperiment(Store& store, std::int64_t sweepId, const PlanOpti
         }
         c.variance = estimateVariance(r.data);
         const double variance = c.variance.seedDifferenceVariance();
+        if (!(variance > 0.0)) {
+            // Nothing to scale: a plan from no spread would say two seeds suffice for any effect.
+            c.note = "the pilot's seeds do not vary on it (a smoke-scale policy that never succeeds, say): no "
+                     "variance to plan from";
+            plan.claims.push_back(std::move(c));
+            continue;
+        }
         c.power = powerAt(r.seeds, c.effect, variance, power, paired);
         c.seedsNeeded = seedsNeeded(c.effect, variance, power, paired);
         const bool probe = isProbeMetric(r.claim.metric);
@@ -197,7 +204,8 @@ std::string planText(const ExperimentPlan& plan)
     out << "times: " << plan.timeSource << ".\n";
     for (const auto& [arm, s] : plan.armSeconds)
         out << "  " << arm << ": "
-            << (std::isfinite(s.first) ? fixed(s.first, 0) + " s a trial, " + fixed(s.second, 0) + " s of it evaluating"
+            << (std::isfinite(s.first) ? fixed(s.first, s.first < 10 ? 2 : 0) + " s a trial, "
+                           + fixed(s.second, s.first < 10 ? 2 : 0) + " s of it evaluating"
                                        : "no finished trial")
             << "\n";
     out << "trials run " << plan.workers << " at a time (workers); hours below are compute hours, about "
@@ -232,6 +240,9 @@ std::string planText(const ExperimentPlan& plan)
         out << "\n";
         out << "  effect " << c.effect << (c.effectIsMargin ? " (the margin)" : "") << ": power " << fixed(c.power, 2)
             << " at " << r.seeds << " seeds\n";
+        if (r.seeds < 10)
+            out << "  (a variance from " << r.seeds << " seeds has " << r.seeds - 1
+                << " degrees of freedom: read the counts as an order of magnitude, and plan again as seeds finish)\n";
         for (const auto& o : c.options) {
             out << "  needed: ";
             if (o.seeds > PowerOptions {}.maxSeeds)

@@ -29,7 +29,11 @@ double VarianceComponents::seedDifferenceVariance(int newTasks) const
 {
     if (design != PairingDesign::PerTask || tasks <= 0 || newTasks <= 0)
         return differenceVariance;
-    return seedVariance + taskVariance / static_cast<double>(newTasks);
+    // The observed variance, less (or plus) the task noise the change of task count removes (adds): seedVariance +
+    // taskVariance / newTasks, except where the pilot's seeds varied less than its task noise predicts (seedVariance
+    // clamped at 0), where it stays monotone in the task count instead of jumping to the model's value.
+    const double change = taskVariance * (1.0 / tasks - 1.0 / static_cast<double>(newTasks));
+    return std::max(seedVariance, differenceVariance - change);
 }
 
 VarianceComponents estimateVariance(const PairedData& data)

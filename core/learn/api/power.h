@@ -28,8 +28,10 @@ struct VarianceComponents {
     /// var(w): one task's paired difference within a seed (the residual mean square); 0 without per-task data.
     double taskVariance = 0.0;
 
-    /// The variance of one seed's difference (Unpaired: of one seed per arm) with `tasks` eval tasks; 0 tasks or no
-    /// per-task data: as observed.
+    /// The variance of one seed's difference (Unpaired: of one seed per arm) with `tasks` eval tasks: the observed
+    /// one, less the task noise that more tasks remove (seedVariance + taskVariance / tasks when the pilot's seeds
+    /// vary at least as much as its task noise predicts), never below seedVariance; 0 tasks or no per-task data: as
+    /// observed.
     double seedDifferenceVariance(int tasks = 0) const;
 };
 
