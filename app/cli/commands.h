@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <atomic>
 #include <string>
+#include <vector>
 
 namespace creditlab::cli {
 
@@ -32,6 +33,12 @@ void addSweepTrialCommand(CLI::App& sweep);
 /// `merge A.db B.db ... --into C.db` (issue 36), in the executable.
 void addMergeCommand(CLI::App& app);
 void addExperimentCommand(CLI::App& app);
+/// `experiment plan` (issue 37), added by addExperimentCommand to `experiment` (plancommand.cpp).
+void addExperimentPlanCommand(CLI::App& experiment);
+/// The shipped experiment files (resources/experiments), sorted.
+std::vector<std::string> shippedExperiments();
+/// FILE as given, else a shipped experiment NAME (with or without .yaml); throws naming the shipped ones.
+std::string experimentPath(const std::string& fileOrName);
 void addReportCommand(CLI::App& app);
 void addProbeCommand(CLI::App& app);
 void addServeCommand(CLI::App& app);

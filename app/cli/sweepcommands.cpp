@@ -222,9 +222,12 @@ shared SFT run, with claims judged over seeds.
   workers: 2
   threads: 1
 An arm may not change sft.*, policy.* or env.* keys while the SFT start is shared. Verdicts: supported when the 95%
-bootstrap interval of the difference (over seeds) excludes 0 in the claimed direction, contradicted when it excludes
-0 the other way, inconclusive otherwise (and with fewer than 2 seeds per arm).
+t interval of the paired seed differences (each a mean over the shared eval tasks where the episodes are stored)
+excludes 0 in the claimed direction, contradicted when it excludes 0 the other way, inconclusive otherwise (and with
+fewer than 2 seeds per arm). 'experiment plan' says how many seeds a claim needs.
 Ctrl+C stops the trials after their current iteration; 'experiment resume ID' continues.)";
+
+} // namespace
 
 std::vector<std::string> shippedExperiments()
 {
@@ -239,7 +242,6 @@ std::vector<std::string> shippedExperiments()
     return out;
 }
 
-/// FILE as given, else a shipped experiment NAME (with or without .yaml).
 std::string experimentPath(const std::string& fileOrName)
 {
     std::error_code ec;
@@ -256,6 +258,8 @@ std::string experimentPath(const std::string& fileOrName)
     throw std::runtime_error(fileOrName + ": no such file, nor a shipped experiment" + (known.empty() ? std::string() : " (shipped: " + known + ")"));
 }
 
+namespace {
+
 void printVerdicts(const std::string& database, std::int64_t sweepId)
 {
     Store store(database, Store::Access::ReadOnly);
@@ -263,8 +267,9 @@ void printVerdicts(const std::string& database, std::int64_t sweepId)
     for (const auto& c : report.claims) {
         std::printf("claim  %-48s  %s", c.claim.canonical().c_str(), learn::verdictName(c.verdict));
         if (!c.left.empty() && !c.right.empty())
-            std::printf("  (difference %+.4f, 95%% CI [%.4f, %.4f], n = %zu / %zu)", c.interval.difference,
-                c.interval.low, c.interval.high, c.left.size(), c.right.size());
+            std::printf("  (difference %+.4f, 95%% CI [%.4f, %.4f], n = %zu / %zu, %s)", c.interval.difference,
+                c.interval.low, c.interval.high, c.left.size(), c.right.size(),
+                learn::pairingDesignName(c.data.design));
         if (!c.note.empty())
             std::printf("  %s", c.note.c_str());
         std::printf("\n");
@@ -349,6 +354,8 @@ void addExperimentCommand(CLI::App& app)
         runTrials(*r, std::nullopt, "experiment");
         printVerdicts(r->db.resolved(), r->resume);
     });
+
+    addExperimentPlanCommand(*cmd);
 
     CLI::App* list = cmd->add_subcommand("list", "The shipped experiments, with the claims they test");
     list->callback([] {

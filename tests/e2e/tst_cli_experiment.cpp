@@ -92,7 +92,8 @@ private Q_SLOTS:
     {
         const Result r = run({ "experiment", "--help" });
         QCOMPARE(r.exitCode, 0);
-        for (const char* part : { "run", "resume", "list", "arms:", "claims:", "rises faster than", "smoke:", "sft: shared" })
+        for (const char* part :
+            { "run", "resume", "list", "plan", "arms:", "claims:", "rises faster than", "smoke:", "sft: shared" })
             QVERIFY2(r.out.contains(part), part);
     }
 
@@ -166,6 +167,30 @@ private Q_SLOTS:
         const Result missing = run({ "experiment", "run", path("exp.yaml"), "--db", db, "--sft", "99" });
         QVERIFY(missing.exitCode != 0);
         QVERIFY2(missing.err.contains("--sft 99: no finished run"), missing.err.constData());
+    }
+
+    void planFromThePilotOrAskForOne()
+    {
+        // The smoke experiment's database: its finished seeds are the pilot, by ID or by the file's name (the latest
+        // finished experiment of that name, the second run above). A fresh database has none: the command says how
+        // to make one and creates nothing.
+        const Result byId = run({ "experiment", "plan", "1", "--db", path("exp.db") });
+        QVERIFY2(byId.exitCode == 0, byId.err.constData());
+        QVERIFY2(byId.out.contains("experiment 1 'tiny-exp' (smoke scale) as the pilot"), byId.out.constData());
+        QVERIFY2(byId.out.contains("\nclaim  triage > grpo on eval/success at end\n"), byId.out.constData());
+        QVERIFY2(byId.out.contains("one fixed draw"), byId.out.constData());
+        const Result byFile
+            = run({ "experiment", "plan", path("exp.yaml"), "--db", path("exp.db"), "--effect", "0.1" });
+        QVERIFY2(byFile.exitCode == 0, byFile.err.constData());
+        QVERIFY2(byFile.out.startsWith("pilot: experiment 2 'tiny-exp'"), byFile.out.constData());
+        QVERIFY2(byFile.out.contains("else 0.1 (--effect)"), byFile.out.constData());
+        const Result none = run({ "experiment", "plan", path("exp.yaml"), "--db", path("none.db") });
+        QVERIFY2(none.exitCode == 0, none.err.constData());
+        QVERIFY2(none.out.contains("a plan needs a pilot"), none.out.constData());
+        QVERIFY2(none.out.contains(("creditlab-cli experiment run " + path("exp.yaml") + " --scale smoke").toUtf8()),
+            none.out.constData());
+        QVERIFY(!QFile::exists(path("none.db")));
+        QVERIFY(run({ "experiment", "plan", "99", "--db", path("exp.db") }).exitCode != 0);
     }
 
     void reportWithoutTheFiguresModuleIsWholeWithSvgs()

@@ -1,8 +1,9 @@
-// Experiments: claims (parsing, the value read from a curve, the bootstrap interval and its coverage, the three
-// verdicts), experiment files (arms x seeds, the shared SFT, smoke scale, errors before anything runs) and the report
-// computed from a store.
+// Experiments: claims (parsing, the value read from a curve, the old bootstrap interval and its coverage, the three
+// verdicts), experiment files (arms x seeds, the shared SFT, smoke scale, errors before anything runs), the report
+// computed from a store (claims paired over seeds and eval tasks, rliable's aggregates) and judged again.
 #include "core/learn/api/claims.h"
 #include "core/learn/api/experiment.h"
+#include "core/learn/api/experimentplan.h"
 #include "core/learn/api/sweep.h"
 #include "core/store.h"
 
@@ -11,6 +12,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <numeric>
 #include <random>
 #include <string>
 
@@ -51,6 +53,94 @@ std::vector<double> normals(std::mt19937_64& gen, int n, double mean, double sd)
     return out;
 }
 
+/// Arm a or b, seed s, iteration `it`, eval task k: solved? Arm a is about 10 points above b; seed 2 is 20 points
+/// harder for both arms (a shared seed effect, which pairing removes); later iterations solve more.
+bool solved(bool a, int seed, int it, int k)
+{
+    const int threshold = (a ? 6 : 5) + (seed == 2 ? -2 : 0) + it / 2;
+    const bool flip = (k * 13 + seed + (a ? 5 : 0)) % 17 == 0; // each arm and seed its own few exceptions
+    return (((k * 7 + seed * 3) % 10) < threshold) != flip;
+}
+
+constexpr int kEvalTasks = 40;
+
+/// An experiment like the trainer stores one, without training: arms a and b, seeds 0-2, eval/success and
+/// eval/invalid_rate at iterations 0-2, and (with `episodes`) each evaluation's episodes as trainer.cpp stores them:
+/// ids eval-it<N>-<k>, group eval-it<N>, evaluation rows whose mean success is the metric. Returns the experiment.
+std::int64_t storeExperiment(const std::string& db, bool episodes)
+{
+    const auto spec = SweepSpec::parse(experiment(R"(arms:
+  a: {credit.method: triage}
+  b: {credit.method: grpo}
+seeds: [0, 1, 2]
+metrics: [eval/success, eval/invalid_rate]
+claims:
+  - a > b on eval/success
+  - a > b on eval/success at 1
+  - a < b on eval/invalid_rate auc
+)"),
+        "exp.yaml", {});
+    Store store(db);
+    auto withRun = spec;
+    withRun.sft = "1";
+    const auto sweepId = store.createSweep(spec.name, withRun.storedText());
+    for (const auto& trial : spec.trials) {
+        const auto trialId = store.addTrial(sweepId, trial.paramsText());
+        const bool a = trial.value("arm") == "a";
+        const int seed = std::stoi(trial.value("seed"));
+        const auto runId
+            = store.createRun({ spec.trialRunName(trial), RunKind::Trial, RunStatus::Running, std::nullopt });
+        store.startTrial(trialId, runId);
+        for (int it = 0; it <= 2; ++it) {
+            double success = 0.0;
+            for (int k = 0; k < kEvalTasks; ++k) {
+                success += solved(a, seed, it, k) ? 1.0 : 0.0;
+                if (!episodes)
+                    continue;
+                Trajectory t;
+                t.id = "eval-it" + std::to_string(it) + "-" + std::to_string(k);
+                t.group = "eval-it" + std::to_string(it);
+                t.iteration = it;
+                t.success = solved(a, seed, it, k);
+                t.reward = *t.success ? 1.0 : 0.0;
+                t.extra = R"("eval": true, "split": "eval")";
+                store.insertTrajectory(runId, it * 100 + k, t, true);
+            }
+            const std::vector<std::pair<std::string, double>> values { { "eval/success", success / kEvalTasks },
+                { "eval/invalid_rate", (a ? 0.6 : 0.65) - 0.02 * it * (a ? 2 : 1) + 0.01 * seed },
+                { "time/total_s", 100.0 + 10 * seed }, { "time/eval_s", 20.0 } };
+            store.writeMetrics(runId, it, values);
+        }
+        store.setRunStatus(runId, RunStatus::Finished);
+        store.finishTrial(trialId, runId, TrialStatus::Finished, std::nullopt);
+    }
+    return sweepId;
+}
+
+/// The data of "a > b on eval/success at <it>" straight from solved(): what the store should give back.
+PairedData expectedData(int it)
+{
+    std::vector<std::vector<double>> ta, tb;
+    std::vector<double> ma, mb;
+    for (int seed = 0; seed < 3; ++seed) {
+        std::vector<double> x, y;
+        for (int k = 0; k < kEvalTasks; ++k) {
+            x.push_back(solved(true, seed, it, k) ? 1.0 : 0.0);
+            y.push_back(solved(false, seed, it, k) ? 1.0 : 0.0);
+        }
+        ma.push_back(std::accumulate(x.begin(), x.end(), 0.0) / kEvalTasks);
+        mb.push_back(std::accumulate(y.begin(), y.end(), 0.0) / kEvalTasks);
+        ta.push_back(std::move(x));
+        tb.push_back(std::move(y));
+    }
+    return pairBySeed({ "0", "1", "2" }, ma, { "0", "1", "2" }, mb, ta, tb);
+}
+
+bool sameInterval(const Interval& x, const Interval& y)
+{
+    return x.difference == y.difference && x.low == y.low && x.high == y.high;
+}
+
 } // namespace
 
 class TestLearnExperiment : public QObject {
@@ -71,6 +161,9 @@ private Q_SLOTS:
     void storedTextKeepsTheSftStartAndScale();
     void reportFromAStore();
     void probeClaimsReadTheProbeTables();
+    void claimsPairOverSeedsAndEvalTasks();
+    void rejudgingAStoredExperimentGivesTheSameNumbers();
+    void planFromAStoredPilot();
 };
 
 void TestLearnExperiment::claimsParse()
@@ -375,7 +468,11 @@ claims:
     QVERIFY(std::abs(curve->mean[1] - 0.31) < 1e-12);
 
     const auto files = writeReport(report, dir.filePath("report").toStdString(), db);
-    QCOMPARE(files.size(), std::size_t(3));
+    // Two curve figures, one performance profile per claim measure and report.md.
+    QCOMPARE(report.measures,
+        (std::vector<std::string> { "eval/success at end", "eval/success at 1", "eval/invalid_rate auc" }));
+    QCOMPARE(files.size(), std::size_t(6));
+    QVERIFY(std::filesystem::exists(dir.filePath("report/profile_eval_success_at_end.svg").toStdString()));
     std::ifstream in(dir.filePath("report/report.md").toStdString());
     const std::string md((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     QVERIFY(md.find("**Partial report**") != std::string::npos);
@@ -403,7 +500,9 @@ void TestLearnExperiment::probeClaimsReadTheProbeTables()
 {
     // An experiment with probes: two tables stored (seeds 42 and 43) of the three planned; the last-token probe loses
     // 0.04 AUROC to contamination, attention 0.00 +- 0.002: a partial report whose probe claims read one value per
-    // stored seed, and whose smoke section swaps the plan.
+    // stored seed, paired by seed (both probes are scored on the same contaminated records), and whose smoke section
+    // swaps the plan. Each seed moves both probes' contaminated AUROC the same way, so that two paired seeds (t with
+    // one degree of freedom, 12.7 standard errors) still decide.
     const std::string text = experiment(R"(arms:
   a: {}
   b: {credit.method: grpo}
@@ -448,8 +547,8 @@ smoke:
                 return ProbeResult { sweepId, sft, "run 1 SFT policy", 50, seed, probe, 8, clean, contaminated,
                     (clean + contaminated) / 2, ece, 0.12 };
             };
-            store.addProbeTable({ row("last_token", 0.66 + jitter, 0.62 - jitter, 0.02), row("attention", 0.61, 0.61 + jitter, 0.03),
-                row("pair", 0.67, 0.64, 0.02 + jitter) });
+            store.addProbeTable({ row("last_token", 0.66 + jitter, 0.62 - jitter, 0.02),
+                row("attention", 0.61, 0.61 - jitter, 0.03), row("pair", 0.67, 0.64, 0.02 + jitter) });
         }
         // A table of another episode count (another experiment's plan) is not this experiment's.
         store.addProbeTable({ ProbeResult { sweepId, sft, "run 1 SFT policy", 999, 44, "last_token", 8, 0.9, 0.1, 0.5, 0.0, 0.0 } });
@@ -463,7 +562,9 @@ smoke:
     QCOMPARE(report.claims[0].left.size(), std::size_t(2));
     QVERIFY(std::abs(report.claims[0].leftMean - 0.04) < 1e-9);
     QVERIFY(report.claims[0].verdict == Verdict::Supported); // drops 0.044, 0.036 against 0.002, -0.002
-    QVERIFY(report.claims[1].verdict == Verdict::Contradicted); // contaminated 0.612, 0.608 against 0.618, 0.622
+    QVERIFY(report.claims[0].data.design == PairingDesign::PerSeed);
+    QCOMPARE(report.claims[0].data.seeds, (std::vector<std::string> { "42", "43" }));
+    QVERIFY(report.claims[1].verdict == Verdict::Contradicted); // contaminated 0.608, 0.612 against 0.618, 0.622
     QVERIFY(std::abs(report.claims[1].leftMean - 0.61) < 1e-9);
     QVERIFY(report.claims[2].verdict == Verdict::Inconclusive); // pair's ECE 0.022, 0.018 straddles last_token's 0.02
     const auto summary = std::find_if(report.probes.begin(), report.probes.end(),
@@ -482,6 +583,165 @@ smoke:
     QVERIFY(md.find("*Probe tables not computed yet for seed 44.*") != std::string::npos);
     QVERIFY(md.find("| `last_token > attention on probe/auroc_drop at end` |") != std::string::npos);
     QVERIFY(md.find("(one probe table per contamination seed)") != std::string::npos);
+}
+
+void TestLearnExperiment::claimsPairOverSeedsAndEvalTasks()
+{
+    // With the eval episodes stored, a claim on eval/success pairs the arms per seed and per task: its data are the
+    // outcomes solved() gave, task by task, and its interval is the one computed from them directly. An auc claim has
+    // one value per seed. Without the episodes (eval.store: false, or an older run) the same claim is paired per seed
+    // only, and its t interval is the same: each seed's difference is the mean of its per-task differences.
+    QTemporaryDir dir;
+    const std::string db = dir.filePath("runs.db").toStdString();
+    const auto sweepId = storeExperiment(db, true);
+    Store store(db, Store::Access::ReadOnly);
+    const auto report = buildReport(store, sweepId);
+    QVERIFY(!report.partial);
+    QCOMPARE(report.claims.size(), std::size_t(3));
+    const auto& end = report.claims[0];
+    QVERIFY(end.data.design == PairingDesign::PerTask);
+    QCOMPARE(end.seeds, 3);
+    QCOMPARE(end.tasks, kEvalTasks);
+    const auto expected = expectedData(2);
+    QCOMPARE(end.data.leftTasks, expected.leftTasks);
+    QCOMPARE(end.data.rightTasks, expected.rightTasks);
+    QVERIFY(sameInterval(end.interval, differenceInterval(expected)));
+    QVERIFY(end.method == kClaimIntervalMethod);
+    const auto at1 = report.claims[1];
+    QVERIFY(at1.data.design == PairingDesign::PerTask);
+    QCOMPARE(at1.data.leftTasks, expectedData(1).leftTasks);
+    QVERIFY(report.claims[2].data.design == PairingDesign::PerSeed);
+    QCOMPARE(report.claims[2].tasks, 0);
+    // Pairing removes seed 2's shared difficulty: a ends above b on every seed.
+    for (const double d : end.data.differences())
+        QVERIFY(d > 0.0);
+    QVERIFY(end.verdict == Verdict::Supported);
+    QVERIFY(end.improvement.has_value());
+
+    // rliable's aggregates per measure and arm; the profile over eval tasks where the episodes are there.
+    QCOMPARE(report.aggregates.size(), std::size_t(6)); // 3 measures x 2 arms
+    const auto& agg = report.aggregates.front();
+    QCOMPARE(agg.measure, std::string("eval/success at end"));
+    QCOMPARE(agg.runs, 3);
+    QVERIFY(std::abs(agg.iqm.value - agg.mean) < 1e-12); // 3 runs: nothing trimmed
+    QVERIFY(agg.optimalityGap && std::abs(agg.optimalityGap->value - (1.0 - agg.mean)) < 1e-12);
+    QVERIFY(!report.aggregates.back().optimalityGap); // invalid_rate auc is not a success rate
+    const auto profile = std::find_if(report.profiles.begin(), report.profiles.end(),
+        [](const ArmProfile& p) { return p.measure == "eval/success at end" && p.arm == "a"; });
+    QVERIFY(profile != report.profiles.end() && profile->overTasks);
+    QCOMPARE(profile->tasks, kEvalTasks);
+    QVERIFY(!report.profiles.back().overTasks);
+    const std::string md = reportMarkdown(report, db);
+    QVERIFY(md.find("3 seeds × 40 tasks (t)") != std::string::npos);
+    QVERIFY(md.find("## Aggregates (rliable)") != std::string::npos);
+    QVERIFY(
+        md.find("![performance profile: eval/success at end](profile_eval_success_at_end.svg)") != std::string::npos);
+    const std::string svg = profileSvg(report, "eval/success at end");
+    QVERIFY(svg.find(">a (3 runs × 40 tasks)<") != std::string::npos);
+    QVERIFY(svg.find("fraction of tasks above τ") != std::string::npos);
+
+    // Without the episodes: per seed, the same interval.
+    const std::string oldDb = dir.filePath("old.db").toStdString();
+    const auto oldId = storeExperiment(oldDb, false);
+    Store oldStore(oldDb, Store::Access::ReadOnly);
+    const auto old = buildReport(oldStore, oldId);
+    QVERIFY(old.claims[0].data.design == PairingDesign::PerSeed);
+    QVERIFY(std::abs(old.claims[0].interval.low - end.interval.low) < 1e-12);
+    QVERIFY(std::abs(old.claims[0].interval.high - end.interval.high) < 1e-12);
+    QVERIFY(old.claims[0].verdict == end.verdict);
+
+    // Episodes that do not reproduce the stored metric (one missing) are not used: per seed again.
+    {
+        Store rw(db);
+        rw.database().exec("DELETE FROM trajectory WHERE ext_id = 'eval-it2-7' AND run_id = 1");
+    }
+    Store after(db, Store::Access::ReadOnly);
+    QVERIFY(buildReport(after, sweepId).claims[0].data.design == PairingDesign::PerSeed);
+}
+
+void TestLearnExperiment::rejudgingAStoredExperimentGivesTheSameNumbers()
+{
+    // Judged while the database is open for writing, then closed, reopened read-only and judged again: every
+    // number of every claim, aggregate and profile, and report.md itself, is the same; and the claims equal a judgment
+    // of the same outcomes made from scratch, without the store.
+    QTemporaryDir dir;
+    const std::string db = dir.filePath("runs.db").toStdString();
+    const auto sweepId = storeExperiment(db, true);
+    ExperimentReport first;
+    {
+        Store store(db);
+        first = buildReport(store, sweepId);
+    }
+    Store store(db, Store::Access::ReadOnly);
+    const auto again = buildReport(store, sweepId);
+    QCOMPARE(again.claims.size(), first.claims.size());
+    for (std::size_t k = 0; k < first.claims.size(); ++k) {
+        const auto &x = first.claims[k], &y = again.claims[k];
+        QVERIFY(sameInterval(x.interval, y.interval));
+        QVERIFY(x.verdict == y.verdict);
+        QVERIFY(x.excludable == y.excludable);
+        QVERIFY(x.improvement.has_value() == y.improvement.has_value());
+        if (x.improvement)
+            QVERIFY(x.improvement->value == y.improvement->value && x.improvement->low == y.improvement->low
+                && x.improvement->high == y.improvement->high);
+        QCOMPARE(x.data.leftTasks, y.data.leftTasks);
+        QCOMPARE(x.left, y.left);
+    }
+    QCOMPARE(again.aggregates.size(), first.aggregates.size());
+    for (std::size_t k = 0; k < first.aggregates.size(); ++k) {
+        QCOMPARE(again.aggregates[k].iqm.low, first.aggregates[k].iqm.low);
+        QCOMPARE(again.aggregates[k].iqm.high, first.aggregates[k].iqm.high);
+    }
+    QCOMPARE(again.profiles.size(), first.profiles.size());
+    for (std::size_t k = 0; k < first.profiles.size(); ++k) {
+        QCOMPARE(again.profiles[k].profile.low, first.profiles[k].profile.low);
+        QCOMPARE(again.profiles[k].profile.fraction, first.profiles[k].profile.fraction);
+    }
+    QCOMPARE(reportMarkdown(again, db), reportMarkdown(first, db));
+    // From scratch: the claims' own data, judged without the store.
+    const auto fresh = evaluateClaim(Claim::parse("a > b on eval/success"), expectedData(2));
+    QVERIFY(sameInterval(fresh.interval, again.claims[0].interval));
+    QVERIFY(fresh.verdict == again.claims[0].verdict);
+    QVERIFY(fresh.improvement->low == again.claims[0].improvement->low);
+}
+
+void TestLearnExperiment::planFromAStoredPilot()
+{
+    // The stored experiment as a pilot: per claim its variance components, the seeds needed and their hours from the
+    // trials' time/total_s (3 iterations of 100 + 10 x seed s: 330 s a trial on average, 60 s of it evaluating).
+    QTemporaryDir dir;
+    const std::string db = dir.filePath("runs.db").toStdString();
+    const auto sweepId = storeExperiment(db, true);
+    Store store(db, Store::Access::ReadOnly);
+    QCOMPARE(findPilot(store, "exp"), std::optional<std::int64_t>(sweepId));
+    QVERIFY(!findPilot(store, "other"));
+    PlanOptions options;
+    options.effect = 0.05;
+    const auto plan = planExperiment(store, sweepId, options);
+    QCOMPARE(plan.claims.size(), std::size_t(3));
+    QCOMPARE(plan.armSeconds.front().second.first, 330.0);
+    QCOMPARE(plan.armSeconds.front().second.second, 60.0);
+    const auto& c = plan.claims[0];
+    QCOMPARE(c.variance.tasks, kEvalTasks);
+    QVERIFY(
+        std::abs(c.variance.differenceVariance - c.variance.seedVariance - c.variance.taskVariance / kEvalTasks) < 1e-12
+        || c.variance.seedVariance == 0.0);
+    QCOMPARE(c.seedsNeeded, seedsNeeded(0.05, c.variance.seedDifferenceVariance()));
+    QCOMPARE(c.options.size(), std::size_t(4)); // 40, 80 and 200 tasks, and unlimited
+    QCOMPARE(c.options[1].tasks, 2 * kEvalTasks);
+    QVERIFY(c.options[1].seeds <= c.options[0].seeds && c.options[3].seeds <= c.options[2].seeds);
+    // The seeds to add, both arms: 330 s a trial each.
+    QVERIFY(std::abs(c.options[0].hours - std::max(0, c.seedsNeeded - 3) * 2 * 330.0 / 3600.0) < 1e-9);
+    // Twice the tasks: a new run of both arms, with twice the evaluation time (270 + 120 s a trial).
+    QVERIFY(std::abs(c.options[1].hours - c.options[1].seeds * 2 * 390.0 / 3600.0) < 1e-9);
+    // The auc claim's seeds all give the same difference (a seed shifts both arms' rates alike): nothing to scale.
+    QCOMPARE(plan.claims[2].seedsNeeded, 0);
+    QVERIFY(plan.claims[2].options.empty());
+    QVERIFY(plan.claims[2].note.find("do not vary") != std::string::npos);
+    const auto text = planText(plan);
+    QVERIFY(text.find("claim  a > b on eval/success at end") != std::string::npos);
+    QVERIFY(text.find("seeds at 80 tasks") != std::string::npos);
+    QVERIFY(text.find("one fixed draw") != std::string::npos); // a shared SFT start
 }
 
 QTEST_GUILESS_MAIN(TestLearnExperiment)

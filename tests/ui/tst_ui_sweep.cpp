@@ -163,6 +163,19 @@ void TestUiSweep::experimentRunsAndItsReportShowsTheVerdicts()
     }
     for (std::size_t k = 0; k < expected.claims.size(); ++k)
         QVERIFY(dialog->report().claims[k].verdict == expected.claims[k].verdict);
+    // The aggregates section, and its performance profiles rendered from their SVG (issue 37).
+    QVERIFY(text.contains(QStringLiteral("Aggregates (rliable)")));
+    auto* browser = dialog->findChild<QTextBrowser*>();
+    QVERIFY(browser);
+    const QImage profile
+        = browser->loadResource(QTextDocument::ImageResource, QUrl(QStringLiteral("profile_eval_success_at_end.svg")))
+              .value<QImage>();
+    QCOMPARE(profile.size(), QSize(720, 420));
+    int ink = 0; // axes, ticks, title and the arms' lines: not a blank page
+    for (int y = 0; y < profile.height(); y += 3)
+        for (int x = 0; x < profile.width(); x += 3)
+            ink += profile.pixelColor(x, y) != QColor(Qt::white);
+    QVERIFY2(ink > 200, qPrintable(QString::number(ink)));
     // The summary line counts the same verdicts.
     int counts[3] = { 0, 0, 0 };
     for (const auto& c : expected.claims)
@@ -192,7 +205,7 @@ void TestUiSweep::experimentRunsAndItsReportShowsTheVerdicts()
     QString error;
     QVERIFY2(dialog->exportTo(dir.filePath("report"), &error), qPrintable(error));
     for (const char* name : { "report/report.md", "report/eval_success.svg", "report/rollout_invalid_rate.svg",
-             "report/eval_success.png", "report/rollout_invalid_rate.png" })
+             "report/eval_success.png", "report/rollout_invalid_rate.png", "report/profile_eval_success_at_end.svg" })
         QVERIFY2(QFile::exists(dir.filePath(name)), name);
     const QImage png(dir.filePath("report/eval_success.png"));
     QCOMPARE(png.size(), QSize(1440, 840));

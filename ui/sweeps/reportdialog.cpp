@@ -10,10 +10,12 @@
 #include <QFileDialog>
 #include <QKeySequence>
 #include <QLabel>
+#include <QPainter>
 #include <QPushButton>
 #include <QScreen>
 #include <QScrollBar>
 #include <QShortcut>
+#include <QSvgRenderer>
 #include <QTextBrowser>
 #include <QTextDocument>
 #include <QVBoxLayout>
@@ -34,10 +36,21 @@ public:
     }
     QVariant loadResource(int type, const QUrl& name) override
     {
-        if (type == QTextDocument::ImageResource)
+        if (type == QTextDocument::ImageResource) {
             for (const auto& metric : m_report->spec.metrics)
                 if (name.toString() == toQString(learn::figureName(metric)))
                     return paintCurves(*m_report, metric, QSize(720, 420));
+            // The performance profiles: report.md's own SVG, rendered.
+            for (const auto& measure : m_report->measures)
+                if (name.toString() == toQString(learn::profileFigureName(measure))) {
+                    QSvgRenderer svg(QByteArray::fromStdString(learn::profileSvg(*m_report, measure)));
+                    QImage image(QSize(720, 420), QImage::Format_ARGB32_Premultiplied);
+                    image.fill(Qt::white);
+                    QPainter painter(&image);
+                    svg.render(&painter);
+                    return image;
+                }
+        }
         return QTextBrowser::loadResource(type, name);
     }
 

@@ -1,4 +1,5 @@
-// Claims: parsing, the value a claim reads from a curve, the bootstrap interval over seeds and the verdict.
+// Claims: parsing, the value a claim reads from a curve, the old unpaired bootstrap interval, the verdict and the
+// evaluation of a claim on its (paired) data.
 #include "core/learn/api/claims.h"
 #include "core/learn/api/rng.h"
 
@@ -158,6 +159,15 @@ std::string Claim::canonical() const
     return out;
 }
 
+std::string claimMeasure(const Claim& claim)
+{
+    if (claim.statistic == ClaimStatistic::End)
+        return claim.metric + " at end";
+    if (claim.statistic == ClaimStatistic::At)
+        return claim.metric + " at " + std::to_string(claim.iteration);
+    return claim.metric + " auc";
+}
+
 std::optional<double> claimValue(const Claim& claim, const Curve& curve)
 {
     if (curve.empty())
@@ -267,28 +277,51 @@ Verdict verdictOf(const Claim& claim, const Interval& i)
     return Verdict::Inconclusive;
 }
 
-ClaimResult evaluateClaim(const Claim& claim, const std::vector<double>& left, const std::vector<double>& right)
+ClaimResult evaluateClaim(const Claim& claim, const PairedData& data, const IntervalOptions& options)
 {
     ClaimResult r;
     r.claim = claim;
-    r.left = left;
-    r.right = right;
-    std::tie(r.leftMean, r.leftStd) = meanStd(left);
-    std::tie(r.rightMean, r.rightStd) = meanStd(right);
-    if (left.empty() || right.empty()) {
+    r.data = data;
+    r.method = options.method;
+    // The arms' own values: every seed of each (Unpaired keeps them all; paired data only the shared seeds).
+    r.left = data.left;
+    r.right = data.right;
+    std::tie(r.leftMean, r.leftStd) = meanStd(r.left);
+    std::tie(r.rightMean, r.rightStd) = meanStd(r.right);
+    r.seeds = static_cast<int>(data.paired() ? data.left.size() : std::min(data.left.size(), data.right.size()));
+    r.tasks = data.tasks();
+    if (data.left.empty() || data.right.empty()) {
         r.verdict = Verdict::Inconclusive;
-        r.note = "no seed of " + (left.empty() ? claim.left : claim.right) + " has " + claim.metric + " yet";
+        r.note = "no seed of " + (data.left.empty() ? claim.left : claim.right) + " has " + claim.metric + " yet";
         return r;
     }
-    r.interval = bootstrapDifference(left, right);
-    if (left.size() < 2 || right.size() < 2) {
-        // One seed has no spread to resample: its interval is a point, and no verdict can rest on it.
+    r.interval = differenceInterval(data, options);
+    if (data.left.size() < 2 || data.right.size() < 2) {
+        // One seed has no spread: its interval is a point, and no verdict can rest on it.
         r.verdict = Verdict::Inconclusive;
-        r.note = "one seed of " + (left.size() < 2 ? claim.left : claim.right) + ": no interval over seeds";
+        r.note = "one seed of " + (data.left.size() < 2 ? claim.left : claim.right) + ": no interval over seeds";
         return r;
     }
     r.verdict = verdictOf(claim, r.interval);
+    if (r.verdict == Verdict::Inconclusive)
+        r.excludable = claim.direction == ClaimDirection::Greater || claim.direction == ClaimDirection::NotWorse
+            ? r.interval.high
+            : r.interval.low;
+    ScoreMatrix a, b;
+    for (double x : data.left)
+        a.push_back({ x });
+    for (double x : data.right)
+        b.push_back({ x });
+    BootstrapOptions boot;
+    boot.level = options.level;
+    boot.seed = options.seed;
+    r.improvement = probabilityOfImprovementEstimate(a, b, boot);
     return r;
+}
+
+ClaimResult evaluateClaim(const Claim& claim, const std::vector<double>& left, const std::vector<double>& right)
+{
+    return evaluateClaim(claim, unpairedData(left, right));
 }
 
 } // namespace creditlab::learn

@@ -1,6 +1,8 @@
-// An experiment's report: what it reads from the store, the statistics of its claims, report.md and the SVG
-// figures. Torch-free (the GUI's report view links it); running an experiment is sweeprunner.cpp.
+// An experiment's report: what it reads from the store, its curves, report.md and the SVG curve figures; the claims'
+// statistics are experimentclaims.cpp, their sections of report.md and the profile figures experimentstats.cpp.
+// Torch-free (the GUI's report view links it); running an experiment is sweeprunner.cpp.
 #include "core/learn/api/experiment.h"
+#include "core/learn/api/experiment_p.h"
 
 #include "core/atomicfile.h"
 #include "core/learn/api/module.h"
@@ -20,9 +22,9 @@ namespace creditlab::learn {
 
 namespace fs = std::filesystem;
 
-namespace {
+namespace detail {
 
-std::string number(double v, int digits = 3)
+std::string number(double v, int digits)
 {
     if (!std::isfinite(v))
         return "–";
@@ -31,7 +33,7 @@ std::string number(double v, int digits = 3)
     return out;
 }
 
-std::string signedNumber(double v, int digits = 3) { return (v > 0 ? "+" : "") + number(v, digits); }
+std::string signedNumber(double v, int digits) { return (v > 0 ? "+" : "") + number(v, digits); }
 
 std::string escapeXml(const std::string& s)
 {
@@ -57,7 +59,6 @@ std::string escapeXml(const std::string& s)
     return out;
 }
 
-/// Colours of the arms (Okabe–Ito, distinguishable in colour-blind vision), in arm order.
 const char* colourOf(std::size_t arm)
 {
     static const char* const colours[]
@@ -72,7 +73,9 @@ std::string tickText(double v)
     return out;
 }
 
-} // namespace
+} // namespace detail
+
+using namespace detail;
 
 std::vector<double> niceTicks(double lo, double hi, int wanted)
 {
@@ -161,6 +164,7 @@ ExperimentReport buildReport(Store& store, std::int64_t sweepId)
 
     // Every trial's run and every metric the report reads, per arm in arm order, seeds in trial order.
     std::map<std::string, std::vector<std::map<std::string, Curve>>> curvesOf; // arm -> per seed: metric -> curve
+    std::vector<TrialData> trials;
     for (const auto& trial : store.trials(sweepId)) {
         const auto point = SweepTrialSpec::parseParams(trial.params);
         ArmRun run;
@@ -189,6 +193,7 @@ ExperimentReport buildReport(Store& store, std::int64_t sweepId)
         }
         if (run.status != TrialStatus::Finished)
             report.partial = true;
+        trials.push_back({ run.arm, run.seed, run.runId, curves });
         curvesOf[run.arm].push_back(std::move(curves));
         report.runs.push_back(std::move(run));
     }
@@ -289,33 +294,7 @@ ExperimentReport buildReport(Store& store, std::int64_t sweepId)
         }
     }
 
-    for (const auto& claim : spec.claims) {
-        if (isProbeMetric(claim.metric)) {
-            // One value per contamination seed, in seed order.
-            const auto values = [&](const std::string& probe) {
-                std::vector<double> out;
-                for (const auto& row : report.probeRows)
-                    if (row.probe == probe)
-                        if (const auto v = probeValue(row, claim.metric))
-                            out.push_back(*v);
-                return out;
-            };
-            report.claims.push_back(evaluateClaim(claim, values(claim.left), values(claim.right)));
-            continue;
-        }
-        const auto values = [&](const std::string& arm) {
-            std::vector<double> out;
-            for (const auto& s : curvesOf[arm]) {
-                const auto it = s.find(claim.metric);
-                if (it == s.end())
-                    continue;
-                if (const auto v = claimValue(claim, it->second))
-                    out.push_back(*v);
-            }
-            return out;
-        };
-        report.claims.push_back(evaluateClaim(claim, values(claim.left), values(claim.right)));
-    }
+    judgeClaims(store, report, trials);
     return report;
 }
 
@@ -417,48 +396,7 @@ std::string reportMarkdown(const ExperimentReport& report, const std::string& da
        << "; SFT start: " << (spec.sft == "shared" ? "shared (not trained yet)" : spec.sft == "none" ? "each trial its own" : "run " + spec.sft)
        << "\n- Status: " << trialStatusName(report.status) << "\n\n";
 
-    md << "## Claims\n\n";
-    if (report.claims.empty())
-        md << "This experiment states no claims.\n\n";
-    else {
-        md << "Each claim compares the per-seed values of two arms (or, on a probe/ metric, two probes): the mean difference, with a 95% percentile "
-              "bootstrap interval over seeds (10,000 resamples, each arm's seeds resampled independently). "
-              "**Supported**: the interval excludes 0 in the claimed direction (for `>=`/`<=`, it clears the "
-              "margin); **contradicted**: it excludes 0 the other way; **inconclusive**: otherwise.\n\n";
-        md << "| claim | " << "left: mean ± std (n) | right: mean ± std (n) | difference [95% CI] | verdict |\n";
-        md << "|---|---|---|---|---|\n";
-        for (const auto& c : report.claims) {
-            md << "| `" << c.claim.canonical() << "` | " << c.claim.left << ": " << number(c.leftMean) << " ± "
-               << number(c.leftStd) << " (" << c.left.size() << ") | " << c.claim.right << ": " << number(c.rightMean)
-               << " ± " << number(c.rightStd) << " (" << c.right.size() << ") | ";
-            if (c.left.empty() || c.right.empty())
-                md << "– | ";
-            else
-                md << signedNumber(c.interval.difference) << " [" << number(c.interval.low) << ", "
-                   << number(c.interval.high) << "] | ";
-            md << "**" << verdictName(c.verdict) << "**" << (c.note.empty() ? "" : " (" + c.note + ")") << " |\n";
-        }
-        md << "\n";
-        for (const auto& c : report.claims) {
-            md << "- `" << c.claim.text << "`: per seed " << c.claim.left << " [";
-            for (std::size_t k = 0; k < c.left.size(); ++k)
-                md << (k ? ", " : "") << number(c.left[k]);
-            md << "], " << c.claim.right << " [";
-            for (std::size_t k = 0; k < c.right.size(); ++k)
-                md << (k ? ", " : "") << number(c.right[k]);
-            md << "]";
-            if (isProbeMetric(c.claim.metric))
-                md << " (one probe table per contamination seed)";
-            else if (c.claim.statistic == ClaimStatistic::Auc)
-                md << " (area under the curve above its first value, per iteration)";
-            else if (c.claim.statistic == ClaimStatistic::At)
-                md << " (at iteration " << c.claim.iteration << ")";
-            else
-                md << " (last value)";
-            md << ".\n";
-        }
-        md << "\n";
-    }
+    md << claimsMarkdown(report);
 
     if (spec.probes) {
         md << "## Probe tables\n\nPAIR's Table 1 (pair.md §2.8) on the shared SFT policy";
@@ -507,7 +445,8 @@ std::string reportMarkdown(const ExperimentReport& report, const std::string& da
         }
         md << "\n";
     }
-    md << "\n## Learning curves\n\n";
+    md << "\n" << aggregatesMarkdown(report);
+    md << "## Learning curves\n\n";
     for (const auto& m : spec.metrics)
         md << "![" << m << "](" << figureName(m) << ")\n\n";
     for (const auto& w : report.warnings)
@@ -570,6 +509,11 @@ std::vector<std::string> writeReport(const ExperimentReport& report, const std::
             }
             written.push_back(pngPath);
         }
+    }
+    for (const auto& measure : report.measures) {
+        const auto path = (fs::path(directory) / profileFigureName(measure)).string();
+        writeFileAtomically(path, profileSvg(report, measure));
+        written.push_back(path);
     }
     const auto path = (fs::path(directory) / "report.md").string();
     writeFileAtomically(path, reportMarkdown(report, database));

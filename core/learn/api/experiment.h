@@ -1,8 +1,9 @@
 #pragma once
 
 // Experiments: a sweep with arms, seeds, one shared SFT start and claims (sweep.h), run by runExperiment(), and
-// their report: per-arm curves with seed bands, the final-metric table, each claim with a bootstrap interval over
-// seeds and its verdict, written as report.md with SVG figures. Torch-free header.
+// their report: per-arm curves with seed bands, the final-metric table, each claim with its paired interval
+// (pairedstats.h) and verdict, rliable's aggregates and performance profiles (rliable.h), written as report.md with
+// SVG figures. Torch-free header.
 
 #include "core/learn/api/claims.h"
 #include "core/learn/api/sweep.h"
@@ -79,6 +80,27 @@ struct ProbeSummary {
 /// The value of a probe claim metric (probeClaimMetrics()) in one probe table row; nullopt for another metric.
 std::optional<double> probeValue(const ProbeResult& row, const std::string& metric);
 
+/// rliable's aggregates of one arm on one claim measure (claimMeasure()), over its runs: one score per seed.
+struct ArmAggregate {
+    std::string measure; ///< e.g. "eval/success at end"
+    std::string arm;
+    int runs = 0;
+    double mean = 0.0, std = 0.0;
+    Estimate iqm;
+    /// For success rates and returns at a point (scores in [0, 1], higher is better): the gap to 1. nullopt otherwise.
+    std::optional<Estimate> optimalityGap;
+};
+
+/// A performance profile of one arm on one claim measure: over eval tasks (the fraction of tasks whose success over
+/// the seeds exceeds tau) where every seed has per-task outcomes, else over runs (rliable's run-score distribution).
+struct ArmProfile {
+    std::string measure;
+    std::string arm;
+    bool overTasks = false;
+    int runs = 0, tasks = 0;
+    PerformanceProfile profile;
+};
+
 struct ExperimentReport {
     std::int64_t sweepId = 0;
     TrialStatus status = TrialStatus::Pending; ///< the sweep's
@@ -89,6 +111,9 @@ struct ExperimentReport {
     std::vector<ArmCurve> curves;
     std::vector<ArmFinal> finals;
     std::vector<ClaimResult> claims;
+    std::vector<std::string> measures; ///< the claims' measures that are not probe tables, in claim order, once each
+    std::vector<ArmAggregate> aggregates; ///< per measure, per arm (arm order)
+    std::vector<ArmProfile> profiles; ///< per measure, per arm with values
     std::vector<std::string> warnings; ///< e.g. a metric no run has
     /// `probes:`: the stored probe tables (every row, by seed), their summary in probeNames() order, and the seeds
     /// not computed yet (the report is partial until they are).
@@ -120,6 +145,12 @@ std::string curveSvg(const ExperimentReport& report, const std::string& metric);
 /// The file name of a metric's figure ("eval_success.svg").
 std::string figureName(const std::string& metric, const std::string& extension = "svg");
 
+/// The performance profiles of one claim measure, an arm per colour with its 95% bootstrap band, as a standalone SVG
+/// document.
+std::string profileSvg(const ExperimentReport& report, const std::string& measure);
+/// The file name of a measure's profile figure ("profile_eval_success_at_end.svg").
+std::string profileFigureName(const std::string& measure);
+
 /// Paints one metric's figure of `report` as a PNG file at `path` (the same picture as curveSvg()); throws
 /// std::runtime_error naming the file when it cannot.
 using PngPainter = std::function<void(const ExperimentReport& report, const std::string& metric, const std::string& path)>;
@@ -133,9 +164,9 @@ PngPainter figuresModulePainter();
 /// The file name of the figures module ("libcreditlab_figures.so").
 const char* figuresModuleName();
 
-/// Writes report.md and one SVG per metric into `directory` (created if needed), and one PNG per metric when `png`
-/// is set, each file whole or not at all (written beside and renamed). Returns the paths written. Throws
-/// std::runtime_error naming the file that failed.
+/// Writes report.md, one SVG per metric and one profile SVG per claim measure into `directory` (created if needed), and
+/// one PNG per metric when `png` is set, each file whole or not at all (written beside and renamed). Returns the paths
+/// written. Throws std::runtime_error naming the file that failed.
 std::vector<std::string> writeReport(const ExperimentReport& report, const std::string& directory,
     const std::string& database, const PngPainter& png = {});
 
