@@ -3,15 +3,16 @@
 #include "core/atomicfile.h"
 #include "ui/charts/errorbarchart.h"
 #include "ui/charts/heatmapchart.h"
+#include "ui/common/filedialogs.h"
 #include "ui/common/itemroles.h"
-#include "ui/sweeps/reportdialog.h"
-#include "ui/runs/runmodel.h"
 #include "ui/common/sortfilterproxymodel.h"
 #include "ui/common/tableviewsetup.h"
 #include "ui/common/textutil.h"
-#include "ui/common/filedialogs.h"
-#include "ui/sweeps/trialmodel.h"
+#include "ui/runs/runmodel.h"
 #include "ui/shell/workspace.h"
+#include "ui/sweeps/planpanel.h"
+#include "ui/sweeps/reportdialog.h"
+#include "ui/sweeps/trialmodel.h"
 
 #include <QComboBox>
 #include <QDir>
@@ -93,6 +94,8 @@ SweepPage::SweepPage(Workspace* workspace, QWidget* parent)
             m_sweepView->setCurrentIndex(m_sweepList->index(0, 0));
         updateChoices();
         updateResult();
+        m_planFor.clear(); // another database holds other pilots
+        updateTrialPreview();
     });
     // Sweeps run by another process (creditlab-cli sweep) appear as their runs are written.
     connect(m_workspace, &Workspace::runsChanged, this, &SweepPage::reloadSweeps);
@@ -158,6 +161,8 @@ void SweepPage::buildUi()
     leftLayout->addLayout(fileRow);
     leftLayout->addWidget(m_editor, 3);
     leftLayout->addWidget(m_trialPreview);
+    m_plan = new PlanPanel;
+    leftLayout->addWidget(m_plan);
     leftLayout->addLayout(runRow);
     leftLayout->addWidget(m_message);
     leftLayout->addWidget(new QLabel(tr("Sweeps in this database:")));
@@ -333,7 +338,8 @@ void SweepPage::confirmAndStart()
                            nullptr, m_previewTrials)
                        : tr("Start this sweep of %n trial(s)? Each trial becomes a training run in %1.", nullptr,
                            m_previewTrials))
-                   .arg(m_workspace->path()))
+                       .arg(m_workspace->path())
+                   + (m_plan->summary().isEmpty() ? QString() : QStringLiteral("\n\n") + m_plan->summary()))
             != QMessageBox::Yes)
         return;
     startSweep(); // an invalid sweep is refused there, with the reason on the page
@@ -370,6 +376,8 @@ void SweepPage::updateTrialPreview()
     const QString text = m_editor->toPlainText();
     if (text.trimmed().isEmpty()) {
         m_trialPreview->setText(tr("Write a sweep or pick a preset above."));
+        m_planFor.clear();
+        m_plan->showPlanFor({}, {});
         return;
     }
     try {
@@ -379,6 +387,15 @@ void SweepPage::updateTrialPreview()
         m_previewTrials = static_cast<int>(spec.trials.size());
         m_previewSharedSft = spec.isExperiment() && spec.sft == "shared";
         m_trialPreview->setText(describeTrials(spec));
+        // An experiment's power plan from the pilot this database holds for it, read again only when the experiment
+        // or the database changes (the preview runs on every pause in typing).
+        const QString planFor = spec.isExperiment() && m_workspace->isOpen()
+            ? m_workspace->path() + QLatin1Char('\n') + toQString(spec.name)
+            : QString();
+        if (planFor != m_planFor) {
+            m_planFor = planFor;
+            m_plan->showPlanFor(planFor.isEmpty() ? QString() : m_workspace->path(), spec.name);
+        }
     } catch (const std::exception& e) {
         m_trialPreview->setText(tr("Not a valid sweep yet: %1").arg(toQString(e.what())));
     }
@@ -506,6 +523,8 @@ void SweepPage::onFinished(TrialStatus status)
             + tr("It ran in %1, not in the database open now.").arg(QFileInfo(m_runningDatabase).fileName()));
     m_workspace->notifyRunsChanged();
     reloadSweeps();
+    m_planFor.clear(); // the finished seeds are the pilot now
+    updateTrialPreview();
     // The ended sweep stays selected (without a selection signal): its Resume and Report buttons follow its stored
     // status now that nothing runs.
     if (Store* store = m_workspace->store(); store && m_controller->sweepId() > 0

@@ -32,6 +32,7 @@ class ErrorBarChart;
 class HeatmapChart;
 } // namespace charts
 
+class PlanPanel;
 class ReportDialog;
 class SortFilterProxyModel;
 class TrialModel;
@@ -59,6 +60,8 @@ public:
     TrialModel* trialModel() const { return m_trialModel; }
     /// Under the editor: the trials the editor's sweep would run (their count and grid), or why it is not valid.
     QLabel* trialPreview() const { return m_trialPreview; }
+    /// Under the preview, for an experiment: its power plan from the database's pilot (learn::planExperiment).
+    PlanPanel* planPanel() const { return m_plan; }
     QLabel* etaLabel() const { return m_eta; }
     QLabel* messageLabel() const { return m_message; }
     /// The preview's text for a parsed sweep: "12 trials: credit.alpha ∈ {0.1, 0.5} × seed ∈ {0, 1, 2}".
@@ -110,6 +113,8 @@ private:
     /// The folder of the shipped preset in the editor ("configs" or "experiments"; empty: configs), whose copy in
     /// m_presetDir holds the files its relative paths name.
     QString m_presetFolder;
+    PlanPanel* m_plan = nullptr; ///< the editor's experiment's power plan, under the trial preview
+    QString m_planFor; ///< the database and experiment name the plan is for
     static constexpr int kPresetFolderRole = Qt::UserRole + 1;
     QString m_objective = QString::fromLatin1(metricnames::kEvalSuccess.data(), static_cast<qsizetype>(metricnames::kEvalSuccess.size()));
     QString m_objectiveMode = QStringLiteral("best");
