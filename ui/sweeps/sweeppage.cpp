@@ -312,8 +312,14 @@ void SweepPage::confirmAndStart()
 {
     updateTrialPreview();
     if (m_workspace->isOpen() && m_previewTrials > 0
-        && QMessageBox::question(this, m_previewSharedSft ? tr("Start experiment") : tr("Start sweep"),
-               (m_previewSharedSft
+        && QMessageBox::question(this,
+               m_previewSharedSft || m_previewSeedSfts > 0 ? tr("Start experiment") : tr("Start sweep"),
+               (m_previewSeedSfts > 0
+                       ? tr("Start this experiment: an SFT run for each of %1 seeds, then %n trial(s), each "
+                            "warm-started from its seed's? Each becomes a training run in %2.",
+                           nullptr, m_previewTrials)
+                             .arg(m_previewSeedSfts)
+                       : m_previewSharedSft
                        ? tr("Start this experiment: a shared SFT run, then %n trial(s) warm-started from it? Each "
                             "becomes a training run in %1.",
                            nullptr, m_previewTrials)
@@ -353,6 +359,7 @@ void SweepPage::updateTrialPreview()
     m_previewTimer->stop();
     m_previewTrials = 0;
     m_previewSharedSft = false;
+    m_previewSeedSfts = 0;
     const QString text = m_editor->toPlainText();
     if (text.trimmed().isEmpty()) {
         m_trialPreview->setText(tr("Write a sweep or pick a preset above."));
@@ -364,6 +371,9 @@ void SweepPage::updateTrialPreview()
             (m_filePath.isEmpty() ? presetDir() : QFileInfo(m_filePath).absolutePath()).toStdString());
         m_previewTrials = static_cast<int>(spec.trials.size());
         m_previewSharedSft = spec.isExperiment() && spec.sft == "shared";
+        if (spec.isExperiment() && spec.sft == "per_seed")
+            for (const auto& seed : spec.seeds())
+                m_previewSeedSfts += spec.sftRuns.count(std::stoll(seed)) == 0; // a start the file gives is not trained
         m_trialPreview->setText(describeTrials(spec));
     } catch (const std::exception& e) {
         m_trialPreview->setText(tr("Not a valid sweep yet: %1").arg(toQString(e.what())));
