@@ -328,7 +328,7 @@ void addExperimentCommand(CLI::App& app)
                     "database %s\n",
             spec.name.c_str(), spec.scale.c_str(), spec.arms.size(),
             spec.trials.size() / std::max<std::size_t>(1, spec.arms.size()), spec.trials.size(), spec.basePath.c_str(),
-            spec.sftText().c_str(), spec.claims.size(), o->db.resolved().c_str());
+            (spec.sft == "per_seed" ? spec.sftText() : spec.sft).c_str(), spec.claims.size(), o->db.resolved().c_str());
         std::fflush(stdout);
         try {
             runTrials(*o, spec, "experiment");
