@@ -439,13 +439,21 @@ void SweepPage::applyProgress()
         : -1;
     m_trialModel->setSnapshot(*p);
     if (p->sftFraction >= 0.0) {
-        // An experiment's shared SFT, before its trials: the bar and the line follow the SFT.
+        // An experiment's SFT starts, before its trials: the bar and the line follow them (per_seed: all of them, the
+        // line naming the seed whose start trains).
         m_progress->setValue(static_cast<int>(1000.0 * p->sftFraction));
-        m_eta->setText(tr("Shared SFT %1% · %2 elapsed%3 · then %4 trials")
-                           .arg(static_cast<int>(100.0 * p->sftFraction))
-                           .arg(formatDuration(p->elapsedSeconds))
-                           .arg(p->etaSeconds >= 0 ? tr(" · ETA %1").arg(formatDuration(p->etaSeconds)) : QString())
-                           .arg(p->total));
+        const QString eta = p->etaSeconds >= 0 ? tr(" · ETA %1").arg(formatDuration(p->etaSeconds)) : QString();
+        if (p->sftSeed.empty())
+            m_eta->setText(tr("Shared SFT %1% · %2 elapsed%3 · then %4 trials")
+                               .arg(static_cast<int>(100.0 * p->sftFraction))
+                               .arg(formatDuration(p->elapsedSeconds))
+                               .arg(eta)
+                               .arg(p->total));
+        else
+            m_eta->setText(tr("SFT starts %1%, seed %2's training · %3 elapsed%4 · then %5 trials")
+                               .arg(static_cast<int>(100.0 * p->sftFraction))
+                               .arg(toQString(p->sftSeed), formatDuration(p->elapsedSeconds), eta)
+                               .arg(p->total));
         return;
     }
     double fraction = 0.0;
