@@ -454,6 +454,13 @@ void Store::setSweepStatus(std::int64_t id, TrialStatus status)
     m_db.prepare("UPDATE sweep SET status = ? WHERE id = ?").bind(1, trialStatusName(status)).bind(2, id).exec();
 }
 
+void Store::setSweepConfig(std::int64_t id, const std::string& config)
+{
+    m_db.prepare("UPDATE sweep SET config = ? WHERE id = ?").bind(1, config).bind(2, id).exec();
+    if (!m_db.prepare("SELECT 1 FROM sweep WHERE id = ?").bind(1, id).step())
+        throw StoreError("sweep " + std::to_string(id) + " does not exist");
+}
+
 void Store::startTrial(std::int64_t trialId, std::int64_t runId)
 {
     finishTrial(trialId, runId, TrialStatus::Running, std::nullopt);

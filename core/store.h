@@ -299,6 +299,10 @@ public:
     std::vector<TrialInfo> trials(std::int64_t sweepId);
     std::optional<SweepInfo> sweep(std::int64_t id);
     void setSweepStatus(std::int64_t id, TrialStatus status);
+    /// Replaces sweep `id`'s stored text: an experiment records its SFT runs in it, and `experiment extend` its
+    /// added seeds. Throws StoreError when there is no such sweep (a write that changed nothing would be lost
+    /// silently).
+    void setSweepConfig(std::int64_t id, const std::string& config);
     /// Stores one probe table (its rows share sweep, run, episodes and seed), all rows or none; a table stored
     /// before for the same sweep, run, episodes and seed is replaced.
     void addProbeTable(const std::vector<ProbeResult>& rows);

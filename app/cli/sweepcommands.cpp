@@ -115,9 +115,12 @@ void runTrials(const SweepCliOptions& o, const std::optional<learn::SweepSpec>& 
     std::vector<std::optional<TrialStatus>> lastStatus;
     double elapsed = 0.0;
     int probeTablesShown = -1; // the probe tables stored at the last callback (-1 before the first)
+    std::string sftSeed; // per_seed: the seed whose SFT start trains, for the SFT's line
     const auto callback = [&](const learn::SweepProgress& p) {
-        if (p.sftFraction >= 0.0)
-            return; // the shared SFT's own line (sftCallback below) shows it
+        if (p.sftFraction >= 0.0) {
+            sftSeed = p.sftSeed;
+            return; // the SFT's own line (sftCallback below) shows it
+        }
         elapsed = p.elapsedSeconds;
         lastStatus.resize(p.trials.size());
         for (const auto& t : p.trials) {
@@ -155,11 +158,13 @@ void runTrials(const SweepCliOptions& o, const std::optional<learn::SweepSpec>& 
             std::to_string(p.done) + "/" + std::to_string(p.total) + " trials" + (running.empty() ? "" : ",") + running,
             p.etaSeconds);
     };
-    ProgressLine sftProgress("shared SFT");
+    ProgressLine sftProgress("SFT start");
     const auto sftCallback = [&](const learn::TrainProgress& p) {
         if (p.phase == Phase::Sft && p.steps > 0)
             sftProgress.update(static_cast<double>(p.step) / static_cast<double>(p.steps),
-                std::to_string(p.step) + "/" + std::to_string(p.steps) + " SFT steps", p.etaSeconds);
+                (sftSeed.empty() ? std::string() : "seed " + sftSeed + ": ") + std::to_string(p.step) + "/"
+                    + std::to_string(p.steps) + " SFT steps",
+                p.etaSeconds);
         return !g_interrupted.load();
     };
     const auto result = spec ? learn::runExperiment(*spec, options, callback, sftCallback, &g_interrupted)
@@ -175,7 +180,7 @@ void runTrials(const SweepCliOptions& o, const std::optional<learn::SweepSpec>& 
         + std::to_string(result.sweepId) + " --db " + options.database;
     if (result.status == TrialStatus::Cancelled && result.stoppedInSft)
         throw std::runtime_error(std::string(what) + " " + std::to_string(result.sweepId)
-            + " stopped during its shared SFT, before any trial; continue with: " + resume);
+            + " stopped during an SFT start, before any trial; continue with: " + resume);
     if (result.status == TrialStatus::Cancelled) {
         int done = 0;
         for (const auto& t : result.trials)
@@ -194,7 +199,8 @@ void runTrials(const SweepCliOptions& o, const std::optional<learn::SweepSpec>& 
     }
 }
 
-const char* const kExperimentFormat = R"(Experiment file (YAML): a sweep whose trials are arms x seeds, every arm warm-started from one
+const char* const kExperimentFormat
+    = R"(Experiment file (YAML): a sweep whose trials are arms x seeds, every arm warm-started from one
 shared SFT run, with claims judged over seeds.
   name: triage
   paper: "seed 000, TRIAGE"        # where the claim comes from (shown in the report)
@@ -211,7 +217,8 @@ shared SFT run, with claims judged over seeds.
     - triage > grpo on eval/success at end          # > < >= <=; "at end", "at N" or "auc"
     - triage >= grpo on eval/success within 0.05    # not worse by more than 0.05
     - eval/invalid_rate(grpo) rises faster than eval/invalid_rate(triage)   # = grpo > triage on ... auc
-  sft: shared                      # trained once before the trials (default); none: each trial its own; or a run id
+  sft: shared                      # trained once before the trials (default); per_seed: one per seed, with that
+                                   # seed, shared by the arms of the seed; none: each trial its own; or a run id
   probes: {seeds: [42, 43, 44], episodes: 600}   # PAIR's probe table on the shared SFT policy, one per seed,
                                    # after the trials; claims on probe/auroc_clean, auroc_contaminated, auroc_union,
                                    # auroc_drop, ece or brier compare two probes: last_token > attention on probe/auroc_drop
@@ -221,11 +228,12 @@ shared SFT run, with claims judged over seeds.
     probes: {seeds: [42, 43], episodes: 20}
   workers: 2
   threads: 1
-An arm may not change sft.*, policy.* or env.* keys while the SFT start is shared. Verdicts: supported when the 95%
-t interval of the paired seed differences (each a mean over the shared eval tasks where the episodes are stored)
-excludes 0 in the claimed direction, contradicted when it excludes 0 the other way, inconclusive otherwise (and with
-fewer than 2 seeds per arm). 'experiment plan' says how many seeds a claim needs.
-Ctrl+C stops the trials after their current iteration; 'experiment resume ID' continues.)";
+An arm may not change sft.*, policy.* or env.* keys while the SFT start is shared (or per_seed). Verdicts:
+supported when the 95% t interval of the paired seed differences (each a mean over the shared eval tasks where the
+episodes are stored) excludes 0 in the claimed direction, contradicted when it excludes 0 the other way, inconclusive
+otherwise (and with fewer than 2 seeds per arm). 'experiment plan' says how many seeds a claim needs.
+Ctrl+C stops the trials after their current iteration; 'experiment resume ID' continues. 'experiment extend ID
+--seeds N' gives a stopped or finished experiment N seeds in all, training only the new seeds' trials.)";
 
 } // namespace
 
@@ -319,12 +327,13 @@ void addExperimentCommand(CLI::App& app)
             if (!sft || sft->status != RunStatus::Finished)
                 throw CLI::ValidationError("experiment", "--sft " + std::to_string(*sftRun) + ": no finished run with that id in " + o->db.resolved());
             spec.sft = std::to_string(*sftRun);
+            spec.sftRuns.clear();
         }
         std::printf("experiment '%s' (%s scale): %zu arms x %zu seeds = %zu trials from %s; SFT start %s; %zu claims; "
                     "database %s\n",
-            spec.name.c_str(), spec.scale.c_str(), spec.arms.size(), spec.trials.size() / std::max<std::size_t>(1, spec.arms.size()),
-            spec.trials.size(), spec.basePath.c_str(),
-            spec.sft.c_str(), spec.claims.size(), o->db.resolved().c_str());
+            spec.name.c_str(), spec.scale.c_str(), spec.arms.size(),
+            spec.trials.size() / std::max<std::size_t>(1, spec.arms.size()), spec.trials.size(), spec.basePath.c_str(),
+            (spec.sft == "per_seed" ? spec.sftText() : spec.sft).c_str(), spec.claims.size(), o->db.resolved().c_str());
         std::fflush(stdout);
         try {
             runTrials(*o, spec, "experiment");
@@ -356,6 +365,46 @@ void addExperimentCommand(CLI::App& app)
     });
 
     addExperimentPlanCommand(*cmd);
+
+    auto x = std::make_shared<SweepCliOptions>();
+    auto seeds = std::make_shared<int>(0);
+    CLI::App* extend = cmd->add_subcommand("extend",
+        "Give a stopped or finished experiment more seeds: trains only the new seeds' trials (and, with sft: per_seed, "
+        "their SFT starts)");
+    extend->add_option("id", x->resume, "The experiment's number (printed by experiment run)")
+        ->required()
+        ->check(CLI::PositiveNumber)
+        ->type_name("ID");
+    extend
+        ->add_option("--seeds", *seeds,
+            "The number of seeds the experiment has afterwards, in all (not the number to add), more than it has; the "
+            "new seeds continue after its largest: seeds [0, 1, 2] with --seeds 5 adds 3 and 4")
+        ->required()
+        ->check(CLI::Range(2, 100000))
+        ->type_name("N");
+    extend->add_option("--db", x->db.path, "Database (default: " + defaultDatabasePath() + ")")->type_name("FILE");
+    extend->add_option("--workers,-j", x->workers, "Parallel trials")->check(CLI::Range(1, 256))->type_name("N");
+    extend->add_option("--device", x->device, "cpu, cuda or cuda:N")->type_name("DEVICE");
+    extend->add_flag("--quiet,-q", x->quiet, "No line per finished trial");
+    extend->footer("The experiment is read from the database (its stored text), not from its file: a shipped "
+                   "experiment's database extends as any other. Its stored text gets `added_seeds: [...]`, and the "
+                   "new trials are those an experiment run with every seed from the start has, trained the same way.");
+    extend->callback([x, seeds] {
+        const auto added = learn::addExperimentSeeds(x->db.resolved(), x->resume, *seeds);
+        std::string list;
+        for (const auto& s : added.seeds)
+            list += (list.empty() ? "" : ", ") + s;
+        std::printf("experiment %lld: seed%s %s added, %d new trials; database %s\n", static_cast<long long>(x->resume),
+            added.seeds.size() == 1 ? "" : "s", list.c_str(), added.trials, x->db.resolved().c_str());
+        std::fflush(stdout);
+        try {
+            runTrials(*x, std::nullopt, "experiment");
+        } catch (...) {
+            printVerdicts(x->db.resolved(), x->resume);
+            throw;
+        }
+        printVerdicts(x->db.resolved(), x->resume);
+    });
 
     CLI::App* list = cmd->add_subcommand("list", "The shipped experiments, with the claims they test");
     list->callback([] {

@@ -333,6 +333,13 @@ void TestStoreRuns::sweepsAndTrials()
     QCOMPARE(trials[1].status, TrialStatus::Failed);
     QVERIFY(!trials[1].objective);
     QCOMPARE(s.trials(sw2).size(), std::size_t(1));
+
+    // The stored text is replaced (an experiment's SFT runs, its added seeds), that sweep's only; a sweep that is not
+    // there is an error, not a silent no-op.
+    s.setSweepConfig(sw, "{\"lr\":[1e-5,1e-4,1e-3]}");
+    QCOMPARE(s.sweep(sw)->config, std::string("{\"lr\":[1e-5,1e-4,1e-3]}"));
+    QCOMPARE(s.sweep(sw2)->config, std::string("{}"));
+    QVERIFY_THROWS_EXCEPTION(StoreError, s.setSweepConfig(sw2 + 100, "{}"));
 }
 
 QTEST_GUILESS_MAIN(TestStoreRuns)

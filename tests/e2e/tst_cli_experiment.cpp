@@ -1,6 +1,6 @@
 // End-to-end tests of `creditlab-cli experiment` and `report`: a smoke experiment from the CLI (a shared SFT, then
 // arms x seeds), its claims printed with verdicts, its report files; a bad experiment file refused before anything
-// runs; the shipped experiments listed and parsed.
+// runs; the shipped experiments listed and parsed; a shipped experiment's database given a seed more (extend).
 #include "core/database.h"
 
 #include <QDir>
@@ -92,8 +92,8 @@ private Q_SLOTS:
     {
         const Result r = run({ "experiment", "--help" });
         QCOMPARE(r.exitCode, 0);
-        for (const char* part :
-            { "run", "resume", "list", "plan", "arms:", "claims:", "rises faster than", "smoke:", "sft: shared" })
+        for (const char* part : { "run", "resume", "extend", "list", "plan", "arms:", "claims:", "rises faster than",
+                 "smoke:", "sft: shared", "per_seed" })
             QVERIFY2(r.out.contains(part), part);
     }
 
@@ -267,6 +267,32 @@ private Q_SLOTS:
             }
         }
     }
+    void shippedExperimentIsExtended()
+    {
+        // A shipped experiment's database (run by name, so its file is not at hand): extend reads the experiment from
+        // the database, trains only the new seed's two trials and judges the claims over three seeds.
+        const QString db = path("extend-mgr.db");
+        const Result first = run({ "experiment", "run", "mgr", "--scale", "smoke", "--db", db, "--quiet" });
+        QVERIFY2(first.exitCode == 0, first.err.constData());
+        const Result help = run({ "experiment", "extend", "--help" });
+        QVERIFY2(help.out.contains("in all (not the number to add)"), help.out.constData());
+        const Result r = run({ "experiment", "extend", "1", "--seeds", "3", "--db", db });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY2(r.out.contains("experiment 1: seed 2 added, 2 new trials"), r.out.constData());
+        QVERIFY2(r.out.contains("experiment 1 finished"), r.out.constData());
+        QVERIFY2(r.out.contains("n = 3 / 3"), r.out.constData());
+        const Result runs = run({ "runs", "--db", db });
+        QCOMPARE(runs.out.count("mgr-sft"), 1);
+        QCOMPARE(runs.out.count("mgr-arm="), 6);
+        // Refused: as many seeds as it has, and an experiment that is not there.
+        const Result same = run({ "experiment", "extend", "1", "--seeds", "3", "--db", db });
+        QVERIFY(same.exitCode != 0);
+        QVERIFY2(same.err.contains("--seeds 3: experiment 1 has 3 seeds already (0, 1, 2)"), same.err.constData());
+        const Result missing = run({ "experiment", "extend", "9", "--seeds", "4", "--db", db });
+        QVERIFY(missing.exitCode != 0);
+        QVERIFY2(missing.err.contains("experiment 9 does not exist"), missing.err.constData());
+    }
+
     void probeTablesAreResumed()
     {
         // The pair smoke experiment with one probe table lost (as if stopped while computing it): resume computes

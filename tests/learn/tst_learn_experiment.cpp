@@ -1,6 +1,7 @@
 // Experiments: claims (parsing, the value read from a curve, the old bootstrap interval and its coverage, the three
-// verdicts), experiment files (arms x seeds, the shared SFT, smoke scale, errors before anything runs), the report
-// computed from a store (claims paired over seeds and eval tasks, rliable's aggregates) and judged again.
+// verdicts), experiment files (arms x seeds, the shared SFT, per_seed starts, added seeds, smoke scale, errors before
+// anything runs), the report computed from a store (claims paired over seeds and eval tasks, rliable's aggregates) and
+// judged again.
 #include "core/learn/api/claims.h"
 #include "core/learn/api/experiment.h"
 #include "core/learn/api/experimentplan.h"
@@ -159,6 +160,7 @@ private Q_SLOTS:
     void badExperimentFilesAreRefused_data();
     void badExperimentFilesAreRefused();
     void storedTextKeepsTheSftStartAndScale();
+    void perSeedStartsAndAddedSeeds();
     void reportFromAStore();
     void probeClaimsReadTheProbeTables();
     void claimsPairOverSeedsAndEvalTasks();
@@ -362,7 +364,35 @@ void TestLearnExperiment::badExperimentFilesAreRefused_data()
     QTest::newRow("claims without arms") << "claims:\n  - a > b on m\n" << "" << "claims: only an experiment has it";
     QTest::newRow("smoke without a section") << "arms:\n  a: {}\n" << "smoke" << "no smoke: section";
     QTest::newRow("bad scale") << "arms:\n  a: {}\nscale: huge\n" << "" << "exp.yaml:12: scale: expected full or smoke";
-    QTest::newRow("bad sft") << "arms:\n  a: {}\nsft: maybe\n" << "" << "exp.yaml:12: sft: expected an integer";
+    QTest::newRow("bad sft")
+        << "arms:\n  a: {}\nsft: maybe\n"
+        << ""
+        << "exp.yaml:12: sft: expected shared, per_seed, none, a run id or a map of seeds to run ids, got 'maybe'";
+    QTest::newRow("bad sft map") << "arms:\n  a: {}\nseeds: [0]\nsft: {0: latest}\n"
+                                 << ""
+                                 << "sft.0: expected an integer, got 'latest'";
+    QTest::newRow("per_seed without seeds")
+        << "arms:\n  a: {}\nsft: per_seed\n"
+        << ""
+        << "exp.yaml:12: sft: per_seed trains an SFT start for each seed, and the experiment has no seeds:";
+    QTest::newRow("per_seed, arm changes the policy")
+        << "arms:\n  a: {}\n  b: {policy.width: 64}\nseeds: [0]\nsft: per_seed\n"
+        << ""
+        << "exp.yaml:12: arms.b.policy.width: the shared SFT start fixes it";
+    QTest::newRow("probes, per_seed")
+        << "arms:\n  a: {}\nseeds: [0]\nsft: per_seed\nprobes: {seeds: [1]}\n"
+        << ""
+        << "exp.yaml:14: probes: the tables read the shared SFT policy, and sft: per_seed has one per seed";
+    QTest::newRow("added seed repeated") << "arms:\n  a: {}\nseeds: [0, 1]\nadded_seeds: [2, 1]\n"
+                                         << ""
+                                         << "exp.yaml:13: added_seeds: seed 1 is in the experiment's seeds already";
+    QTest::newRow("added seeds without seeds")
+        << "arms:\n  a: {}\nadded_seeds: [2]\n"
+        << ""
+        << "exp.yaml:12: added_seeds: the experiment has no seeds: to add them to";
+    QTest::newRow("added seeds without arms") << "seeds: [0]\nadded_seeds: [2]\n"
+                                              << ""
+                                              << "added_seeds: only an experiment has it";
     // Found by fuzz_experiment (tests/fuzz/corpus/fuzz_experiment/crash-f25ced88...): yaml-cpp read a last line without
     // ':' as an arm with no overrides, and the stored text (this file with "scale:" and "sft:" lines added after it)
     // was then malformed: the experiment ran, and its report failed with "experiment 1:17: malformed YAML".
@@ -406,6 +436,53 @@ void TestLearnExperiment::storedTextKeepsTheSftStartAndScale()
     QCOMPARE(back.scale, std::string("smoke"));
     QCOMPARE(back.trials.size(), std::size_t(2)); // smoke seeds: [5]
     QCOMPARE(back.trialConfig(back.trials[1]).getInt("sft.from_run"), 42);
+}
+
+void TestLearnExperiment::perSeedStartsAndAddedSeeds()
+{
+    // per_seed: no start before it is trained; a seed's start is the base with set and that seed, no RL.
+    const std::string arms = "arms:\n  a: {}\n  b: {credit.method: grpo}\nsmoke:\n  seeds: [5, 6]\n";
+    auto spec = SweepSpec::parse(experiment(arms + "seeds: [0, 1]\nsft: per_seed\n"), "exp.yaml", {});
+    QCOMPARE(spec.sft, std::string("per_seed"));
+    QVERIFY(spec.sftRuns.empty());
+    QCOMPARE(spec.trialConfig(spec.trials[0]).getInt("sft.from_run"), 0);
+    QCOMPARE(spec.sftConfig("1").getInt("seed"), 1);
+    QCOMPARE(spec.sftConfig("1").getInt("rl.iterations"), 0);
+    QCOMPARE(spec.sftConfig("1").runName(), std::string("exp-sft-seed=1"));
+    QCOMPARE(spec.sftConfig().runName(), std::string("exp-sft"));
+    QCOMPARE(spec.sftText(), std::string("one per seed (seed 0: not trained yet, seed 1: not trained yet)"));
+
+    // The starts trained so far, stored as a map: each trial warm-starts from its seed's.
+    spec.sftRuns = { { 0, 12 } };
+    auto back = SweepSpec::parse(spec.storedText(), "stored", {});
+    QCOMPARE(back.sft, std::string("per_seed"));
+    QCOMPARE(back.sftRuns, (std::map<std::int64_t, std::int64_t> { { 0, 12 } }));
+    QVERIFY2(spec.storedText().find("\nsft: {0: 12}\n") != std::string::npos, spec.storedText().c_str());
+    spec.sftRuns[1] = 15;
+    back = SweepSpec::parse(spec.storedText(), "stored", {});
+    for (const auto& trial : back.trials) // arm=a,seed=0; arm=a,seed=1; arm=b,seed=0; arm=b,seed=1
+        QCOMPARE(back.trialConfig(trial).getInt("sft.from_run"), trial.value("seed") == "0" ? 12 : 15);
+    QCOMPARE(back.sftText(), std::string("one per seed (seed 0: run 12, seed 1: run 15)"));
+
+    // A file may write the map as a block: its lines go from the stored text with the key's.
+    const auto block
+        = SweepSpec::parse(experiment(arms + "seeds: [0, 1]\nsft:\n  0: 4\n  1: 5\nworkers: 1\n"), "exp.yaml", {});
+    QCOMPARE(block.sftRuns, (std::map<std::int64_t, std::int64_t> { { 0, 4 }, { 1, 5 } }));
+    const auto blockBack = SweepSpec::parse(block.storedText(), "stored", {});
+    QCOMPARE(blockBack.sftRuns, block.sftRuns);
+    QCOMPARE(blockBack.workers, 1);
+
+    // Added seeds come after the scale's seeds, in trial order after them, and are stored on a line of their own.
+    auto smoke = SweepSpec::parse(
+        experiment(arms + "seeds: [0, 1]\nadded_seeds: [7]\n"), "exp.yaml", {}, std::string("smoke"));
+    QCOMPARE(smoke.seeds(), (std::vector<std::string> { "5", "6", "7" }));
+    QCOMPARE(smoke.trials.size(), std::size_t(6));
+    QCOMPARE(smoke.trials[2].paramsText(), std::string("arm=a,seed=7"));
+    smoke.addedSeeds.push_back(8);
+    const auto smokeBack = SweepSpec::parse(smoke.storedText(), "stored", {});
+    QCOMPARE(smokeBack.scale, std::string("smoke"));
+    QCOMPARE(smokeBack.seeds(), (std::vector<std::string> { "5", "6", "7", "8" }));
+    QCOMPARE(smokeBack.addedSeeds, (std::vector<std::int64_t> { 7, 8 }));
 }
 
 void TestLearnExperiment::reportFromAStore()

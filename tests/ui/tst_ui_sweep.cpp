@@ -201,6 +201,19 @@ void TestUiSweep::experimentRunsAndItsReportShowsTheVerdicts()
                 return true;
         return false;
     }());
+    // sft: per_seed's: the share of all the starts, and the seed whose start trains.
+    auto perSeed = std::make_shared<learn::SweepProgress>(*sft);
+    perSeed->sftFraction = 0.62;
+    perSeed->sftSeed = "1";
+    Q_EMIT page.controller()->progressed(perSeed);
+    QTRY_VERIFY([&] {
+        for (auto* label : page.findChildren<QLabel*>())
+            if (label->text()
+                == QStringLiteral(
+                    "SFT starts 62%, seed 1's training · 1 min 05 s elapsed · ETA 2 min 10 s · then 4 trials"))
+                return true;
+        return false;
+    }());
 
     QString error;
     QVERIFY2(dialog->exportTo(dir.filePath("report"), &error), qPrintable(error));

@@ -331,8 +331,14 @@ void SweepPage::confirmAndStart()
 {
     updateTrialPreview();
     if (m_workspace->isOpen() && m_previewTrials > 0
-        && QMessageBox::question(this, m_previewSharedSft ? tr("Start experiment") : tr("Start sweep"),
-               (m_previewSharedSft
+        && QMessageBox::question(this,
+               m_previewSharedSft || m_previewSeedSfts > 0 ? tr("Start experiment") : tr("Start sweep"),
+               (m_previewSeedSfts > 0
+                       ? tr("Start this experiment: an SFT run for each of %1 seeds, then %n trial(s), each "
+                            "warm-started from its seed's? Each becomes a training run in %2.",
+                           nullptr, m_previewTrials)
+                             .arg(m_previewSeedSfts)
+                       : m_previewSharedSft
                        ? tr("Start this experiment: a shared SFT run, then %n trial(s) warm-started from it? Each "
                             "becomes a training run in %1.",
                            nullptr, m_previewTrials)
@@ -373,6 +379,7 @@ void SweepPage::updateTrialPreview()
     m_previewTimer->stop();
     m_previewTrials = 0;
     m_previewSharedSft = false;
+    m_previewSeedSfts = 0;
     const QString text = m_editor->toPlainText();
     if (text.trimmed().isEmpty()) {
         m_trialPreview->setText(tr("Write a sweep or pick a preset above."));
@@ -386,6 +393,9 @@ void SweepPage::updateTrialPreview()
             (m_filePath.isEmpty() ? presetDir() : QFileInfo(m_filePath).absolutePath()).toStdString());
         m_previewTrials = static_cast<int>(spec.trials.size());
         m_previewSharedSft = spec.isExperiment() && spec.sft == "shared";
+        if (spec.isExperiment() && spec.sft == "per_seed")
+            for (const auto& seed : spec.seeds())
+                m_previewSeedSfts += spec.sftRuns.count(std::stoll(seed)) == 0; // a start the file gives is not trained
         m_trialPreview->setText(describeTrials(spec));
         // An experiment's power plan from the pilot this database holds for it, read again only when the experiment
         // or the database changes (the preview runs on every pause in typing).
@@ -460,13 +470,21 @@ void SweepPage::applyProgress()
         : -1;
     m_trialModel->setSnapshot(*p);
     if (p->sftFraction >= 0.0) {
-        // An experiment's shared SFT, before its trials: the bar and the line follow the SFT.
+        // An experiment's SFT starts, before its trials: the bar and the line follow them (per_seed: all of them, the
+        // line naming the seed whose start trains).
         m_progress->setValue(static_cast<int>(1000.0 * p->sftFraction));
-        m_eta->setText(tr("Shared SFT %1% · %2 elapsed%3 · then %4 trials")
-                           .arg(static_cast<int>(100.0 * p->sftFraction))
-                           .arg(formatDuration(p->elapsedSeconds))
-                           .arg(p->etaSeconds >= 0 ? tr(" · ETA %1").arg(formatDuration(p->etaSeconds)) : QString())
-                           .arg(p->total));
+        const QString eta = p->etaSeconds >= 0 ? tr(" · ETA %1").arg(formatDuration(p->etaSeconds)) : QString();
+        if (p->sftSeed.empty())
+            m_eta->setText(tr("Shared SFT %1% · %2 elapsed%3 · then %4 trials")
+                               .arg(static_cast<int>(100.0 * p->sftFraction))
+                               .arg(formatDuration(p->elapsedSeconds))
+                               .arg(eta)
+                               .arg(p->total));
+        else
+            m_eta->setText(tr("SFT starts %1%, seed %2's training · %3 elapsed%4 · then %5 trials")
+                               .arg(static_cast<int>(100.0 * p->sftFraction))
+                               .arg(toQString(p->sftSeed), formatDuration(p->elapsedSeconds), eta)
+                               .arg(p->total));
         return;
     }
     double fraction = 0.0;

@@ -134,6 +134,7 @@ private:
     QTimer* m_previewTimer = nullptr;
     int m_previewTrials = 0; ///< trials of the editor's sweep at the last preview; 0 when it did not parse
     bool m_previewSharedSft = false; ///< the editor's sweep is an experiment that trains a shared SFT first
+    int m_previewSeedSfts = 0; ///< sft: per_seed: the SFT starts it trains first, one per seed; 0 otherwise
     QTableView* m_trialView = nullptr;
     QListView* m_sweepView = nullptr;
     QComboBox* m_metric = nullptr;

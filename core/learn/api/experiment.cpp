@@ -393,8 +393,7 @@ std::string reportMarkdown(const ExperimentReport& report, const std::string& da
     if (!spec.quote.empty())
         md << "- The claim as stated there: \"" << spec.quote << "\"\n";
     md << "- Scale: " << spec.scale << "; arms: " << spec.arms.size() << "; trials: " << report.runs.size()
-       << "; SFT start: " << (spec.sft == "shared" ? "shared (not trained yet)" : spec.sft == "none" ? "each trial its own" : "run " + spec.sft)
-       << "\n- Status: " << trialStatusName(report.status) << "\n\n";
+       << "; SFT start: " << spec.sftText() << "\n- Status: " << trialStatusName(report.status) << "\n\n";
 
     md << claimsMarkdown(report);
 

@@ -1,9 +1,9 @@
 #pragma once
 
-// Experiments: a sweep with arms, seeds, one shared SFT start and claims (sweep.h), run by runExperiment(), and
-// their report: per-arm curves with seed bands, the final-metric table, each claim with its paired interval
-// (pairedstats.h) and verdict, rliable's aggregates and performance profiles (rliable.h), written as report.md with
-// SVG figures. Torch-free header.
+// Experiments: a sweep with arms, seeds, an SFT start (shared, or one per seed) and claims (sweep.h), run by
+// runExperiment() and given more seeds by addExperimentSeeds(), and their report: per-arm curves with seed bands, the
+// final-metric table, each claim with its paired interval (pairedstats.h) and verdict, rliable's aggregates and
+// performance profiles (rliable.h), written as report.md with SVG figures. Torch-free header.
 
 #include "core/learn/api/claims.h"
 #include "core/learn/api/sweep.h"
@@ -27,16 +27,34 @@ namespace creditlab::learn {
 /// Runs an experiment: when its SFT start is "shared", creates the experiment and its trials (pending), then
 /// trains the SFT once (a run of kind "train" named "<name>-sft", recorded in the experiment's stored config as
 /// `sft: RUN` in the transaction that creates it; `sftCallback` sees its progress and may stop it), then every
-/// arm × seed trial as runSweep() does, each warm-starting from that run. A stop during the SFT returns status
-/// "cancelled" with stoppedInSft set: resumeExperiment() continues it. A sweep without arms runs as runSweep().
+/// arm × seed trial as runSweep() does, each warm-starting from that run. With "per_seed" it trains one SFT per seed
+/// instead, in seed order ("<name>-sft-seed=S", with that seed; recorded as `sft: {S: RUN, ...}` the same way), and
+/// each trial warm-starts from its seed's. A stop during an SFT returns status "cancelled" with stoppedInSft set:
+/// resumeExperiment() continues it. A sweep without arms runs as runSweep().
 SweepResult runExperiment(SweepSpec spec, const SweepOptions& options, const SweepCallback& callback = {},
     const TrainCallback& sftCallback = {}, const std::atomic<bool>* stop = nullptr);
 
-/// resumeSweep() with the shared SFT's progress: an experiment stopped or killed during its shared SFT continues
-/// that run first (from its last checkpoint, or from its seed when it had none; a new SFT run when the experiment
-/// ended before creating it), then its trials.
+/// resumeSweep() with the SFT's progress: an experiment stopped or killed during an SFT start continues that run
+/// first (from its last checkpoint, or from its seed when it had none), trains a new one for each start it has no run
+/// for yet (it ended before creating it, or experiment extend added its seed; per_seed's finished starts are not
+/// trained again), then runs its pending and stopped trials.
 SweepResult resumeExperiment(std::int64_t sweepId, const SweepOptions& options, const SweepCallback& callback = {},
     const TrainCallback& sftCallback = {}, const std::atomic<bool>* stop = nullptr);
+
+/// What addExperimentSeeds() added.
+struct AddedSeeds {
+    std::vector<std::string> seeds; ///< the new seeds, in order
+    int trials = 0; ///< trials added: arms × new seeds
+};
+
+/// Adds seeds to experiment `sweepId` of `database` so that it has `seeds` in all (a total, not a count to add): the
+/// new ones continue after its largest seed ([0, 1, 2] to 5 seeds adds 3 and 4). In one transaction it records them
+/// in the stored text (`added_seeds:`, the rest of the text as it was), adds a pending trial for every arm × new seed
+/// and marks the experiment cancelled (stopped, resumable); resumeExperiment() then runs them (per_seed: their SFT
+/// starts first), leaving the finished trials as they are. Torch-free: the workbench can call it, then resume.
+/// Throws std::invalid_argument naming the experiment: no such sweep, a sweep without arms, an experiment that is
+/// running, one whose trials do not sweep the seed, or `seeds` not more than it has.
+AddedSeeds addExperimentSeeds(const std::string& database, std::int64_t sweepId, int seeds);
 
 /// One metric of one arm over its seeds, iteration by iteration (only iterations every seed so far has).
 struct ArmCurve {

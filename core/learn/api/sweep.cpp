@@ -87,33 +87,97 @@ TrainConfig SweepSpec::trialConfig(const SweepTrialSpec& trial) const
             throw ConfigError(source + ": no arm named '" + value + "'");
         overrides.insert(overrides.end(), arm->overrides.begin(), arm->overrides.end());
     }
-    if (isExperiment() && sft != "shared" && sft != "none")
+    if (isExperiment() && sft == "per_seed") {
+        // A seed without a start yet (while its SFT is to be trained, or when parse() validates) has no from_run.
+        const std::string seed = trial.value("seed");
+        if (!seed.empty())
+            if (const auto run = sftRuns.find(std::stoll(seed)); run != sftRuns.end())
+                overrides.emplace_back("sft.from_run", std::to_string(run->second));
+    } else if (isExperiment() && sft != "shared" && sft != "none") {
         overrides.emplace_back("sft.from_run", sft);
+    }
     overrides.emplace_back("threads", std::to_string(trialThreads()));
     overrides.emplace_back("name", trialRunName(trial));
     return TrainConfig::parse(baseText, basePath, overrides);
 }
 
-TrainConfig SweepSpec::sftConfig() const
+TrainConfig SweepSpec::sftConfig(const std::string& seed) const
 {
     auto overrides = fixed;
     overrides.emplace_back("rl.iterations", "0");
     overrides.emplace_back("threads", std::to_string(std::max(1, static_cast<int>(std::thread::hardware_concurrency()))));
-    overrides.emplace_back("name", name + "-sft");
+    if (!seed.empty())
+        overrides.emplace_back("seed", seed);
+    overrides.emplace_back("name", sftRunName(seed));
     return TrainConfig::parse(baseText, basePath, overrides);
+}
+
+std::string SweepSpec::sftRunName(const std::string& seed) const
+{
+    return name + "-sft" + (seed.empty() ? std::string() : "-seed=" + seed);
+}
+
+std::vector<std::string> SweepSpec::seeds() const
+{
+    std::vector<std::string> out;
+    for (const auto& t : trials)
+        if (const std::string seed = t.value("seed");
+            !seed.empty() && std::find(out.begin(), out.end(), seed) == out.end())
+            out.push_back(seed);
+    return out;
+}
+
+std::string SweepSpec::sftText() const
+{
+    if (sft == "shared")
+        return "shared (not trained yet)";
+    if (sft == "none")
+        return "each trial its own";
+    if (sft != "per_seed")
+        return "run " + sft;
+    std::string out;
+    for (const auto& seed : seeds()) {
+        const auto run = sftRuns.find(std::stoll(seed));
+        out += (out.empty() ? "" : ", ") + ("seed " + seed + ": ")
+            + (run == sftRuns.end() ? std::string("not trained yet") : "run " + std::to_string(run->second));
+    }
+    return "one per seed (" + out + ")";
 }
 
 std::string SweepSpec::storedText() const
 {
     if (!isExperiment())
         return storedSweepText();
-    // An experiment's scale and SFT start as they are now, on top-level lines of their own at the end.
+    // An experiment's scale, SFT start and added seeds as they are now, on top-level lines of their own at the end.
+    // The keys' lines as given go, with the lines that continue them (indented, or a block list's "- "): a file may
+    // write `sft:` as a block map.
     std::stringstream in(storedSweepText());
     std::string out;
-    for (std::string line; std::getline(in, line);)
-        if (line.rfind("scale:", 0) != 0 && line.rfind("sft:", 0) != 0)
+    bool dropping = false;
+    for (std::string line; std::getline(in, line);) {
+        const bool continues = line.empty() || line[0] == ' ' || line[0] == '\t' || line[0] == '-';
+        if (dropping && continues)
+            continue;
+        dropping = line.rfind("scale:", 0) == 0 || line.rfind("sft:", 0) == 0 || line.rfind("added_seeds:", 0) == 0;
+        if (!dropping)
             out += line + "\n";
-    return out + "scale: " + scale + "\nsft: " + sft + "\n";
+    }
+    out += "scale: " + scale + "\nsft: ";
+    if (sft == "per_seed" && !sftRuns.empty()) {
+        std::string runs;
+        for (const auto& [seed, run] : sftRuns)
+            runs += (runs.empty() ? "" : ", ") + std::to_string(seed) + ": " + std::to_string(run);
+        out += "{" + runs + "}\n";
+    } else {
+        out += sft + "\n";
+    }
+    if (!addedSeeds.empty()) {
+        std::string seeds;
+        for (const auto seed : addedSeeds)
+            seeds += (seeds.empty() ? "" : ", ") + std::to_string(seed);
+        out += "added_seeds: [" + seeds + "]\n";
+    }
+    return out;
 }
 
 std::string SweepSpec::storedSweepText() const

@@ -11,6 +11,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -42,8 +43,8 @@ struct SweepArm {
 /// config (base + set + point) has been validated when parse() returns. Immutable value; any thread.
 ///
 /// An experiment (`creditlab-cli experiment --help`) is a sweep with `arms`: its trials are arms × seeds (the point
-/// key "arm" selects an arm's overrides), every arm warm-starts from one shared SFT run, and its `claims` are judged
-/// over seeds in a report.
+/// key "arm" selects an arm's overrides), every arm warm-starts from one shared SFT run (or, with `sft: per_seed`,
+/// from its seed's), and its `claims` are judged over seeds in a report.
 struct SweepSpec {
     std::string name; ///< `name`, else the file's stem
     std::string source; ///< the file (or label) errors name
@@ -65,9 +66,19 @@ struct SweepSpec {
     std::string paper; ///< where the claim comes from (`paper:`), shown in the report
     std::string quote; ///< the claim as the paper states it (`quote:`)
     std::string scale = "full"; ///< "full", or "smoke": `smoke:` applied (its `set:` and `seeds:`)
-    /// The shared SFT start: "shared" (trained once by the experiment, then every arm warm-starts from it), "none"
-    /// (each trial trains its own) or a run id (an SFT run already in the database).
+    /// The SFT start: "shared" (trained once by the experiment, then every arm warm-starts from it), "per_seed" (one
+    /// trained per seed, with that seed, before the trials; the arms of a seed warm-start from it: `sftRuns`), "none"
+    /// (each trial trains its own) or a run id (an SFT run already in the database). A file writes per_seed as
+    /// `sft: per_seed`, or as a map seed -> run (`sft: {0: 12, 1: 15}`): the starts given or trained so far, which is
+    /// how the stored text records each seed's SFT run in the transaction that creates it. Why per_seed: with one
+    /// shared start the spread over seeds is the RL's alone; per_seed's includes the SFT's, so a claim holds over
+    /// both.
     std::string sft = "shared";
+    /// per_seed: each seed's SFT run, trained or given so far; a seed without one trains it before the trials.
+    std::map<std::int64_t, std::int64_t> sftRuns;
+    /// `added_seeds:` (experiments): seeds appended after `seeds:` (smoke's at smoke scale). `experiment extend`
+    /// records the seeds it adds here, leaving the file's own text as it was.
+    std::vector<std::int64_t> addedSeeds;
     /// `probes:` (experiments): PAIR's probe table (pair.md Table 1) on the shared SFT policy, one table per
     /// contamination seed, computed after the trials. Its probes are the "arms" of the probe claims, whose metric
     /// is one of probeClaimMetrics(), e.g. `last_token > attention on probe/auroc_drop`.
@@ -78,8 +89,16 @@ struct SweepSpec {
     std::optional<Probes> probes;
 
     bool isExperiment() const { return !arms.empty(); }
-    /// The shared SFT run's config (experiments with sft "shared"): the base with `set` (and smoke's), no RL.
-    TrainConfig sftConfig() const;
+    /// The shared SFT run's config (experiments with sft "shared"): the base with `set` (and smoke's), no RL, named
+    /// "<name>-sft". With a `seed` (sft "per_seed"), that seed's: the same with `seed` set, named "<name>-sft-seed=S".
+    TrainConfig sftConfig(const std::string& seed = {}) const;
+    /// The run name sftConfig(seed) gives.
+    std::string sftRunName(const std::string& seed = {}) const;
+    /// The seeds of the trials, in the order they first appear (`seeds:`, then `added_seeds:`); empty when the
+    /// trials do not sweep the seed.
+    std::vector<std::string> seeds() const;
+    /// The SFT start in words, e.g. "run 12", "one per seed (seed 0: run 12, seed 1: not trained yet)".
+    std::string sftText() const;
 
     /// Parses and validates a sweep. `baseDir` is where a relative `base:` path is looked for first (then the
     /// shipped config folders). Throws ConfigError naming `source`, the line and the key, or the trial whose
@@ -101,7 +120,8 @@ struct SweepSpec {
     void checkResources() const;
     /// The sweep as the store keeps it: the file as given with `base:` replaced by the resolved base
     /// config inline, so that the sweep can be resumed without the files it was read from; an experiment's
-    /// `scale:` and `sft:` (the shared SFT run once trained) are written as they are now.
+    /// `scale:`, `sft:` (the shared SFT run once trained, per_seed's map of runs) and `added_seeds:` are written as
+    /// they are now, on lines of their own at the end.
     std::string storedText() const;
 
 private:
@@ -143,9 +163,12 @@ struct SweepProgress {
     int probeTablesDone = 0;
     int probeTablesTotal = 0;
     std::string probeActivity;
-    /// An experiment's shared SFT while it trains, before any trial (the trials all pending): the share of its steps
-    /// done, with elapsedSeconds and etaSeconds the SFT's own; negative otherwise.
+    /// An experiment's SFT starts while they train, before any trial (the trials all pending): the share of their
+    /// steps done (per_seed: of the starts this call trains, each counted alike), with elapsedSeconds and etaSeconds
+    /// the current SFT run's own; negative otherwise.
     double sftFraction = -1.0;
+    /// per_seed, while sftFraction is set: the seed whose SFT start trains ("" for the shared start).
+    std::string sftSeed;
 };
 
 /// Called from the worker threads, one call at a time (serialized by a mutex), when a trial changes state
@@ -158,7 +181,7 @@ struct SweepResult {
     std::vector<TrialProgress> trials;
     int probeTablesDone = 0; ///< an experiment's probe tables stored (of probeTablesTotal planned)
     int probeTablesTotal = 0;
-    bool stoppedInSft = false; ///< an experiment stopped during its shared SFT (before any trial; resumable)
+    bool stoppedInSft = false; ///< an experiment stopped during an SFT start (before any trial; resumable)
 };
 
 struct SweepOptions {
@@ -177,7 +200,7 @@ SweepResult runSweep(const SweepSpec& spec, const SweepOptions& options, const S
     const std::atomic<bool>* stop = nullptr);
 
 /// Runs the pending and cancelled trials of sweep `sweepId` again (cancelled ones continue from their
-/// checkpoints), as runSweep does; an experiment stopped during its shared SFT finishes that first
+/// checkpoints), as runSweep does; an experiment stopped during an SFT start finishes its SFT starts first
 /// (resumeExperiment() of experiment.h). Throws std::invalid_argument when there is no such sweep.
 SweepResult resumeSweep(std::int64_t sweepId, const SweepOptions& options, const SweepCallback& callback = {},
     const std::atomic<bool>* stop = nullptr);

@@ -242,7 +242,8 @@ SweepSpec SweepSpec::parse(const std::string& yamlText, const std::string& sourc
     std::uint64_t randomSeed = 0;
     std::optional<std::vector<std::string>> seeds;
     int baseLine = 0;
-    int armsLine = 0, gridLine = 0, scaleLine = 0, probesLine = 0;
+    int armsLine = 0, gridLine = 0, scaleLine = 0, probesLine = 0, sftLine = 0, addedSeedsLine = 0;
+    std::vector<std::string> addedSeeds;
     YAML::Node smoke;
     int smokeLine = 0;
     std::vector<std::pair<std::string, int>> claimTexts;
@@ -355,9 +356,27 @@ SweepSpec SweepSpec::parse(const std::string& yamlText, const std::string& sourc
             if (spec.scale != "full" && spec.scale != "smoke")
                 p.fail(line, "scale: expected full or smoke, got '" + spec.scale + "'");
         } else if (key == "sft") {
-            spec.sft = p.scalar(v, key);
-            if (spec.sft != "shared" && spec.sft != "none")
-                spec.sft = std::to_string(p.integer(v, key, 1, 1LL << 62));
+            sftLine = line;
+            if (v.IsMap()) {
+                // per_seed with the starts given so far: what the stored text records as each seed's SFT trains.
+                spec.sft = "per_seed";
+                for (const auto& item : v) {
+                    const auto seed = p.integer(item.first, "sft", 0, 1LL << 62);
+                    spec.sftRuns[seed] = p.integer(item.second, "sft." + std::to_string(seed), 1, 1LL << 62);
+                }
+            } else {
+                spec.sft = p.scalar(v, key);
+                if (spec.sft.find_first_not_of("0123456789") != std::string::npos && spec.sft != "shared"
+                    && spec.sft != "per_seed" && spec.sft != "none")
+                    p.fail(line,
+                        "sft: expected shared, per_seed, none, a run id or a map of seeds to run ids, got '" + spec.sft
+                            + "'");
+                if (spec.sft != "shared" && spec.sft != "per_seed" && spec.sft != "none")
+                    spec.sft = std::to_string(p.integer(v, key, 1, 1LL << 62));
+            }
+        } else if (key == "added_seeds") {
+            addedSeedsLine = line;
+            addedSeeds = seedList(v, line, key);
         } else if (key == "probes") {
             probesLine = line;
             spec.probes = probesOf(v, line, "probes");
@@ -416,7 +435,7 @@ SweepSpec SweepSpec::parse(const std::string& yamlText, const std::string& sourc
             p.fail(line,
                 "unknown key '" + key
                     + "' (known: name, base, set, grid, random, seeds, objective, objective_mode, workers, threads; "
-                      "experiments: arms, metrics, claims, sft, smoke, scale, paper, quote, probes)");
+                      "experiments: arms, metrics, claims, sft, smoke, scale, paper, quote, probes, added_seeds)");
         }
     }
     if (scaleArgument)
@@ -424,8 +443,9 @@ SweepSpec SweepSpec::parse(const std::string& yamlText, const std::string& sourc
     if (spec.scale != "full" && spec.scale != "smoke")
         p.fail(scaleLine, "scale: expected full or smoke, got '" + spec.scale + "'");
     if (spec.arms.empty()) {
-        for (const auto& [what, given] : { std::pair<const char*, bool> { "claims", !claimTexts.empty() },
-                 { "metrics", !spec.metrics.empty() }, { "smoke", smokeLine > 0 }, { "probes", probesLine > 0 } })
+        for (const auto& [what, given] :
+            { std::pair<const char*, bool> { "claims", !claimTexts.empty() }, { "metrics", !spec.metrics.empty() },
+                { "smoke", smokeLine > 0 }, { "probes", probesLine > 0 }, { "added_seeds", addedSeedsLine > 0 } })
             if (given)
                 p.fail(1, std::string(what) + ": only an experiment has it (add arms:)");
     } else {
@@ -507,9 +527,23 @@ SweepSpec SweepSpec::parse(const std::string& yamlText, const std::string& sourc
                 spec.metrics.push_back(c.metric);
             spec.claims.push_back(std::move(c));
         }
+        if (addedSeedsLine > 0) {
+            if (!seeds)
+                p.fail(addedSeedsLine, "added_seeds: the experiment has no seeds: to add them to");
+            for (const auto& seed : addedSeeds) {
+                if (std::find(seeds->begin(), seeds->end(), seed) != seeds->end())
+                    p.fail(addedSeedsLine, "added_seeds: seed " + seed + " is in the experiment's seeds already");
+                seeds->push_back(seed);
+                spec.addedSeeds.push_back(std::stoll(seed));
+            }
+        }
+        if (spec.sft == "per_seed" && !seeds)
+            p.fail(sftLine, "sft: per_seed trains an SFT start for each seed, and the experiment has no seeds:");
         if (spec.probes && spec.sft == "none")
             p.fail(probesLine, "probes: the tables read the shared SFT policy, and sft: none has none");
-        if (spec.sft == "shared")
+        if (spec.probes && spec.sft == "per_seed")
+            p.fail(probesLine, "probes: the tables read the shared SFT policy, and sft: per_seed has one per seed");
+        if (spec.sft == "shared" || spec.sft == "per_seed")
             for (const auto& arm : spec.arms)
                 for (const auto& [k, value] : arm.overrides)
                     for (const char* fixedBySft : { "sft.", "policy.", "env." })

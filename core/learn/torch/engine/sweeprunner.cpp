@@ -374,64 +374,111 @@ SweepRows createSweepRows(const SweepSpec& spec, const std::string& database)
     return rows;
 }
 
-/// Trains an experiment's shared SFT start (`existing`: resumes that run instead), with every core, before the
-/// trials. A new SFT run is recorded in the sweep's stored config (`sft: RUN`) in the transaction that creates it,
-/// so that a kill at any point leaves it to `resumeSweep`. Returns the spec with `sft` set to the run, or nullopt
-/// when stopped (the sweep is then cancelled, resumable); an error marks the sweep failed and is rethrown.
-std::optional<SweepSpec> trainSharedSft(SweepSpec spec, std::int64_t sweepId, std::optional<std::int64_t> existing,
+/// One SFT start an experiment trains before its trials: the shared one (`seed` empty) or a seed's (per_seed), new or
+/// continued (`existing`, a run stopped or killed before it finished).
+struct SftJob {
+    std::string seed;
+    std::optional<std::int64_t> existing;
+};
+
+/// The SFT starts `spec` still has to train, in seed order. A recorded run is continued when it is this experiment's
+/// own (a train run of the start's name) and has not finished; any other recorded run (finished, or one the file or
+/// --sft names) is used as it is.
+std::vector<SftJob> sftJobs(const SweepSpec& spec, Store& store)
+{
+    std::vector<SftJob> jobs;
+    if (!spec.isExperiment())
+        return jobs;
+    const auto recorded = [&](std::int64_t runId, const std::string& seed) {
+        const auto run = store.run(runId);
+        if (run && run->kind == RunKind::Train && run->status != RunStatus::Finished
+            && run->name == spec.sftRunName(seed))
+            jobs.push_back({ seed, runId });
+    };
+    if (spec.sft == "shared") {
+        jobs.push_back({});
+    } else if (spec.sft == "per_seed") {
+        for (const auto& seed : spec.seeds()) {
+            const auto run = spec.sftRuns.find(std::stoll(seed));
+            if (run == spec.sftRuns.end())
+                jobs.push_back({ seed, std::nullopt });
+            else
+                recorded(run->second, seed);
+        }
+    } else if (spec.sft != "none" && !spec.sft.empty()
+        && spec.sft.find_first_not_of("0123456789") == std::string::npos) {
+        recorded(std::stoll(spec.sft), {});
+    }
+    return jobs;
+}
+
+/// Trains `jobs`, one after another with every core, before the trials. A new SFT run is recorded in the sweep's
+/// stored config (`sft: RUN`, or per_seed's `sft: {SEED: RUN, ...}`) in the transaction that creates it, so that a kill
+/// at any point leaves it to resumeExperiment(), and a finished start is never trained again. Returns the spec with
+/// the runs recorded, or nullopt when stopped (the sweep is then cancelled, resumable); an error marks the sweep failed
+/// and is rethrown.
+std::optional<SweepSpec> trainSftStarts(SweepSpec spec, const std::vector<SftJob>& jobs, std::int64_t sweepId,
     const SweepOptions& options, const TrainCallback& sftCallback, const SweepCallback& callback,
     const std::vector<TrialProgress>& trials, const std::atomic<bool>* stop)
 {
-    // The SFT's progress goes to sftCallback and, as the experiment's progress (sftFraction), to the sweep callback.
-    const TrainCallback progress = [&](const TrainProgress& p) {
-        if (callback && p.phase == Phase::Sft && p.steps > 0) {
-            SweepProgress sp;
-            sp.sweepId = sweepId;
-            sp.trials = trials;
-            sp.total = static_cast<int>(trials.size());
-            sp.elapsedSeconds = p.elapsedSeconds;
-            sp.etaSeconds = p.etaSeconds;
-            sp.sftFraction = std::clamp(static_cast<double>(p.step) / static_cast<double>(p.steps), 0.0, 1.0);
-            callback(sp);
-        }
-        return sftCallback ? sftCallback(p) : true;
+    const auto record = [](SweepSpec& s, const std::string& seed, std::int64_t runId) {
+        if (seed.empty())
+            s.sft = std::to_string(runId);
+        else
+            s.sftRuns[std::stoll(seed)] = runId;
     };
-    TrainResult result;
-    try {
-        TrainOptions trainOptions { options.database, options.device, RunKind::Train };
-        std::unique_ptr<Trainer> trainer;
-        if (existing) {
-            trainer = Trainer::resume(*existing, trainOptions);
-        } else {
-            trainOptions.onCreated = [&spec, sweepId](Store& store, std::int64_t runId) {
-                SweepSpec linked = spec;
-                linked.sft = std::to_string(runId);
-                store.database()
-                    .prepare("UPDATE sweep SET config = ? WHERE id = ?")
-                    .bind(1, linked.storedText())
-                    .bind(2, sweepId)
-                    .exec();
-            };
-            trainer = std::make_unique<Trainer>(spec.sftConfig(), trainOptions);
-        }
-        result = trainer->run(progress, stop);
-    } catch (...) {
+    for (std::size_t k = 0; k < jobs.size(); ++k) {
+        const SftJob& job = jobs[k];
+        // The SFT's progress goes to sftCallback and, as the experiment's progress (sftFraction), to the sweep
+        // callback.
+        const TrainCallback progress = [&](const TrainProgress& p) {
+            if (callback && p.phase == Phase::Sft && p.steps > 0) {
+                SweepProgress sp;
+                sp.sweepId = sweepId;
+                sp.trials = trials;
+                sp.total = static_cast<int>(trials.size());
+                sp.elapsedSeconds = p.elapsedSeconds;
+                sp.etaSeconds = p.etaSeconds;
+                const double own = std::clamp(static_cast<double>(p.step) / static_cast<double>(p.steps), 0.0, 1.0);
+                sp.sftFraction = (static_cast<double>(k) + own) / static_cast<double>(jobs.size());
+                sp.sftSeed = job.seed;
+                callback(sp);
+            }
+            return sftCallback ? sftCallback(p) : true;
+        };
+        TrainResult result;
         try {
-            Store(options.database).setSweepStatus(sweepId, TrialStatus::Failed);
+            TrainOptions trainOptions { options.database, options.device, RunKind::Train };
+            std::unique_ptr<Trainer> trainer;
+            if (job.existing) {
+                trainer = Trainer::resume(*job.existing, trainOptions);
+            } else {
+                trainOptions.onCreated = [&](Store& store, std::int64_t runId) {
+                    SweepSpec linked = spec;
+                    record(linked, job.seed, runId);
+                    store.setSweepConfig(sweepId, linked.storedText());
+                };
+                trainer = std::make_unique<Trainer>(spec.sftConfig(job.seed), trainOptions);
+            }
+            result = trainer->run(progress, stop);
         } catch (...) {
+            try {
+                Store(options.database).setSweepStatus(sweepId, TrialStatus::Failed);
+            } catch (...) {
+            }
+            throw;
         }
-        throw;
+        releaseFreeMemory(); // the SFT's peak, held by this thread's arena, before the next SFT or the trials
+        record(spec, job.seed, result.runId);
+        if (result.status != RunStatus::Finished) {
+            Store(options.database).setSweepStatus(sweepId, TrialStatus::Cancelled);
+            return std::nullopt;
+        }
     }
-    releaseFreeMemory(); // the SFT's peak, held by this thread's arena, before the trials start theirs
-    if (result.status != RunStatus::Finished) {
-        Store(options.database).setSweepStatus(sweepId, TrialStatus::Cancelled);
-        return std::nullopt;
-    }
-    spec.sft = std::to_string(result.runId);
     return spec;
 }
 
-SweepResult stoppedInSharedSft(std::int64_t sweepId, std::vector<TrialProgress> trials)
+SweepResult stoppedDuringSft(std::int64_t sweepId, std::vector<TrialProgress> trials)
 {
     SweepResult r;
     r.sweepId = sweepId;
@@ -454,18 +501,23 @@ SweepResult runSweep(
 SweepResult runExperiment(SweepSpec spec, const SweepOptions& options, const SweepCallback& callback,
     const TrainCallback& sftCallback, const std::atomic<bool>* stop)
 {
-    if (!spec.isExperiment() || spec.sft != "shared")
+    if (!spec.isExperiment() || (spec.sft != "shared" && spec.sft != "per_seed"))
         return runSweep(spec, options, callback, stop);
-    // The experiment and its trials exist before the shared SFT starts: a stop or a kill during the SFT leaves an
-    // experiment to resume, and the SFT run is recorded in it as soon as it exists.
+    // The experiment and its trials exist before its SFT starts train: a stop or a kill during an SFT leaves an
+    // experiment to resume, and each SFT run is recorded in it as soon as it exists.
     if (options.workers > 0)
         spec.workers = options.workers;
     spec.checkResources(); // refused before anything is written
     SweepRows rows = createSweepRows(spec, options.database);
+    std::vector<SftJob> jobs;
+    {
+        Store store(options.database);
+        jobs = sftJobs(spec, store);
+    }
     auto trained
-        = trainSharedSft(std::move(spec), rows.sweepId, std::nullopt, options, sftCallback, callback, rows.trials, stop);
+        = trainSftStarts(std::move(spec), jobs, rows.sweepId, options, sftCallback, callback, rows.trials, stop);
     if (!trained)
-        return stoppedInSharedSft(rows.sweepId, std::move(rows.trials));
+        return stoppedDuringSft(rows.sweepId, std::move(rows.trials));
     const SweepSpec ready = withWorkers(*trained, options);
     return SweepRunner(ready, options, callback, stop).run(rows.sweepId, std::move(rows.trials), std::move(rows.queue));
 }
@@ -498,25 +550,15 @@ SweepResult resumeExperiment(std::int64_t sweepId, const SweepOptions& options, 
         trials.push_back(std::move(p));
     }
     store.setSweepStatus(sweepId, TrialStatus::Running);
-    if (stored.isExperiment()) {
-        // An experiment stopped or killed during its shared SFT: that run first (continued from its checkpoint, or
-        // from its seed), or a new one when the experiment ended before its SFT run was created.
-        std::optional<std::int64_t> sftRun;
-        bool needSft = stored.sft == "shared";
-        if (!needSft && !stored.sft.empty() && stored.sft.find_first_not_of("0123456789") == std::string::npos) {
-            const auto run = store.run(std::stoll(stored.sft));
-            if (run && run->kind == RunKind::Train && run->status != RunStatus::Finished
-                && run->name == stored.name + "-sft") {
-                needSft = true;
-                sftRun = run->id;
-            }
-        }
-        if (needSft) {
-            auto trained = trainSharedSft(stored, sweepId, sftRun, options, sftCallback, callback, trials, stop);
-            if (!trained)
-                return stoppedInSharedSft(sweepId, std::move(trials));
-            stored = std::move(*trained);
-        }
+    // An experiment stopped or killed during an SFT start: that run first (continued from its checkpoint, or from its
+    // seed), and a new one for each start not created yet (the experiment ended before it, or `experiment extend`
+    // added its seed).
+    const auto jobs = sftJobs(stored, store);
+    if (!jobs.empty()) {
+        auto trained = trainSftStarts(stored, jobs, sweepId, options, sftCallback, callback, trials, stop);
+        if (!trained)
+            return stoppedDuringSft(sweepId, std::move(trials));
+        stored = std::move(*trained);
     }
     const SweepSpec spec = withWorkers(stored, options);
     return SweepRunner(spec, options, callback, stop).run(sweepId, std::move(trials), std::move(queue));
