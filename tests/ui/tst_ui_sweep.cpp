@@ -1,16 +1,17 @@
 // The Sweeps page: TrialModel under QAbstractItemModelTester (live updates in place, resets on a new shape,
 // stored trials), its aggregates and CSV; the controller refuses a bad sweep before anything is written; the
 // page runs a 2×2 tiny sweep through the controller to the end, draws its heatmap and exports the table.
+#include "tests/ui/sweeptestdata.h"
 #include "ui/charts/errorbarchart.h"
 #include "ui/charts/heatmapchart.h"
 #include "ui/common/itemroles.h"
 #include "ui/figures/curvepainter.h"
+#include "ui/shell/workspace.h"
+#include "ui/sweeps/planpanel.h"
 #include "ui/sweeps/reportdialog.h"
 #include "ui/sweeps/sweepcontroller.h"
 #include "ui/sweeps/sweeppage.h"
 #include "ui/sweeps/trialmodel.h"
-#include "tests/ui/sweeptestdata.h"
-#include "ui/shell/workspace.h"
 
 #include "core/learn/api/experiment.h"
 #include "core/store.h"
@@ -130,9 +131,19 @@ void TestUiSweep::experimentRunsAndItsReportShowsTheVerdicts()
         if (p->sftFraction >= 0.0)
             sftSnapshots.push_back(p);
     });
+    // Before its first run the database holds no pilot: the plan says how to make one.
+    QTRY_VERIFY2(
+        page.planPanel()->isVisibleTo(&page) && page.planPanel()->text().startsWith(QStringLiteral("Plan: no pilot")),
+        qPrintable(page.planPanel()->text()));
     page.startSweep();
     QVERIFY(finished.wait(240000));
     QCOMPARE(finished.at(0).at(0).value<TrialStatus>(), TrialStatus::Finished);
+    // Finished, the experiment is the pilot: a line per claim with its seeds now and those it needs.
+    QTRY_VERIFY2(page.planPanel()->text().startsWith(
+                     QStringLiteral("Plan from experiment %1").arg(started.at(0).at(0).toLongLong())),
+        qPrintable(page.planPanel()->text()));
+    QCOMPARE(page.planPanel()->text().count(QStringLiteral("\n• ")), 3);
+    QVERIFY2(page.planPanel()->text().contains(QStringLiteral(": 2 seed")), qPrintable(page.planPanel()->text()));
     QVERIFY(!sftSnapshots.empty());
     QVERIFY(sftSnapshots.front()->sweepId > 0);
     QCOMPARE(sftSnapshots.front()->total, 4);
