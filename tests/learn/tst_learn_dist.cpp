@@ -1,9 +1,11 @@
 // The communicator of data-parallel runs (core/learn/torch/dist, issue 36) on Gloo over loopback: ranks as threads of
 // this process, rendezvousing through a FileStore or a TCPStore. Collectives agree with a sum / root computed here;
 // buckets split and join tensors of several dtypes; a rank that never arrives is named; launchers' environments
-// (torchrun, srun) are read, and their mistakes refused by name.
+// (torchrun, srun) are read, and their mistakes refused by name. (The learned credit models over ranks:
+// tst_learn_distcredit.)
 #include "core/learn/torch/dist/communicator.h"
 #include "core/learn/torch/dist/dataparallel.h"
+#include "tests/learn/rankthreads.h"
 
 #include <QTemporaryDir>
 #include <QtTest/QTest>
@@ -19,6 +21,9 @@
 #include <thread>
 
 using namespace creditlab::learn::dist;
+using creditlab::testing::fileEnv;
+using creditlab::testing::generatorLock;
+using creditlab::testing::onRanks;
 
 class TestLearnDist : public QObject {
     Q_OBJECT
@@ -57,40 +62,6 @@ LaunchEnv fromMap(const Env& env)
         const auto it = env.find(name);
         return it == env.end() ? std::nullopt : std::optional<std::string>(it->second);
     });
-}
-
-/// Runs `body(rank)` on `world` threads; rethrows the first exception (after joining all).
-void onRanks(int world, const std::function<void(int)>& body)
-{
-    std::vector<std::thread> threads;
-    std::exception_ptr error;
-    std::mutex m;
-    for (int r = 0; r < world; ++r)
-        threads.emplace_back([&, r] {
-            try {
-                body(r);
-            } catch (...) {
-                std::lock_guard lock(m);
-                if (!error)
-                    error = std::current_exception();
-            }
-        });
-    for (auto& t : threads)
-        t.join();
-    if (error)
-        std::rethrow_exception(error);
-}
-
-LaunchEnv fileEnv(const std::string& file, int rank, int world)
-{
-    LaunchEnv env;
-    env.rank = rank;
-    env.world = world;
-    env.localRank = rank;
-    env.localWorld = world;
-    env.storeFile = file;
-    env.source = "test";
-    return env;
 }
 
 int freePort()
@@ -335,12 +306,10 @@ void TestLearnDist::monitoredBarrierNamesTheMissingRank()
 
 namespace {
 
-/// A 6→32→32→3 tanh MLP, seeded per `seed`, in `dtype`. Ranks are threads sharing torch's default generator: seeding
-/// and drawing the initial weights happen under one lock, or one rank's draws interleave with another's seed.
+/// A 6→32→32→3 tanh MLP, seeded per `seed`, in `dtype`.
 torch::nn::Sequential mlp(std::uint64_t seed, torch::Dtype dtype)
 {
-    static std::mutex generatorLock;
-    std::lock_guard lock(generatorLock);
+    std::lock_guard lock(generatorLock());
     torch::manual_seed(seed);
     torch::nn::Sequential net(torch::nn::Linear(6, 32), torch::nn::Tanh(), torch::nn::Linear(32, 32), torch::nn::Tanh(),
         torch::nn::Linear(32, 3));

@@ -1,9 +1,19 @@
 #include "core/learn/torch/dist/dataparallel.h"
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 
 namespace creditlab::learn::dist {
+
+std::pair<std::size_t, std::size_t> shareOf(std::size_t count, int rank, int world)
+{
+    const auto w = static_cast<std::size_t>(std::max(1, world));
+    const auto r = static_cast<std::size_t>(rank);
+    const std::size_t base = count / w, extra = count % w;
+    const std::size_t begin = r * base + std::min(r, extra);
+    return { begin, begin + base + (r < extra ? 1 : 0) };
+}
 
 void broadcastFromRoot(Communicator& comm, const std::vector<torch::Tensor>& tensors)
 {

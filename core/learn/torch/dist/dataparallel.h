@@ -8,11 +8,17 @@
 
 #include "core/learn/torch/dist/communicator.h"
 
+#include <cstddef>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace creditlab::learn::dist {
+
+/// The items [begin, end) of `count` that rank `rank` of `world` takes: contiguous, sizes differing by at most one,
+/// the larger shares first.
+std::pair<std::size_t, std::size_t> shareOf(std::size_t count, int rank, int world);
 
 /// Sets every rank's `tensors` (parameters, buffers, optimizer state) to rank 0's.
 void broadcastFromRoot(Communicator& comm, const std::vector<torch::Tensor>& tensors);

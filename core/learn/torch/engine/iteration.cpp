@@ -61,7 +61,9 @@ std::vector<std::pair<std::string, double>> Trainer::Impl::runIteration()
     });
     applyVerdicts(rollouts.trajectories, batchVerdicts, "judge:" + judge->tag(), it);
 
-    // The learned credit model annotates the batch from the acting policy's hidden states of these very rollouts.
+    // The learned credit model annotates the batch from the acting policy's hidden states of these very rollouts (the
+    // ranks of a data-parallel run share the passes out: learnedcredit.h).
+    const UpdateShard shard { comm.get(), firstGroup * groupSize, endGroup * groupSize };
     if (learned) {
         if (!learnedReady) {
             learned->afterSft(metrics);
@@ -71,10 +73,10 @@ std::vector<std::pair<std::string, double>> Trainer::Impl::runIteration()
         if (learned->needs() != TurnStateNeed::None) {
             const auto hiddenStart = Clock::now();
             states = extractTurnStates(policy, *format, rollouts, config.getInt("rl.micro_batch"), device,
-                learned->needs() == TurnStateNeed::TurnsAndFinals);
+                learned->needs() == TurnStateNeed::TurnsAndFinals, comm.get());
             metrics.emplace_back("time/hidden_s", secondsSince(hiddenStart));
         }
-        learned->annotate(rollouts, states ? &*states : nullptr, it, metrics);
+        learned->annotate(rollouts, states ? &*states : nullptr, shard, it, metrics);
     }
     Batch batch = Batch::fromTrajectories(std::move(rollouts.trajectories));
 
@@ -96,7 +98,7 @@ std::vector<std::pair<std::string, double>> Trainer::Impl::runIteration()
     const auto updateStart = Clock::now();
     UpdateTrace trace;
     UpdateSettings settings = updateSettings(config, kl.coef, static_cast<bool>(critic));
-    settings.shard = { comm.get(), firstGroup * groupSize, endGroup * groupSize };
+    settings.shard = shard;
     const auto stats = ppoUpdate(policy, reference, *optimizer, critic ? &critic : nullptr, criticOptimizer.get(),
         sequences, settings, rng, &trace);
     kl.update(stats.kl, static_cast<std::int64_t>(selection.samples));

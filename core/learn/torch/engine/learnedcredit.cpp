@@ -1,8 +1,10 @@
-// Learned credit models inside the RL loop (learnedcredit.h): the acting policy's per-turn hidden states, and the
-// three models behind the LearnedCredit interface (TurnRD, the value baseline, PAIR's probe).
+// Learned credit models inside the RL loop (learnedcredit.h): the three models behind the LearnedCredit interface
+// (TurnRD, the value baseline, PAIR's probe). In a data-parallel run every rank holds the whole gathered batch and the
+// same model; each shares its passes out over the ranks (context.comm) and rank 0 alone writes the run's side files.
 #include "core/learn/torch/engine/learnedcredit.h"
 #include "core/atomicfile.h"
 #include "core/credit/estimator.h"
+#include "core/learn/torch/dist/dataparallel.h"
 #include "core/learn/torch/engine/trainerstate.h"
 #include "core/learn/torch/pair/pairfeatures.h"
 #include "core/learn/torch/pair/probepipeline.h"
@@ -16,6 +18,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <optional>
 
 namespace creditlab::learn {
@@ -37,6 +41,18 @@ std::string readText(const std::string& path)
     return text.str();
 }
 
+bool distributed(const LearnedCreditContext& context) { return context.comm && context.comm->world() > 1; }
+
+/// Rank 0 of the run (every process that is not data-parallel): the one that writes side files.
+bool writer(const LearnedCreditContext& context) { return !context.comm || context.comm->rank() == 0; }
+
+/// The trajectories [begin, end) of `shard` within a batch of `count`.
+std::pair<std::size_t, std::size_t> ownTrajectories(const UpdateShard& shard, std::size_t count)
+{
+    const std::size_t end = std::min(shard.end, count);
+    return { std::min(shard.begin, end), end };
+}
+
 /// Row `row` of a (rows, width) float CPU tensor appended to `out`.
 void appendRow(const torch::Tensor& rows, std::int64_t row, std::vector<float>& out)
 {
@@ -46,103 +62,6 @@ void appendRow(const torch::Tensor& rows, std::int64_t row, std::vector<float>& 
 }
 
 } // namespace
-
-TurnStates extractTurnStates(Transformer& policy, const TokenFormat& format, const RolloutBatch& rollouts,
-    std::int64_t microBatch, const torch::Device& device, bool finals)
-{
-    torch::NoGradGuard noGrad;
-    policy->eval();
-    TurnStates states;
-    const auto n = static_cast<std::int64_t>(rollouts.samples.size());
-    const auto width = policy->options().width;
-    states.actionLast = torch::empty({ n, width }, torch::kFloat);
-    states.promptLast = torch::empty({ n, width }, torch::kFloat);
-    // One pass over each sequence gives every turn in it: the state before the action at the token that predicts its
-    // first token, h_t at its last token.
-    std::vector<std::vector<std::int64_t>> samplesOf(rollouts.sequences.size());
-    for (std::size_t s = 0; s < rollouts.samples.size(); ++s)
-        samplesOf[rollouts.samples[s].sequence].push_back(static_cast<std::int64_t>(s));
-    const auto sequences = static_cast<std::int64_t>(rollouts.sequences.size());
-    for (std::int64_t start = 0; start < sequences; start += microBatch) {
-        const std::int64_t end = std::min(sequences, start + microBatch);
-        std::vector<const TrainSequence*> rows;
-        std::vector<std::int64_t> rowOf, promptAt, lastAt, sampleAt;
-        for (std::int64_t q = start; q < end; ++q) {
-            rows.push_back(&rollouts.sequences[static_cast<std::size_t>(q)]);
-            for (std::int64_t s : samplesOf[static_cast<std::size_t>(q)]) {
-                const TurnSample& sample = rollouts.samples[static_cast<std::size_t>(s)];
-                const ActionSpan& span = rows.back()->spans[sample.span];
-                rowOf.push_back(q - start);
-                promptAt.push_back(span.from);
-                lastAt.push_back(span.end - 1);
-                sampleAt.push_back(s);
-            }
-        }
-        if (sampleAt.empty())
-            continue;
-        const SequenceBatch batch = makeSequenceBatch(rows, device);
-        const auto hidden = forwardBatch(policy, batch).hidden; // (B, T, width), final LN
-        const auto count = static_cast<std::int64_t>(sampleAt.size());
-        auto rowIndex = torch::from_blob(rowOf.data(), { count }, torch::kLong).to(device);
-        auto gather = [&](std::vector<std::int64_t>& at) {
-            auto index = torch::from_blob(at.data(), { count }, torch::kLong).to(device);
-            return hidden.index({ rowIndex, index }).to(torch::kCPU).to(torch::kFloat);
-        };
-        auto target = torch::from_blob(sampleAt.data(), { count }, torch::kLong);
-        states.actionLast.index_copy_(0, target, gather(lastAt));
-        states.promptLast.index_copy_(0, target, gather(promptAt));
-    }
-    // The goal embedding (has_turnrd.md §2.5 [choice]): the final hidden states mean-pooled over the goal's tokens
-    // after the first (<goal>; a chat model's goal chunk starts with its template's header). Streams begin with the
-    // goal and attention is causal, so a pass over the goal alone gives the same states as inside any stream.
-    const auto trajectories = static_cast<std::int64_t>(rollouts.trajectories.size());
-    states.goal = torch::empty({ trajectories, width }, torch::kFloat);
-    for (std::int64_t i = 0; i < trajectories; ++i) {
-        std::vector<std::int32_t> ids
-            = format.goal(rollouts.trajectories[static_cast<std::size_t>(i)].task.goal.value_or(std::string()));
-        const auto context = policy->options().context;
-        if (static_cast<std::int64_t>(ids.size()) > context)
-            ids.resize(static_cast<std::size_t>(context));
-        std::vector<std::int64_t> wide(ids.begin(), ids.end());
-        const auto len = static_cast<std::int64_t>(wide.size());
-        auto tokens = torch::from_blob(wide.data(), { 1, len }, torch::kLong).to(device);
-        auto valid = torch::ones({ 1, len }, torch::TensorOptions(torch::kBool).device(device));
-        auto hidden = policy->forward(tokens, valid).hidden[0]; // (len, width)
-        auto pooled = len > 1 ? hidden.narrow(0, 1, len - 1).mean(0) : hidden[0];
-        states.goal[i].copy_(pooled.to(torch::kCPU).to(torch::kFloat));
-    }
-    if (!finals)
-        return states;
-    // The state after the last turn: the context the policy would read next (the last feedback as the observation),
-    // at its last token, as each turn's state is read at the token before its action.
-    states.final = torch::empty({ trajectories, width }, torch::kFloat);
-    for (std::int64_t start = 0; start < trajectories; start += microBatch) {
-        const std::int64_t end = std::min(trajectories, start + microBatch);
-        std::vector<TrainSequence> contexts;
-        for (std::int64_t i = start; i < end; ++i) {
-            TrainSequence c;
-            c.tokens = rollouts.finalContexts[static_cast<std::size_t>(i)];
-            if (c.tokens.empty())
-                c.tokens = format.goal({});
-            contexts.push_back(std::move(c));
-        }
-        std::vector<const TrainSequence*> rows;
-        std::vector<std::int64_t> last;
-        for (const auto& c : contexts) {
-            rows.push_back(&c);
-            last.push_back(c.size() - 1);
-        }
-        const SequenceBatch batch = makeSequenceBatch(rows, device);
-        const auto hidden = forwardBatch(policy, batch).hidden;
-        const auto count = end - start;
-        auto index = torch::from_blob(last.data(), { count }, torch::kLong).to(device);
-        states.final.narrow(0, start, count)
-            .copy_(hidden.index({ torch::arange(count, torch::TensorOptions(torch::kLong).device(device)), index })
-                       .to(torch::kCPU)
-                       .to(torch::kFloat));
-    }
-    return states;
-}
 
 namespace {
 
@@ -165,7 +84,8 @@ public:
     }
 
     /// The value head's ΔV per turn (EMA head; 0 during its warm-up) as each turn's credit entry "value_delta".
-    void annotate(RolloutBatch& rollouts, const TurnStates* states, std::int64_t, Metrics& metrics) override
+    void annotate(RolloutBatch& rollouts, const TurnStates* states, const UpdateShard& shard, std::int64_t,
+        Metrics& metrics) override
     {
         const TrainConfig& config = m_context.config;
         const auto width = m_context.policy->options().width;
@@ -198,6 +118,10 @@ public:
             m_targets.insert(m_targets.end(), targets.begin(), targets.end());
         }
         const auto rows = static_cast<std::int64_t>(m_targets.size());
+        // This rank's rows for the step: those of the trajectories it rolled out (every rank holds all of them).
+        const auto [first, end] = ownTrajectories(shard, rollouts.trajectories.size());
+        firstRow.push_back(static_cast<std::size_t>(rows));
+        m_ownRows = { static_cast<std::int64_t>(firstRow[first]), static_cast<std::int64_t>(firstRow[end]) };
         const auto values = m_head->predict(m_states.data(), rows);
         // λ = 0 during the warm-up (App. D): ΔV = 0 gives exactly that whatever the estimator's lambda.
         const bool warm = m_head->warmedUp();
@@ -225,7 +149,8 @@ public:
         const auto rows = static_cast<std::int64_t>(m_targets.size());
         if (rows == 0)
             return;
-        metrics.emplace_back("value/loss", m_head->trainStep(m_states.data(), rows, m_targets));
+        metrics.emplace_back("value/loss",
+            m_head->trainStep(m_states.data(), rows, m_targets, { m_context.comm, m_ownRows.first, m_ownRows.second }));
         m_states.clear();
         m_targets.clear();
     }
@@ -241,6 +166,7 @@ private:
     std::unique_ptr<ValueBaseline> m_head;
     std::vector<float> m_states; ///< this round's states until the update is done
     std::vector<double> m_targets; ///< and their Monte-Carlo targets
+    std::pair<std::int64_t, std::int64_t> m_ownRows; ///< this rank's rows of them [first, end)
 };
 
 /// TurnRD for has with credit.decomposer=turnrd, as has_turnrd.md Algorithm 1 runs it: line 8, credits from the
@@ -255,31 +181,36 @@ public:
     TurnStateNeed needs() const override { return TurnStateNeed::Turns; }
 
     /// The checkpoint's model and the replay up to `iteration`; from scratch (empty dir), the side file is dropped.
+    /// Rank 0 reads and rewrites the side file and hands its records to the other ranks, which never touch it.
     void restore(const std::string& checkpointDir, std::int64_t iteration) override
     {
-        const std::string replayPath = m_context.filesDir + kReplayFile;
         m_replay = std::make_unique<TurnRdReplay>(m_context.config.getDouble("turnrd.half_life"));
         if (!checkpointDir.empty() && fs::exists(checkpointDir + kTurnRdFile))
             m_model = std::make_unique<TurnRd>(TurnRd::load(checkpointDir + kTurnRdFile, m_context.device.str()));
-        if (!fs::exists(replayPath))
-            return;
-        // The side file may hold rounds past the checkpoint (an interrupted run): keep the checkpoint's rounds only,
-        // rewritten through a temporary file so a crash leaves the old file.
-        auto records = TurnRdReplay::readFile(replayPath);
-        std::erase_if(records, [&](const TurnRdTrajectory& r) { return r.round > iteration; });
-        const std::string temporary = replayPath + ".tmp";
-        fs::remove(temporary);
-        if (!records.empty())
-            TurnRdReplay::appendToFile(temporary, records);
-        if (records.empty())
-            fs::remove(replayPath);
-        else
-            fs::rename(temporary, replayPath);
+        std::vector<TurnRdTrajectory> records;
+        if (!distributed(m_context)) {
+            records = restoreReplayFile(iteration);
+        } else {
+            std::string bytes;
+            std::optional<std::string> error;
+            if (writer(m_context)) {
+                try {
+                    bytes = TurnRdReplay::encode(restoreReplayFile(iteration));
+                } catch (const std::exception& e) {
+                    error = e.what();
+                }
+            }
+            if (const auto failed = dist::broadcastResult(*m_context.comm, bytes, error))
+                throw std::runtime_error(*failed);
+            records = TurnRdReplay::decode(bytes, "the TurnRD replay from rank 0");
+        }
         m_replay->append(std::move(records));
     }
 
-    /// Algorithm 1 line 8: TurnRD's credits from the frozen model as each turn's credit entry "turnrd".
-    void annotate(RolloutBatch& rollouts, const TurnStates* states, std::int64_t it, Metrics& metrics) override
+    /// Algorithm 1 line 8: TurnRD's credits from the frozen model as each turn's credit entry "turnrd". Every rank
+    /// credits the whole batch: one forward pass per turnrd.batch_size trajectories, cheap beside its training.
+    void annotate(RolloutBatch& rollouts, const TurnStates* states, const UpdateShard&, std::int64_t it,
+        Metrics& metrics) override
     {
         if (!m_model)
             m_model = std::make_unique<TurnRd>(options());
@@ -323,14 +254,16 @@ public:
         metrics.emplace_back("turnrd/credit_drift", drift);
     }
 
-    /// Algorithm 1 line 12: the round's records into the replay (and its side file), then a training round.
+    /// Algorithm 1 line 12: the round's records into the replay (and rank 0's side file), then a training round,
+    /// its minibatches shared out over the ranks (TurnRd::trainRound).
     void trainAfterUpdate(std::int64_t it, Metrics& metrics) override
     {
         const auto start = Clock::now();
-        TurnRdReplay::appendToFile(m_context.filesDir + kReplayFile, m_pending);
+        if (writer(m_context))
+            TurnRdReplay::appendToFile(m_context.filesDir + kReplayFile, m_pending);
         m_replay->append(std::move(m_pending));
         m_pending.clear();
-        const TurnRdRoundStats stats = m_model->trainRound(*m_replay, it);
+        const TurnRdRoundStats stats = m_model->trainRound(*m_replay, it, {}, m_context.comm);
         metrics.emplace_back("turnrd/loss", stats.last.total);
         metrics.emplace_back("turnrd/loss_pred", stats.last.pred);
         metrics.emplace_back("turnrd/loss_value", stats.last.value);
@@ -356,6 +289,26 @@ public:
     }
 
 private:
+    /// The side file's records up to `iteration`. It may hold rounds past the checkpoint (an interrupted run): they
+    /// are dropped from the file, rewritten through a temporary file so a crash leaves the old file.
+    std::vector<TurnRdTrajectory> restoreReplayFile(std::int64_t iteration) const
+    {
+        const std::string replayPath = m_context.filesDir + kReplayFile;
+        if (!fs::exists(replayPath))
+            return {};
+        auto records = TurnRdReplay::readFile(replayPath);
+        std::erase_if(records, [&](const TurnRdTrajectory& r) { return r.round > iteration; });
+        const std::string temporary = replayPath + ".tmp";
+        fs::remove(temporary);
+        if (!records.empty())
+            TurnRdReplay::appendToFile(temporary, records);
+        if (records.empty())
+            fs::remove(replayPath);
+        else
+            fs::rename(temporary, replayPath);
+        return records;
+    }
+
     TurnRdOptions options() const
     {
         const TrainConfig& config = m_context.config;
@@ -382,9 +335,42 @@ private:
     std::vector<TurnRdTrajectory> m_pending; ///< this round's records until the update is done
 };
 
+/// Metrics as text lines "name<TAB>value" (17 significant digits: exact) ended by an empty line, and back: how rank 0
+/// hands the probe fit's metrics to the other ranks with the probe. decodeMetrics returns where the text after them
+/// begins.
+std::string encodeMetrics(const Metrics& metrics)
+{
+    std::string out;
+    char value[32];
+    for (const auto& [name, v] : metrics) {
+        std::snprintf(value, sizeof value, "%.17g", v);
+        out += name + "\t" + value + "\n";
+    }
+    return out + "\n";
+}
+
+std::size_t decodeMetrics(const std::string& text, Metrics& metrics)
+{
+    std::size_t at = 0;
+    for (;;) {
+        const std::size_t line = text.find('\n', at);
+        if (line == std::string::npos)
+            throw std::runtime_error("the PAIR probe from rank 0: its metrics are cut short");
+        if (line == at)
+            return line + 1;
+        const std::size_t tab = text.find('\t', at);
+        if (tab == std::string::npos || tab > line)
+            throw std::runtime_error("the PAIR probe from rank 0: a metric line without a value");
+        metrics.emplace_back(text.substr(at, tab - at), std::strtod(text.c_str() + tab + 1, nullptr));
+        at = line + 1;
+    }
+}
+
 /// PAIR (credit.method pair): every turn's score is the two-stage probe's s_final on the acting policy's features of
 /// that turn (pair.md §2.5). The probe is pair.probe's file, else the run's own copy, else fitted on the run's SFT
-/// policy with contaminated household data (probepipeline.h) before the first iteration.
+/// policy with contaminated household data (probepipeline.h) before the first iteration. In a data-parallel run rank 0
+/// alone reads or fits it (the store and the run's files are rank 0's) and hands it to the other ranks, and the
+/// per-turn feature passes are shared out by trajectory.
 class PairLearned final : public LearnedCredit {
 public:
     explicit PairLearned(const LearnedCreditContext& context)
@@ -393,51 +379,55 @@ public:
     }
     std::string_view name() const override { return "pair"; }
 
+    /// Rank 0 looks for pair.probe's file (the other ranks may not see rank 0's files) and every rank throws alike.
     void validate() const override
     {
         const std::string given = m_context.config.getText("pair.probe");
-        if (!given.empty() && !fs::exists(given))
-            throw std::invalid_argument("pair.probe: no such file: " + given);
+        std::optional<std::string> error;
+        if (writer(m_context) && !given.empty() && !fs::exists(given))
+            error = "pair.probe: no such file: " + given;
+        std::string nothing;
+        const auto failed = distributed(m_context) ? dist::broadcastResult(*m_context.comm, nothing, error) : error;
+        if (failed)
+            throw std::invalid_argument(*failed);
     }
 
     void afterSft(Metrics& metrics) override
     {
         if (m_probe)
             return;
-        const std::string own = m_context.filesDir + kPairProbeFile;
-        const std::string given = m_context.config.getText("pair.probe");
-        if (!given.empty() || fs::exists(own)) {
-            // The run's own copy first: a resumed run keeps the probe it trained with even if pair.probe has moved.
-            const std::string path = fs::exists(own) ? own : given;
-            ProbeSet set = probeSetFromJson(readText(path), path);
-            if (!set.pair)
-                throw std::invalid_argument("pair.probe: " + path + " holds no \"pair\" probe (train it with "
-                    + "creditlab-cli probe train --feature pair or all)");
-            m_probe = std::move(*set.pair);
-            if (path != own)
-                writeFileAtomically(own, readText(given)); // the run keeps the probe it trained with
+        if (!distributed(m_context)) {
+            m_probe = loadOrFit(metrics).first;
             return;
         }
-        // Fit on this run's SFT policy (reference.pt), as PAIR fits its probes offline on the base model.
-        const auto start = Clock::now();
-        ProbeDataOptions data;
-        data.episodes = m_context.config.getInt("pair.probe_episodes");
-        data.seed = static_cast<std::uint64_t>(m_context.config.getInt("seed")) + 42;
-        const ProbeData probeData
-            = buildProbeData({ m_context.database, m_context.runId, true, m_context.device.str() }, data);
-        const ProbeSet set = fitProbes(probeData, { "pair" });
-        for (const ProbeRow& row : evaluateProbes(set, probeData)) {
-            metrics.emplace_back("pair/probe_auroc_clean", row.aurocClean);
-            metrics.emplace_back("pair/probe_auroc_contaminated", row.aurocContaminated);
-            metrics.emplace_back("pair/probe_ece", row.ece);
+        // Rank 0 reads or fits the probe and sends its JSON and the fit's metrics; an error there stops every rank.
+        // Every rank, rank 0 too, then scores with the probe read back from that JSON (numbers written exactly).
+        // The probe data is not shared out over the ranks: buildProbeData loads the SFT policy through the run's store
+        // (its config, checkpoints and reference.pt), which rank 0 alone opens, and the other ranks' policy in memory
+        // is not that model bit for bit (after a resume it is the checkpoint's; under LoRA the SFT adapters are folded
+        // in), so their features would mix two sets of weights in one fit. It runs once per run.
+        std::string payload;
+        std::optional<std::string> error;
+        if (writer(m_context)) {
+            try {
+                Metrics fitted;
+                const std::string json = loadOrFit(fitted).second;
+                payload = encodeMetrics(fitted) + json;
+            } catch (const std::exception& e) {
+                error = e.what();
+            }
         }
-        writeFileAtomically(own, probeSetToJson(set, m_context.runId, probeData.policy, data, true));
-        m_probe = *set.pair;
-        metrics.emplace_back("time/pair_probe_fit_s", secondsSince(start));
-        logger()->info("PAIR probe fitted on {} in {:.1f} s", probeData.policy, secondsSince(start));
+        if (const auto failed = dist::broadcastResult(*m_context.comm, payload, error))
+            throw std::runtime_error(*failed);
+        const std::size_t json = decodeMetrics(payload, metrics);
+        ProbeSet set = probeSetFromJson(payload.substr(json), "the PAIR probe from rank 0");
+        if (!set.pair)
+            throw std::runtime_error("the PAIR probe from rank 0 holds no \"pair\" probe");
+        m_probe = std::move(*set.pair);
     }
 
-    void annotate(RolloutBatch& rollouts, const TurnStates*, std::int64_t, Metrics& metrics) override
+    void annotate(
+        RolloutBatch& rollouts, const TurnStates*, const UpdateShard& shard, std::int64_t, Metrics& metrics) override
     {
         if (!m_probe)
             afterSft(metrics);
@@ -450,28 +440,48 @@ public:
         // training records (probepipeline.h). With causal attention one pass over a sequence gives every turn in it
         // the features of its own prefix's pass (teacherForcedTurnFeatures; tst_learn_pairfeatures checks it), so a
         // segment of T turns costs one pass, not T passes over ever longer prefixes.
+        // A rank passes the sequences of its own trajectories. Each pass is over one sequence alone and the probe
+        // scores turn by turn, so a turn's score is the same bits whichever rank computes it.
+        const auto [first, end] = ownTrajectories(shard, rollouts.trajectories.size());
         std::vector<std::vector<std::size_t>> samplesOf(rollouts.sequences.size());
         for (std::size_t s = 0; s < rollouts.samples.size(); ++s)
             samplesOf[rollouts.samples[s].sequence].push_back(s);
-        std::vector<TurnFeatures> features(rollouts.samples.size());
+        std::vector<std::optional<TurnFeatures>> features(rollouts.samples.size());
         for (std::size_t q = 0; q < samplesOf.size(); ++q) {
             if (samplesOf[q].empty())
                 continue;
+            const std::size_t trajectory = rollouts.samples[samplesOf[q].front()].trajectory;
+            if (trajectory < first || trajectory >= end)
+                continue;
             const TrainSequence& sequence = rollouts.sequences[q];
             std::vector<TurnSpan> spans;
-            std::size_t end = 0;
+            std::size_t last = 0;
             for (const std::size_t s : samplesOf[q]) {
                 const ActionSpan& span = sequence.spans[rollouts.samples[s].span];
                 spans.push_back({ static_cast<std::int64_t>(span.begin) - 1, static_cast<std::int64_t>(span.end), 0 });
-                end = std::max(end, static_cast<std::size_t>(span.end));
+                last = std::max(last, static_cast<std::size_t>(span.end));
             }
-            const std::vector<std::int32_t> tokens(sequence.tokens.begin(), sequence.tokens.begin() + end);
+            const std::vector<std::int32_t> tokens(sequence.tokens.begin(), sequence.tokens.begin() + last);
             auto perTurn = teacherForcedTurnFeatures(*policy, tokens, spans);
             for (std::size_t i = 0; i < perTurn.size(); ++i)
                 features[samplesOf[q][i]] = std::move(perTurn[i]);
         }
-        const auto scores = m_probe->score(pairFeatureMatrix(features, PairFeatureType::LastToken),
-            pairFeatureMatrix(features, PairFeatureType::MultiAttention));
+        std::vector<std::size_t> mine;
+        std::vector<TurnFeatures> own;
+        for (std::size_t s = 0; s < features.size(); ++s)
+            if (features[s]) {
+                mine.push_back(s);
+                own.push_back(std::move(*features[s]));
+            }
+        std::vector<double> scores(rollouts.samples.size(), 0.0);
+        if (!own.empty()) {
+            const auto ownScores = m_probe->score(pairFeatureMatrix(own, PairFeatureType::LastToken),
+                pairFeatureMatrix(own, PairFeatureType::MultiAttention));
+            for (std::size_t k = 0; k < mine.size(); ++k)
+                scores[mine[k]] = ownScores[k];
+        }
+        if (distributed(m_context))
+            dist::allreduceSum(*m_context.comm, scores); // each score from one rank, zeros from the others: exact
         double sum = 0.0;
         for (std::size_t s = 0; s < rollouts.samples.size(); ++s) {
             const TurnSample& sample = rollouts.samples[s];
@@ -483,6 +493,43 @@ public:
     }
 
 private:
+    /// The probe and its file's text: the run's own copy, else pair.probe's file (copied as the run's own), else
+    /// fitted on the run's SFT policy (reference.pt), as PAIR fits its probes offline on the base model.
+    std::pair<probe::PairProbe, std::string> loadOrFit(Metrics& metrics) const
+    {
+        const std::string own = m_context.filesDir + kPairProbeFile;
+        const std::string given = m_context.config.getText("pair.probe");
+        if (!given.empty() || fs::exists(own)) {
+            // The run's own copy first: a resumed run keeps the probe it trained with even if pair.probe has moved.
+            const std::string path = fs::exists(own) ? own : given;
+            std::string text = readText(path);
+            ProbeSet set = probeSetFromJson(text, path);
+            if (!set.pair)
+                throw std::invalid_argument("pair.probe: " + path + " holds no \"pair\" probe (train it with "
+                    + "creditlab-cli probe train --feature pair or all)");
+            if (path != own)
+                writeFileAtomically(own, text); // the run keeps the probe it trained with
+            return { std::move(*set.pair), std::move(text) };
+        }
+        const auto start = Clock::now();
+        ProbeDataOptions data;
+        data.episodes = m_context.config.getInt("pair.probe_episodes");
+        data.seed = static_cast<std::uint64_t>(m_context.config.getInt("seed")) + 42;
+        const ProbeData probeData
+            = buildProbeData({ m_context.database, m_context.runId, true, m_context.device.str() }, data);
+        const ProbeSet set = fitProbes(probeData, { "pair" });
+        for (const ProbeRow& row : evaluateProbes(set, probeData)) {
+            metrics.emplace_back("pair/probe_auroc_clean", row.aurocClean);
+            metrics.emplace_back("pair/probe_auroc_contaminated", row.aurocContaminated);
+            metrics.emplace_back("pair/probe_ece", row.ece);
+        }
+        std::string json = probeSetToJson(set, m_context.runId, probeData.policy, data, true);
+        writeFileAtomically(own, json);
+        metrics.emplace_back("time/pair_probe_fit_s", secondsSince(start));
+        logger()->info("PAIR probe fitted on {} in {:.1f} s", probeData.policy, secondsSince(start));
+        return { *set.pair, std::move(json) };
+    }
+
     LearnedCreditContext m_context;
     std::optional<probe::PairProbe> m_probe;
 };

@@ -23,6 +23,10 @@ using Metrics = std::vector<std::pair<std::string, double>>;
 /// `promptLast` (samples, width) at the last prompt token (the state before the action), `goal`
 /// (trajectories, width) mean-pooled over the goal's tokens (TurnRD's g). Rows follow rollouts.samples and
 /// rollouts.trajectories.
+/// With a communicator of several ranks (a data-parallel run, where every rank holds the whole gathered batch), the
+/// passes are shared out: each rank runs a contiguous share of the one-process plan's micro-batches (and of the goals),
+/// and the rows are gathered as their float bytes, so that every rank returns what one process returns, bit for bit.
+/// Every rank must call it (a collective).
 struct TurnStates {
     torch::Tensor actionLast;
     torch::Tensor promptLast;
@@ -30,7 +34,7 @@ struct TurnStates {
     torch::Tensor final; ///< (trajectories, width) at the last token after each trajectory's last turn; with `finals`
 };
 TurnStates extractTurnStates(Transformer& policy, const TokenFormat& format, const RolloutBatch& rollouts,
-    std::int64_t microBatch, const torch::Device& device, bool finals = false);
+    std::int64_t microBatch, const torch::Device& device, bool finals = false, dist::Communicator* comm = nullptr);
 
 /// What a learned credit model may read from the run. References into the trainer, which outlives the model.
 struct LearnedCreditContext {
@@ -42,6 +46,9 @@ struct LearnedCreditContext {
     std::string database;
     std::int64_t runId = 0;
     std::string filesDir; ///< the run's side files: database.files/run-N
+    /// The ranks of a data-parallel run (null: one process). Every rank builds the model and calls every hook, in the
+    /// same order; the hooks share the model's passes out over the ranks and only rank 0 writes side files.
+    dist::Communicator* comm = nullptr;
 };
 
 /// Which hidden states annotate() reads (extracted once per iteration by the trainer, from one pass).
@@ -52,7 +59,8 @@ enum class TurnStateNeed { None, Turns, TurnsAndFinals };
 ///   restore(dir, it)      on resume (dir: the checkpoint's folder, empty when the run restarts from scratch);
 ///   afterSft(metrics)     once, before the first RL iteration this process runs (after SFT or after a resume);
 ///                         its metrics belong to that iteration;
-///   annotate(...)         each iteration after judging and before credit: per-turn credit entries or scores;
+///   annotate(...)         each iteration after judging and before credit: per-turn credit entries or scores; `shard`
+///                         names the trajectories this rank rolled out (all of them in one process);
 ///   trainAfterUpdate(...) each iteration after the policy update;
 ///   save(dir)             with every checkpoint.
 class LearnedCredit {
@@ -68,7 +76,9 @@ public:
     }
     virtual void afterSft(Metrics& metrics) { static_cast<void>(metrics); }
     /// `states` is null when needs() is None.
-    virtual void annotate(RolloutBatch& rollouts, const TurnStates* states, std::int64_t it, Metrics& metrics) = 0;
+    virtual void annotate(
+        RolloutBatch& rollouts, const TurnStates* states, const UpdateShard& shard, std::int64_t it, Metrics& metrics)
+        = 0;
     virtual void trainAfterUpdate(std::int64_t it, Metrics& metrics)
     {
         static_cast<void>(it);

@@ -9,15 +9,6 @@
 
 namespace creditlab::learn {
 
-std::pair<std::size_t, std::size_t> shareOf(std::size_t count, int rank, int world)
-{
-    const auto w = static_cast<std::size_t>(std::max(1, world));
-    const auto r = static_cast<std::size_t>(rank);
-    const std::size_t base = count / w, extra = count % w;
-    const std::size_t begin = r * base + std::min(r, extra);
-    return { begin, begin + base + (r < extra ? 1 : 0) };
-}
-
 namespace {
 
 /// Little-endian host bytes: the ranks of one run share a CPU architecture.

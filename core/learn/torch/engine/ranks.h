@@ -6,7 +6,7 @@
 // batch as one process would, and rank 0 records it. The update trains each rank's own trajectories (UpdateShard).
 // Learn-internal (torch).
 
-#include "core/learn/torch/dist/communicator.h"
+#include "core/learn/torch/dist/dataparallel.h"
 #include "core/learn/torch/engine/trainsteps.h"
 
 #include <cstddef>
@@ -16,9 +16,8 @@
 
 namespace creditlab::learn {
 
-/// The items [begin, end) of `count` that rank `rank` of `world` takes: contiguous, sizes differing by at most one,
-/// the larger shares first.
-std::pair<std::size_t, std::size_t> shareOf(std::size_t count, int rank, int world);
+/// How a count is shared among the ranks (dataparallel.h; the learned credit models share their work the same way).
+using dist::shareOf;
 
 /// A rollout batch as bytes and back (exact: doubles and floats bit for bit). Throws std::runtime_error on bytes that
 /// do not decode.

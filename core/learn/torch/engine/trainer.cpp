@@ -603,7 +603,7 @@ std::unique_ptr<Trainer> Trainer::resume(
         impl->initialisePolicy();
         impl->syncReplicas();
         impl->makeLearned();
-        if (impl->learned && impl->writer()) // drops a replay side file the first attempt may have begun
+        if (impl->learned) // drops a replay side file the first attempt may have begun (rank 0 alone touches it)
             impl->learned->restore({}, -1);
         if (impl->writer()) {
             impl->store->truncateRun(runId, -1);

@@ -334,7 +334,8 @@ struct Trainer::Impl {
     /// The learned credit model of the configured method (null when it has none), once runId and filesDir are set.
     void makeLearned()
     {
-        learned = makeLearnedCredit({ config, policy, *format, setup, device, options.database, runId, filesDir });
+        learned = makeLearnedCredit(
+            { config, policy, *format, setup, device, options.database, runId, filesDir, comm.get() });
     }
 };
 

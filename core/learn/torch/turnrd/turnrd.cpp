@@ -6,8 +6,9 @@
 #include "core/learn/torch/turnrd/turnrd.h"
 #include "core/learn/torch/turnrd/turnrdnet.h"
 
-#include "core/learn/torch/lm/checkpoint.h"
 #include "core/learn/api/rng.h"
+#include "core/learn/torch/dist/dataparallel.h"
+#include "core/learn/torch/lm/checkpoint.h"
 
 #include <ATen/CPUGeneratorImpl.h>
 
@@ -145,6 +146,62 @@ struct TurnRd::Private {
             progress.item<double>() };
     }
 
+    /// One data-parallel minibatch (trainRound with several ranks): this rank's share of `b`'s rows forward and
+    /// backward, with every term normalised as loss() normalises it over all of `b`, then the gradients summed over
+    /// the ranks. Returns the whole minibatch's terms, the same on every rank.
+    TurnRdLosses shardedBackward(const Batch& b, dist::Communicator& comm, at::Generator* dropout)
+    {
+        const auto& o = options;
+        const auto n = b.reward.size(0);
+        const auto [first, end] = dist::shareOf(static_cast<std::size_t>(n), comm.rank(), comm.world());
+        const auto lo = static_cast<std::int64_t>(first), own = static_cast<std::int64_t>(end - first);
+        const auto mine = [&](const Tensor& t) { return t.defined() ? t.narrow(0, lo, own) : t; };
+        // Rows of the padded minibatch (its padded length too), and the masks one process would draw for them.
+        const auto out = net->forward(mine(b.hidden), mine(b.valid), mine(b.goal), false, dropout, { lo, n });
+        const auto sw = b.weight / b.weight.sum(); // the whole minibatch's weights, as in loss()
+        const auto swMine = mine(sw), reward = mine(b.reward), target = mine(b.target), targetMask = mine(b.targetMask);
+        const auto zero = torch::zeros({}, b.reward.options());
+        const auto pred = (swMine * (out.predicted - reward).pow(2)).sum(); // Eq. 7, this rank's trajectories
+        const auto valueDen = (sw.unsqueeze(1) * b.targetMask).sum();
+        const auto value = valueDen.item<double>() > 0
+            ? (swMine.unsqueeze(1) * targetMask * (out.values - target).pow(2)).sum() / valueDen
+            : zero;
+        auto q = (target.abs() + o.progressEpsilon) * targetMask;
+        q = q / q.sum(1, true).clamp_min(1e-12);
+        const auto logW = torch::log_softmax(out.logits, 1).masked_fill(mine(b.valid).logical_not(), 0.0);
+        const auto progressDen = (sw * b.hasTarget).sum();
+        const auto progress = progressDen.item<double>() > 0
+            ? (swMine * mine(b.hasTarget) * -(q * logW).sum(1)).sum() / progressDen
+            : zero;
+        // The ranking term pairs trajectories of different ranks. Every rank gathers the detached R̂ of the whole
+        // minibatch (summed into zeros: exact), takes the term's gradient g = ∂L_rank/∂R̂ there (the same on every
+        // rank), and backpropagates Σ_i g_i·R̂_i over its own i: summed over the ranks, that is L_rank's gradient.
+        std::vector<Tensor> gathered { torch::zeros({ n }, torch::kFloat) };
+        gathered[0].narrow(0, lo, own).copy_(out.predicted.detach().to(torch::kCPU, torch::kFloat));
+        comm.allreduce(gathered);
+        const auto predicted = gathered[0].to(b.reward.device(), b.reward.scalar_type()).requires_grad_(true);
+        const auto pairs
+            = (b.reward.unsqueeze(1) > b.reward.unsqueeze(0)).to(sw.scalar_type()) * sw.unsqueeze(1) * sw.unsqueeze(0);
+        const auto pairDen = pairs.sum();
+        double rank = 0.0;
+        auto surrogate = zero;
+        if (pairDen.item<double>() > 0) {
+            const auto rankLoss
+                = (pairs * torch::relu(o.rankMargin - (predicted.unsqueeze(1) - predicted.unsqueeze(0)))).sum()
+                / pairDen;
+            const auto g = torch::autograd::grad({ rankLoss }, { predicted })[0];
+            surrogate = (g.narrow(0, lo, own) * out.predicted).sum();
+            rank = rankLoss.item<double>();
+        }
+        const auto total = pred + o.lambdaValue * value + o.lambdaRank * surrogate + o.lambdaProgress * progress;
+        total.backward();
+        dist::allreduceGradients(comm, net->parameters(), 1.0);
+        std::vector<double> terms { pred.item<double>(), value.item<double>(), progress.item<double>() };
+        dist::allreduceSum(comm, terms);
+        return { terms[0] + o.lambdaValue * terms[1] + o.lambdaRank * rank + o.lambdaProgress * terms[2], terms[0],
+            terms[1], rank, terms[2] };
+    }
+
     /// The §2.13/§2.14 probes (eval mode, no gradients).
     TurnRdProbes probe(const std::vector<const TurnRdTrajectory*>& records);
     /// Mean ‖Δγ‖₂ over the records' goals: the FiLM projector alone, cheap.
@@ -254,6 +311,16 @@ std::int64_t TurnRd::parameterCount() const
 
 std::int64_t TurnRd::roundsTrained() const { return d->rounds; }
 
+std::vector<std::pair<std::string, std::vector<float>>> TurnRd::parameters() const
+{
+    std::vector<std::pair<std::string, std::vector<float>>> out;
+    for (const auto& item : d->net->named_parameters()) {
+        const Tensor flat = item.value().detach().to(torch::kCPU, torch::kFloat).contiguous().reshape({ -1 });
+        out.emplace_back(item.key(), std::vector<float>(flat.data_ptr<float>(), flat.data_ptr<float>() + flat.numel()));
+    }
+    return out;
+}
+
 std::vector<TurnRdCredit> TurnRd::credit(const std::vector<TurnRdTrajectory>& trajectories) const
 {
     torch::NoGradGuard noGrad;
@@ -358,9 +425,10 @@ TurnRdProbes TurnRd::probe(const std::vector<TurnRdTrajectory>& trajectories) co
     return d->probe(records);
 }
 
-TurnRdRoundStats TurnRd::trainRound(
-    const TurnRdReplay& replay, std::int64_t currentRound, const std::function<bool(const TurnRdProgress&)>& progress)
+TurnRdRoundStats TurnRd::trainRound(const TurnRdReplay& replay, std::int64_t currentRound,
+    const std::function<bool(const TurnRdProgress&)>& progress, dist::Communicator* comm)
 {
+    const bool shared = comm && comm->world() > 1;
     const auto started = std::chrono::steady_clock::now();
     const auto& o = d->options;
     TurnRdRoundStats s;
@@ -410,11 +478,17 @@ TurnRdRoundStats TurnRd::trainRound(
                 weights.push_back(o.recency == TurnRdRecency::LossWeighting ? omega[order[i]] : 1.0);
             }
             const auto b = d->assemble(batch, nullptr, &weights);
-            const auto out = d->net->forward(b.hidden, b.valid, b.goal, false, &dropout);
-            Tensor total;
-            const auto terms = d->loss(b, out, total);
-            d->optimizer->zero_grad();
-            total.backward();
+            TurnRdLosses terms;
+            if (shared) {
+                d->optimizer->zero_grad();
+                terms = d->shardedBackward(b, *comm, &dropout);
+            } else {
+                const auto out = d->net->forward(b.hidden, b.valid, b.goal, false, &dropout);
+                Tensor total;
+                terms = d->loss(b, out, total);
+                d->optimizer->zero_grad();
+                total.backward();
+            }
             s.gradNorm = torch::nn::utils::clip_grad_norm_(d->net->parameters(), o.gradClip);
             d->optimizer->step();
             sum.total += terms.total;

@@ -10,9 +10,14 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace creditlab::learn {
+
+namespace dist {
+class Communicator;
+}
 
 /// Which per-turn credit TurnRD hands to HAS.
 enum class TurnRdCreditMode {
@@ -127,6 +132,8 @@ public:
 
     const TurnRdOptions& options() const;
     std::int64_t parameterCount() const;
+    /// Every parameter's values by name (flattened), in registration order: for diagnostics and tests.
+    std::vector<std::pair<std::string, std::vector<float>>> parameters() const;
     /// Rounds trained so far (trainRound() calls that finished or were cancelled).
     std::int64_t roundsTrained() const;
 
@@ -137,8 +144,14 @@ public:
     /// The TurnRD stage of Algorithm 1 (line 12): `epochs` epochs of AdamW on the replay with recency weights
     /// relative to `currentRound`, warm-started from the current weights [note's choice], then probes on the
     /// latest round's records. `progress` (optional) is called after each step; returning false stops early.
+    /// With `comm` of several ranks (a data-parallel run; every rank holds the same replay and calls this), each
+    /// minibatch is shared out: a rank runs the forward and backward passes of its contiguous share of the minibatch's
+    /// trajectories, their per-trajectory loss terms normalised over the whole minibatch; the ranking term, which pairs
+    /// trajectories, is differentiated on the gathered predictions and reaches each rank's passes as Σ_i g_i·R̂_i over
+    /// its own i; the gradients are summed over the ranks before the clip and every rank steps. Every rank returns the
+    /// same statistics (the whole minibatch's losses). A progress callback that stops must stop every rank alike.
     TurnRdRoundStats trainRound(const TurnRdReplay& replay, std::int64_t currentRound,
-        const std::function<bool(const TurnRdProgress&)>& progress = {});
+        const std::function<bool(const TurnRdProgress&)>& progress = {}, dist::Communicator* comm = nullptr);
 
     /// The §2.13/§2.14 probes on any set of trajectories (eval mode, no gradients).
     TurnRdProbes probe(const std::vector<TurnRdTrajectory>& trajectories) const;

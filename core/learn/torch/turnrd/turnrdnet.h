@@ -19,6 +19,14 @@ namespace creditlab::learn {
 
 using torch::Tensor;
 
+/// Rows [offset, offset + batch) of a minibatch of `total` rows: a data-parallel rank's share of it. Dropout then draws
+/// the whole minibatch's masks and keeps these rows, so that the ranks together draw what one process draws, from the
+/// same generator state. total = 0: the batch is the whole minibatch.
+struct RowSlice {
+    std::int64_t offset = 0;
+    std::int64_t total = 0;
+};
+
 /// The network. Dropout draws its masks from an explicit CPU generator (passed only while training), so results
 /// depend on the seed alone, never on torch's global generator that the trainer also uses.
 class TurnRdNetImpl : public torch::nn::Module {
@@ -76,8 +84,9 @@ public:
     }
 
     /// `hidden` (B, T, D), `valid` (B, T) bool, `goal` (B, g) or undefined. `zeroFilm` forces Δγ = β = 0 (the
-    /// §2.13a probe). `dropout` = nullptr in inference.
-    Output forward(const Tensor& hidden, const Tensor& valid, const Tensor& goal, bool zeroFilm, at::Generator* dropout)
+    /// §2.13a probe). `dropout` = nullptr in inference; `slice` says which rows of the minibatch `hidden` holds.
+    Output forward(const Tensor& hidden, const Tensor& valid, const Tensor& goal, bool zeroFilm, at::Generator* dropout,
+        RowSlice slice = {})
     {
         const auto batch = hidden.size(0), steps = hidden.size(1), d = m_o.modelWidth, heads = m_o.heads;
         const auto headWidth = d / heads;
@@ -88,10 +97,10 @@ public:
             // [choice] pre-LN block, GELU FFN; NO causal mask: bidirectional over the trajectory's turns [paper].
             auto qkv = m_qkv[l](m_ln1[l](x)).view({ batch, steps, 3, heads, headWidth }).permute({ 2, 0, 3, 1, 4 });
             auto scores = torch::matmul(qkv[0], qkv[1].transpose(-2, -1)) / std::sqrt(static_cast<double>(headWidth));
-            auto attention = drop(torch::softmax(scores.masked_fill(keyMask, -INFINITY), -1), dropout);
+            auto attention = drop(torch::softmax(scores.masked_fill(keyMask, -INFINITY), -1), dropout, slice);
             auto mixed = torch::matmul(attention, qkv[2]).transpose(1, 2).reshape({ batch, steps, d });
-            x = x + drop(m_out[l](mixed), dropout);
-            x = x + drop(m_fc2[l](drop(torch::gelu(m_fc1[l](m_ln2[l](x))), dropout)), dropout);
+            x = x + drop(m_out[l](mixed), dropout, slice);
+            x = x + drop(m_fc2[l](drop(torch::gelu(m_fc1[l](m_ln2[l](x))), dropout, slice)), dropout, slice);
         }
         Output out;
         auto forAttention = x;
@@ -120,11 +129,17 @@ public:
     Tensor film(const Tensor& goal) { return m_film(goal); }
 
 private:
-    Tensor drop(const Tensor& x, at::Generator* generator) const
+    /// Every tensor dropped out has the minibatch's rows first.
+    Tensor drop(const Tensor& x, at::Generator* generator, RowSlice slice) const
     {
         if (!generator || m_o.dropout <= 0.0)
             return x;
-        auto keep = torch::rand(x.sizes(), *generator, torch::TensorOptions().dtype(x.scalar_type())) >= m_o.dropout;
+        auto sizes = x.sizes().vec();
+        if (slice.total > 0)
+            sizes[0] = slice.total;
+        auto keep = torch::rand(sizes, *generator, torch::TensorOptions().dtype(x.scalar_type())) >= m_o.dropout;
+        if (slice.total > 0)
+            keep = keep.narrow(0, slice.offset, x.size(0));
         return x * keep.to(x.device(), x.scalar_type()) / (1.0 - m_o.dropout);
     }
 

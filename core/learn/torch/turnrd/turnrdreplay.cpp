@@ -67,34 +67,84 @@ namespace {
 
 constexpr char kMagic[8] = { 'C', 'L', 'T', 'R', 'D', 'R', 'P', '1' };
 
-template <typename T> void put(std::ofstream& out, const T& value)
+template <typename T> void put(std::string& out, const T& value)
 {
-    out.write(reinterpret_cast<const char*>(&value), sizeof(T));
+    out.append(reinterpret_cast<const char*>(&value), sizeof(T));
 }
 
-template <typename T> bool get(std::ifstream& in, T& value)
-{
-    return static_cast<bool>(in.read(reinterpret_cast<char*>(&value), sizeof(T)));
-}
-
-void putFloats(std::ofstream& out, const std::vector<float>& values)
+void putFloats(std::string& out, const std::vector<float>& values)
 {
     put(out, static_cast<std::uint64_t>(values.size()));
-    out.write(
-        reinterpret_cast<const char*>(values.data()), static_cast<std::streamsize>(values.size() * sizeof(float)));
+    out.append(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(float));
 }
 
-bool getFloats(std::ifstream& in, std::vector<float>& values, std::uint64_t remaining)
+/// Reads from `bytes` at `at`, which moves past what was read; false when too few bytes are left.
+class Reader {
+public:
+    Reader(const std::string& bytes, std::size_t at)
+        : m_bytes(bytes)
+        , m_at(at)
+    {
+    }
+    bool done() const { return m_at == m_bytes.size(); }
+    template <typename T> bool get(T& value)
+    {
+        if (m_bytes.size() - m_at < sizeof(T))
+            return false;
+        std::memcpy(&value, m_bytes.data() + m_at, sizeof(T));
+        m_at += sizeof(T);
+        return true;
+    }
+    bool getFloats(std::vector<float>& values)
+    {
+        std::uint64_t size = 0;
+        if (!get(size) || size > (m_bytes.size() - m_at) / sizeof(float))
+            return false;
+        values.resize(static_cast<std::size_t>(size));
+        std::memcpy(values.data(), m_bytes.data() + m_at, values.size() * sizeof(float));
+        m_at += values.size() * sizeof(float);
+        return true;
+    }
+
+private:
+    const std::string& m_bytes;
+    std::size_t m_at;
+};
+
+std::vector<TurnRdTrajectory> decodeFrom(const std::string& bytes, std::size_t at, const std::string& source)
 {
-    std::uint64_t size = 0;
-    if (!get(in, size) || size > remaining / sizeof(float))
-        return false;
-    values.resize(static_cast<std::size_t>(size));
-    return static_cast<bool>(
-        in.read(reinterpret_cast<char*>(values.data()), static_cast<std::streamsize>(size * sizeof(float))));
+    Reader in(bytes, at);
+    std::vector<TurnRdTrajectory> records;
+    while (!in.done()) {
+        TurnRdTrajectory r;
+        if (!in.get(r.turns) || !in.get(r.round) || !in.get(r.reward) || !in.getFloats(r.hidden)
+            || !in.getFloats(r.goal) || !in.getFloats(r.progress))
+            throw std::runtime_error(source + ": truncated TurnRD replay record " + std::to_string(records.size()));
+        records.push_back(std::move(r));
+    }
+    return records;
 }
 
 } // namespace
+
+std::string TurnRdReplay::encode(const std::vector<TurnRdTrajectory>& records)
+{
+    std::string out;
+    for (const auto& r : records) {
+        put(out, static_cast<std::int64_t>(r.turns));
+        put(out, static_cast<std::int64_t>(r.round));
+        put(out, r.reward);
+        putFloats(out, r.hidden);
+        putFloats(out, r.goal);
+        putFloats(out, r.progress);
+    }
+    return out;
+}
+
+std::vector<TurnRdTrajectory> TurnRdReplay::decode(const std::string& bytes, const std::string& source)
+{
+    return decodeFrom(bytes, 0, source);
+}
 
 void TurnRdReplay::appendToFile(const std::string& path, const std::vector<TurnRdTrajectory>& records)
 {
@@ -104,14 +154,8 @@ void TurnRdReplay::appendToFile(const std::string& path, const std::vector<TurnR
         throw std::runtime_error(path + ": cannot open the TurnRD replay file for writing");
     if (fresh)
         out.write(kMagic, sizeof(kMagic));
-    for (const auto& r : records) {
-        put(out, static_cast<std::int64_t>(r.turns));
-        put(out, static_cast<std::int64_t>(r.round));
-        put(out, r.reward);
-        putFloats(out, r.hidden);
-        putFloats(out, r.goal);
-        putFloats(out, r.progress);
-    }
+    const std::string bytes = encode(records);
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
     out.flush();
     if (!out)
         throw std::runtime_error(path + ": cannot write the TurnRD replay file");
@@ -122,20 +166,12 @@ std::vector<TurnRdTrajectory> TurnRdReplay::readFile(const std::string& path)
     std::ifstream in(path, std::ios::binary);
     if (!in)
         throw std::runtime_error(path + ": cannot open the TurnRD replay file");
-    const auto size = std::filesystem::file_size(path);
-    char magic[sizeof(kMagic)] = {};
-    if (!in.read(magic, sizeof(magic)) || std::memcmp(magic, kMagic, sizeof(kMagic)) != 0)
+    std::string bytes(static_cast<std::size_t>(std::filesystem::file_size(path)), '\0');
+    if (!in.read(bytes.data(), static_cast<std::streamsize>(bytes.size())))
+        throw std::runtime_error(path + ": cannot read the TurnRD replay file");
+    if (bytes.size() < sizeof(kMagic) || std::memcmp(bytes.data(), kMagic, sizeof(kMagic)) != 0)
         throw std::runtime_error(path + ": not a TurnRD replay file");
-    std::vector<TurnRdTrajectory> records;
-    while (in.peek() != std::char_traits<char>::eof()) {
-        TurnRdTrajectory r;
-        const auto remaining = static_cast<std::uint64_t>(size) - static_cast<std::uint64_t>(in.tellg());
-        if (!get(in, r.turns) || !get(in, r.round) || !get(in, r.reward) || !getFloats(in, r.hidden, remaining)
-            || !getFloats(in, r.goal, remaining) || !getFloats(in, r.progress, remaining))
-            throw std::runtime_error(path + ": truncated TurnRD replay record " + std::to_string(records.size()));
-        records.push_back(std::move(r));
-    }
-    return records;
+    return decodeFrom(bytes, sizeof(kMagic), path);
 }
 
 } // namespace creditlab::learn

@@ -57,6 +57,11 @@ public:
     static void appendToFile(const std::string& path, const std::vector<TurnRdTrajectory>& records);
     /// Reads every record of a side file; throws std::runtime_error naming the file on a bad or truncated one.
     static std::vector<TurnRdTrajectory> readFile(const std::string& path);
+    /// Records as bytes, in the side file's record layout (without its header), and back: how rank 0 of a
+    /// data-parallel run hands the replay it read to the other ranks. decode() throws std::runtime_error naming
+    /// `source` on bytes that do not decode.
+    static std::string encode(const std::vector<TurnRdTrajectory>& records);
+    static std::vector<TurnRdTrajectory> decode(const std::string& bytes, const std::string& source);
 
 private:
     double m_halfLife;

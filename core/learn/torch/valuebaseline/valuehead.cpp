@@ -2,8 +2,9 @@
 // indexing and the boundary choice of shared/methods/triage.md ambiguity 24.
 #include "core/learn/torch/valuebaseline/valuehead.h"
 
-#include "core/learn/torch/lm/checkpoint.h"
 #include "core/learn/api/rng.h"
+#include "core/learn/torch/dist/dataparallel.h"
+#include "core/learn/torch/lm/checkpoint.h"
 
 #include <ATen/CPUGeneratorImpl.h>
 
@@ -128,6 +129,18 @@ struct ValueBaseline::Private {
         optimizer = std::make_unique<torch::optim::Adam>(online->parameters(), torch::optim::AdamOptions(o.lr));
     }
 
+    /// The optimizer step on the gradients in place, then φ̄ ← τ·φ̄ + (1 − τ)·φ (App. D: the mixing reads the EMA
+    /// copy) and the step count.
+    void step()
+    {
+        optimizer->step();
+        torch::NoGradGuard noGrad;
+        const double tau = options.emaTau;
+        ema->weight.mul_(tau).add_(online->weight, 1.0 - tau);
+        ema->bias.mul_(tau).add_(online->bias, 1.0 - tau);
+        ++steps;
+    }
+
     Tensor rowsTensor(const float* hidden, std::int64_t rows) const
     {
         if (rows < 0)
@@ -187,16 +200,36 @@ double ValueBaseline::trainStep(const float* hidden, std::int64_t rows, const st
     const Tensor loss = torch::mse_loss(d->online->forward(x).reshape({ rows }), y); // TRIAGE App. D, Eq. 11
     d->optimizer->zero_grad();
     loss.backward();
-    d->optimizer->step();
-    {
-        // φ̄ ← τ·φ̄ + (1 − τ)·φ (App. D: the mixing reads the EMA copy).
-        torch::NoGradGuard noGrad;
-        const double tau = d->options.emaTau;
-        d->ema->weight.mul_(tau).add_(d->online->weight, 1.0 - tau);
-        d->ema->bias.mul_(tau).add_(d->online->bias, 1.0 - tau);
-    }
-    ++d->steps;
+    d->step();
     return loss.item<double>();
+}
+
+double ValueBaseline::trainStep(
+    const float* hidden, std::int64_t rows, const std::vector<double>& targets, const ValueStepShard& shard)
+{
+    if (!shard.comm || shard.comm->world() == 1)
+        return trainStep(hidden, rows, targets);
+    if (rows < 1)
+        throw std::invalid_argument("value baseline: a training step needs at least one state");
+    if (targets.size() != static_cast<std::size_t>(rows))
+        throw std::invalid_argument(
+            "value baseline: " + std::to_string(targets.size()) + " targets for " + std::to_string(rows) + " states");
+    if (shard.begin < 0 || shard.begin > shard.end || shard.end > rows)
+        throw std::invalid_argument("value baseline: the rank's rows are not within the step's");
+    const std::int64_t own = shard.end - shard.begin;
+    const Tensor x = d->rowsTensor(hidden + shard.begin * d->options.width, own);
+    const std::vector<double> mine(targets.begin() + shard.begin, targets.begin() + shard.end);
+    const Tensor y = torch::tensor(mine, torch::TensorOptions().dtype(torch::kDouble)).to(d->device, torch::kFloat);
+    d->online->train();
+    // The global mean's share: Σ over this rank's rows / all rows, so that the sum over the ranks is Eq. 11's L_V.
+    const Tensor loss = (d->online->forward(x).reshape({ own }) - y).pow(2).sum() / static_cast<double>(rows);
+    d->optimizer->zero_grad();
+    loss.backward();
+    dist::allreduceGradients(*shard.comm, d->online->parameters(), 1.0);
+    d->step();
+    std::vector<double> total { loss.item<double>() };
+    dist::allreduceSum(*shard.comm, total);
+    return total[0];
 }
 
 std::vector<double> ValueBaseline::monteCarloTargets(std::int64_t turns, double reward, double gamma)

@@ -26,6 +26,10 @@
 
 namespace creditlab::learn {
 
+namespace dist {
+class Communicator;
+}
+
 /// Settings of the value head; defaults are App. D's (ALFWorld/WebShop).
 struct ValueBaselineOptions {
     std::int64_t width = 1536; ///< d_model of the policy's final-layer hidden states
@@ -35,6 +39,14 @@ struct ValueBaselineOptions {
     std::int64_t warmupSteps = 10; ///< steps trained with λ = 0 [paper]
     std::uint64_t seed = 0; ///< initial weights (own generator, never torch's global one)
     std::string device = "cpu"; ///< "cpu" or "cuda[:N]"; fixed for the object's life
+};
+
+/// A training step shared out over the ranks of a data-parallel run (issue 36): every rank holds all of the step's rows
+/// and computes the loss terms of its own, [begin, end).
+struct ValueStepShard {
+    dist::Communicator* comm = nullptr; ///< null or world 1: one process, every row
+    std::int64_t begin = 0;
+    std::int64_t end = 0;
 };
 
 /// The value head V_φ: R^width → R (one Linear), its EMA copy φ̄, Adam on the MSE to Monte-Carlo targets, a
@@ -69,6 +81,12 @@ public:
     /// One Adam step of L_V = (1/N) Σ (V_φ(s) − y)² on `rows` states (row-major rows × width) and their targets,
     /// then the EMA update of φ̄ and steps() + 1. Returns L_V before the step. rows must be >= 1.
     double trainStep(const float* hidden, std::int64_t rows, const std::vector<double>& targets);
+    /// The same step shared out: this rank's rows' squared errors over all `rows` (the global mean's share), their
+    /// gradients summed over the ranks before the step, so that every rank steps alike; returns L_V over all rows on
+    /// every rank. A collective: every rank calls it with the same rows. Without a communicator of several ranks it is
+    /// the step above.
+    double trainStep(
+        const float* hidden, std::int64_t rows, const std::vector<double>& targets, const ValueStepShard& shard);
 
     /// y_k = γ^{turns − k}·reward for k = 0..turns (turns + 1 values, s_0 first). Throws for turns < 0.
     static std::vector<double> monteCarloTargets(std::int64_t turns, double reward, double gamma);
