@@ -3,6 +3,7 @@
 #include "core/database.h"
 #include "core/store.h"
 #include "tests/ui/sweeptestdata.h"
+#include "ui/annotate/annotationpage.h"
 #include "ui/common/filedialogs.h"
 #include "ui/common/itemroles.h"
 #include "ui/common/sortfilterproxymodel.h"
@@ -33,6 +34,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -122,6 +124,7 @@ private Q_SLOTS:
     void openDatabaseDialogSaysOpen();
     void firstStartOffersTheSample();
     void everyPageFitsA1280By720Screen();
+    void annotationErrorGoesWithTheNextLabel();
 
 private:
     QString path(const QString& name) const { return m_dir->filePath(name); }
@@ -560,6 +563,33 @@ void TestMainWindow::layoutFromALargerScreenFits()
     QVERIFY(available.contains(window.geometry().topLeft()));
     if (least.width() <= available.width() && least.height() <= available.height())
         QVERIFY(available.contains(window.geometry()));
+}
+
+/// Issue 38: a label refused for want of an annotator name put "Type an annotator name before labelling." in the
+/// status bar for ten seconds; it stayed there after the name was typed and labels were stored, as if they had been
+/// refused too. The next stored label takes it down; a message of another page stays.
+void TestMainWindow::annotationErrorGoesWithTheNextLabel()
+{
+    QVERIFY(writeFile(path(QStringLiteral("good.jsonl")), goodJsonl()));
+    QSignalSpy finished(m_window.get(), &MainWindow::importFinished);
+    m_window->importFiles({ path(QStringLiteral("good.jsonl")) });
+    QVERIFY(finished.wait(kWaitMs));
+    AnnotationPage* page = m_window->annotation();
+    m_window->showPage(MainWindow::Page::Annotate);
+    page->setRun(finished.first().first().toLongLong());
+    QTRY_VERIFY_WITH_TIMEOUT(!page->isLoading() && page->current(), kWaitMs);
+    QStatusBar* bar = m_window->statusBar();
+    page->setAnnotator(QString());
+    QVERIFY(!page->labelCurrent(creditlab::Role::D));
+    QVERIFY2(
+        bar->currentMessage().startsWith(QStringLiteral("Type an annotator name")), qPrintable(bar->currentMessage()));
+    page->setAnnotator(QStringLiteral("ann"));
+    QVERIFY(page->labelCurrent(creditlab::Role::D));
+    QCOMPARE(bar->currentMessage(), QString());
+    // Someone else's message is not the page's to take down.
+    bar->showMessage(QStringLiteral("Imported something"), 10000);
+    QVERIFY(page->labelCurrent(creditlab::Role::E));
+    QCOMPARE(bar->currentMessage(), QStringLiteral("Imported something"));
 }
 
 QTEST_MAIN(TestMainWindow)

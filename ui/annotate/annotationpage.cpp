@@ -625,6 +625,7 @@ bool AnnotationPage::changeCurrentNote(const std::function<void(HumanNote&)>& ed
         return false;
     }
     m_status->clear();
+    Q_EMIT errorCleared();
     return true;
 }
 
@@ -680,6 +681,7 @@ bool AnnotationPage::labelCurrent(Role role)
         return false;
     }
     m_status->clear();
+    Q_EMIT errorCleared();
     return true;
 }
 

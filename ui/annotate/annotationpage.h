@@ -155,6 +155,9 @@ Q_SIGNALS:
     void currentChanged(qint64 trajectoryRowId, int turn);
     /// Reading or writing the store failed, or a label was refused; the message says why.
     void errorOccurred(const QString& message);
+    /// A label or note was stored: an earlier errorOccurred() message ("Type an annotator name before labelling.")
+    /// no longer holds, and whoever shows it should take it down (the page clears its own status line).
+    void errorCleared();
     /// The newest requested run is shown (also after a read error, which errorOccurred reported).
     void loaded();
     /// "Train on labels…": launch a run that learns from `annotator`'s labels (empty: everyone's) on the
