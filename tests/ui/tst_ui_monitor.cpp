@@ -3,6 +3,7 @@
 // two processes (creditlab-cli train --nproc 2) started from the launcher and followed through the database. The
 // worker's throttle never drops a report that changes the phase shown (issue 38).
 #include "core/credit/estimator.h"
+#include "core/learn/api/backend.h"
 #include "core/learn/api/trainconfig.h"
 #include "core/store.h"
 #include "tests/core/fake_chat_server.h"
@@ -68,6 +69,15 @@ void TestMonitor::initTestCase()
 {
     // The launcher looks for creditlab-cli as it is built (the test binaries are not beside it when installed).
     qputenv("CREDITLAB_CLI", CREDITLAB_CLI_PATH);
+    // Each window loads the training module (LibTorch) in the background 500 ms after it shows. dlopen holds glibc's
+    // loader lock through LibTorch's relocation (seconds under load), and the GUI thread waits for that lock whenever
+    // it starts a thread: a test's steps could stall for as long, past the 5 s of a plain QTRY. Loaded once here,
+    // the windows find it loaded (learn::trainingBackend() keeps it).
+    try {
+        learn::trainingBackend();
+    } catch (const std::exception& e) {
+        qWarning("the training module did not load: %s", e.what()); // the tests that train report it
+    }
 }
 
 void TestMonitor::monitorShowsSftNumbersAndSharedAxes()
@@ -164,15 +174,18 @@ void TestMonitor::monitorWheelScrollsCtrlWheelZooms()
     window.tabs()->setCurrentWidget(window.monitor());
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     window.monitor()->showRun(id);
-    QCoreApplication::processEvents();
     charts::LineChart* first = window.monitor()->chart(QStringLiteral("train/m0"));
     charts::LineChart* other = window.monitor()->chart(QStringLiteral("train/m11"));
     QVERIFY(first && other);
-    first->redrawNow();
     auto* view = first->findChild<QChartView*>();
-    const QPoint centre = view->mapFromScene(view->chart()->plotArea().center());
     QScrollBar* bar = window.monitor()->sections()->scrollArea()->verticalScrollBar();
-    QTRY_VERIFY(bar->maximum() > 0);
+    // Wait for the page's layout to settle (the scroll range and the chart's plot area come with posted layout
+    // events), and only then take the point to turn the wheel at: it was taken before the layout had run, and the
+    // wait had the 5 s of a plain QTRY, which a stalled GUI thread could use up.
+    QTRY_VERIFY_WITH_TIMEOUT(bar->maximum() > 0 && view->chart()->plotArea().width() > 50, 30000);
+    first->redrawNow();
+    const QPoint centre = view->mapFromScene(view->chart()->plotArea().center());
+    QVERIFY(view->viewport()->rect().contains(centre));
     const int before = bar->value();
     const auto wheel = [&](Qt::KeyboardModifiers mods) {
         QWheelEvent event(QPointF(centre), QPointF(view->viewport()->mapToGlobal(centre)), QPoint(), QPoint(0, -240),
