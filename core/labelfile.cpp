@@ -1,11 +1,13 @@
 #include "core/labelfile.h"
 
 #include "core/atomicfile.h"
+#include "core/humannote.h"
 #include "core/jsonlfile.h"
 #include "core/jsonscanner.h"
 #include "core/store.h"
 
 #include <cmath>
+#include <map>
 #include <unordered_map>
 
 namespace creditlab {
@@ -21,14 +23,31 @@ LabelFileError::LabelFileError(std::string file, std::size_t line, Problem probl
 
 void appendLabelLine(std::string& out, const std::string& trajectoryId, const HumanLabel& label)
 {
-    // Keys in alphabetical order: the order the workbench has always written (QJsonObject sorts its keys).
+    appendLabelLine(out, trajectoryId, label.turn, label.annotator, label.role, nullptr);
+}
+
+void appendLabelLine(std::string& out, const std::string& trajectoryId, int turn, const std::string& annotator,
+    std::optional<Role> role, const LabelNote* note)
+{
+    // Keys in alphabetical order: the order the workbench has always written (QJsonObject sorts its keys). A note's
+    // members only when set, so that a line of a label alone reads as it always did.
     out += "{\"annotator\":";
-    appendJsonString(out, label.annotator);
-    out += ",\"role\":";
-    appendJsonString(out, roleName(label.role));
+    appendJsonString(out, annotator);
+    if (note && !note->comment.empty()) {
+        out += ",\"comment\":";
+        appendJsonString(out, note->comment);
+    }
+    if (note && note->flagged)
+        out += ",\"flagged\":true";
+    if (role) {
+        out += ",\"role\":";
+        appendJsonString(out, roleName(*role));
+    }
+    if (note && note->skipped)
+        out += ",\"skipped\":true";
     out += ",\"trajectory\":";
     appendJsonString(out, trajectoryId);
-    out += ",\"turn\":" + std::to_string(label.turn) + "}";
+    out += ",\"turn\":" + std::to_string(turn) + "}";
 }
 
 namespace {
@@ -76,7 +95,28 @@ struct RawLine {
     std::optional<double> turn;
     std::optional<std::string> annotator;
     std::optional<std::string> role;
+    bool hasRole = false; ///< "role" was there, of whatever type
+    // The note's members; a member of the wrong type is remembered as such (a bad note is refused, not dropped).
+    std::optional<bool> flagged;
+    std::optional<bool> skipped;
+    std::optional<std::string> comment;
+    const char* badNote = nullptr; ///< the first note member of the wrong type
+    bool hasNote() const { return flagged || skipped || comment; }
 };
+
+/// Reads a note's boolean member; a value of another type is recorded in `raw.badNote`.
+void readNoteFlag(JsonScanner& scanner, const char* key, std::optional<bool>& out, RawLine& raw)
+{
+    const Kind kind = scanner.peek();
+    if (kind == Kind::True || kind == Kind::False) {
+        out = scanner.readBool();
+        return;
+    }
+    scanner.skipValue();
+    out.reset();
+    if (!raw.badNote)
+        raw.badNote = key;
+}
 
 void readOptionalString(JsonScanner& scanner, std::optional<std::string>& out)
 {
@@ -104,7 +144,16 @@ RawLine parseLine(std::string_view line)
         } else if (key == "annotator") {
             readOptionalString(scanner, raw.annotator);
         } else if (key == "role") {
+            raw.hasRole = true;
             readOptionalString(scanner, raw.role);
+        } else if (key == "flagged") {
+            readNoteFlag(scanner, "flagged", raw.flagged, raw);
+        } else if (key == "skipped") {
+            readNoteFlag(scanner, "skipped", raw.skipped, raw);
+        } else if (key == "comment") {
+            if (scanner.peek() != Kind::String && !raw.badNote)
+                raw.badNote = "comment";
+            readOptionalString(scanner, raw.comment);
         } else if (key == "turn" && scanner.peek() == Kind::Number) {
             raw.turn = scanner.readNumber();
         } else {
@@ -134,16 +183,29 @@ LabelExportResult exportLabelFile(Store& store, std::optional<std::int64_t> runI
     AtomicFile file(path);
     LabelExportResult result;
     std::string line;
+    struct Entry {
+        std::optional<Role> role;
+        std::optional<LabelNote> note;
+    };
     for (const std::int64_t run : runs)
         for (const TrajectoryInfo& info : store.trajectories(run)) {
-            const std::vector<HumanLabel> labels = store.humanLabels(info.rowId);
-            result.trajectories += labels.empty() ? 0 : 1;
-            for (const HumanLabel& label : labels) {
+            // A turn's label and note by the same annotator share a line: by turn, then annotator (byte order, as
+            // the store sorts them).
+            std::map<std::pair<int, std::string>, Entry> entries;
+            for (const HumanLabel& label : store.humanLabels(info.rowId))
+                entries[{ label.turn, label.annotator }].role = label.role;
+            for (const HumanNote& note : humanNotes(store, info.rowId))
+                if (!note.isEmpty())
+                    entries[{ note.turn, note.annotator }].note
+                        = LabelNote { note.flagged, note.skipped, note.comment };
+            result.trajectories += entries.empty() ? 0 : 1;
+            for (const auto& [key, entry] : entries) {
                 line.clear();
-                appendLabelLine(line, info.id, label);
+                appendLabelLine(line, info.id, key.first, key.second, entry.role, entry.note ? &*entry.note : nullptr);
                 line += '\n';
                 file.write(line);
-                ++result.labels;
+                result.labels += entry.role ? 1 : 0;
+                result.notes += entry.note ? 1 : 0;
             }
         }
     file.commit();
@@ -192,10 +254,17 @@ std::vector<LabelLine> readLabelFile(Store& store, std::optional<std::int64_t> r
         const std::string_view annotator = trimmed(raw.annotator ? std::string_view(*raw.annotator) : "");
         if (annotator.empty())
             throw bad(Problem::EmptyAnnotator, "annotator", "expected a non-empty name");
+        if (raw.badNote)
+            throw bad(Problem::BadNote, raw.badNote,
+                std::string_view(raw.badNote) == "comment" ? "expected a string" : "expected true or false");
         const std::optional<Role> role = raw.role ? parseRole(*raw.role) : std::nullopt;
-        if (!role)
+        // A note may stand alone (a turn skipped or flagged without a label); a role that is there must be valid.
+        if (!role && (raw.hasRole || !raw.hasNote()))
             throw bad(Problem::BadRole, "role", "expected one of D, E, N, R");
-        out.push_back(LabelLine { target.rowId, *raw.trajectory, int(turn), std::string(annotator), *role });
+        std::optional<LabelNote> note;
+        if (raw.hasNote())
+            note = LabelNote { raw.flagged.value_or(false), raw.skipped.value_or(false), raw.comment.value_or("") };
+        out.push_back(LabelLine { target.rowId, *raw.trajectory, int(turn), std::string(annotator), role, note });
     }
     return out;
 }
@@ -203,8 +272,14 @@ std::vector<LabelLine> readLabelFile(Store& store, std::optional<std::int64_t> r
 void storeLabels(Store& store, const std::vector<LabelLine>& labels)
 {
     auto transaction = store.begin();
-    for (const LabelLine& label : labels)
-        store.setHumanLabel(label.trajectoryRowId, label.turn, label.annotator, label.role);
+    for (const LabelLine& label : labels) {
+        if (label.role)
+            store.setHumanLabel(label.trajectoryRowId, label.turn, label.annotator, *label.role);
+        if (label.note)
+            setHumanNote(store,
+                HumanNote { label.trajectoryRowId, label.turn, label.annotator, label.note->flagged,
+                    label.note->skipped, label.note->comment, {} });
+    }
     transaction->commit();
 }
 

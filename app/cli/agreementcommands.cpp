@@ -70,13 +70,12 @@ std::int64_t pickRun(Store& store, std::int64_t wanted)
             throw StoreError(store.path() + ": no run with id " + std::to_string(wanted));
         return wanted;
     }
-    // No --run: the newest run that has labels.
-    std::vector<RunInfo> runs = store.runs();
-    std::sort(runs.begin(), runs.end(), [](const RunInfo& x, const RunInfo& y) { return x.id > y.id; });
-    for (const RunInfo& r : runs)
-        if (!judge::labelSources(store, r.id).empty())
-            return r.id;
-    throw StoreError(store.path() + (runs.empty() ? ": no runs" : ": no run has role labels") + " (pass --run ID)");
+    // No --run: the newest run with two label sources to compare, else the newest with labels (the Agreement page
+    // opens on the same one).
+    if (const auto run = judge::defaultAgreementRun(judge::labelledRuns(store)))
+        return *run;
+    throw StoreError(
+        store.path() + (store.runs().empty() ? ": no runs" : ": no run has role labels") + " (pass --run ID)");
 }
 
 /// The pairs to compare, each ordered (reference, other), in report order.
@@ -333,7 +332,8 @@ void addAgreementCommand(CLI::App& app)
     auto o = std::make_shared<AgreementOptions>();
     CLI::App* cmd = app.add_subcommand("agreement", "How well role-label sources agree (judge vs human, ...)");
     cmd->add_option("--db", o->db.path, "Database file (default: " + defaultDatabasePath() + ")")->type_name("FILE");
-    cmd->add_option("--run", o->run, "Run id (default: the newest run with labels)")
+    cmd->add_option("--run", o->run,
+           "Run id (default: the newest run with two label sources to compare, else the newest with labels)")
         ->check(CLI::NonNegativeNumber)
         ->type_name("ID");
     auto* judgeOpt

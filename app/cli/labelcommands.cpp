@@ -16,9 +16,11 @@ namespace creditlab::cli {
 namespace {
 
 constexpr const char* kFormat
-    = "A label file has one label per line:\n"
+    = "A label file has one line per turn and annotator:\n"
       "  {\"annotator\":\"NAME\",\"role\":\"D\",\"trajectory\":\"<JSONL id>\",\"turn\":N}\n"
-      "turn is the 0-based turn index, role one of D, E, N, R (the Annotate page's Export/Import labels).";
+      "turn is the 0-based turn index, role one of D, E, N, R (the Annotate page's Export/Import labels). The\n"
+      "annotator's note on the turn rides on the line: \"comment\" (text), \"flagged\" and \"skipped\" (true or\n"
+      "false); a line with a note may have no role.";
 
 std::string withThousands(std::uint64_t n)
 {
@@ -28,11 +30,12 @@ std::string withThousands(std::uint64_t n)
     return s;
 }
 
-/// "5 labels, 2 trajectories"
-std::string counts(std::uint64_t labels, std::uint64_t trajectories)
+/// "5 labels, 2 trajectories"; "5 labels, 1 note, 2 trajectories" when there are notes.
+std::string counts(std::uint64_t labels, std::uint64_t notes, std::uint64_t trajectories)
 {
-    return withThousands(labels) + (labels == 1 ? " label, " : " labels, ") + withThousands(trajectories)
-        + (trajectories == 1 ? " trajectory" : " trajectories");
+    return withThousands(labels) + (labels == 1 ? " label, " : " labels, ")
+        + (notes == 0 ? std::string() : withThousands(notes) + (notes == 1 ? " note, " : " notes, "))
+        + withThousands(trajectories) + (trajectories == 1 ? " trajectory" : " trajectories");
 }
 
 /// Labels belong to trajectories already in a database: both commands refuse a missing one instead of creating it.
@@ -57,7 +60,8 @@ std::optional<std::int64_t> runOrAll(std::int64_t run) { return run > 0 ? std::o
 
 void addLabelsCommand(CLI::App& app)
 {
-    CLI::App* cmd = app.add_subcommand("labels", "Human role labels in and out of a database as JSONL: export, import");
+    CLI::App* cmd
+        = app.add_subcommand("labels", "Human role labels and notes in and out of a database as JSONL: export, import");
     cmd->require_subcommand(1);
     cmd->footer(kFormat);
 
@@ -71,7 +75,8 @@ void addLabelsCommand(CLI::App& app)
     addDbAndRunOptions(exportCmd, ex->db, ex->run, "Only this run (see 'runs'; default: every run)");
     exportCmd->add_option("--output,-o", ex->output, "Output file, or - for standard output (the default)")
         ->type_name("FILE");
-    exportCmd->footer("Every annotator's labels, trajectories in run order, each one's labels by turn then annotator.\n"
+    exportCmd->footer("Every annotator's labels and notes, trajectories in run order, each one's lines by turn then\n"
+                      "annotator.\n"
                       "A file appears only complete; a failed export leaves none.");
     exportCmd->callback([ex] {
         Store store = openExisting(ex->db, Store::Access::ReadOnly);
@@ -79,7 +84,7 @@ void addLabelsCommand(CLI::App& app)
         if (ex->output != "-") // as 'export': standard output carries only the labels
             std::printf("exported the labels of %s to %s: %s\n",
                 ex->run > 0 ? ("run " + std::to_string(ex->run)).c_str() : "every run", ex->output.c_str(),
-                counts(r.labels, r.trajectories).c_str());
+                counts(r.labels, r.notes, r.trajectories).c_str());
     });
 
     struct ImportOptions {
@@ -93,18 +98,22 @@ void addLabelsCommand(CLI::App& app)
     addDbAndRunOptions(importCmd, im->db, im->run,
         "Look the trajectory ids up in this run only (default: the whole database, where an id must name one run)");
     importCmd->footer("The whole file is checked first: a bad line (reported as FILE:LINE: field \"FIELD\": why)\n"
-                      "imports nothing. A valid file is written in one transaction; each label replaces the one the\n"
-                      "same annotator gave the same turn, a later line for that turn and annotator wins, and other\n"
-                      "labels are kept.");
+                      "imports nothing. A valid file is written in one transaction; each label (note) replaces the\n"
+                      "one the same annotator gave the same turn, a later line for that turn and annotator wins, and\n"
+                      "other labels and notes are kept.");
     importCmd->callback([im] {
         Store store = openExisting(im->db, Store::Access::ReadWrite);
         const std::vector<LabelLine> labels = importLabelFile(store, runOrAll(im->run), im->file);
         std::set<std::int64_t> trajectories;
-        for (const LabelLine& label : labels)
+        std::uint64_t roles = 0, notes = 0;
+        for (const LabelLine& label : labels) {
             trajectories.insert(label.trajectoryRowId);
+            roles += label.role ? 1 : 0;
+            notes += label.note ? 1 : 0;
+        }
         std::printf("imported %s into %s: %s\n", im->file.c_str(),
             im->run > 0 ? ("run " + std::to_string(im->run)).c_str() : store.path().c_str(),
-            counts(labels.size(), trajectories.size()).c_str());
+            counts(roles, notes, trajectories.size()).c_str());
         std::fflush(stdout);
     });
 }

@@ -283,6 +283,36 @@ bool mirrorsStoredSource(const std::string& source, const std::vector<std::strin
     return std::find(sources.begin(), sources.end(), stored) != sources.end();
 }
 
+bool hasTwoSources(const std::vector<std::string>& sources)
+{
+    return std::count_if(sources.begin(), sources.end(), [&sources](const std::string& s) {
+        return !mirrorsStoredSource(s, sources);
+    }) >= 2;
+}
+
+std::vector<LabelledRun> labelledRuns(Store& store)
+{
+    std::vector<RunInfo> runs = store.runs();
+    std::sort(runs.begin(), runs.end(), [](const RunInfo& a, const RunInfo& b) { return a.id > b.id; });
+    std::vector<LabelledRun> out;
+    for (RunInfo& run : runs)
+        if (std::vector<std::string> sources = labelSources(store, run.id); !sources.empty())
+            out.push_back(LabelledRun { std::move(run), std::move(sources) });
+    return out;
+}
+
+std::optional<std::int64_t> defaultAgreementRun(const std::vector<LabelledRun>& runs)
+{
+    // The newest run with labels may have only one source (a training run's judge labels): nothing to compare there,
+    // while an older run holds the human labels to compare with its judge.
+    for (const LabelledRun& r : runs)
+        if (hasTwoSources(r.sources))
+            return r.run.id;
+    if (runs.empty())
+        return std::nullopt;
+    return runs.front().run.id;
+}
+
 SourcesAlpha alphaAcrossSources(const RunLabels& labels)
 {
     SourcesAlpha out;

@@ -71,6 +71,24 @@ RunLabels mergeRunLabels(const std::vector<RunLabels>& runs);
 /// by `env rollout` copy the judge's stored labels, so comparing them says nothing and inflates alpha.
 bool mirrorsStoredSource(const std::string& source, const std::vector<std::string>& sources);
 
+/// Whether a run with these label sources (labelSources) has two to compare, not counting a source that mirrors
+/// another (mirrorsStoredSource): a run of judge labels and the turn roles `env rollout` copied from them has one.
+/// Pure; any thread.
+bool hasTwoSources(const std::vector<std::string>& sources);
+
+/// A run that has labels, with its label sources.
+struct LabelledRun {
+    RunInfo run;
+    std::vector<std::string> sources; ///< labelSources(run): never empty
+};
+/// The runs with at least one label source, newest (highest id) first. Store's thread.
+std::vector<LabelledRun> labelledRuns(Store& store);
+
+/// The run `creditlab-cli agreement` reads without --run and the Agreement page opens on: the newest of `runs`
+/// (labelledRuns' order) with two sources to compare (hasTwoSources), else the newest with any label; nullopt when
+/// `runs` is empty. Pure; any thread.
+std::optional<std::int64_t> defaultAgreementRun(const std::vector<LabelledRun>& runs);
+
 /// Krippendorff's alpha across label sources, as `creditlab-cli agreement` reports it.
 struct SourcesAlpha {
     std::vector<std::string> coders; ///< the sources it was computed over

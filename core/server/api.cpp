@@ -21,8 +21,10 @@
 #include <future>
 #include <mutex>
 #include <regex>
+#include <string_view>
 #include <thread>
 #include <unordered_set>
+#include <vector>
 
 namespace creditlab::server {
 
@@ -218,6 +220,24 @@ std::vector<Trajectory> readRecords(
     return out;
 }
 
+/// A run's tags as a list: RunInfo::tags (one comma-separated text, as the workbench and POST /v1/runs store them)
+/// split at the commas, each trimmed of surrounding whitespace, empty ones left out.
+std::vector<std::string> splitTags(std::string_view tags)
+{
+    std::vector<std::string> out;
+    constexpr std::string_view kSpace = " \t\r\n";
+    while (!tags.empty()) {
+        const std::size_t comma = tags.find(',');
+        std::string_view tag = tags.substr(0, comma);
+        tags = comma == std::string_view::npos ? std::string_view() : tags.substr(comma + 1);
+        const std::size_t begin = tag.find_first_not_of(kSpace);
+        if (begin == std::string_view::npos)
+            continue;
+        out.emplace_back(tag.substr(begin, tag.find_last_not_of(kSpace) - begin + 1));
+    }
+    return out;
+}
+
 std::string runJson(const RunInfo& r)
 {
     std::string out = "{\"id\":" + std::to_string(r.id) + ",\"name\":";
@@ -229,9 +249,15 @@ std::string runJson(const RunInfo& r)
     out += ",\"trajectories\":" + std::to_string(r.trajectoryCount) + ",\"turns\":" + std::to_string(r.turnCount)
         + ",\"created_at\":";
     appendJsonString(out, r.createdAt);
-    out += ",\"tags\":";
-    appendJsonString(out, r.tags);
-    out += '}';
+    // The tags as the list POST /v1/runs takes (they are kept as one comma-separated text, which came back whole).
+    out += ",\"tags\":[";
+    bool first = true;
+    for (const std::string& tag : splitTags(r.tags)) {
+        out += first ? "" : ",";
+        first = false;
+        appendJsonString(out, tag);
+    }
+    out += "]}";
     return out;
 }
 

@@ -1,6 +1,7 @@
 // Label files (core/labelfile.h): the exact export text, export → clear → import round trip, every refused line
 // naming its line and field, all-or-nothing import, the replace policy, database-wide id lookup, and exports that
-// fail leaving no file.
+// fail leaving no file. The annotators' notes (flag, skip, comment) ride on the lines and make the round trip too.
+#include "core/humannote.h"
 #include "core/labelfile.h"
 #include "core/store.h"
 
@@ -33,6 +34,7 @@ private Q_SLOTS:
     void tolerantReading();
     void databaseWideLookup();
     void failuresLeaveNoFile();
+    void notesRoundTrip();
 
 private:
     std::string file(const std::string& name) const
@@ -179,6 +181,15 @@ void TestLabelFile::refusedLines_data()
     row("lower-case role", R"({"trajectory":"t1","turn":0,"annotator":"a","role":"d"})", Problem::BadRole, "role",
         nullptr);
     row("no role", R"({"trajectory":"t1","turn":0,"annotator":"a"})", Problem::BadRole, "role", nullptr);
+    // A note may stand without a role, but a role that is there must be one, and a note's members have types.
+    row("bad role beside a note", R"({"trajectory":"t1","turn":0,"annotator":"a","role":"X","flagged":true})",
+        Problem::BadRole, "role", nullptr);
+    row("flag a string", R"({"trajectory":"t1","turn":0,"annotator":"a","flagged":"yes"})", Problem::BadNote, "flagged",
+        "field \"flagged\": expected true or false");
+    row("skip a number", R"({"trajectory":"t1","turn":0,"annotator":"a","role":"D","skipped":1})", Problem::BadNote,
+        "skipped", nullptr);
+    row("comment a number", R"({"trajectory":"t1","turn":0,"annotator":"a","comment":5})", Problem::BadNote, "comment",
+        "field \"comment\": expected a string");
     // Checked in a fixed order whatever the key order: the trajectory before the turn before the role.
     row("first bad field wins", R"({"role":"X","turn":9,"trajectory":"t2","annotator":"a"})", Problem::BadTurn, "turn",
         "field \"turn\": expected a turn index from 0 to 1");
@@ -329,6 +340,75 @@ void TestLabelFile::failuresLeaveNoFile()
     for (const auto& entry : std::filesystem::directory_iterator(m_dir->path().toStdString()))
         entries += entry.path().filename().string().find(".part-") != std::string::npos ? 1 : 0;
     QCOMPARE(entries, 0);
+}
+
+/// Notes were missing from the file: a skipped, flagged or commented turn lost its note on the way to another
+/// database. They ride on the label's line (a note alone has none), export → clear → import restores them, and a
+/// line without note members leaves a stored note alone.
+void TestLabelFile::notesRoundTrip()
+{
+    m_store->setHumanLabel(m_t1, 0, "alice", Role::D);
+    m_store->setHumanLabel(m_t1, 1, "alice", Role::E);
+    setHumanNote(*m_store, HumanNote { m_t1, 1, "alice", true, false, "second \"look\"", {} });
+    setHumanNote(*m_store, HumanNote { m_t1, 2, "alice", false, true, {}, {} }); // skipped, no label
+    setHumanNote(*m_store, HumanNote { m_t2, 0, "bob", true, true, {}, {} });
+    const LabelExportResult r = exportLabelFile(*m_store, m_run, file("labels.jsonl"));
+    QCOMPARE(r.labels, std::uint64_t(2));
+    QCOMPARE(r.notes, std::uint64_t(3));
+    QCOMPARE(r.trajectories, std::uint64_t(2));
+    QCOMPARE(readFile(file("labels.jsonl")),
+        std::string(R"({"annotator":"alice","role":"D","trajectory":"t1","turn":0})"
+                    "\n"
+                    R"({"annotator":"alice","comment":"second \"look\"","flagged":true,"role":"E","trajectory":"t1",)"
+                    R"("turn":1})"
+                    "\n"
+                    R"({"annotator":"alice","skipped":true,"trajectory":"t1","turn":2})"
+                    "\n"
+                    R"({"annotator":"bob","flagged":true,"skipped":true,"trajectory":"t2","turn":0})"
+                    "\n"));
+
+    const auto notes = [this] {
+        QStringList out;
+        for (const auto row : { m_t1, m_t2 })
+            for (const HumanNote& n : humanNotes(*m_store, row))
+                out << QStringLiteral("%1:%2:%3:%4%5:%6")
+                           .arg(row)
+                           .arg(n.turn)
+                           .arg(QString::fromStdString(n.annotator))
+                           .arg(QChar(n.flagged ? 'F' : '-'))
+                           .arg(QChar(n.skipped ? 'S' : '-'))
+                           .arg(QString::fromStdString(n.comment));
+        return out;
+    };
+    const QStringList labelsBefore = dump();
+    const QStringList notesBefore = notes();
+    QCOMPARE(notesBefore.size(), 3);
+    for (const auto row : { m_t1, m_t2 }) {
+        for (const HumanLabel& h : m_store->humanLabels(row))
+            m_store->clearHumanLabel(row, h.turn, h.annotator);
+        for (HumanNote n : humanNotes(*m_store, row)) {
+            n.flagged = n.skipped = false;
+            n.comment.clear();
+            setHumanNote(*m_store, n);
+        }
+    }
+    QVERIFY(dump().isEmpty() && notes().isEmpty());
+    const std::vector<LabelLine> lines = importLabelFile(*m_store, m_run, file("labels.jsonl"));
+    QCOMPARE(lines.size(), std::size_t(4));
+    QVERIFY(!lines[2].role && lines[2].note && lines[2].note->skipped);
+    QCOMPARE(dump(), labelsBefore);
+    QCOMPARE(notes(), notesBefore);
+
+    // A line of a label alone (an older file) keeps the note; one with note members replaces it.
+    writeFile(file("old.jsonl"),
+        R"({"annotator":"alice","role":"R","trajectory":"t1","turn":1})"
+        "\n"
+        R"({"annotator":"bob","comment":"ok","trajectory":"t2","turn":0})"
+        "\n");
+    importLabelFile(*m_store, m_run, file("old.jsonl"));
+    const QStringList after = notes();
+    QVERIFY2(after.contains(QStringLiteral("%1:1:alice:F-:second \"look\"").arg(m_t1)), qPrintable(after.join('|')));
+    QVERIFY2(after.contains(QStringLiteral("%1:0:bob:--:ok").arg(m_t2)), qPrintable(after.join('|')));
 }
 
 QTEST_GUILESS_MAIN(TestLabelFile)

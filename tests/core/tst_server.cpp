@@ -127,6 +127,13 @@ void TestServer::createsRunsAndPostsIterations()
     QCOMPARE(one["turns"].get<int>(), 36);
     QCOMPARE(api.getRun(999).status, 404);
     QCOMPARE(parse(api.listRuns())["runs"].size(), std::size_t(1));
+    // The tags come back as the list they were posted as, not as the one text they are kept in (issue 38).
+    QCOMPARE(one["tags"], json::array({ "verl", "a100" }));
+    QCOMPARE(parse(api.listRuns())["runs"][0]["tags"], json::array({ "verl", "a100" }));
+    const std::int64_t plain = parse(api.createRun(R"({"name":"p","tags":" a ,, b,"})", "c"))["id"];
+    QCOMPARE(parse(api.getRun(plain))["tags"], json::array({ "a", "b" }));
+    const std::int64_t none = parse(api.createRun(R"({"name":"n"})", "c"))["id"];
+    QCOMPARE(parse(api.getRun(none))["tags"], json::array());
     // A run needs a name, and takes no field it does not know.
     QCOMPARE(api.createRun(R"({"tags":"x"})", "c").status, 422);
     QCOMPARE(parse(api.createRun(R"({"name":"x","tag":"x"})", "c"))["field"], "tag");

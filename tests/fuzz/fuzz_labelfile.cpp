@@ -55,7 +55,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     try {
         const auto lines = readLabelFile(store(), run, path);
         for (const LabelLine& l : lines)
-            if (l.annotator.empty() || l.turn < 0 || l.trajectoryRowId <= 0)
+            if (l.annotator.empty() || l.turn < 0 || l.trajectoryRowId <= 0 || (!l.role && !l.note))
                 fuzz::finding("a label line passed the checks with a bad value", l.trajectory);
     } catch (const JsonlError& e) {
         fuzz::note(e.what());

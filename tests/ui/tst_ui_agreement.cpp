@@ -2,7 +2,7 @@
 // numbers equal the core functions `creditlab-cli agreement` uses and hand-computed values; clicking a matrix
 // cell lists exactly its turns; CSV export; both models under QAbstractItemModelTester; stale loads dropped; the
 // matrix as counts or row shares; the bootstrap interval on kappa next to kappa, the core's numbers, off the GUI
-// thread.
+// thread. The page opens on the run `creditlab-cli agreement` picks without --run (issue 38).
 #include "core/judge/agreement.h"
 #include "core/judge/labelsources.h"
 #include "core/store.h"
@@ -22,6 +22,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace creditlab;
@@ -112,6 +113,7 @@ private Q_SLOTS:
     void allRunsAndStaleDrop();
     void rowNormalisedMatrix();
     void kappaIntervalBesideKappa();
+    void opensOnTheRunTheCliPicks();
 };
 
 void TestUiAgreement::modelsUnderTester()
@@ -337,9 +339,9 @@ void TestUiAgreement::allRunsAndStaleDrop()
     QVERIFY(workspace.open(f.path));
     AgreementPage page(&workspace);
     QSignalSpy loaded(&page, &AgreementPage::loaded);
-    QVERIFY(loaded.wait(10000)); // the newest run with labels, as the CLI picks without --run
-    QCOMPARE(page.run(), f.run2);
-    QCOMPARE(page.labels()->turns.size(), std::size_t(2));
+    QVERIFY(loaded.wait(10000)); // the newest run with two label sources, as the CLI picks without --run
+    QCOMPARE(page.run(), f.run1);
+    QCOMPARE(page.labels()->turns.size(), std::size_t(8));
 
     // Two requests in a row: only the newest is reported.
     loaded.clear();
@@ -352,7 +354,12 @@ void TestUiAgreement::allRunsAndStaleDrop()
     QCOMPARE(page.labels()->turns.size(), std::size_t(10));
     // Across both runs the oracle labels 9 turns; alice labels only run 1's, so 7 in common as before.
     QCOMPARE(page.labels()->labelledCount("judge:oracle"), 9);
-    QCOMPARE(page.tableModel()->rows().front().result.count, 7);
+    QCOMPARE(page.reference(), QStringLiteral("human:alice")); // kept from run 1, which the page opened on
+    const auto& rows = page.tableModel()->rows();
+    const auto oracle
+        = std::find_if(rows.begin(), rows.end(), [](const AgreementRow& r) { return r.source == "judge:oracle"; });
+    QVERIFY(oracle != rows.end());
+    QCOMPARE(oracle->result.count, 7);
 }
 
 void TestUiAgreement::rowNormalisedMatrix()
@@ -458,6 +465,77 @@ void TestUiAgreement::kappaIntervalBesideKappa()
     const int a = rowOf(m, QStringLiteral("human:alice"));
     QCOMPARE(m.rows()[std::size_t(a)].kappaInterval->low,
         judge::bootstrapKappa(*labels.find("judge:oracle"), *labels.find("human:alice")).low);
+}
+
+/// Issue 38: the page opened on the newest run with any label, here run 3, where the oracle's labels and the turn
+/// roles copied from them have nothing to compare, while an older run holds the human labels. It opens where
+/// `creditlab-cli agreement` without --run reads: the newest run with two label sources, else the newest labelled.
+void TestUiAgreement::opensOnTheRunTheCliPicks()
+{
+    Fixture f;
+    qint64 run3 = 0;
+    std::int64_t t4 = 0;
+    {
+        Store store(f.path.toStdString());
+        run3 = store.createRun(NewRun { "judged rollouts", RunKind::Import, RunStatus::Finished, {} });
+        Trajectory t;
+        t.id = "t4";
+        t.group = "g";
+        t.reward = 1.0;
+        for (int k = 0; k < 2; ++k) {
+            Turn turn;
+            turn.observation = "obs";
+            turn.action = "t4-a" + std::to_string(k);
+            turn.role = Role::D;
+            turn.roleSource = "judge:oracle"; // as `env rollout --judge` copies the judge's labels onto the turns
+            t.turns.push_back(turn);
+        }
+        t4 = store.insertTrajectory(run3, 0, t);
+        for (int k = 0; k < 2; ++k)
+            store.setJudgeLabel(
+                JudgeLabel { t4, k, "oracle", Role::D, std::nullopt, std::nullopt, currentTimestamp() });
+    }
+    {
+        Store store(f.path.toStdString(), Store::Access::ReadOnly);
+        const std::vector<judge::LabelledRun> labelled = judge::labelledRuns(store);
+        QCOMPARE(labelled.size(), std::size_t(3));
+        QCOMPARE(labelled.front().run.id, run3); // the newest labelled run...
+        QCOMPARE(labelled.front().sources,
+            (std::vector<std::string> { "judge:oracle", "turn:judge:oracle" })); // ...has one source to compare
+        QVERIFY(!judge::hasTwoSources(labelled.front().sources));
+        QCOMPARE(judge::defaultAgreementRun(labelled), std::optional<std::int64_t>(f.run1));
+    }
+    Workspace workspace;
+    workspace.setPollInterval(0);
+    QVERIFY(workspace.open(f.path));
+    AgreementPage page(&workspace);
+    QSignalSpy loaded(&page, &AgreementPage::loaded);
+    QVERIFY(loaded.wait(10000));
+    QCOMPARE(page.run(), f.run1);
+    QVERIFY(page.sources().contains(QStringLiteral("human:alice")));
+
+    // A human labels run 3 too: now the newest run with two sources, it is where the page opens.
+    {
+        Store store(f.path.toStdString());
+        store.setHumanLabel(t4, 0, "dana", Role::E);
+    }
+    loaded.clear();
+    QVERIFY(workspace.open(f.path));
+    QVERIFY(loaded.wait(10000));
+    QCOMPARE(page.run(), run3);
+
+    // No run with two sources: the newest labelled one, as before.
+    Fixture single;
+    {
+        Store store(single.path.toStdString());
+        for (const std::int64_t row : { single.t1, single.t2 })
+            for (const HumanLabel& h : store.humanLabels(row))
+                store.clearHumanLabel(row, h.turn, h.annotator);
+    }
+    loaded.clear();
+    QVERIFY(workspace.open(single.path));
+    QVERIFY(loaded.wait(10000));
+    QCOMPARE(page.run(), single.run2);
 }
 
 QTEST_MAIN(TestUiAgreement)

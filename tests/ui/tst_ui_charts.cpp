@@ -71,6 +71,7 @@ private Q_SLOTS:
     void lineChartSmoothedIncrementally();
     void lineChartHoverAndInput();
     void lineChartWheelScrollsPageCtrlZooms();
+    void lineChartXOnlyZoomFitsY();
     void lineChartLogScale();
     void chartGroupSharesCrosshairZoomAndXRange();
     void lineChartExport_data();
@@ -476,7 +477,51 @@ void TestCharts::lineChartWheelScrollsPageCtrlZooms()
     const QRectF full = first.visibleRange();
     wheelAt(viewport, centre, Qt::ControlModifier | Qt::ShiftModifier);
     QVERIFY(first.visibleRange().width() < full.width() * 0.8);
-    QCOMPARE(first.visibleRange().height(), full.height()); // x only
+    QVERIFY(first.visibleRange().height() <= full.height()); // x only; y fits the data in view (issue 38)
+}
+
+void TestCharts::lineChartXOnlyZoomFitsY()
+{
+    // Issue 38: Ctrl+Shift+wheel zoomed x and kept the y range of before, so the data in view, or points appended
+    // while zoomed (the Monitor of a running run), could lie outside it: the line ran off the plot. y now follows
+    // the data in the x range shown, as it does on the charts a ChartGroup links to this one.
+    LineChart chart;
+    chart.resize(700, 400);
+    const int id = chart.addSeries(QStringLiteral("rising"));
+    chart.setSeriesData(id, iota(101), iota(101)); // y = x on [0, 100]
+    chart.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    chart.redrawNow();
+    QSignalSpy xRange(&chart, &LineChart::xRangeChanged);
+    QPoint centre;
+    QWidget* viewport = plotViewport(chart, &centre);
+    wheelAt(viewport, centre, Qt::ControlModifier | Qt::ShiftModifier, 480); // four notches in: x about [30, 70]
+    chart.redrawNow();
+    QVERIFY(chart.isZoomed());
+    QCOMPARE(xRange.count(), 1);
+    QRectF r = chart.visibleRange();
+    QVERIFY2(r.left() > 20 && r.right() < 80, qPrintable(QStringLiteral("%1 .. %2").arg(r.left()).arg(r.right())));
+    // y spans the data in view (y = x there), with a little padding, not [0, 100].
+    QVERIFY2(r.top() > r.left() - 5 && r.top() <= r.left(), qPrintable(QString::number(r.top())));
+    QVERIFY2(r.bottom() >= r.right() && r.bottom() < r.right() + 5, qPrintable(QString::number(r.bottom())));
+    // A point that arrives inside the x range shown, far above: the y axis grows to it; x stays.
+    const double x0 = r.left(), x1 = r.right();
+    chart.setSeriesData(id, { 0, 50, 50.5, 100 }, { 0, 50, 1000, 100 });
+    chart.redrawNow();
+    r = chart.visibleRange();
+    QCOMPARE(r.left(), x0);
+    QCOMPARE(r.right(), x1);
+    QVERIFY2(r.bottom() >= 1000, qPrintable(QString::number(r.bottom())));
+    // The arrow keys move it sideways, y still fitted.
+    chart.setSeriesData(id, iota(101), iota(101));
+    QTest::keyClick(chart.findChild<QChartView*>(), Qt::Key_Right);
+    chart.redrawNow();
+    r = chart.visibleRange();
+    QVERIFY(r.left() > x0);
+    QVERIFY2(r.top() <= r.left() && r.bottom() >= r.right() && r.bottom() < r.right() + 5,
+        qPrintable(
+            QStringLiteral("%1 .. %2 over x %3 .. %4").arg(r.top()).arg(r.bottom()).arg(r.left()).arg(r.right())));
+    QCOMPARE(xRange.count(), 2);
 }
 
 void TestCharts::lineChartLogScale()

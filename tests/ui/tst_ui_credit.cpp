@@ -2,7 +2,7 @@
 // (the run's own method and its nearest rival by default), the per-role distribution fills, and clicking a cell opens
 // that turn in the Runs page's trajectory viewer; the disagreement summary lists and finds the turns two methods
 // disagree on; the blocks and controls fit a 1280 × 720 window; another database replaces everything the page read.
-// Also the Agreement tab is there.
+// Also the Agreement tab is there. The distribution spans the heatmap's clipped colour range and says so (issue 38).
 #include "core/store.h"
 #include "ui/charts/colours.h"
 #include "ui/charts/linechart.h"
@@ -130,6 +130,7 @@ private Q_SLOTS:
     void creditAndTreesFollowTheRunSelectedInRuns();
     void anotherDatabaseForgetsTheFollowedRun();
     void zeroCreditIsExplained();
+    void distributionClippedAsTheHeatmap();
 };
 
 /// The Credit and Trees pages load the run their run list shows when they first appear, without a pick or F5 (issue
@@ -682,6 +683,53 @@ void TestCredit::zeroCreditIsExplained()
     QVERIFY(banner->isVisible());
     QVERIFY2(banner->text().contains(QStringLiteral("same reward")), qPrintable(banner->text()));
     QVERIFY2(!banner->text().contains(QStringLiteral("rtmc")), qPrintable(banner->text()));
+}
+
+/// Issue 38: the heatmap clips its colours at the 98th percentile of |advantage|, but the distribution below spanned
+/// the largest |advantage|: one outlier of 50 put every other turn (|a| ≤ 0.1) into the middle bins. It spans the
+/// heatmap's range, the turns beyond fall into the end bins, and its title says it is clipped.
+void TestCredit::distributionClippedAsTheHeatmap()
+{
+    QTemporaryDir dir;
+    const QString db = dir.filePath(QStringLiteral("runs.db"));
+    qint64 runId = 0;
+    {
+        Store store(db.toStdString());
+        const auto credit
+            = [](int i, int k) { return i == 0 && k == 0 ? 50.0 : (i % 2 ? 1.0 : -1.0) * 0.01 * (k + 1); };
+        runId = addRun(store, "outlier", "", 0, 8, 10, { { "grpo", credit } });
+    }
+    Workspace workspace;
+    workspace.setPollInterval(0);
+    QVERIFY(workspace.open(db));
+    CreditPage page(&workspace);
+    page.resize(1200, 800);
+    page.show();
+    QSignalSpy loaded(&page, &CreditPage::loaded);
+    page.showRun(runId);
+    QVERIFY(loaded.count() > 0 || loaded.wait(10000));
+    const heatmap::ColorScale& scale = page.view()->colorScale();
+    QVERIFY(scale.clipped());
+    QCOMPARE(scale.maxAbs, 50.0);
+    QVERIFY2(scale.limit < 0.2, qPrintable(QString::number(scale.limit)));
+    charts::LineChart* chart = page.distributionChart();
+    QVERIFY(chart->seriesCount() > 0);
+    const auto range = chart->dataXRange();
+    QVERIFY(range);
+    // Bin centres: within the heatmap's range, not out to ±50.
+    QVERIFY2(range->first >= -scale.limit && range->second <= scale.limit,
+        qPrintable(QStringLiteral("%1 .. %2, limit %3").arg(range->first).arg(range->second).arg(scale.limit)));
+    QVERIFY2(range->second > 0.9 * scale.limit, qPrintable(QString::number(range->second)));
+    const QString title = chart->title();
+    QVERIFY2(title.contains(QStringLiteral("clipped")) && title.contains(QStringLiteral("1 turn(s) beyond")),
+        qPrintable(title));
+    QVERIFY2(title.contains(QString::number(scale.limit, 'g', 3)), qPrintable(title));
+
+    // A limit set on the heatmap applies too; none reached: no clip to speak of.
+    page.view()->setColorLimit(100.0);
+    page.setMethods({ QStringLiteral("grpo") });
+    QVERIFY2(!chart->title().contains(QStringLiteral("clipped")), qPrintable(chart->title()));
+    QVERIFY(chart->dataXRange()->second > 90.0);
 }
 
 QTEST_MAIN(TestCredit)

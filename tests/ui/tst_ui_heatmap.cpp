@@ -1,7 +1,7 @@
 // The per-turn credit heatmap: colour map, robust scale, sign-disagreement mask and summary, default methods, row
 // orders, histograms, the loader on a temp store, and the view (blocks fitted to the width, paint of 10,000 × 50,
 // disagreement marks, colour bar clip, selection, hover text with turns from 1, click, keyboard, export), and the
-// legend.
+// legend. The outcome strip's colours stand apart from the diverging map's ends, also for colour-blind readers.
 #include "core/store.h"
 #include "ui/charts/colours.h"
 #include "ui/heatmap/creditheatmapview.h"
@@ -18,6 +18,8 @@
 #include <QToolTip>
 #include <QtTest>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -70,6 +72,7 @@ private Q_SLOTS:
     void blocksFitTheWidth();
     void selectionScrollsToTheCell();
     void legend();
+    void outcomeColoursStandApart();
     void orders_data();
     void orders();
     void histograms();
@@ -650,6 +653,97 @@ void TestHeatmap::legend()
     legend.resize(legend.sizeHint());
     QVERIFY(!legend.grab().isNull());
     QCOMPARE(CreditHeatmapView::outcomeColor(true), QColor(46, 160, 67));
+}
+
+namespace {
+
+/// sRGB to CIELAB (D65), for colour differences as the eye sees them (CIE76 ΔE).
+std::array<double, 3> lab(std::array<double, 3> rgb)
+{
+    for (double& c : rgb) {
+        c /= 255.0;
+        c = c <= 0.04045 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4);
+    }
+    const double x = (0.4124 * rgb[0] + 0.3576 * rgb[1] + 0.1805 * rgb[2]) / 0.95047;
+    const double y = 0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2];
+    const double z = (0.0193 * rgb[0] + 0.1192 * rgb[1] + 0.9505 * rgb[2]) / 1.08883;
+    const auto f = [](double t) { return t > 0.008856 ? std::cbrt(t) : 7.787 * t + 16.0 / 116.0; };
+    return { 116.0 * f(y) - 16.0, 500.0 * (f(x) - f(y)), 200.0 * (f(y) - f(z)) };
+}
+
+/// `colour` as a viewer with a full colour-vision deficiency sees it: Machado, Oliveira & Fernandes (2009), severity
+/// 1.0, applied in linear RGB. `deficiency` 0: none, 1: protanopia, 2: deuteranopia, 3: tritanopia.
+std::array<double, 3> simulated(QRgb colour, int deficiency)
+{
+    static const double matrices[4][3][3] = {
+        { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 } },
+        { { 0.152286, 1.052583, -0.204868 }, { 0.114503, 0.786281, 0.099216 }, { -0.003882, -0.048116, 1.051998 } },
+        { { 0.367322, 0.860646, -0.227968 }, { 0.280085, 0.672501, 0.047413 }, { -0.011820, 0.042940, 0.968881 } },
+        { { 1.255528, -0.076749, -0.178779 }, { -0.078411, 0.930809, 0.147602 }, { 0.004733, 0.691367, 0.303900 } },
+    };
+    const auto linear = [](int c) {
+        const double v = c / 255.0;
+        return v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4);
+    };
+    const double in[3] = { linear(qRed(colour)), linear(qGreen(colour)), linear(qBlue(colour)) };
+    std::array<double, 3> out {};
+    for (int i = 0; i < 3; ++i) {
+        double v = 0;
+        for (int j = 0; j < 3; ++j)
+            v += matrices[deficiency][i][j] * in[j];
+        v = std::clamp(v, 0.0, 1.0);
+        out[std::size_t(i)] = 255.0 * (v <= 0.0031308 ? 12.92 * v : 1.055 * std::pow(v, 1.0 / 2.4) - 0.055);
+    }
+    return out;
+}
+
+double deltaE(QRgb a, QRgb b, int deficiency)
+{
+    const auto x = lab(simulated(a, deficiency));
+    const auto y = lab(simulated(b, deficiency));
+    return std::hypot(x[0] - y[0], x[1] - y[1], x[2] - y[2]);
+}
+
+} // namespace
+
+/// Issue 38: the failure strip's red (207, 34, 46) was the diverging map's negative end to the eye (ΔE 12), and for
+/// deuteranopes the success green too. Failure now stands apart from both ends of the map, from success, white and
+/// the missing grey, in normal vision and under the three full colour-vision deficiencies; the strip and the legend
+/// paint it.
+void TestHeatmap::outcomeColoursStandApart()
+{
+    constexpr double kApart = 30.0; // CIE76: about 2.3 is just noticeable; 30 is a different colour
+    const QRgb failure = CreditHeatmapView::outcomeColor(false).rgb();
+    const QRgb success = CreditHeatmapView::outcomeColor(true).rgb();
+    QCOMPARE(failure, creditlab::ui::colours::kFailure);
+    QCOMPARE(success, creditlab::ui::colours::kSuccess);
+    const DivergingColorMap map(1.0);
+    const std::pair<const char*, QRgb> others[] = { { "negative end", map.color(-1.0).rgb() },
+        { "positive end", map.color(1.0).rgb() }, { "zero", creditlab::ui::colours::kZero },
+        { "missing", creditlab::ui::colours::kMissing }, { "success", success } };
+    for (int deficiency = 0; deficiency < 4; ++deficiency)
+        for (const auto& [name, other] : others) {
+            const double d = deltaE(failure, other, deficiency);
+            QVERIFY2(d >= kApart,
+                qPrintable(QStringLiteral("failure vs %1 (vision %2): ΔE %3").arg(name).arg(deficiency).arg(d)));
+        }
+    // The strip of a failed row is painted in it.
+    CreditHeatmapView view;
+    view.resize(500, 300);
+    view.setData(makeData(4, 3));
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    const QImage image = view.viewport()->grab().toImage();
+    bool painted = false;
+    for (std::size_t d = 0; d < view.displayedRows().size(); ++d) {
+        const std::size_t row = view.displayedRows()[d];
+        if (view.data()->rows[row].success)
+            continue;
+        const QRect cell = view.cellRect(d, 0, 0);
+        QCOMPARE(image.pixel(1, cell.center().y()), failure);
+        painted = true;
+    }
+    QVERIFY(painted);
 }
 
 /// A method whose every credit here is 0 gets core's reason for the first iteration's batch (groups are per

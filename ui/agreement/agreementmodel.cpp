@@ -16,15 +16,15 @@ std::shared_ptr<const AgreementLoad> loadAgreement(const std::string& path, std:
     auto d = std::make_shared<AgreementLoad>();
     try {
         Store store(path, Store::Access::ReadOnly);
-        std::vector<RunInfo> runs = store.runs();
-        std::sort(runs.begin(), runs.end(), [](const RunInfo& a, const RunInfo& b) { return a.id > b.id; });
-        for (const RunInfo& r : runs)
-            if (!judge::labelSources(store, r.id).empty())
-                d->labelledRuns.push_back(r);
+        const std::vector<judge::LabelledRun> labelled = judge::labelledRuns(store);
+        for (const judge::LabelledRun& r : labelled)
+            d->labelledRuns.push_back(r.run);
         const bool known = std::any_of(
             d->labelledRuns.begin(), d->labelledRuns.end(), [runId](const RunInfo& r) { return r.id == runId; });
-        if (runId != 0 && !known) // newest run with labels, as the CLI picks without --run
-            runId = d->labelledRuns.empty() ? 0 : d->labelledRuns.front().id;
+        // The run the CLI picks without --run: the newest with two sources to compare, else the newest with labels.
+        // The newest labelled run alone opened on a training run whose judge labels had nothing to compare with.
+        if (runId != 0 && !known)
+            runId = judge::defaultAgreementRun(labelled).value_or(0);
         d->runId = runId;
         if (runId > 0) {
             d->labels = judge::loadRunLabels(store, runId);

@@ -22,8 +22,9 @@ struct AgreementLoad {
 };
 
 /// The background load: the runs with labels (newest first), then the labels of run `runId` (0 = all labelled
-/// runs merged; an id that is not a labelled run, e.g. -1: the newest labelled run, as the CLI picks without
-/// --run). Opens its own read-only Store on `path`; errors come back in `error`. Worker thread.
+/// runs merged; an id that is not a labelled run, e.g. -1: judge::defaultAgreementRun, the run the CLI picks without
+/// --run: the newest with two label sources to compare, else the newest with labels). Opens its own read-only Store on
+/// `path`; errors come back in `error`. Worker thread.
 std::shared_ptr<const AgreementLoad> loadAgreement(const std::string& path, std::int64_t runId);
 
 /// One compared source's agreement with the reference.

@@ -45,7 +45,8 @@ public:
     /// Waits for a running load.
     ~AgreementPage() override;
 
-    /// Loads run `runId` (0 = all runs with labels merged; -1 = the newest run with labels) in the background.
+    /// Loads run `runId` (0 = all runs with labels merged; -1 = the run `creditlab-cli agreement` picks without --run:
+    /// the newest with two label sources to compare, else the newest with labels) in the background.
     void setRun(qint64 runId);
     /// The run shown (0 = all runs), once loaded.
     qint64 run() const;

@@ -1,5 +1,5 @@
-// The Annotate page's label files (annotationpage.h): export and import of human labels as JSONL, through
-// core/labelfile.h, with the page's own messages.
+// The Annotate page's label files (annotationpage.h): export and import of human labels and notes as JSONL,
+// through core/labelfile.h, with the page's own messages.
 #include "ui/annotate/annotationpage.h"
 
 #include "core/atomicfile.h"
@@ -12,6 +12,7 @@
 #include <QFileInfo>
 #include <QLabel>
 
+#include <algorithm>
 #include <exception>
 
 namespace creditlab::ui {
@@ -44,6 +45,8 @@ QString labelFileMessage(const LabelFileError& e, const QString& name)
         : e.problem() == Problem::BadTurn ? AnnotationPage::tr("expected a turn index from 0 to %1").arg(e.lastTurn())
         : e.problem() == Problem::EmptyAnnotator ? AnnotationPage::tr("expected a non-empty name")
         : e.problem() == Problem::BadRole        ? AnnotationPage::tr("expected one of D, E, N, R")
+        : e.problem() == Problem::BadNote        ? (e.field() == "comment" ? AnnotationPage::tr("expected a string")
+                                                                           : AnnotationPage::tr("expected true or false"))
                                                  : toQString(e.message());
     return AnnotationPage::tr("%1:%2: field \"%3\": %4").arg(name).arg(e.line()).arg(toQString(e.field()), why);
 }
@@ -67,7 +70,7 @@ bool AnnotationPage::exportLabels(const QString& path, QString* error)
     return true;
 }
 
-int AnnotationPage::importLabels(const QString& path, QString* error)
+int AnnotationPage::importLabels(const QString& path, QString* error, int* notes)
 {
     if (!m_workspace->store() || m_runId <= 0)
         return setError(error, tr("Choose a run to import labels into."));
@@ -96,9 +99,12 @@ int AnnotationPage::importLabels(const QString& path, QString* error)
             m_writtenWhileLoading.insert(rowId);
         rereadHumanLabels(rowId);
     }
+    m_transcriptStale = true; // notes show in the transcript
     refreshTranscript();
     refreshProgress();
-    return int(rows.size());
+    if (notes)
+        *notes = int(std::count_if(rows.begin(), rows.end(), [](const LabelLine& r) { return r.note.has_value(); }));
+    return int(std::count_if(rows.begin(), rows.end(), [](const LabelLine& r) { return r.role.has_value(); }));
 }
 
 void AnnotationPage::exportInteractive()
@@ -119,11 +125,15 @@ void AnnotationPage::importInteractive()
     if (path.isEmpty())
         return;
     QString error;
-    const int count = importLabels(path, &error);
+    int notes = 0;
+    const int count = importLabels(path, &error, &notes);
     if (count < 0)
         fail(error);
-    else
+    else if (notes == 0)
         m_status->setText(tr("Imported %n label(s).", nullptr, count));
+    else
+        m_status->setText(
+            tr("Imported %1 and %2.").arg(tr("%n label(s)", nullptr, count), tr("%n note(s)", nullptr, notes)));
 }
 
 } // namespace creditlab::ui

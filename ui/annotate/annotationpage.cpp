@@ -22,6 +22,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSplitter>
+#include <QStandardItemModel>
 #include <QTextBlock>
 #include <QTextCharFormat>
 #include <QTextCursor>
@@ -325,8 +326,8 @@ AnnotationPage::AnnotationPage(Workspace* workspace, QWidget* parent, QUndoStack
         [this] { setOrder(QueueOrder(m_orderCombo->currentData().toInt())); });
     connect(m_blind, &QCheckBox::toggled, this, [this] {
         m_transcriptStale = true;
-        refreshTranscript();
-        refreshProgress();
+        updateOrderChoices();
+        rebuildQueue(true); // blind: without the judges' view; it also refreshes the transcript and the progress
     });
     connect(m_skipButton, &QPushButton::clicked, this, [this] { skipCurrent(); });
     connect(m_flagButton, &QPushButton::clicked, this, [this](bool on) {
@@ -475,9 +476,36 @@ QString AnnotationPage::annotator() const { return m_annotatorEdit->text().trimm
 
 void AnnotationPage::setOrder(QueueOrder order)
 {
+    if (blind() && orderReadsHidden(order))
+        order = m_order; // not offered while blind (updateOrderChoices): the queue keeps its order
     m_order = order;
-    m_orderCombo->setCurrentIndex(m_orderCombo->findData(int(order)));
+    {
+        const QSignalBlocker block(m_orderCombo);
+        m_orderCombo->setCurrentIndex(m_orderCombo->findData(int(order)));
+    }
     rebuildQueue(false);
+}
+
+void AnnotationPage::updateOrderChoices()
+{
+    // The orders that read what blind mode hides are greyed out while it is on, and a queue in one of them goes back
+    // to Sequential: "TRIAGE conflict cells first" put the turns the judge labelled against the outcome first, which
+    // told the annotator what the judge thought before they labelled.
+    auto* items = qobject_cast<QStandardItemModel*>(m_orderCombo->model());
+    for (int i = 0; i < m_orderCombo->count(); ++i) {
+        const bool hidden = orderReadsHidden(QueueOrder(m_orderCombo->itemData(i).toInt()));
+        if (QStandardItem* item = items ? items->item(i) : nullptr) {
+            item->setEnabled(!(blind() && hidden));
+            item->setToolTip(blind() && hidden ? tr("Not while blind: this order reads the judges' labels, the "
+                                                    "outcome or the credits")
+                                               : QString());
+        }
+    }
+    if (blind() && orderReadsHidden(m_order)) {
+        m_order = QueueOrder::Sequential;
+        const QSignalBlocker block(m_orderCombo);
+        m_orderCombo->setCurrentIndex(m_orderCombo->findData(int(m_order)));
+    }
 }
 
 void AnnotationPage::setBlind(bool blind) { m_blind->setChecked(blind); }
@@ -501,10 +529,10 @@ void AnnotationPage::rebuildQueue(bool keepCurrent)
             }
             for (const auto& [method, value] : l.trajectory.turns[k].credits)
                 q.credits.push_back(value);
-            turns.push_back(std::move(q));
+            turns.push_back(blind() ? blinded(q) : std::move(q)); // blind: nothing hidden may order the turns
         }
     }
-    m_queue = buildQueue(turns, m_order);
+    m_queue = buildQueue(turns, blind() && orderReadsHidden(m_order) ? QueueOrder::Sequential : m_order);
     m_position = -1;
     setPosition(keepCurrent && was ? std::max(0, queueIndexOf(was->first, was->second)) : 0);
 }
@@ -597,6 +625,7 @@ bool AnnotationPage::changeCurrentNote(const std::function<void(HumanNote&)>& ed
         return false;
     }
     m_status->clear();
+    Q_EMIT errorCleared();
     return true;
 }
 
@@ -652,6 +681,7 @@ bool AnnotationPage::labelCurrent(Role role)
         return false;
     }
     m_status->clear();
+    Q_EMIT errorCleared();
     return true;
 }
 

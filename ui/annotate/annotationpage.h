@@ -65,15 +65,17 @@ QString roleDefinition(Role role);
 /// is written to the store at once (notes: the human_note table, core/humannote.h).
 ///
 /// Blind mode hides everything that could steer the annotator: the judges' labels, the trajectory's outcome and its
-/// reward.
+/// reward, and the queue orders that read them or the credits (orderReadsHidden): while it is on the queue is
+/// Sequential and the other orders are greyed out.
 ///
-/// Export/import of human labels: the JSONL label file of core/labelfile.h, one label per line,
+/// Export/import of human labels and notes: the JSONL label file of core/labelfile.h, one line per turn and annotator,
 ///   {"annotator":"NAME","role":"D","trajectory":"<JSONL id of the trajectory>","turn":N}
-/// where turn is the 0-based turn index and role one of D, E, N, R. Export writes every human label of the current
-/// run (all annotators); notes are not part of the file. Import checks the whole file first (trajectory ids of the
-/// current run, turn in range, non-empty annotator, valid role); an error names the file, line and field and nothing
-/// is imported; a valid file is written in one transaction, each label replacing the same annotator's label of that
-/// turn. The reading, writing and checks are core's (exportLabelFile, readLabelFile, storeLabels); the page words
+/// where turn is the 0-based turn index and role one of D, E, N, R; the annotator's note rides on the line as
+/// "comment", "flagged" and "skipped" (a skipped turn without a label has no role). Export writes every human label
+/// and note of the current run (all annotators). Import checks the whole file first (trajectory ids of the current
+/// run, turn in range, non-empty annotator, valid role and note); an error names the file, line and field and nothing
+/// is imported; a valid file is written in one transaction, each label and note replacing the same annotator's of
+/// that turn. The reading, writing and checks are core's (exportLabelFile, readLabelFile, storeLabels); the page words
 /// the messages.
 ///
 /// The run's turns, judge labels, human labels and notes are read in the background (AnnotationLoader, its own
@@ -100,9 +102,12 @@ public:
     qint64 run() const { return m_runId; }
     void setAnnotator(const QString& name);
     QString annotator() const;
+    /// Orders the queue (from its first item). While blind, an order that reads hidden data (orderReadsHidden) is
+    /// refused: the queue keeps its order.
     void setOrder(QueueOrder order);
     QueueOrder order() const { return m_order; }
-    /// Blind labelling: hides the judges' labels, the outcome and the reward.
+    /// Blind labelling: hides the judges' labels, the outcome and the reward, and orders the queue without them
+    /// (Sequential, keeping the current turn).
     void setBlind(bool blind);
     bool blind() const;
 
@@ -138,17 +143,21 @@ public:
     QPushButton* roleChip(Role role) const;
     QUndoStack* undoStack() const { return m_undo; }
 
-    /// Writes every human label of the current run as JSONL (format above); false with a message on failure.
+    /// Writes every human label and note of the current run as JSONL (format above); false with a message on failure.
     bool exportLabels(const QString& path, QString* error = nullptr);
-    /// Imports a JSONL file of labels (format above) into the current run; nothing is written on error.
-    /// Returns the number imported, or -1 with the message in `error`.
-    int importLabels(const QString& path, QString* error = nullptr);
+    /// Imports a JSONL file of labels and notes (format above) into the current run; nothing is written on error.
+    /// Returns the number of labels imported (`notes`, when given, gets the number of notes), or -1 with the message
+    /// in `error`.
+    int importLabels(const QString& path, QString* error = nullptr, int* notes = nullptr);
 
 Q_SIGNALS:
     /// The current turn changed.
     void currentChanged(qint64 trajectoryRowId, int turn);
     /// Reading or writing the store failed, or a label was refused; the message says why.
     void errorOccurred(const QString& message);
+    /// A label or note was stored: an earlier errorOccurred() message ("Type an annotator name before labelling.")
+    /// no longer holds, and whoever shows it should take it down (the page clears its own status line).
+    void errorCleared();
     /// The newest requested run is shown (also after a read error, which errorOccurred reported).
     void loaded();
     /// "Train on labels…": launch a run that learns from `annotator`'s labels (empty: everyone's) on the
@@ -169,6 +178,8 @@ private:
     void onLoaded(const std::shared_ptr<const AnnotationData>& data);
     void rereadHumanLabels(std::int64_t rowId);
     void rebuildQueue(bool keepCurrent);
+    /// Greys out the orders blind mode does not allow and leaves one of them for Sequential.
+    void updateOrderChoices();
     void setPosition(int position);
     void refreshTranscript();
     void refreshCard();

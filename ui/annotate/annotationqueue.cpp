@@ -19,6 +19,24 @@ bool isTriageConflict(const QueueTurn& turn)
     return std::find(turn.judgeRoles.begin(), turn.judgeRoles.end(), wrong) != turn.judgeRoles.end();
 }
 
+bool orderReadsHidden(QueueOrder order)
+{
+    switch (order) {
+    case QueueOrder::Sequential:
+        return false;
+    case QueueOrder::JudgeLeastSure:
+    case QueueOrder::MethodsDisagree:
+    case QueueOrder::TriageConflicts:
+        return true;
+    }
+    return true; // an order added later reads hidden data until it says otherwise
+}
+
+QueueTurn blinded(const QueueTurn& turn)
+{
+    return QueueTurn { turn.trajectory, turn.turn, false, {}, std::nullopt, {} };
+}
+
 std::vector<QueueItem> buildQueue(std::span<const QueueTurn> turns, QueueOrder order)
 {
     std::vector<const QueueTurn*> sorted;

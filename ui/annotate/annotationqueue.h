@@ -40,6 +40,16 @@ double creditSpread(std::span<const double> credits);
 /// True when a judge labelled the turn R inside a successful rollout or E inside a failed one. Any thread.
 bool isTriageConflict(const QueueTurn& turn);
 
+/// Whether `order` reads what blind mode hides from the annotator: the judges' labels or confidences
+/// (JudgeLeastSure, TriageConflicts), the outcome (TriageConflicts) or the stored credits (MethodsDisagree: they come
+/// from the rewards and, for triage, scalar_judge, pair and has, from the judges' roles and scores). Only Sequential
+/// reads none of them. Any thread.
+bool orderReadsHidden(QueueOrder order);
+
+/// `turn` as blind mode lets the queue see it: its place only, without judge roles, confidence, outcome or credits,
+/// so that no order can put the judge's view into the sequence the annotator walks. Any thread.
+QueueTurn blinded(const QueueTurn& turn);
+
 /// The queue of `turns` in `order`. Ties (and Sequential) keep trajectory, then turn order, so the result does
 /// not depend on the order of `turns`. Any thread.
 std::vector<QueueItem> buildQueue(std::span<const QueueTurn> turns, QueueOrder order);

@@ -43,9 +43,10 @@ struct SeriesStyle {
 ///
 /// No point is ever dropped: each redraw decimates the visible x range to the first, last, min and max of
 /// every horizontal pixel column (decimateMinMax), so spikes stay visible at any zoom. Interaction: the plain wheel
-/// is left to the page (it scrolls a page of charts); Ctrl+wheel zooms around the cursor (Ctrl+Shift: x only), left
-/// drag zooms to a rectangle, right/middle or Shift+left drag pans, double-click or Home resets, +/- and arrows zoom
-/// and pan, right click opens a menu (Reset zoom, Log scale, Export image…), clicking a legend entry toggles its
+/// is left to the page (it scrolls a page of charts); Ctrl+wheel zooms around the cursor (Ctrl+Shift: x only, with y
+/// fitted to the data in view, also as points arrive), left drag zooms to a rectangle, right/middle or Shift+left drag
+/// pans, double-click or Home resets, +/- and arrows zoom and pan (left/right keep y fitted unless y was zoomed by
+/// hand), right click opens a menu (Reset zoom, Log scale, Export image…), clicking a legend entry toggles its
 /// series. ChartGroup links charts: one crosshair, one x zoom, one x range.
 class LineChart : public QWidget {
     Q_OBJECT
@@ -153,6 +154,8 @@ private:
     /// Where the axes go when the user has not zoomed both: the data (with the x bounds), or the x-only zoom.
     QRectF autoRange() const;
     void userZoomed(const QRectF& xy);
+    /// The user zoomed or panned the x axis only: x shows [x0, x1], y is fitted to the data there (setXRange).
+    void userZoomedX(double x0, double x1);
     void userReset();
     /// Shows the cursor at the data x nearest `x` and returns that x; `readout` gets the lines for hovered().
     double placeCursor(double x, QStringList& readout);

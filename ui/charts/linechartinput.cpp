@@ -139,12 +139,27 @@ void LineChart::zoomToPixels(const QRectF& pixels)
         QPointF(std::max(a.x(), b.x()), std::max(a.y(), b.y()))));
 }
 
+void LineChart::userZoomedX(double x0, double x1)
+{
+    if (!std::isfinite(x0) || !std::isfinite(x1))
+        return;
+    setXRange(x0, x1);
+    Q_EMIT xRangeChanged(m_xOnly.first, m_xOnly.second);
+}
+
 void LineChart::zoomAround(const QPointF& anchor, double fx, double fy)
 {
     const QRectF r = visibleRange();
     const QPointF a = toValue(anchor);
     const double x0 = a.x() - (a.x() - r.left()) * fx;
     const double x1 = a.x() + (r.right() - a.x()) * fx;
+    if (fy == 1.0) {
+        // x only (Ctrl+Shift+wheel): y follows the data in view, as it does on the charts linked to this one
+        // (setXRange). It kept the y range of before, which new points or the data in view could leave: the line
+        // ran off the plot.
+        userZoomedX(x0, x1);
+        return;
+    }
     if (m_logScale && a.y() > 0.0 && r.top() > 0.0) { // zoom in decades: the same factor in log space
         const double ay = std::log10(a.y()), lo = std::log10(r.top()), hi = std::log10(r.bottom());
         userZoomed(
@@ -163,6 +178,10 @@ void LineChart::panByPixels(const QPointF& pixels)
         return;
     const QRectF r = visibleRange();
     const double dx = pixels.x() / plot.width() * r.width();
+    if (pixels.y() == 0.0 && !m_userZoomed) { // sideways (the arrow keys) with y not chosen by hand: y follows
+        userZoomedX(r.left() - dx, r.right() - dx);
+        return;
+    }
     if (m_logScale && r.top() > 0.0) { // move in decades
         const double factor = std::pow(r.bottom() / r.top(), pixels.y() / plot.height()); // screen y grows downwards
         userZoomed(QRectF(QPointF(r.left() - dx, r.top() * factor), QPointF(r.right() - dx, r.bottom() * factor)));

@@ -28,7 +28,10 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <algorithm>
+#include <cmath>
 #include <exception>
+#include <optional>
 
 namespace creditlab::ui {
 
@@ -444,12 +447,20 @@ void CreditPage::onLoaded(const heatmap::HeatmapDataPtr& data, quint64)
     m_disagreement->setData(data);
     checkMethods(wanted);
     const int rows = data ? static_cast<int>(data->rows.size()) : 0;
+<<<<<<< HEAD
     m_status->setText(rows == 0
             ? tr("Run %1 has no trajectories with credits here.").arg(m_runId)
             : tr("%1 trajectories, up to %2 turns, %n method(s)", nullptr, static_cast<int>(data->methods.size()))
                   .arg(QLocale().toString(rows))
                   .arg(data->columns));
     updateDistribution();
+=======
+    m_status->setText(rows == 0 ? tr("Run %1 has no trajectories with credits here.").arg(m_runId)
+                                : tr("%1 trajectories, up to %2 turns, %3 method(s)")
+                                      .arg(QLocale().toString(rows))
+                                      .arg(data->columns)
+                                      .arg(data->methods.size()));
+>>>>>>> uipapercuts
     Q_EMIT loaded();
 }
 
@@ -489,8 +500,11 @@ void CreditPage::applyMethods()
     } else {
         m_legend->setComparedMethods({}, {});
     }
-    if (!shown.isEmpty())
+    if (!shown.isEmpty()) {
+        const QSignalBlocker block(m_distributionMethod); // redrawn once, below
         m_distributionMethod->setCurrentText(shown.first()); // the distribution follows the first shown method
+    }
+    updateDistribution(); // and the heatmap's colour range, which the shown methods set
     updateZeroBanner();
 }
 
@@ -533,10 +547,26 @@ void CreditPage::updateZeroBanner()
 void CreditPage::updateDistribution()
 {
     m_distribution->clear();
+    m_distribution->setTitle(tr("Advantages per role"));
     if (!m_data)
         return;
     const std::string method = m_distributionMethod->currentText().toStdString();
-    for (const auto& h : heatmap::advantageHistograms(*m_data, kHistogramBins)) {
+    // The heatmap's colour range (its 98th percentile of |advantage|, or the limit set): a few outliers stretched the
+    // histogram's range so that every other turn fell into its middle bins. Values beyond are counted in the end
+    // bins, and the title says so, as the colour bar does.
+    const double limit = m_view->colorScale().limit;
+    const std::optional<double> range = limit > 0.0 && std::isfinite(limit) ? std::optional(limit) : std::nullopt;
+    if (const int m = m_data->methodIndex(method); range && m >= 0) {
+        const auto& values = m_data->values[static_cast<std::size_t>(m)];
+        const auto beyond = std::count_if(
+            values.begin(), values.end(), [limit](double v) { return std::isfinite(v) && std::abs(v) > limit; });
+        if (beyond > 0)
+            m_distribution->setTitle(tr("Advantages per role, clipped at \u00b1%1 as the heatmap's colours (%n turn(s) "
+                                        "beyond, in the end bins)",
+                nullptr, int(beyond))
+                                         .arg(QString::number(limit, 'g', 3)));
+    }
+    for (const auto& h : heatmap::advantageHistograms(*m_data, kHistogramBins, range)) {
         if (h.method != method || h.total == 0)
             continue;
         const QString name = h.role ? tr("%1 (%2 turns)").arg(toQString(std::string(roleName(*h.role)))).arg(h.total)

@@ -28,7 +28,8 @@ class Workspace;
 /// Per-turn credit of one run (or one of its iterations) as a heatmap: trajectories as rows, turns as columns, one
 /// block per chosen method side by side with sign disagreements between the first two marked, rows ordered by group,
 /// outcome or disagreement, and a legend of the marks; below, the distribution of each method's advantages per role
-/// and the sign-disagreement summary of every pair of methods. Until the user picks methods it shows the run's own
+/// (over the heatmap's colour range: values beyond it fall into the end bins, and the chart's title says so) and the
+/// sign-disagreement summary of every pair of methods. Until the user picks methods it shows the run's own
 /// method and its nearest rival (heatmap::defaultMethods). Works on trained runs (which store every method's shadow
 /// credits) and on imported JSONL with computed credits. Loads in the background with its own store connection and
 /// drops stale results; a database change clears it. Lives on the GUI thread.

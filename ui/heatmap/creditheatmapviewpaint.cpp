@@ -22,7 +22,10 @@ constexpr QRgb kMarkOutline = qRgb(0, 0, 0);
 
 } // namespace
 
-QColor CreditHeatmapView::outcomeColor(bool success) { return success ? QColor(46, 160, 67) : QColor(207, 34, 46); }
+QColor CreditHeatmapView::outcomeColor(bool success)
+{
+    return QColor::fromRgb(success ? colours::kSuccess : colours::kFailure);
+}
 
 void CreditHeatmapView::paintDisagreementMark(QPainter& painter, const QRect& cell, QColor fill)
 {

@@ -50,10 +50,11 @@ struct RunProgress {
 
 /// Runs one training run at a time on its own QThread (STYLE rules 5–8): the worker takes the request through
 /// a queued call, pause and stop are atomic flags read between SFT steps and iterations (the worker's event
-/// loop is busy while it trains), progress arrives throttled to ~10 per second at the source plus one per
-/// finished iteration. A request with more than one process runs as `creditlab-cli train --nproc N` instead (CliRun):
-/// no progress reports and no pause; the Monitor reads that run from the database. Lives on the GUI thread; destroying
-/// it stops a running run after its current step and waits for the thread (or the process).
+/// loop is busy while it trains), progress arrives throttled to ~10 per second at the source plus every report that
+/// changes the Monitor's phase line (a new phase, a finished iteration, SFT's summary: ProgressThrottle). A request
+/// with more than one process runs as `creditlab-cli train --nproc N` instead (CliRun): no progress reports and no
+/// pause; the Monitor reads that run from the database. Lives on the GUI thread; destroying it stops a running run
+/// after its current step and waits for the thread (or the process).
 class RunController : public QObject {
     Q_OBJECT
 public:

@@ -1,22 +1,17 @@
 #include "ui/launch/trainworker.h"
 
-#include "core/store.h"
 #include "core/learn/api/backend.h"
+#include "core/store.h"
 #include "ui/common/textutil.h"
+#include "ui/launch/progressthrottle.h"
 
 #include <spdlog/spdlog.h>
 
-#include <chrono>
 #include <exception>
-#include <optional>
 
 namespace creditlab::ui {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-/// Progress within a phase is sent at most this often (STYLE rule 7); finished iterations always.
-constexpr auto kProgressInterval = std::chrono::milliseconds(100);
 
 std::shared_ptr<spdlog::logger> logger()
 {
@@ -130,18 +125,12 @@ void TrainWorker::train(const RunRequest& request)
             request.resumeRunId ? "resumed" : "started", trainer->device(), trainer->parameterCount());
         Q_EMIT started(runId, name);
 
-        auto lastSent = Clock::now() - kProgressInterval;
-        std::optional<Phase> lastPhase;
+        // At most about every 100 ms within a phase, but never a report that changes the Monitor's phase line.
+        ProgressThrottle throttle;
         const auto callback = [&](const learn::TrainProgress& p) {
             const bool iterationDone = p.phase == Phase::Rl && !p.metrics.empty();
-            const auto now = Clock::now();
-            // A wait for a server is reported once per try (seconds apart), and a new phase (SFT, Evaluating, RL)
-            // once as it begins: neither is coalesced away, however quickly it follows the last report.
-            if (iterationDone || p.phase == Phase::Waiting || p.phase != lastPhase || now - lastSent >= kProgressInterval) {
-                lastSent = now;
-                lastPhase = p.phase;
+            if (throttle.admit(p.phase, !p.metrics.empty(), ProgressThrottle::Clock::now()))
                 Q_EMIT progressed(toSnapshot(runId, p));
-            }
             if (iterationDone)
                 logger()->info("run {} iteration {}/{}: success {:.3f}, eval {}, kl {:.4f}, {:.1f} s", runId,
                     p.iteration, p.iterations, metricOr(p, metricnames::kRolloutSuccess, 0.0),

@@ -283,16 +283,18 @@ void RunBrowserPage::reload()
     const qint64 selectedTrajectory = currentTrajectoryRowId();
     std::vector<RunInfo> runs;
     QHash<qint64, QString> pretrained;
+    QHash<qint64, QString> posted;
     try {
         runs = m_workspace->runs();
         pretrained = m_workspace->pretrainedModels();
+        posted = m_workspace->postedConfigs();
     } catch (const std::exception& error) {
         Q_EMIT errorOccurred(toQString(error.what()));
     }
     {
         // The reset reports "no current run" in between; report the outcome once instead.
         const QScopedValueRollback guard(m_resetting, true);
-        m_runModel->setRuns(std::move(runs), std::move(pretrained));
+        m_runModel->setRuns(std::move(runs), std::move(pretrained), std::move(posted));
         m_runTitle->setText(m_runModel->rowCount() == 0
                 ? tr("No runs yet: start one in Launch (Ctrl+2), or import trajectories with File → Import JSONL… "
                      "(Ctrl+I).")

@@ -1,5 +1,7 @@
 #include "ui/runs/runmodel.h"
 
+#include "core/jsondoc.h"
+
 #include "ui/common/itemroles.h"
 #include "ui/common/textutil.h"
 
@@ -15,11 +17,12 @@ RunModel::RunModel(QObject* parent)
 {
 }
 
-void RunModel::setRuns(std::vector<RunInfo> runs, QHash<qint64, QString> pretrained)
+void RunModel::setRuns(std::vector<RunInfo> runs, QHash<qint64, QString> pretrained, QHash<qint64, QString> posted)
 {
     beginResetModel();
     m_runs = std::move(runs);
     m_pretrained = std::move(pretrained);
+    m_posted = std::move(posted);
     endResetModel();
 }
 
@@ -100,7 +103,9 @@ QVariant RunModel::data(const QModelIndex& index, int role) const
         case Column::Created:
             return toQString(run.createdAt);
         case Column::Config:
-            return plainTooltip(toQString(runSummary(run)));
+            // A posted run's whole config: the column shows its top-level members only.
+            return runSummary(run).empty() && m_posted.contains(run.id) ? plainTooltip(m_posted.value(run.id))
+                                                                        : plainTooltip(toQString(runSummary(run)));
         case Column::Model:
             return m_pretrained.contains(run.id)
                 ? plainTooltip(tr("Hugging Face model: %1").arg(m_pretrained.value(run.id)))
@@ -138,7 +143,7 @@ QVariant RunModel::data(const QModelIndex& index, int role) const
     case Column::Status:
         return displayStatus(run.status);
     case Column::Config:
-        return toQString(runSummary(run));
+        return displayConfig(run, m_posted.value(run.id));
     case Column::Model:
         return displayModel(run, m_pretrained.value(run.id));
     case Column::BestEval:
@@ -282,6 +287,43 @@ QString RunModel::displayTime(const QString& iso)
     if (!time.isValid())
         return iso;
     return time.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm"));
+}
+
+QString RunModel::displayConfig(const RunInfo& run, const QString& postedConfig)
+{
+    if (const std::string shape = runSummary(run); !shape.empty() || postedConfig.isEmpty())
+        return toQString(shape);
+    // A posted run has no shape the trainer recorded (it was trained elsewhere): its config, which the column left
+    // empty, in the posted order with numbers as written (JsonDoc keeps the raw text; 1e-6 stays 1e-6).
+    const std::string text = postedConfig.toStdString();
+    JsonDoc doc;
+    try {
+        doc.parse(text);
+    } catch (const JsonSyntaxError&) { // not JSON (no posted run's): its text, shortened
+        return previewText(postedConfig, 80);
+    }
+    if (doc.kind(doc.root()) != JsonDoc::Kind::Object)
+        return previewText(postedConfig, 80);
+    QStringList parts;
+    for (auto m = doc.first(doc.root()); m != JsonDoc::kNone; m = doc.next(doc.root(), m)) {
+        QString value;
+        switch (doc.kind(m)) {
+        case JsonDoc::Kind::String:
+            value = previewText(toQString(doc.string(m)), 40);
+            break;
+        case JsonDoc::Kind::Object:
+            value = QStringLiteral("{…}");
+            break;
+        case JsonDoc::Kind::Array:
+            value = QStringLiteral("[…]");
+            break;
+        default:
+            value = toQString(std::string(doc.node(m).raw));
+            break;
+        }
+        parts << QStringLiteral("%1=%2").arg(toQString(doc.key(m)), value);
+    }
+    return parts.join(QStringLiteral(" · "));
 }
 
 } // namespace creditlab::ui

@@ -19,7 +19,7 @@ public:
         Name,
         Kind,
         Status,
-        Config, ///< "household · triage · s0 · 128×2"
+        Config, ///< "household · triage · s0 · 128×2"; a posted run's own config: "algorithm=grpo · lr=1e-6"
         Model, ///< the Hugging Face model (policy.pretrained) by folder name or repository id, else "built-in 128×2"
         BestEval, ///< the best eval/success of any iteration
         LastEval,
@@ -36,8 +36,9 @@ public:
     explicit RunModel(QObject* parent = nullptr);
 
     /// Replaces the snapshot (a model reset). `pretrained`: policy.pretrained of the runs that name a Hugging Face
-    /// model (Workspace::pretrainedModels()); the other training runs show their built-in shape.
-    void setRuns(std::vector<RunInfo> runs, QHash<qint64, QString> pretrained = {});
+    /// model (Workspace::pretrainedModels()); the other training runs show their built-in shape. `posted`: the config
+    /// JSON of runs posted to `creditlab-cli serve` (Workspace::postedConfigs()), which have no shape of their own.
+    void setRuns(std::vector<RunInfo> runs, QHash<qint64, QString> pretrained = {}, QHash<qint64, QString> posted = {});
     const std::vector<RunInfo>& runs() const { return m_runs; }
     /// The row of the run with this id, or -1.
     int rowOfRun(qint64 runId) const;
@@ -60,10 +61,15 @@ public:
     /// The Model column's text: a folder's name or a repository id for `pretrained`, else "built-in W×L" for a
     /// training run; empty for an import.
     static QString displayModel(const RunInfo& run, const QString& pretrained);
+    /// The Config column's text: the run's shape (runSummary) when it has one, else the top-level members of
+    /// `postedConfig` (a JSON object) in their order, "key=value" joined by " · ", with nested objects and arrays as
+    /// {…} and […] (a config that is not JSON: its text, shortened); empty when there is neither.
+    static QString displayConfig(const RunInfo& run, const QString& postedConfig);
 
 private:
     std::vector<RunInfo> m_runs;
     QHash<qint64, QString> m_pretrained;
+    QHash<qint64, QString> m_posted;
 };
 
 } // namespace creditlab::ui

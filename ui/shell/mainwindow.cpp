@@ -140,8 +140,17 @@ MainWindow::MainWindow(std::unique_ptr<Settings> settings, QWidget* parent)
     connect(m_trees, &TreePage::errorOccurred, this, showReadError);
     connect(m_credit, &CreditPage::errorOccurred, this, showReadError);
     connect(m_agreement, &AgreementPage::errorOccurred, this, showReadError);
-    connect(m_annotation, &AnnotationPage::errorOccurred, this,
-        [this](const QString& message) { statusBar()->showMessage(message, kStatusTimeoutMs); });
+    connect(m_annotation, &AnnotationPage::errorOccurred, this, [this](const QString& message) {
+        m_annotationError = message;
+        statusBar()->showMessage(message, kStatusTimeoutMs);
+    });
+    // A label stored after the error: "Type an annotator name…" stayed in the status bar for its ten seconds, as if
+    // the label had been refused too. Another page's message is left alone.
+    connect(m_annotation, &AnnotationPage::errorCleared, this, [this] {
+        if (!m_annotationError.isEmpty() && statusBar()->currentMessage() == m_annotationError)
+            statusBar()->clearMessage();
+        m_annotationError.clear();
+    });
     connect(m_annotation, &AnnotationPage::trainOnLabelsRequested, this, &MainWindow::prepareLabelRun);
     connect(m_controller, &RunController::runStarted, this, [this](qint64 runId, const QString& name) {
         m_workspace->notifyRunsChanged();

@@ -146,6 +146,7 @@ private:
     QTabWidget* m_tabs;
     bool m_shownOnce = false;
     QString m_samplePath; ///< the sample file being imported by importSample(); empty otherwise
+    QString m_annotationError; ///< the Annotate page's last message in the status bar, until a label clears it
     QMenu* m_recentMenu = nullptr;
     QAction* m_openAction = nullptr;
     QAction* m_importAction = nullptr;

@@ -56,6 +56,7 @@ bool Workspace::open(const QString& path, QString* errorMessage)
         m_dataVersion = -1;
         m_runs.reset();
         m_pretrained.clear();
+        m_postedConfigs.clear();
         m_configRead.clear();
         poll(); // the baseline: commits from now on are news
         if (m_pollTimer->interval() > 0)
@@ -99,16 +100,35 @@ const std::vector<RunInfo>& Workspace::runs()
 
 const QHash<qint64, QString>& Workspace::pretrainedModels()
 {
+    readConfigs();
+    return m_pretrained;
+}
+
+const QHash<qint64, QString>& Workspace::postedConfigs()
+{
+    readConfigs();
+    return m_postedConfigs;
+}
+
+void Workspace::readConfigs()
+{
     if (!m_store)
-        return m_pretrained;
+        return;
     for (const RunInfo& run : runs()) {
-        if (run.kind == RunKind::Import || m_configRead.contains(run.id))
+        if (m_configRead.contains(run.id))
             continue;
         try {
             const std::optional<std::string> config = m_store->runConfig(run.id);
             m_configRead.insert(run.id);
+            if (!config)
+                continue;
+            if (run.kind == RunKind::Import) {
+                // Only a posted run has one: serve's POST /v1/runs keeps its "config" object as JSON.
+                m_postedConfigs.insert(run.id, toQString(*config));
+                continue;
+            }
             // Stored configs have one "policy.pretrained: ..." line (TrainConfig::toYaml); most runs name no model.
-            if (!config || config->find("policy.pretrained") == std::string::npos)
+            if (config->find("policy.pretrained") == std::string::npos)
                 continue;
             for (const learn::ConfigEntry& entry : learn::flattenYaml(*config, "stored config"))
                 if (entry.key == "policy.pretrained" && !entry.value.empty())
@@ -117,7 +137,6 @@ const QHash<qint64, QString>& Workspace::pretrainedModels()
             // An unreadable config names no model; the run lists show the built-in shape the store recorded.
         }
     }
-    return m_pretrained;
 }
 
 } // namespace creditlab::ui

@@ -41,6 +41,9 @@ public:
     /// policy.pretrained of every training run in runs() whose stored config names a Hugging Face model, by run id.
     /// Each run's config is read once (a run's model does not change; the cache goes with the database).
     const QHash<qint64, QString>& pretrainedModels();
+    /// The config text of every posted run in runs() (an import with a stored config: serve's POST /v1/runs keeps its
+    /// "config" object as JSON), by run id. Read once per run, as pretrainedModels().
+    const QHash<qint64, QString>& postedConfigs();
 
     /// Tells the pages that runs were added, changed or removed (e.g. by an import).
     void notifyRunsChanged();
@@ -64,6 +67,8 @@ Q_SIGNALS:
 
 private:
     void poll();
+    /// Reads the stored config of each run not read yet, for pretrainedModels() and postedConfigs().
+    void readConfigs();
     /// Drops the run snapshot, then emits runsChanged().
     void emitRunsChanged();
 
@@ -72,7 +77,8 @@ private:
     qint64 m_dataVersion = -1;
     std::optional<std::vector<RunInfo>> m_runs;
     QHash<qint64, QString> m_pretrained; ///< the runs whose config names a model
-    QSet<qint64> m_configRead; ///< the runs whose config was read for m_pretrained
+    QHash<qint64, QString> m_postedConfigs; ///< posted runs' configs (JSON)
+    QSet<qint64> m_configRead; ///< the runs whose config was read for m_pretrained and m_postedConfigs
     QString m_path;
 };
 

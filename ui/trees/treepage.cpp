@@ -213,8 +213,15 @@ void TreePage::reloadRuns()
             showFollowedRun();
         return;
     }
-    if (kept)
+    if (kept) {
+        // The run shown may have grown (a training run's new iterations, a posted run's): its iteration list was
+        // only read when the run was picked. It follows now, or when the page appears; the group on screen stays.
+        if (isVisible())
+            refreshGroups();
+        else
+            m_groupsStale = m_runId != 0;
         return;
+    }
     // The combo's run loads now, or when the page appears.
     if (m_run->count() == 0) {
         m_groups.clear();
@@ -252,10 +259,22 @@ void TreePage::showEvent(QShowEvent* event)
         return;
     if (const qint64 run = runToLoad(m_run, m_runId); run != 0)
         showRun(run);
+    else if (m_groupsStale)
+        refreshGroups();
+}
+
+void TreePage::refreshGroups()
+{
+    const QStringList shown = m_group->currentData().toStringList();
+    reloadIterations(); // keeps the iteration and the group chosen where the run still has them
+    // The run's first group has come (there was none to show), or the one shown is gone.
+    if (m_group->currentData().toStringList() != shown)
+        load();
 }
 
 void TreePage::reloadIterations()
 {
+    m_groupsStale = false;
     const bool hadIteration = m_iteration->currentIndex() >= 0;
     const QString keep = m_iteration->currentData().toString();
     m_groups.clear();

@@ -34,7 +34,8 @@ using TreeGroupDataPtr = std::shared_ptr<const TreeGroupData>;
 /// run sharing a group key and an iteration; imported trajectories have none and are listed under the iteration
 /// "none (imported)".
 /// Loads in the background with its own store connection and drops stale results; a database change clears
-/// everything shown. GUI thread.
+/// everything shown. The iteration and group lists follow the run as it grows (Workspace::runsChanged, as the other
+/// pages follow it). GUI thread.
 class TreePage : public QWidget {
     Q_OBJECT
 public:
@@ -78,6 +79,9 @@ private:
     /// Reads the run's groups and fills the iteration chooser (keeping its iteration when the run has it), then the
     /// group chooser.
     void reloadIterations();
+    /// Re-reads the shown run's iterations and groups after the database changed (Workspace::runsChanged), keeping the
+    /// group on screen; loads one when there was none to show or the one shown is gone.
+    void refreshGroups();
     void reloadGroups();
     void load();
     /// Drops the group shown: tree, statistics, details, methods, rollouts, search and selection.
@@ -96,6 +100,7 @@ private:
     FollowedRun m_follow; ///< the run selected in Runs, until it shows or the user picks another
     quint64 m_generation = 0;
     std::vector<GroupInfo> m_groups; ///< the run's, as the store lists them
+    bool m_groupsStale = false; ///< the database changed while the page was hidden: refreshGroups() when it shows
     TreeGroupDataPtr m_data;
     tree::TurnRef m_selectedTurn;
     bool m_hasSelection = false;

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <unordered_map>
 
 namespace creditlab::ui::treeview {
 
@@ -57,6 +58,14 @@ void RolloutTreeView::setTree(TreePtr tree)
     m_onPath.assign(nodes, 0);
     m_matched.assign(nodes, 0);
     m_edgeOnPath.assign(edges, 0);
+    // Each self-loop's place among its node's, so that several loops on one node are drawn apart.
+    m_loopIndex.assign(edges, 0);
+    if (m_tree) {
+        std::unordered_map<tree::NodeId, std::uint32_t> loops;
+        for (tree::EdgeId e = 0; e < edges; ++e)
+            if (const tree::Edge& edge = m_tree->edge(e); edge.source == edge.target)
+                m_loopIndex[e] = loops[edge.source]++;
+    }
     m_maxVisits = 1.0;
     if (m_tree)
         for (const auto& n : m_tree->nodes())
@@ -71,12 +80,14 @@ void RolloutTreeView::setColorBy(ColorBy quantity, const QString& method)
     m_colorBy = quantity;
     m_method = method.toStdString();
     updateColorScale();
+    updateScrollBars(); // the legend's title may widen its strip
     viewport()->update();
 }
 
 void RolloutTreeView::setLegendVisible(bool visible)
 {
     m_legendVisible = visible;
+    updateScrollBars(); // the tree gets the legend's strip, or gives it back
     viewport()->update();
 }
 
@@ -167,7 +178,8 @@ void RolloutTreeView::relayout()
 
 void RolloutTreeView::updateScrollBars()
 {
-    const QSize view = viewport()->size();
+    m_legendStrip = legendStripWidth();
+    const QSize view = treeArea().size();
     const double w = m_layout.width * kUnitX * m_zoom;
     const double h = m_layout.levels * kUnitY * m_zoom;
     horizontalScrollBar()->setPageStep(view.width());
@@ -178,12 +190,19 @@ void RolloutTreeView::updateScrollBars()
     verticalScrollBar()->setRange(0, std::max(0, int(std::ceil(h)) - view.height()));
 }
 
+QRect RolloutTreeView::treeArea() const
+{
+    QRect area = viewport()->rect();
+    area.setWidth(area.width() - m_legendStrip);
+    return area;
+}
+
 QPointF RolloutTreeView::toView(double x, int depth) const
 {
-    const QSize view = viewport()->size();
+    const QSize view = treeArea().size();
     const double w = m_layout.width * kUnitX * m_zoom;
     const double h = m_layout.levels * kUnitY * m_zoom;
-    // Centre the tree when it is smaller than the viewport.
+    // Centre the tree when it is smaller than its area.
     const double ox = w < view.width() ? (view.width() - w) / 2 : -horizontalScrollBar()->value();
     const double oy = h < view.height() ? (view.height() - h) / 2 : -verticalScrollBar()->value();
     return { ox + (x + 0.5) * kUnitX * m_zoom, oy + (depth + 0.5) * kUnitY * m_zoom };
@@ -224,6 +243,28 @@ bool RolloutTreeView::edgeShown(const tree::Edge& edge) const
     return m_layout.visible[edge.source] && m_layout.visible[edge.target];
 }
 
+std::pair<QPointF, double> RolloutTreeView::selfLoop(tree::EdgeId edge) const
+{
+    const tree::Edge& e = m_tree->edge(edge);
+    if (e.source != e.target)
+        return { {}, 0.0 };
+    // A circle on the node's upper right that overlaps its outline, so that it reads as leaving and re-entering the
+    // node (a straight line from a node to itself is a point: such edges were not drawn at all). Further loops of the
+    // same node are larger, so that they stay apart.
+    const double r = radius(e.source);
+    const double loop = std::max(4.0, 0.6 * r) * (1.0 + 0.6 * m_loopIndex[edge]);
+    const QPointF direction(std::sqrt(0.5), -std::sqrt(0.5));
+    return { nodeCenter(e.source) + direction * (r + 0.6 * loop), loop };
+}
+
+QRectF RolloutTreeView::selfLoopRect(tree::EdgeId edge) const
+{
+    if (!m_tree || edge >= m_tree->edges().size() || !edgeShown(m_tree->edge(edge)))
+        return {};
+    const auto [centre, loop] = selfLoop(edge);
+    return loop > 0 ? QRectF(centre - QPointF(loop, loop), QSizeF(2 * loop, 2 * loop)) : QRectF();
+}
+
 void RolloutTreeView::paintEvent(QPaintEvent*)
 {
     QElapsedTimer timer;
@@ -239,10 +280,14 @@ void RolloutTreeView::paintEvent(QPaintEvent*)
         return;
     }
     painter.setRenderHint(QPainter::Antialiasing, m_zoom >= 0.3);
-    const QRectF view = QRectF(viewport()->rect()).adjusted(-4, -4, 4, 4);
+    // The tree stays out of the legend's strip, at any zoom and scroll.
+    const QRect area = treeArea();
+    painter.setClipRect(area);
+    const QRectF view = QRectF(area).adjusted(-4, -4, 4, 4);
     const QColor highlight = QColor::fromRgb(colours::kHighlight);
     const QPen spanning(QColor(150, 150, 150), 1.0);
     QPen reconverging(QColor(120, 120, 200), 1.0, Qt::DashLine);
+    const QPen loop(QColor(120, 120, 200), 1.5); // solid: a small dashed circle would not read as a line
     const QPen followed(highlight, 3.0);
     const QFontMetrics metrics(font());
     // Edges: a cheap bounding-box cull over all of them; only intersecting ones are drawn.
@@ -250,6 +295,19 @@ void RolloutTreeView::paintEvent(QPaintEvent*)
         const tree::Edge& edge = m_tree->edge(e);
         if (!edgeShown(edge))
             continue;
+        if (edge.source == edge.target) {
+            const auto [centre, size] = selfLoop(e);
+            if (!QRectF(centre - QPointF(size, size), QSizeF(2 * size, 2 * size)).intersects(view))
+                continue;
+            painter.setBrush(Qt::NoBrush);
+            if (e == m_selectedEdge) {
+                painter.setPen(QPen(highlight, 6.0));
+                painter.drawEllipse(centre, size, size);
+            }
+            painter.setPen(m_edgeOnPath[e] ? followed : loop);
+            painter.drawEllipse(centre, size, size);
+            continue;
+        }
         const QPointF a = nodeCenter(edge.source), b = nodeCenter(edge.target);
         if (!QRectF(a, b).normalized().adjusted(-1, -1, 1, 1).intersects(view))
             continue;
@@ -305,6 +363,7 @@ void RolloutTreeView::paintEvent(QPaintEvent*)
         }
         ++m_lastPainted;
     });
+    painter.setClipping(false);
     paintLegend(painter);
     m_lastPaintMs = double(timer.nsecsElapsed()) / 1e6;
 }
@@ -315,7 +374,7 @@ std::vector<EdgeLabel> RolloutTreeView::edgeLabels() const
     if (!m_tree || m_layout.visibleCount == 0 || m_zoom < kLabelZoom)
         return out;
     const QFontMetricsF metrics(font());
-    const QRectF view = QRectF(viewport()->rect());
+    const QRectF view = QRectF(treeArea());
     // Candidates: spanning edges whose midpoint's row is in view. Every spanning edge into a level has its
     // midpoint on one row, so labels can only collide with the others of their row.
     struct Candidate {
@@ -357,7 +416,7 @@ std::vector<EdgeLabel> RolloutTreeView::edgeLabels() const
 
 tree::NodeId RolloutTreeView::nodeAt(QPointF p) const
 {
-    if (!m_tree || m_layout.visibleCount == 0)
+    if (!m_tree || m_layout.visibleCount == 0 || !QRectF(treeArea()).contains(p)) // the legend's strip has none
         return tree::kNone;
     const QPointF origin = toView(0, 0);
     const double unitX = kUnitX * m_zoom, unitY = kUnitY * m_zoom;
@@ -373,7 +432,7 @@ tree::NodeId RolloutTreeView::nodeAt(QPointF p) const
 
 tree::EdgeId RolloutTreeView::edgeAt(QPointF p) const
 {
-    if (!m_tree)
+    if (!m_tree || !QRectF(treeArea()).contains(p))
         return tree::kNone;
     tree::EdgeId best = tree::kNone;
     double bestDistance = kEdgeHitPixels;
@@ -381,6 +440,16 @@ tree::EdgeId RolloutTreeView::edgeAt(QPointF p) const
         const tree::Edge& edge = m_tree->edge(e);
         if (!edgeShown(edge))
             continue;
+        if (edge.source == edge.target) { // on the loop's circle
+            const auto [centre, size] = selfLoop(e);
+            const QPointF d = p - centre;
+            const double distance = std::abs(std::sqrt(QPointF::dotProduct(d, d)) - size);
+            if (distance <= bestDistance) {
+                bestDistance = distance;
+                best = e;
+            }
+            continue;
+        }
         const QPointF a = nodeCenter(edge.source), b = nodeCenter(edge.target);
         if (!QRectF(a, b)
                  .normalized()

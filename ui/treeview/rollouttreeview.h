@@ -10,8 +10,10 @@
 #include <QString>
 #include <QStringList>
 
+#include <cstdint>
 #include <memory>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 namespace creditlab::ui::treeview {
@@ -52,12 +54,14 @@ struct EdgeLabel {
 
 /// The rollout tree of one group, custom-painted: circles sized by visits (sqrt scale) and coloured by a quantity,
 /// anchors with a black outline, singletons hollow, terminal nodes square; spanning edges straight, re-convergence
-/// edges dashed, with the action text when zoomed in (labels of neighbouring edges elided or left out so that none
-/// overlap). The clicked node or edge is highlighted (a ring in colours::kHighlight), as is a followed rollout's
-/// path. Draws only what intersects the viewport (nodes found through a per-level sorted index), so it stays
-/// interactive at 10⁴–10⁵ nodes. Wheel zooms, drag pans, Home fits, double-click collapses/expands a subtree. A
-/// legend (the quantity's name, its colour bar with minimum, middle and maximum, and every marker style drawn) is
-/// painted over the top-right corner, so it is in every grab and PNG/SVG export. Lives on the GUI thread.
+/// edges dashed, self-loops (an action that left the state unchanged) as a loop on the node's upper right, with the
+/// action text when zoomed in (labels of neighbouring edges elided or left out so that none overlap). The clicked
+/// node or edge is highlighted (a ring in colours::kHighlight), as is a followed rollout's path. Draws only what
+/// intersects the viewport (nodes found through a per-level sorted index), so it stays interactive at 10⁴–10⁵ nodes.
+/// Wheel zooms, drag pans, Home fits, double-click collapses/expands a subtree. A legend (the quantity's name, its
+/// colour bar with minimum, middle and maximum, and every marker style drawn) is painted in a strip of its own at
+/// the viewport's right edge, which the tree is never drawn into (treeArea()), so it covers no node at any zoom or
+/// scroll and is in every grab and PNG/SVG export. Lives on the GUI thread.
 class RolloutTreeView : public QAbstractScrollArea {
     Q_OBJECT
 public:
@@ -81,6 +85,12 @@ public:
     QRect legendBarRect() const { return m_legendBarRect; }
     /// The legend's marker explanations as painted last ("hollow: singleton …"), top to bottom.
     const QStringList& legendEntries() const { return m_legendEntries; }
+    /// Where the tree is drawn and fitted, in viewport coordinates: the viewport less the legend's strip at its right
+    /// edge while the legend shows (the whole viewport when it is hidden, or the viewport too narrow for both).
+    QRect treeArea() const;
+    /// Where the self-loop `edge` (from a node back to itself) is drawn: the bounding box of its loop, in viewport
+    /// coordinates; empty for any other edge and for one not shown.
+    QRectF selfLoopRect(tree::EdgeId edge) const;
 
     /// The selected (clicked) node or edge, highlighted; kNone when none. A click selects; setTree clears.
     void setSelectedNode(tree::NodeId node);
@@ -160,6 +170,16 @@ private:
     QString nodeToolTip(tree::NodeId node) const;
     QString edgeToolTip(tree::EdgeId edge) const;
     bool edgeShown(const tree::Edge& edge) const;
+    /// A self-loop's circle (centre and radius, viewport coordinates); the radius is 0 for other edges.
+    std::pair<QPointF, double> selfLoop(tree::EdgeId edge) const;
+    /// The legend's entries: the marker (an index into the legend file's Marker) and its text. `all`: every entry the
+    /// legend can show, for its width, which then does not change with a click or a search.
+    std::vector<std::pair<int, QString>> legendMarkers(bool all) const;
+    /// The width of the legend's content (inside its frame).
+    int legendContentWidth() const;
+    /// The width of the strip the legend takes at the viewport's right edge; 0 when none is reserved. Measures text:
+    /// updateScrollBars() keeps it in m_legendStrip for the per-node geometry.
+    int legendStripWidth() const;
     void paintLegend(QPainter& painter);
 
     TreePtr m_tree;
@@ -173,6 +193,7 @@ private:
     int m_followed = -1;
     std::vector<char> m_onPath; ///< per node
     std::vector<char> m_edgeOnPath; ///< per edge
+    std::vector<std::uint32_t> m_loopIndex; ///< per edge: its place among its node's self-loops (0 for other edges)
     std::vector<tree::NodeId> m_matches;
     std::vector<char> m_matched; ///< per node
     double m_zoom = 1.0;
@@ -182,6 +203,7 @@ private:
     std::size_t m_lastPainted = 0;
     double m_lastPaintMs = 0;
     bool m_legendVisible = true;
+    int m_legendStrip = 0; ///< legendStripWidth() as of the last updateScrollBars()
     QRect m_legendRect;
     QRect m_legendBarRect;
     QStringList m_legendEntries;

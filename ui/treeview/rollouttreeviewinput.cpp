@@ -35,7 +35,7 @@ void RolloutTreeView::setZoom(double zoom, QPointF anchor)
 {
     zoom = std::clamp(zoom, kMinZoom, kMaxZoom);
     if (anchor.x() < 0)
-        anchor = QRectF(viewport()->rect()).center();
+        anchor = QRectF(treeArea()).center();
     // Keep the layout point under `anchor` in place.
     const QPointF origin = toView(0, 0);
     const double lx = (anchor.x() - origin.x()) / (kUnitX * m_zoom);
@@ -49,7 +49,7 @@ void RolloutTreeView::setZoom(double zoom, QPointF anchor)
 
 void RolloutTreeView::fitToView()
 {
-    const QSize view = viewport()->size();
+    const QSize view = treeArea().size(); // beside the legend, not under it
     if (m_layout.width <= 0 || m_layout.levels <= 0) {
         m_zoom = 1.0;
     } else {
@@ -67,8 +67,9 @@ void RolloutTreeView::centerOn(tree::NodeId node)
 {
     if (node >= m_layout.x.size() || !m_layout.visible[node])
         return;
-    horizontalScrollBar()->setValue(int((m_layout.x[node] + 0.5) * kUnitX * m_zoom - viewport()->width() / 2.0));
-    verticalScrollBar()->setValue(int((m_layout.depth[node] + 0.5) * kUnitY * m_zoom - viewport()->height() / 2.0));
+    const QRect area = treeArea();
+    horizontalScrollBar()->setValue(int((m_layout.x[node] + 0.5) * kUnitX * m_zoom - area.width() / 2.0));
+    verticalScrollBar()->setValue(int((m_layout.depth[node] + 0.5) * kUnitY * m_zoom - area.height() / 2.0));
     viewport()->update();
 }
 
@@ -224,7 +225,9 @@ QString RolloutTreeView::edgeToolTip(tree::EdgeId edge) const
                        .arg(clip(e.action, 160))
                        .arg(locale.toString(e.q, 'g', 3))
                        .arg(locale.toString(e.pairVisits, 'g', 4))
-                       .arg(e.spanning ? QString() : tr(" (re-convergence)"));
+                       .arg(e.source == e.target ? tr(" (state unchanged)")
+                               : e.spanning      ? QString()
+                                                 : tr(" (re-convergence)"));
     if (!e.turns.empty())
         text += QLatin1Char('\n') + tr("first taken at %1").arg(turnLabel(*m_tree, e.turns.front()));
     return text;

@@ -1,4 +1,4 @@
-// RolloutTreeView's colour legend: what the colours mean and how it is painted over the view's top-right corner.
+// RolloutTreeView's colour legend: what the colours mean and how it is painted in its strip at the view's right edge.
 #include "ui/treeview/rollouttreeview.h"
 
 #include "ui/charts/colours.h"
@@ -18,6 +18,10 @@ constexpr int kPadding = 6; ///< inside the legend's frame
 constexpr int kBarWidth = 150;
 constexpr int kBarHeight = 10;
 constexpr int kMarkerRadius = 5;
+constexpr int kMinTreeWidth = 160; ///< narrower than this beside the legend, the tree gets the whole viewport
+
+// Every marker style paintEvent draws, each with what it means.
+enum class Marker { Anchor, Singleton, Terminal, Size, Reconvergence, SelfLoop, Followed, Selected, Search, Collapsed };
 
 QString number(double value) { return QString::number(value, 'g', 3); }
 
@@ -58,45 +62,73 @@ ColorLegend RolloutTreeView::colorLegend() const
     return legend;
 }
 
+std::vector<std::pair<int, QString>> RolloutTreeView::legendMarkers(bool all) const
+{
+    // The situational entries only while they are drawn (all: every one, for the legend's width).
+    std::vector<std::pair<int, QString>> entries {
+        { int(Marker::Anchor), tr("black outline: anchor (state recurs)") },
+        { int(Marker::Singleton), tr("hollow: singleton (one rollout)") },
+        { int(Marker::Terminal), tr("square: terminal (rollout ended)") },
+        { int(Marker::Size), tr("size: visits N(s)") },
+    };
+    const bool reconverges = all
+        || std::any_of(m_tree->edges().begin(), m_tree->edges().end(),
+            [this](const tree::Edge& e) { return !e.spanning && e.source != e.target && edgeShown(e); });
+    if (reconverges)
+        entries.push_back({ int(Marker::Reconvergence), tr("dashed edge: re-convergence") });
+    const bool loops = all || std::any_of(m_tree->edges().begin(), m_tree->edges().end(), [this](const tree::Edge& e) {
+        return e.source == e.target && edgeShown(e);
+    });
+    if (loops)
+        entries.push_back({ int(Marker::SelfLoop), tr("loop: action left the state unchanged") });
+    if (all || m_followed >= 0)
+        entries.push_back({ int(Marker::Followed), tr("orange outline: followed rollout") });
+    if (all || m_selectedNode != tree::kNone || m_selectedEdge != tree::kNone)
+        entries.push_back({ int(Marker::Selected), tr("orange ring: selected") });
+    if (all || !m_matches.empty())
+        entries.push_back({ int(Marker::Search), tr("magenta ring: search match") });
+    if (all || !m_collapsed.empty())
+        entries.push_back({ int(Marker::Collapsed), tr("+N: nodes collapsed below") });
+    return entries;
+}
+
+int RolloutTreeView::legendContentWidth() const
+{
+    const QFontMetrics metrics(font());
+    int textWidth = 0;
+    for (const auto& entry : legendMarkers(true))
+        textWidth = std::max(textWidth, metrics.horizontalAdvance(entry.second));
+    const int markerWidth = 2 * kMarkerRadius + 8;
+    return std::max({ kBarWidth, metrics.horizontalAdvance(colorLegend().title), markerWidth + 4 + textWidth });
+}
+
+int RolloutTreeView::legendStripWidth() const
+{
+    if (!m_legendVisible || !m_tree || m_layout.visibleCount == 0)
+        return 0;
+    // The legend's frame and a margin on either side. Its width counts every entry it may show, so that the tree does
+    // not shift when a click, a follow or a search adds one.
+    const int strip = legendContentWidth() + 2 * kPadding + 2 * kMargin;
+    return viewport()->width() - strip >= kMinTreeWidth ? strip : 0;
+}
+
 void RolloutTreeView::paintLegend(QPainter& painter)
 {
     m_legendRect = m_legendBarRect = QRect();
     m_legendEntries.clear();
-    if (!m_legendVisible)
+    const int strip = m_legendStrip;
+    if (strip == 0) // hidden, or no room beside the tree: drawn over it, it would cover nodes
         return;
     const ColorLegend legend = colorLegend();
     const QFontMetrics metrics(font());
     const int line = metrics.height();
     const QColor highlight = QColor::fromRgb(colours::kHighlight);
 
-    // Every marker style paintEvent draws, each with what it means; the situational ones only while shown.
-    enum class Marker { Anchor, Singleton, Terminal, Size, Reconvergence, Followed, Selected, Search, Collapsed };
-    std::vector<std::pair<Marker, QString>> entries {
-        { Marker::Anchor, tr("black outline: anchor (state recurs)") },
-        { Marker::Singleton, tr("hollow: singleton (one rollout)") },
-        { Marker::Terminal, tr("square: terminal (rollout ended)") },
-        { Marker::Size, tr("size: visits N(s)") },
-    };
-    const bool reconverges = std::any_of(m_tree->edges().begin(), m_tree->edges().end(),
-        [this](const tree::Edge& e) { return !e.spanning && e.source != e.target && edgeShown(e); });
-    if (reconverges)
-        entries.push_back({ Marker::Reconvergence, tr("dashed edge: re-convergence") });
-    if (m_followed >= 0)
-        entries.push_back({ Marker::Followed, tr("orange outline: followed rollout") });
-    if (m_selectedNode != tree::kNone || m_selectedEdge != tree::kNone)
-        entries.push_back({ Marker::Selected, tr("orange ring: selected") });
-    if (!m_matches.empty())
-        entries.push_back({ Marker::Search, tr("magenta ring: search match") });
-    if (!m_collapsed.empty())
-        entries.push_back({ Marker::Collapsed, tr("+N: nodes collapsed below") });
-
+    const std::vector<std::pair<int, QString>> entries = legendMarkers(false);
     const int markerWidth = 2 * kMarkerRadius + 8;
     const int rowHeight = std::max(line, 2 * kMarkerRadius + 4);
-    int textWidth = 0;
-    for (const auto& entry : entries)
-        textWidth = std::max(textWidth, metrics.horizontalAdvance(entry.second));
-    const int contentWidth
-        = std::max({ kBarWidth, metrics.horizontalAdvance(legend.title), markerWidth + 4 + textWidth });
+    const int contentWidth = strip - 2 * kPadding - 2 * kMargin;
+    const int textWidth = contentWidth - markerWidth - 4;
     const int height = 2 * kPadding + line + 2 + kBarHeight + 2 + line + 4 + int(entries.size()) * rowHeight;
     const QRect frame(
         viewport()->width() - kMargin - contentWidth - 2 * kPadding, kMargin, contentWidth + 2 * kPadding, height);
@@ -141,7 +173,7 @@ void RolloutTreeView::paintLegend(QPainter& painter)
         const QPointF c(left + markerWidth / 2.0, y + rowHeight / 2.0);
         painter.setBrush(QBrush(sample));
         painter.setPen(plain);
-        switch (marker) {
+        switch (Marker(marker)) {
         case Marker::Anchor:
             painter.setPen(QPen(QColor(20, 20, 20), 2.0));
             painter.drawEllipse(c, r, r);
@@ -160,6 +192,12 @@ void RolloutTreeView::paintLegend(QPainter& painter)
         case Marker::Reconvergence:
             painter.setPen(QPen(QColor(120, 120, 200), 1.0, Qt::DashLine));
             painter.drawLine(c + QPointF(-markerWidth / 2.0 + 1, 0), c + QPointF(markerWidth / 2.0 - 1, 0));
+            break;
+        case Marker::SelfLoop:
+            painter.drawEllipse(c + QPointF(-2, 2), r - 2, r - 2);
+            painter.setPen(QPen(QColor(120, 120, 200), 1.5));
+            painter.setBrush(Qt::NoBrush);
+            painter.drawEllipse(c + QPointF(2, -2), r - 1.5, r - 1.5);
             break;
         case Marker::Followed:
             painter.setPen(QPen(highlight, 3.0));
