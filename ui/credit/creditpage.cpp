@@ -447,20 +447,11 @@ void CreditPage::onLoaded(const heatmap::HeatmapDataPtr& data, quint64)
     m_disagreement->setData(data);
     checkMethods(wanted);
     const int rows = data ? static_cast<int>(data->rows.size()) : 0;
-<<<<<<< HEAD
     m_status->setText(rows == 0
             ? tr("Run %1 has no trajectories with credits here.").arg(m_runId)
             : tr("%1 trajectories, up to %2 turns, %n method(s)", nullptr, static_cast<int>(data->methods.size()))
                   .arg(QLocale().toString(rows))
                   .arg(data->columns));
-    updateDistribution();
-=======
-    m_status->setText(rows == 0 ? tr("Run %1 has no trajectories with credits here.").arg(m_runId)
-                                : tr("%1 trajectories, up to %2 turns, %3 method(s)")
-                                      .arg(QLocale().toString(rows))
-                                      .arg(data->columns)
-                                      .arg(data->methods.size()));
->>>>>>> uipapercuts
     Q_EMIT loaded();
 }
 

@@ -1,11 +1,11 @@
 // The power plan of an experiment: variance components per claim, seeds and tasks needed, and their hours.
 #include "core/learn/api/experimentplan.h"
 #include "core/learn/api/experiment.h"
+#include "core/learn/api/experiment_p.h"
 
 #include "core/store.h"
 
 #include <cmath>
-#include <cstdio>
 #include <ctime>
 #include <limits>
 #include <map>
@@ -63,14 +63,8 @@ std::optional<TrialTime> trialTime(Store& store, std::int64_t runId)
     return t;
 }
 
-std::string fixed(double v, int digits)
-{
-    if (!std::isfinite(v))
-        return "–";
-    char out[64];
-    std::snprintf(out, sizeof out, "%.*f", digits, v);
-    return out;
-}
+/// A number with `digits` decimals ("–" when not finite), as report.md writes it.
+std::string fixed(double v, int digits) { return detail::number(v, digits); }
 
 } // namespace
 
