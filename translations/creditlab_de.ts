@@ -702,6 +702,36 @@ Rückmeldung: %1</translation>
         <source>Last turn here: the queue moves on to trajectory %1 of %2 (turn %3).</source>
         <translation>Letzter Zug hier: Die Warteschlange geht weiter zu Trajektorie %1 von %2 (Zug %3).</translation>
     </message>
+    <message>
+        <source>Not while blind: this order reads the judges&apos; labels, the outcome or the credits</source>
+        <translation>Nicht im Blindmodus: diese Reihenfolge liest die Labels der Bewerter, das Ergebnis oder die Credits</translation>
+    </message>
+    <message>
+        <source>expected a string</source>
+        <translation>Zeichenkette erwartet</translation>
+    </message>
+    <message>
+        <source>expected true or false</source>
+        <translation>true oder false erwartet</translation>
+    </message>
+    <message>
+        <source>Imported %1 and %2.</source>
+        <translation>%1 und %2 importiert.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n label(s)</source>
+        <translation>
+            <numerusform>%n Label</numerusform>
+            <numerusform>%n Labels</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n note(s)</source>
+        <translation>
+            <numerusform>%n Notiz</numerusform>
+            <numerusform>%n Notizen</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>creditlab::ui::CellTurnsModel</name>
@@ -1104,6 +1134,13 @@ Läufe: %2</translation>
     <message>
         <source>The credits of %1 are all 0 here too.</source>
         <translation>Die Credits von %1 sind hier ebenfalls alle 0.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Advantages per role, clipped at ±%1 as the heatmap&apos;s colours (%n turn(s) beyond, in the end bins)</source>
+        <translation>
+            <numerusform>Vorteile je Rolle, bei ±%1 abgeschnitten wie die Farben der Heatmap (%n Zug darüber hinaus, in den Randklassen)</numerusform>
+            <numerusform>Vorteile je Rolle, bei ±%1 abgeschnitten wie die Farben der Heatmap (%n Züge darüber hinaus, in den Randklassen)</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -2536,6 +2573,58 @@ Schema-Version: %5</translation>
     </message>
 </context>
 <context>
+    <name>creditlab::ui::PlanPanel</name>
+    <message>
+        <source>Plan: looking for a pilot of %1 in this database…</source>
+        <translation>Plan: suche einen Pilotlauf von %1 in dieser Datenbank…</translation>
+    </message>
+    <message>
+        <source>Plan: cannot read this database&apos;s pilot: %1</source>
+        <translation>Plan: der Pilotlauf dieser Datenbank ist nicht lesbar: %1</translation>
+    </message>
+    <message>
+        <source>Plan: no pilot of this experiment in this database. Run it at smoke scale first (creditlab-cli experiment run FILE --scale smoke), or start it and plan again as its seeds finish (creditlab-cli experiment plan ID).</source>
+        <translation>Plan: kein Pilotlauf dieses Experiments in dieser Datenbank. Führen Sie es zuerst im Smoke-Maßstab aus (creditlab-cli experiment run FILE --scale smoke), oder starten Sie es und planen Sie erneut, sobald Seeds fertig sind (creditlab-cli experiment plan ID).</translation>
+    </message>
+    <message>
+        <source>Plan from experiment %1 (%2 scale%3), power %4:</source>
+        <translation>Plan aus Experiment %1 (Maßstab %2%3), Teststärke %4:</translation>
+    </message>
+    <message>
+        <source>, seeds so far</source>
+        <translation>, bisherige Seeds</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n seed(s) now</source>
+        <translation>
+            <numerusform>%n Seed bisher</numerusform>
+            <numerusform>%n Seeds bisher</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>; effect %1 needs %n seed(s)</source>
+        <translation>
+            <numerusform>; Effekt %1 braucht %n Seed</numerusform>
+            <numerusform>; Effekt %1 braucht %n Seeds</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source> (%1 compute hours more)</source>
+        <translation> (%1 Rechenstunden mehr)</translation>
+    </message>
+    <message numerus="yes">
+        <source>The plan: up to %n seed(s) per arm to decide its claims</source>
+        <translation>
+            <numerusform>Der Plan: bis zu %n Seed je Arm, um seine Behauptungen zu entscheiden</numerusform>
+            <numerusform>Der Plan: bis zu %n Seeds je Arm, um seine Behauptungen zu entscheiden</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>, about %1 compute hours more.</source>
+        <translation>, etwa %1 Rechenstunden mehr.</translation>
+    </message>
+</context>
+<context>
     <name>creditlab::ui::ProbeDialog</name>
     <message>
         <source>%1 s</source>
@@ -3359,6 +3448,21 @@ Schema-Version: %5</translation>
     <message>
         <source>It ran in %1, not in the database open now.</source>
         <translation>Er lief in %1, nicht in der jetzt geöffneten Datenbank.</translation>
+    </message>
+    <message>
+        <source>experiment: %1</source>
+        <translation>Experiment: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Start this experiment: an SFT run for each of %1 seeds, then %n trial(s), each warm-started from its seed&apos;s? Each becomes a training run in %2.</source>
+        <translation>
+            <numerusform>Dieses Experiment starten: ein SFT-Lauf für jeden der %1 Seeds, dann %n Versuch, jeweils vom SFT seines Seeds aus gestartet? Jeder wird ein Trainingslauf in %2.</numerusform>
+            <numerusform>Dieses Experiment starten: ein SFT-Lauf für jeden der %1 Seeds, dann %n Versuche, jeweils vom SFT seines Seeds aus gestartet? Jeder wird ein Trainingslauf in %2.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>SFT starts %1%, seed %2&apos;s training · %3 elapsed%4 · then %5 trials</source>
+        <translation>SFT-Starts %1%, Seed %2 trainiert · %3 vergangen%4 · dann %5 Versuche</translation>
     </message>
 </context>
 <context>
@@ -4281,6 +4385,14 @@ Q %2, N(s,a) %3, %n-mal gewählt%4</numerusform>
     <message>
         <source>+N: nodes collapsed below</source>
         <translation>+N: Knoten darunter eingeklappt</translation>
+    </message>
+    <message>
+        <source> (state unchanged)</source>
+        <translation> (Zustand unverändert)</translation>
+    </message>
+    <message>
+        <source>loop: action left the state unchanged</source>
+        <translation>Schleife: die Aktion ließ den Zustand unverändert</translation>
     </message>
 </context>
 <context>

@@ -27,6 +27,20 @@
             <numerusform>Imported %n labels.</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%n label(s)</source>
+        <translation>
+            <numerusform>%n label</numerusform>
+            <numerusform>%n labels</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n note(s)</source>
+        <translation>
+            <numerusform>%n note</numerusform>
+            <numerusform>%n notes</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>creditlab::ui::ComparePage</name>
@@ -59,6 +73,13 @@
         <translation>
             <numerusform>%1 trajectories, up to %2 turns, %n method</numerusform>
             <numerusform>%1 trajectories, up to %2 turns, %n methods</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Advantages per role, clipped at ±%1 as the heatmap&apos;s colours (%n turn(s) beyond, in the end bins)</source>
+        <translation>
+            <numerusform>Advantages per role, clipped at ±%1 as the heatmap&apos;s colours (%n turn beyond, in the end bins)</numerusform>
+            <numerusform>Advantages per role, clipped at ±%1 as the heatmap&apos;s colours (%n turns beyond, in the end bins)</numerusform>
         </translation>
     </message>
 </context>
@@ -120,6 +141,30 @@
         <translation>
             <numerusform>Starting creditlab-cli with %n process…</numerusform>
             <numerusform>Starting creditlab-cli with %n processes…</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>creditlab::ui::PlanPanel</name>
+    <message numerus="yes">
+        <source>%n seed(s) now</source>
+        <translation>
+            <numerusform>%n seed now</numerusform>
+            <numerusform>%n seeds now</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>; effect %1 needs %n seed(s)</source>
+        <translation>
+            <numerusform>; effect %1 needs %n seed</numerusform>
+            <numerusform>; effect %1 needs %n seeds</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>The plan: up to %n seed(s) per arm to decide its claims</source>
+        <translation>
+            <numerusform>The plan: up to %n seed per arm to decide its claims</numerusform>
+            <numerusform>The plan: up to %n seeds per arm to decide its claims</numerusform>
         </translation>
     </message>
 </context>
@@ -188,6 +233,13 @@
         <translation>
             <numerusform>Start this sweep of %n trial? Each trial becomes a training run in %1.</numerusform>
             <numerusform>Start this sweep of %n trials? Each trial becomes a training run in %1.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Start this experiment: an SFT run for each of %1 seeds, then %n trial(s), each warm-started from its seed&apos;s? Each becomes a training run in %2.</source>
+        <translation>
+            <numerusform>Start this experiment: an SFT run for each of %1 seeds, then %n trial, each warm-started from its seed&apos;s? Each becomes a training run in %2.</numerusform>
+            <numerusform>Start this experiment: an SFT run for each of %1 seeds, then %n trials, each warm-started from its seed&apos;s? Each becomes a training run in %2.</numerusform>
         </translation>
     </message>
 </context>

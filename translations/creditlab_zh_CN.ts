@@ -699,6 +699,34 @@ Feedback: %1</source>
         <source>Last turn here: the queue moves on to trajectory %1 of %2 (turn %3).</source>
         <translation>此处最后一个回合：队列将转到轨迹 %1 / %2（回合 %3）。</translation>
     </message>
+    <message>
+        <source>Not while blind: this order reads the judges&apos; labels, the outcome or the credits</source>
+        <translation>盲标模式下不可用：此排序会读取评判者的标签、结果或信用</translation>
+    </message>
+    <message>
+        <source>expected a string</source>
+        <translation>应为字符串</translation>
+    </message>
+    <message>
+        <source>expected true or false</source>
+        <translation>应为 true 或 false</translation>
+    </message>
+    <message>
+        <source>Imported %1 and %2.</source>
+        <translation>已导入 %1 和 %2。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n label(s)</source>
+        <translation>
+            <numerusform>%n 个标签</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n note(s)</source>
+        <translation>
+            <numerusform>%n 条备注</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>creditlab::ui::CellTurnsModel</name>
@@ -1097,6 +1125,12 @@ runs: %2</source>
     <message>
         <source>The credits of %1 are all 0 here too.</source>
         <translation>%1 的信用在此处也全为 0。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Advantages per role, clipped at ±%1 as the heatmap&apos;s colours (%n turn(s) beyond, in the end bins)</source>
+        <translation>
+            <numerusform>各角色的优势，按热图颜色截断于 ±%1（%n 个回合超出，计入两端的区间）</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -2522,6 +2556,55 @@ Qt %2（构建于 %3）
     </message>
 </context>
 <context>
+    <name>creditlab::ui::PlanPanel</name>
+    <message>
+        <source>Plan: looking for a pilot of %1 in this database…</source>
+        <translation>计划：正在此数据库中查找 %1 的试点…</translation>
+    </message>
+    <message>
+        <source>Plan: cannot read this database&apos;s pilot: %1</source>
+        <translation>计划：无法读取此数据库的试点：%1</translation>
+    </message>
+    <message>
+        <source>Plan: no pilot of this experiment in this database. Run it at smoke scale first (creditlab-cli experiment run FILE --scale smoke), or start it and plan again as its seeds finish (creditlab-cli experiment plan ID).</source>
+        <translation>计划：此数据库中没有该实验的试点。请先以 smoke 规模运行（creditlab-cli experiment run FILE --scale smoke），或启动实验并在种子完成后重新规划（creditlab-cli experiment plan ID）。</translation>
+    </message>
+    <message>
+        <source>Plan from experiment %1 (%2 scale%3), power %4:</source>
+        <translation>根据实验 %1 的计划（%2 规模%3），检验功效 %4：</translation>
+    </message>
+    <message>
+        <source>, seeds so far</source>
+        <translation>，目前已有的种子</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n seed(s) now</source>
+        <translation>
+            <numerusform>目前 %n 个种子</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>; effect %1 needs %n seed(s)</source>
+        <translation>
+            <numerusform>；效应 %1 需要 %n 个种子</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source> (%1 compute hours more)</source>
+        <translation>（还需 %1 计算小时）</translation>
+    </message>
+    <message numerus="yes">
+        <source>The plan: up to %n seed(s) per arm to decide its claims</source>
+        <translation>
+            <numerusform>计划：每个分支最多 %n 个种子即可判定其论断</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>, about %1 compute hours more.</source>
+        <translation>，约还需 %1 计算小时。</translation>
+    </message>
+</context>
+<context>
     <name>creditlab::ui::ProbeDialog</name>
     <message>
         <source>%1 s</source>
@@ -3337,6 +3420,20 @@ Qt %2（构建于 %3）
     <message>
         <source>It ran in %1, not in the database open now.</source>
         <translation>它在 %1 中运行，而不是当前打开的数据库。</translation>
+    </message>
+    <message>
+        <source>experiment: %1</source>
+        <translation>实验：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Start this experiment: an SFT run for each of %1 seeds, then %n trial(s), each warm-started from its seed&apos;s? Each becomes a training run in %2.</source>
+        <translation>
+            <numerusform>开始此实验：为 %1 个种子各训练一个 SFT 运行，然后 %n 个试验，各自从其种子的 SFT 热启动？每个都成为 %2 中的一个训练运行。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>SFT starts %1%, seed %2&apos;s training · %3 elapsed%4 · then %5 trials</source>
+        <translation>SFT 起点 %1%，正在训练种子 %2 · 已用 %3%4 · 之后 %5 个试验</translation>
     </message>
 </context>
 <context>
@@ -4230,6 +4327,14 @@ Q %2，N(s,a) %3，被选择 %n 次%4</numerusform>
     <message>
         <source>+N: nodes collapsed below</source>
         <translation>+N：下方折叠的节点</translation>
+    </message>
+    <message>
+        <source> (state unchanged)</source>
+        <translation>（状态未变）</translation>
+    </message>
+    <message>
+        <source>loop: action left the state unchanged</source>
+        <translation>环：动作未改变状态</translation>
     </message>
 </context>
 <context>

@@ -45,7 +45,7 @@ def main():
     path = sys.argv[1]
     with open(path, encoding="utf-8") as f:
         text = f.read()
-    empty = (r"<source>(.*?)</source>\s*<translation type=\"unfinished\">\s*"
+    empty = (r"<source>([^<]*)</source>\s*<translation type=\"unfinished\">\s*"
              r"<numerusform></numerusform>\s*<numerusform></numerusform>\s*</translation>")
     text, count = re.subn(empty, fill, text, flags=re.S)
     if "type=\"unfinished\"" in text:
