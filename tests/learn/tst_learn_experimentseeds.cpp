@@ -12,6 +12,7 @@
 #include <QtTest/QTest>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <string>
@@ -102,6 +103,7 @@ private Q_SLOTS:
     void extendTrainsOnlyTheNewSeedsAsAFullRunWould();
     void perSeedSftStartsResumeWithoutRetraining();
     void extendRefusals();
+    void tooManyWorkersWriteNothing();
 };
 
 void TestLearnExperimentSeeds::extendTrainsOnlyTheNewSeedsAsAFullRunWould()
@@ -287,6 +289,30 @@ void TestLearnExperimentSeeds::perSeedSftStartsResumeWithoutRetraining()
     const auto runs = trialRuns(store, stopped.sweepId);
     QCOMPARE(fromRun(store, runs.at("arm=triage,seed=2")), stored.sftRuns.at(2));
     QCOMPARE(fromRun(store, runs.at("arm=grpo,seed=2")), stored.sftRuns.at(2));
+}
+
+/// An experiment whose workers x threads exceed the machine is refused before its rows or any SFT exist, whether
+/// the file or the command line asks for them (runExperiment checks as runSweep does, through one function).
+void TestLearnExperimentSeeds::tooManyWorkersWriteNothing()
+{
+    for (const char* sft : { "shared", "per_seed" }) {
+        Folder f;
+        const std::string db = f.db();
+        const auto spec = f.parse(experiment("greedy", std::string("seeds: [0, 1]\nsft: ") + sft + "\n"));
+        bool refused = false;
+        try {
+            runExperiment(spec, { db, "cpu", 100000 });
+        } catch (const std::exception& e) {
+            refused = true;
+            QVERIFY2(QString(e.what()).contains("exceeds"), e.what());
+        }
+        QVERIFY2(refused, sft);
+        if (std::filesystem::exists(db)) {
+            Store store(db);
+            QVERIFY2(store.sweeps().empty(), sft);
+            QVERIFY2(store.runs().empty(), sft);
+        }
+    }
 }
 
 void TestLearnExperimentSeeds::extendRefusals()

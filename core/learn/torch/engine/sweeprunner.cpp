@@ -338,11 +338,20 @@ private:
     std::string m_probeActivity;
 };
 
-SweepSpec withWorkers(SweepSpec spec, const SweepOptions& options)
+/// The spec with the command line's workers, refused when workers x threads exceed the machine: before anything is
+/// written.
+SweepSpec checkedWorkers(SweepSpec spec, const SweepOptions& options)
 {
     if (options.workers > 0)
         spec.workers = options.workers;
     spec.checkResources();
+    return spec;
+}
+
+/// checkedWorkers(), then the threads every trial runs with.
+SweepSpec withWorkers(SweepSpec spec, const SweepOptions& options)
+{
+    spec = checkedWorkers(std::move(spec), options);
     // LibTorch's and OpenBLAS's thread counts are process-wide: set once, the same for every trial.
     configureThreads({ spec.trialThreads() });
     return spec;
@@ -505,9 +514,7 @@ SweepResult runExperiment(SweepSpec spec, const SweepOptions& options, const Swe
         return runSweep(spec, options, callback, stop);
     // The experiment and its trials exist before its SFT starts train: a stop or a kill during an SFT leaves an
     // experiment to resume, and each SFT run is recorded in it as soon as it exists.
-    if (options.workers > 0)
-        spec.workers = options.workers;
-    spec.checkResources(); // refused before anything is written
+    spec = checkedWorkers(std::move(spec), options); // the SFT starts set their own threads; the trials' come after
     SweepRows rows = createSweepRows(spec, options.database);
     std::vector<SftJob> jobs;
     {
