@@ -385,7 +385,7 @@ void TestLearnDistCredit::pairScoresOnRanksAsOneProcess()
     const std::string oneDir = dir.filePath(QStringLiteral("one")).toStdString();
     std::filesystem::create_directories(oneDir);
     const TrainConfig oneConfig = config(probeFile);
-    auto learned = makeLearnedCredit({ oneConfig, policy, format, setup, torch::kCPU, "x.db", 1, oneDir });
+    auto learned = makeLearnedCredit({ oneConfig, policy, setup, torch::kCPU, "x.db", 1, oneDir });
     Metrics oneMetrics;
     learned->validate();
     learned->afterSft(oneMetrics);
@@ -405,7 +405,7 @@ void TestLearnDistCredit::pairScoresOnRanksAsOneProcess()
         auto mine = tinyPolicy(tokenizer.size(), 8);
         const TrainConfig c = config(rank == 0 ? probeFile : elsewhere + "/probe.json");
         auto model = makeLearnedCredit(
-            { c, mine, format, setup, torch::kCPU, "x.db", 1, rank == 0 ? rank0Dir : elsewhere, comm.get() });
+            { c, mine, setup, torch::kCPU, "x.db", 1, rank == 0 ? rank0Dir : elsewhere, comm.get() });
         model->validate();
         model->afterSft(metrics[static_cast<std::size_t>(rank)]);
         RolloutBatch batch = rollouts;

@@ -343,7 +343,7 @@ void TestLearnStages::learnedCreditFollowsTheMethod()
     const auto make = [&](const std::vector<std::pair<std::string, std::string>>& keys) {
         const auto config = TrainConfig::parse(creditlab::testing::kTinyConfig, "tiny.yaml", keys);
         auto learned = makeLearnedCredit(
-            { config, policy, tokenizer, setup, torch::kCPU, dir.filePath("runs.db").toStdString(), 1, dir.path().toStdString() });
+            { config, policy, setup, torch::kCPU, dir.filePath("runs.db").toStdString(), 1, dir.path().toStdString() });
         return std::make_pair(learned ? std::string(learned->name()) : std::string("none"),
             learned ? learned->needs() : TurnStateNeed::None);
     };
@@ -360,7 +360,7 @@ void TestLearnStages::learnedCreditFollowsTheMethod()
     // PAIR refuses a probe file that is not there before anything runs.
     const auto config = TrainConfig::parse(creditlab::testing::kTinyConfig, "tiny.yaml",
         { { "credit.method", "pair" }, { "pair.probe", dir.filePath("missing.json").toStdString() } });
-    auto pair = makeLearnedCredit({ config, policy, tokenizer, setup, torch::kCPU, "x.db", 1, dir.path().toStdString() });
+    auto pair = makeLearnedCredit({ config, policy, setup, torch::kCPU, "x.db", 1, dir.path().toStdString() });
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, pair->validate());
 }
 

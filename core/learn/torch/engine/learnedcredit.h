@@ -40,7 +40,6 @@ TurnStates extractTurnStates(Transformer& policy, const TokenFormat& format, con
 struct LearnedCreditContext {
     const TrainConfig& config;
     Transformer& policy; ///< the acting policy (the trainer's member: it sees a rebuilt policy)
-    const TokenFormat& format;
     const RolloutSetup& setup;
     torch::Device device;
     std::string database;

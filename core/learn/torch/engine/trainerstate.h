@@ -331,11 +331,12 @@ struct Trainer::Impl {
     void runSft(const TrainCallback& callback, const std::atomic<bool>* stop, bool& stopped);
     std::vector<std::pair<std::string, double>> runIteration();
 
-    /// The learned credit model of the configured method (null when it has none), once runId and filesDir are set.
+    /// The learned credit model of the configured method (null when it has none), once runId and filesDir are set. It
+    /// may come before the token format exists (a new run makes it before initialisePolicy()), so the context holds
+    /// no format: the trainer passes its own to the hidden-state extraction.
     void makeLearned()
     {
-        learned = makeLearnedCredit(
-            { config, policy, *format, setup, device, options.database, runId, filesDir, comm.get() });
+        learned = makeLearnedCredit({ config, policy, setup, device, options.database, runId, filesDir, comm.get() });
     }
 };
 
