@@ -11,6 +11,7 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <algorithm>
 #include <cmath>
 #include <exception>
 #include <optional>
@@ -43,7 +44,7 @@ PlanPanel::PlanPanel(QWidget* parent)
     hide();
 }
 
-PlanPanel::~PlanPanel() = default;
+PlanPanel::~PlanPanel() = default; // m_inFlight waits for the plans still reading
 
 QString PlanPanel::text() const { return m_label->text(); }
 
@@ -64,7 +65,7 @@ void PlanPanel::showPlanFor(const QString& database, const std::string& name)
         watcher->deleteLater();
         onResult(generation, watcher->result());
     });
-    watcher->setFuture(QtConcurrent::run([path = database.toStdString(), name] {
+    const auto future = QtConcurrent::run([path = database.toStdString(), name] {
         auto out = std::make_shared<Result>();
         try {
             Store store(path, Store::Access::ReadOnly); // one connection per thread
@@ -76,7 +77,12 @@ void PlanPanel::showPlanFor(const QString& database, const std::string& name)
             out->error = toQString(e.what());
         }
         return out;
-    }));
+    });
+    if (std::all_of(
+            m_inFlight.futures().cbegin(), m_inFlight.futures().cend(), [](const auto& f) { return f.isFinished(); }))
+        m_inFlight.clearFutures();
+    m_inFlight.addFuture(future);
+    watcher->setFuture(future);
 }
 
 void PlanPanel::onResult(std::uint64_t generation, const std::shared_ptr<Result>& result)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QFutureSynchronizer>
 #include <QString>
 #include <QWidget>
 
@@ -41,6 +42,9 @@ private:
     void onResult(std::uint64_t generation, const std::shared_ptr<Result>& result);
 
     QLabel* m_label;
+    /// Every plan in flight, waited for when the panel goes: a worker still reading the database at exit would race
+    /// the store's static state being destroyed (ThreadSanitizer saw it).
+    QFutureSynchronizer<std::shared_ptr<Result>> m_inFlight;
     QString m_summary;
     std::uint64_t m_generation = 0;
 };
