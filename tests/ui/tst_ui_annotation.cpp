@@ -10,6 +10,7 @@
 // orders the queue without the judge (Sequential, the other orders greyed out), and the JSONL file carries the notes.
 #include "core/humannote.h"
 #include "core/store.h"
+#include "tests/ui/annotationtestdata.h"
 #include "ui/annotate/annotationloader.h"
 #include "ui/annotate/annotationpage.h"
 #include "ui/annotate/annotationqueue.h"
@@ -31,104 +32,7 @@
 using namespace creditlab;
 using namespace creditlab::ui;
 
-namespace {
-
-/// Run: "t1" (success) and "t2" (failure), 3 turns each. judge:oracle labels t1 D R N (conf .9 .2 -),
-/// t2 E N D (conf .5 .7 .1). Credits grpo/triage: spreads t1 0.1 0.0 0.9, t2 0.5 0.3 0.2.
-struct Fixture {
-    QTemporaryDir dir;
-    QString path;
-    qint64 run = 0;
-    std::int64_t t1 = 0;
-    std::int64_t t2 = 0;
-
-    Fixture()
-    {
-        path = dir.filePath(QStringLiteral("annotate.db"));
-        Store store(path.toStdString());
-        const auto trajectory = [](const std::string& id, bool success) {
-            Trajectory t;
-            t.id = id;
-            t.group = "g";
-            t.task.goal = "goal of " + id;
-            t.reward = success ? 1.0 : 0.0;
-            t.success = success;
-            for (int k = 0; k < 3; ++k) {
-                Turn turn;
-                turn.observation = id + "-obs" + std::to_string(k);
-                turn.action = id + "-act" + std::to_string(k);
-                turn.feedback = id + "-fb" + std::to_string(k);
-                t.turns.push_back(turn);
-            }
-            return t;
-        };
-        run = store.createRun(NewRun { "annotate", RunKind::Import, RunStatus::Finished, {} });
-        t1 = store.insertTrajectory(run, 0, trajectory("t1", true));
-        t2 = store.insertTrajectory(run, 1, trajectory("t2", false));
-        const auto judge = [&](std::int64_t row, int turn, Role role, std::optional<double> conf) {
-            store.setJudgeLabel(JudgeLabel { row, turn, "oracle", role, conf, std::nullopt, currentTimestamp() });
-        };
-        judge(t1, 0, Role::D, 0.9);
-        judge(t1, 1, Role::R, 0.2);
-        judge(t1, 2, Role::N, std::nullopt);
-        judge(t2, 0, Role::E, 0.5);
-        judge(t2, 1, Role::N, 0.7);
-        judge(t2, 2, Role::D, 0.1);
-        const std::vector<double> g1 { 0.1, 0.0, 0.9 }, r1 { 0.0, 0.0, 0.0 };
-        const std::vector<double> g2 { -0.5, 0.3, 0.2 }, r2 { 0.0, 0.0, 0.0 };
-        store.writeCredits(t1, "grpo", g1);
-        store.writeCredits(t1, "triage", r1);
-        store.writeCredits(t2, "grpo", g2);
-        store.writeCredits(t2, "triage", r2);
-    }
-};
-
-/// Every human label of the fixture's run as "row:turn:annotator:role" strings.
-QStringList dump(Store& store, const Fixture& f)
-{
-    QStringList out;
-    for (const auto row : { f.t1, f.t2 })
-        for (const HumanLabel& h : store.humanLabels(row))
-            out << QStringLiteral("%1:%2:%3:%4")
-                       .arg(row)
-                       .arg(h.turn)
-                       .arg(QString::fromStdString(h.annotator), QString::fromStdString(std::string(roleName(h.role))));
-    return out;
-}
-
-using Item = QueueItem;
-
-constexpr int kWaitMs = 10000;
-
-/// Shows `run` and waits until its background load is shown.
-bool showRun(AnnotationPage& page, qint64 run)
-{
-    QSignalSpy loaded(&page, &AnnotationPage::loaded);
-    page.setRun(run);
-    return loaded.wait(kWaitMs) && loaded.count() == 1 && !page.isLoading();
-}
-
-/// A second run in the fixture's database: one trajectory "u1" of 2 turns.
-qint64 addSecondRun(const Fixture& f)
-{
-    Store store(f.path.toStdString());
-    const qint64 run = store.createRun(NewRun { "other", RunKind::Import, RunStatus::Finished, {} });
-    Trajectory t;
-    t.id = "u1";
-    t.group = "h";
-    t.reward = 0.0;
-    t.success = false;
-    for (int k = 0; k < 2; ++k) {
-        Turn turn;
-        turn.observation = "u1-obs" + std::to_string(k);
-        turn.action = "u1-act" + std::to_string(k);
-        t.turns.push_back(turn);
-    }
-    store.insertTrajectory(run, 0, t);
-    return run;
-}
-
-} // namespace
+using namespace creditlab::ui::testing;
 
 class TestAnnotation : public QObject {
     Q_OBJECT
@@ -152,8 +56,6 @@ private Q_SLOTS:
     void skipFlagCommentPersist();
     void observationShownOnlyWhenNew();
     void turnsCountFromOne();
-    void blindOrderReadsNoJudge();
-    void jsonlCarriesNotes();
 };
 
 void TestAnnotation::queueOrders()
@@ -769,105 +671,5 @@ void TestAnnotation::turnsCountFromOne()
 /// Issue 38: blind mode hid the judges' labels but "TRIAGE conflict cells first" still put the turns the judge
 /// labelled R in a success (or E in a failure) first, so the order told the annotator what the judge thought. Blind,
 /// the queue is Sequential and no order that reads the judge, the outcome or the credits can be picked.
-void TestAnnotation::blindOrderReadsNoJudge()
-{
-    // On hand-made turns: blinded, every order is the sequential one.
-    const std::vector<QueueTurn> turns { { 0, 0, true, { Role::D }, 0.9, { 0.1, 0.0 } },
-        { 0, 1, true, { Role::R }, 0.2, { 0.0, 0.0 } }, { 1, 0, false, { Role::E }, 0.5, { -0.5, 0.0 } },
-        { 1, 1, false, { Role::N }, 0.7, { 0.3, 0.0 } } };
-    std::vector<QueueTurn> blind;
-    for (const QueueTurn& t : turns)
-        blind.push_back(blinded(t));
-    const std::vector<Item> sequential { { 0, 0 }, { 0, 1 }, { 1, 0 }, { 1, 1 } };
-    for (const QueueOrder order :
-        { QueueOrder::JudgeLeastSure, QueueOrder::MethodsDisagree, QueueOrder::TriageConflicts }) {
-        QVERIFY(orderReadsHidden(order));
-        QVERIFY(buildQueue(turns, order) != sequential); // the judge's view orders these turns...
-        QCOMPARE(buildQueue(blind, order), sequential); // ...and nothing of it is left when blind
-    }
-    QVERIFY(!orderReadsHidden(QueueOrder::Sequential));
-
-    Fixture f;
-    Workspace ws;
-    QVERIFY(ws.open(f.path));
-    AnnotationPage page(&ws);
-    QVERIFY(showRun(page, f.run));
-    page.setOrder(QueueOrder::TriageConflicts);
-    // The conflict cells first: t1 turn 1 (judge R in a success), t2 turn 0 (judge E in a failure).
-    QCOMPARE(page.current(), std::make_optional(std::make_pair(f.t1, 1)));
-    QCOMPARE(page.queue()[1], (Item { 1, 0 }));
-    page.setBlind(true);
-    const std::vector<Item> runSequential { { 0, 0 }, { 0, 1 }, { 0, 2 }, { 1, 0 }, { 1, 1 }, { 1, 2 } };
-    QCOMPARE(page.queue(), runSequential);
-    QVERIFY(page.order() == QueueOrder::Sequential);
-    QCOMPARE(page.current(), std::make_optional(std::make_pair(f.t1, 1))); // the turn on screen stays
-    auto* combo = page.findChild<QComboBox*>(QStringLiteral("annotationOrderCombo"));
-    QVERIFY(combo);
-    QCOMPARE(QueueOrder(combo->currentData().toInt()), QueueOrder::Sequential);
-    auto* items = qobject_cast<QStandardItemModel*>(combo->model());
-    QVERIFY(items);
-    for (int i = 0; i < combo->count(); ++i)
-        QCOMPARE(items->item(i)->isEnabled(), QueueOrder(combo->itemData(i).toInt()) == QueueOrder::Sequential);
-    for (const QueueOrder order :
-        { QueueOrder::JudgeLeastSure, QueueOrder::MethodsDisagree, QueueOrder::TriageConflicts }) {
-        page.setOrder(order); // refused while blind
-        QVERIFY(page.order() == QueueOrder::Sequential);
-        QCOMPARE(page.queue(), runSequential);
-    }
-    // Out of blind mode the orders come back.
-    page.setBlind(false);
-    for (int i = 0; i < combo->count(); ++i)
-        QVERIFY(items->item(i)->isEnabled());
-    page.setOrder(QueueOrder::JudgeLeastSure);
-    QCOMPARE(page.current(), std::make_optional(std::make_pair(f.t2, 2)));
-}
-
-/// Issue 38: the JSONL export left the notes out, so a skip, a flag or a comment did not reach another database.
-void TestAnnotation::jsonlCarriesNotes()
-{
-    Fixture f;
-    Workspace ws;
-    QVERIFY(ws.open(f.path));
-    AnnotationPage page(&ws);
-    QVERIFY(showRun(page, f.run));
-    page.setAnnotator(QStringLiteral("kim"));
-    QVERIFY(page.skipCurrent()); // t1 turn 1 (index 0): skipped, no label
-    QVERIFY(page.labelCurrent(Role::E)); // t1 turn 2 (index 1), then flagged and commented
-    page.move(-1);
-    QVERIFY(page.setCurrentFlagged(true));
-    QVERIFY(page.setCurrentComment(QStringLiteral("why \"here\"?")));
-    const QString file = f.dir.filePath(QStringLiteral("notes.jsonl"));
-    QString error;
-    QVERIFY2(page.exportLabels(file, &error), qPrintable(error));
-    QFile in(file);
-    QVERIFY(in.open(QIODevice::ReadOnly));
-    const QByteArray text = in.readAll();
-    in.close();
-    QCOMPARE(text,
-        QByteArray(
-            R"({"annotator":"kim","skipped":true,"trajectory":"t1","turn":0})"
-            "\n"
-            R"({"annotator":"kim","comment":"why \"here\"?","flagged":true,"role":"E","trajectory":"t1","turn":1})"
-            "\n"));
-
-    // Into a fresh copy of the run: the label and both notes come back.
-    Fixture other;
-    Workspace ws2;
-    QVERIFY(ws2.open(other.path));
-    AnnotationPage target(&ws2);
-    QVERIFY(showRun(target, other.run));
-    int notes = -1;
-    QCOMPARE(target.importLabels(file, &error, &notes), 1);
-    QCOMPARE(notes, 2);
-    const std::vector<HumanNote> stored = humanNotes(*ws2.store(), other.t1);
-    QCOMPARE(stored.size(), std::size_t(2));
-    QVERIFY(stored[0].turn == 0 && stored[0].skipped && !stored[0].flagged && stored[0].comment.empty());
-    QVERIFY(stored[1].turn == 1 && !stored[1].skipped && stored[1].flagged && stored[1].comment == "why \"here\"?");
-    QCOMPARE(dump(*ws2.store(), other), QStringList { QStringLiteral("%1:1:kim:E").arg(other.t1) });
-    target.setAnnotator(QStringLiteral("kim"));
-    QVERIFY(target.transcriptText().contains(QStringLiteral("skipped")));
-    QVERIFY(target.transcriptText().contains(QStringLiteral("⚑ flagged")));
-}
-
 QTEST_MAIN(TestAnnotation)
 #include "tst_ui_annotation.moc"
