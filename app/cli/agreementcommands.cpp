@@ -1,11 +1,11 @@
 // agreement: how well two role-label sources of a run agree (judge vs human, human vs human, ...).
 #include "commands.h"
 
-#include "core/jsonscanner.h"
+#include "core/interchange/jsonscanner.h"
 #include "core/judge/agreement.h"
 #include "core/judge/labelsources.h"
-#include "core/paths.h"
-#include "core/store.h"
+#include "core/storage/paths.h"
+#include "core/storage/store.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -1,16 +1,16 @@
 // credit and methods: the credit estimators from the command line.
 #include "commands.h"
 
-#include "core/atomicfile.h"
 #include "core/credit/creditlines.h"
 #include "core/credit/estimator.h"
 #include "core/credit/explain.h"
 #include "core/credit/runcredits.h"
-#include "core/importformats.h"
-#include "core/jsonl.h"
-#include "core/jsonscanner.h"
-#include "core/paths.h"
-#include "core/store.h"
+#include "core/interchange/importformats.h"
+#include "core/interchange/jsonl.h"
+#include "core/interchange/jsonscanner.h"
+#include "core/storage/atomicfile.h"
+#include "core/storage/paths.h"
+#include "core/storage/store.h"
 
 #include <cstdio>
 #include <cstring>

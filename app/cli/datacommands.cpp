@@ -1,11 +1,11 @@
 // import, export and runs: the commands that move trajectories in and out of a database.
 #include "commands.h"
 
-#include "core/jsonltransfer.h"
-#include "core/jsonscanner.h"
-#include "core/paths.h"
-#include "core/store.h"
-#include "core/text.h"
+#include "core/interchange/jsonltransfer.h"
+#include "core/interchange/jsonscanner.h"
+#include "core/model/text.h"
+#include "core/storage/paths.h"
+#include "core/storage/store.h"
 
 #include <cstdio>
 #include <filesystem>

@@ -2,10 +2,10 @@
 #include "commands.h"
 #include "learnmodule.h"
 
-#include "core/learn/torch/engine/doctor.h"
 #include "core/learn/api/runtime.h"
-#include "core/paths.h"
-#include "core/schema.h"
+#include "core/learn/torch/engine/doctor.h"
+#include "core/storage/paths.h"
+#include "core/storage/schema.h"
 #include "core/version.h"
 
 #include <cstdio>

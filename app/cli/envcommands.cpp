@@ -1,15 +1,15 @@
 // env list | play | rollout: the built-in environments from the terminal.
 #include "commands.h"
 
-#include "core/atomicfile.h"
 #include "core/env/environment.h"
 #include "core/env/episode.h"
 #include "core/env/policy.h"
-#include "core/jsonl.h"
+#include "core/interchange/jsonl.h"
 #include "core/judge/judge.h"
-#include "core/paths.h"
-#include "core/progress.h"
-#include "core/store.h"
+#include "core/model/progress.h"
+#include "core/storage/atomicfile.h"
+#include "core/storage/paths.h"
+#include "core/storage/store.h"
 
 #include <cstdio>
 #include <filesystem>

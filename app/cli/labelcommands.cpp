@@ -1,9 +1,9 @@
-// labels export|import: human role labels in and out of a database as JSONL (core/labelfile.h).
+// labels export|import: human role labels in and out of a database as JSONL (core/interchange/labelfile.h).
 #include "commands.h"
 
-#include "core/labelfile.h"
-#include "core/paths.h"
-#include "core/store.h"
+#include "core/interchange/labelfile.h"
+#include "core/storage/paths.h"
+#include "core/storage/store.h"
 
 #include <cstdio>
 #include <filesystem>

@@ -5,7 +5,7 @@
 
 #include "core/learn/api/module.h"
 #include "core/learn/api/runtime.h"
-#include "core/progress.h"
+#include "core/model/progress.h"
 #include "core/version.h"
 
 #include <csignal>

@@ -2,9 +2,9 @@
 // by uid: merging again, or two databases holding the same trial, gives each run, sweep and trial once.
 #include "commands.h"
 
-#include "core/progress.h"
-#include "core/store.h"
-#include "core/storemerge.h"
+#include "core/model/progress.h"
+#include "core/storage/store.h"
+#include "core/storage/storemerge.h"
 
 #include <chrono>
 #include <cstdio>

@@ -3,7 +3,6 @@
 #include "commands.h"
 #include "learnmodule.h"
 
-#include "core/atomicfile.h"
 #include "core/hf/chatformat.h"
 #include "core/hf/chatrender.h"
 #include "core/hf/error.h"
@@ -16,9 +15,10 @@
 #include "core/learn/torch/hf/hfexport.h"
 #include "core/learn/torch/hf/hfmodel.h"
 #include "core/learn/torch/hf/hfpolicy.h"
-#include "core/paths.h"
-#include "core/store.h"
-#include "core/text.h"
+#include "core/model/text.h"
+#include "core/storage/atomicfile.h"
+#include "core/storage/paths.h"
+#include "core/storage/store.h"
 
 #include <nlohmann/json.hpp>
 

@@ -3,8 +3,8 @@
 
 #include "core/learn/api/experimentplan.h"
 #include "core/learn/api/sweep.h"
-#include "core/paths.h"
-#include "core/store.h"
+#include "core/storage/paths.h"
+#include "core/storage/store.h"
 
 #include <algorithm>
 #include <cctype>

@@ -1,11 +1,11 @@
 // probe: PAIR's correctness probes on a run's own policy (pair.md §2.2–§2.8): train, eval, and the AUROC table.
 #include "commands.h"
 
-#include "core/atomicfile.h"
-#include "core/jsonscanner.h"
+#include "core/interchange/jsonscanner.h"
 #include "core/learn/torch/pair/probepipeline.h"
-#include "core/paths.h"
 #include "core/probe/probeio.h"
+#include "core/storage/atomicfile.h"
+#include "core/storage/paths.h"
 
 #include <cmath>
 #include <cstdio>

@@ -1,8 +1,8 @@
 // serve: the live ingestion server (core/server/ingestserver.h; docs/serve.md).
 #include "commands.h"
 
-#include "core/paths.h"
 #include "core/server/ingestserver.h"
+#include "core/storage/paths.h"
 
 #include <chrono>
 #include <csignal>

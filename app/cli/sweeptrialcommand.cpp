@@ -3,8 +3,8 @@
 #include "commands.h"
 
 #include "core/learn/torch/engine/sweeptrial.h"
-#include "core/paths.h"
-#include "core/storesync.h"
+#include "core/storage/paths.h"
+#include "core/storage/storesync.h"
 
 #include <chrono>
 #include <cstdio>

@@ -4,7 +4,7 @@
 
 #include "core/credit/params.h"
 #include "core/learn/torch/engine/trainer.h"
-#include "core/paths.h"
+#include "core/storage/paths.h"
 
 #include <algorithm>
 #include <cmath>

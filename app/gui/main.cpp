@@ -1,9 +1,9 @@
 // creditlab: the desktop workbench. Usage: creditlab [DATABASE]
 #include "core/learn/api/runtime.h"
-#include "core/paths.h"
+#include "core/storage/paths.h"
 #include "core/version.h"
-#include "ui/shell/mainwindow.h"
 #include "ui/common/textutil.h"
+#include "ui/shell/mainwindow.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

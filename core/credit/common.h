@@ -1,7 +1,7 @@
 #pragma once
 
 // Shared building blocks of the estimators (CONVENTIONS.md "Shared conventions"). The action key is
-// text::actionKey (core/text.h).
+// text::actionKey (core/model/text.h).
 
 #include "core/credit/estimator.h"
 

@@ -2,7 +2,7 @@
 
 #include "core/credit/common.h"
 #include "core/credit/keyindex.h"
-#include "core/text.h"
+#include "core/model/text.h"
 
 namespace creditlab::credit {
 

@@ -6,7 +6,7 @@
 // Batch once: it interns each turn's state key and action key (CONVENTIONS.md) to dense ids, and copies the few
 // per-turn numbers the estimators read into flat arrays. Build it once and hand it to any number of methods.
 
-#include "core/model.h"
+#include "core/model/trajectory.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,6 +1,6 @@
 #include "core/credit/creditlines.h"
 
-#include "core/jsonscanner.h"
+#include "core/interchange/jsonscanner.h"
 
 #include <charconv>
 #include <optional>

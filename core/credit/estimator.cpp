@@ -3,7 +3,7 @@
 #include "core/credit/common.h"
 #include "core/credit/conventions.h"
 #include "core/credit/methods.h"
-#include "core/jsonscanner.h"
+#include "core/interchange/jsonscanner.h"
 
 namespace creditlab::credit {
 

@@ -2,7 +2,7 @@
 
 #include "core/credit/creditbatch.h"
 #include "core/credit/params.h"
-#include "core/model.h"
+#include "core/model/trajectory.h"
 
 #include <cstddef>
 #include <memory>

@@ -1,7 +1,7 @@
 #include "core/credit/explain.h"
 
-#include "core/jsondoc.h"
-#include "core/jsonl.h"
+#include "core/interchange/jsondoc.h"
+#include "core/interchange/jsonl.h"
 
 #include <algorithm>
 #include <cmath>

@@ -21,7 +21,7 @@
 #include "core/credit/conventions.h"
 #include "core/credit/keyindex.h"
 #include "core/credit/methods.h"
-#include "core/text.h"
+#include "core/model/text.h"
 
 #include <algorithm>
 #include <cmath>

@@ -4,7 +4,7 @@
 // workbench's Credit page do. Qt-free.
 
 #include "core/credit/estimator.h"
-#include "core/store.h"
+#include "core/storage/store.h"
 
 #include <cstdint>
 #include <functional>

@@ -4,7 +4,7 @@
 // Environments are plain C++: no printing, no Qt; one instance per thread.
 
 #include "core/credit/params.h"
-#include "core/model.h"
+#include "core/model/trajectory.h"
 
 #include <cstdint>
 #include <functional>

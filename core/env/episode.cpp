@@ -1,6 +1,6 @@
 #include "core/env/episode.h"
 
-#include "core/jsonscanner.h"
+#include "core/interchange/jsonscanner.h"
 
 #include <stdexcept>
 

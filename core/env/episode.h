@@ -4,7 +4,7 @@
 
 #include "core/env/environment.h"
 #include "core/env/policy.h"
-#include "core/model.h"
+#include "core/model/trajectory.h"
 
 #include <cstdint>
 #include <string>

@@ -5,7 +5,7 @@
 
 #include "core/env/household.h"
 #include "core/env/household_world.h"
-#include "core/model.h"
+#include "core/model/trajectory.h"
 
 #include <cstdint>
 #include <string>

@@ -1,5 +1,5 @@
 #include "core/env/remote_client.h"
-#include "core/unavailable.h"
+#include "core/model/unavailable.h"
 
 #include <httplib.h>
 

@@ -1,7 +1,7 @@
 #include "core/hf/safetensors.h"
 
-#include "core/atomicfile.h"
 #include "core/hf/error.h"
+#include "core/storage/atomicfile.h"
 
 #include <nlohmann/json.hpp>
 

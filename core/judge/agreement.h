@@ -1,7 +1,7 @@
 #pragma once
 
 #include "core/judge/confusion.h"
-#include "core/model.h"
+#include "core/model/trajectory.h"
 
 #include <array>
 #include <cstdint>

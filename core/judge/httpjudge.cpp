@@ -1,9 +1,9 @@
 #include "core/judge/httpjudge.h"
 
 #include "core/credit/params.h"
-#include "core/store.h"
-#include "core/storesync.h"
-#include "core/unavailable.h"
+#include "core/model/unavailable.h"
+#include "core/storage/store.h"
+#include "core/storage/storesync.h"
 
 #include <curl/curl.h>
 #include <nlohmann/json.hpp>

@@ -81,7 +81,7 @@ public:
     /// Judges every turn; `oracle` is not used (an LLM judge never sees the environment's truth).
     std::vector<Verdict> judge(const Trajectory& trajectory, std::span<const std::optional<Role>> oracle) override;
     /// Judges every turn of the batch, up to `concurrency` requests in flight across all its trajectories;
-    /// identical prompts in the batch are asked once. Throws ServiceUnavailable (core/unavailable.h) when any
+    /// identical prompts in the batch are asked once. Throws ServiceUnavailable (core/model/unavailable.h) when any
     /// request found no server (Attempt::down), after caching the answers that came: asked again, the batch
     /// sends only the requests that failed.
     std::vector<std::vector<Verdict>> judgeBatch(

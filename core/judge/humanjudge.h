@@ -4,7 +4,7 @@
 // (issue 7 §5, "learn from labels").
 
 #include "core/judge/judge.h"
-#include "core/store.h"
+#include "core/storage/store.h"
 
 #include <array>
 #include <cstdint>

@@ -3,7 +3,7 @@
 // The judge interface: one place that turns a trajectory into per-turn role labels and scores.
 
 #include "core/credit/params.h"
-#include "core/model.h"
+#include "core/model/trajectory.h"
 
 #include <memory>
 #include <optional>

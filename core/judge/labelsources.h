@@ -1,8 +1,8 @@
 #pragma once
 
 #include "core/judge/agreement.h"
-#include "core/model.h"
-#include "core/store.h"
+#include "core/model/trajectory.h"
+#include "core/storage/store.h"
 
 #include <cstdint>
 #include <optional>

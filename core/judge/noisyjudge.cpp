@@ -1,6 +1,6 @@
 #include "core/judge/noisyjudge.h"
 
-#include "core/jsonscanner.h"
+#include "core/interchange/jsonscanner.h"
 
 namespace creditlab::judge {
 

@@ -2,7 +2,7 @@
 
 #include "core/credit/params.h"
 #include "core/judge/confusion.h"
-#include "core/model.h"
+#include "core/model/trajectory.h"
 
 #include <cstdint>
 #include <optional>

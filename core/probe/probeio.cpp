@@ -1,7 +1,7 @@
 #include "core/probe/probeio.h"
 
-#include "core/atomicfile.h"
-#include "core/jsonscanner.h"
+#include "core/interchange/jsonscanner.h"
+#include "core/storage/atomicfile.h"
 
 #include <fstream>
 #include <iterator>

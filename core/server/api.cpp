@@ -4,12 +4,12 @@
 #include "core/credit/creditlines.h"
 #include "core/credit/estimator.h"
 #include "core/credit/explain.h"
-#include "core/importformats.h"
-#include "core/jsondoc.h"
-#include "core/jsonl.h"
-#include "core/jsonscanner.h"
-#include "core/store.h"
-#include "core/storemerge.h"
+#include "core/interchange/importformats.h"
+#include "core/interchange/jsondoc.h"
+#include "core/interchange/jsonl.h"
+#include "core/interchange/jsonscanner.h"
+#include "core/storage/store.h"
+#include "core/storage/storemerge.h"
 #include "core/version.h"
 
 #include <cmath>

@@ -2,7 +2,7 @@
 // log line per request. The API itself is api.cpp.
 #include "core/server/ingestserver.h"
 
-#include "core/jsonscanner.h"
+#include "core/interchange/jsonscanner.h"
 
 #include <httplib.h>
 

@@ -5,7 +5,7 @@
 #include "core/tree/rollouttree.h"
 
 #include "core/credit/common.h"
-#include "core/text.h"
+#include "core/model/text.h"
 
 #include <algorithm>
 #include <cmath>

@@ -3,7 +3,7 @@
 // The rollout tree of one group (issue 7 §1): the group's trajectories merged by canonical state key, as RTMC
 // builds its table (shared/methods/rtmc.md §2.4–§2.6, core/credit/rtmc.cpp). Qt-free; the tree view draws it.
 
-#include "core/model.h"
+#include "core/model/trajectory.h"
 
 #include <cstdint>
 #include <optional>

@@ -3,7 +3,7 @@
 // observations, judge labels with confidences, two methods' credits).
 //
 // Usage: bench_annotation [PRESSES]      (default 400)
-#include "core/store.h"
+#include "core/storage/store.h"
 #include "ui/annotate/annotationpage.h"
 #include "ui/shell/workspace.h"
 

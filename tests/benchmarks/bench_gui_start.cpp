@@ -5,11 +5,11 @@
 // Target (TARGETS.md): under 1 s with 200 runs.
 //
 // Usage: bench_gui_start [RUNS] [ITERATIONS]      (default 200 runs × 100 iterations × 30 metrics)
-#include "core/store.h"
+#include "core/storage/store.h"
 #include "ui/launch/launcherpage.h"
-#include "ui/shell/mainwindow.h"
 #include "ui/runs/runbrowserpage.h"
 #include "ui/runs/runmodel.h"
+#include "ui/shell/mainwindow.h"
 #include "ui/shell/settings.h"
 
 #include <QApplication>

@@ -3,7 +3,7 @@
 // Also runs the anchor: a raw sqlite3 insert loop of the same turn rows (prepared statement,
 // one transaction, WAL), so both figures come from the same machine and moment.
 //
-// Then the same trajectories written in two foreign formats (core/importformats.h), imported the same way:
+// Then the same trajectories written in two foreign formats (core/interchange/importformats.h), imported the same way:
 // OpenAI-style chat records (`messages`) and verl rollout dumps with ChatML-templated multi-turn output.
 // Target (issue "Bring your own rollouts"): a foreign format at >= 50% of the native import's speed.
 //
@@ -11,12 +11,12 @@
 // within one repeat.
 //
 // Usage: bench_import [turns=1000000] [repeats=5]
-#include "core/importformats.h"
-#include "core/jsonl.h"
-#include "core/jsonlfile.h"
-#include "core/jsonltransfer.h"
-#include "core/jsonscanner.h"
-#include "core/store.h"
+#include "core/interchange/importformats.h"
+#include "core/interchange/jsonl.h"
+#include "core/interchange/jsonlfile.h"
+#include "core/interchange/jsonltransfer.h"
+#include "core/interchange/jsonscanner.h"
+#include "core/storage/store.h"
 #include "tests/benchmarks/benchdata.h"
 
 #include <algorithm>

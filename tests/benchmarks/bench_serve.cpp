@@ -8,10 +8,10 @@
 // trainer has its batch in memory already).
 //
 // Usage: bench_serve [turns=500000] [batch=1000] [posters=2] [repeats=3]
-#include "core/jsonl.h"
-#include "core/jsonltransfer.h"
+#include "core/interchange/jsonl.h"
+#include "core/interchange/jsonltransfer.h"
 #include "core/server/ingestserver.h"
-#include "core/store.h"
+#include "core/storage/store.h"
 #include "tests/benchmarks/benchdata.h"
 
 #include <algorithm>

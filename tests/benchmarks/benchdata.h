@@ -3,7 +3,7 @@
 // The benchmarks' generated data: household-like trajectories of ten turns, eight rollouts per task, fixed seed.
 // Shared by bench_import (file import) and bench_serve (the same rows posted over loopback HTTP).
 
-#include "core/model.h"
+#include "core/model/trajectory.h"
 
 #include <random>
 #include <string>

@@ -2,9 +2,9 @@
 
 // Small helpers shared by the core tests: file I/O, trajectory builders, store helpers. Header-only.
 
-#include "core/jsonl.h"
-#include "core/model.h"
-#include "core/store.h"
+#include "core/interchange/jsonl.h"
+#include "core/model/trajectory.h"
+#include "core/storage/store.h"
 
 #include <QRegularExpression>
 #include <QtTest/QTest>

@@ -6,7 +6,7 @@
 // trajectories without turns, groups of one and groups whose members are not adjacent.
 #include "core/credit/creditbatch.h"
 #include "core/credit/estimator.h"
-#include "core/text.h"
+#include "core/model/text.h"
 #include "credit_legacy.h"
 #include "credittestutil.h"
 

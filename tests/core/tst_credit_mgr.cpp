@@ -3,7 +3,7 @@
 // order and determinism, repetition counting by action key, edge cases and parameter errors.
 #include "core/credit/common.h"
 #include "core/credit/estimator.h"
-#include "core/text.h"
+#include "core/model/text.h"
 #include "credittestutil.h"
 
 #include <QtTest/QTest>

@@ -3,7 +3,7 @@
 // literal transcription of the definition, parameter errors.
 #include "core/credit/common.h"
 #include "core/credit/estimator.h"
-#include "core/text.h"
+#include "core/model/text.h"
 #include "credittestutil.h"
 
 #include "testutil.h"

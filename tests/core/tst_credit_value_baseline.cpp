@@ -3,7 +3,7 @@
 // and the GRPO equivalence when every value difference is zero.
 #include "core/credit/common.h"
 #include "core/credit/estimator.h"
-#include "core/jsonl.h"
+#include "core/interchange/jsonl.h"
 #include "credittestutil.h"
 
 #include <QtTest/QTest>

@@ -7,8 +7,8 @@
 #include "core/env/episode.h"
 #include "core/env/policy.h"
 #include "core/env/remote.h"
-#include "core/store.h"
-#include "core/unavailable.h"
+#include "core/model/unavailable.h"
+#include "core/storage/store.h"
 
 #include "remote_test_server.h"
 #include "testutil.h"

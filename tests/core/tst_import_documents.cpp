@@ -1,11 +1,11 @@
-// JSON documents (core/importdocument.cpp: arrays, objects keyed by id, one record per file, a list inside an object)
-// on fixtures shaped like tau-bench's, FireAct's, SWE-agent's and AgentGym's logs in data/import/documents, their
-// round trips and errors; and source members named like ours (kept as source.<name>), which such logs carry.
-#include "core/chattemplate.h"
-#include "core/importformats.h"
-#include "core/jsonl.h"
-#include "core/jsonltransfer.h"
-#include "core/store.h"
+// JSON documents (core/interchange/importdocument.cpp: arrays, objects keyed by id, one record per file, a list inside
+// an object) on fixtures shaped like tau-bench's, FireAct's, SWE-agent's and AgentGym's logs in data/import/documents,
+// their round trips and errors; and source members named like ours (kept as source.<name>), which such logs carry.
+#include "core/interchange/chattemplate.h"
+#include "core/interchange/importformats.h"
+#include "core/interchange/jsonl.h"
+#include "core/interchange/jsonltransfer.h"
+#include "core/storage/store.h"
 
 #include "testutil.h"
 

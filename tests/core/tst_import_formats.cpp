@@ -15,11 +15,11 @@
 // - steps.jsonl: verl-agent step rows (agent_system/multi_turn_rollout/rollout_loop.py: `traj_uid`, `uid`,
 //   `active_masks`, `anchor_obs`, `is_action_valid`, `episode_rewards`, `won`), interleaved and out of order.
 // - custom.jsonl + custom.map.yaml: a made-up layout through a mapping file.
-#include "core/chattemplate.h"
-#include "core/importformats.h"
-#include "core/jsonl.h"
-#include "core/jsonltransfer.h"
-#include "core/store.h"
+#include "core/interchange/chattemplate.h"
+#include "core/interchange/importformats.h"
+#include "core/interchange/jsonl.h"
+#include "core/interchange/jsonltransfer.h"
+#include "core/storage/store.h"
 
 #include "testutil.h"
 

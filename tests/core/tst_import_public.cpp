@@ -5,10 +5,10 @@
 // the errors of mapping files, which name the file, line and key.
 #include "core/credit/estimator.h"
 #include "core/credit/explain.h"
-#include "core/importformats.h"
-#include "core/jsonl.h"
-#include "core/jsonltransfer.h"
-#include "core/store.h"
+#include "core/interchange/importformats.h"
+#include "core/interchange/jsonl.h"
+#include "core/interchange/jsonltransfer.h"
+#include "core/storage/store.h"
 
 #include "testutil.h"
 

@@ -1,8 +1,8 @@
 // Every way a JSONL line can be refused: JsonlError names the file, the line, the field and, for
 // syntax errors, the column.
-#include "core/jsonl.h"
-#include "core/jsonlfile.h"
-#include "core/jsonscanner.h"
+#include "core/interchange/jsonl.h"
+#include "core/interchange/jsonlfile.h"
+#include "core/interchange/jsonscanner.h"
 
 #include "testutil.h"
 

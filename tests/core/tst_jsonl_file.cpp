@@ -1,6 +1,6 @@
 // Whole files: LineReader's line splitting and JsonlFileReader round trips over varied lines.
-#include "core/jsonl.h"
-#include "core/jsonlfile.h"
+#include "core/interchange/jsonl.h"
+#include "core/interchange/jsonlfile.h"
 
 #include "testutil.h"
 

@@ -1,5 +1,5 @@
 // One JSONL line at a time: parseTrajectory and formatTrajectory, unknown fields, numbers, text.
-#include "core/jsonl.h"
+#include "core/interchange/jsonl.h"
 
 #include "testutil.h"
 

@@ -2,8 +2,8 @@
 // the cache and the concurrency limit.
 
 #include "core/judge/httpjudge.h"
-#include "core/store.h"
-#include "core/unavailable.h"
+#include "core/model/unavailable.h"
+#include "core/storage/store.h"
 
 #include "fake_chat_server.h"
 #include "testutil.h"

@@ -1,9 +1,9 @@
-// Label files (core/labelfile.h): the exact export text, export → clear → import round trip, every refused line
-// naming its line and field, all-or-nothing import, the replace policy, database-wide id lookup, and exports that
+// Label files (core/interchange/labelfile.h): the exact export text, export → clear → import round trip, every refused
+// line naming its line and field, all-or-nothing import, the replace policy, database-wide id lookup, and exports that
 // fail leaving no file. The annotators' notes (flag, skip, comment) ride on the lines and make the round trip too.
-#include "core/humannote.h"
-#include "core/labelfile.h"
-#include "core/store.h"
+#include "core/interchange/labelfile.h"
+#include "core/storage/humannote.h"
+#include "core/storage/store.h"
 
 #include "testutil.h"
 

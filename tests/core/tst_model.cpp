@@ -1,6 +1,6 @@
 // The data model: role names, defaults of optional fields, batch grouping.
-#include "core/model.h"
-#include "core/progress.h"
+#include "core/model/progress.h"
+#include "core/model/trajectory.h"
 
 #include "testutil.h"
 

@@ -1,5 +1,5 @@
 // The per-user data folder and the default database path (XDG Base Directory on Linux).
-#include "core/paths.h"
+#include "core/storage/paths.h"
 
 #include <QtTest/QTest>
 

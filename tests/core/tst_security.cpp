@@ -1,12 +1,12 @@
 // Security basics of the store (issue 22 §8): text that would break SQL built by concatenation goes through every
 // write path and comes back byte for byte, with the schema untouched; no secret reaches the database. The static
 // half of "all SQL is bound" is tests/security/check_sql.sh.
-#include "core/humannote.h"
-#include "core/jsonl.h"
-#include "core/jsonltransfer.h"
-#include "core/jsonscanner.h"
+#include "core/interchange/jsonl.h"
+#include "core/interchange/jsonltransfer.h"
+#include "core/interchange/jsonscanner.h"
 #include "core/server/ingestserver.h"
-#include "core/store.h"
+#include "core/storage/humannote.h"
+#include "core/storage/store.h"
 #include "testutil.h"
 
 #include <QTemporaryDir>

@@ -1,9 +1,9 @@
 // The live ingestion server (issue 21 §3, core/server/ingestserver.h): the API on its own, then the HTTP server on
 // loopback with bounded request loops: concurrent posters, a client killed mid-request, an oversized body, tokens,
 // the rate limit. Nothing here leaves 127.0.0.1.
-#include "core/jsonl.h"
+#include "core/interchange/jsonl.h"
 #include "core/server/ingestserver.h"
-#include "core/store.h"
+#include "core/storage/store.h"
 #include "testutil.h"
 
 #include <QTemporaryDir>

@@ -1,8 +1,8 @@
 // Concurrent access (DESIGN.md "Storage"): a reader never blocks the writer, is never blocked by it,
 // and never sees half a write. Each thread opens its own Store; threads meet at promises, never sleeps.
-#include "core/jsonl.h"
-#include "core/jsonltransfer.h"
-#include "core/store.h"
+#include "core/interchange/jsonl.h"
+#include "core/interchange/jsonltransfer.h"
+#include "core/storage/store.h"
 
 #include "testutil.h"
 

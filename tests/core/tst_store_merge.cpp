@@ -1,11 +1,11 @@
 // mergeDatabases (storemerge.h): runs with every row that hangs off them copied with new ids, matched by uid, so a
 // second merge adds nothing; a further-along copy of a run replaces the target's; one transaction (a bad input writes
 // nothing, and is named); one trial alone; the network file system refusal.
-#include "core/database.h"
-#include "core/networkfs.h"
 #include "core/server/ingestserver.h"
-#include "core/store.h"
-#include "core/storemerge.h"
+#include "core/storage/database.h"
+#include "core/storage/networkfs.h"
+#include "core/storage/store.h"
+#include "core/storage/storemerge.h"
 
 #include <QTemporaryDir>
 #include <QtTest>

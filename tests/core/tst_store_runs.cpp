@@ -1,5 +1,5 @@
 // The Store's runs and what hangs off them: configs, metrics, checkpoints, deletion, sweeps and trials.
-#include "core/store.h"
+#include "core/storage/store.h"
 
 #include "testutil.h"
 

@@ -1,8 +1,8 @@
 // The storage schema: migrations, the file header, and files the Store must refuse untouched.
-#include "core/database.h"
-#include "core/humannote.h"
-#include "core/schema.h"
-#include "core/store.h"
+#include "core/storage/database.h"
+#include "core/storage/humannote.h"
+#include "core/storage/schema.h"
+#include "core/storage/store.h"
 
 #include "testutil.h"
 

@@ -1,5 +1,5 @@
 // The Store's trajectories, turns, credits and labels.
-#include "core/store.h"
+#include "core/storage/store.h"
 
 #include "testutil.h"
 

@@ -1,7 +1,7 @@
 // JSONL import and export through the Store: all or nothing, byte-exact round trips, cancellation.
-#include "core/jsonl.h"
-#include "core/jsonltransfer.h"
-#include "core/store.h"
+#include "core/interchange/jsonl.h"
+#include "core/interchange/jsonltransfer.h"
+#include "core/storage/store.h"
 
 #include "testutil.h"
 

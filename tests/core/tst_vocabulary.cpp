@@ -1,8 +1,8 @@
-// The vocabulary shared by every layer (core/vocabulary.h): each enum's names round-trip and are the strings the
+// The vocabulary shared by every layer (core/model/vocabulary.h): each enum's names round-trip and are the strings the
 // database and the CLI use; unknown names are refused; every metric family is recognised, and the chart order puts
 // the role shares with the other learning families (the Monitor used to look for "roles/" while the trainer writes
 // "role/D", so those charts sorted last).
-#include "core/vocabulary.h"
+#include "core/model/vocabulary.h"
 
 #include <QtTest>
 

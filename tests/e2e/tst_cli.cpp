@@ -1,7 +1,7 @@
 // End-to-end tests of creditlab-cli: exit codes, stderr lines, files and databases it leaves.
-#include "core/jsonl.h"
-#include "core/schema.h"
-#include "core/store.h"
+#include "core/interchange/jsonl.h"
+#include "core/storage/schema.h"
+#include "core/storage/store.h"
 
 #include <QCryptographicHash>
 #include <QFile>

@@ -3,7 +3,7 @@
 // on two machines); the databases merged (twice: nothing more the second time) and the trials posted to a `serve`:
 // every trial once, with its run and all its rows once, in the merged database and on the server. A database on a
 // network file system (simulated by CREDITLAB_TEST_NETWORK_FS) is refused.
-#include "core/database.h"
+#include "core/storage/database.h"
 
 #include <QElapsedTimer>
 #include <QFile>

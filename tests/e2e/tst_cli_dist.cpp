@@ -5,7 +5,7 @@
 // as torchrun and srun set them, and a rank missing at start-up, which is an error, not a hang. The learned credit
 // models (TurnRD, the value baseline, PAIR) on two ranks: their first iteration is one process's, and TurnRD's replay
 // side file is written once.
-#include "core/database.h"
+#include "core/storage/database.h"
 
 #include <QDir>
 #include <QElapsedTimer>

@@ -1,7 +1,7 @@
 // End-to-end tests of `creditlab-cli experiment` and `report`: a smoke experiment from the CLI (a shared SFT, then
 // arms x seeds), its claims printed with verdicts, its report files; a bad experiment file refused before anything
 // runs; the shipped experiments listed and parsed; a shipped experiment's database given a seed more (extend).
-#include "core/database.h"
+#include "core/storage/database.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,6 +1,6 @@
 // End-to-end tests of `creditlab-cli labels export|import`: help, export → import into a fresh database, a bad file
 // (one stderr line naming file:line:field, non-zero exit, nothing imported), ids of several runs, missing databases.
-#include "core/store.h"
+#include "core/storage/store.h"
 
 #include <QFile>
 #include <QProcess>

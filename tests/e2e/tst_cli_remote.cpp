@@ -2,7 +2,7 @@
 // creditlab-testserver processes on loopback. Each server is killed with SIGKILL mid-run and started again on its
 // port; the run waits for it, says so, and finishes with every iteration stored and every turn labelled. The
 // judge's API key reaches the endpoint and never the database or the output.
-#include "core/store.h"
+#include "core/storage/store.h"
 #include "tests/learn/tinyconfig.h"
 
 #include <QDirIterator>

@@ -1,7 +1,7 @@
 // End to end (issue 21 §3): `creditlab-cli serve` as a process on loopback. /v1/credit answers byte for byte what
 // `creditlab-cli credit` writes for the same batch (native, chat, verl and step rows); the token comes from the
 // environment and is required when set; a non-loopback address without a token is refused; Ctrl+C stops it.
-#include "core/store.h"
+#include "core/storage/store.h"
 
 #include <QFile>
 #include <QJsonArray>

@@ -1,4 +1,5 @@
-// Format detection and whichever importer it picks (core/importformats.h, ImportFormat::Auto) on fuzzed text in memory: see import_common.h.
+// Format detection and whichever importer it picks (core/interchange/importformats.h, ImportFormat::Auto) on fuzzed
+// text in memory: see import_common.h.
 
 #include "tests/fuzz/import_common.h"
 

@@ -1,4 +1,5 @@
-// The chat importer (core/importformats.h, ImportFormat::Chat) on fuzzed text in memory: see import_common.h.
+// The chat importer (core/interchange/importformats.h, ImportFormat::Chat) on fuzzed text in memory: see
+// import_common.h.
 
 #include "tests/fuzz/import_common.h"
 

@@ -1,5 +1,6 @@
-// Mapping files (core/importmap.cpp): a fuzzed mapping YAML and the records it maps, separated by a line "%%". The
-// mapping file is read from a scratch file in /dev/shm (the importer takes only a path); its errors must name it.
+// Mapping files (core/interchange/importmap.cpp): a fuzzed mapping YAML and the records it maps, separated by a line
+// "%%". The mapping file is read from a scratch file in /dev/shm (the importer takes only a path); its errors must name
+// it.
 
 #include "tests/fuzz/import_common.h"
 

@@ -1,4 +1,5 @@
-// The sharegpt importer (core/importformats.h, ImportFormat::ShareGpt) on fuzzed text in memory: see import_common.h.
+// The sharegpt importer (core/interchange/importformats.h, ImportFormat::ShareGpt) on fuzzed text in memory: see
+// import_common.h.
 
 #include "tests/fuzz/import_common.h"
 

@@ -1,4 +1,5 @@
-// The steps importer (core/importformats.h, ImportFormat::Steps) on fuzzed text in memory: see import_common.h.
+// The steps importer (core/interchange/importformats.h, ImportFormat::Steps) on fuzzed text in memory: see
+// import_common.h.
 
 #include "tests/fuzz/import_common.h"
 

@@ -1,6 +1,6 @@
-// The verl importer (core/importformats.h, ImportFormat::Verl) on fuzzed text in memory: see import_common.h. The
-// template is detected (ChatML, Llama 3) unless the input starts with a line "markers:BEGIN\tEND", which gives a
-// custom marker pair (as `--markers BEGIN END` does); the rest of the input is the dump.
+// The verl importer (core/interchange/importformats.h, ImportFormat::Verl) on fuzzed text in memory: see
+// import_common.h. The template is detected (ChatML, Llama 3) unless the input starts with a line "markers:BEGIN\tEND",
+// which gives a custom marker pair (as `--markers BEGIN END` does); the rest of the input is the dump.
 
 #include "tests/fuzz/import_common.h"
 

@@ -1,9 +1,10 @@
-// The native JSONL reader (core/jsonl.h parseTrajectory, core/jsonlfile.h JsonlFileReader) on fuzzed text in memory.
-// Besides crashes: every error is a JsonlError naming the input and a line, and a trajectory that was read writes
-// back (formatTrajectory) to a line that reads as the same trajectory and writes the same text again.
+// The native JSONL reader (core/interchange/jsonl.h parseTrajectory, core/interchange/jsonlfile.h JsonlFileReader) on
+// fuzzed text in memory. Besides crashes: every error is a JsonlError naming the input and a line, and a trajectory
+// that was read writes back (formatTrajectory) to a line that reads as the same trajectory and writes the same text
+// again.
 
-#include "core/jsonl.h"
-#include "core/jsonlfile.h"
+#include "core/interchange/jsonl.h"
+#include "core/interchange/jsonlfile.h"
 #include "tests/fuzz/fuzzutil.h"
 
 using namespace creditlab;

@@ -1,10 +1,10 @@
-// Human label files (core/labelfile.h readLabelFile) against a small store in /dev/shm: two runs, where run 1 has
-// trajectories "t1" (3 turns) and "t2" (1 turn) and run 2 another "t1" (an id that is ambiguous database-wide). The
-// first byte picks the scope (even: run 1, odd: the whole database); the rest is the label file. Errors must be a
+// Human label files (core/interchange/labelfile.h readLabelFile) against a small store in /dev/shm: two runs, where run
+// 1 has trajectories "t1" (3 turns) and "t2" (1 turn) and run 2 another "t1" (an id that is ambiguous database-wide).
+// The first byte picks the scope (even: run 1, odd: the whole database); the rest is the label file. Errors must be a
 // LabelFileError naming the file and line, or a std::runtime_error naming the file.
 
-#include "core/labelfile.h"
-#include "core/store.h"
+#include "core/interchange/labelfile.h"
+#include "core/storage/store.h"
 #include "tests/fuzz/fuzzutil.h"
 
 using namespace creditlab;

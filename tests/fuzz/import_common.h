@@ -4,8 +4,8 @@
 // openTrajectorySource. Errors must be a JsonlError naming the input and a line, or a std::runtime_error naming the
 // input (an undetectable format, no trajectories, a bad mapping file, which names the mapping file).
 
-#include "core/importformats.h"
-#include "core/jsonl.h"
+#include "core/interchange/importformats.h"
+#include "core/interchange/jsonl.h"
 #include "tests/fuzz/fuzzutil.h"
 
 namespace creditlab::fuzz {

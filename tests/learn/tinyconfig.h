@@ -3,7 +3,7 @@
 // The tests' tiny training run (a few seconds on one thread): a one-layer policy, short episodes, a handful of
 // tasks. Shared by the trainer, sweep and GUI tests.
 
-#include "core/store.h"
+#include "core/storage/store.h"
 
 #include <cstdint>
 #include <map>

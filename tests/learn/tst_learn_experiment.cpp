@@ -5,7 +5,7 @@
 #include "core/learn/api/experiment.h"
 #include "core/learn/api/experimentplan.h"
 #include "core/learn/api/sweep.h"
-#include "core/store.h"
+#include "core/storage/store.h"
 
 #include <QTemporaryDir>
 #include <QtTest/QTest>

@@ -11,9 +11,9 @@
 #include "core/learn/torch/hf/hfmodel.h"
 #include "core/learn/torch/hf/hfpolicy.h"
 #include "core/learn/torch/lm/transformer.h"
-#include "core/paths.h"
-#include "core/store.h"
-#include "core/vocabulary.h"
+#include "core/model/vocabulary.h"
+#include "core/storage/paths.h"
+#include "core/storage/store.h"
 #include "tests/learn/resumecheck.h"
 #include "tests/learn/tinyconfig.h"
 

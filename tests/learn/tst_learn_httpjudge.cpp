@@ -3,7 +3,7 @@
 // metrics and left without a role.
 
 #include "core/learn/torch/engine/trainer.h"
-#include "core/store.h"
+#include "core/storage/store.h"
 #include "tests/core/fake_chat_server.h"
 #include "tests/learn/tinyconfig.h"
 

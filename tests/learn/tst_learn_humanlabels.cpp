@@ -5,7 +5,7 @@
 // a labelled pool without labels fails naming the key.
 #include "core/env/environment.h"
 #include "core/learn/torch/engine/trainer.h"
-#include "core/store.h"
+#include "core/storage/store.h"
 #include "tests/learn/tinyconfig.h"
 
 #include <QTemporaryDir>

@@ -6,9 +6,9 @@
 #include "core/judge/judge.h"
 #include "core/learn/api/launchconfig.h"
 #include "core/learn/api/sftreuse.h"
-#include "core/paths.h"
-#include "core/store.h"
 #include "core/learn/api/trainconfig.h"
+#include "core/storage/paths.h"
+#include "core/storage/store.h"
 
 #include <QTemporaryDir>
 #include <QtTest/QTest>

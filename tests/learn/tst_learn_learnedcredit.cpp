@@ -3,7 +3,7 @@
 // checkpoint and replay side file sit beside the run, and a stopped run resumes exactly.
 #include "core/learn/torch/engine/trainer.h"
 #include "core/learn/torch/turnrd/turnrdreplay.h"
-#include "core/store.h"
+#include "core/storage/store.h"
 #include "tests/learn/resumecheck.h"
 #include "tests/learn/tinyconfig.h"
 

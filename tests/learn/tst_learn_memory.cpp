@@ -6,7 +6,7 @@
 //   capacity;
 // - evaluation episodes are stored with the run, marked as evaluation.
 #include "core/learn/torch/engine/trainer.h"
-#include "core/store.h"
+#include "core/storage/store.h"
 
 #include <QTemporaryDir>
 #include <QtTest/QTest>

@@ -3,7 +3,7 @@
 #include "core/env/episode.h"
 #include "core/learn/torch/engine/learnedcredit.h"
 #include "core/learn/torch/engine/stages.h"
-#include "core/store.h"
+#include "core/storage/store.h"
 #include "tests/learn/tinyconfig.h"
 
 #include <QTemporaryDir>

@@ -6,7 +6,7 @@
 #include "core/learn/api/experiment.h"
 #include "core/learn/api/sweep.h"
 #include "core/learn/torch/engine/trainer.h"
-#include "core/store.h"
+#include "core/storage/store.h"
 #include "tests/learn/tinyconfig.h"
 
 #include <QTemporaryDir>

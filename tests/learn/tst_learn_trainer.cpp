@@ -4,7 +4,7 @@
 // run) and drops what an interrupted run left after its checkpoint; iterations store rollouts, judge labels,
 // the trained method's credits and the shadow credits of the other methods.
 #include "core/learn/torch/engine/trainer.h"
-#include "core/store.h"
+#include "core/storage/store.h"
 #include "tests/learn/resumecheck.h"
 #include "tests/learn/tinyconfig.h"
 
@@ -554,8 +554,8 @@ void TestLearnTrainer::everyMetricBelongsToAFamily_data()
 
 void TestLearnTrainer::everyMetricBelongsToAFamily()
 {
-    // Every metric a run writes belongs to a family of core/vocabulary.h, so the Monitor groups it and the CLI and
-    // the experiments can name it. (The role shares were written as "role/D" while the Monitor grouped "roles/".)
+    // Every metric a run writes belongs to a family of core/model/vocabulary.h, so the Monitor groups it and the CLI
+    // and the experiments can name it. (The role shares were written as "role/D" while the Monitor grouped "roles/".)
     QFETCH(QStringList, keys);
     std::vector<std::pair<std::string, std::string>> extra { { "rl.iterations", "2" } };
     for (const auto& kv : keys)

@@ -3,18 +3,18 @@
 //   build/release/bin/creditlab-screenshots DATABASE OUTDIR [COMPARE_RUN_IDS...]
 // The pages are shown as a user finds them: the newest training run monitored, every training run compared on
 // eval/success, the triage preset in the launcher, the newest sweep's results.
-#include "core/store.h"
+#include "core/storage/store.h"
 #include "ui/agreement/agreementpage.h"
 #include "ui/annotate/annotationpage.h"
 #include "ui/compare/comparepage.h"
 #include "ui/credit/creditpage.h"
 #include "ui/launch/launcherpage.h"
-#include "ui/shell/mainwindow.h"
 #include "ui/launch/runcontroller.h"
 #include "ui/monitor/monitorpage.h"
-#include "ui/runs/runbrowserpage.h"
-#include "ui/shell/settings.h"
 #include "ui/probe/probedialog.h"
+#include "ui/runs/runbrowserpage.h"
+#include "ui/shell/mainwindow.h"
+#include "ui/shell/settings.h"
 #include "ui/sweeps/sweepcontroller.h"
 #include "ui/sweeps/sweeppage.h"
 #include "ui/trees/treepage.h"

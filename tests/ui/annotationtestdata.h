@@ -3,8 +3,8 @@
 // The annotation tests' database (tst_ui_annotation, tst_ui_annotationblind): one run of two trajectories with judge
 // labels and credits, and the helpers that read it back or show it.
 
-#include "core/humannote.h"
-#include "core/store.h"
+#include "core/storage/humannote.h"
+#include "core/storage/store.h"
 #include "ui/annotate/annotationloader.h"
 #include "ui/annotate/annotationpage.h"
 #include "ui/annotate/annotationqueue.h"

@@ -3,7 +3,7 @@
 // What the launcher and monitor tests share: the tiny run config, a window's settings file, and runs written to a
 // database as another process would.
 
-#include "core/store.h"
+#include "core/storage/store.h"
 #include "tests/learn/tinyconfig.h"
 #include "ui/shell/settings.h"
 

@@ -3,7 +3,7 @@
 // Rollout groups for the tree view's tests (tst_ui_treeview, tst_ui_treeloops): a hand-made group and a large random
 // one.
 
-#include "core/model.h"
+#include "core/model/trajectory.h"
 
 #include <random>
 #include <string>

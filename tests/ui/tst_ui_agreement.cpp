@@ -5,7 +5,7 @@
 // thread. The page opens on the run `creditlab-cli agreement` picks without --run (issue 38).
 #include "core/judge/agreement.h"
 #include "core/judge/labelsources.h"
-#include "core/store.h"
+#include "core/storage/store.h"
 #include "ui/agreement/agreementmodel.h"
 #include "ui/agreement/agreementpage.h"
 #include "ui/annotate/annotationpage.h"

@@ -8,8 +8,8 @@
 // with its own progress and the boundary to the next one; skip, flag and comment persisted (schema 7) and undoable;
 // an observation that repeats the previous feedback is not shown again; turns counted from 1. Issue 38: blind mode
 // orders the queue without the judge (Sequential, the other orders greyed out), and the JSONL file carries the notes.
-#include "core/humannote.h"
-#include "core/store.h"
+#include "core/storage/humannote.h"
+#include "core/storage/store.h"
 #include "tests/ui/annotationtestdata.h"
 #include "ui/annotate/annotationloader.h"
 #include "ui/annotate/annotationpage.h"

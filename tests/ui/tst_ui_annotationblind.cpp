@@ -1,7 +1,7 @@
 // Issue 38's annotation cases, offscreen: in blind mode the queue orders without the judge (its labels, confidence,
 // the outcome or credits), and the JSONL export carries the notes (comment, flag, skip) and imports them back.
-#include "core/humannote.h"
-#include "core/store.h"
+#include "core/storage/humannote.h"
+#include "core/storage/store.h"
 #include "ui/annotate/annotationloader.h"
 #include "ui/annotate/annotationpage.h"
 #include "ui/annotate/annotationqueue.h"

@@ -1,7 +1,7 @@
 // The Compare page: seed grouping with mean ± std, wall-time alignment, the table at an iteration with
 // deltas against a pinned baseline, diff-only config keys, both models under QAbstractItemModelTester,
 // and the page end to end (background load, chart series, CSV export, live reload). Numbers by hand.
-#include "core/store.h"
+#include "core/storage/store.h"
 #include "ui/charts/linechart.h"
 #include "ui/common/itemroles.h"
 #include "ui/compare/compareaddrunsdialog.h"

@@ -3,7 +3,7 @@
 // that turn in the Runs page's trajectory viewer; the disagreement summary lists and finds the turns two methods
 // disagree on; the blocks and controls fit a 1280 × 720 window; another database replaces everything the page read.
 // Also the Agreement tab is there. The distribution spans the heatmap's clipped colour range and says so (issue 38).
-#include "core/store.h"
+#include "core/storage/store.h"
 #include "ui/charts/colours.h"
 #include "ui/charts/linechart.h"
 #include "ui/credit/creditpage.h"

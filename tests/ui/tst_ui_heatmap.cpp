@@ -2,7 +2,7 @@
 // orders, histograms, the loader on a temp store, and the view (blocks fitted to the width, paint of 10,000 × 50,
 // disagreement marks, colour bar clip, selection, hover text with turns from 1, click, keyboard, export), and the
 // legend. The outcome strip's colours stand apart from the diverging map's ends, also for colour-blind readers.
-#include "core/store.h"
+#include "core/storage/store.h"
 #include "ui/charts/colours.h"
 #include "ui/heatmap/creditheatmapview.h"
 #include "ui/heatmap/heatmapdata.h"

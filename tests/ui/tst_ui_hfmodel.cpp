@@ -2,8 +2,8 @@
 // tiny Llama folder written here (what the model panel shows, policy.pretrained in the YAML, the built-in shape's keys
 // disabled), folders it refuses (the error names the file and field, Start is disabled, also after another database
 // opens), the Runs page's Model column, and the Monitor's throughput and device memory figures.
-#include "core/store.h"
-#include "core/vocabulary.h"
+#include "core/model/vocabulary.h"
+#include "core/storage/store.h"
 #include "tests/hf/hftestutil.h"
 #include "tests/hf/tinytokenizer.h"
 #include "tests/ui/launchtestutil.h"

@@ -1,7 +1,7 @@
 // File → Import's background job on foreign formats: each file's format is detected (chat records, a verl
 // dump), each lands as one run; a bad line fails the file with its file, line and field and imports nothing.
 // The sample files are the core tests' (tests/core/data/import; their sources are cited in tst_import_formats).
-#include "core/store.h"
+#include "core/storage/store.h"
 #include "ui/runs/runbrowserpage.h"
 #include "ui/runs/runmodel.h"
 #include "ui/shell/importjob.h"

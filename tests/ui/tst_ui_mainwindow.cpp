@@ -1,8 +1,8 @@
 // The main window end to end, offscreen: import in the background, browse, read a turn in full as
 // plain text, refuse bad input and newer databases, cancel.
-#include "core/database.h"
 #include "core/learn/api/backend.h"
-#include "core/store.h"
+#include "core/storage/database.h"
+#include "core/storage/store.h"
 #include "tests/ui/sweeptestdata.h"
 #include "ui/annotate/annotationpage.h"
 #include "ui/common/filedialogs.h"

@@ -5,7 +5,7 @@
 #include "core/credit/estimator.h"
 #include "core/learn/api/backend.h"
 #include "core/learn/api/trainconfig.h"
-#include "core/store.h"
+#include "core/storage/store.h"
 #include "tests/core/fake_chat_server.h"
 #include "tests/core/remote_test_server.h"
 #include "tests/learn/tinyconfig.h"

@@ -1,8 +1,8 @@
 // Data text is shown as plain text everywhere (issue 22 §8): a database whose every text field carries markup (a run
 // posted by someone else's trainer, a file someone sent) is opened on every page, and no label, tooltip, item
 // tooltip or text view renders that markup: each shows it literally, or escaped for a rich-text tooltip.
-#include "core/humannote.h"
-#include "core/store.h"
+#include "core/storage/humannote.h"
+#include "core/storage/store.h"
 #include "tests/ui/launchtestutil.h"
 #include "ui/agreement/agreementpage.h"
 #include "ui/annotate/annotationpage.h"

@@ -3,7 +3,7 @@
 // changes when the trainer finishes it. The server writes on its own connection, as the CLI server process would.
 // Issue 38: the Runs page shows a posted run's config, and the server gives its tags back as a list.
 #include "core/server/ingestserver.h"
-#include "core/store.h"
+#include "core/storage/store.h"
 #include "tests/ui/launchtestutil.h"
 #include "ui/monitor/monitorpage.h"
 #include "ui/runs/runbrowserpage.h"

@@ -14,7 +14,7 @@
 #include "ui/sweeps/trialmodel.h"
 
 #include "core/learn/api/experiment.h"
-#include "core/store.h"
+#include "core/storage/store.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>

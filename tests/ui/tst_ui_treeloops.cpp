@@ -1,6 +1,6 @@
 // Issue 38's papercuts of the tree view and the Trees page, offscreen: self-loops are drawn as loops; the legend has a
 // strip of its own and covers no node; the iteration list follows a training run.
-#include "core/store.h"
+#include "core/storage/store.h"
 #include "tests/ui/treeviewtestdata.h"
 #include "ui/charts/colours.h"
 #include "ui/shell/workspace.h"

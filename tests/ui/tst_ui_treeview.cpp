@@ -6,7 +6,7 @@
 // leaves nothing of the old one; the clicked node is highlighted; the legend explains every marker; node and state
 // counts agree; edge labels do not overlap; turns are numbered from 1; the page fits 1280x720. Issue 38's cases are in
 // tst_ui_treeloops.
-#include "core/store.h"
+#include "core/storage/store.h"
 #include "tests/ui/treeviewtestdata.h"
 #include "ui/charts/colours.h"
 #include "ui/shell/workspace.h"

@@ -1,7 +1,7 @@
 // Issue 7's newcomer path through the main window, offscreen, without a terminal: import a JSONL batch, open a group's
 // rollout tree, compute GRPO, RTMC and TRIAGE credits and see them side by side in the heatmap, label 50 turns with
 // the keyboard, read the judge–human agreement (Cohen's kappa), and set up a run that learns from those labels.
-#include "core/store.h"
+#include "core/storage/store.h"
 #include "ui/agreement/agreementmodel.h"
 #include "ui/agreement/agreementpage.h"
 #include "ui/annotate/annotationpage.h"

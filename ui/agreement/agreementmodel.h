@@ -2,7 +2,7 @@
 
 #include "core/judge/agreement.h"
 #include "core/judge/labelsources.h"
-#include "core/store.h"
+#include "core/storage/store.h"
 
 #include <QAbstractTableModel>
 #include <QString>

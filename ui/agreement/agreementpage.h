@@ -1,7 +1,7 @@
 #pragma once
 
 #include "core/judge/labelsources.h"
-#include "core/model.h"
+#include "core/model/trajectory.h"
 #include "ui/agreement/agreementmodel.h"
 
 #include <QFutureWatcher>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "core/humannote.h"
-#include "core/model.h"
+#include "core/model/trajectory.h"
+#include "core/storage/humannote.h"
 
 #include <QString>
 #include <QUndoCommand>
@@ -47,9 +47,9 @@ private:
     Applied m_applied;
 };
 
-/// Sets one annotator's note on one turn (flag, skip, comment; core/humannote.h), writing to the workspace's store at
-/// once; an empty note deletes it. Remembers the note the turn had before and restores it on undo. After every redo
-/// and undo it calls `applied(trajectoryRowId, turn, undone)`, as SetHumanLabelCommand does. Obsolete once the
+/// Sets one annotator's note on one turn (flag, skip, comment; core/storage/humannote.h), writing to the workspace's
+/// store at once; an empty note deletes it. Remembers the note the turn had before and restores it on undo. After every
+/// redo and undo it calls `applied(trajectoryRowId, turn, undone)`, as SetHumanLabelCommand does. Obsolete once the
 /// workspace has another database open. Store errors propagate from redo()/undo(). GUI thread.
 class SetHumanNoteCommand : public QUndoCommand {
 public:

@@ -1,9 +1,9 @@
 // The Annotate page's label files (annotationpage.h): export and import of human labels and notes as JSONL,
-// through core/labelfile.h, with the page's own messages.
+// through core/interchange/labelfile.h, with the page's own messages.
 #include "ui/annotate/annotationpage.h"
 
-#include "core/atomicfile.h"
-#include "core/labelfile.h"
+#include "core/interchange/labelfile.h"
+#include "core/storage/atomicfile.h"
 #include "ui/common/filedialogs.h"
 #include "ui/common/textutil.h"
 #include "ui/shell/workspace.h"

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "core/humannote.h"
-#include "core/store.h"
+#include "core/storage/humannote.h"
+#include "core/storage/store.h"
 
 #include <QFutureWatcher>
 #include <QObject>

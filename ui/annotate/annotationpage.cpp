@@ -1,7 +1,7 @@
 #include "ui/annotate/annotationpage.h"
 
-#include "core/atomicfile.h"
-#include "core/labelfile.h"
+#include "core/interchange/labelfile.h"
+#include "core/storage/atomicfile.h"
 #include "ui/annotate/annotationcommands.h"
 #include "ui/charts/colours.h"
 #include "ui/common/runcombo.h"

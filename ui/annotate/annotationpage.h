@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/store.h"
+#include "core/storage/store.h"
 #include "ui/annotate/annotationloader.h"
 #include "ui/annotate/annotationqueue.h"
 
@@ -62,13 +62,14 @@ QString roleDefinition(Role role);
 /// Keys: 1/2/3/4 or D/E/N/R label the current turn and move to the next in the queue; S skips it (a note, moves on);
 /// F flags it; C edits its comment (Return keeps it, Escape drops it); Up/Down move; Ctrl+Z / Ctrl+Shift+Z undo and
 /// redo through the QUndoStack (one command per label or note; undo moves back to the turn). Every label and note
-/// is written to the store at once (notes: the human_note table, core/humannote.h).
+/// is written to the store at once (notes: the human_note table, core/storage/humannote.h).
 ///
 /// Blind mode hides everything that could steer the annotator: the judges' labels, the trajectory's outcome and its
 /// reward, and the queue orders that read them or the credits (orderReadsHidden): while it is on the queue is
 /// Sequential and the other orders are greyed out.
 ///
-/// Export/import of human labels and notes: the JSONL label file of core/labelfile.h, one line per turn and annotator,
+/// Export/import of human labels and notes: the JSONL label file of core/interchange/labelfile.h, one line per turn and
+/// annotator,
 ///   {"annotator":"NAME","role":"D","trajectory":"<JSONL id of the trajectory>","turn":N}
 /// where turn is the 0-based turn index and role one of D, E, N, R; the annotator's note rides on the line as
 /// "comment", "flagged" and "skipped" (a skipped turn without a label has no role). Export writes every human label

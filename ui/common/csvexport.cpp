@@ -1,6 +1,6 @@
 #include "ui/common/csvexport.h"
 
-#include "core/atomicfile.h"
+#include "core/storage/atomicfile.h"
 #include "ui/common/filedialogs.h"
 #include "ui/common/itemroles.h"
 #include "ui/common/textutil.h"

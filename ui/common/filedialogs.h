@@ -16,7 +16,7 @@ namespace creditlab::ui {
 /// "<SUFFIX> file". Qt's own provider asks QMimeDatabase, which opens files whose extension is not a unique match
 /// (.db, .db-wal, .db-shm) to sniff them; closing any descriptor to a database drops all of this process's POSIX
 /// locks on it, and another process may then checkpoint and delete the WAL under our open connection (see
-/// refuseNewerFile in core/schema.cpp). This one never opens a file. Any thread.
+/// refuseNewerFile in core/storage/schema.cpp). This one never opens a file. Any thread.
 class NameOnlyIconProvider : public QFileIconProvider {
     Q_DECLARE_TR_FUNCTIONS(NameOnlyIconProvider)
 

@@ -1,6 +1,6 @@
 #include "ui/compare/compareloader.h"
 
-#include "core/store.h"
+#include "core/storage/store.h"
 #include "ui/common/textutil.h"
 
 #include <QtConcurrent/QtConcurrentRun>

@@ -1,6 +1,6 @@
 #include "ui/compare/comparepage.h"
 
-#include "core/atomicfile.h"
+#include "core/storage/atomicfile.h"
 #include "ui/charts/linechart.h"
 #include "ui/common/filedialogs.h"
 #include "ui/common/sortfilterproxymodel.h"

@@ -1,7 +1,7 @@
 #include "ui/compare/compareseries.h"
 
 #include "core/learn/api/trainconfig.h"
-#include "core/store.h"
+#include "core/storage/store.h"
 
 #include <algorithm>
 #include <charconv>

@@ -2,7 +2,7 @@
 
 #include "core/credit/estimator.h"
 #include "core/credit/runcredits.h"
-#include "core/store.h"
+#include "core/storage/store.h"
 #include "ui/charts/colours.h"
 #include "ui/charts/linechart.h"
 #include "ui/common/runcombo.h"

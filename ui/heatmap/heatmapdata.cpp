@@ -1,7 +1,7 @@
 #include "ui/heatmap/heatmapdata.h"
 
 #include "core/credit/explain.h"
-#include "core/store.h"
+#include "core/storage/store.h"
 
 #include <algorithm>
 #include <cmath>

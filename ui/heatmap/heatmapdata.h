@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/model.h"
+#include "core/model/trajectory.h"
 
 #include <cstdint>
 #include <functional>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/model.h"
+#include "core/model/trajectory.h"
 #include "ui/charts/colours.h"
 #include "ui/heatmap/heatmapdata.h"
 

@@ -1,7 +1,7 @@
 #include "ui/launch/clirun.h"
 
 #include "core/learn/api/trainconfig.h"
-#include "core/store.h"
+#include "core/storage/store.h"
 #include "ui/common/textutil.h"
 
 #include <QCoreApplication>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/vocabulary.h"
+#include "core/model/vocabulary.h"
 #include "ui/launch/runcontroller.h"
 
 #include <QElapsedTimer>

@@ -4,7 +4,7 @@
 #include "ui/launch/launcherpage.h"
 
 #include "core/learn/api/sftreuse.h"
-#include "core/store.h"
+#include "core/storage/store.h"
 #include "ui/common/textutil.h"
 #include "ui/launch/paramform.h"
 #include "ui/shell/workspace.h"

@@ -5,7 +5,7 @@
 #include "core/judge/humanjudge.h"
 #include "core/judge/judge.h"
 #include "core/learn/api/trainconfig.h"
-#include "core/store.h"
+#include "core/storage/store.h"
 #include "ui/common/textutil.h"
 #include "ui/shell/workspace.h"
 

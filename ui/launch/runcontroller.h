@@ -1,7 +1,7 @@
 #pragma once
 
 #include "core/learn/api/trainconfig.h"
-#include "core/vocabulary.h"
+#include "core/model/vocabulary.h"
 
 #include <QMetaType>
 #include <QObject>

@@ -2,7 +2,7 @@
 
 #include "core/env/environment.h"
 #include "core/judge/httpjudge.h"
-#include "core/model.h"
+#include "core/model/trajectory.h"
 #include "ui/common/textutil.h"
 
 #include <QCoreApplication>

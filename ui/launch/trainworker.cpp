@@ -1,7 +1,7 @@
 #include "ui/launch/trainworker.h"
 
 #include "core/learn/api/backend.h"
-#include "core/store.h"
+#include "core/storage/store.h"
 #include "ui/common/textutil.h"
 #include "ui/launch/progressthrottle.h"
 

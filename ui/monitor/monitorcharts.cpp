@@ -1,6 +1,6 @@
 #include "ui/monitor/monitorcharts.h"
 
-#include "core/vocabulary.h"
+#include "core/model/vocabulary.h"
 #include "ui/charts/chartgroup.h"
 #include "ui/charts/colours.h"
 #include "ui/charts/linechart.h"

@@ -1,6 +1,6 @@
 #include "ui/monitor/monitorpage.h"
 
-#include "core/vocabulary.h"
+#include "core/model/vocabulary.h"
 
 #include "ui/charts/linechart.h"
 #include "ui/common/textutil.h"

@@ -1,9 +1,9 @@
 #include "ui/runs/runactions.h"
 
-#include "core/paths.h"
-#include "ui/runs/runbrowserpage.h"
-#include "ui/launch/runcontroller.h"
+#include "core/storage/paths.h"
 #include "ui/common/textutil.h"
+#include "ui/launch/runcontroller.h"
+#include "ui/runs/runbrowserpage.h"
 #include "ui/shell/workspace.h"
 
 #include <QAction>

@@ -1,6 +1,6 @@
 #include "ui/runs/runmodel.h"
 
-#include "core/jsondoc.h"
+#include "core/interchange/jsondoc.h"
 
 #include "ui/common/itemroles.h"
 #include "ui/common/textutil.h"

@@ -1,6 +1,6 @@
 #include "ui/runs/trajectoryviewerpage.h"
 
-#include "core/store.h"
+#include "core/storage/store.h"
 #include "ui/common/csvexport.h"
 #include "ui/common/itemroles.h"
 #include "ui/common/sortfilterproxymodel.h"

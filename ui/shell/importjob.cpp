@@ -1,8 +1,8 @@
 #include "ui/shell/importjob.h"
 
-#include "core/jsonltransfer.h"
-#include "core/progress.h"
-#include "core/store.h"
+#include "core/interchange/jsonltransfer.h"
+#include "core/model/progress.h"
+#include "core/storage/store.h"
 #include "ui/common/textutil.h"
 
 #include <QDir>

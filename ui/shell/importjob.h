@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/importformats.h"
+#include "core/interchange/importformats.h"
 
 #include <QFutureWatcher>
 #include <QMetaType>
@@ -38,8 +38,8 @@ struct ImportOutcome {
 };
 
 /// Imports JSONL files into a database in the background, one file after another, each in the format
-/// detected from its first record (core/importformats.h: native, chat, ShareGPT/AgentGym, verl dumps, step rows). Each file runs
-/// in QtConcurrent's pool with its own Store on the database path (one SQLite connection per
+/// detected from its first record (core/interchange/importformats.h: native, chat, ShareGPT/AgentGym, verl dumps, step
+/// rows). Each file runs in QtConcurrent's pool with its own Store on the database path (one SQLite connection per
 /// thread) and lands as one new run, or not at all. Progress arrives at most about every 100 ms.
 /// Lives on the GUI thread; its signals are emitted there.
 class ImportJob : public QObject {

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/importformats.h"
+#include "core/interchange/importformats.h"
 
 #include <QDialog>
 #include <QStringList>

@@ -2,31 +2,31 @@
 
 #include "core/credit/estimator.h"
 #include "core/credit/runcredits.h"
-#include "core/store.h"
+#include "core/storage/paths.h"
+#include "core/storage/store.h"
 #include "core/version.h"
 #include "ui/agreement/agreementpage.h"
 #include "ui/annotate/annotationpage.h"
+#include "ui/common/filedialogs.h"
+#include "ui/common/textutil.h"
 #include "ui/compare/comparepage.h"
 #include "ui/credit/creditpage.h"
-#include "core/paths.h"
-#include "ui/shell/importjob.h"
-#include "ui/shell/importoptionsdialog.h"
-#include "ui/shell/importstatuswidget.h"
 #include "ui/launch/launcherpage.h"
-#include "ui/shell/logbridge.h"
+#include "ui/launch/runcontroller.h"
 #include "ui/monitor/monitorpage.h"
 #include "ui/probe/probedialog.h"
 #include "ui/runs/runactions.h"
 #include "ui/runs/runbrowserpage.h"
-#include "ui/launch/runcontroller.h"
-#include "ui/shell/settings.h"
-#include "ui/sweeps/sweeppage.h"
-#include "ui/common/textutil.h"
-#include "ui/common/filedialogs.h"
 #include "ui/runs/trajectoryviewerpage.h"
-#include "ui/sweeps/sweepcontroller.h"
-#include "ui/trees/treepage.h"
+#include "ui/shell/importjob.h"
+#include "ui/shell/importoptionsdialog.h"
+#include "ui/shell/importstatuswidget.h"
+#include "ui/shell/logbridge.h"
+#include "ui/shell/settings.h"
 #include "ui/shell/workspace.h"
+#include "ui/sweeps/sweepcontroller.h"
+#include "ui/sweeps/sweeppage.h"
+#include "ui/trees/treepage.h"
 
 #include <QAction>
 #include <QApplication>
@@ -647,7 +647,7 @@ bool MainWindow::importSample(QString* error)
     if (m_importJob->isRunning())
         return fail(tr("An import is running; try again when it ends."));
     // The importer reads files: write the bundled sample out next to the user's data, once.
-    // In the data folder the default database lives in (core/paths.h), not Qt's per-application one beside it.
+    // In the data folder the default database lives in (core/storage/paths.h), not Qt's per-application one beside it.
     const QString dir = toQString(dataDirectory()) + QStringLiteral("/samples");
     const QString target = dir + QStringLiteral("/household-sample.jsonl");
     QFile bundled(QStringLiteral(":/samples/household-sample.jsonl"));

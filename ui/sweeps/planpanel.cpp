@@ -1,7 +1,7 @@
 #include "ui/sweeps/planpanel.h"
 
 #include "core/learn/api/experimentplan.h"
-#include "core/store.h"
+#include "core/storage/store.h"
 #include "ui/common/textutil.h"
 
 #include <QFutureWatcher>

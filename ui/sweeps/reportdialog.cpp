@@ -1,9 +1,9 @@
 #include "ui/sweeps/reportdialog.h"
 
-#include "core/store.h"
-#include "ui/figures/curvepainter.h"
-#include "ui/common/textutil.h"
+#include "core/storage/store.h"
 #include "ui/common/filedialogs.h"
+#include "ui/common/textutil.h"
+#include "ui/figures/curvepainter.h"
 
 #include <QDialogButtonBox>
 #include <QDir>

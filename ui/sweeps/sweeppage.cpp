@@ -1,6 +1,6 @@
 #include "ui/sweeps/sweeppage.h"
 
-#include "core/atomicfile.h"
+#include "core/storage/atomicfile.h"
 #include "ui/charts/errorbarchart.h"
 #include "ui/charts/heatmapchart.h"
 #include "ui/common/filedialogs.h"

@@ -2,12 +2,12 @@
 // objective against a swept key with seed bands (SweepPage::updateResult).
 #include "ui/sweeps/sweeppage.h"
 
-#include "core/store.h"
+#include "core/storage/store.h"
 #include "ui/charts/errorbarchart.h"
 #include "ui/charts/heatmapchart.h"
 #include "ui/common/textutil.h"
-#include "ui/sweeps/trialmodel.h"
 #include "ui/shell/workspace.h"
+#include "ui/sweeps/trialmodel.h"
 
 #include <QComboBox>
 #include <QLabel>

@@ -1,10 +1,10 @@
 #include "ui/sweeps/trialmodel.h"
 
-#include "core/atomicfile.h"
+#include "core/storage/atomicfile.h"
 #include "ui/common/csvexport.h"
 #include "ui/common/itemroles.h"
-#include "ui/runs/runmodel.h"
 #include "ui/common/textutil.h"
+#include "ui/runs/runmodel.h"
 
 #include <QLocale>
 

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "core/learn/api/sweep.h"
-#include "core/store.h"
+#include "core/storage/store.h"
 
 #include <QAbstractTableModel>
 #include <QStringList>

@@ -1,6 +1,6 @@
 #include "ui/trees/treepage.h"
 
-#include "core/store.h"
+#include "core/storage/store.h"
 #include "ui/common/runcombo.h"
 #include "ui/common/textutil.h"
 #include "ui/shell/workspace.h"

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/store.h"
+#include "core/storage/store.h"
 #include "ui/treeview/rollouttreeview.h"
 
 #include "ui/common/runcombo.h"

@@ -4,7 +4,7 @@
 #include "core/env/episode.h"
 #include "core/env/policy.h"
 #include "core/learn/api/rng.h"
-#include "core/progress.h"
+#include "core/model/progress.h"
 
 #include <algorithm>
 #include <cctype>

@@ -20,7 +20,7 @@
 // simulator says it is wrong: invalid ("Nothing happens.") or oracle role R. Every gold turn is checked too:
 // valid and not R, and the episode succeeds.
 
-#include "core/model.h"
+#include "core/model/trajectory.h"
 
 #include <cstdint>
 #include <functional>

@@ -4,10 +4,10 @@
 #include "core/learn/api/experiment.h"
 #include "core/learn/api/experiment_p.h"
 
-#include "core/atomicfile.h"
 #include "core/learn/api/module.h"
 #include "core/learn/torch/pair/probepipeline.h"
-#include "core/store.h"
+#include "core/storage/atomicfile.h"
+#include "core/storage/store.h"
 
 #include <algorithm>
 #include <cmath>

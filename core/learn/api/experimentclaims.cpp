@@ -3,7 +3,7 @@
 #include "core/learn/api/experiment_p.h"
 
 #include "core/learn/torch/pair/probepipeline.h"
-#include "core/store.h"
+#include "core/storage/store.h"
 
 #include <algorithm>
 #include <charconv>

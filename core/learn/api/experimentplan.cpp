@@ -3,7 +3,7 @@
 #include "core/learn/api/experiment.h"
 #include "core/learn/api/experiment_p.h"
 
-#include "core/store.h"
+#include "core/storage/store.h"
 
 #include <cmath>
 #include <ctime>

@@ -2,7 +2,7 @@
 // free so that the workbench can add them on its own thread; running them is resumeExperiment() (sweeprunner.cpp).
 #include "core/learn/api/experiment.h"
 
-#include "core/store.h"
+#include "core/storage/store.h"
 
 #include <algorithm>
 #include <set>

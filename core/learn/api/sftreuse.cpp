@@ -3,9 +3,9 @@
 
 #include "core/env/environment.h"
 #include "core/learn/api/trainconfig.h"
-#include "core/paths.h"
-#include "core/store.h"
-#include "core/vocabulary.h"
+#include "core/model/vocabulary.h"
+#include "core/storage/paths.h"
+#include "core/storage/store.h"
 
 #include <exception>
 #include <filesystem>

@@ -6,7 +6,7 @@
 
 #include "core/learn/api/claims.h"
 #include "core/learn/api/trainconfig.h"
-#include "core/vocabulary.h"
+#include "core/model/vocabulary.h"
 
 #include <atomic>
 #include <cstdint>

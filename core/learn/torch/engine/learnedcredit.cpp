@@ -2,7 +2,6 @@
 // (TurnRD, the value baseline, PAIR's probe). In a data-parallel run every rank holds the whole gathered batch and the
 // same model; each shares its passes out over the ranks (context.comm) and rank 0 alone writes the run's side files.
 #include "core/learn/torch/engine/learnedcredit.h"
-#include "core/atomicfile.h"
 #include "core/credit/estimator.h"
 #include "core/learn/torch/dist/dataparallel.h"
 #include "core/learn/torch/engine/trainerstate.h"
@@ -12,6 +11,7 @@
 #include "core/learn/torch/turnrd/turnrdreplay.h"
 #include "core/learn/torch/valuebaseline/valuehead.h"
 #include "core/probe/pairprobe.h"
+#include "core/storage/atomicfile.h"
 
 #include <fstream>
 #include <sstream>

@@ -1,9 +1,9 @@
 // Rollouts of the LM policy over many environments at once, and the SFT demonstrations.
 #include "core/env/episode.h"
 #include "core/env/policy.h"
-#include "core/jsonlfile.h"
+#include "core/interchange/jsonlfile.h"
 #include "core/learn/torch/engine/trainerstate.h"
-#include "core/unavailable.h"
+#include "core/model/unavailable.h"
 
 #include <algorithm>
 #include <chrono>

@@ -3,7 +3,7 @@
 
 #include "core/credit/creditbatch.h"
 #include "core/env/episode.h"
-#include "core/store.h"
+#include "core/storage/store.h"
 
 #include <spdlog/spdlog.h>
 

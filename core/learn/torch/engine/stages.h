@@ -16,8 +16,8 @@
 #include "core/learn/api/rng.h"
 #include "core/learn/api/trainconfig.h"
 #include "core/learn/torch/engine/trainsteps.h"
-#include "core/model.h"
-#include "core/store.h"
+#include "core/model/trajectory.h"
+#include "core/storage/store.h"
 
 #include <cstdint>
 #include <optional>

@@ -3,11 +3,11 @@
 #include "core/learn/api/experiment.h"
 #include "core/learn/api/sweep.h"
 
-#include "core/learn/torch/pair/probepipeline.h"
 #include "core/learn/api/runtime.h"
 #include "core/learn/torch/engine/trainer.h"
-#include "core/progress.h"
-#include "core/store.h"
+#include "core/learn/torch/pair/probepipeline.h"
+#include "core/model/progress.h"
+#include "core/storage/store.h"
 
 #include <spdlog/spdlog.h>
 

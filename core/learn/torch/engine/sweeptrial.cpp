@@ -2,8 +2,8 @@
 #include "core/learn/torch/engine/sweeptrial.h"
 
 #include "core/learn/api/runtime.h"
-#include "core/store.h"
-#include "core/storesync.h"
+#include "core/storage/store.h"
+#include "core/storage/storesync.h"
 
 #include <memory>
 

@@ -2,7 +2,7 @@
 #include "core/hf/hubcache.h"
 #include "core/learn/torch/engine/ranks.h"
 #include "core/learn/torch/engine/trainerstate.h"
-#include "core/paths.h"
+#include "core/storage/paths.h"
 
 #include <algorithm>
 #include <cmath>

@@ -5,7 +5,7 @@
 
 #include "core/learn/api/trainconfig.h"
 #include "core/learn/torch/dist/launchenv.h"
-#include "core/vocabulary.h"
+#include "core/model/vocabulary.h"
 
 #include <atomic>
 #include <cstdint>

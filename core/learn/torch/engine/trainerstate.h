@@ -14,8 +14,8 @@
 #include "core/learn/torch/hf/hfpolicy.h"
 #include "core/learn/torch/hf/hfupdate.h"
 #include "core/learn/torch/lm/checkpoint.h"
-#include "core/store.h"
-#include "core/unavailable.h"
+#include "core/model/unavailable.h"
+#include "core/storage/store.h"
 
 #include <spdlog/spdlog.h>
 
@@ -82,7 +82,7 @@ struct Trainer::Impl {
     bool learnedReady = false;
     // sft.demonstrations: the file's successful trajectories (read with the tokenizer, cloned in SFT).
     std::vector<Trajectory> demonstrationFile;
-    // Outages of a server the run calls (core/unavailable.h): Trainer::run's callback and stop flag, for progress
+    // Outages of a server the run calls (core/model/unavailable.h): Trainer::run's callback and stop flag, for progress
     // and cancel while waiting; the Rng state the current iteration began with, to roll it out again identically.
     const TrainCallback* runCallback = nullptr;
     const std::atomic<bool>* runStop = nullptr;

@@ -11,7 +11,7 @@
 #include "core/learn/torch/lm/prompt.h"
 #include "core/learn/torch/lm/sequence.h"
 #include "core/learn/torch/lm/tokenformat.h"
-#include "core/model.h"
+#include "core/model/trajectory.h"
 
 #include <cstdint>
 #include <functional>

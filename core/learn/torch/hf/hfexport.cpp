@@ -1,9 +1,9 @@
 #include "core/learn/torch/hf/hfexport.h"
 
-#include "core/atomicfile.h"
 #include "core/hf/error.h"
 #include "core/hf/safetensors.h"
 #include "core/learn/torch/lm/tokenizerjson.h"
+#include "core/storage/atomicfile.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,6 +1,6 @@
 #include "core/learn/torch/lm/checkpoint.h"
 
-#include "core/atomicfile.h"
+#include "core/storage/atomicfile.h"
 
 #include <filesystem>
 #include <fstream>

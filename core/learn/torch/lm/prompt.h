@@ -3,7 +3,7 @@
 // Builds the policy's prompt from a trajectory in progress. Torch-free.
 
 #include "core/learn/torch/lm/tokenizer.h"
-#include "core/model.h"
+#include "core/model/trajectory.h"
 
 #include <cstdint>
 #include <string>

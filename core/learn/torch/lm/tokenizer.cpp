@@ -1,8 +1,8 @@
 #include "core/learn/torch/lm/tokenizer.h"
 
-#include "core/atomicfile.h"
 #include "core/env/environment.h"
 #include "core/env/policy.h"
+#include "core/storage/atomicfile.h"
 
 #include <algorithm>
 #include <array>

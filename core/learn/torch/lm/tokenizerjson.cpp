@@ -1,6 +1,6 @@
 #include "core/learn/torch/lm/tokenizerjson.h"
 
-#include "core/atomicfile.h"
+#include "core/storage/atomicfile.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,6 +1,6 @@
 #include "core/learn/torch/pair/probepipeline.h"
 
-#include "core/jsonscanner.h"
+#include "core/interchange/jsonscanner.h"
 #include "core/learn/api/runtime.h"
 #include "core/learn/api/trainconfig.h"
 #include "core/learn/torch/hf/hfformat.h"
@@ -10,11 +10,11 @@
 #include "core/learn/torch/lm/sequence.h"
 #include "core/learn/torch/lm/tokenizer.h"
 #include "core/learn/torch/lm/transformer.h"
-#include "core/paths.h"
+#include "core/model/progress.h"
 #include "core/probe/metrics.h"
 #include "core/probe/probeio.h"
-#include "core/progress.h"
-#include "core/store.h"
+#include "core/storage/paths.h"
+#include "core/storage/store.h"
 
 #include <chrono>
 #include <cmath>
