@@ -235,7 +235,7 @@ private Q_SLOTS:
     {
         const Result r = run({ "experiment", "list" });
         QVERIFY2(r.exitCode == 0, r.err.constData());
-        for (const char* name : { "triage ", "triage-judge-noise ", "has ", "mgr ", "pair ", "rtmc ", "gigpo ", "seeds-triage-gigpo " })
+        for (const char* name : { "triage ", "triage-judge-noise ", "has ", "mgr ", "pair ", "rtmc ", "gigpo ", "seeds-triage-gigpo ", "long-horizon " })
             QVERIFY2(r.out.contains(name), name);
         QVERIFY(r.out.contains("claim: "));
     }
@@ -243,7 +243,7 @@ private Q_SLOTS:
     void everyShippedExperimentRunsAtSmokeScale()
     {
         // The pipeline of each shipped experiment (its base, arms, shared SFT and claims), not its claim.
-        for (const char* name : { "triage", "triage-judge-noise", "has", "mgr", "pair", "rtmc", "gigpo", "seeds-triage-gigpo" }) {
+        for (const char* name : { "triage", "triage-judge-noise", "has", "mgr", "pair", "rtmc", "gigpo", "seeds-triage-gigpo", "long-horizon" }) {
             const QString db = path(QString("smoke-%1.db").arg(name));
             const Result r = run({ "experiment", "run", name, "--scale", "smoke", "--db", db, "--quiet" });
             QVERIFY2(r.exitCode == 0, qPrintable(QString("%1: %2").arg(name, QString::fromUtf8(r.err))));
