@@ -116,10 +116,18 @@ void runTrials(const SweepCliOptions& o, const std::optional<learn::SweepSpec>& 
     double elapsed = 0.0;
     int probeTablesShown = -1; // the probe tables stored at the last callback (-1 before the first)
     std::string sftSeed; // per_seed: the seed whose SFT start trains, for the SFT's line
+    std::string memoryNote; // the last one printed
     const auto callback = [&](const learn::SweepProgress& p) {
         if (p.sftFraction >= 0.0) {
             sftSeed = p.sftSeed;
             return; // the SFT's own line (sftCallback below) shows it
+        }
+        if (p.memoryNote != memoryNote) { // fewer trials at once than `workers`: said even with --quiet
+            memoryNote = p.memoryNote;
+            if (!memoryNote.empty()) {
+                progress.clear();
+                std::fprintf(stderr, "%s\n", memoryNote.c_str());
+            }
         }
         elapsed = p.elapsedSeconds;
         lastStatus.resize(p.trials.size());

@@ -38,6 +38,7 @@ private Q_SLOTS:
     void turnRdEqualsOneProcess_data();
     void turnRdEqualsOneProcess();
     void pairScoresOnRanksAsOneProcess();
+    void turnStatePassesBoundTokens();
 };
 
 namespace {
@@ -123,8 +124,12 @@ void TestLearnDistCredit::turnStatesShardedEqualOneProcess_data()
 {
     QTest::addColumn<int>("world");
     QTest::addColumn<bool>("episode");
-    QTest::newRow("2 ranks, episode streams") << 2 << true;
-    QTest::newRow("3 ranks, a window per turn") << 3 << false;
+    QTest::addColumn<std::int64_t>("passTokens");
+    QTest::newRow("2 ranks, episode streams") << 2 << true << std::int64_t { 1 << 20 };
+    QTest::newRow("3 ranks, a window per turn") << 3 << false << std::int64_t { 1 << 20 };
+    // Passes cut by padded tokens as well as rows: uneven passes, some of one long sequence.
+    QTest::newRow("2 ranks, episode streams, 64 tokens a pass") << 2 << true << std::int64_t { 64 };
+    QTest::newRow("3 ranks, a window per turn, 64 tokens a pass") << 3 << false << std::int64_t { 64 };
 }
 
 void TestLearnDistCredit::turnStatesShardedEqualOneProcess()
@@ -137,10 +142,10 @@ void TestLearnDistCredit::turnStatesShardedEqualOneProcess()
     const auto tokenizer = Tokenizer::forEnvironment("household", { { "max_steps", "6" } }, 6);
     auto policy = tinyPolicy(tokenizer.size(), 8);
     const RolloutBatch rollouts = fiveEpisodes(policy, tokenizer, householdSetup(episode));
-    constexpr std::int64_t kMicroBatch = 2;
-    QVERIFY(static_cast<std::int64_t>(rollouts.sequences.size()) > kMicroBatch * world); // every rank has a share
-    const TurnStates one
-        = extractTurnStates(policy, BuiltinFormat(tokenizer), rollouts, kMicroBatch, torch::kCPU, true);
+    QFETCH(std::int64_t, passTokens);
+    const PassLimit limit { 2, passTokens };
+    QVERIFY(static_cast<std::int64_t>(rollouts.sequences.size()) > limit.rows * world); // every rank has a share
+    const TurnStates one = extractTurnStates(policy, BuiltinFormat(tokenizer), rollouts, limit, torch::kCPU, true);
     QTemporaryDir dir;
     const std::string file = dir.filePath(QStringLiteral("store")).toStdString();
     std::vector<TurnStates> got(static_cast<std::size_t>(world));
@@ -148,7 +153,7 @@ void TestLearnDistCredit::turnStatesShardedEqualOneProcess()
         auto comm = joinRanks(file, rank, world);
         auto mine = tinyPolicy(tokenizer.size(), 8);
         got[static_cast<std::size_t>(rank)]
-            = extractTurnStates(mine, BuiltinFormat(tokenizer), rollouts, kMicroBatch, torch::kCPU, true, comm.get());
+            = extractTurnStates(mine, BuiltinFormat(tokenizer), rollouts, limit, torch::kCPU, true, comm.get());
     });
     for (const TurnStates& states : got) {
         QVERIFY(torch::equal(states.actionLast, one.actionLast));
@@ -418,6 +423,41 @@ void TestLearnDistCredit::pairScoresOnRanksAsOneProcess()
     QVERIFY(scores[1] == expected);
     QVERIFY(std::filesystem::exists(rank0Dir + "/pair-probe.json")); // the run keeps the probe it trained with
     QVERIFY(!std::filesystem::exists(elsewhere));
+}
+
+void TestLearnDistCredit::turnStatePassesBoundTokens()
+{
+    // The hidden-state passes hold at most rl.micro_tokens padded tokens (issue 38: the has experiment's memory), as
+    // the update's micro-batches do; they used to take rl.micro_batch rows whatever their length. The states are those
+    // of one pass per row, up to float rounding.
+    using namespace creditlab::learn;
+    const std::vector<std::int64_t> lengths { 10, 30, 20, 70, 5, 5, 5, 5, 40 };
+    const auto passes = turnStatePasses(lengths, PassLimit { 4, 64 });
+    std::size_t next = 0;
+    for (const auto& [begin, end] : passes) {
+        QCOMPARE(begin, next);
+        QVERIFY(end > begin);
+        std::int64_t longest = 0;
+        for (std::size_t i = begin; i < end; ++i)
+            longest = std::max(longest, lengths[i]);
+        const auto rows = static_cast<std::int64_t>(end - begin);
+        QVERIFY2(rows <= 4 && (rows == 1 || rows * longest <= 64), qPrintable(QString("[%1, %2)").arg(begin).arg(end)));
+        next = end;
+    }
+    QCOMPARE(next, lengths.size());
+    using Pass = std::pair<std::size_t, std::size_t>;
+    QCOMPARE(passes, (std::vector<Pass> { { 0, 2 }, { 2, 3 }, { 3, 4 }, { 4, 8 }, { 8, 9 } }));
+
+    const auto tokenizer = Tokenizer::forEnvironment("household", { { "max_steps", "6" } }, 6);
+    auto policy = tinyPolicy(tokenizer.size(), 8);
+    const RolloutBatch rollouts = fiveEpisodes(policy, tokenizer, householdSetup(true));
+    const auto wide
+        = extractTurnStates(policy, BuiltinFormat(tokenizer), rollouts, PassLimit { 32, 1 << 20 }, torch::kCPU, true);
+    const auto narrow
+        = extractTurnStates(policy, BuiltinFormat(tokenizer), rollouts, PassLimit { 32, 64 }, torch::kCPU, true);
+    QVERIFY(torch::allclose(wide.actionLast, narrow.actionLast, 1e-5, 1e-5));
+    QVERIFY(torch::allclose(wide.promptLast, narrow.promptLast, 1e-5, 1e-5));
+    QVERIFY(torch::allclose(wide.final, narrow.final, 1e-5, 1e-5));
 }
 
 QTEST_GUILESS_MAIN(TestLearnDistCredit)

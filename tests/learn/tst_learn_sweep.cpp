@@ -9,9 +9,9 @@
 #include "core/storage/store.h"
 #include "tests/learn/tinyconfig.h"
 
-#include <QTemporaryDir>
 #include <QDir>
 #include <QFile>
+#include <QTemporaryDir>
 #include <QtTest/QTest>
 
 #include <cmath>
@@ -29,8 +29,6 @@ using creditlab::testing::deterministicMetrics;
 using creditlab::testing::kTinyConfig;
 
 namespace {
-
-
 
 /// A temporary folder holding tiny.yaml, for sweeps that name it as their base.
 struct Folder {
@@ -56,6 +54,7 @@ private Q_SLOTS:
     void shippedSweepsAreValid();
     void relativeBaseBesideAFileWithoutFolder();
     void gridRunsInParallel();
+    void shortMemoryRunsFewerAtOnce();
     void stopLeavesTrialsAndResumeFinishes();
     void failingTrialDoesNotStopOthers();
     void experimentStoppedInItsSharedSftResumes();
@@ -282,9 +281,11 @@ void TestLearnSweep::gridRunsInParallel()
     int maxRunning = 0;
     for (const auto& p : seen)
         maxRunning = std::max<int>(maxRunning,
-            std::count_if(
-                p.trials.begin(), p.trials.end(), [](const TrialProgress& t) { return t.status == TrialStatus::Running; }));
+            std::count_if(p.trials.begin(), p.trials.end(),
+                [](const TrialProgress& t) { return t.status == TrialStatus::Running; }));
     QCOMPARE(maxRunning, 2);
+    QCOMPARE(seen.back().workers, 2); // the tiny trials fit in memory side by side
+    QVERIFY(seen.back().memoryNote.empty());
 
     Store store(f.db());
     const auto sweeps = store.sweeps();
@@ -324,6 +325,36 @@ void TestLearnSweep::gridRunsInParallel()
             last = m.value;
     QCOMPARE(*trialObjective(f.db(), *trials[0].runId, "eval/success", "last"), last);
     QVERIFY(!trialObjective(f.db(), *trials[0].runId, "no/such", "best"));
+}
+
+void TestLearnSweep::shortMemoryRunsFewerAtOnce()
+{
+    // Issue 38: before it starts trials side by side, the runner compares their estimated memory with what the machine
+    // has available (faked here: 1 MiB), runs fewer at once and says why.
+    Folder f;
+    const auto spec = f.parse("name: grid\nbase: tiny.yaml\nset:\n  rl.iterations: 1\nworkers: 2\nthreads: 1\n"
+                              "grid:\n  rl.clip: [0.1, 0.3]\n");
+    qputenv("CREDITLAB_MEMAVAILABLE_MIB", "1");
+    std::mutex mutex;
+    std::vector<SweepProgress> seen;
+    const auto result = runSweep(spec, { f.db(), "cpu" }, [&](const SweepProgress& p) {
+        std::lock_guard lock(mutex);
+        seen.push_back(p);
+    });
+    qunsetenv("CREDITLAB_MEMAVAILABLE_MIB");
+    QCOMPARE(result.status, TrialStatus::Finished);
+    QVERIFY(!seen.empty());
+    int maxRunning = 0;
+    for (const auto& p : seen)
+        maxRunning = std::max<int>(maxRunning,
+            std::count_if(p.trials.begin(), p.trials.end(),
+                [](const TrialProgress& t) { return t.status == TrialStatus::Running; }));
+    QCOMPARE(maxRunning, 1);
+    QCOMPARE(seen.back().workers, 1);
+    const QString note = QString::fromStdString(seen.back().memoryNote);
+    QVERIFY2(note.startsWith("memory: 2 trials at once need about ")
+            && note.endsWith("running 1 at a time (even one may not fit)"),
+        qPrintable(note));
 }
 
 void TestLearnSweep::stopLeavesTrialsAndResumeFinishes()
@@ -427,7 +458,8 @@ void TestLearnSweep::experimentStoppedInItsSharedSftResumes()
         QVERIFY(runs[0].status != RunStatus::Finished);
         const auto sweep = store.sweep(stopped.sweepId);
         QCOMPARE(sweep->status, TrialStatus::Cancelled);
-        QVERIFY2(sweep->config.find("\nsft: " + std::to_string(sftRun) + "\n") != std::string::npos, sweep->config.c_str());
+        QVERIFY2(
+            sweep->config.find("\nsft: " + std::to_string(sftRun) + "\n") != std::string::npos, sweep->config.c_str());
         for (const auto& t : store.trials(stopped.sweepId))
             QCOMPARE(t.status, TrialStatus::Pending);
     }

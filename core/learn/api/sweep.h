@@ -163,6 +163,10 @@ struct SweepProgress {
     int probeTablesDone = 0;
     int probeTablesTotal = 0;
     std::string probeActivity;
+    /// The trials run at once, and why fewer than the sweep's `workers` when memory is short (trialmemory.h: "memory:
+    /// 2 trials at once need about 17.2 GiB and 11.0 GiB is available: running 1 at a time"); empty otherwise.
+    int workers = 0;
+    std::string memoryNote;
     /// An experiment's SFT starts while they train, before any trial (the trials all pending): the share of their
     /// steps done (per_seed: of the starts this call trains, each counted alike), with elapsedSeconds and etaSeconds
     /// the current SFT run's own; negative otherwise.

@@ -188,7 +188,8 @@ std::vector<ParamSpec> buildSpecs()
             "trajectories (a long episode weighs as much as a short one); the token mean over the minibatch; the token "
             "mean within each sequence (a window turn, an episode segment), then the mean over sequences"),
         integer("rl.micro_tokens", "16384", 64, 1 << 30,
-            "Most padded tokens (rows times the longest) per forward pass in the update (memory, not maths)"),
+            "Most padded tokens (rows times the longest) per forward pass in the update and in the learned credit "
+            "models' hidden-state passes (memory, not maths)"),
         real("rl.outage_wait_s", "300", 0, inf,
             "How long a run waits for a remote environment server or judge endpoint that stopped answering, "
             "trying again after 1, 2, 4 ... 30 s, before it fails (resumable); 0 = fail at once"),

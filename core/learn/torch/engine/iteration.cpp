@@ -72,7 +72,8 @@ std::vector<std::pair<std::string, double>> Trainer::Impl::runIteration()
         std::optional<TurnStates> states;
         if (learned->needs() != TurnStateNeed::None) {
             const auto hiddenStart = Clock::now();
-            states = extractTurnStates(policy, *format, rollouts, config.getInt("rl.micro_batch"), device,
+            states = extractTurnStates(policy, *format, rollouts,
+                PassLimit { config.getInt("rl.micro_batch"), config.getInt("rl.micro_tokens") }, device,
                 learned->needs() == TurnStateNeed::TurnsAndFinals, comm.get());
             metrics.emplace_back("time/hidden_s", secondsSince(hiddenStart));
         }

@@ -33,8 +33,18 @@ struct TurnStates {
     torch::Tensor goal;
     torch::Tensor final; ///< (trajectories, width) at the last token after each trajectory's last turn; with `finals`
 };
+/// How much one pass of extractTurnStates may hold: at most `rows` sequences and `tokens` padded tokens (rows times the
+/// longest), as the update's micro-batches (rl.micro_batch, rl.micro_tokens). A sequence longer than `tokens` is a
+/// pass of its own. The attention of a pass is rows x heads x longest² floats, so `tokens` bounds its memory.
+struct PassLimit {
+    std::int64_t rows = 32;
+    std::int64_t tokens = 16384;
+};
+/// The passes extractTurnStates makes over items of lengths `lengths`: consecutive [begin, end) ranges within `limit`.
+std::vector<std::pair<std::size_t, std::size_t>> turnStatePasses(
+    const std::vector<std::int64_t>& lengths, PassLimit limit);
 TurnStates extractTurnStates(Transformer& policy, const TokenFormat& format, const RolloutBatch& rollouts,
-    std::int64_t microBatch, const torch::Device& device, bool finals = false, dist::Communicator* comm = nullptr);
+    PassLimit limit, const torch::Device& device, bool finals = false, dist::Communicator* comm = nullptr);
 
 /// What a learned credit model may read from the run. References into the trainer, which outlives the model.
 struct LearnedCreditContext {

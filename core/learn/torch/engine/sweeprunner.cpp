@@ -4,6 +4,7 @@
 #include "core/learn/api/sweep.h"
 
 #include "core/learn/api/runtime.h"
+#include "core/learn/api/trialmemory.h"
 #include "core/learn/torch/engine/trainer.h"
 #include "core/learn/torch/pair/probepipeline.h"
 #include "core/model/progress.h"
@@ -69,7 +70,8 @@ public:
             std::lock_guard lock(m_mutex);
             publishLocked();
         }
-        const auto workers = std::min<std::size_t>(static_cast<std::size_t>(m_spec.workers), m_queue.size());
+        fitInMemory();
+        const auto workers = std::min<std::size_t>(static_cast<std::size_t>(m_workers), m_queue.size());
         std::vector<std::thread> threads;
         for (std::size_t w = 0; w < workers; ++w)
             threads.emplace_back([this] { work(); });
@@ -97,6 +99,32 @@ public:
     }
 
 private:
+    /// The trials to run at once: the spec's workers, or as many as fit in the memory available now (trialmemory.h),
+    /// judged by the largest trial still to run. The note that says so is logged and goes out with every progress.
+    void fitInMemory()
+    {
+        m_workers = m_spec.workers;
+        if (m_workers < 2 || m_queue.size() < 2)
+            return;
+        const std::string device = resolveDevice(m_options.device);
+        double largest = 0.0;
+        for (const std::size_t q : m_queue) {
+            try {
+                const auto& trial = m_spec.trials[static_cast<std::size_t>(m_trials[q].index)];
+                largest = std::max(largest, estimateTrialMemory(m_spec.trialConfig(trial), device).resident);
+            } catch (const std::exception& e) { // the trial fails with this error when it starts, where it is recorded
+                spdlog::debug("sweep {}: no memory estimate for trial {}: {}", m_sweepId, q + 1, e.what());
+            }
+        }
+        const WorkerFit fit = fitWorkers(m_workers, largest, availableMemoryBytes());
+        m_workers = fit.workers;
+        m_memoryNote = fit.note;
+        if (!fit.note.empty())
+            spdlog::info("sweep {}: {}", m_sweepId, fit.note);
+        std::lock_guard lock(m_mutex);
+        publishLocked();
+    }
+
     /// An experiment's `probes:`: the probe table of the shared SFT policy for every seed not yet stored, with every
     /// core, after the trials (a resume computes the missing ones). Finished when all are stored, Cancelled when the
     /// stop flag ended it, Failed (logged) when one could not be computed.
@@ -311,12 +339,14 @@ private:
         p.probeTablesDone = m_probeTablesDone;
         p.probeTablesTotal = m_spec.probes ? static_cast<int>(m_spec.probes->seeds.size()) : 0;
         p.probeActivity = m_probeActivity;
+        p.workers = m_workers;
+        p.memoryNote = m_memoryNote;
         p.elapsedSeconds = std::chrono::duration<double>(Clock::now() - m_start).count();
         if (!m_durations.empty()) {
             double mean = 0.0;
             for (double d : m_durations)
                 mean += d / static_cast<double>(m_durations.size());
-            p.etaSeconds = remaining * mean / std::max(1.0, std::min<double>(m_spec.workers, std::ceil(remaining)));
+            p.etaSeconds = remaining * mean / std::max(1.0, std::min<double>(m_workers, std::ceil(remaining)));
         }
         m_callback(p);
     }
@@ -325,6 +355,8 @@ private:
     SweepOptions m_options;
     const SweepCallback& m_callback;
     const std::atomic<bool>* m_stop;
+    int m_workers = 1; // the trials run at once (fitInMemory)
+    std::string m_memoryNote;
     std::mutex m_mutex; // guards everything below and serializes the callback
     std::int64_t m_sweepId = 0;
     std::vector<TrialProgress> m_trials;

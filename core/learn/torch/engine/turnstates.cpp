@@ -41,31 +41,79 @@ std::vector<std::int64_t> range(std::size_t begin, std::size_t end)
     return out;
 }
 
-/// What one rank computes of an extraction: whole micro-batches of the one-process plan and whole trajectories.
+} // namespace
+
+std::vector<std::pair<std::size_t, std::size_t>> turnStatePasses(
+    const std::vector<std::int64_t>& lengths, PassLimit limit)
+{
+    std::vector<std::pair<std::size_t, std::size_t>> passes;
+    std::size_t begin = 0;
+    std::int64_t longest = 0;
+    for (std::size_t i = 0; i < lengths.size(); ++i) {
+        const std::int64_t wider = std::max(longest, lengths[i]);
+        const auto rows = static_cast<std::int64_t>(i - begin);
+        if (rows > 0 && (rows >= limit.rows || wider * (rows + 1) > limit.tokens)) {
+            passes.emplace_back(begin, i);
+            begin = i;
+            longest = 0;
+        }
+        longest = std::max(longest, lengths[i]);
+    }
+    if (begin < lengths.size())
+        passes.emplace_back(begin, lengths.size());
+    return passes;
+}
+
+namespace {
+
+/// The tokens of trajectory `i`'s final context: its last feedback, or the bare goal when it has none.
+std::vector<std::int32_t> finalContext(const RolloutBatch& rollouts, const TokenFormat& format, std::size_t i)
+{
+    const auto& tokens = rollouts.finalContexts[i];
+    return tokens.empty() ? format.goal({}) : tokens;
+}
+
+/// What one rank computes of an extraction: whole passes of the one-process plan and whole trajectories.
 struct StateShare {
-    std::size_t sequenceBegin = 0, sequenceEnd = 0; ///< the sequences of its micro-batches of turns
+    std::vector<std::pair<std::size_t, std::size_t>> sequencePasses; ///< its passes over the sequences (turns)
     std::size_t goalBegin = 0, goalEnd = 0; ///< the trajectories whose goal it pools
-    std::size_t finalBegin = 0, finalEnd = 0; ///< the trajectories of its micro-batches of final states
+    std::vector<std::pair<std::size_t, std::size_t>> finalPasses; ///< its passes over the trajectories' final states
     std::vector<std::int64_t> samples; ///< the samples of its sequences, in order
+    std::vector<std::int64_t> finals; ///< the trajectories of its final passes, in order
 };
 
 /// Rank `rank`'s share. A padded forward is not batch-invariant (the padded length and the matrix shapes change
-/// the rounding), so the ranks share out the very micro-batches one process runs, never their own trajectories alone:
+/// the rounding), so the ranks share out the very passes one process runs, never their own trajectories alone:
 /// each row comes out of the same pass, bit for bit, whichever rank ran it.
-StateShare shareOfStates(const RolloutBatch& rollouts, std::int64_t microBatch, bool finals, int rank, int world)
+StateShare shareOfStates(
+    const RolloutBatch& rollouts, const TokenFormat& format, PassLimit limit, bool finals, int rank, int world)
 {
-    const auto batches = [&](std::size_t count) {
-        const auto step = static_cast<std::size_t>(microBatch);
-        const auto [first, end] = dist::shareOf((count + step - 1) / step, rank, world);
-        return std::make_pair(std::min(count, first * step), std::min(count, end * step));
+    const auto mine = [&](const std::vector<std::pair<std::size_t, std::size_t>>& passes) {
+        const auto [first, end] = dist::shareOf(passes.size(), rank, world);
+        return std::vector<std::pair<std::size_t, std::size_t>>(
+            passes.begin() + static_cast<std::ptrdiff_t>(first), passes.begin() + static_cast<std::ptrdiff_t>(end));
     };
+    std::vector<std::int64_t> lengths;
+    for (const auto& sequence : rollouts.sequences)
+        lengths.push_back(sequence.size());
     StateShare s;
-    std::tie(s.sequenceBegin, s.sequenceEnd) = batches(rollouts.sequences.size());
+    s.sequencePasses = mine(turnStatePasses(lengths, limit));
     std::tie(s.goalBegin, s.goalEnd) = dist::shareOf(rollouts.trajectories.size(), rank, world);
-    if (finals)
-        std::tie(s.finalBegin, s.finalEnd) = batches(rollouts.trajectories.size());
+    if (finals) {
+        lengths.clear();
+        for (std::size_t i = 0; i < rollouts.trajectories.size(); ++i)
+            lengths.push_back(static_cast<std::int64_t>(finalContext(rollouts, format, i).size()));
+        s.finalPasses = mine(turnStatePasses(lengths, limit));
+        for (const auto& [begin, end] : s.finalPasses)
+            for (std::size_t i = begin; i < end; ++i)
+                s.finals.push_back(static_cast<std::int64_t>(i));
+    }
+    const auto inMine = [&](std::size_t sequence) {
+        return std::any_of(s.sequencePasses.begin(), s.sequencePasses.end(),
+            [&](const auto& pass) { return sequence >= pass.first && sequence < pass.second; });
+    };
     for (std::size_t k = 0; k < rollouts.samples.size(); ++k)
-        if (rollouts.samples[k].sequence >= s.sequenceBegin && rollouts.samples[k].sequence < s.sequenceEnd)
+        if (inMine(rollouts.samples[k].sequence))
             s.samples.push_back(static_cast<std::int64_t>(k));
     return s;
 }
@@ -73,12 +121,12 @@ StateShare shareOfStates(const RolloutBatch& rollouts, std::int64_t microBatch, 
 } // namespace
 
 TurnStates extractTurnStates(Transformer& policy, const TokenFormat& format, const RolloutBatch& rollouts,
-    std::int64_t microBatch, const torch::Device& device, bool finals, dist::Communicator* comm)
+    PassLimit limit, const torch::Device& device, bool finals, dist::Communicator* comm)
 {
-    if (microBatch < 1)
-        throw std::invalid_argument("turn states: the micro-batch must hold at least one sequence");
+    if (limit.rows < 1 || limit.tokens < 1)
+        throw std::invalid_argument("turn states: a pass must hold at least one sequence and one token");
     const int world = comm ? comm->world() : 1;
-    const StateShare mine = shareOfStates(rollouts, microBatch, finals, comm ? comm->rank() : 0, world);
+    const StateShare mine = shareOfStates(rollouts, format, limit, finals, comm ? comm->rank() : 0, world);
     torch::NoGradGuard noGrad;
     policy->eval();
     TurnStates states;
@@ -91,9 +139,9 @@ TurnStates extractTurnStates(Transformer& policy, const TokenFormat& format, con
     std::vector<std::vector<std::int64_t>> samplesOf(rollouts.sequences.size());
     for (std::size_t s = 0; s < rollouts.samples.size(); ++s)
         samplesOf[rollouts.samples[s].sequence].push_back(static_cast<std::int64_t>(s));
-    const auto sequences = static_cast<std::int64_t>(mine.sequenceEnd);
-    for (auto start = static_cast<std::int64_t>(mine.sequenceBegin); start < sequences; start += microBatch) {
-        const std::int64_t end = std::min(sequences, start + microBatch);
+    for (const auto& [first, last] : mine.sequencePasses) {
+        const auto start = static_cast<std::int64_t>(first);
+        const auto end = static_cast<std::int64_t>(last);
         std::vector<const TrainSequence*> rows;
         std::vector<std::int64_t> rowOf, promptAt, lastAt, sampleAt;
         for (std::int64_t q = start; q < end; ++q) {
@@ -144,15 +192,13 @@ TurnStates extractTurnStates(Transformer& policy, const TokenFormat& format, con
         // The state after the last turn: the context the policy would read next (the last feedback as the
         // observation), at its last token, as each turn's state is read at the token before its action.
         states.final = torch::empty({ trajectories, width }, torch::kFloat);
-        const auto last = static_cast<std::int64_t>(mine.finalEnd);
-        for (auto start = static_cast<std::int64_t>(mine.finalBegin); start < last; start += microBatch) {
-            const std::int64_t end = std::min(last, start + microBatch);
+        for (const auto& [first, last] : mine.finalPasses) {
+            const auto start = static_cast<std::int64_t>(first);
+            const auto end = static_cast<std::int64_t>(last);
             std::vector<TrainSequence> contexts;
             for (std::int64_t i = start; i < end; ++i) {
                 TrainSequence c;
-                c.tokens = rollouts.finalContexts[static_cast<std::size_t>(i)];
-                if (c.tokens.empty())
-                    c.tokens = format.goal({});
+                c.tokens = finalContext(rollouts, format, static_cast<std::size_t>(i));
                 contexts.push_back(std::move(c));
             }
             std::vector<const TrainSequence*> rows;
@@ -179,19 +225,19 @@ TurnStates extractTurnStates(Transformer& policy, const TokenFormat& format, con
     packRows(states.promptLast, mine.samples, bytes);
     packRows(states.goal, range(mine.goalBegin, mine.goalEnd), bytes);
     if (finals)
-        packRows(states.final, range(mine.finalBegin, mine.finalEnd), bytes);
+        packRows(states.final, mine.finals, bytes);
     const auto all = dist::allgatherBytes(*comm, bytes);
     for (int r = 0; r < world; ++r) {
         if (r == comm->rank())
             continue;
-        const StateShare theirs = shareOfStates(rollouts, microBatch, finals, r, world);
+        const StateShare theirs = shareOfStates(rollouts, format, limit, finals, r, world);
         const std::string& in = all[static_cast<std::size_t>(r)];
         std::size_t at = 0;
         unpackRows(in, at, theirs.samples, states.actionLast);
         unpackRows(in, at, theirs.samples, states.promptLast);
         unpackRows(in, at, range(theirs.goalBegin, theirs.goalEnd), states.goal);
         if (finals)
-            unpackRows(in, at, range(theirs.finalBegin, theirs.finalEnd), states.final);
+            unpackRows(in, at, theirs.finals, states.final);
         if (at != in.size())
             throw std::runtime_error("turn states: rank " + std::to_string(r) + " sent more rows than its share");
     }
