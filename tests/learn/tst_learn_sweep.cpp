@@ -30,6 +30,17 @@ using creditlab::testing::kTinyConfig;
 
 namespace {
 
+/// The most trials running at once in the progress snapshots `seen`.
+int mostRunning(const std::vector<SweepProgress>& seen)
+{
+    int most = 0;
+    for (const auto& p : seen)
+        most = std::max<int>(most, std::count_if(p.trials.begin(), p.trials.end(), [](const TrialProgress& t) {
+            return t.status == TrialStatus::Running;
+        }));
+    return most;
+}
+
 /// A temporary folder holding tiny.yaml, for sweeps that name it as their base.
 struct Folder {
     QTemporaryDir dir;
@@ -278,12 +289,7 @@ void TestLearnSweep::gridRunsInParallel()
     QCOMPARE(seen.back().done, 4);
     QCOMPARE(seen.back().total, 4);
     QCOMPARE(seen.front().done, 0);
-    int maxRunning = 0;
-    for (const auto& p : seen)
-        maxRunning = std::max<int>(maxRunning,
-            std::count_if(p.trials.begin(), p.trials.end(),
-                [](const TrialProgress& t) { return t.status == TrialStatus::Running; }));
-    QCOMPARE(maxRunning, 2);
+    QCOMPARE(mostRunning(seen), 2);
     QCOMPARE(seen.back().workers, 2); // the tiny trials fit in memory side by side
     QVERIFY(seen.back().memoryNote.empty());
 
@@ -344,12 +350,7 @@ void TestLearnSweep::shortMemoryRunsFewerAtOnce()
     qunsetenv("CREDITLAB_MEMAVAILABLE_MIB");
     QCOMPARE(result.status, TrialStatus::Finished);
     QVERIFY(!seen.empty());
-    int maxRunning = 0;
-    for (const auto& p : seen)
-        maxRunning = std::max<int>(maxRunning,
-            std::count_if(p.trials.begin(), p.trials.end(),
-                [](const TrialProgress& t) { return t.status == TrialStatus::Running; }));
-    QCOMPARE(maxRunning, 1);
+    QCOMPARE(mostRunning(seen), 1);
     QCOMPARE(seen.back().workers, 1);
     const QString note = QString::fromStdString(seen.back().memoryNote);
     QVERIFY2(note.startsWith("memory: 2 trials at once need about ")
