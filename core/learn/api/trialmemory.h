@@ -21,9 +21,12 @@ struct TrialMemory {
     double resident = 0;
 };
 
-/// Resident memory per byte of the estimated working set: freed blocks kept for reuse and fragmentation, measured on
-/// two-trial experiments of the shipped configs.
-inline constexpr double kResidentPerLive = 2.0;
+/// Resident memory per byte of the estimated working set. The allocator keeps freed blocks for reuse (process.cpp's
+/// settings, for speed), and each trial's thread has its own arena, so a process holds far more than one iteration's
+/// working set: measured two-trial experiments of the 256 x 2 household configs (an estimate of 1.45 GiB a trial) held
+/// 1.2x (has, 10 iterations), 2.4x (triage), 5.5x (has) and 6.2x (mgr) of it per trial (docs/benchmarks.md, "Memory:
+/// trials side by side"). The largest, rounded up, is taken.
+inline constexpr double kResidentPerLive = 6.5;
 
 /// The estimate for `config`: a built-in policy from policy.width, .layers and .context; a pretrained one from its
 /// config.json (policy.pretrained), with LoRA or full fine-tuning as configured. On a CUDA device the working set is
