@@ -24,7 +24,7 @@ struct TrialMemory {
 /// Resident memory per byte of the estimated working set. The allocator keeps freed blocks for reuse (process.cpp's
 /// settings, for speed), and each trial's thread has its own arena, so a process holds far more than one iteration's
 /// working set: measured two-trial experiments of the 256 x 2 household configs (an estimate of 1.45 GiB a trial) held
-/// 1.2x (has, 10 iterations), 2.4x (triage), 5.5x (has) and 6.2x (mgr) of it per trial (docs/benchmarks.md, "Memory:
+/// 1.6x (has, 10 iterations), 2.4x (triage), 5.5x (has) and 6.2x (mgr) of it per trial (docs/benchmarks.md, "Memory:
 /// trials side by side"). The largest, rounded up, is taken.
 inline constexpr double kResidentPerLive = 6.5;
 
