@@ -56,7 +56,7 @@ bool solved(bool a, int seed, int it, int k)
 constexpr int kEvalTasks = 40;
 
 /// An experiment like the trainer stores one, without training: arms a and b, seeds 0-2, eval/success and
-/// eval/invalid_rate at iterations 0-2, and (with `episodes`) each evaluation's episodes as trainer.cpp stores them:
+/// eval/invalid_rate at iterations 0-2, and (with `episodes`) each evaluation's episodes as evaluation.cpp stores them:
 /// ids eval-it<N>-<k>, group eval-it<N>, evaluation rows whose mean success is the metric. Returns the experiment.
 std::int64_t storeExperiment(const std::string& db, bool episodes)
 {

@@ -30,8 +30,8 @@ std::optional<std::int64_t> claimIteration(const Claim& claim, const Curve& curv
     return it;
 }
 
-/// One eval episode's outcome on a metric that is the mean of its episodes' outcomes (trainer.cpp's evaluate());
-/// nullopt for the other metrics (rates per turn, turns of successful episodes).
+/// One eval episode's outcome on a metric that is the mean of its episodes' outcomes (engine/evaluation.cpp's
+/// evaluate()); nullopt for the other metrics (rates per turn, turns of successful episodes).
 std::optional<double> episodeOutcome(const TrajectoryInfo& t, const std::string& metric)
 {
     if (metric == "eval/success")

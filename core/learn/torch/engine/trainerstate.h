@@ -1,6 +1,7 @@
 #pragma once
 
-// Trainer::Impl, shared by trainer.cpp (the run lifecycle) and iteration.cpp (one RL iteration).
+// Trainer::Impl, shared by trainer.cpp (the run lifecycle), warmstart.cpp (the initial policy and SFT), evaluation.cpp
+// and iteration.cpp (one RL iteration).
 // Learn-internal (torch).
 
 #include "core/hf/modelfolder.h"

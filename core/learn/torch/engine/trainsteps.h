@@ -1,7 +1,8 @@
 #pragma once
 
-// The steps a training run is made of: rollouts, SFT epochs, the PPO update and demonstrations; trainer.cpp and
-// iteration.cpp (through trainerstate.h) and the stages call them. Learn-internal (torch).
+// The steps a training run is made of: rollouts, SFT epochs, the PPO update and demonstrations; trainer.cpp,
+// warmstart.cpp, evaluation.cpp and iteration.cpp (through trainerstate.h) and the stages call them. Learn-internal
+// (torch).
 
 #include "core/env/environment.h"
 #include "core/learn/api/trainconfig.h"

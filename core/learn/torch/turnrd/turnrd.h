@@ -2,7 +2,7 @@
 
 // TurnRD, the learned per-turn reward decomposer of HAS ("Hybrid Advantage Shaping with Goal-Aware Attention",
 // notes in shared/methods/has_turnrd.md §2.5–2.10, §2.13–2.14). Torch-free header: the network lives behind a
-// pimpl in turnrd.cpp, so Qt code and the torch-free trainer API can include this.
+// pimpl (turnrd_p.h), so Qt code and the torch-free trainer API can include this.
 
 #include "core/learn/torch/turnrd/turnrdreplay.h"
 

@@ -1,7 +1,7 @@
 #pragma once
 
 // TurnRD's network and its padded minibatch (HAS §2.5–2.8): the encoder over turn embeddings with goal-aware FiLM,
-// the attention head that splits the reward and the per-turn value head. Learn-internal (torch): only turnrd.cpp
+// the attention head that splits the reward and the per-turn value head. Learn-internal (torch): only turnrd_p.h
 // includes it.
 
 #include "core/learn/torch/turnrd/turnrd.h"
