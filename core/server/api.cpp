@@ -1,12 +1,8 @@
-// The ingestion API without HTTP (ingestserver.h): request bodies in, JSON replies out.
-#include "core/server/ingestserver.h"
+// The ingestion API without HTTP (ingestserver.h): the writer thread that owns the database, and the endpoints that
+// use it (runs, their iterations, merging a posted database). Reading a request's body is api_request.cpp; POST
+// /v1/credit, which needs no database, is api_credit.cpp.
+#include "core/server/api_p.h"
 
-#include "core/credit/creditlines.h"
-#include "core/credit/estimator.h"
-#include "core/credit/explain.h"
-#include "core/interchange/importformats.h"
-#include "core/interchange/jsondoc.h"
-#include "core/interchange/jsonl.h"
 #include "core/interchange/jsonscanner.h"
 #include "core/storage/store.h"
 #include "core/storage/storemerge.h"
@@ -20,10 +16,8 @@
 #include <fstream>
 #include <future>
 #include <mutex>
-#include <regex>
 #include <string_view>
 #include <thread>
-#include <unordered_set>
 #include <vector>
 
 namespace creditlab::server {
@@ -31,194 +25,6 @@ namespace creditlab::server {
 namespace fs = std::filesystem;
 
 namespace {
-
-using Index = JsonDoc::Index;
-using Kind = JsonDoc::Kind;
-constexpr Index kNone = JsonDoc::kNone;
-
-/// A refused request: thrown inside the handlers, turned into a Reply at their edge.
-struct Refusal {
-    int status;
-    std::string message;
-    std::string field;
-};
-
-[[noreturn]] void refuse(int status, std::string field, std::string message)
-{
-    throw Refusal { status, std::move(message), std::move(field) };
-}
-
-Reply errorReply(const Refusal& r)
-{
-    std::string body = "{\"error\":";
-    appendJsonString(body, r.message);
-    if (!r.field.empty()) {
-        body += ",\"field\":";
-        appendJsonString(body, r.field);
-    }
-    body += '}';
-    return Reply { r.status, std::move(body) };
-}
-
-/// Runs `fn`, turning a Refusal into its reply.
-template <typename Fn> Reply guarded(Fn&& fn)
-{
-    try {
-        return fn();
-    } catch (const Refusal& r) {
-        return errorReply(r);
-    }
-}
-
-/// Parses a request body, which must be one JSON object.
-void parseBody(JsonDoc& doc, std::string_view body)
-{
-    try {
-        doc.parse(body);
-    } catch (const JsonSyntaxError& e) {
-        refuse(400, "", "invalid JSON at byte " + std::to_string(e.offset + 1) + ": " + e.message);
-    }
-    if (doc.kind(doc.root()) != Kind::Object)
-        refuse(400, "", std::string("the body must be a JSON object, got ") + JsonScanner::kindName(doc.kind(doc.root())));
-}
-
-/// Refuses members of the body's object that are not in `known`: a misspelt "metric" must not pass silently.
-void requireKnownMembers(const JsonDoc& doc, std::initializer_list<std::string_view> known)
-{
-    const Index root = doc.root();
-    for (Index m = doc.first(root); m != kNone; m = doc.next(root, m)) {
-        bool found = false;
-        for (const std::string_view k : known)
-            found = found || doc.keyIs(m, k);
-        if (!found) {
-            std::string list;
-            for (const std::string_view k : known)
-                list += (list.empty() ? "" : ", ") + std::string(k);
-            refuse(422, doc.key(m), "unknown field (known: " + list + ")");
-        }
-    }
-}
-
-std::string readString(const JsonDoc& doc, Index i, const std::string& field)
-{
-    if (doc.kind(i) != Kind::String)
-        refuse(422, field, std::string("expected a string, got ") + JsonScanner::kindName(doc.kind(i)));
-    return doc.string(i);
-}
-
-std::int64_t readIteration(const JsonDoc& doc, Index i, const std::string& field)
-{
-    const std::string_view raw = doc.node(i).raw;
-    if (doc.kind(i) != Kind::Number || raw.find_first_of(".eE-") != std::string_view::npos || raw.size() > 15)
-        refuse(422, field, "expected a non-negative integer below 10^15, got " + std::string(raw.substr(0, 40)));
-    return static_cast<std::int64_t>(doc.number(i));
-}
-
-/// The records of a batch, read through the importers exactly as a file would be: `format`, `markers` and the
-/// array `trajectories` of the body. Each record is one line of an in-memory JSONL text, so that the importers'
-/// line numbers map back to array positions, and a bad record is refused naming "trajectories[i].field".
-struct RecordOptions {
-    ImportOptions import;
-};
-
-RecordOptions readRecordOptions(const JsonDoc& doc)
-{
-    RecordOptions o;
-    const Index root = doc.root();
-    if (const Index f = doc.member(root, "format"); f != kNone) {
-        const std::string name = readString(doc, f, "format");
-        const auto format = parseImportFormat(name);
-        if (!format)
-            refuse(422, "format", "unknown format \"" + name + "\" (known: " + importFormatNames() + ")");
-        if (*format == ImportFormat::Mapped)
-            refuse(422, "format", "mapping files are not read over HTTP; post one of the other formats");
-        o.import.format = *format;
-    }
-    if (const Index m = doc.member(root, "markers"); m != kNone) {
-        if (doc.kind(m) != Kind::Array || doc.size(m) != 2)
-            refuse(422, "markers", "expected [begin, end], two strings");
-        const Index b = doc.first(m);
-        o.import.markers = TemplateMarkers { readString(doc, b, "markers[0]"), readString(doc, doc.next(m, b), "markers[1]") };
-        if (o.import.markers->begin.empty())
-            refuse(422, "markers[0]", "must not be empty");
-    }
-    return o;
-}
-
-/// The importers speak of a file's lines ("first on line 3"); here a line is a position in the array.
-std::string linesToPositions(const std::string& message)
-{
-    static const std::regex line(R"(\b(on )?line (\d+))");
-    std::string out;
-    auto from = message.cbegin();
-    for (std::sregex_iterator it(message.begin(), message.end(), line), end; it != end; ++it) {
-        out.append(from, (*it)[0].first);
-        out += (*it)[1].matched ? "at " : "";
-        out += "trajectories[" + std::to_string(std::stoull((*it)[2].str()) - 1) + "]";
-        from = (*it)[0].second;
-    }
-    out.append(from, message.cend());
-    return out;
-}
-
-std::vector<Trajectory> readRecords(
-    const JsonDoc& doc, const RecordOptions& options, const std::string& idPrefix, bool allowEmpty)
-{
-    const Index list = doc.member(doc.root(), "trajectories");
-    if (list == kNone)
-        refuse(422, "trajectories", "is required but missing");
-    if (doc.kind(list) != Kind::Array)
-        refuse(422, "trajectories", "expected an array of records");
-    std::vector<Trajectory> out;
-    if (doc.size(list) == 0) {
-        if (!allowEmpty)
-            refuse(422, "trajectories", "is empty");
-        return out;
-    }
-    // One record per line. A JSON value's raw text holds line breaks only as whitespace between tokens (inside a
-    // string they must be escaped), so they become spaces.
-    std::string text;
-    text.reserve(doc.node(list).raw.size());
-    std::size_t i = 0;
-    for (Index e = doc.first(list); e != kNone; e = doc.next(list, e), ++i) {
-        if (doc.kind(e) != Kind::Object)
-            refuse(422, "trajectories[" + std::to_string(i) + "]",
-                std::string("expected an object, got ") + JsonScanner::kindName(doc.kind(e)));
-        const std::size_t from = text.size();
-        text += doc.node(e).raw;
-        for (std::size_t k = from; k < text.size(); ++k)
-            if (text[k] == '\n' || text[k] == '\r')
-                text[k] = ' ';
-        text += '\n';
-    }
-    const TextInput input("trajectories", text, idPrefix);
-    ImportOptions import = options.import;
-    if (import.format == ImportFormat::Auto) {
-        try {
-            import.format = detectImportFormat(input);
-        } catch (const std::runtime_error&) {
-            std::string keys;
-            const Index first = doc.first(list);
-            for (Index m = doc.first(first); m != kNone; m = doc.next(first, m))
-                keys += (keys.empty() ? "" : ", ") + doc.key(m);
-            refuse(422, "format",
-                "cannot tell the format from trajectories[0] (fields: " + keys + "); name it in \"format\" ("
-                    + importFormatNames() + ")");
-        }
-    }
-    try {
-        const auto source = openTrajectorySource(input, import);
-        Trajectory t;
-        while (source->next(t))
-            out.push_back(t);
-    } catch (const JsonlError& e) {
-        const std::string at = "trajectories[" + std::to_string(e.line() - 1) + "]";
-        refuse(422, e.field().empty() ? at : at + "." + e.field(), linesToPositions(e.message()));
-    } catch (const std::runtime_error& e) {
-        refuse(422, "trajectories", e.what());
-    }
-    return out;
-}
 
 /// A run's tags as a list: RunInfo::tags (one comma-separated text, as the workbench and POST /v1/runs store them)
 /// split at the commas, each trimmed of surrounding whitespace, empty ones left out.
@@ -595,83 +401,6 @@ Reply Api::finishRun(std::int64_t runId, std::string_view body)
             out += '}';
             return Reply { 200, out };
         });
-    });
-}
-
-Reply Api::credit(std::string_view body) const
-{
-    return guarded([&] {
-        JsonDoc doc;
-        parseBody(doc, body);
-        requireKnownMembers(doc, { "method", "params", "trajectories", "format", "markers", "details" });
-        const Index root = doc.root();
-        const Index m = doc.member(root, "method");
-        if (m == kNone)
-            refuse(422, "method", "is required but missing");
-        const std::string name = readString(doc, m, "method");
-        const credit::Estimator* method = credit::findEstimator(name);
-        if (!method) {
-            std::string known;
-            for (const credit::Estimator* e : credit::estimators())
-                known += (known.empty() ? "" : ", ") + std::string(e->name());
-            refuse(422, "method", "unknown method \"" + name + "\" (known: " + known + ")");
-        }
-        std::vector<std::pair<std::string, std::string>> assignments;
-        if (const Index p = doc.member(root, "params"); p != kNone) {
-            if (doc.kind(p) != Kind::Object)
-                refuse(422, "params", "expected an object of name: value");
-            for (Index e = doc.first(p); e != kNone; e = doc.next(p, e)) {
-                const std::string key = doc.key(e);
-                switch (doc.kind(e)) {
-                case Kind::String:
-                    assignments.emplace_back(key, doc.string(e));
-                    break;
-                case Kind::Number:
-                case Kind::True:
-                case Kind::False:
-                    assignments.emplace_back(key, std::string(doc.node(e).raw));
-                    break;
-                default:
-                    refuse(422, "params." + key, "expected a number, a boolean or a string");
-                }
-            }
-        }
-        bool details = false;
-        if (const Index d = doc.member(root, "details"); d != kNone) {
-            if (doc.kind(d) != Kind::True && doc.kind(d) != Kind::False)
-                refuse(422, "details", "expected true or false");
-            details = doc.boolean(d);
-        }
-        const credit::Params params = [&] {
-            try {
-                return method->resolve(assignments);
-            } catch (const credit::ParamError& e) {
-                refuse(422, "params", e.what());
-            }
-        }();
-        std::vector<Trajectory> trajectories = readRecords(doc, readRecordOptions(doc), "line-", false);
-        const Batch batch = Batch::fromTrajectories(std::move(trajectories));
-        try {
-            method->validate(batch, params);
-        } catch (const credit::CreditInputError& e) {
-            refuse(422, "trajectories", e.what());
-        }
-        const credit::CreditResult r = method->compute(batch, params);
-        std::string out = "{\"method\":";
-        appendJsonString(out, method->name());
-        out += ",\"credits\":[";
-        for (std::size_t i = 0; i < batch.trajectories.size(); ++i) {
-            if (i > 0)
-                out += ',';
-            out += credit::creditJson(batch.trajectories[i], r, i, details);
-        }
-        out += "]";
-        if (const auto why = credit::zeroCreditReason(batch, r, method->name())) {
-            out += ",\"note\":"; // every advantage is 0: why, and what would change it
-            appendJsonString(out, *why);
-        }
-        out += "}";
-        return Reply { 200, out };
     });
 }
 

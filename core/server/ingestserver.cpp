@@ -1,5 +1,5 @@
 // The HTTP layer of the ingestion server (ingestserver.h): routes, the bearer token, size and rate limits, and one
-// log line per request. The API itself is api.cpp.
+// log line per request. The API itself is api*.cpp.
 #include "core/server/ingestserver.h"
 
 #include "core/interchange/jsonscanner.h"

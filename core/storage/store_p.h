@@ -5,7 +5,10 @@
 #include "core/storage/store.h"
 
 #include <array>
+#include <optional>
 #include <sqlite3.h>
+#include <string>
+#include <string_view>
 #include <type_traits>
 
 namespace creditlab {
@@ -25,6 +28,16 @@ struct Store::Cache {
 };
 
 namespace detail {
+/// A stored name read back as its enum; a name this build does not know is an error naming the row and field.
+template <typename Enum>
+Enum readName(std::optional<Enum> (*parse)(std::string_view), const std::string& text, const char* table,
+    std::int64_t id, const char* field)
+{
+    if (const auto value = parse(text))
+        return *value;
+    throw StoreError(std::string(table) + " " + std::to_string(id) + ": unknown " + field + " '" + text + "'");
+}
+
 /// Runs `fn` in its own transaction unless the connection is already inside one.
 template <typename Fn> auto inTransaction(Database& db, Fn&& fn)
 {
