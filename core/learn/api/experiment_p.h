@@ -1,7 +1,7 @@
 #pragma once
 
 // The report's parts shared by experiment.cpp (what it reads, the curves, report.md), experimentclaims.cpp (the
-// claims' data and statistics) and experimentstats.cpp (their report.md sections and the profile figures). Internal.
+// claims' data and statistics) and experimentstats.cpp (their report.md sections). Internal.
 
 #include "core/learn/api/experiment.h"
 
@@ -33,12 +33,8 @@ void judgeClaims(Store& store, ExperimentReport& report, const std::vector<Trial
 std::string claimsMarkdown(const ExperimentReport& report);
 std::string aggregatesMarkdown(const ExperimentReport& report);
 
-// Formatting shared by the markdown and the figures.
+// Number formatting shared by report.md's sections (and experimentplan.cpp's plan).
 std::string number(double v, int digits = 3);
 std::string signedNumber(double v, int digits = 3);
-std::string escapeXml(const std::string& s);
-/// Colours of the arms (Okabe–Ito, distinguishable in colour-blind vision), in arm order.
-const char* colourOf(std::size_t arm);
-std::string tickText(double v);
 
 } // namespace creditlab::learn::detail

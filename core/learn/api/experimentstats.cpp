@@ -1,8 +1,6 @@
-// report.md's sections on the claims (the paired intervals and verdicts) and on rliable's aggregates, and the
-// performance-profile figures. Torch-free.
+// report.md's sections on the claims (the paired intervals and verdicts) and on rliable's aggregates. Torch-free.
 #include "core/learn/api/experiment_p.h"
 
-#include <algorithm>
 #include <sstream>
 
 namespace creditlab::learn {
@@ -142,91 +140,5 @@ std::string aggregatesMarkdown(const ExperimentReport& report)
 }
 
 } // namespace detail
-
-std::string profileFigureName(const std::string& measure) { return "profile_" + figureName(measure); }
-
-std::string profileSvg(const ExperimentReport& report, const std::string& measure)
-{
-    std::vector<const ArmProfile*> profiles;
-    std::size_t legendChars = 0;
-    bool overTasks = true;
-    for (const auto& p : report.profiles)
-        if (p.measure == measure) {
-            profiles.push_back(&p);
-            overTasks = overTasks && p.overTasks;
-            legendChars = std::max(legendChars, p.arm.size() + 22);
-        }
-    constexpr double W = 720, H = 420, left = 70, top = 40, bottom = 55;
-    const double right = std::max(170.0, 40.0 + 7.2 * static_cast<double>(legendChars) + 12.0);
-    const double plotW = W - left - right, plotH = H - top - bottom;
-    double xMin = 0.0, xMax = 1.0;
-    if (!profiles.empty() && !profiles.front()->profile.taus.empty()) {
-        xMin = profiles.front()->profile.taus.front();
-        xMax = profiles.front()->profile.taus.back();
-    }
-    if (!(xMax > xMin))
-        xMax = xMin + 1.0;
-    const auto X = [&](double x) { return left + (x - xMin) / (xMax - xMin) * plotW; };
-    const auto Y = [&](double y) { return top + (1.0 - y) * plotH; };
-
-    std::ostringstream s;
-    s << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << W << "\" height=\"" << H << "\" viewBox=\"0 0 " << W
-      << " " << H << "\" font-family=\"sans-serif\" font-size=\"12\">\n";
-    s << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
-    s << "<text x=\"" << left << "\" y=\"22\" font-size=\"15\" font-weight=\"bold\">" << escapeXml(report.spec.name)
-      << ": " << escapeXml(measure) << " (performance profile" << (report.partial ? ", partial" : "") << ")</text>\n";
-    for (double t : niceTicks(0.0, 1.0)) {
-        s << "<line x1=\"" << left << "\" x2=\"" << left + plotW << "\" y1=\"" << Y(t) << "\" y2=\"" << Y(t)
-          << "\" stroke=\"#e5e5e5\"/>\n";
-        s << "<text x=\"" << left - 6 << "\" y=\"" << Y(t) + 4 << "\" text-anchor=\"end\">" << tickText(t)
-          << "</text>\n";
-    }
-    for (double t : niceTicks(xMin, xMax)) {
-        s << "<line x1=\"" << X(t) << "\" x2=\"" << X(t) << "\" y1=\"" << top + plotH << "\" y2=\"" << top + plotH + 5
-          << "\" stroke=\"#444\"/>\n";
-        s << "<text x=\"" << X(t) << "\" y=\"" << top + plotH + 19 << "\" text-anchor=\"middle\">" << tickText(t)
-          << "</text>\n";
-    }
-    s << "<rect x=\"" << left << "\" y=\"" << top << "\" width=\"" << plotW << "\" height=\"" << plotH
-      << "\" fill=\"none\" stroke=\"#444\"/>\n";
-    s << "<text x=\"" << left + plotW / 2 << "\" y=\"" << H - 12 << "\" text-anchor=\"middle\">τ ("
-      << (overTasks ? "success rate of an eval task over the seeds" : "a run's score") << ")</text>\n";
-    s << "<text x=\"16\" y=\"" << top + plotH / 2 << "\" transform=\"rotate(-90 16 " << top + plotH / 2
-      << ")\" text-anchor=\"middle\">" << (overTasks ? "fraction of tasks above τ" : "fraction of runs above τ")
-      << "</text>\n";
-    if (profiles.empty())
-        s << "<text x=\"" << left + plotW / 2 << "\" y=\"" << top + plotH / 2
-          << "\" text-anchor=\"middle\" fill=\"#888\">no values yet</text>\n";
-    std::size_t armIndex = 0;
-    for (const auto& arm : report.spec.arms) {
-        const auto it
-            = std::find_if(profiles.begin(), profiles.end(), [&](const ArmProfile* p) { return p->arm == arm.name; });
-        const char* colour = colourOf(armIndex);
-        const double ly = top + 14 + 20.0 * static_cast<double>(armIndex);
-        ++armIndex;
-        if (it == profiles.end())
-            continue;
-        const auto& p = (*it)->profile;
-        s << "<polygon fill=\"" << colour << "\" fill-opacity=\"0.15\" stroke=\"none\" points=\"";
-        for (std::size_t k = 0; k < p.taus.size(); ++k)
-            s << X(p.taus[k]) << "," << Y(p.high[k]) << " ";
-        for (std::size_t k = p.taus.size(); k-- > 0;)
-            s << X(p.taus[k]) << "," << Y(p.low[k]) << " ";
-        s << "\"/>\n";
-        s << "<polyline fill=\"none\" stroke=\"" << colour << "\" stroke-width=\"2\" points=\"";
-        for (std::size_t k = 0; k < p.taus.size(); ++k)
-            s << X(p.taus[k]) << "," << Y(p.fraction[k]) << " ";
-        s << "\"/>\n";
-        s << "<line x1=\"" << left + plotW + 12 << "\" x2=\"" << left + plotW + 34 << "\" y1=\"" << ly << "\" y2=\""
-          << ly << "\" stroke=\"" << colour << "\" stroke-width=\"3\"/>\n";
-        s << "<text x=\"" << left + plotW + 40 << "\" y=\"" << ly + 4 << "\">" << escapeXml(arm.name) << " ("
-          << (*it)->runs << ((*it)->runs == 1 ? " run" : " runs");
-        if ((*it)->overTasks)
-            s << " × " << (*it)->tasks << " tasks";
-        s << ")</text>\n";
-    }
-    s << "</svg>\n";
-    return s.str();
-}
 
 } // namespace creditlab::learn

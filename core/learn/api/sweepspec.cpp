@@ -1,15 +1,15 @@
-// The sweep file: parsing, expansion into trials (grid × random samples × seeds) and validation of every
-// trial's config before anything runs. Torch-free.
-#include "core/learn/torch/pair/probepipeline.h"
+// The sweep file: parsing its keys, expansion into trials (grid × random samples × seeds) and validation of every
+// trial's config before anything runs; reading its YAML values (types, lines, distributions) is sweepparser.cpp.
+// Torch-free.
 #include "core/learn/api/rng.h"
 #include "core/learn/api/sweep.h"
+#include "core/learn/api/sweepparser_p.h"
+#include "core/learn/torch/pair/probepipeline.h"
 
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
-#include <charconv>
-#include <cmath>
-#include <cstdlib>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -21,29 +21,9 @@ namespace creditlab::learn {
 
 namespace fs = std::filesystem;
 
+using namespace detail;
+
 namespace {
-
-struct Located {
-    std::string key;
-    int line = 0;
-};
-
-/// A random parameter: its distribution and arguments.
-struct RandomParam {
-    Located at;
-    std::string kind; ///< log_uniform, uniform, int, choice
-    double lo = 0.0, hi = 0.0;
-    std::vector<std::string> choices;
-};
-
-std::string formatNumber(double v)
-{
-    char buf[64];
-    const auto r = std::to_chars(buf, buf + sizeof buf, v);
-    return std::string(buf, r.ptr);
-}
-
-int lineOf(const YAML::Node& n) { return n.Mark().line + 1; }
 
 std::string readFile(const std::string& path)
 {
@@ -53,141 +33,6 @@ std::string readFile(const std::string& path)
     std::ostringstream text;
     text << in.rdbuf();
     return text.str();
-}
-
-class Parser {
-public:
-    Parser(std::string source)
-        : m_source(std::move(source))
-    {
-    }
-
-    [[noreturn]] void fail(int line, const std::string& what) const
-    {
-        throw ConfigError(m_source + ":" + std::to_string(line) + ": " + what);
-    }
-
-    std::string scalar(const YAML::Node& n, const std::string& key) const
-    {
-        if (!n.IsScalar())
-            fail(lineOf(n), key + ": expected a value");
-        return n.Scalar();
-    }
-
-    long long integer(const YAML::Node& n, const std::string& key, long long min, long long max) const
-    {
-        const std::string text = scalar(n, key);
-        long long v = 0;
-        const auto r = std::from_chars(text.data(), text.data() + text.size(), v);
-        if (r.ec != std::errc() || r.ptr != text.data() + text.size())
-            fail(lineOf(n), key + ": expected an integer, got '" + text + "'");
-        if (v < min || v > max)
-            fail(lineOf(n),
-                key + ": " + text + " is out of range [" + std::to_string(min) + ", " + std::to_string(max) + "]");
-        return v;
-    }
-
-    double number(const YAML::Node& n, const std::string& key) const
-    {
-        const std::string text = scalar(n, key);
-        char* end = nullptr;
-        const double v = std::strtod(text.c_str(), &end);
-        if (text.empty() || *end != '\0' || !std::isfinite(v))
-            fail(lineOf(n), key + ": expected a number, got '" + text + "'");
-        return v;
-    }
-
-    /// Flattens nested maps into dotted keys; `leaf` receives each non-map value.
-    template <typename Leaf> void flatten(const YAML::Node& map, const std::string& prefix, Leaf&& leaf) const
-    {
-        for (const auto& item : map) {
-            if (!item.first.IsScalar())
-                fail(lineOf(item.first), "keys must be plain text");
-            const std::string key = prefix.empty() ? item.first.Scalar() : prefix + "." + item.first.Scalar();
-            if (item.second.IsMap() && !isDistribution(item.second))
-                flatten(item.second, key, leaf);
-            else
-                leaf(Located { key, lineOf(item.first) }, item.second);
-        }
-    }
-
-    /// yaml-cpp reads a block map's last line without ':' ("  b" after "  a: {}") as the key b with a null value, where
-    /// YAML refuses it. Refused here too: an experiment's stored text adds lines after the file's last one, and read
-    /// back with them such a line is malformed, so the experiment's report and resume would fail after its run. Such
-    /// a null value sits where its key is; a written one ("b:", "b: ~", "{a, b}") does not.
-    void requireColons(const YAML::Node& n) const
-    {
-        if (n.IsMap()) {
-            for (const auto& item : n) {
-                const YAML::Mark key = item.first.Mark(), value = item.second.Mark();
-                if (item.second.IsNull() && key.line == value.line && key.column == value.column)
-                    fail(key.line + 1,
-                        "'" + item.first.Scalar() + "' has no ':' after it (write '" + item.first.Scalar()
-                            + ":' for an empty value)");
-                requireColons(item.second);
-            }
-        } else if (n.IsSequence()) {
-            for (const auto& e : n)
-                requireColons(e);
-        }
-    }
-
-    static bool isDistribution(const YAML::Node& n)
-    {
-        if (!n.IsMap() || n.size() != 1)
-            return false;
-        const std::string k = n.begin()->first.Scalar();
-        return k == "log_uniform" || k == "uniform" || k == "int" || k == "choice";
-    }
-
-    RandomParam distribution(const Located& at, const YAML::Node& n) const
-    {
-        if (!isDistribution(n))
-            fail(at.line,
-                at.key
-                    + ": expected {log_uniform: [lo, hi]}, {uniform: [lo, hi]}, {int: [lo, hi]} or "
-                      "{choice: [a, b, ...]}");
-        RandomParam p;
-        p.at = at;
-        p.kind = n.begin()->first.Scalar();
-        const YAML::Node args = n.begin()->second;
-        if (!args.IsSequence() || args.size() == 0)
-            fail(at.line, at.key + ": " + p.kind + ": expected a list");
-        if (p.kind == "choice") {
-            for (const auto& c : args)
-                p.choices.push_back(scalar(c, at.key));
-            return p;
-        }
-        if (args.size() != 2)
-            fail(at.line, at.key + ": " + p.kind + ": expected [lo, hi]");
-        p.lo = number(args[0], at.key);
-        p.hi = number(args[1], at.key);
-        if (p.kind == "int" && (p.lo != std::floor(p.lo) || p.hi != std::floor(p.hi)))
-            fail(at.line, at.key + ": int: the bounds must be integers");
-        // Sampling converts them to 64-bit integers: beyond that range the conversion is undefined.
-        if (p.kind == "int" && (std::fabs(p.lo) > 9.0e15 || std::fabs(p.hi) > 9.0e15))
-            fail(at.line, at.key + ": int: the bounds must be within -9e15 and 9e15");
-        if (p.lo > p.hi)
-            fail(at.line, at.key + ": " + p.kind + ": lo must not exceed hi");
-        if (p.kind == "log_uniform" && p.lo <= 0.0)
-            fail(at.line, at.key + ": log_uniform: the bounds must be positive");
-        return p;
-    }
-
-    std::string m_source;
-};
-
-std::string sample(const RandomParam& p, Rng& rng)
-{
-    const double u = rng.uniform();
-    if (p.kind == "choice")
-        return p.choices[rng.below(p.choices.size())];
-    if (p.kind == "int")
-        return std::to_string(static_cast<long long>(p.lo)
-            + static_cast<long long>(rng.below(static_cast<std::uint64_t>(p.hi - p.lo) + 1)));
-    if (p.kind == "log_uniform")
-        return formatNumber(std::exp(std::log(p.lo) + u * (std::log(p.hi) - std::log(p.lo))));
-    return formatNumber(p.lo + u * (p.hi - p.lo));
 }
 
 /// Where a base config named in a sweep file lives: next to the sweep, else in the shipped config folders.
@@ -220,7 +65,7 @@ std::string findBase(const std::string& name, const std::string& baseDir, std::s
 SweepSpec SweepSpec::parse(const std::string& yamlText, const std::string& source, const std::string& baseDir,
     const std::optional<std::string>& scaleArgument)
 {
-    Parser p(source);
+    SweepParser p(source);
     YAML::Node root;
     try {
         root = YAML::Load(yamlText);
