@@ -1,6 +1,7 @@
 // The Annotate page's views (annotationpage.h): the progress line, the trajectory band, the transcript and the
-// current turn's card, rebuilt from the page's state. The page's set-up, queue, keys and files are in
-// annotationpage.cpp.
+// current turn's card, rebuilt from the page's state, and newObservation(), the part of an observation they show.
+// The page's set-up is in annotationpage.cpp, its run and queue in annotationrun.cpp, labelling and keys in
+// annotationlabelling.cpp and the label files in annotationfiles.cpp.
 #include "ui/annotate/annotationpage.h"
 
 #include "ui/charts/colours.h"
@@ -20,6 +21,30 @@
 #include <set>
 
 namespace creditlab::ui {
+
+namespace {
+
+/// Text without surrounding whitespace, for comparing an observation with the feedback before it.
+QStringView trimmedView(const QString& text) { return QStringView(text).trimmed(); }
+
+} // namespace
+
+QString newObservation(const Turn* previous, const Turn& turn)
+{
+    const QString observation = toQString(turn.observation);
+    if (!previous || !previous->feedback)
+        return observation;
+    const QString feedback = toQString(*previous->feedback);
+    const QStringView obs = trimmedView(observation);
+    const QStringView fb = trimmedView(feedback);
+    if (fb.isEmpty())
+        return observation;
+    if (obs == fb)
+        return {};
+    if (obs.startsWith(fb))
+        return obs.mid(fb.size()).trimmed().toString();
+    return observation;
+}
 
 QString AnnotationPage::progressText() const { return m_progress->text(); }
 

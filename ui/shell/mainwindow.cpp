@@ -1,64 +1,44 @@
+// The main window (mainwindow.h): assembles the pages as tabs and wires them to each other, to the workspace and to
+// the run controller; moves between pages (a turn, a label run, a resumed run); asks before closing over a running
+// run or sweep. Databases and imports are in mainwindowfiles.cpp, the menus and the saved layout in
+// mainwindowmenus.cpp.
 #include "ui/shell/mainwindow.h"
 
-#include "core/credit/estimator.h"
-#include "core/credit/runcredits.h"
-#include "core/storage/paths.h"
 #include "core/storage/store.h"
-#include "core/version.h"
 #include "ui/agreement/agreementpage.h"
 #include "ui/annotate/annotationpage.h"
-#include "ui/common/filedialogs.h"
 #include "ui/common/textutil.h"
 #include "ui/compare/comparepage.h"
 #include "ui/credit/creditpage.h"
 #include "ui/launch/launcherpage.h"
 #include "ui/launch/runcontroller.h"
 #include "ui/monitor/monitorpage.h"
-#include "ui/probe/probedialog.h"
 #include "ui/runs/runactions.h"
 #include "ui/runs/runbrowserpage.h"
 #include "ui/runs/trajectoryviewerpage.h"
 #include "ui/shell/importjob.h"
-#include "ui/shell/importoptionsdialog.h"
 #include "ui/shell/importstatuswidget.h"
 #include "ui/shell/logbridge.h"
+#include "ui/shell/mainwindow_p.h"
 #include "ui/shell/settings.h"
 #include "ui/shell/workspace.h"
 #include "ui/sweeps/sweepcontroller.h"
 #include "ui/sweeps/sweeppage.h"
 #include "ui/trees/treepage.h"
 
-#include <QAction>
-#include <QApplication>
 #include <QCloseEvent>
-#include <QDir>
-#include <QFileDialog>
 #include <QFileInfo>
-#include <QFutureWatcher>
-#include <QGuiApplication>
-#include <QKeySequence>
-#include <QLocale>
-#include <QMenu>
-#include <QMenuBar>
 #include <QMessageBox>
-#include <QSaveFile>
-#include <QScreen>
 #include <QSplitter>
-#include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTimer>
 #include <QUndoStack>
-#include <QtConcurrent/QtConcurrentRun>
-
-#include <algorithm>
 
 namespace creditlab::ui {
 
 namespace {
-constexpr int kStatusTimeoutMs = 10000;
 constexpr int kTrainingModuleDelayMs = 500;
-const QString kMainSplitter = QStringLiteral("mainSplitter");
 } // namespace
 
 MainWindow::MainWindow(std::unique_ptr<Settings> settings, QWidget* parent)
@@ -224,52 +204,6 @@ MainWindow::~MainWindow()
     m_importJob->cancel();
 }
 
-bool MainWindow::openDatabase(const QString& path, QString* errorMessage)
-{
-    QString error;
-    if (m_importJob->isRunning())
-        error = tr("An import is running. Wait for it to finish or cancel it, then open another database.");
-    else if (!m_workspace->open(path, &error) && error.isEmpty())
-        error = tr("%1: cannot open the database").arg(path);
-
-    if (!error.isEmpty()) {
-        if (errorMessage)
-            *errorMessage = error;
-        else
-            showError(tr("Cannot open database"),
-                m_workspace->isOpen()
-                    ? tr("The database was not opened; %1 stays open.").arg(QFileInfo(m_workspace->path()).fileName())
-                    : tr("The database was not opened."),
-                error);
-        Q_EMIT databaseOpenFailed(error);
-        return false;
-    }
-    m_settings->setLastDatabasePath(m_workspace->path());
-    m_settings->addRecentDatabase(m_workspace->path());
-    rebuildRecentMenu();
-    updateTitle();
-    updateActions();
-    statusBar()->showMessage(tr("Opened %1").arg(QDir::toNativeSeparators(m_workspace->path())), kStatusTimeoutMs);
-    Q_EMIT databaseOpened(m_workspace->path());
-    return true;
-}
-
-void MainWindow::importFiles(const QStringList& files, const ImportOptions& options)
-{
-    if (files.isEmpty())
-        return;
-    if (!m_workspace->isOpen()) {
-        const QString message = tr("Open a database before importing.");
-        showError(tr("Import failed"), message, {});
-        Q_EMIT importFailed(message);
-        return;
-    }
-    m_settings->setLastImportDirectory(QFileInfo(files.constLast()).absolutePath());
-    m_importJob->start(m_workspace->path(), files, options);
-}
-
-void MainWindow::cancelImport() { m_importJob->cancel(); }
-
 void MainWindow::showEvent(QShowEvent* event)
 {
     QMainWindow::showEvent(event);
@@ -387,219 +321,6 @@ void MainWindow::closeEvent(QCloseEvent* event)
     QMainWindow::closeEvent(event);
 }
 
-void MainWindow::createMenus()
-{
-    QMenu* file = menuBar()->addMenu(tr("&File"));
-    m_openAction = file->addAction(tr("&Open Database…"), this, &MainWindow::chooseDatabase);
-    m_openAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_O));
-    m_importAction = file->addAction(tr("&Import JSONL…"), this, &MainWindow::chooseImportFiles);
-    m_importAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
-    m_importOptionsAction = file->addAction(tr("Import with O&ptions…"), this, &MainWindow::chooseImportWithOptions);
-    m_importOptionsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_I));
-    m_importOptionsAction->setStatusTip(tr("Name the format of the files, or describe another layout with a mapping file"));
-    m_recentMenu = file->addMenu(tr("&Recent Databases"));
-    rebuildRecentMenu();
-    file->addSeparator();
-    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
-    quit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
-    quit->setMenuRole(QAction::QuitRole);
-
-    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
-    QAction* undo = m_undoStack->createUndoAction(this, tr("&Undo"));
-    undo->setShortcut(QKeySequence::Undo);
-    edit->addAction(undo);
-    QAction* redo = m_undoStack->createRedoAction(this, tr("&Redo"));
-    redo->setShortcut(QKeySequence::Redo);
-    edit->addAction(redo);
-
-    QMenu* run = menuBar()->addMenu(tr("R&un"));
-    run->addActions(m_runActions->actions());
-    run->addSeparator();
-    QAction* probes = run->addAction(tr("PAIR &Probe Table…"), this, [this] {
-        if (!m_workspace->isOpen()) {
-            statusBar()->showMessage(tr("Open a database before computing a probe table."), kStatusTimeoutMs);
-            return;
-        }
-        auto* dialog = new ProbeDialog(m_workspace, m_browser->currentRunId(), this);
-        dialog->setAttribute(Qt::WA_DeleteOnClose);
-        dialog->show();
-    });
-    probes->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
-    probes->setToolTip(tr("PAIR's AUROC table for a training run's policy (Ctrl+Shift+P)"));
-
-    QMenu* view = menuBar()->addMenu(tr("&View"));
-    const QStringList pages { tr("&Runs"), tr("&Launch"), tr("&Monitor"), tr("&Compare"), tr("S&weeps"),
-        tr("Cre&dit"), tr("&Trees"), tr("A&nnotate"), tr("&Agreement") };
-    for (int i = 0; i < pages.size(); ++i) {
-        QAction* page = view->addAction(pages[i], this, [this, i] { showPage(static_cast<Page>(i)); });
-        page->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_1 + i)));
-    }
-    view->addSeparator();
-    m_refreshAction = view->addAction(tr("&Refresh"), m_workspace, &Workspace::notifyRunsChanged);
-    m_refreshAction->setShortcut(QKeySequence(Qt::Key_F5));
-
-    QMenu* help = menuBar()->addMenu(tr("&Help"));
-    QAction* about = help->addAction(tr("&About CreditLab"), this, &MainWindow::showAbout);
-    about->setMenuRole(QAction::AboutRole);
-}
-
-void MainWindow::rebuildRecentMenu()
-{
-    m_recentMenu->clear();
-    const QStringList recent = m_settings->recentDatabases();
-    for (int i = 0; i < recent.size(); ++i) {
-        const QString path = recent.at(i);
-        // '&' in a path would otherwise become a mnemonic.
-        QString label = QDir::toNativeSeparators(path).replace(u'&', QStringLiteral("&&"));
-        if (i < 9)
-            label = QStringLiteral("&%1 %2").arg(i + 1).arg(label);
-        m_recentMenu->addAction(label, this, [this, path] { openDatabase(path); });
-    }
-    if (!recent.isEmpty()) {
-        m_recentMenu->addSeparator();
-        m_recentMenu->addAction(tr("&Clear Menu"), this, [this] {
-            m_settings->clearRecentDatabases();
-            rebuildRecentMenu();
-        });
-    }
-    m_recentMenu->setEnabled(!recent.isEmpty());
-}
-
-void MainWindow::updateTitle()
-{
-    if (m_workspace->isOpen())
-        setWindowTitle(tr("%1 – CreditLab").arg(QFileInfo(m_workspace->path()).fileName()));
-    else
-        setWindowTitle(tr("CreditLab"));
-}
-
-void MainWindow::updateActions()
-{
-    const bool importing = m_importJob->isRunning();
-    m_openAction->setEnabled(!importing);
-    m_recentMenu->setEnabled(!importing && !m_settings->recentDatabases().isEmpty());
-    m_importAction->setEnabled(m_workspace->isOpen());
-    m_importOptionsAction->setEnabled(m_workspace->isOpen());
-    m_refreshAction->setEnabled(m_workspace->isOpen());
-}
-
-void MainWindow::saveLayout()
-{
-    m_settings->setMainWindowGeometry(saveGeometry());
-    m_settings->setMainWindowState(saveState());
-    if (auto* splitter = findChild<QSplitter*>(kMainSplitter))
-        m_settings->setSplitterState(Settings::Splitter::Main, splitter->saveState());
-    m_settings->setSplitterState(Settings::Splitter::Browser, m_browser->saveSplitterState());
-    m_settings->setSplitterState(Settings::Splitter::Viewer, m_viewer->saveSplitterState());
-    m_settings->sync();
-}
-
-void MainWindow::restoreLayout()
-{
-    if (!restoreGeometry(m_settings->mainWindowGeometry())) {
-        // First start: a comfortable size that still fits small screens.
-        QSize size(1360, 860);
-        if (const QScreen* screen = QGuiApplication::primaryScreen())
-            size = size.boundedTo(screen->availableGeometry().size() * 0.9);
-        resize(size);
-    } else if (!isMaximized() && !isFullScreen()) {
-        fitToScreen();
-    }
-    restoreState(m_settings->mainWindowState());
-    if (auto* splitter = findChild<QSplitter*>(kMainSplitter);
-        !splitter->restoreState(m_settings->splitterState(Settings::Splitter::Main)))
-        splitter->setSizes({ 820, 680 });
-    m_browser->restoreSplitterState(m_settings->splitterState(Settings::Splitter::Browser));
-    m_viewer->restoreSplitterState(m_settings->splitterState(Settings::Splitter::Viewer));
-}
-
-void MainWindow::fitToScreen()
-{
-    // A layout saved on a larger screen (1360 × 860 there, then a 1280 × 720 laptop) came back as it was: Qt keeps a
-    // restored window that is partly on screen, so its bottom and right edge, the status bar included, were cut off.
-    const QScreen* screen = QGuiApplication::screenAt(geometry().center());
-    if (!screen)
-        screen = QGuiApplication::primaryScreen();
-    if (!screen)
-        return;
-    const QRect available = screen->availableGeometry();
-    // Room for the window manager's frame, which is not known before the window is shown.
-    const QSize frame(16, 48);
-    const QSize size = this->size().boundedTo(available.size() - frame).expandedTo(minimumSizeHint());
-    if (size != this->size())
-        resize(size);
-    const QPoint topLeft(
-        std::clamp(x(), available.left(), std::max(available.left(), available.right() + 1 - size.width() - frame.width())),
-        std::clamp(
-            y(), available.top(), std::max(available.top(), available.bottom() + 1 - size.height() - frame.height())));
-    if (topLeft != pos())
-        move(topLeft);
-}
-
-void MainWindow::chooseDatabase()
-{
-    const std::unique_ptr<QFileDialog> dialog(createOpenDatabaseDialog());
-    if (dialog->exec() == QDialog::Accepted && !dialog->selectedFiles().isEmpty())
-        openDatabase(dialog->selectedFiles().constFirst());
-}
-
-QFileDialog* MainWindow::createOpenDatabaseDialog()
-{
-    const QString start = m_workspace->isOpen() ? QFileInfo(m_workspace->path()).absolutePath() : QDir::homePath();
-    // Lists the folder of the open database: names only, never its files (ui/common/filedialogs.h).
-    auto* dialog
-        = createFileDialog(this, tr("Open Database"), start, tr("CreditLab databases (*.db *.sqlite);;All files (*)"));
-    // An Open dialog (its button says Open) that also takes a new file name: opening one creates the database.
-    dialog->setAcceptMode(QFileDialog::AcceptOpen);
-    dialog->setFileMode(QFileDialog::AnyFile);
-    dialog->setLabelText(QFileDialog::Accept, tr("&Open"));
-    return dialog;
-}
-
-void MainWindow::chooseImportFiles()
-{
-    QString start = m_settings->lastImportDirectory();
-    if (start.isEmpty())
-        start = QDir::homePath();
-    const QStringList files = filedialogs::getOpenFileNames(
-        this, tr("Import Trajectories"), start, tr("JSON Lines (*.jsonl *.json);;All files (*)"));
-    importFiles(files);
-}
-
-ImportOptionsDialog* MainWindow::createImportOptionsDialog()
-{
-    QString start = m_settings->lastImportDirectory();
-    if (start.isEmpty())
-        start = QDir::homePath();
-    return new ImportOptionsDialog(start, this);
-}
-
-void MainWindow::chooseImportWithOptions()
-{
-    std::unique_ptr<ImportOptionsDialog> dialog(createImportOptionsDialog());
-    if (dialog->exec() == QDialog::Accepted)
-        importFiles(dialog->files(), dialog->options());
-}
-
-void MainWindow::showAbout()
-{
-    const QString database = m_workspace->isOpen() ? QDir::toNativeSeparators(m_workspace->path()) : tr("none");
-    const QString text = tr("CreditLab %1\n"
-                            "A workbench for credit assignment in agentic reinforcement learning.\n\n"
-                            "Qt %2 (built with %3)\n"
-                            "Database: %4\n"
-                            "Schema version: %5")
-                             .arg(QString::fromLatin1(kVersion), QString::fromLatin1(qVersion()),
-                                 QStringLiteral(QT_VERSION_STR), database)
-                             .arg(m_workspace->schemaVersion());
-    auto* box = new QMessageBox(QMessageBox::Information, tr("About CreditLab"), text, QMessageBox::Ok, this);
-    box->setObjectName(QStringLiteral("aboutBox"));
-    box->setTextFormat(Qt::PlainText); // the path is data
-    box->setIconPixmap(windowIcon().pixmap(64, 64));
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    box->open();
-}
-
 void MainWindow::showError(const QString& title, const QString& text, const QString& detail)
 {
     // Window-modal and non-blocking: the event loop (and tests) keep running. One plain-text label,
@@ -612,82 +333,11 @@ void MainWindow::showError(const QString& title, const QString& text, const QStr
     box->open();
 }
 
-void MainWindow::onFileImported(qint64 runId, const QString& file, quint64 trajectories, quint64 turns, double seconds)
-{
-    m_workspace->notifyRunsChanged();
-    m_browser->selectRun(runId);
-    if (!m_samplePath.isEmpty() && file == m_samplePath) {
-        m_samplePath.clear();
-        computeSampleCredits(runId);
-    }
-    const QLocale locale;
-    statusBar()->showMessage(tr("Imported %1: %2 trajectories, %3 turns in %4 s")
-                                 .arg(QFileInfo(file).fileName(), locale.toString(trajectories), locale.toString(turns),
-                                     locale.toString(seconds, 'f', 1)),
-        kStatusTimeoutMs);
-    Q_EMIT importFinished(runId);
-}
-
 bool MainWindow::startQuickDemo(QString* error)
 {
     if (!m_launcher->loadPreset(QStringLiteral("household-quick.yaml"), error))
         return false;
     return m_launcher->startRun(error); // runLaunched shows Monitor
-}
-
-bool MainWindow::importSample(QString* error)
-{
-    const auto fail = [error](const QString& why) {
-        if (error)
-            *error = why;
-        return false;
-    };
-    if (!m_workspace->isOpen())
-        return fail(tr("No database is open."));
-    if (m_importJob->isRunning())
-        return fail(tr("An import is running; try again when it ends."));
-    // The importer reads files: write the bundled sample out next to the user's data, once.
-    // In the data folder the default database lives in (core/storage/paths.h), not Qt's per-application one beside it.
-    const QString dir = toQString(dataDirectory()) + QStringLiteral("/samples");
-    const QString target = dir + QStringLiteral("/household-sample.jsonl");
-    QFile bundled(QStringLiteral(":/samples/household-sample.jsonl"));
-    if (!bundled.open(QIODevice::ReadOnly))
-        return fail(tr("The bundled sample is missing from this build."));
-    const QByteArray content = bundled.readAll();
-    QFile existing(target);
-    if (!existing.open(QIODevice::ReadOnly) || existing.readAll() != content) {
-        existing.close();
-        QSaveFile out(target);
-        if (!QDir().mkpath(dir) || !out.open(QIODevice::WriteOnly) || out.write(content) != content.size()
-            || !out.commit())
-            return fail(tr("Cannot write %1: %2").arg(target, out.errorString()));
-    }
-    m_samplePath = target;
-    importFiles({ target });
-    return true;
-}
-
-void MainWindow::computeSampleCredits(qint64 runId)
-{
-    const std::string path = m_workspace->path().toStdString();
-    auto* watcher = new QFutureWatcher<QString>(this);
-    connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher, runId] {
-        watcher->deleteLater();
-        Q_EMIT sampleReady(runId, watcher->result());
-    });
-    statusBar()->showMessage(tr("Computing the sample's credits (grpo, gigpo, triage, rtmc)…"));
-    watcher->setFuture(QtConcurrent::run([path, runId]() -> QString {
-        try {
-            Store store(path); // this thread's own connection
-            for (const char* name : { "grpo", "gigpo", "triage", "rtmc" }) {
-                const auto& method = credit::requireEstimator(name);
-                credit::computeRunCredits(store, runId, std::nullopt, method, method.resolve({}));
-            }
-            return {};
-        } catch (const std::exception& e) {
-            return toQString(e.what());
-        }
-    }));
 }
 
 } // namespace creditlab::ui
