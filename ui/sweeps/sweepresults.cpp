@@ -1,10 +1,12 @@
 // The Sweeps page's result view: the choice of x axis and grouping, the objective per trial, and the chart of the
-// objective against a swept key with seed bands (SweepPage::updateResult).
+// objective against a swept key with seed bands (SweepPage::updateResult); the chart exported as an image and the
+// trial table as CSV.
 #include "ui/sweeps/sweeppage.h"
 
 #include "core/storage/store.h"
 #include "ui/charts/errorbarchart.h"
 #include "ui/charts/heatmapchart.h"
+#include "ui/common/filedialogs.h"
 #include "ui/common/textutil.h"
 #include "ui/shell/workspace.h"
 #include "ui/sweeps/trialmodel.h"
@@ -134,6 +136,29 @@ void SweepPage::updateResult()
         m_heatmap->setAxisTitles(toQString(x), toQString(y));
         m_charts->setCurrentWidget(m_heatmap);
     }
+}
+
+void SweepPage::exportChart()
+{
+    if (m_charts->currentIndex() == 0)
+        return;
+    const QString path
+        = filedialogs::getSaveFileName(this, tr("Export chart"), QString(), tr("PNG image (*.png);;SVG image (*.svg)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    const bool ok = m_charts->currentWidget() == m_heatmap ? m_heatmap->exportImage(path, &error)
+                                                           : m_errorBars->exportImage(path, &error);
+    if (!ok)
+        showError(error);
+}
+
+void SweepPage::exportCsv()
+{
+    const QString path = filedialogs::getSaveFileName(this, tr("Export trials"), QString(), tr("CSV (*.csv)"));
+    QString error;
+    if (!path.isEmpty() && !m_trialModel->writeCsv(path, &error))
+        showError(error);
 }
 
 } // namespace creditlab::ui
