@@ -46,7 +46,7 @@ QString SweepPage::presetDir()
     // side by side as in resources/, so that an experiment's "base: ../configs/household-grpo.yaml" resolves.
     if (!m_presetDir) {
         m_presetDir = std::make_unique<QTemporaryDir>();
-        for (const QString folder : { QStringLiteral("configs"), QStringLiteral("experiments") }) {
+        for (const QString& folder : { QStringLiteral("configs"), QStringLiteral("experiments") }) {
             const QDir dir(QStringLiteral(":/") + folder);
             QDir(m_presetDir->path()).mkpath(folder);
             for (const QString& name : dir.entryList({ QStringLiteral("*.yaml") }, QDir::Files))
