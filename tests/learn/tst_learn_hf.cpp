@@ -225,8 +225,10 @@ private Q_SLOTS:
         auto model = learn::loadHfDecoder(folder);
         const auto base = learn::scoreSequences(model, sequences());
         model->addLora({ .rank = 4, .alpha = 8 });
-        // B = 0: the adapted model is the base model.
-        QVERIFY(maxDifference(learn::scoreSequences(model, sequences()), base) < 1e-6);
+        // B = 0: the adapted model is the base model, up to float32 rounding: on an AVX-512 machine (AMD EPYC) the
+        // scores moved by 6e-6, where a nonzero B moves them by more than 1e-3 (below).
+        const double startDiff = maxDifference(learn::scoreSequences(model, sequences()), base);
+        QVERIFY2(startDiff < 1e-5, std::to_string(startDiff).c_str());
         // Only the adapters train: 2 x 7 per layer.
         std::int64_t trainable = 0;
         for (const auto& p : model->parameters())
@@ -524,7 +526,9 @@ private Q_SLOTS:
         auto a = whole->named_parameters(true);
         for (const auto& p : halves->named_parameters(true))
             worst = std::max(worst, (p.value() - a[p.key()]).abs().max().item<double>());
-        QVERIFY2(worst < 1e-6, std::to_string(worst).c_str());
+        // Within 1% of one step (lr 1e-3): Adam divides each gradient by its own size, so the rounding of the two sums
+        // shows in the parameters (3e-6 on an AVX-512 machine); a half left out or weighted wrong moves them by ~lr.
+        QVERIFY2(worst < 1e-5, std::to_string(worst).c_str());
     }
 
     void bf16ParametersStepFloat32Masters()

@@ -730,6 +730,14 @@ void TestCredit::distributionClippedAsTheHeatmap()
     page.setMethods({ QStringLiteral("grpo") });
     QVERIFY2(!chart->title().contains(QStringLiteral("clipped")), qPrintable(chart->title()));
     QVERIFY(chart->dataXRange()->second > 90.0);
+
+    // Another database, with no runs: nothing of this one's distribution is left, its title neither.
+    page.view()->setColorLimit(std::nullopt); // the 98th percentile again: clipped
+    page.setMethods({ QStringLiteral("grpo") });
+    QVERIFY2(chart->title().contains(QStringLiteral("clipped")), qPrintable(chart->title()));
+    QVERIFY(workspace.open(dir.filePath(QStringLiteral("empty.db"))));
+    QCOMPARE(chart->seriesCount(), 0);
+    QCOMPARE(chart->title(), QStringLiteral("Advantages per role"));
 }
 
 QTEST_MAIN(TestCredit)

@@ -228,7 +228,7 @@ void CreditPage::clear()
     m_view->setShownMethods({});
     m_legend->setComparedMethods({}, {});
     m_disagreement->setData(nullptr);
-    m_distribution->clear();
+    updateDistribution(); // no data: empty, under its plain title (a clipped one would name the old database's turns)
     m_status->clear();
     m_zeroBanner->clear();
     m_zeroBanner->hide();

@@ -55,6 +55,70 @@ std::string tickText(double v)
     return out;
 }
 
+/// The canvas both figures draw on: 720 x 420 px, the plot on the left and the legend's column on the right, as wide
+/// as its longest entry (about 7.2 px a character at 12 px sans-serif), at least 170 px.
+struct SvgPlot {
+    static constexpr double W = 720, H = 420, left = 70, top = 40, bottom = 55;
+    double right, plotW, plotH;
+    double xMin, xMax, yMin, yMax;
+
+    SvgPlot(std::size_t legendChars, double x0, double x1, double y0, double y1)
+        : right(std::max(170.0, 40.0 + 7.2 * static_cast<double>(legendChars) + 12.0))
+        , plotW(W - left - right)
+        , plotH(H - top - bottom)
+        , xMin(x0)
+        , xMax(x1)
+        , yMin(y0)
+        , yMax(y1)
+    {
+    }
+    double x(double v) const { return left + (v - xMin) / (xMax - xMin) * plotW; }
+    double y(double v) const { return top + (1.0 - (v - yMin) / (yMax - yMin)) * plotH; }
+};
+
+/// Opens the SVG and draws what both figures share: `title` (escaped already), grid lines at the y ticks, tick marks
+/// at the x ticks, the plot's border, the axis titles (escaped already) and, with nothing to plot, "no values yet".
+void svgFrame(std::ostream& s, const SvgPlot& p, const std::string& title, const std::string& xTitle,
+    const std::string& yTitle, bool empty)
+{
+    const double W = SvgPlot::W, H = SvgPlot::H, left = SvgPlot::left, top = SvgPlot::top;
+    s << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << W << "\" height=\"" << H << "\" viewBox=\"0 0 " << W
+      << " " << H << "\" font-family=\"sans-serif\" font-size=\"12\">\n";
+    s << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
+    s << "<text x=\"" << left << "\" y=\"22\" font-size=\"15\" font-weight=\"bold\">" << title << "</text>\n";
+    for (double t : niceTicks(p.yMin, p.yMax)) {
+        s << "<line x1=\"" << left << "\" x2=\"" << left + p.plotW << "\" y1=\"" << p.y(t) << "\" y2=\"" << p.y(t)
+          << "\" stroke=\"#e5e5e5\"/>\n";
+        s << "<text x=\"" << left - 6 << "\" y=\"" << p.y(t) + 4 << "\" text-anchor=\"end\">" << tickText(t)
+          << "</text>\n";
+    }
+    for (double t : niceTicks(p.xMin, p.xMax)) {
+        s << "<line x1=\"" << p.x(t) << "\" x2=\"" << p.x(t) << "\" y1=\"" << top + p.plotH << "\" y2=\""
+          << top + p.plotH + 5 << "\" stroke=\"#444\"/>\n";
+        s << "<text x=\"" << p.x(t) << "\" y=\"" << top + p.plotH + 19 << "\" text-anchor=\"middle\">" << tickText(t)
+          << "</text>\n";
+    }
+    s << "<rect x=\"" << left << "\" y=\"" << top << "\" width=\"" << p.plotW << "\" height=\"" << p.plotH
+      << "\" fill=\"none\" stroke=\"#444\"/>\n";
+    s << "<text x=\"" << left + p.plotW / 2 << "\" y=\"" << H - 12 << "\" text-anchor=\"middle\">" << xTitle
+      << "</text>\n";
+    s << "<text x=\"16\" y=\"" << top + p.plotH / 2 << "\" transform=\"rotate(-90 16 " << top + p.plotH / 2
+      << ")\" text-anchor=\"middle\">" << yTitle << "</text>\n";
+    if (empty)
+        s << "<text x=\"" << left + p.plotW / 2 << "\" y=\"" << top + p.plotH / 2
+          << "\" text-anchor=\"middle\" fill=\"#888\">no values yet</text>\n";
+}
+
+/// Arm `armIndex`'s legend entry in the right-hand column: a short line in its colour and `label` (escaped already).
+void svgLegendEntry(std::ostream& s, const SvgPlot& p, std::size_t armIndex, const std::string& label)
+{
+    const double ly = SvgPlot::top + 14 + 20.0 * static_cast<double>(armIndex);
+    const double left = SvgPlot::left;
+    s << "<line x1=\"" << left + p.plotW + 12 << "\" x2=\"" << left + p.plotW + 34 << "\" y1=\"" << ly << "\" y2=\""
+      << ly << "\" stroke=\"" << colourOf(armIndex) << "\" stroke-width=\"3\"/>\n";
+    s << "<text x=\"" << left + p.plotW + 40 << "\" y=\"" << ly + 4 << "\">" << label << "</text>\n";
+}
+
 } // namespace
 
 std::vector<double> niceTicks(double lo, double hi, int wanted)
@@ -118,52 +182,23 @@ std::string curveSvg(const ExperimentReport& report, const std::string& metric)
             curves.push_back(&c);
             legendChars = std::max(legendChars, c.arm.size() + (c.seeds == 1 ? 9 : 10));
         }
-    // The legend's column fits its longest entry (about 7.2 px a character at 12 px sans-serif), at least 170 px.
-    constexpr double W = 720, H = 420, left = 70, top = 40, bottom = 55;
-    const double right = std::max(170.0, 40.0 + 7.2 * static_cast<double>(legendChars) + 12.0);
-    const double plotW = W - left - right, plotH = H - top - bottom;
-    // Not a structured binding: clang before 16 cannot capture one in the lambdas below.
     const CurveFrame frame = curveFrame(report, metric);
-    const double xMin = frame.xMin, xMax = frame.xMax, yMin = frame.yMin, yMax = frame.yMax;
-    const bool empty = frame.empty;
-    const auto X = [&](double x) { return left + (x - xMin) / (xMax - xMin) * plotW; };
-    const auto Y = [&](double y) { return top + (1.0 - (y - yMin) / (yMax - yMin)) * plotH; };
+    const SvgPlot plot(legendChars, frame.xMin, frame.xMax, frame.yMin, frame.yMax);
+    const auto X = [&](double x) { return plot.x(x); };
+    const auto Y = [&](double y) { return plot.y(y); };
 
     std::ostringstream s;
-    s << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << W << "\" height=\"" << H << "\" viewBox=\"0 0 " << W
-      << " " << H << "\" font-family=\"sans-serif\" font-size=\"12\">\n";
-    s << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
-    s << "<text x=\"" << left << "\" y=\"22\" font-size=\"15\" font-weight=\"bold\">" << escapeXml(report.spec.name)
-      << ": " << escapeXml(metric) << " (mean ± std over seeds)" << (report.partial ? " — partial" : "") << "</text>\n";
-    // Axes, grid and ticks.
-    for (double t : niceTicks(yMin, yMax)) {
-        s << "<line x1=\"" << left << "\" x2=\"" << left + plotW << "\" y1=\"" << Y(t) << "\" y2=\"" << Y(t)
-          << "\" stroke=\"#e5e5e5\"/>\n";
-        s << "<text x=\"" << left - 6 << "\" y=\"" << Y(t) + 4 << "\" text-anchor=\"end\">" << tickText(t)
-          << "</text>\n";
-    }
-    for (double t : niceTicks(xMin, xMax)) {
-        s << "<line x1=\"" << X(t) << "\" x2=\"" << X(t) << "\" y1=\"" << top + plotH << "\" y2=\"" << top + plotH + 5
-          << "\" stroke=\"#444\"/>\n";
-        s << "<text x=\"" << X(t) << "\" y=\"" << top + plotH + 19 << "\" text-anchor=\"middle\">" << tickText(t)
-          << "</text>\n";
-    }
-    s << "<rect x=\"" << left << "\" y=\"" << top << "\" width=\"" << plotW << "\" height=\"" << plotH
-      << "\" fill=\"none\" stroke=\"#444\"/>\n";
-    s << "<text x=\"" << left + plotW / 2 << "\" y=\"" << H - 12 << "\" text-anchor=\"middle\">iteration</text>\n";
-    s << "<text x=\"16\" y=\"" << top + plotH / 2 << "\" transform=\"rotate(-90 16 " << top + plotH / 2
-      << ")\" text-anchor=\"middle\">" << escapeXml(metric) << "</text>\n";
-    if (empty)
-        s << "<text x=\"" << left + plotW / 2 << "\" y=\"" << top + plotH / 2
-          << "\" text-anchor=\"middle\" fill=\"#888\">no values yet</text>\n";
+    svgFrame(s, plot,
+        escapeXml(report.spec.name) + ": " + escapeXml(metric) + " (mean ± std over seeds)"
+            + (report.partial ? " — partial" : ""),
+        "iteration", escapeXml(metric), frame.empty);
     // Bands, then lines, then the legend.
     std::size_t armIndex = 0;
     for (const auto& arm : report.spec.arms) {
         const auto it
             = std::find_if(curves.begin(), curves.end(), [&](const ArmCurve* c) { return c->arm == arm.name; });
-        const char* colour = colourOf(armIndex);
-        const double ly = top + 14 + 20.0 * static_cast<double>(armIndex);
-        ++armIndex;
+        const std::size_t index = armIndex++;
+        const char* colour = colourOf(index);
         if (it == curves.end())
             continue;
         const ArmCurve& c = **it;
@@ -182,10 +217,8 @@ std::string curveSvg(const ExperimentReport& report, const std::string& metric)
         if (c.iterations.size() == 1)
             s << "<circle cx=\"" << X(static_cast<double>(c.iterations[0])) << "\" cy=\"" << Y(c.mean[0])
               << "\" r=\"3\" fill=\"" << colour << "\"/>\n";
-        s << "<line x1=\"" << left + plotW + 12 << "\" x2=\"" << left + plotW + 34 << "\" y1=\"" << ly << "\" y2=\""
-          << ly << "\" stroke=\"" << colour << "\" stroke-width=\"3\"/>\n";
-        s << "<text x=\"" << left + plotW + 40 << "\" y=\"" << ly + 4 << "\">" << escapeXml(arm.name) << " (" << c.seeds
-          << (c.seeds == 1 ? " seed" : " seeds") << ")</text>\n";
+        svgLegendEntry(s, plot, index,
+            escapeXml(arm.name) + " (" + std::to_string(c.seeds) + (c.seeds == 1 ? " seed" : " seeds") + ")");
     }
     s << "</svg>\n";
     return s.str();
@@ -204,9 +237,6 @@ std::string profileSvg(const ExperimentReport& report, const std::string& measur
             overTasks = overTasks && p.overTasks;
             legendChars = std::max(legendChars, p.arm.size() + 22);
         }
-    constexpr double W = 720, H = 420, left = 70, top = 40, bottom = 55;
-    const double right = std::max(170.0, 40.0 + 7.2 * static_cast<double>(legendChars) + 12.0);
-    const double plotW = W - left - right, plotH = H - top - bottom;
     double xMin = 0.0, xMax = 1.0;
     if (!profiles.empty() && !profiles.front()->profile.taus.empty()) {
         xMin = profiles.front()->profile.taus.front();
@@ -214,44 +244,22 @@ std::string profileSvg(const ExperimentReport& report, const std::string& measur
     }
     if (!(xMax > xMin))
         xMax = xMin + 1.0;
-    const auto X = [&](double x) { return left + (x - xMin) / (xMax - xMin) * plotW; };
-    const auto Y = [&](double y) { return top + (1.0 - y) * plotH; };
+    const SvgPlot plot(legendChars, xMin, xMax, 0.0, 1.0);
+    const auto X = [&](double x) { return plot.x(x); };
+    const auto Y = [&](double y) { return plot.y(y); };
 
     std::ostringstream s;
-    s << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << W << "\" height=\"" << H << "\" viewBox=\"0 0 " << W
-      << " " << H << "\" font-family=\"sans-serif\" font-size=\"12\">\n";
-    s << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
-    s << "<text x=\"" << left << "\" y=\"22\" font-size=\"15\" font-weight=\"bold\">" << escapeXml(report.spec.name)
-      << ": " << escapeXml(measure) << " (performance profile" << (report.partial ? ", partial" : "") << ")</text>\n";
-    for (double t : niceTicks(0.0, 1.0)) {
-        s << "<line x1=\"" << left << "\" x2=\"" << left + plotW << "\" y1=\"" << Y(t) << "\" y2=\"" << Y(t)
-          << "\" stroke=\"#e5e5e5\"/>\n";
-        s << "<text x=\"" << left - 6 << "\" y=\"" << Y(t) + 4 << "\" text-anchor=\"end\">" << tickText(t)
-          << "</text>\n";
-    }
-    for (double t : niceTicks(xMin, xMax)) {
-        s << "<line x1=\"" << X(t) << "\" x2=\"" << X(t) << "\" y1=\"" << top + plotH << "\" y2=\"" << top + plotH + 5
-          << "\" stroke=\"#444\"/>\n";
-        s << "<text x=\"" << X(t) << "\" y=\"" << top + plotH + 19 << "\" text-anchor=\"middle\">" << tickText(t)
-          << "</text>\n";
-    }
-    s << "<rect x=\"" << left << "\" y=\"" << top << "\" width=\"" << plotW << "\" height=\"" << plotH
-      << "\" fill=\"none\" stroke=\"#444\"/>\n";
-    s << "<text x=\"" << left + plotW / 2 << "\" y=\"" << H - 12 << "\" text-anchor=\"middle\">τ ("
-      << (overTasks ? "success rate of an eval task over the seeds" : "a run's score") << ")</text>\n";
-    s << "<text x=\"16\" y=\"" << top + plotH / 2 << "\" transform=\"rotate(-90 16 " << top + plotH / 2
-      << ")\" text-anchor=\"middle\">" << (overTasks ? "fraction of tasks above τ" : "fraction of runs above τ")
-      << "</text>\n";
-    if (profiles.empty())
-        s << "<text x=\"" << left + plotW / 2 << "\" y=\"" << top + plotH / 2
-          << "\" text-anchor=\"middle\" fill=\"#888\">no values yet</text>\n";
+    svgFrame(s, plot,
+        escapeXml(report.spec.name) + ": " + escapeXml(measure) + " (performance profile"
+            + (report.partial ? ", partial" : "") + ")",
+        std::string("τ (") + (overTasks ? "success rate of an eval task over the seeds" : "a run's score") + ")",
+        overTasks ? "fraction of tasks above τ" : "fraction of runs above τ", profiles.empty());
     std::size_t armIndex = 0;
     for (const auto& arm : report.spec.arms) {
         const auto it
             = std::find_if(profiles.begin(), profiles.end(), [&](const ArmProfile* p) { return p->arm == arm.name; });
-        const char* colour = colourOf(armIndex);
-        const double ly = top + 14 + 20.0 * static_cast<double>(armIndex);
-        ++armIndex;
+        const std::size_t index = armIndex++;
+        const char* colour = colourOf(index);
         if (it == profiles.end())
             continue;
         const auto& p = (*it)->profile;
@@ -265,13 +273,11 @@ std::string profileSvg(const ExperimentReport& report, const std::string& measur
         for (std::size_t k = 0; k < p.taus.size(); ++k)
             s << X(p.taus[k]) << "," << Y(p.fraction[k]) << " ";
         s << "\"/>\n";
-        s << "<line x1=\"" << left + plotW + 12 << "\" x2=\"" << left + plotW + 34 << "\" y1=\"" << ly << "\" y2=\""
-          << ly << "\" stroke=\"" << colour << "\" stroke-width=\"3\"/>\n";
-        s << "<text x=\"" << left + plotW + 40 << "\" y=\"" << ly + 4 << "\">" << escapeXml(arm.name) << " ("
-          << (*it)->runs << ((*it)->runs == 1 ? " run" : " runs");
+        std::string label
+            = escapeXml(arm.name) + " (" + std::to_string((*it)->runs) + ((*it)->runs == 1 ? " run" : " runs");
         if ((*it)->overTasks)
-            s << " × " << (*it)->tasks << " tasks";
-        s << ")</text>\n";
+            label += " × " + std::to_string((*it)->tasks) + " tasks";
+        svgLegendEntry(s, plot, index, label + ")");
     }
     s << "</svg>\n";
     return s.str();

@@ -108,12 +108,11 @@ StateShare shareOfStates(
             for (std::size_t i = begin; i < end; ++i)
                 s.finals.push_back(static_cast<std::int64_t>(i));
     }
-    const auto inMine = [&](std::size_t sequence) {
-        return std::any_of(s.sequencePasses.begin(), s.sequencePasses.end(),
-            [&](const auto& pass) { return sequence >= pass.first && sequence < pass.second; });
-    };
+    // The passes are consecutive runs of sequences, and a rank's share of them is consecutive: one range of sequences.
+    const std::size_t firstSequence = s.sequencePasses.empty() ? 0 : s.sequencePasses.front().first;
+    const std::size_t endSequence = s.sequencePasses.empty() ? 0 : s.sequencePasses.back().second;
     for (std::size_t k = 0; k < rollouts.samples.size(); ++k)
-        if (inMine(rollouts.samples[k].sequence))
+        if (const std::size_t q = rollouts.samples[k].sequence; q >= firstSequence && q < endSequence)
             s.samples.push_back(static_cast<std::int64_t>(k));
     return s;
 }
