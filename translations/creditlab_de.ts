@@ -1136,11 +1136,15 @@ Läufe: %2</translation>
         <translation>Die Credits von %1 sind hier ebenfalls alle 0.</translation>
     </message>
     <message numerus="yes">
-        <source>Advantages per role, clipped at ±%1 as the heatmap&apos;s colours (%n turn(s) beyond, in the end bins)</source>
+        <source>Advantages per role, clipped at ±%1: %n turn(s) in the end bins</source>
         <translation>
-            <numerusform>Vorteile je Rolle, bei ±%1 abgeschnitten wie die Farben der Heatmap (%n Zug darüber hinaus, in den Randklassen)</numerusform>
-            <numerusform>Vorteile je Rolle, bei ±%1 abgeschnitten wie die Farben der Heatmap (%n Züge darüber hinaus, in den Randklassen)</numerusform>
+            <numerusform>Vorteile je Rolle, bei ±%1 abgeschnitten: %n Zug in den Randklassen</numerusform>
+            <numerusform>Vorteile je Rolle, bei ±%1 abgeschnitten: %n Züge in den Randklassen</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>The histogram spans the heatmap&apos;s colour range, ±%1; the turns beyond it are counted in its end bins.</source>
+        <translation>Das Histogramm reicht so weit wie die Farbskala der Heatmap, ±%1; die Züge darüber hinaus zählen in seinen Randklassen.</translation>
     </message>
 </context>
 <context>

@@ -76,10 +76,10 @@
         </translation>
     </message>
     <message numerus="yes">
-        <source>Advantages per role, clipped at ±%1 as the heatmap&apos;s colours (%n turn(s) beyond, in the end bins)</source>
+        <source>Advantages per role, clipped at ±%1: %n turn(s) in the end bins</source>
         <translation>
-            <numerusform>Advantages per role, clipped at ±%1 as the heatmap&apos;s colours (%n turn beyond, in the end bins)</numerusform>
-            <numerusform>Advantages per role, clipped at ±%1 as the heatmap&apos;s colours (%n turns beyond, in the end bins)</numerusform>
+            <numerusform>Advantages per role, clipped at ±%1: %n turn in the end bins</numerusform>
+            <numerusform>Advantages per role, clipped at ±%1: %n turns in the end bins</numerusform>
         </translation>
     </message>
 </context>

@@ -1127,10 +1127,14 @@ runs: %2</source>
         <translation>%1 的信用在此处也全为 0。</translation>
     </message>
     <message numerus="yes">
-        <source>Advantages per role, clipped at ±%1 as the heatmap&apos;s colours (%n turn(s) beyond, in the end bins)</source>
+        <source>Advantages per role, clipped at ±%1: %n turn(s) in the end bins</source>
         <translation>
-            <numerusform>各角色的优势，按热图颜色截断于 ±%1（%n 个回合超出，计入两端的区间）</numerusform>
+            <numerusform>各角色的优势，截断于 ±%1：%n 个回合计入两端的区间</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>The histogram spans the heatmap&apos;s colour range, ±%1; the turns beyond it are counted in its end bins.</source>
+        <translation>直方图的范围与热图的颜色范围相同（±%1）；超出的回合计入两端的区间。</translation>
     </message>
 </context>
 <context>

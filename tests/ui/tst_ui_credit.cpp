@@ -721,9 +721,10 @@ void TestCredit::distributionClippedAsTheHeatmap()
         qPrintable(QStringLiteral("%1 .. %2, limit %3").arg(range->first).arg(range->second).arg(scale.limit)));
     QVERIFY2(range->second > 0.9 * scale.limit, qPrintable(QString::number(range->second)));
     const QString title = chart->title();
-    QVERIFY2(title.contains(QStringLiteral("clipped")) && title.contains(QStringLiteral("1 turn(s) beyond")),
+    QVERIFY2(title.contains(QStringLiteral("clipped")) && title.contains(QStringLiteral("1 turn(s) in the end bins")),
         qPrintable(title));
     QVERIFY2(title.contains(QString::number(scale.limit, 'g', 3)), qPrintable(title));
+    QVERIFY2(chart->toolTip().contains(QStringLiteral("colour range")), qPrintable(chart->toolTip()));
 
     // A limit set on the heatmap applies too; none reached: no clip to speak of.
     page.view()->setColorLimit(100.0);
@@ -738,6 +739,7 @@ void TestCredit::distributionClippedAsTheHeatmap()
     QVERIFY(workspace.open(dir.filePath(QStringLiteral("empty.db"))));
     QCOMPARE(chart->seriesCount(), 0);
     QCOMPARE(chart->title(), QStringLiteral("Advantages per role"));
+    QVERIFY(chart->toolTip().isEmpty());
 }
 
 QTEST_MAIN(TestCredit)

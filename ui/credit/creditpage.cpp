@@ -539,6 +539,7 @@ void CreditPage::updateDistribution()
 {
     m_distribution->clear();
     m_distribution->setTitle(tr("Advantages per role"));
+    m_distribution->setToolTip(QString());
     if (!m_data)
         return;
     const std::string method = m_distributionMethod->currentText().toStdString();
@@ -551,11 +552,16 @@ void CreditPage::updateDistribution()
         const auto& values = m_data->values[static_cast<std::size_t>(m)];
         const auto beyond = std::count_if(
             values.begin(), values.end(), [limit](double v) { return std::isfinite(v) && std::abs(v) > limit; });
-        if (beyond > 0)
-            m_distribution->setTitle(tr("Advantages per role, clipped at \u00b1%1 as the heatmap's colours (%n turn(s) "
-                                        "beyond, in the end bins)",
-                nullptr, int(beyond))
-                                         .arg(QString::number(limit, 'g', 3)));
+        if (beyond > 0) {
+            // Short enough for the chart's width at 1280 x 720; the tooltip says why.
+            const QString bound = QString::number(limit, 'g', 3);
+            m_distribution->setTitle(
+                tr("Advantages per role, clipped at \u00b1%1: %n turn(s) in the end bins", nullptr, int(beyond))
+                    .arg(bound));
+            m_distribution->setToolTip(tr("The histogram spans the heatmap's colour range, \u00b1%1; the turns beyond "
+                                          "it are counted in its end bins.")
+                                           .arg(bound));
+        }
     }
     for (const auto& h : heatmap::advantageHistograms(*m_data, kHistogramBins, range)) {
         if (h.method != method || h.total == 0)
