@@ -1136,10 +1136,10 @@ Läufe: %2</translation>
         <translation>Die Credits von %1 sind hier ebenfalls alle 0.</translation>
     </message>
     <message numerus="yes">
-        <source>Advantages per role, clipped at ±%1: %n turn(s) in the end bins</source>
+        <source>Advantages per role, clipped: %n turn(s) beyond ±%1</source>
         <translation>
-            <numerusform>Vorteile je Rolle, bei ±%1 abgeschnitten: %n Zug in den Randklassen</numerusform>
-            <numerusform>Vorteile je Rolle, bei ±%1 abgeschnitten: %n Züge in den Randklassen</numerusform>
+            <numerusform>Vorteile je Rolle, abgeschnitten: %n Zug jenseits von ±%1</numerusform>
+            <numerusform>Vorteile je Rolle, abgeschnitten: %n Züge jenseits von ±%1</numerusform>
         </translation>
     </message>
     <message>

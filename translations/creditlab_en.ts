@@ -76,10 +76,10 @@
         </translation>
     </message>
     <message numerus="yes">
-        <source>Advantages per role, clipped at ±%1: %n turn(s) in the end bins</source>
+        <source>Advantages per role, clipped: %n turn(s) beyond ±%1</source>
         <translation>
-            <numerusform>Advantages per role, clipped at ±%1: %n turn in the end bins</numerusform>
-            <numerusform>Advantages per role, clipped at ±%1: %n turns in the end bins</numerusform>
+            <numerusform>Advantages per role, clipped: %n turn beyond ±%1</numerusform>
+            <numerusform>Advantages per role, clipped: %n turns beyond ±%1</numerusform>
         </translation>
     </message>
 </context>

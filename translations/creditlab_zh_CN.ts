@@ -1127,9 +1127,9 @@ runs: %2</source>
         <translation>%1 的信用在此处也全为 0。</translation>
     </message>
     <message numerus="yes">
-        <source>Advantages per role, clipped at ±%1: %n turn(s) in the end bins</source>
+        <source>Advantages per role, clipped: %n turn(s) beyond ±%1</source>
         <translation>
-            <numerusform>各角色的优势，截断于 ±%1：%n 个回合计入两端的区间</numerusform>
+            <numerusform>各角色的优势（已截断：%n 个回合超出 ±%1）</numerusform>
         </translation>
     </message>
     <message>

@@ -721,7 +721,7 @@ void TestCredit::distributionClippedAsTheHeatmap()
         qPrintable(QStringLiteral("%1 .. %2, limit %3").arg(range->first).arg(range->second).arg(scale.limit)));
     QVERIFY2(range->second > 0.9 * scale.limit, qPrintable(QString::number(range->second)));
     const QString title = chart->title();
-    QVERIFY2(title.contains(QStringLiteral("clipped")) && title.contains(QStringLiteral("1 turn(s) in the end bins")),
+    QVERIFY2(title.contains(QStringLiteral("clipped")) && title.contains(QStringLiteral("1 turn(s) beyond")),
         qPrintable(title));
     QVERIFY2(title.contains(QString::number(scale.limit, 'g', 3)), qPrintable(title));
     QVERIFY2(chart->toolTip().contains(QStringLiteral("colour range")), qPrintable(chart->toolTip()));

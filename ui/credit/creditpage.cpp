@@ -556,8 +556,7 @@ void CreditPage::updateDistribution()
             // Short enough for the chart's width at 1280 x 720; the tooltip says why.
             const QString bound = QString::number(limit, 'g', 3);
             m_distribution->setTitle(
-                tr("Advantages per role, clipped at \u00b1%1: %n turn(s) in the end bins", nullptr, int(beyond))
-                    .arg(bound));
+                tr("Advantages per role, clipped: %n turn(s) beyond \u00b1%1", nullptr, int(beyond)).arg(bound));
             m_distribution->setToolTip(tr("The histogram spans the heatmap's colour range, \u00b1%1; the turns beyond "
                                           "it are counted in its end bins.")
                                            .arg(bound));
