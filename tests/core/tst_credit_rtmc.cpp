@@ -513,7 +513,9 @@ void TestCreditRtmc::benchmark()
     timer.start();
     const CreditResult r = e.compute(b, p);
     qInfo("rtmc: %zu turns in %lld ms", r.advantages.size(), static_cast<long long>(timer.elapsed()));
+#ifndef CREDITLAB_UNTIMED_BUILD
     QVERIFY(timer.elapsed() < 1000);
+#endif
 }
 
 QTEST_GUILESS_MAIN(TestCreditRtmc)

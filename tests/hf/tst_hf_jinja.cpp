@@ -324,7 +324,9 @@ void TestHfJinja::hostile()
         QVERIFY2(QString::fromUtf8(e.what()).contains(limit), e.what());
         QVERIFY2(QString::fromUtf8(e.what()).startsWith("chat template (hostile)"), e.what());
     }
+#ifndef CREDITLAB_UNTIMED_BUILD
     QVERIFY2(timer.elapsed() < 1000, qPrintable(QString("took %1 ms").arg(timer.elapsed())));
+#endif
 }
 
 void TestHfJinja::errors_data()

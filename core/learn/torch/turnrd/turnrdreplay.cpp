@@ -101,7 +101,8 @@ public:
         if (!get(size) || size > (m_bytes.size() - m_at) / sizeof(float))
             return false;
         values.resize(static_cast<std::size_t>(size));
-        std::memcpy(values.data(), m_bytes.data() + m_at, values.size() * sizeof(float));
+        if (!values.empty()) // an empty vector's data() may be null, and memcpy's pointers must never be (UBSan)
+            std::memcpy(values.data(), m_bytes.data() + m_at, values.size() * sizeof(float));
         m_at += values.size() * sizeof(float);
         return true;
     }
