@@ -184,8 +184,6 @@ std::string curveSvg(const ExperimentReport& report, const std::string& metric)
         }
     const CurveFrame frame = curveFrame(report, metric);
     const SvgPlot plot(legendChars, frame.xMin, frame.xMax, frame.yMin, frame.yMax);
-    const auto X = [&](double x) { return plot.x(x); };
-    const auto Y = [&](double y) { return plot.y(y); };
 
     std::ostringstream s;
     svgFrame(s, plot,
@@ -205,17 +203,17 @@ std::string curveSvg(const ExperimentReport& report, const std::string& metric)
         if (c.iterations.size() > 1 && c.seeds > 1) {
             s << "<polygon fill=\"" << colour << "\" fill-opacity=\"0.18\" stroke=\"none\" points=\"";
             for (std::size_t k = 0; k < c.iterations.size(); ++k)
-                s << X(static_cast<double>(c.iterations[k])) << "," << Y(c.mean[k] + c.std[k]) << " ";
+                s << plot.x(static_cast<double>(c.iterations[k])) << "," << plot.y(c.mean[k] + c.std[k]) << " ";
             for (std::size_t k = c.iterations.size(); k-- > 0;)
-                s << X(static_cast<double>(c.iterations[k])) << "," << Y(c.mean[k] - c.std[k]) << " ";
+                s << plot.x(static_cast<double>(c.iterations[k])) << "," << plot.y(c.mean[k] - c.std[k]) << " ";
             s << "\"/>\n";
         }
         s << "<polyline fill=\"none\" stroke=\"" << colour << "\" stroke-width=\"2\" points=\"";
         for (std::size_t k = 0; k < c.iterations.size(); ++k)
-            s << X(static_cast<double>(c.iterations[k])) << "," << Y(c.mean[k]) << " ";
+            s << plot.x(static_cast<double>(c.iterations[k])) << "," << plot.y(c.mean[k]) << " ";
         s << "\"/>\n";
         if (c.iterations.size() == 1)
-            s << "<circle cx=\"" << X(static_cast<double>(c.iterations[0])) << "\" cy=\"" << Y(c.mean[0])
+            s << "<circle cx=\"" << plot.x(static_cast<double>(c.iterations[0])) << "\" cy=\"" << plot.y(c.mean[0])
               << "\" r=\"3\" fill=\"" << colour << "\"/>\n";
         svgLegendEntry(s, plot, index,
             escapeXml(arm.name) + " (" + std::to_string(c.seeds) + (c.seeds == 1 ? " seed" : " seeds") + ")");
@@ -245,8 +243,6 @@ std::string profileSvg(const ExperimentReport& report, const std::string& measur
     if (!(xMax > xMin))
         xMax = xMin + 1.0;
     const SvgPlot plot(legendChars, xMin, xMax, 0.0, 1.0);
-    const auto X = [&](double x) { return plot.x(x); };
-    const auto Y = [&](double y) { return plot.y(y); };
 
     std::ostringstream s;
     svgFrame(s, plot,
@@ -265,13 +261,13 @@ std::string profileSvg(const ExperimentReport& report, const std::string& measur
         const auto& p = (*it)->profile;
         s << "<polygon fill=\"" << colour << "\" fill-opacity=\"0.15\" stroke=\"none\" points=\"";
         for (std::size_t k = 0; k < p.taus.size(); ++k)
-            s << X(p.taus[k]) << "," << Y(p.high[k]) << " ";
+            s << plot.x(p.taus[k]) << "," << plot.y(p.high[k]) << " ";
         for (std::size_t k = p.taus.size(); k-- > 0;)
-            s << X(p.taus[k]) << "," << Y(p.low[k]) << " ";
+            s << plot.x(p.taus[k]) << "," << plot.y(p.low[k]) << " ";
         s << "\"/>\n";
         s << "<polyline fill=\"none\" stroke=\"" << colour << "\" stroke-width=\"2\" points=\"";
         for (std::size_t k = 0; k < p.taus.size(); ++k)
-            s << X(p.taus[k]) << "," << Y(p.fraction[k]) << " ";
+            s << plot.x(p.taus[k]) << "," << plot.y(p.fraction[k]) << " ";
         s << "\"/>\n";
         std::string label
             = escapeXml(arm.name) + " (" + std::to_string((*it)->runs) + ((*it)->runs == 1 ? " run" : " runs");

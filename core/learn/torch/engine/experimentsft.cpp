@@ -2,7 +2,6 @@
 #include "core/learn/torch/engine/experimentsft_p.h"
 
 #include "core/learn/api/runtime.h"
-#include "core/learn/torch/engine/trainer.h"
 #include "core/storage/store.h"
 
 #include <algorithm>
