@@ -40,8 +40,8 @@ run "$cli" experiment run triage --scale smoke --db smoke.db
 # No SFT here (the run above covered it): under the asan preset the SFT alone takes minutes.
 port=$(( 30000 + RANDOM % 20000 ))
 : > "$log"
-LD_PRELOAD="$lib" JUDGE_KEY=k "$cli" train --config "$configs/household-tiny.yaml" --db judge.db --set rl.iterations=1 --set sft.epochs=0 \
-    --set judge.name=http --set judge.url="http://127.0.0.1:$port/v1" --set judge.model=m \
+LD_PRELOAD="$lib" JUDGE_KEY=k "$cli" train --config "$configs/household-tiny.yaml" --db judge.db --set rl.iterations=1 \
+    --set sft.epochs=0 --set judge.name=http --set judge.url="http://127.0.0.1:$port/v1" --set judge.model=m \
     --set judge.api_key_env=JUDGE_KEY --set judge.retries=0 --set rl.outage_wait_s=0 > judged.txt 2>&1
 if ! grep -q "127.0.0.1 $port" "$log"; then
     echo "FAIL: the recorder did not see the configured judge endpoint 127.0.0.1:$port"; cat "$log"; failed=1
