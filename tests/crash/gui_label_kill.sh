@@ -42,7 +42,12 @@ fail() {
 }
 
 # A private display (Xvfb picks a free number and writes it to fd 3) and a private home: no settings of anyone's.
-Xvfb -displayfd 3 -screen 0 1600x1000x24 -nolisten tcp 3>"$work/display" >"$work/xvfb.log" 2>&1 &
+# -noreset: by default the X server resets when its last set-up client leaves, and the reset closes every connection
+# still in its setup handshake. Between rounds the only set-up clients are the xdotool polls, so a workbench that
+# connected a moment before a poll exited was cut off ("could not connect to display") once in a few dozen rounds
+# under load. A socket held half-open across one xdotool call shows it every time: closed by default, kept with
+# -noreset.
+Xvfb -displayfd 3 -screen 0 1600x1000x24 -nolisten tcp -noreset 3>"$work/display" >"$work/xvfb.log" 2>&1 &
 xpid=$!
 for _ in $(seq 100); do [ -s "$work/display" ] && break; sleep 0.1; done
 [ -s "$work/display" ] || { echo "FAIL: Xvfb did not start: $(tail -3 "$work/xvfb.log")"; failed=1; exit 1; }
@@ -83,7 +88,9 @@ for round in $(seq 1 "$rounds"); do
         sleep 0.1
     done
     if [ -z "$window" ]; then
-        fail "round $round: the workbench showed no window: $(tail -3 "$work/gui-$round.log")"
+        xstate="Xvfb is running"
+        kill -0 "$xpid" 2>/dev/null || xstate="Xvfb has exited: $(tail -3 "$work/xvfb.log")"
+        fail "round $round: the workbench showed no window ($xstate): $(tail -3 "$work/gui-$round.log")"
         break
     fi
     sleep 1.5 # the first paint and the Runs page's loading
