@@ -1100,12 +1100,12 @@ Läufe: %2</translation>
         </translation>
     </message>
     <message>
-        <source>%1 (%2 turns)</source>
-        <translation>%1 (%2 Züge)</translation>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
     </message>
     <message>
-        <source>unlabelled (%1 turns)</source>
-        <translation>ohne Label (%1 Züge)</translation>
+        <source>unlabelled (%1)</source>
+        <translation>ohne Label (%1)</translation>
     </message>
     <message>
         <source>Compute credits</source>

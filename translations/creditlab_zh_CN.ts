@@ -1091,12 +1091,12 @@ runs: %2</source>
         </translation>
     </message>
     <message>
-        <source>%1 (%2 turns)</source>
-        <translation>%1（%2 个回合）</translation>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
     </message>
     <message>
-        <source>unlabelled (%1 turns)</source>
-        <translation>未标注（%1 个回合）</translation>
+        <source>unlabelled (%1)</source>
+        <translation>未标注（%1）</translation>
     </message>
     <message>
         <source>Compute credits</source>

@@ -126,6 +126,8 @@ QString LineChart::title() const { return m_chart->title(); }
 
 void LineChart::setLegendVisible(bool visible) { m_chart->legend()->setVisible(visible); }
 
+void LineChart::setLegendAlignment(Qt::Alignment alignment) { m_chart->legend()->setAlignment(alignment); }
+
 void LineChart::setAxisTitles(const QString& x, const QString& y)
 {
     m_axisX->setTitleText(x);

@@ -70,6 +70,9 @@ public:
     void setSeriesStyle(int id, const SeriesStyle& style);
     /// Shows or hides the legend (a chart of one metric of one run needs none: its title names it).
     void setLegendVisible(bool visible);
+    /// Where the legend sits: Qt::AlignBottom (the default: one row) or Qt::AlignRight (one entry per line, for a
+    /// narrow chart of several series whose names would be cut in one row).
+    void setLegendAlignment(Qt::Alignment alignment);
     /// Shows or hides a series (what clicking its legend entry does).
     void setSeriesVisible(int id, bool visible);
     bool isSeriesVisible(int id) const;

@@ -112,6 +112,8 @@ CreditPage::CreditPage(Workspace* workspace, QWidget* parent)
     computeMenu->addAction(tr("All methods"), this, [this, allMethods] { computeCredits(allMethods); });
     m_compute->setMenu(computeMenu);
     m_distribution->setAxisTitles(tr("advantage"), tr("turns"));
+    // Five entries (four roles and the unlabelled turns) do not fit one row of the chart's width at 1280 x 720.
+    m_distribution->setLegendAlignment(Qt::AlignRight);
 
     auto* controls = new QHBoxLayout;
     controls->addWidget(new QLabel(tr("Run:"), this));
@@ -565,8 +567,9 @@ void CreditPage::updateDistribution()
     for (const auto& h : heatmap::advantageHistograms(*m_data, kHistogramBins, range)) {
         if (h.method != method || h.total == 0)
             continue;
-        const QString name = h.role ? tr("%1 (%2 turns)").arg(toQString(std::string(roleName(*h.role)))).arg(h.total)
-                                    : tr("unlabelled (%1 turns)").arg(h.total);
+        // Short enough for a legend of five entries at 1280 x 720 with five-digit counts; the y axis says "turns".
+        const QString name = h.role ? tr("%1 (%2)").arg(toQString(std::string(roleName(*h.role)))).arg(h.total)
+                                    : tr("unlabelled (%1)").arg(h.total);
         std::vector<double> x, y;
         for (std::size_t b = 0; b < h.counts.size(); ++b) {
             x.push_back(h.lo + (static_cast<double>(b) + 0.5) * h.binWidth());
