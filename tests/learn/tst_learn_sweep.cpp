@@ -158,6 +158,12 @@ void TestLearnSweep::errorsNameLineAndKey_data()
                                   << QStringList { "sweep.yaml:3: seed:", "seeds:" };
     QTest::newRow("key twice") << base + "set:\n  rl.clip: 0.1\ngrid:\n  rl.clip: [0.2]\n"
                                << QStringList { "sweep.yaml:5: rl.clip: given twice (also on line 3)" };
+    // Found with fuzz_sweep: yaml-cpp keeps a map's key given twice and the later one won silently. A sweep whose
+    // base: came twice (a map, then a file) parsed, and then could not be stored ("write it as 'base: FILE'").
+    QTest::newRow("top-level key twice") << base + "seeds: [0]\n" + base
+                                         << QStringList { "sweep.yaml:3: base: given twice (also on line 1)" };
+    QTest::newRow("nested key twice") << base + "random:\n  trials: 2\n  trials: 3\n"
+                                      << QStringList { "sweep.yaml:4: trials: given twice (also on line 3)" };
     QTest::newRow("bad distribution") << base + "random:\n  trials: 2\n  params:\n    rl.lr: {normal: [0, 1]}\n"
                                       << QStringList { "sweep.yaml:5: rl.lr.normal: expected {log_uniform" };
     QTest::newRow("bad seeds") << base + "seeds: [0, x]\n"

@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <map>
 
 namespace creditlab::learn::detail {
 
@@ -63,20 +64,25 @@ double SweepParser::number(const YAML::Node& n, const std::string& key) const
     return v;
 }
 
-void SweepParser::requireColons(const YAML::Node& n) const
+void SweepParser::checkMaps(const YAML::Node& n) const
 {
     if (n.IsMap()) {
+        std::map<std::string, int> seen; // plain keys and their lines
         for (const auto& item : n) {
             const YAML::Mark key = item.first.Mark(), value = item.second.Mark();
             if (item.second.IsNull() && key.line == value.line && key.column == value.column)
                 fail(key.line + 1,
                     "'" + item.first.Scalar() + "' has no ':' after it (write '" + item.first.Scalar()
                         + ":' for an empty value)");
-            requireColons(item.second);
+            if (item.first.IsScalar())
+                if (const auto [at, first] = seen.emplace(item.first.Scalar(), key.line + 1); !first)
+                    fail(key.line + 1,
+                        item.first.Scalar() + ": given twice (also on line " + std::to_string(at->second) + ")");
+            checkMaps(item.second);
         }
     } else if (n.IsSequence()) {
         for (const auto& e : n)
-            requireColons(e);
+            checkMaps(e);
     }
 }
 

@@ -58,11 +58,14 @@ public:
         }
     }
 
-    /// yaml-cpp reads a block map's last line without ':' ("  b" after "  a: {}") as the key b with a null value, where
-    /// YAML refuses it. Refused here too: an experiment's stored text adds lines after the file's last one, and read
-    /// back with them such a line is malformed, so the experiment's report and resume would fail after its run. Such
-    /// a null value sits where its key is; a written one ("b:", "b: ~", "{a, b}") does not.
-    void requireColons(const YAML::Node& n) const;
+    /// Every map of the file, nested ones too, refuses what YAML refuses and yaml-cpp reads anyway:
+    /// - a block map's last line without ':' ("  b" after "  a: {}"), which yaml-cpp reads as the key b with a null
+    ///   value. An experiment's stored text adds lines after the file's last one, and read back with them such a line
+    ///   is malformed, so the experiment's report and resume would fail after its run. Such a null value sits where
+    ///   its key is; a written one ("b:", "b: ~", "{a, b}") does not.
+    /// - a key given twice in one map. yaml-cpp keeps both and the later one won silently; a sweep whose `base:` came
+    ///   twice (a map, then a file) parsed, but could not be stored.
+    void checkMaps(const YAML::Node& n) const;
 
     /// A one-key map naming a distribution: {log_uniform: ...}, {uniform: ...}, {int: ...} or {choice: ...}.
     static bool isDistribution(const YAML::Node& n);

@@ -593,7 +593,7 @@ SweepSpec SweepSpec::parse(const std::string& yamlText, const std::string& sourc
     }
     if (!root.IsMap())
         p.fail(1, "a sweep file is a map of keys to values");
-    p.requireColons(root);
+    p.checkMaps(root);
 
     SweepSpec spec;
     spec.source = source;
