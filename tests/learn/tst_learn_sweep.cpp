@@ -164,6 +164,12 @@ void TestLearnSweep::errorsNameLineAndKey_data()
                                          << QStringList { "sweep.yaml:3: base: given twice (also on line 1)" };
     QTest::newRow("nested key twice") << base + "random:\n  trials: 2\n  trials: 3\n"
                                       << QStringList { "sweep.yaml:4: trials: given twice (also on line 3)" };
+    // Also found with fuzz_sweep: a base file named on the next line, or a key not at the start of its line, parsed
+    // (yaml-cpp reads " base: x\nrandom: ..." as one map) and then could not be stored.
+    QTest::newRow("base file on the next line") << "base:\n  tiny.yaml\n"
+                                                << QStringList { "sweep.yaml:1: base: write it as 'base: FILE'" };
+    QTest::newRow("base not at the line's start") << " " + base + "seeds: [0]\n"
+                                                  << QStringList { "sweep.yaml:1: base: write it as 'base: FILE'" };
     QTest::newRow("bad distribution") << base + "random:\n  trials: 2\n  params:\n    rl.lr: {normal: [0, 1]}\n"
                                       << QStringList { "sweep.yaml:5: rl.lr.normal: expected {log_uniform" };
     QTest::newRow("bad seeds") << base + "seeds: [0, x]\n"

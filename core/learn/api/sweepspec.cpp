@@ -87,13 +87,13 @@ public:
     {
     }
 
-    void readKey(const std::string& key, const YAML::Node& v, int line);
+    void readKey(const YAML::Node& keyNode, const YAML::Node& v);
     void finish(const std::optional<std::string>& scaleArgument);
     void expand();
     void validate() const;
 
 private:
-    void readBase(const YAML::Node& v, int line);
+    void readBase(const YAML::Node& keyNode, const YAML::Node& v);
     void readArms(const YAML::Node& v, int line);
     void readSft(const YAML::Node& v, int line);
     void readGrid(const YAML::Node& v, int line);
@@ -178,13 +178,15 @@ void SweepReader::claim(const Located& at)
         m_p.fail(at.line, at.key + ": given twice (also on line " + std::to_string(m_lines.at(at.key)) + ")");
 }
 
-void SweepReader::readKey(const std::string& key, const YAML::Node& v, int line)
+void SweepReader::readKey(const YAML::Node& keyNode, const YAML::Node& v)
 {
+    const std::string key = keyNode.Scalar();
+    const int line = lineOf(keyNode);
     SweepSpec& spec = m_spec;
     if (key == "name") {
         spec.name = m_p.scalar(v, key);
     } else if (key == "base") {
-        readBase(v, line);
+        readBase(keyNode, v);
     } else if (key == "set") {
         if (!v.IsMap())
             m_p.fail(line, "set: expected a map of keys to values");
@@ -250,16 +252,21 @@ void SweepReader::readKey(const std::string& key, const YAML::Node& v, int line)
     }
 }
 
-void SweepReader::readBase(const YAML::Node& v, int line)
+void SweepReader::readBase(const YAML::Node& keyNode, const YAML::Node& v)
 {
+    const int line = lineOf(keyNode);
     m_baseLine = line;
     if (v.IsMap()) {
         m_spec.basePath = "inline";
         m_spec.baseText = YAML::Dump(v);
         return;
     }
+    const std::string name = m_p.scalar(v, "base");
+    // Where storedText() can put the base's text in its place: a sweep it could not store would fail at its start.
+    if (keyNode.Mark().column != 0 || v.Mark().line != keyNode.Mark().line)
+        m_p.fail(line, "base: write it as 'base: FILE' at the start of a line of its own");
     std::string looked;
-    m_spec.basePath = findBase(m_p.scalar(v, "base"), m_baseDir, looked);
+    m_spec.basePath = findBase(name, m_baseDir, looked);
     if (m_spec.basePath.empty())
         m_p.fail(line, "base: cannot find '" + v.Scalar() + "' (looked in " + looked + ")");
     m_spec.baseText = readFile(m_spec.basePath);
@@ -601,7 +608,7 @@ SweepSpec SweepSpec::parse(const std::string& yamlText, const std::string& sourc
     spec.name = fs::path(source).stem().string();
     SweepReader reader(spec, p, baseDir);
     for (const auto& item : root)
-        reader.readKey(item.first.Scalar(), item.second, lineOf(item.first));
+        reader.readKey(item.first, item.second);
     reader.finish(scaleArgument);
     reader.expand();
     reader.validate();
